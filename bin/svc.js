@@ -1,0 +1,3 @@
+#!/usr/bin/env node
+import { run } from '../dist/cli/main.js';
+run();

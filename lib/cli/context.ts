@@ -1,0 +1,35 @@
+import { toRoot } from '../store/paths.js';
+import { createStore, type Store } from '../store/store.js';
+
+/** Where the CLI writes, and what it reads from the environment. Tests pass their own. */
+export interface Io {
+  stdout(text: string): void;
+  stderr(text: string): void;
+  env: Record<string, string | undefined>;
+}
+
+/** What every command gets: the io, the root and a store over it. */
+export interface Context {
+  io: Io;
+  root: string;
+  store(): Store;
+  /** Prints a line (or a JSON value when `json` is set) on stdout. */
+  print(text: string): void;
+  json(value: unknown): void;
+  /** Set by a command that must exit non-zero without throwing (e.g. 3 for "daemon not running"). */
+  exitCode: number;
+}
+
+/** Builds the context of one CLI run. */
+export function createContext(io: Io): Context {
+  const root = toRoot(io.env.SVC_HOME);
+  let store: Store | undefined;
+  return {
+    io,
+    root,
+    store: () => (store ??= createStore({ root })),
+    print: (text) => io.stdout(`${text}\n`),
+    json: (value) => io.stdout(`${JSON.stringify(value, null, 2)}\n`),
+    exitCode: 0,
+  };
+}

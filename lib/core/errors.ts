@@ -1,0 +1,63 @@
+/** Wire error codes (DESIGN section 9) and the HTTP status each maps to. */
+export const ERROR_STATUS = {
+  validation_error: 400,
+  not_found: 404,
+  unknown_tool: 404,
+  ambiguous_id: 409,
+  invalid_transition: 409,
+  lease_held: 409,
+  locked: 409,
+  stale_session: 409,
+  dependency_cycle: 409,
+  outcome_required: 422,
+  blockers_required: 422,
+  forbidden_role: 403,
+  too_large: 413,
+  unavailable: 503,
+  internal: 500,
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_STATUS;
+
+/** The wire shape of an error: `{ok:false, error:{code, message, hint?}}`. */
+export interface ErrorBody {
+  ok: false;
+  error: { code: ErrorCode; message: string; hint?: string };
+}
+
+/** The one error class: a wire code, a message naming what was expected and found, and a hint. */
+export class SvcError extends Error {
+  readonly code: ErrorCode;
+  readonly hint: string | undefined;
+
+  constructor(code: ErrorCode, message: string, hint?: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'SvcError';
+    this.code = code;
+    this.hint = hint;
+  }
+
+  /** The HTTP status that carries this error on the socket. */
+  get status(): number {
+    return ERROR_STATUS[this.code];
+  }
+
+  /** The error shape of every interface. */
+  toJSON(): ErrorBody {
+    const error: ErrorBody['error'] = { code: this.code, message: this.message };
+    if (this.hint) error.hint = this.hint;
+    return { ok: false, error };
+  }
+}
+
+/** Wraps anything thrown into an SvcError, keeping the original as `cause`. */
+export function toSvcError(err: unknown): SvcError {
+  if (err instanceof SvcError) return err;
+  const message = err instanceof Error ? err.message : String(err);
+  return new SvcError('internal', message, undefined, { cause: err });
+}
+
+/** True for an SvcError of the given code. */
+export function isSvcError(err: unknown, code?: ErrorCode): err is SvcError {
+  return err instanceof SvcError && (code === undefined || err.code === code);
+}

@@ -1,0 +1,79 @@
+import { SvcError } from './errors.js';
+
+/** Every task status; the directory under `tasks/` is the status. */
+export const STATUSES = ['backlog', 'ready', 'in-progress', 'blocked', 'done', 'deadletter', 'cancelled'] as const;
+export type Status = (typeof STATUSES)[number];
+
+/** Statuses a task never leaves. */
+export const TERMINAL_STATUSES = ['done', 'cancelled'] as const satisfies readonly Status[];
+
+/** Statuses the rescan reads often (DESIGN section 6). */
+export const ACTIVE_STATUSES = ['backlog', 'ready', 'in-progress', 'blocked'] as const satisfies readonly Status[];
+
+/**
+ * Why a transition happens. Most moves are allowed for any cause; a few are reserved:
+ * `close` (svc task close) for a direct move to done, `dispatch`/`claim` for ready -> in-progress,
+ * `deadletter` for ready -> deadletter.
+ */
+export const CAUSES = ['move', 'close', 'dispatch', 'claim', 'deadletter', 'complete'] as const;
+export type Cause = (typeof CAUSES)[number];
+
+type Rule = readonly Cause[] | 'any';
+
+/** The transition table of DESIGN section 5. */
+export const TRANSITIONS: Readonly<Record<Status, Partial<Record<Status, Rule>>>> = {
+  backlog: { ready: 'any', blocked: 'any', cancelled: 'any', done: ['close'] },
+  ready: {
+    backlog: 'any',
+    'in-progress': ['dispatch', 'claim'],
+    blocked: 'any',
+    deadletter: ['deadletter'],
+    cancelled: 'any',
+    done: ['close'],
+  },
+  'in-progress': { ready: 'any', done: 'any', blocked: 'any', cancelled: 'any' },
+  blocked: { ready: 'any', backlog: 'any', cancelled: 'any', done: ['close'] },
+  deadletter: { ready: 'any', cancelled: 'any', done: ['close'] },
+  done: {},
+  cancelled: {},
+};
+
+/** True when `value` names a status. */
+export function isStatus(value: unknown): value is Status {
+  return typeof value === 'string' && (STATUSES as readonly string[]).includes(value);
+}
+
+/** True for done and cancelled. */
+export function isTerminal(status: Status): boolean {
+  return (TERMINAL_STATUSES as readonly Status[]).includes(status);
+}
+
+/** True when `from -> to` is allowed for `cause`. A move to the same status is never a transition. */
+export function canTransition(from: Status, to: Status, cause: Cause = 'move'): boolean {
+  const rule = TRANSITIONS[from][to];
+  if (!rule) return false;
+  return rule === 'any' || rule.includes(cause);
+}
+
+/** The statuses reachable from `from` by `cause`. */
+export function nextStatuses(from: Status, cause: Cause = 'move'): Status[] {
+  return STATUSES.filter((to) => canTransition(from, to, cause));
+}
+
+/** Throws `invalid_transition` naming the task, both states and the allowed moves. */
+export function assertTransition(id: string, from: Status, to: Status, cause: Cause = 'move'): void {
+  if (canTransition(from, to, cause)) return;
+  const allowed = nextStatuses(from, cause);
+  const hint = allowed.length
+    ? `From ${from}, ${id} can move to: ${allowed.join(', ')}.`
+    : `${from} is terminal: ${id} cannot move any more.`;
+  const reserved = TRANSITIONS[from][to];
+  const why = Array.isArray(reserved) ? ` (only by ${reserved.join(' or ')})` : '';
+  throw new SvcError('invalid_transition', `${id} cannot move from ${from} to ${to}${why}.`, hint);
+}
+
+/** Throws `validation_error` unless `value` is a status. */
+export function assertStatus(value: unknown): Status {
+  if (isStatus(value)) return value;
+  throw new SvcError('validation_error', `Unknown status ${JSON.stringify(value)}.`, `Use one of: ${STATUSES.join(', ')}.`);
+}

@@ -1,0 +1,111 @@
+import { z } from 'zod';
+import { SvcError } from './errors.js';
+import { isSafeId } from './ids.js';
+import { PRIORITIES, type Priority } from './priority.js';
+import { STATUSES, type Status } from './status.js';
+
+/** Longest title accepted. */
+export const MAX_TITLE_LENGTH = 500;
+/** Largest body accepted (bytes of UTF-8). */
+export const MAX_BODY_BYTES = 1024 * 1024;
+
+const timestamp = z.iso.datetime({ offset: true });
+const idString = z.string().refine(isSafeId, 'must be letters, digits, ".", "_" or "-" (no "/", no "..")');
+
+/** `routing`: who should do the task; unknown keys are kept. */
+export const RoutingSchema = z.looseObject({
+  agent: z.string().min(1).optional(),
+  team: z.string().min(1).optional(),
+  role: z.string().min(1).optional(),
+  tags: z.array(z.string()).optional(),
+  workflow: z.string().min(1).optional(),
+});
+
+/** `lease`: present only while in progress; `sessionId` is the fencing token. */
+export const LeaseSchema = z.looseObject({
+  agent: z.string().min(1),
+  expiresAt: timestamp,
+  sessionId: z.string().min(1),
+});
+
+/** `sla`: only `alert` is accepted for `onViolation` in this phase. */
+export const SlaSchema = z.looseObject({
+  maxInProgressMs: z.number().positive().optional(),
+  onViolation: z.literal('alert', { error: 'only "alert" is supported (block and deadletter are reserved)' }).optional(),
+});
+
+/** `gate`: the workflow position of a gated task. */
+export const GateSchema = z.looseObject({
+  workflow: z.string().min(1),
+  current: z.string().min(1),
+  history: z.array(z.record(z.string(), z.unknown())).default([]),
+});
+
+/** The task frontmatter: every required field of the specification, optional ones, unknown keys preserved. */
+export const TaskSchema = z.looseObject({
+  schemaVersion: z.literal(1),
+  id: idString,
+  project: z.string().min(1),
+  title: z.string().min(1).max(MAX_TITLE_LENGTH),
+  status: z.enum(STATUSES),
+  priority: z.enum(PRIORITIES),
+  routing: RoutingSchema,
+  createdAt: timestamp,
+  updatedAt: timestamp,
+  lastTransitionAt: timestamp,
+  createdBy: z.string().min(1),
+  dependsOn: z.array(idString),
+  metadata: z.record(z.string(), z.unknown()),
+  lease: LeaseSchema.optional(),
+  sla: SlaSchema.optional(),
+  parentId: idString.optional(),
+  gate: GateSchema.optional(),
+});
+
+export type Task = z.infer<typeof TaskSchema>;
+export type Routing = z.infer<typeof RoutingSchema>;
+export type Lease = z.infer<typeof LeaseSchema>;
+export type { Priority, Status };
+
+/** A task file: frontmatter and Markdown body. */
+export interface TaskDoc {
+  task: Task;
+  body: string;
+}
+
+/** Frontmatter key order on disk: the specification's order, then unknown keys. */
+export const TASK_KEY_ORDER = [
+  'schemaVersion', 'id', 'project', 'title', 'status', 'priority', 'routing', 'createdAt', 'updatedAt',
+  'lastTransitionAt', 'createdBy', 'dependsOn', 'metadata', 'lease', 'sla', 'parentId', 'gate',
+] as const;
+
+/** Validates frontmatter data; every problem is listed, one `path: problem` a line. */
+export function parseTask(data: unknown, source: string): Task {
+  const result = TaskSchema.safeParse(data);
+  if (result.success) return result.data;
+  throw new SvcError('validation_error', `${source}: invalid task frontmatter:\n${formatIssues(result.error.issues)}`, 'Fix the listed fields; the file is left out of scheduling until it parses.');
+}
+
+/** Formats zod issues as `path: problem` lines. */
+export function formatIssues(issues: readonly z.core.$ZodIssue[]): string {
+  return issues.map((issue) => `  ${issue.path.length ? issue.path.join('.') : '(root)'}: ${issue.message}`).join('\n');
+}
+
+/** Orders the keys of a task for writing: the known order first, then the rest as found. */
+export function toOrderedTask(task: Task): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const key of TASK_KEY_ORDER) if (task[key] !== undefined) out[key] = task[key];
+  for (const [key, value] of Object.entries(task)) if (!(key in out) && value !== undefined) out[key] = value;
+  return out;
+}
+
+/** Throws `too_large`/`validation_error` for a title or body over the limits. */
+export function assertTaskText(title: string | undefined, body: string | undefined): void {
+  if (title !== undefined && title.length > MAX_TITLE_LENGTH) {
+    throw new SvcError('too_large', `Title has ${title.length} characters; the limit is ${MAX_TITLE_LENGTH}.`, 'Shorten the title and put the detail in the body.');
+  }
+  if (title !== undefined && !title.trim()) throw new SvcError('validation_error', 'Title is empty.', 'Give the task a short title.');
+  if (body !== undefined && Buffer.byteLength(body) > MAX_BODY_BYTES) {
+    throw new SvcError('too_large', `Body has ${Buffer.byteLength(body)} bytes; the limit is ${MAX_BODY_BYTES}.`, 'Keep large material in files and link to them from the body.');
+  }
+}

@@ -1,0 +1,78 @@
+import { constants } from 'node:fs';
+import { link, mkdir, open, unlink } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import writeFileAtomic from 'write-file-atomic';
+import { SvcError } from '../core/errors.js';
+
+/**
+ * Writes a file durably: temporary file, fsync, rename (write-file-atomic), then fsync of the
+ * directory so the rename itself survives a crash.
+ */
+export async function writeDurable(path: string, content: string, mode?: number): Promise<void> {
+  await writeFileAtomic(path, content, { fsync: true, ...(mode === undefined ? {} : { mode }) });
+  await fsyncDir(dirname(path));
+}
+
+/** Replaces a file atomically without fsync: for hints (counters) whose loss is harmless. */
+export async function writeAtomic(path: string, content: string): Promise<void> {
+  await writeFileAtomic(path, content, { fsync: false });
+}
+
+/**
+ * Creates `path` only if nothing is there: the content is written durably under a temporary name,
+ * then hard-linked into place (link fails when the name exists). Returns false when it existed.
+ */
+export async function createExclusive(path: string, content: string): Promise<boolean> {
+  const temp = `${path}.${process.pid}.${Math.random().toString(36).slice(2, 10)}.new`;
+  await writeFileAtomic(temp, content, { fsync: true });
+  try {
+    await link(temp, path);
+    return true;
+  } catch (err) {
+    if (hasCode(err, 'EEXIST')) return false;
+    throw err;
+  } finally {
+    await unlink(temp).catch(() => undefined);
+    await fsyncDir(dirname(path));
+  }
+}
+
+/** Removes a file and makes the removal durable; false when it was already gone. */
+export async function unlinkDurable(path: string): Promise<boolean> {
+  try {
+    await unlink(path);
+  } catch (err) {
+    if (hasCode(err, 'ENOENT')) return false;
+    throw err;
+  }
+  await fsyncDir(dirname(path));
+  return true;
+}
+
+/** fsyncs a directory, so renames and unlinks in it are on disk. */
+export async function fsyncDir(dir: string): Promise<void> {
+  const handle = await open(dir, constants.O_RDONLY | constants.O_DIRECTORY);
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
+
+/** Creates directories (and parents) with an optional mode. */
+export async function ensureDir(dir: string, mode?: number): Promise<void> {
+  await mkdir(dir, { recursive: true, ...(mode === undefined ? {} : { mode }) });
+}
+
+/** True when `err` is a Node system error with `code`. */
+export function hasCode(err: unknown, code: string): boolean {
+  return typeof err === 'object' && err !== null && (err as { code?: unknown }).code === code;
+}
+
+/** Translates EACCES/ENOSPC and friends at the fs edge, keeping the cause. */
+export function toFsError(err: unknown, what: string): SvcError {
+  if (err instanceof SvcError) return err;
+  const code = (err as { code?: string } | null)?.code ?? 'EUNKNOWN';
+  const message = err instanceof Error ? err.message : String(err);
+  return new SvcError('internal', `${what} failed (${code}): ${message}`, code === 'EACCES' ? 'Check the permissions of the svc home directory.' : undefined, { cause: err });
+}

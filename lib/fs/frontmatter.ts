@@ -1,0 +1,85 @@
+import matter from 'gray-matter';
+import { CORE_SCHEMA, dump, load } from 'js-yaml';
+import { SvcError } from '../core/errors.js';
+
+/** Largest frontmatter block parsed. */
+export const MAX_FRONTMATTER_BYTES = 64 * 1024;
+/** Largest task file read. */
+export const MAX_FILE_BYTES = 1024 * 1024;
+
+/** A parsed Markdown file with frontmatter. */
+export interface ParsedFile {
+  data: Record<string, unknown>;
+  body: string;
+}
+
+/**
+ * Parses frontmatter and body. Hardened for files written by anyone: no cache shared between
+ * calls, `---js` blocks refused (never evaluated), YAML with the core schema (timestamps stay
+ * strings), no aliases, bounded depth and size.
+ */
+export function parseFrontmatter(text: string, source: string): ParsedFile {
+  if (Buffer.byteLength(text) > MAX_FILE_BYTES) {
+    throw new SvcError('too_large', `${source}: file is larger than ${MAX_FILE_BYTES} bytes.`, 'Move large material out of the task file.');
+  }
+  if (!/^---[^\S\r\n]*(yaml|yml)?[^\S\r\n]*\r?\n/.test(text)) {
+    const lang = /^---\s*(\S+)/.exec(text)?.[1];
+    const problem = lang ? `frontmatter language "${lang}" is not allowed (only YAML)` : 'no YAML frontmatter (the file must start with a --- line)';
+    throw new SvcError('validation_error', `${source}: ${problem}.`, 'Start the file with ---, the YAML fields, and a closing --- line.');
+  }
+  let parsed: matter.GrayMatterFile<string>;
+  try {
+    parsed = matter(text, { language: 'yaml', engines: ENGINES });
+  } catch (err) {
+    if (err instanceof SvcError) throw new SvcError(err.code, `${source}: ${err.message}.`, err.hint, { cause: err });
+    const reason = err instanceof Error ? err.message.split('\n')[0] : String(err);
+    throw new SvcError('validation_error', `${source}: malformed YAML frontmatter: ${reason}`, 'Fix the YAML between the --- lines.', { cause: err });
+  }
+  const data = parsed.data as unknown;
+  if (data === null || typeof data !== 'object' || Array.isArray(data)) {
+    throw new SvcError('validation_error', `${source}: frontmatter is not a mapping of fields.`, 'Write the frontmatter as `key: value` lines.');
+  }
+  return { data: { ...(data as Record<string, unknown>) }, body: parsed.content.replace(/^\r?\n/, '') };
+}
+
+/** Serializes frontmatter (keys in the given order) and body into a Markdown file. */
+export function stringifyFrontmatter(data: Record<string, unknown>, body: string): string {
+  const yaml = dumpYaml(data);
+  const text = body.length === 0 || body.endsWith('\n') ? body : `${body}\n`;
+  return `---\n${yaml}---\n${text.length ? `\n${text}` : ''}`;
+}
+
+/** Parses a YAML document with the hardened options (for the org chart and workflows too). */
+export function parseYaml(text: string, source: string): unknown {
+  try {
+    return loadYaml(text);
+  } catch (err) {
+    const reason = err instanceof Error ? err.message.split('\n')[0] : String(err);
+    throw new SvcError('validation_error', `${source}: malformed YAML: ${reason}`, 'Fix the YAML syntax at the position given.', { cause: err });
+  }
+}
+
+/** Serializes a value as block YAML. */
+export function dumpYaml(value: unknown): string {
+  return dump(value, { noRefs: true, lineWidth: -1 });
+}
+
+// --- internal ---
+
+function loadYaml(text: string): unknown {
+  if (Buffer.byteLength(text) > MAX_FRONTMATTER_BYTES) {
+    throw new SvcError('too_large', `frontmatter is larger than ${MAX_FRONTMATTER_BYTES} bytes`, 'Keep the frontmatter small; long text belongs in the body.');
+  }
+  if (!text.trim()) return {};
+  return load(text, { schema: CORE_SCHEMA, maxAliases: 0, maxDepth: 32 });
+}
+
+function refuse(): never {
+  throw new SvcError('validation_error', 'JavaScript frontmatter is never evaluated', 'Use YAML frontmatter.');
+}
+
+const ENGINES = {
+  yaml: { parse: (text: string) => loadYaml(text) as object, stringify: (value: object) => dumpYaml(value) },
+  js: { parse: refuse, stringify: refuse },
+  javascript: { parse: refuse, stringify: refuse },
+};

@@ -1,0 +1,116 @@
+import * as fs from 'node:fs';
+import { hostname } from 'node:os';
+import { dirname, join } from 'node:path';
+import lockfile from 'proper-lockfile';
+import { SvcError } from '../core/errors.js';
+import { hasCode } from './atomic.js';
+
+/** How long a lock lives without being refreshed before another process may take it. */
+export const LOCK_STALE_MS = 10_000;
+
+/** Options of `withLock`. */
+export interface LockOptions {
+  /** What the lock guards, for the error message (a task id, "id counter"). */
+  what: string;
+  /** How long to keep retrying a held lock before failing with `locked`; default about 2 s. */
+  waitMs?: number;
+}
+
+/** A held lock: `assertHeld()` throws when another process took it over meanwhile. */
+export interface HeldLock {
+  assertHeld(): void;
+}
+
+/**
+ * Runs `fn` while holding the lock directory `lockPath` (proper-lockfile). Locks of processes that
+ * died on this host are taken over at once; others only once stale. Contention past `waitMs`
+ * is a `locked` error.
+ */
+export async function withLock<T>(lockPath: string, options: LockOptions, fn: (lock: HeldLock) => Promise<T>): Promise<T> {
+  let compromised: Error | undefined;
+  const release = await acquire(lockPath, options, (err) => {
+    compromised = err;
+  });
+  const held: HeldLock = {
+    assertHeld() {
+      if (compromised) throw new SvcError('locked', `The lock on ${options.what} was lost while writing: ${compromised.message}.`, 'Retry the command.');
+    },
+  };
+  try {
+    return await fn(held);
+  } finally {
+    await release().catch(() => undefined);
+  }
+}
+
+// --- internal ---
+
+const knownDirs = new Set<string>();
+const self = `${hostname()} ${process.pid}`;
+
+async function acquire(lockPath: string, options: LockOptions, onCompromised: (err: Error) => void): Promise<() => Promise<void>> {
+  const dir = dirname(lockPath);
+  if (!knownDirs.has(dir)) {
+    fs.mkdirSync(dir, { recursive: true });
+    knownDirs.add(dir);
+  }
+  const waitMs = options.waitMs ?? 2000;
+  const retries = waitMs <= 0 ? 0 : { retries: Math.max(1, Math.ceil(waitMs / 60)), factor: 1.2, minTimeout: 5, maxTimeout: 100, maxRetryTime: waitMs, randomize: true };
+  try {
+    return await lockfile.lock(lockPath.replace(/\.lock$/, ''), {
+      lockfilePath: lockPath,
+      realpath: false,
+      stale: LOCK_STALE_MS,
+      retries,
+      fs: ownerFs,
+      onCompromised,
+    });
+  } catch (err) {
+    if (hasCode(err, 'ELOCKED')) {
+      throw new SvcError('locked', `${options.what} is locked by another writer.`, 'Another svc process is changing it right now; retry in a moment.', { cause: err });
+    }
+    if (hasCode(err, 'ENOENT')) knownDirs.delete(dir);
+    throw err;
+  }
+}
+
+/**
+ * The fs that proper-lockfile uses, extended so a lock records its owner (`<host> <pid>` in an
+ * `owner` file inside the lock directory) and a lock whose owner died on this host reads as stale.
+ */
+const ownerFs = {
+  ...fs,
+  mkdir(path: string, callback: (err: NodeJS.ErrnoException | null) => void) {
+    fs.mkdir(path, (err) => {
+      if (err) return callback(err);
+      fs.writeFile(join(path, 'owner'), self, () => callback(null));
+    });
+  },
+  rmdir(path: string, callback: (err: NodeJS.ErrnoException | null) => void) {
+    fs.rm(path, { recursive: true, force: true }, (err) => callback(err));
+  },
+  rmdirSync(path: string) {
+    fs.rmSync(path, { recursive: true, force: true });
+  },
+  stat(path: string, callback: (err: NodeJS.ErrnoException | null, stat?: fs.Stats) => void) {
+    fs.stat(path, (err, stat) => {
+      if (err) return callback(err);
+      fs.readFile(join(path, 'owner'), 'utf8', (readErr, owner) => {
+        if (!readErr && isDeadOwner(owner)) stat.mtime = new Date(0);
+        callback(null, stat);
+      });
+    });
+  },
+};
+
+function isDeadOwner(owner: string): boolean {
+  const [host, pidText] = owner.trim().split(' ');
+  const pid = Number(pidText);
+  if (host !== hostname() || !Number.isInteger(pid) || pid <= 0) return false;
+  try {
+    process.kill(pid, 0);
+    return false;
+  } catch (err) {
+    return hasCode(err, 'ESRCH');
+  }
+}

@@ -1,0 +1,79 @@
+import { homedir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { STATUSES, type Status } from '../core/status.js';
+
+/** Every path of the svc home; the only place that knows the disk layout (DESIGN section 3). */
+export interface Paths {
+  root: string;
+  tasks: string;
+  locks: string;
+  seq: string;
+  org: string;
+  orgChart: string;
+  workflows: string;
+  murmur: string;
+  data: string;
+  socket: string;
+  pidFile: string;
+  logs: string;
+  daemonLog: string;
+  events: string;
+  conflicts: string;
+  envFile: string;
+  statusDir(status: Status): string;
+  taskFile(status: Status, id: string): string;
+  lockFile(id: string): string;
+  seqFile(date: string): string;
+  eventFile(date: string): string;
+  workflowFile(name: string): string;
+  murmurFile(teamId: string): string;
+}
+
+/** The svc home: `SVC_HOME` when given, else `~/.svc`. */
+export function toRoot(svcHome: string | undefined): string {
+  return resolve(svcHome && svcHome.trim() ? svcHome : join(homedir(), '.svc'));
+}
+
+/** Builds the paths of a root. */
+export function toPaths(rootArg: string): Paths {
+  const root = resolve(rootArg);
+  const tasks = join(root, 'tasks');
+  const data = join(root, 'data');
+  const org = join(root, 'org');
+  const locks = join(tasks, '.locks');
+  const seq = join(tasks, '.seq');
+  const events = join(data, 'events');
+  const workflows = join(org, 'workflows');
+  const murmur = join(root, '.murmur');
+  return {
+    root, tasks, locks, seq, org, data, events, workflows, murmur,
+    orgChart: join(org, 'org-chart.yaml'),
+    socket: join(data, 'daemon.sock'),
+    pidFile: join(data, 'daemon.pid'),
+    logs: join(data, 'logs'),
+    daemonLog: join(data, 'logs', 'daemon.log'),
+    conflicts: join(data, 'conflicts'),
+    envFile: join(data, 'daemon.env'),
+    statusDir: (status) => join(tasks, status),
+    taskFile: (status, id) => join(tasks, status, `${id}.md`),
+    lockFile: (id) => join(locks, `${id}.lock`),
+    seqFile: (date) => join(seq, date),
+    eventFile: (date) => join(events, `${date}.jsonl`),
+    workflowFile: (name) => join(workflows, `${name}.yaml`),
+    murmurFile: (teamId) => join(murmur, `${teamId}.json`),
+  };
+}
+
+/** The id of a task file name (`<id>.md`), or null for anything else (dotfiles, temporaries). */
+export function toTaskId(fileName: string): string | null {
+  if (fileName.startsWith('.') || !fileName.endsWith('.md')) return null;
+  const id = fileName.slice(0, -3);
+  return /^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(id) && !id.includes('..') && !/\.md\./.test(fileName) ? id : null;
+}
+
+/** True for a temporary file left by an atomic write (`<id>.md.<suffix>`). */
+export function isTempName(fileName: string): boolean {
+  return !fileName.startsWith('.') && /\.md\.[^/]+$/.test(fileName);
+}
+
+export { STATUSES };

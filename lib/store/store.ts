@@ -1,0 +1,215 @@
+import { randomUUID } from 'node:crypto';
+import { readdir, stat, writeFile } from 'node:fs/promises';
+import { SvcError } from '../core/errors.js';
+import { resolveIdArg } from '../core/ids.js';
+import { DEFAULT_PRIORITY, type Priority } from '../core/priority.js';
+import { STATUSES, type Status } from '../core/status.js';
+import { assertTaskText, parseTask, type Routing, type Task } from '../core/task.js';
+import { systemClock, type Clock } from '../core/time.js';
+import { createExclusive, ensureDir, hasCode } from '../fs/atomic.js';
+import { withLock } from '../fs/lock.js';
+import { allocateId } from './allocate.js';
+import { byNewest, commitTask, type ChangeFn, type CommitResult } from './commit.js';
+import { appendEvents } from './events.js';
+import { toPaths, toTaskId, type Paths } from './paths.js';
+import { readTaskFile, renderTask, type StoredTask } from './task-file.js';
+
+/** Options of `createStore`: the root, and the clock and uuid source tests control. */
+export interface StoreOptions {
+  root: string;
+  clock?: Clock;
+  newSessionId?: () => string;
+  /** How long a writer waits for a held task lock before `locked`. */
+  lockWaitMs?: number;
+}
+
+/** What a new task needs; everything else gets its default. */
+export interface CreateInput {
+  title: string;
+  body?: string;
+  status?: 'backlog' | 'ready';
+  project?: string;
+  priority?: Priority;
+  routing?: Routing;
+  dependsOn?: string[];
+  parentId?: string;
+  metadata?: Record<string, unknown>;
+  sla?: Task['sla'];
+  createdBy: string;
+  actor?: string;
+}
+
+/** A file under `tasks/` that is not a valid task, with the reason. */
+export interface InvalidFile {
+  path: string;
+  status: Status;
+  message: string;
+}
+
+/** A listing: valid tasks (one per id), and the files that failed to parse. */
+export interface Listing {
+  tasks: StoredTask[];
+  invalid: InvalidFile[];
+}
+
+/** The task store over one root. Every mutation follows the commit protocol. */
+export type Store = ReturnType<typeof createStore>;
+
+/** Creates the store of a root. Stateless apart from options: safe to use from many processes. */
+export function createStore(options: StoreOptions) {
+  const paths = toPaths(options.root);
+  const clock = options.clock ?? systemClock;
+  const newSessionId = options.newSessionId ?? randomUUID;
+  let initialized = false;
+
+  async function init(): Promise<void> {
+    if (initialized) return;
+    await initTree(paths);
+    initialized = true;
+  }
+
+  return {
+    paths,
+    clock,
+    newSessionId,
+    init,
+
+    /** Creates a task in backlog (or ready) with a fresh id; the file is created exclusively. */
+    async create(input: CreateInput): Promise<StoredTask> {
+      await init();
+      assertTaskText(input.title, input.body);
+      const now = clock();
+      const status = input.status ?? 'backlog';
+      for (;;) {
+        const id = await allocateId(paths, now);
+        const task = parseTask(toNewTask(id, status, input, now), `new task ${id}`);
+        const created = await withLock(paths.lockFile(id), { what: id, waitMs: options.lockWaitMs }, () =>
+          createExclusive(paths.taskFile(status, id), renderTask(task, input.body ?? '')),
+        );
+        if (!created) continue;
+        const { title, priority, routing, createdBy } = task;
+        await appendEvents(paths.root, now, [
+          { type: 'task.created', taskId: id, actor: input.actor ?? createdBy, payload: { title, status, priority, routing, createdBy } },
+        ]);
+        return readTaskFile(paths.taskFile(status, id));
+      }
+    },
+
+    /** Resolves an id argument (full id or unique prefix, with or without `TASK-`). */
+    async resolve(arg: string): Promise<string> {
+      if (await findCopies(paths, arg).then((found) => found.length > 0, () => false)) return arg;
+      return resolveIdArg(arg, (await listNames(paths)).keys());
+    },
+
+    /** Reads one task by id or prefix; two copies (mid-move) yield the newer. */
+    async get(arg: string): Promise<StoredTask> {
+      const id = await this.resolve(arg);
+      const copies = await findCopies(paths, id);
+      if (copies.length === 0) throw new SvcError('not_found', `Task ${id} does not exist.`, 'List tasks with `svc task list`.');
+      const read = await Promise.all(copies.map((path) => readTaskFile(path)));
+      return read.sort(byNewest)[0]!;
+    },
+
+    /** Reads every task of the given statuses (all by default); invalid files are reported, not thrown. */
+    async list(statuses: readonly Status[] = STATUSES): Promise<Listing> {
+      return listTasks(paths, statuses);
+    },
+
+    /** Runs the commit protocol on one task (by id or prefix). */
+    async commit(arg: string, change: ChangeFn, actor: string): Promise<CommitResult> {
+      const id = await this.resolve(arg);
+      return commitTask(paths, id, change, { now: clock(), actor, lockWaitMs: options.lockWaitMs });
+    },
+  };
+}
+
+/** Creates the status directories (each with a `.gitkeep`), `tasks/.gitignore` and a private `data/`. */
+export async function initTree(paths: Paths): Promise<void> {
+  await ensureDir(paths.data, 0o700);
+  for (const status of STATUSES) {
+    await ensureDir(paths.statusDir(status));
+    await writeFile(`${paths.statusDir(status)}/.gitkeep`, '', { flag: 'a' });
+  }
+  await writeFile(`${paths.tasks}/.gitignore`, '.locks/\n.seq/\n', { flag: 'wx' }).catch((err: unknown) => {
+    if (!hasCode(err, 'EEXIST')) throw err;
+  });
+}
+
+/** Lists task file names: id -> the statuses it was found in (names only; nothing is read). */
+export async function listNames(paths: Paths, statuses: readonly Status[] = STATUSES): Promise<Map<string, Status[]>> {
+  const out = new Map<string, Status[]>();
+  await Promise.all(
+    statuses.map(async (status) => {
+      for (const name of await readdirOrEmpty(paths.statusDir(status))) {
+        const id = toTaskId(name);
+        if (!id) continue;
+        const found = out.get(id);
+        if (found) found.push(status);
+        else out.set(id, [status]);
+      }
+    }),
+  );
+  return out;
+}
+
+/** Reads the tasks of some statuses with bounded parallelism. */
+export async function listTasks(paths: Paths, statuses: readonly Status[]): Promise<Listing> {
+  const names = await listNames(paths, statuses);
+  const files: { path: string; status: Status }[] = [];
+  for (const [id, found] of names) for (const status of found) files.push({ path: paths.taskFile(status, id), status });
+  const byId = new Map<string, StoredTask>();
+  const invalid: InvalidFile[] = [];
+  await forEachLimit(files, 64, async ({ path, status }) => {
+    try {
+      const stored = await readTaskFile(path);
+      const seen = byId.get(stored.task.id);
+      if (!seen || byNewest(stored, seen) < 0) byId.set(stored.task.id, stored);
+    } catch (err) {
+      if (hasCode(err, 'ENOENT')) return; // moved meanwhile: its new copy is listed
+      invalid.push({ path, status, message: err instanceof Error ? err.message : String(err) });
+    }
+  });
+  const tasks = [...byId.values()].sort((a, b) => a.task.createdAt.localeCompare(b.task.createdAt) || a.task.id.localeCompare(b.task.id));
+  return { tasks, invalid: invalid.sort((a, b) => a.path.localeCompare(b.path)) };
+}
+
+// --- internal ---
+
+function toNewTask(id: string, status: Status, input: CreateInput, now: Date): Task {
+  const stamp = now.toISOString();
+  const task: Task = {
+    schemaVersion: 1, id, project: input.project ?? 'default', title: input.title.trim(), status,
+    priority: input.priority ?? DEFAULT_PRIORITY, routing: input.routing ?? {}, createdAt: stamp, updatedAt: stamp,
+    lastTransitionAt: stamp, createdBy: input.createdBy, dependsOn: input.dependsOn ?? [], metadata: input.metadata ?? {},
+  };
+  if (input.sla) task.sla = input.sla;
+  if (input.parentId) task.parentId = input.parentId;
+  return task;
+}
+
+async function findCopies(paths: Paths, id: string): Promise<string[]> {
+  if (!toTaskId(`${id}.md`)) return [];
+  const found: string[] = [];
+  for (const status of STATUSES) {
+    const path = paths.taskFile(status, id);
+    if (await stat(path).then(() => true, () => false)) found.push(path);
+  }
+  return found;
+}
+
+async function readdirOrEmpty(dir: string): Promise<string[]> {
+  try {
+    return await readdir(dir);
+  } catch (err) {
+    if (hasCode(err, 'ENOENT')) return [];
+    throw err;
+  }
+}
+
+async function forEachLimit<T>(items: readonly T[], limit: number, fn: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const workers = Array.from({ length: Math.min(limit, items.length) }, async () => {
+    while (next < items.length) await fn(items[next++]!);
+  });
+  await Promise.all(workers);
+}

@@ -1,0 +1,63 @@
+import { open } from 'node:fs/promises';
+import { basename, dirname } from 'node:path';
+import { SvcError } from '../core/errors.js';
+import { isStatus, type Status } from '../core/status.js';
+import { parseTask, toOrderedTask, type Task } from '../core/task.js';
+import { MAX_FILE_BYTES, parseFrontmatter, stringifyFrontmatter } from '../fs/frontmatter.js';
+import { toTaskId } from './paths.js';
+
+/** A task as read from disk: the directory is its status; `stamp` identifies the exact file read. */
+export interface StoredTask {
+  task: Task;
+  body: string;
+  path: string;
+  /** The status directory the file is in (the truth; the frontmatter may lag after a hand move). */
+  status: Status;
+  stamp: FileStamp;
+}
+
+/** Identity of one version of a file: a changed, replaced or rewritten file has another stamp. */
+export interface FileStamp {
+  ino: bigint;
+  size: bigint;
+  mtimeNs: bigint;
+}
+
+/** Reads and validates a task file; the error names the file and every problem. */
+export async function readTaskFile(path: string): Promise<StoredTask> {
+  const { text, stamp } = await readStamped(path);
+  const status = basename(dirname(path));
+  if (!isStatus(status)) throw new SvcError('validation_error', `${path}: not inside a status directory.`, 'Task files live in tasks/<status>/.');
+  const parsed = parseFrontmatter(text, path);
+  const task = parseTask(parsed.data, path);
+  const id = toTaskId(basename(path));
+  if (task.id !== id) {
+    throw new SvcError('validation_error', `${path}: the file name says ${JSON.stringify(id)} but the frontmatter id is ${JSON.stringify(task.id)}.`, 'Rename the file to <id>.md or fix the id field.');
+  }
+  return { task, body: parsed.body, path, status, stamp };
+}
+
+/** Reads a file with the stamp of exactly the bytes read (fstat on the same descriptor). */
+export async function readStamped(path: string): Promise<{ text: string; stamp: FileStamp }> {
+  const handle = await open(path, 'r');
+  try {
+    const stat = await handle.stat({ bigint: true });
+    if (stat.size > BigInt(MAX_FILE_BYTES)) {
+      throw new SvcError('too_large', `${path}: file has ${stat.size} bytes; the limit is ${MAX_FILE_BYTES}.`, 'Move large material out of the task file.');
+    }
+    const text = await handle.readFile('utf8');
+    return { text, stamp: { ino: stat.ino, size: stat.size, mtimeNs: stat.mtimeNs } };
+  } finally {
+    await handle.close();
+  }
+}
+
+/** Renders a task file: frontmatter in the stable key order, then the body. */
+export function renderTask(task: Task, body: string): string {
+  return stringifyFrontmatter(toOrderedTask(task), body);
+}
+
+/** True when two stamps name the same version of a file. */
+export function isSameStamp(a: FileStamp, b: FileStamp): boolean {
+  return a.ino === b.ino && a.size === b.size && a.mtimeNs === b.mtimeNs;
+}

@@ -1,0 +1,42 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+const made: string[] = [];
+
+/** A fresh temp root for one test (short, so socket paths fit). */
+export function tempRoot(prefix = 'svc-'): string {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  made.push(dir);
+  return dir;
+}
+
+/** Removes every temp root made so far. */
+export function cleanRoots(): void {
+  while (made.length) rmSync(made.pop()!, { recursive: true, force: true });
+}
+
+/** Waits until `fn` returns a truthy value (or stops throwing), for at most `ms`. */
+export async function within<T>(ms: number, fn: () => T | Promise<T>, what = 'condition'): Promise<T> {
+  const deadline = Date.now() + ms;
+  let last: unknown;
+  for (;;) {
+    try {
+      const value = await fn();
+      if (value) return value;
+    } catch (err) {
+      last = err;
+    }
+    if (Date.now() > deadline) throw new Error(`timed out after ${ms} ms waiting for ${what}${last ? `: ${String(last)}` : ''}`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+/** A clock tests can move. */
+export function fixedClock(iso = '2026-11-21T10:00:00.000Z') {
+  let now = new Date(iso);
+  const clock = () => new Date(now);
+  clock.set = (next: string) => { now = new Date(next); };
+  clock.advance = (ms: number) => { now = new Date(now.getTime() + ms); };
+  return clock;
+}

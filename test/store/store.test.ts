@@ -1,0 +1,64 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { createStore } from '../../lib/store/store.js';
+import { readEvents } from '../../lib/store/events.js';
+import { cleanRoots, fixedClock, tempRoot } from '../helpers/root.js';
+
+const create = suite('store.create');
+create.after.each(cleanRoots);
+
+create('writes a backlog task with every required field and a sequential id', async () => {
+  const root = tempRoot();
+  const store = createStore({ root, clock: fixedClock() });
+  const a = await store.create({ title: 'First', createdBy: 'cli' });
+  const b = await store.create({ title: 'Second', createdBy: 'cli', priority: 'high', routing: { agent: 'dev' } });
+  assert.is(a.task.id, 'TASK-2026-11-21-001');
+  assert.is(b.task.id, 'TASK-2026-11-21-002');
+  assert.is(a.status, 'backlog');
+  assert.ok(existsSync(`${root}/tasks/backlog/TASK-2026-11-21-002.md`));
+  const text = readFileSync(`${root}/tasks/backlog/TASK-2026-11-21-002.md`, 'utf8');
+  assert.match(text, /^---\nschemaVersion: 1\nid: TASK-2026-11-21-002\nproject: default\ntitle: Second\nstatus: backlog\npriority: high\n/);
+  assert.ok(existsSync(`${root}/tasks/ready/.gitkeep`));
+  const events = await readEvents(root);
+  assert.equal(events.map((e) => e.type), ['task.created', 'task.created']);
+  assert.equal(events[1]!.payload, { title: 'Second', status: 'backlog', priority: 'high', routing: { agent: 'dev' }, createdBy: 'cli' });
+});
+
+const commit = suite('store.commit');
+commit.after.each(cleanRoots);
+
+commit('moves the file, heals nothing else and logs one transition', async () => {
+  const root = tempRoot();
+  const clock = fixedClock();
+  const store = createStore({ root, clock });
+  const { task } = await store.create({ title: 'Move me', createdBy: 'cli', body: 'Body text' });
+  clock.advance(1000);
+  const result = await store.commit(task.id, (cur) => ({ task: cur.task, body: cur.body, status: 'ready', reason: 'go' }), 'tester');
+  assert.ok(result.transitioned);
+  assert.is(result.after.status, 'ready');
+  assert.is(result.after.task.status, 'ready');
+  assert.is(result.after.task.lastTransitionAt, '2026-11-21T10:00:01.000Z');
+  assert.is(result.after.body.trim(), 'Body text');
+  assert.not.ok(existsSync(`${root}/tasks/backlog/${task.id}.md`));
+  const moves = (await readEvents(root)).filter((e) => e.type === 'task.transitioned');
+  assert.equal(moves.map((e) => [e.actor, e.payload]), [['tester', { from: 'backlog', to: 'ready', reason: 'go' }]]);
+});
+
+commit('refuses a transition outside the table and changes nothing', async () => {
+  const root = tempRoot();
+  const store = createStore({ root, clock: fixedClock() });
+  const { task } = await store.create({ title: 'Stay', createdBy: 'cli' });
+  const before = readFileSync(`${root}/tasks/backlog/${task.id}.md`, 'utf8');
+  try {
+    await store.commit(task.id, (cur) => ({ task: cur.task, body: cur.body, status: 'in-progress' }), 'tester');
+    assert.unreachable('should refuse');
+  } catch (err) {
+    assert.is((err as { code: string }).code, 'invalid_transition');
+    assert.match((err as Error).message, /cannot move from backlog to in-progress/);
+  }
+  assert.is(readFileSync(`${root}/tasks/backlog/${task.id}.md`, 'utf8'), before);
+});
+
+create.run();
+commit.run();

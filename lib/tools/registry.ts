@@ -1,0 +1,52 @@
+import type { z } from 'zod';
+import { SvcError } from '../core/errors.js';
+import { formatIssues } from '../core/task.js';
+import type { Store } from '../store/store.js';
+
+/** What a tool handler works with. The daemon, the MCP server and tests each build one. */
+export interface ToolContext {
+  store: Store;
+  /** Optional fast reader of task summaries (the daemon's index); handlers fall back to the store. */
+  index?: TaskIndexReader;
+  /** Called after every successful commit, so an index can update synchronously (read-your-writes). */
+  onCommitted?: (taskIds: readonly string[]) => void | Promise<void>;
+}
+
+/** One task as the index knows it (frontmatter only). */
+export interface TaskSummary {
+  id: string;
+  title: string;
+  status: string;
+  priority: string;
+  agent?: string;
+  createdAt: string;
+}
+
+/** Read side of an index: everything `svc_status` needs without reading files. */
+export interface TaskIndexReader {
+  summaries(): Iterable<TaskSummary>;
+}
+
+/** A tool: name, description, one zod schema for its params, and the handler. */
+export interface ToolDef<S extends z.ZodType = z.ZodType> {
+  name: string;
+  description: string;
+  params: S;
+  handler: (params: z.infer<S>, ctx: ToolContext) => Promise<unknown>;
+}
+
+/** Looks a tool up, validates its params with its schema, and runs it. */
+export async function invokeTool(tools: readonly ToolDef[], name: unknown, params: unknown, ctx: ToolContext): Promise<unknown> {
+  if (typeof name !== 'string' || !name) {
+    throw new SvcError('validation_error', 'The envelope has no `tool` name.', 'Send {"tool": "svc_status", "params": {}}.');
+  }
+  const tool = tools.find((candidate) => candidate.name === name);
+  if (!tool) {
+    throw new SvcError('unknown_tool', `Unknown tool ${JSON.stringify(name)}.`, `Known tools: ${tools.map((t) => t.name).join(', ')}.`);
+  }
+  const parsed = tool.params.safeParse(params ?? {});
+  if (!parsed.success) {
+    throw new SvcError('validation_error', `${name}: invalid params:\n${formatIssues(parsed.error.issues)}`, `See the ${name} parameters in the README's tool reference.`);
+  }
+  return tool.handler(parsed.data, ctx);
+}

@@ -1,0 +1,116 @@
+import { SvcError } from '../core/errors.js';
+import type { Status } from '../core/status.js';
+import type { Task } from '../core/task.js';
+import type { Change, CommitResult } from './commit.js';
+import { assertSession } from './lease.js';
+import type { Store } from './store.js';
+import type { StoredTask } from './task-file.js';
+
+/** Outcomes of a completion. */
+export const OUTCOMES = ['complete', 'needs_review', 'blocked'] as const;
+export type Outcome = (typeof OUTCOMES)[number];
+
+/** The part of a workflow definition that completion needs. */
+export interface GateFlow {
+  name: string;
+  gates: readonly { id: string; role: string; canReject?: boolean | undefined }[];
+}
+
+/** What `svc_task_complete` receives. */
+export interface CompleteInput {
+  summary?: string;
+  outcome?: Outcome;
+  blockers?: string[];
+  callerRole?: string;
+  actor: string;
+  sessionId?: string;
+}
+
+/**
+ * Completes a task, or moves a gated task through its workflow (DESIGN section 8). `loadFlow`
+ * resolves `routing.workflow` to its definition.
+ */
+export async function completeTask(store: Store, arg: string, input: CompleteInput, loadFlow: (name: string) => Promise<GateFlow>): Promise<CommitResult> {
+  const peek = await store.get(arg);
+  const flow = peek.task.routing.workflow ? await loadFlow(peek.task.routing.workflow) : null;
+  return store.commit(peek.task.id, (current) => {
+    assertSession(current, input.sessionId);
+    assertOutcome(current, input, flow);
+    if (current.status !== 'in-progress') {
+      throw new SvcError('invalid_transition', `${current.task.id} is in ${current.status}, not in-progress: only a task being worked on can be completed.`, current.status === 'done' ? 'It is already done.' : 'Claim or dispatch it first, or close it with `svc task close`.');
+    }
+    return flow ? toGateChange(current, input, flow, store.clock()) : toPlainChange(current, input);
+  }, input.actor);
+}
+
+// --- internal ---
+
+function assertOutcome(current: StoredTask, input: CompleteInput, flow: GateFlow | null): void {
+  const id = current.task.id;
+  if (flow && !input.outcome) {
+    const gate = currentGate(current.task, flow);
+    throw new SvcError('outcome_required',
+      `${id} is in a DAG workflow (${flow.name}, current hop: gate \`${gate.id}\`, role \`${gate.role}\`): svc_task_complete needs \`outcome\`.`,
+      `Call svc_task_complete({ taskId: "${id}", outcome: "complete" | "needs_review" | "blocked" }).`);
+  }
+  if ((input.outcome === 'needs_review' || input.outcome === 'blocked') && !input.blockers?.length) {
+    throw new SvcError('blockers_required', `${id}: outcome \`${input.outcome}\` needs \`blockers\`, the list of what must change.`,
+      `Call svc_task_complete({ taskId: "${id}", outcome: "${input.outcome}", blockers: ["what is wrong or missing"] }).`);
+  }
+  if (flow && input.callerRole) {
+    const gate = currentGate(current.task, flow);
+    if (input.callerRole !== gate.role) {
+      throw new SvcError('forbidden_role', `${id} is at gate \`${gate.id}\`, which role \`${gate.role}\` completes; the caller declared role \`${input.callerRole}\`.`, `Only an agent in role ${gate.role} can complete this gate.`);
+    }
+  }
+}
+
+function currentGate(task: Task, flow: GateFlow) {
+  const id = task.gate?.current ?? flow.gates[0]?.id;
+  const gate = flow.gates.find((g) => g.id === id) ?? flow.gates[0];
+  if (!gate) throw new SvcError('validation_error', `Workflow ${flow.name} has no gates.`, 'Add at least one gate to the workflow.');
+  return gate;
+}
+
+function toPlainChange(current: StoredTask, input: CompleteInput): Change {
+  const status: Status = input.outcome === 'blocked' ? 'blocked' : input.outcome === 'needs_review' ? 'ready' : 'done';
+  return withSummary(current, input, status, { ...current.task });
+}
+
+function toGateChange(current: StoredTask, input: CompleteInput, flow: GateFlow, now: Date): Change {
+  const gate = currentGate(current.task, flow);
+  const index = flow.gates.indexOf(gate);
+  const entry: Record<string, unknown> = { gate: gate.id, outcome: input.outcome, actor: input.actor, at: now.toISOString() };
+  if (input.summary) entry.summary = input.summary;
+  if (input.blockers?.length) entry.blockers = input.blockers;
+  const history = [...(current.task.gate?.history ?? []), entry];
+  let next = gate.id;
+  let status: Status = 'blocked';
+  if (input.outcome === 'complete') {
+    const following = flow.gates[index + 1];
+    next = following?.id ?? gate.id;
+    status = following ? 'ready' : 'done';
+  } else if (input.outcome === 'needs_review') {
+    if (gate.canReject === false) throw new SvcError('validation_error', `Gate \`${gate.id}\` of ${current.task.id} cannot reject (canReject: false).`, 'Use outcome "complete" or "blocked".');
+    next = flow.gates[0]!.id;
+    status = 'ready';
+  }
+  const task: Task = { ...current.task, gate: { workflow: flow.name, current: next, history } };
+  const change = withSummary(current, input, status, task);
+  change.events!.push({ type: 'gate.transition', taskId: task.id, actor: input.actor, payload: { workflow: flow.name, from: gate.id, to: status === 'done' ? null : next, outcome: input.outcome } });
+  return change;
+}
+
+function withSummary(current: StoredTask, input: CompleteInput, status: Status, task: Task): Change {
+  let body = current.body;
+  if (input.summary) {
+    task.metadata = { ...task.metadata, completionSummary: input.summary };
+    body = `${body.trimEnd()}\n\n## Completion summary\n\n${input.summary.trim()}\n`;
+  }
+  if (input.blockers?.length) body = `${body.trimEnd()}\n\n## Blockers (${input.outcome})\n\n${input.blockers.map((b) => `- ${b}`).join('\n')}\n`;
+  const payload: Record<string, unknown> = {};
+  if (input.outcome) payload.outcome = input.outcome;
+  if (input.summary) payload.summary = input.summary;
+  const events = status === 'done' ? [{ type: 'task.completed', taskId: task.id, actor: input.actor, payload }] : [];
+  return { task, body: body.replace(/^\n+/, ''), status, events, reason: input.outcome ?? 'complete' };
+}

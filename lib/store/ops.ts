@@ -1,0 +1,124 @@
+import { SvcError } from '../core/errors.js';
+import type { Priority } from '../core/priority.js';
+import { assertStatus, type Cause, type Status } from '../core/status.js';
+import { assertTaskText, type Routing, type Task } from '../core/task.js';
+import type { CommitResult } from './commit.js';
+import type { Store } from './store.js';
+import type { StoredTask } from './task-file.js';
+
+/** Who acts, and why (logged with the transition). */
+export interface ActOptions {
+  actor: string;
+  reason?: string;
+}
+
+/** Moves a task to `to` along the transition table; the same status is a no-op (`transitioned: false`). */
+export async function setStatus(store: Store, arg: string, to: Status, options: ActOptions & { cause?: Cause }): Promise<CommitResult> {
+  assertStatus(to);
+  return store.commit(arg, (current) => toStatusChange(current, to, options.reason, options.cause), options.actor);
+}
+
+/** The change that moves `current` to `to` (null when it is already there). */
+export function toStatusChange(current: StoredTask, to: Status, reason?: string, cause?: Cause) {
+  if (current.status === to && current.task.status === to) return null;
+  return { task: current.task, body: current.body, status: to, ...(reason ? { reason } : {}), ...(cause ? { cause } : {}) };
+}
+
+/** Backlog -> ready. */
+export async function promoteTask(store: Store, arg: string, options: ActOptions): Promise<CommitResult> {
+  return store.commit(arg, (current) => {
+    if (current.status !== 'backlog') {
+      throw new SvcError('invalid_transition', `${current.task.id} is in ${current.status}, not backlog: only backlog tasks are promoted.`, `Use \`svc task status ${current.task.id} <status>\` to move it.`);
+    }
+    return toStatusChange(current, 'ready', options.reason);
+  }, options.actor);
+}
+
+/** Deadletter -> ready, with the dispatch failure counters reset and `task.resurrected` logged. */
+export async function resurrectTask(store: Store, arg: string, options: ActOptions): Promise<CommitResult> {
+  return store.commit(arg, (current) => {
+    if (current.status !== 'deadletter') {
+      throw new SvcError('invalid_transition', `${current.task.id} is in ${current.status}, not deadletter: only deadlettered tasks are resurrected.`, 'List them with `svc task list --status deadletter`.');
+    }
+    const metadata = { ...current.task.metadata };
+    const previousFailures = Number(metadata.dispatchFailures ?? 0);
+    delete metadata.dispatchFailures;
+    delete metadata.lastFailureReason;
+    return {
+      task: { ...current.task, metadata }, body: current.body, status: 'ready', reason: options.reason ?? 'resurrected',
+      events: [{ type: 'task.resurrected', taskId: current.task.id, actor: options.actor, payload: { from: 'deadletter', to: 'ready', previousFailures } }],
+    };
+  }, options.actor);
+}
+
+/** Moves a task to cancelled, recording `metadata.cancelReason`. */
+export async function cancelTask(store: Store, arg: string, options: ActOptions): Promise<CommitResult> {
+  return store.commit(arg, (current) => {
+    if (current.status === 'cancelled') return null;
+    const metadata = options.reason ? { ...current.task.metadata, cancelReason: options.reason } : current.task.metadata;
+    return {
+      task: { ...current.task, metadata }, body: current.body, status: 'cancelled', ...(options.reason ? { reason: options.reason } : {}),
+      events: [{ type: 'task.cancelled', taskId: current.task.id, actor: options.actor, payload: options.reason ? { reason: options.reason } : {} }],
+    };
+  }, options.actor);
+}
+
+/** Blocks a task on something outside the task graph; `reason` is required and kept in `metadata.blockReason`. */
+export async function blockTask(store: Store, arg: string, options: ActOptions & { reason: string }): Promise<CommitResult> {
+  if (!options.reason?.trim()) throw new SvcError('validation_error', 'Blocking needs a reason.', 'Say what the task waits for, e.g. reason: "waiting for API keys".');
+  return store.commit(arg, (current) => ({
+    task: { ...current.task, metadata: { ...current.task.metadata, blockReason: options.reason } },
+    body: current.body, status: 'blocked', reason: options.reason,
+    events: [{ type: 'task.blocked', taskId: current.task.id, actor: options.actor, payload: { reason: options.reason } }],
+  }), options.actor);
+}
+
+/** Blocked -> ready (a gated task stays at its gate). */
+export async function unblockTask(store: Store, arg: string, options: ActOptions): Promise<CommitResult> {
+  return store.commit(arg, (current) => {
+    if (current.status !== 'blocked') {
+      throw new SvcError('invalid_transition', `${current.task.id} is in ${current.status}, not blocked: there is nothing to unblock.`, 'Only blocked tasks can be unblocked.');
+    }
+    const metadata = { ...current.task.metadata };
+    delete metadata.blockReason;
+    return {
+      task: { ...current.task, metadata }, body: current.body, status: 'ready', reason: options.reason ?? 'unblocked',
+      events: [{ type: 'task.unblocked', taskId: current.task.id, actor: options.actor, payload: {} }],
+    };
+  }, options.actor);
+}
+
+/** Fields `editTask` can change. */
+export interface EditInput {
+  title?: string;
+  description?: string;
+  priority?: Priority;
+  routing?: Pick<Routing, 'agent' | 'team' | 'role' | 'tags'>;
+}
+
+/** Edits title, body (description), priority and routing; returns the names of the fields changed. */
+export async function editTask(store: Store, arg: string, input: EditInput, options: ActOptions): Promise<{ result: CommitResult; updatedFields: string[] }> {
+  assertTaskText(input.title, input.description);
+  let updatedFields: string[] = [];
+  const result = await store.commit(arg, (current) => {
+    const task: Task = { ...current.task };
+    updatedFields = [];
+    if (input.title !== undefined && input.title.trim() !== task.title) (task.title = input.title.trim(), updatedFields.push('title'));
+    if (input.priority !== undefined && input.priority !== task.priority) (task.priority = input.priority, updatedFields.push('priority'));
+    if (input.routing) {
+      const routing = { ...task.routing, ...withoutUndefined(input.routing) };
+      if (JSON.stringify(routing) !== JSON.stringify(task.routing)) (task.routing = routing, updatedFields.push('routing'));
+    }
+    const body = input.description !== undefined && input.description !== current.body ? input.description : current.body;
+    if (body !== current.body) updatedFields.push('description');
+    if (!updatedFields.length) return null;
+    return { task, body, status: current.status, events: [{ type: 'task.updated', taskId: task.id, actor: options.actor, payload: { fields: updatedFields } }] };
+  }, options.actor);
+  return { result, updatedFields };
+}
+
+// --- internal ---
+
+function withoutUndefined<T extends object>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
+}

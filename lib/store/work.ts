@@ -1,0 +1,97 @@
+import { SvcError } from '../core/errors.js';
+import { assertStatus, type Status } from '../core/status.js';
+import { assertTaskText, type Task } from '../core/task.js';
+import type { Change, CommitResult } from './commit.js';
+import { assertSession, CLI_LEASE_TTL_MS, commitAsOperator } from './lease.js';
+import { toStatusChange } from './ops.js';
+import type { Store } from './store.js';
+import type { StoredTask } from './task-file.js';
+
+/** What `svc_task_update` / `svc task update` may change. */
+export interface UpdateInput {
+  body?: string;
+  status?: Status;
+  reason?: string;
+  actor: string;
+  /** Fencing token of the caller's lease, when it has one. */
+  sessionId?: string;
+  /** Lease extension of a heartbeat by the lease holder. */
+  leaseTtlMs?: number;
+}
+
+/** The return shape of `svc_task_update`. */
+export interface UpdateResult {
+  taskId: string;
+  status: Status;
+  updatedAt: string;
+  bodyUpdated: boolean;
+  transitioned: boolean;
+}
+
+/** Body replace, status change and heartbeat (lease renewal by its holder) in one commit. */
+export async function updateTask(store: Store, arg: string, input: UpdateInput): Promise<UpdateResult> {
+  if (input.status !== undefined) assertStatus(input.status);
+  assertTaskText(undefined, input.body);
+  const result = await store.commit(arg, (current) => toUpdateChange(current, input, store.clock()), input.actor);
+  return toUpdateResult(result);
+}
+
+/** `svc task update`: the same change, under the command line's lease rules. */
+export async function updateTaskAsOperator(store: Store, arg: string, input: UpdateInput & { recover?: boolean }): Promise<UpdateResult> {
+  if (input.status !== undefined) assertStatus(input.status);
+  assertTaskText(undefined, input.body);
+  const result = await commitAsOperator(store, arg, { actor: input.actor, recover: input.recover }, (current) => toUpdateChange(current, input, store.clock()));
+  return toUpdateResult(result);
+}
+
+/** `svc task claim`: ready -> in-progress under a fresh lease (10 minutes by default). */
+export async function claimTask(store: Store, arg: string, options: { actor: string; agent?: string; recover?: boolean; ttlMs?: number }): Promise<CommitResult> {
+  return commitAsOperator(store, arg, options, (current) => {
+    if (current.status !== 'ready') {
+      throw new SvcError('invalid_transition', `${current.task.id} is in ${current.status}: only ready tasks can be claimed.`, current.status === 'backlog' ? `Promote it first: svc task promote ${current.task.id}` : 'Pick a task from `svc task list --status ready`.');
+    }
+    const now = store.clock();
+    const lease = { agent: options.agent ?? 'operator', expiresAt: new Date(now.getTime() + (options.ttlMs ?? CLI_LEASE_TTL_MS)).toISOString(), sessionId: store.newSessionId() };
+    return { task: { ...current.task, lease }, body: current.body, status: 'in-progress', cause: 'claim', reason: `claimed by ${lease.agent}` };
+  });
+}
+
+/** `svc task close`: any non-terminal status -> done. */
+export async function closeTask(store: Store, arg: string, options: { actor: string; recover?: boolean; reason?: string }): Promise<CommitResult> {
+  return commitAsOperator(store, arg, options, (current) => {
+    const change = toStatusChange(current, 'done', options.reason ?? 'closed', 'close');
+    return change && { ...change, events: [{ type: 'task.completed', taskId: current.task.id, actor: options.actor, payload: { via: 'close' } }] };
+  });
+}
+
+// --- internal ---
+
+function toUpdateChange(current: StoredTask, input: UpdateInput, now: Date): Change | null {
+  assertSession(current, input.sessionId);
+  const task: Task = { ...current.task };
+  const holder = task.lease && (task.lease.sessionId === input.sessionId || task.lease.agent === input.actor);
+  let renewed = false;
+  if (holder && task.lease && input.leaseTtlMs) {
+    task.lease = { ...task.lease, expiresAt: new Date(now.getTime() + input.leaseTtlMs).toISOString() };
+    renewed = true;
+  }
+  const body = input.body ?? current.body;
+  const status = input.status ?? current.status;
+  const bodyUpdated = input.body !== undefined && input.body.trimEnd() !== current.body.trimEnd();
+  if (!renewed && !bodyUpdated && status === current.status) return null;
+  const events = bodyUpdated ? [{ type: 'task.updated', taskId: task.id, actor: input.actor, payload: { fields: ['body'] } }] : [];
+  const change: Change = { task, body, status, events, touch: bodyUpdated || status !== current.status };
+  if (input.reason) change.reason = input.reason;
+  return change;
+}
+
+function toUpdateResult(result: CommitResult): UpdateResult {
+  const { task } = result.after;
+  return {
+    taskId: task.id,
+    status: result.after.status,
+    updatedAt: task.updatedAt,
+    bodyUpdated: result.before.body.trimEnd() !== result.after.body.trimEnd(),
+    transitioned: result.transitioned,
+  };
+}

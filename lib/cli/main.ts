@@ -25,6 +25,10 @@ const TOP: Group[] = [registerBoard, registerDoctor, registerMcp];
 export async function main(argv: readonly string[], io: Io): Promise<number> {
   const ctx = createContext(io);
   const [first, ...rest] = argv;
+  if (first === '--version' || first === '-v') {
+    ctx.print(readVersion());
+    return 0;
+  }
   const group = first && Object.hasOwn(GROUPS, first) ? GROUPS[first] : undefined;
   const cli = cac(group ? `svc ${first}` : 'svc');
   if (group) group(cli, ctx);
@@ -33,11 +37,10 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
     for (const name of Object.keys(GROUPS)) cli.command(`${name} [...args]`, `${name} commands (svc ${name} --help)`);
   }
   cli.help();
-  cli.version(readVersion());
   try {
     cli.parse(['node', 'svc', ...(group ? rest : argv)], { run: false });
-    if (cli.options.help || cli.options.version) return 0;
-    if (!cli.matchedCommand) return usage(ctx, argv.length ? `Unknown command: svc ${argv.join(' ')}` : 'No command given.', cli);
+    if (cli.options.help) return 0;
+    if (!cli.matchedCommand) return usage(ctx, toUnknown(first, group ? rest[0] : undefined), cli);
     if (!group && Object.hasOwn(GROUPS, cli.matchedCommandName ?? '')) return usage(ctx, `svc ${first} needs a subcommand.`, cli);
     await cli.runMatchedCommand();
     return ctx.exitCode;
@@ -58,6 +61,12 @@ export async function run(): Promise<void> {
 }
 
 // --- internal ---
+
+function toUnknown(first: string | undefined, sub: string | undefined): string {
+  if (!first) return 'No command given.';
+  if (sub === undefined && Object.hasOwn(GROUPS, first)) return `svc ${first} needs a subcommand.`;
+  return `Unknown command: svc ${first}${sub === undefined ? '' : ` ${sub}`}.`;
+}
 
 function usage(ctx: Context, message: string, cli: CAC): number {
   ctx.io.stderr(`svc: ${message}\nhint: run \`${cli.name} --help\` for the commands and options.\n`);

@@ -1,8 +1,121 @@
 import type { CAC } from 'cac';
+import { SvcError } from '../core/errors.js';
+import { PRIORITIES, type Priority } from '../core/priority.js';
+import { assertStatus, STATUSES, type Status } from '../core/status.js';
+import { assertTasksExist } from '../store/deps.js';
+import { blockTask, cancelTask, promoteTask, resurrectTask, setStatus, unblockTask } from '../store/ops.js';
+import type { CommitResult } from '../store/commit.js';
+import { claimTask, closeTask, updateTaskAsOperator } from '../store/work.js';
 import type { Context } from './context.js';
+import { formatInvalid, formatTaskDetail, formatTaskTable, toList, toListRow } from './format.js';
+
+const ACTOR = 'cli';
 
 /** Registers the `svc task` commands. */
 export function registerTask(cli: CAC, ctx: Context): void {
-  void cli;
-  void ctx;
+  cli.command('create <...title>', 'Create a task in backlog; prints its id on the first line')
+    .option('--agent <id>', 'Route to this agent').option('--team <id>', 'Route to this team').option('--role <role>', 'Route to this role')
+    .option('--tags <tags>', 'Comma-separated capability tags').option('--priority <p>', `One of ${PRIORITIES.join(', ')}`, { default: 'normal' })
+    .option('--depends-on <ids>', 'Comma-separated ids this task waits for').option('--body <text>', 'Markdown body')
+    .option('--project <id>', 'Project id', { default: 'default' }).option('--parent <id>', 'Parent task id').option('--json', 'Print JSON')
+    .action(async (title: string[], opts: Record<string, unknown>) => {
+      const store = ctx.store();
+      const routing = Object.fromEntries(Object.entries({ agent: str(opts.agent), team: str(opts.team), role: str(opts.role), tags: toList(opts.tags) }).filter(([, v]) => v !== undefined));
+      const dependsOn = await assertTasksExist(store, toList(opts.dependsOn) ?? []);
+      const parentId = str(opts.parent) === undefined ? undefined : await store.resolve(str(opts.parent)!);
+      const created = await store.create({
+        title: title.join(' '), body: str(opts.body), priority: toPriority(opts.priority), routing, dependsOn, project: str(opts.project),
+        createdBy: ACTOR, ...(parentId ? { parentId } : {}),
+      });
+      if (opts.json) return ctx.json(toListRow(created));
+      ctx.print(created.task.id);
+      ctx.print(`created in ${created.status}: ${created.path}`);
+    });
+
+  cli.command('promote <id>', 'Move a task from backlog to ready').action(async (id: string) => {
+    printMove(ctx, await promoteTask(ctx.store(), String(id), { actor: ACTOR }));
+  });
+
+  cli.command('status <id> <status>', 'Move a task to a status along the transition table').option('--reason <text>', 'Logged with the transition')
+    .action(async (id: string, status: string, opts: Record<string, unknown>) => {
+      printMove(ctx, await setStatus(ctx.store(), String(id), assertStatus(status), { actor: ACTOR, reason: str(opts.reason) }));
+    });
+
+  cli.command('list', 'List tasks').option('--status <status>', `Only this status (${STATUSES.join(', ')})`).option('--agent <id>', 'Only tasks routed or leased to this agent')
+    .option('--json', 'Print a JSON array')
+    .action(async (opts: Record<string, unknown>) => {
+      const statuses: readonly Status[] = opts.status === undefined ? STATUSES : [assertStatus(opts.status)];
+      const { tasks, invalid } = await ctx.store().list(statuses);
+      const agent = str(opts.agent);
+      const shown = agent ? tasks.filter((t) => (t.task.lease?.agent ?? t.task.routing.agent) === agent) : tasks;
+      formatInvalid(invalid).forEach((line) => ctx.io.stderr(`${line}\n`));
+      if (opts.json) return ctx.json(shown.map(toListRow));
+      formatTaskTable(shown).forEach((line) => ctx.print(line));
+    });
+
+  cli.command('show <id>', 'Show a task').option('--json', 'Print JSON').action(async (id: string, opts: Record<string, unknown>) => {
+    const stored = await ctx.store().get(String(id));
+    if (opts.json) return ctx.json({ ...stored.task, status: stored.status, body: stored.body, path: stored.path });
+    formatTaskDetail(stored).forEach((line) => ctx.print(line));
+  });
+
+  cli.command('resurrect <id>', 'Move a deadlettered task back to ready, resetting its failure count').action(async (id: string) => {
+    printMove(ctx, await resurrectTask(ctx.store(), String(id), { actor: ACTOR }));
+  });
+
+  registerLeased(cli, ctx);
+  registerMore(cli, ctx);
+}
+
+// --- internal ---
+
+function registerLeased(cli: CAC, ctx: Context): void {
+  const recover = ['--recover-on-failure', 'When the command fails on an expired lease, reclaim the task to ready (then retry)'] as const;
+  cli.command('close <id>', 'Move a task to done from any non-terminal status').option(...recover).option('--reason <text>', 'Logged with the transition')
+    .action(async (id: string, opts: Record<string, unknown>) => {
+      printMove(ctx, await closeTask(ctx.store(), String(id), { actor: ACTOR, recover: !!opts.recoverOnFailure, reason: str(opts.reason) }));
+    });
+  cli.command('update <id>', 'Replace the body and/or change the status').option(...recover)
+    .option('--body <text>', 'New Markdown body').option('--status <status>', 'New status').option('--reason <text>', 'Logged with the transition')
+    .action(async (id: string, opts: Record<string, unknown>) => {
+      if (opts.body === undefined && opts.status === undefined) throw new SvcError('validation_error', 'Nothing to update.', 'Pass --body and/or --status.');
+      const status = opts.status === undefined ? undefined : assertStatus(opts.status);
+      const result = await updateTaskAsOperator(ctx.store(), String(id), { actor: ACTOR, body: str(opts.body), status, reason: str(opts.reason), recover: !!opts.recoverOnFailure });
+      ctx.print(`${result.taskId} ${result.status}${result.transitioned ? ' (moved)' : ''}${result.bodyUpdated ? ' (body replaced)' : ''}`);
+    });
+  cli.command('claim <id>', 'Take a ready task in progress under a 10-minute lease').option(...recover).option('--agent <id>', 'Lease holder', { default: 'operator' })
+    .action(async (id: string, opts: Record<string, unknown>) => {
+      const result = await claimTask(ctx.store(), String(id), { actor: ACTOR, agent: str(opts.agent), recover: !!opts.recoverOnFailure });
+      const lease = result.after.task.lease!;
+      ctx.print(`${result.after.task.id} in-progress: leased to ${lease.agent} until ${lease.expiresAt} (session ${lease.sessionId})`);
+    });
+}
+
+function registerMore(cli: CAC, ctx: Context): void {
+  cli.command('cancel <id>', 'Cancel a task').option('--reason <text>', 'Why').action(async (id: string, opts: Record<string, unknown>) => {
+    printMove(ctx, await cancelTask(ctx.store(), String(id), { actor: ACTOR, reason: str(opts.reason) }));
+  });
+  cli.command('block <id>', 'Block a task on something outside the task graph').option('--reason <text>', 'What it waits for (required)')
+    .action(async (id: string, opts: Record<string, unknown>) => {
+      printMove(ctx, await blockTask(ctx.store(), String(id), { actor: ACTOR, reason: str(opts.reason) ?? '' }));
+    });
+  cli.command('unblock <id>', 'Move a blocked task back to ready').action(async (id: string) => {
+    printMove(ctx, await unblockTask(ctx.store(), String(id), { actor: ACTOR }));
+  });
+}
+
+function printMove(ctx: Context, result: CommitResult): void {
+  const id = result.after.task.id;
+  if (result.transitioned) ctx.print(`${id} ${result.before.status} -> ${result.after.status}`);
+  else ctx.print(`${id} already ${result.after.status}`);
+}
+
+function str(value: unknown): string | undefined {
+  return value === undefined || value === null || value === true || value === false ? undefined : String(value);
+}
+
+function toPriority(value: unknown): Priority {
+  const text = String(value ?? 'normal');
+  if ((PRIORITIES as readonly string[]).includes(text)) return text as Priority;
+  throw new SvcError('validation_error', `Unknown priority ${JSON.stringify(text)}.`, `Use one of: ${PRIORITIES.join(', ')}.`);
 }

@@ -1,0 +1,180 @@
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { readEvents } from '../../lib/store/events.js';
+import { svc } from '../helpers/cli.js';
+import { cleanRoots, tempRoot } from '../helpers/root.js';
+
+const firstLine = (text: string) => text.split('\n')[0]!;
+
+const create = suite('cli.task create');
+create.after.each(cleanRoots);
+
+create('prints the new id on its first line and writes the file in backlog', async () => {
+  const root = tempRoot();
+  const out = await svc(root, 'task', 'create', 'Fix', 'the', 'bug', '--agent', 'dev', '--priority', 'high', '--tags', 'ts,db', '--body', 'Details here');
+  assert.is(out.code, 0, out.stderr);
+  const id = firstLine(out.stdout);
+  assert.match(id, /^TASK-\d{4}-\d{2}-\d{2}-001$/);
+  const text = readFileSync(`${root}/tasks/backlog/${id}.md`, 'utf8');
+  assert.match(text, /title: Fix the bug/);
+  assert.match(text, /priority: high/);
+  assert.match(text, /routing:\n  agent: dev\n  tags:\n    - ts\n    - db/);
+  assert.match(text, /\nDetails here\n$/);
+});
+
+create('refuses an unknown priority, unknown dependencies and a huge title, creating nothing', async () => {
+  const root = tempRoot();
+  const bad = await svc(root, 'task', 'create', 'X', '--priority', 'urgent');
+  assert.is(bad.code, 1);
+  assert.match(bad.stderr, /Unknown priority "urgent"/);
+  assert.match(bad.stderr, /hint: Use one of: low, normal, high, critical/);
+  const deps = await svc(root, 'task', 'create', 'X', '--depends-on', 'TASK-1999-01-01-001');
+  assert.is(deps.code, 1);
+  assert.match(deps.stderr, /not a task/);
+  const huge = await svc(root, 'task', 'create', 'x'.repeat(501));
+  assert.is(huge.code, 1);
+  assert.match(huge.stderr, /limit is 500/);
+  const list = await svc(root, 'task', 'list', '--json');
+  assert.equal(JSON.parse(list.stdout), []);
+});
+
+create('exits 2 on usage errors', async () => {
+  const root = tempRoot();
+  assert.is((await svc(root, 'task', 'create')).code, 2);
+  assert.is((await svc(root, 'task')).code, 2);
+  assert.is((await svc(root, 'frobnicate')).code, 2);
+});
+
+const moves = suite('cli.task moves');
+moves.after.each(cleanRoots);
+
+moves('promote, status, list and show follow the task through its states', async () => {
+  const root = tempRoot();
+  const id = firstLine((await svc(root, 'task', 'create', 'Walk')).stdout);
+  assert.is((await svc(root, 'task', 'promote', id)).stdout.trim(), `${id} backlog -> ready`);
+  assert.ok(existsSync(`${root}/tasks/ready/${id}.md`));
+  assert.not.ok(existsSync(`${root}/tasks/backlog/${id}.md`));
+  const bad = await svc(root, 'task', 'status', id, 'done');
+  assert.is(bad.code, 1);
+  assert.match(bad.stderr, /cannot move from ready to done \(only by close\)/);
+  assert.is((await svc(root, 'task', 'status', id, 'blocked', '--reason', 'wait')).code, 0);
+  const listed = JSON.parse((await svc(root, 'task', 'list', '--status', 'blocked', '--json')).stdout);
+  assert.equal(listed.map((t: { id: string; status: string }) => [t.id, t.status]), [[id, 'blocked']]);
+  const shown = await svc(root, 'task', 'show', id.slice(5, 17));
+  assert.match(shown.stdout, new RegExp(`id: ${id}\\ntitle: Walk\\nstatus: blocked`));
+  const json = JSON.parse((await svc(root, 'task', 'show', id, '--json')).stdout);
+  assert.is(json.status, 'blocked');
+  const moved = (await readEvents(root)).filter((e) => e.type === 'task.transitioned').map((e) => e.payload);
+  assert.equal(moved, [{ from: 'backlog', to: 'ready' }, { from: 'ready', to: 'blocked', reason: 'wait' }]);
+});
+
+moves('an ambiguous prefix lists the matches; an unknown status is refused', async () => {
+  const root = tempRoot();
+  const a = firstLine((await svc(root, 'task', 'create', 'A')).stdout);
+  const b = firstLine((await svc(root, 'task', 'create', 'B')).stdout);
+  const out = await svc(root, 'task', 'show', a.slice(0, -1));
+  assert.is(out.code, 1);
+  assert.match(out.stderr, new RegExp(`matches 2 tasks: ${a}, ${b}`));
+  const json = await svc(root, 'task', 'show', a.slice(0, -1), '--json');
+  assert.is(JSON.parse(json.stderr).error.code, 'ambiguous_id');
+  const status = await svc(root, 'task', 'status', a, 'doing');
+  assert.match(status.stderr, /Unknown status "doing"/);
+  const path = await svc(root, 'task', 'show', '../../etc/passwd');
+  assert.is(path.code, 1);
+  assert.match(path.stderr, /Invalid task id/);
+});
+
+moves('resurrect moves deadletter to ready, resets the counters and logs task.resurrected', async () => {
+  const root = tempRoot();
+  const id = firstLine((await svc(root, 'task', 'create', 'Dead')).stdout);
+  const file = `${root}/tasks/backlog/${id}.md`;
+  const text = readFileSync(file, 'utf8').replace('status: backlog', 'status: deadletter').replace('metadata: {}', 'metadata:\n  dispatchFailures: 3\n  lastFailureReason: agent_unavailable');
+  writeFileSync(`${root}/tasks/deadletter/${id}.md`, text);
+  (await import('node:fs')).unlinkSync(file);
+  const out = await svc(root, 'task', 'resurrect', id);
+  assert.is(out.stdout.trim(), `${id} deadletter -> ready`);
+  const after = readFileSync(`${root}/tasks/ready/${id}.md`, 'utf8');
+  assert.not.match(after, /dispatchFailures/);
+  const event = (await readEvents(root)).find((e) => e.type === 'task.resurrected');
+  assert.equal(event?.payload, { from: 'deadletter', to: 'ready', previousFailures: 3 });
+  assert.is((await svc(root, 'task', 'resurrect', id)).code, 1);
+});
+
+const leases = suite('cli.task leases');
+leases.after.each(cleanRoots);
+
+async function claimed(root: string): Promise<string> {
+  const id = firstLine((await svc(root, 'task', 'create', 'Leased')).stdout);
+  await svc(root, 'task', 'promote', id);
+  const out = await svc(root, 'task', 'claim', id, '--agent', 'dev');
+  assert.match(out.stdout, /in-progress: leased to dev until/);
+  return id;
+}
+
+function expireLease(root: string, id: string): string {
+  const file = `${root}/tasks/in-progress/${id}.md`;
+  const past = '2000-01-01T00:00:00.000Z';
+  writeFileSync(file, readFileSync(file, 'utf8').replace(/expiresAt: .*/, `expiresAt: '${past}'`));
+  return past;
+}
+
+leases('close, update and claim fail with "Task has active lease" while the lease is live', async () => {
+  const root = tempRoot();
+  const id = await claimed(root);
+  for (const argv of [['close', id], ['update', id, '--body', 'x'], ['claim', id], ['close', id, '--recover-on-failure']]) {
+    const out = await svc(root, 'task', ...argv);
+    assert.is(out.code, 1, argv.join(' '));
+    assert.match(out.stderr, /Task has active lease/);
+  }
+  assert.ok(existsSync(`${root}/tasks/in-progress/${id}.md`));
+});
+
+leases('--recover-on-failure reclaims an expired lease to ready with recovery_action, then the retry succeeds', async () => {
+  const root = tempRoot();
+  const id = await claimed(root);
+  const past = expireLease(root, id);
+  const out = await svc(root, 'task', 'close', id, '--recover-on-failure');
+  assert.is(out.code, 1);
+  assert.match(out.stderr, /reclaimed and moved to ready/);
+  assert.match(out.stderr, /hint: Retry the command now/);
+  const ready = readFileSync(`${root}/tasks/ready/${id}.md`, 'utf8');
+  assert.not.match(ready, /lease:/);
+  const recovery = (await readEvents(root)).filter((e) => e.type === 'recovery_action');
+  assert.equal(recovery.map((e) => [e.actor, e.payload]), [['system', { action: 'lease_expired', details: { leaseExpiredAt: past, transitionedTo: 'ready' } }]]);
+  const retry = await svc(root, 'task', 'close', id);
+  assert.is(retry.stdout.trim(), `${id} ready -> done`);
+});
+
+leases('update replaces the body and changes status by the table', async () => {
+  const root = tempRoot();
+  const id = firstLine((await svc(root, 'task', 'create', 'Body')).stdout);
+  const out = await svc(root, 'task', 'update', id, '--body', 'New body', '--status', 'ready', '--reason', 'start');
+  assert.is(out.stdout.trim(), `${id} ready (moved) (body replaced)`);
+  assert.match(readFileSync(`${root}/tasks/ready/${id}.md`, 'utf8'), /\nNew body\n$/);
+  assert.is((await svc(root, 'task', 'update', id)).code, 1);
+});
+
+const board = suite('cli.board');
+board.after.each(cleanRoots);
+
+board('shows the four columns with counts, and Blocked only when not empty', async () => {
+  const root = tempRoot();
+  const a = firstLine((await svc(root, 'task', 'create', 'Alpha', '--priority', 'critical')).stdout);
+  const b = firstLine((await svc(root, 'task', 'create', 'Beta', '--depends-on', a)).stdout);
+  await svc(root, 'task', 'promote', b);
+  let out = (await svc(root, 'board')).stdout;
+  assert.match(firstLine(out), /^Backlog \(1\)\s+\| Ready \(1\)\s+\| In-Progress \(0\)\s+\| Done \(0\)$/);
+  assert.match(out, new RegExp(`waits on ${a}`));
+  assert.not.match(out, /Blocked/);
+  await svc(root, 'task', 'block', a, '--reason', 'keys');
+  out = (await svc(root, 'board')).stdout;
+  assert.match(firstLine(out), /Blocked \(1\)/);
+  const json = JSON.parse((await svc(root, 'board', '--json')).stdout);
+  assert.equal(json.columns.map((c: { title: string; count: number }) => `${c.title}:${c.count}`), ['Backlog:0', 'Ready:1', 'In-Progress:0', 'Done:0', 'Blocked:1']);
+});
+
+create.run();
+moves.run();
+leases.run();
+board.run();

@@ -1,8 +1,24 @@
+import { resolve } from 'node:path';
 import type { CAC } from 'cac';
+import { SvcError } from '../core/errors.js';
+import { loadOrgFile } from '../org/org-chart.js';
+import { toPaths } from '../store/paths.js';
 import type { Context } from './context.js';
 
 /** Registers the `svc org` commands. */
 export function registerOrg(cli: CAC, ctx: Context): void {
-  void cli;
-  void ctx;
+  cli
+    .command('validate [path]', 'Validate an org chart (default: org/org-chart.yaml of the svc home)')
+    .option('--json', 'Print the result as a JSON object')
+    .action(async (path: string | undefined, options: { json?: boolean }) => {
+      const file = path ? resolve(path) : toPaths(ctx.root).orgChart;
+      const org = await loadOrgFile(file);
+      if (!org) {
+        throw new SvcError('not_found', `No org chart at ${file}.`, `Copy templates/org-chart.yaml to ${toPaths(ctx.root).orgChart} and edit it, or pass the path of one.`);
+      }
+      const counts = { agents: org.agents.length, teams: org.teams.length, roles: Object.keys(org.roles).length };
+      if (options.json) return ctx.json({ valid: true, file, ...counts });
+      ctx.print('valid');
+      for (const [name, count] of Object.entries(counts)) ctx.print(`${name}: ${count}`);
+    });
 }

@@ -1,0 +1,32 @@
+import { parseYaml } from '../fs/frontmatter.js';
+import { readIfExists, toOrgChartFile } from './files.js';
+import { describeIssue, throwProblems, toProblems } from './problems.js';
+import { checkReferences } from './references.js';
+import { DaemonSettingsSchema, OrgChartSchema, type DaemonSettings, type OrgChart } from './schema.js';
+
+const HINT = 'Fix the listed fields (templates/org-chart.yaml is a complete example), then run `svc org validate`.';
+
+/** The org chart of a root (`org/org-chart.yaml`), validated with defaults applied; null when absent. */
+export async function loadOrg(root: string): Promise<OrgChart | null> {
+  return loadOrgFile(toOrgChartFile(root));
+}
+
+/** An org chart read from any file path; null when the file does not exist. */
+export async function loadOrgFile(file: string): Promise<OrgChart | null> {
+  const text = await readIfExists(file);
+  if (text === null) return null;
+  return validateOrg(parseYaml(text, file), file);
+}
+
+/** Validates org chart data: every schema and cross-reference problem in one `validation_error`. */
+export function validateOrg(data: unknown, source: string): OrgChart {
+  const result = OrgChartSchema.safeParse(data, { error: describeIssue });
+  const problems = [...(result.success ? [] : toProblems(result.error.issues)), ...checkReferences(data)];
+  if (problems.length || !result.success) throwProblems(source, 'org chart', problems, HINT);
+  return result.data;
+}
+
+/** The daemon settings (`aof.daemon`) with defaults; every default when there is no org chart. */
+export function toDaemonSettings(org: OrgChart | null): DaemonSettings {
+  return structuredClone(org ? org.aof.daemon : DaemonSettingsSchema.parse({}));
+}

@@ -1,0 +1,66 @@
+import type { z } from 'zod';
+import { SvcError } from '../core/errors.js';
+
+/** One problem found in a file: where (a document path such as `teams[0].members[1]`) and what. */
+export interface Problem {
+  path: string;
+  problem: string;
+}
+
+/** Formats a document path: `agents[1].id`, `roles.reviewer.agents[0]`, `(root)` for the top. */
+export function toPathString(path: readonly PropertyKey[]): string {
+  let out = '';
+  for (const key of path) out += typeof key === 'number' ? `[${key}]` : `${out ? '.' : ''}${String(key)}`;
+  return out || '(root)';
+}
+
+/** Turns zod issues into problems; an unknown key becomes one problem at the key itself. */
+export function toProblems(issues: readonly z.core.$ZodIssue[]): Problem[] {
+  return issues.flatMap((issue) => {
+    if (issue.code === 'unrecognized_keys') {
+      return issue.keys.map((key) => ({ path: toPathString([...issue.path, key]), problem: issue.message }));
+    }
+    return [{ path: toPathString(issue.path), problem: issue.message }];
+  });
+}
+
+/** The parse-level error map: plain words for missing and mistyped values. */
+export function describeIssue(iss: z.core.$ZodRawIssue): string | undefined {
+  if (iss.code !== 'invalid_type') return undefined;
+  if (iss.input === undefined) return `required (${iss.expected})`;
+  return `must be ${article(iss.expected)} (found ${describeValue(iss.input)})`;
+}
+
+/** Throws one `validation_error` listing every problem, one `path: problem` a line. */
+export function throwProblems(source: string, what: string, problems: readonly Problem[], hint: string): never {
+  const count = problems.length === 1 ? '1 problem' : `${problems.length} problems`;
+  const lines = problems.map((p) => `  ${p.path}: ${p.problem}`).join('\n');
+  throw new SvcError('validation_error', `${source}: invalid ${what} (${count}):\n${lines}`, hint);
+}
+
+/** A plain mapping of string keys, or null. */
+export function asRecord(value: unknown): Record<string, unknown> | null {
+  return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
+}
+
+/** The entries of an array that are mappings, with their index; nothing for a non-array. */
+export function recordsOf(value: unknown): Array<[number, Record<string, unknown>]> {
+  if (!Array.isArray(value)) return [];
+  return value.flatMap((item, index) => {
+    const record = asRecord(item);
+    return record ? [[index, record] as [number, Record<string, unknown>]] : [];
+  });
+}
+
+// --- internal ---
+
+function article(expected: string): string {
+  return /^[aeiou]/.test(expected) ? `an ${expected}` : `a ${expected}`;
+}
+
+function describeValue(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'a list';
+  if (typeof value === 'object') return 'a mapping';
+  return `${typeof value} ${JSON.stringify(value)}`;
+}

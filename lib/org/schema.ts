@@ -1,0 +1,125 @@
+import { z } from 'zod';
+import { isSafeId } from '../core/ids.js';
+
+const id = z.string().min(1, 'must not be empty').refine(isSafeId, 'must be letters, digits, ".", "_" or "-" (no "/", no "..")');
+const positiveInt = z.number().int('must be a whole number').positive('must be greater than 0');
+const text = z.string();
+
+/** A strict object: an unknown key is a problem that names it and lists the known ones. */
+function closed<T extends z.core.$ZodLooseShape>(shape: T) {
+  const known = Object.keys(shape).join(', ');
+  return z.strictObject(shape, { error: (iss) => (iss.code === 'unrecognized_keys' ? `unknown setting (known: ${known})` : undefined) });
+}
+
+/** One murmur trigger: the first that fires, in listed order, wins. */
+export const TriggerSchema = z.discriminatedUnion('kind', [
+  z.looseObject({ kind: z.literal('queueEmpty') }),
+  z.looseObject({ kind: z.literal('completionBatch'), threshold: positiveInt }),
+  z.looseObject({ kind: z.literal('interval'), intervalMs: positiveInt }),
+  z.looseObject({ kind: z.literal('failureBatch'), threshold: positiveInt }),
+], { error: (iss) => `must be one of queueEmpty, completionBatch, interval, failureBatch (found ${JSON.stringify((iss.input as { kind?: unknown } | undefined)?.kind)})` });
+
+/** Murmur review default timeout (30 minutes, wall-clock). */
+export const DEFAULT_REVIEW_TIMEOUT_MS = 30 * 60 * 1000;
+
+/** `teams[].murmur`: triggers (at least one), context sections, review timeout. */
+export const MurmurSchema = z.looseObject({
+  triggers: z.array(TriggerSchema).min(1, 'needs at least one trigger'),
+  context: z.array(text).optional(),
+  reviewTimeoutMs: positiveInt.default(DEFAULT_REVIEW_TIMEOUT_MS),
+});
+
+/** `agents[]`: who can work; `command` (argv) makes the agent a local child process. */
+export const AgentSchema = z.looseObject({
+  id,
+  name: text,
+  active: z.boolean().default(true),
+  capabilities: z.array(text).default([]),
+  team: z.string().min(1).optional(),
+  maxConcurrent: positiveInt.default(1),
+  command: z.array(z.string().min(1, 'must not be empty')).min(1, 'needs at least the program to run').optional(),
+  env: z.record(z.string(), z.string()).optional(),
+});
+
+/** `teams[]`: members, the murmur orchestrator and triggers. */
+export const TeamSchema = z.looseObject({
+  id,
+  name: text,
+  members: z.array(text).default([]),
+  orchestrator: z.string().min(1).optional(),
+  murmur: MurmurSchema.optional(),
+});
+
+/** `roles.<role>`: the agents that fill a role. */
+export const RoleSchema = z.looseObject({
+  agents: z.array(text).default([]),
+  description: text.optional(),
+});
+
+const pathEntry = z.looseObject({ path: text });
+
+/** `memoryPools`: hot, warm and cold memory locations. */
+export const MemoryPoolsSchema = z.looseObject({
+  hot: pathEntry.optional(),
+  warm: z.array(z.looseObject({ id: text, path: text })).default([]),
+  cold: pathEntry.optional(),
+});
+
+/** `aof.daemon.watchdog`: opt-in health watchdog (DESIGN section 8). */
+export const WatchdogSchema = closed({
+  enabled: z.boolean().default(false),
+  pollIntervalMs: positiveInt.default(60_000),
+  restartPolicy: closed({ maxRestarts: positiveInt.default(3), windowMs: positiveInt.default(3_600_000) }).prefault({}),
+  alerting: closed({ channel: text.optional(), webhook: text.optional() }).prefault({}),
+});
+
+/** `aof.daemon`: exactly the settings of DESIGN section 9, with their defaults. */
+export const DaemonSettingsSchema = closed({
+  pollIntervalMs: positiveInt.default(30_000),
+  rescanIntervalMs: positiveInt.default(5_000),
+  bootWindowMs: positiveInt.default(10_000),
+  maxConcurrentDispatches: positiveInt.default(3),
+  defaultLeaseTtlMs: positiveInt.default(1_800_000),
+  heartbeatTtlMs: positiveInt.default(300_000),
+  spawnTimeoutMs: positiveInt.default(30_000),
+  gatewayUrl: z.url({ error: 'must be a URL such as http://127.0.0.1:18789' }).optional(),
+  healthPort: z.number().int('must be a whole number').min(1, 'must be a port from 1 to 65535').max(65535, 'must be a port from 1 to 65535').optional(),
+  dryRun: z.boolean().default(false),
+  watchdog: WatchdogSchema.prefault({}),
+});
+
+/** `aof.projects.<id>.sla`: advisory limits; only `alert` is accepted in this phase. */
+export const ProjectSlaSchema = z.looseObject({
+  defaultMaxInProgressMs: positiveInt.optional(),
+  researchMaxInProgressMs: positiveInt.optional(),
+  onViolation: z.literal('alert', {
+    error: (iss) => `only "alert" is supported, found ${JSON.stringify(iss.input)} (block and deadletter are reserved for a later phase)`,
+  }).default('alert'),
+  alerting: z.looseObject({ rateLimitMinutes: positiveInt.default(15) }).prefault({}),
+});
+
+/** `aof`: the service's own settings. */
+export const AofSchema = z.looseObject({
+  daemon: DaemonSettingsSchema.prefault({}),
+  projects: z.record(z.string(), z.looseObject({ sla: ProjectSlaSchema.optional() })).default({}),
+});
+
+/** The org chart (`org/org-chart.yaml`); unknown keys are kept everywhere except under `aof.daemon`. */
+export const OrgChartSchema = z.looseObject({
+  schemaVersion: z.literal(1, { error: (iss) => `must be 1 (found ${JSON.stringify(iss.input)})` }),
+  agents: z.array(AgentSchema).default([]),
+  teams: z.array(TeamSchema).default([]),
+  roles: z.record(z.string(), RoleSchema).default({}),
+  memoryPools: MemoryPoolsSchema.optional(),
+  aof: AofSchema.prefault({}),
+});
+
+export type OrgChart = z.output<typeof OrgChartSchema>;
+export type Agent = z.output<typeof AgentSchema>;
+export type Team = z.output<typeof TeamSchema>;
+export type Role = z.output<typeof RoleSchema>;
+export type Murmur = z.output<typeof MurmurSchema>;
+export type Trigger = z.output<typeof TriggerSchema>;
+export type TriggerKind = Trigger['kind'];
+export type DaemonSettings = z.output<typeof DaemonSettingsSchema>;
+export type ProjectSla = z.output<typeof ProjectSlaSchema>;

@@ -1,0 +1,107 @@
+import { toPriorityRank } from '../core/priority.js';
+import type { Status } from '../core/status.js';
+import type { Lease, Routing } from '../core/task.js';
+import { routeTask } from '../org/routing.js';
+import type { OrgChart } from '../org/schema.js';
+
+/** Failures after which a ready task goes to deadletter instead of being dispatched. */
+export const MAX_DISPATCH_FAILURES = 3;
+
+/** What the planner needs of a task (the index holds exactly this). */
+export interface PlanTask {
+  id: string;
+  status: Status;
+  priority: string;
+  createdAt: string;
+  routing: Routing;
+  dependsOn: readonly string[];
+  lease?: Lease | undefined;
+  /** Role of the current gate, for a gated task. */
+  gateRole?: string | undefined;
+  dispatchFailures?: number | undefined;
+}
+
+/** The state a plan is made from: ready and in-progress tasks, and any task's status by id. */
+export interface Snapshot {
+  ready: readonly PlanTask[];
+  inProgress: readonly PlanTask[];
+  statusOf(id: string): Status | undefined;
+}
+
+/** How dispatch is possible right now (DESIGN section 7). */
+export type Mode = 'booting' | 'plugin' | 'standalone';
+export type AdapterKind = 'command' | 'plugin' | 'standalone';
+export type HoldReason = 'dependencies' | 'no-route' | 'agent-busy' | 'concurrency' | 'booting' | 'no-plugin-attached' | 'no-gateway';
+
+/** Everything else a plan depends on. */
+export interface PlanContext {
+  org: OrgChart | null;
+  maxConcurrentDispatches: number;
+  now: Date;
+  mode: Mode;
+  pluginAttached: boolean;
+  /** Standalone dispatch needs `aof.daemon.gatewayUrl`. */
+  gatewayConfigured: boolean;
+}
+
+/** One step the executor takes. */
+export type Action =
+  | { kind: 'dispatch'; taskId: string; agent: string; adapter: AdapterKind }
+  | { kind: 'expire'; taskId: string; agent: string; sessionId: string; expiredAt: string }
+  | { kind: 'deadletter'; taskId: string; failures: number }
+  | { kind: 'hold'; taskId: string; reason: HoldReason; detail: string };
+
+/**
+ * Plans one tick: expire leases past `expiresAt`, then walk ready tasks by priority (critical
+ * first) and age, dispatching those whose dependencies are done, that have a route, and for which
+ * the agent and the global limit have room and an adapter is usable. Pure: no I/O, no clock.
+ */
+export function plan(snapshot: Snapshot, ctx: PlanContext): Action[] {
+  const actions: Action[] = [];
+  const load = new Map<string, number>();
+  let running = 0;
+  for (const task of snapshot.inProgress) {
+    if (task.lease && Date.parse(task.lease.expiresAt) <= ctx.now.getTime()) {
+      actions.push({ kind: 'expire', taskId: task.id, agent: task.lease.agent, sessionId: task.lease.sessionId, expiredAt: task.lease.expiresAt });
+      continue;
+    }
+    running++;
+    const agent = task.lease?.agent;
+    if (agent) load.set(agent, (load.get(agent) ?? 0) + 1);
+  }
+  for (const task of [...snapshot.ready].sort(byDispatchOrder)) {
+    const action = planReady(task, snapshot, ctx, load, running);
+    actions.push(action);
+    if (action.kind !== 'dispatch') continue;
+    running++;
+    load.set(action.agent, (load.get(action.agent) ?? 0) + 1);
+  }
+  return actions;
+}
+
+/** Dispatch order: priority (critical > high > normal > low), then `createdAt`, then id. */
+export function byDispatchOrder(a: PlanTask, b: PlanTask): number {
+  return toPriorityRank(b.priority) - toPriorityRank(a.priority) || a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id);
+}
+
+// --- internal ---
+
+function planReady(task: PlanTask, snapshot: Snapshot, ctx: PlanContext, load: Map<string, number>, running: number): Action {
+  const hold = (reason: HoldReason, detail: string): Action => ({ kind: 'hold', taskId: task.id, reason, detail });
+  if ((task.dispatchFailures ?? 0) >= MAX_DISPATCH_FAILURES) return { kind: 'deadletter', taskId: task.id, failures: task.dispatchFailures ?? 0 };
+  const waiting = task.dependsOn.filter((id) => snapshot.statusOf(id) !== 'done');
+  if (waiting.length) return hold('dependencies', `waits on ${waiting.join(', ')}`);
+  const route = routeTask({ routing: task.routing, gateRole: task.gateRole }, ctx.org, load);
+  if ('none' in route) return hold('no-route', route.none);
+  const agent = ctx.org?.agents.find((a) => a.id === route.agent);
+  const limit = agent?.maxConcurrent ?? 1;
+  if ((load.get(route.agent) ?? 0) >= limit) return hold('agent-busy', `agent ${route.agent} has ${limit} of ${limit} tasks in progress`);
+  if (running >= ctx.maxConcurrentDispatches) return hold('concurrency', `${running} of ${ctx.maxConcurrentDispatches} dispatches in progress`);
+  if (agent?.command) return { kind: 'dispatch', taskId: task.id, agent: route.agent, adapter: 'command' };
+  if (ctx.mode === 'booting') return hold('booting', 'waiting for a gateway plugin to attach during the boot window');
+  if (ctx.mode === 'plugin') {
+    return ctx.pluginAttached ? { kind: 'dispatch', taskId: task.id, agent: route.agent, adapter: 'plugin' } : hold('no-plugin-attached', 'plugin-expected mode and no plugin holds /v1/spawns/wait');
+  }
+  if (!ctx.gatewayConfigured) return hold('no-gateway', `agent ${route.agent} has no command and aof.daemon.gatewayUrl is not set`);
+  return { kind: 'dispatch', taskId: task.id, agent: route.agent, adapter: 'standalone' };
+}

@@ -7,6 +7,7 @@ import { registerDoctor } from './doctor.js';
 import { registerMcp } from './mcp.js';
 import { registerOrg } from './org.js';
 import { registerTask } from './task.js';
+import { registerTool } from './tool.js';
 import { readVersion } from './version.js';
 
 /** A command group (`svc task ...`) registers its subcommands on its own cac instance. */
@@ -19,7 +20,7 @@ const GROUPS: Record<string, Group> = {
 };
 
 /** Top-level commands (`svc board`, `svc doctor`, ...) register on the root instance. */
-const TOP: Group[] = [registerBoard, registerDoctor, registerMcp];
+const TOP: Group[] = [registerBoard, registerDoctor, registerMcp, registerTool];
 
 /** Runs the CLI and returns the exit code: 0 ok, 1 error, 2 usage, 3 daemon not running. */
 export async function main(argv: readonly string[], io: Io): Promise<number> {

@@ -1,5 +1,6 @@
 import { toPriorityRank } from '../core/priority.js';
 import type { Status } from '../core/status.js';
+import type { AdapterKind } from '../core/spawn.js';
 import type { Lease, Routing } from '../core/task.js';
 import { routeTask } from '../org/routing.js';
 import type { OrgChart } from '../org/schema.js';
@@ -30,7 +31,7 @@ export interface Snapshot {
 
 /** How dispatch is possible right now (DESIGN section 7). */
 export type Mode = 'booting' | 'plugin' | 'standalone';
-export type AdapterKind = 'command' | 'plugin' | 'standalone';
+export type { AdapterKind };
 export type HoldReason = 'dependencies' | 'no-route' | 'agent-busy' | 'concurrency' | 'booting' | 'no-plugin-attached' | 'no-gateway';
 
 /** Everything else a plan depends on. */

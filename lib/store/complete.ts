@@ -103,6 +103,10 @@ function toGateChange(current: StoredTask, input: CompleteInput, flow: GateFlow,
 
 function withSummary(current: StoredTask, input: CompleteInput, status: Status, task: Task): Change {
   let body = current.body;
+  if (task.metadata.dispatchFailures !== undefined || task.metadata.lastFailureReason !== undefined) {
+    const { dispatchFailures: _failures, lastFailureReason: _reason, ...rest } = task.metadata;
+    task.metadata = rest; // a completed attempt ends the run of consecutive failures
+  }
   if (input.summary) {
     task.metadata = { ...task.metadata, completionSummary: input.summary };
     body = `${body.trimEnd()}\n\n## Completion summary\n\n${input.summary.trim()}\n`;

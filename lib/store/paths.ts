@@ -20,6 +20,8 @@ export interface Paths {
   events: string;
   conflicts: string;
   envFile: string;
+  /** Markers of spawns leased but not yet handed to an adapter (requeued at once after a crash). */
+  spawns: string;
   statusDir(status: Status): string;
   taskFile(status: Status, id: string): string;
   lockFile(id: string): string;
@@ -54,6 +56,7 @@ export function toPaths(rootArg: string): Paths {
     daemonLog: join(data, 'logs', 'daemon.log'),
     conflicts: join(data, 'conflicts'),
     envFile: join(data, 'daemon.env'),
+    spawns: join(data, 'spawns'),
     statusDir: (status) => join(tasks, status),
     taskFile: (status, id) => join(tasks, status, `${id}.md`),
     lockFile: (id) => join(locks, `${id}.lock`),

@@ -19,7 +19,7 @@ export interface StoreOptions {
   root: string;
   clock?: Clock;
   newSessionId?: () => string;
-  /** How long a writer waits for a held task lock before `locked`. */
+  /** How long a writer waits for a held task lock before `locked` (default 5 s). */
   lockWaitMs?: number;
 }
 
@@ -60,6 +60,7 @@ export function createStore(options: StoreOptions) {
   const paths = toPaths(options.root);
   const clock = options.clock ?? systemClock;
   const newSessionId = options.newSessionId ?? randomUUID;
+  const lockWaitMs = options.lockWaitMs ?? 5000;
   let initialized = false;
 
   async function init(): Promise<void> {
@@ -83,7 +84,7 @@ export function createStore(options: StoreOptions) {
       for (;;) {
         const id = await allocateId(paths, now);
         const task = parseTask(toNewTask(id, status, input, now), `new task ${id}`);
-        const created = await withLock(paths.lockFile(id), { what: id, waitMs: options.lockWaitMs }, () =>
+        const created = await withLock(paths.lockFile(id), { what: id, waitMs: lockWaitMs }, () =>
           createExclusive(paths.taskFile(status, id), renderTask(task, input.body ?? '')),
         );
         if (!created) continue;
@@ -118,7 +119,7 @@ export function createStore(options: StoreOptions) {
     /** Runs the commit protocol on one task (by id or prefix). */
     async commit(arg: string, change: ChangeFn, actor: string): Promise<CommitResult> {
       const id = await this.resolve(arg);
-      return commitTask(paths, id, change, { now: clock(), actor, lockWaitMs: options.lockWaitMs });
+      return commitTask(paths, id, change, { now: clock(), actor, lockWaitMs: lockWaitMs });
     },
   };
 }

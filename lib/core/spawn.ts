@@ -1,0 +1,49 @@
+import type { Routing, Task } from './task.js';
+
+/** How a spawn reaches an agent: a local command, the gateway plugin, or the gateway's HTTP API. */
+export type AdapterKind = 'command' | 'plugin' | 'standalone';
+
+/** What an adapter receives to start an agent run on a task. */
+export interface SpawnRequest {
+  /** Spawn id: the lease's session id. */
+  id: string;
+  taskId: string;
+  agent: string;
+  sessionId: string;
+  prompt: string;
+  task: { title: string; priority: string; routing: Routing; gate?: Task['gate']; body: string };
+}
+
+/** How an agent run ended: `ok: false` when it failed; the scheduler checks whether the task was completed. */
+export interface RunEnd {
+  ok: boolean;
+  reason?: string;
+  error?: string;
+}
+
+/** A started run. `ended` settles when the run is over (never rejects). */
+export interface SpawnRun {
+  ended: Promise<RunEnd>;
+}
+
+/** Starts agent runs. `spawn` rejects with a `SpawnError` when the run could not be started. */
+export interface Adapter {
+  kind: AdapterKind;
+  spawn(request: SpawnRequest): Promise<SpawnRun>;
+}
+
+/** A failure to start a run, with the reason recorded as `lastFailureReason`. */
+export class SpawnError extends Error {
+  readonly reason: string;
+
+  constructor(reason: string, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'SpawnError';
+    this.reason = reason;
+  }
+}
+
+/** The failure reason of anything a spawn threw. */
+export function toFailureReason(err: unknown): string {
+  return err instanceof SpawnError ? err.reason : 'spawn_failed';
+}

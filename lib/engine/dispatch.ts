@@ -1,0 +1,98 @@
+import type { Task } from '../core/task.js';
+import type { CommitResult } from '../store/commit.js';
+import type { Store } from '../store/store.js';
+import type { AdapterKind } from './plan.js';
+import { MAX_DISPATCH_FAILURES } from './plan.js';
+
+const ACTOR = 'scheduler';
+
+/** A task leased for a dispatch: the fencing session and the task as written. */
+export interface Leased {
+  sessionId: string;
+  result: CommitResult;
+}
+
+/**
+ * Leases a ready task to `agent` and moves it to in-progress, under the task lock after a re-read.
+ * Returns null when the task is no longer ready (another daemon or process won it): a lease is
+ * granted at most once, even with several daemons sharing the tree.
+ */
+export async function leaseTask(store: Store, taskId: string, agent: string, adapter: AdapterKind, ttlMs: number): Promise<Leased | null> {
+  const sessionId = store.newSessionId();
+  const result = await store.commit(taskId, (current) => {
+    if (current.status !== 'ready' || current.task.status !== 'ready') return null;
+    const expiresAt = new Date(store.clock().getTime() + ttlMs).toISOString();
+    return {
+      task: { ...current.task, lease: { agent, expiresAt, sessionId } }, body: current.body, status: 'in-progress', cause: 'dispatch',
+      reason: `dispatched to ${agent}`,
+      events: [{ type: 'task.dispatched', taskId, actor: ACTOR, payload: { agent, adapter, sessionId } }],
+    };
+  }, ACTOR);
+  return result.changed ? { sessionId, result } : null;
+}
+
+/**
+ * Records a failed attempt of `sessionId`: if the task is still in progress under that session it
+ * goes back to ready with `dispatchFailures` + 1 and `lastFailureReason`. Returns the new count, or
+ * null when the session no longer holds the task (it was completed, requeued or taken over).
+ */
+export async function recordFailure(store: Store, taskId: string, sessionId: string, reason: string, agent: string): Promise<number | null> {
+  let failures: number | null = null;
+  await store.commit(taskId, (current) => {
+    if (current.status !== 'in-progress' || current.task.lease?.sessionId !== sessionId) return null;
+    failures = Number(current.task.metadata.dispatchFailures ?? 0) + 1;
+    const metadata = { ...current.task.metadata, dispatchFailures: failures, lastFailureReason: reason };
+    return {
+      task: { ...current.task, metadata }, body: current.body, status: 'ready', reason: `dispatch failed: ${reason}`,
+      events: [{ type: 'dispatch.failed', taskId, actor: ACTOR, payload: { agent, reason, failureCount: failures, sessionId } }],
+    };
+  }, ACTOR);
+  return failures;
+}
+
+/** What a deadletter alert needs. */
+export interface Deadlettered {
+  task: Task;
+  failureCount: number;
+  lastFailureReason: string;
+}
+
+/** Moves a ready task with too many failures to deadletter, logging `task.deadletter`. */
+export async function deadletterTask(store: Store, taskId: string): Promise<Deadlettered | null> {
+  let out: Deadlettered | null = null;
+  await store.commit(taskId, (current) => {
+    const failureCount = Number(current.task.metadata.dispatchFailures ?? 0);
+    if (current.status !== 'ready' || failureCount < MAX_DISPATCH_FAILURES) return null;
+    const lastFailureReason = String(current.task.metadata.lastFailureReason ?? 'unknown');
+    out = { task: current.task, failureCount, lastFailureReason };
+    return {
+      task: current.task, body: current.body, status: 'deadletter', cause: 'deadletter', reason: 'max_dispatch_failures',
+      events: [{ type: 'task.deadletter', taskId, actor: ACTOR, payload: { reason: 'max_dispatch_failures', failureCount, lastFailureReason } }],
+    };
+  }, ACTOR);
+  return out;
+}
+
+/** Moves an in-progress task whose lease (still `sessionId`) has expired back to ready (`lease.expired`). */
+export async function expireLease(store: Store, taskId: string, sessionId: string): Promise<boolean> {
+  const result = await store.commit(taskId, (current) => {
+    const lease = current.task.lease;
+    if (current.status !== 'in-progress' || !lease || lease.sessionId !== sessionId) return null;
+    if (Date.parse(lease.expiresAt) > store.clock().getTime()) return null;
+    return {
+      task: current.task, body: current.body, status: 'ready', reason: 'lease expired',
+      events: [{ type: 'lease.expired', taskId, actor: ACTOR, payload: { agent: lease.agent, sessionId, expiredAt: lease.expiresAt } }],
+    };
+  }, ACTOR);
+  return result.transitioned;
+}
+
+/** The console alert of a deadletter (`[AOF] DEADLETTER:` lines). */
+export function formatDeadletterAlert(dead: Deadlettered, agent: string | undefined): string {
+  const { task } = dead;
+  return [
+    `[AOF] DEADLETTER: ${task.id} "${task.title}"`,
+    `[AOF] DEADLETTER:   failures: ${dead.failureCount}, last reason: ${dead.lastFailureReason}, agent: ${agent ?? task.routing.agent ?? 'unrouted'}`,
+    `[AOF] DEADLETTER:   action: fix the cause, then run \`svc task resurrect ${task.id}\``,
+  ].join('\n');
+}

@@ -1,0 +1,19 @@
+import type { Task } from '../core/task.js';
+
+/** The spawn prompt: the task, its gate and role, and exactly how to finish and heartbeat. */
+export function toPrompt(task: Task, body: string, sessionId: string, gateRole?: string): string {
+  const gated = task.gate ? `\nWorkflow: ${task.gate.workflow}, current gate: ${task.gate.current}${gateRole ? ` (role ${gateRole})` : ''}.` : '';
+  const outcome = task.gate ? ', outcome: "complete" | "needs_review" | "blocked" (with blockers for the last two)' : '';
+  return [
+    `You are assigned task ${task.id}: ${task.title}`,
+    `Priority: ${task.priority}.${gated}`,
+    '',
+    body.trim() || '(no brief)',
+    '',
+    'When you are done, call:',
+    `  svc_task_complete({ taskId: "${task.id}", sessionId: "${sessionId}"${outcome}, summary: "<what you did>" })`,
+    'While you work, renew your lease at least every few minutes with:',
+    `  svc_task_update({ taskId: "${task.id}", sessionId: "${sessionId}" })`,
+    'If you cannot proceed, call svc_task_block({ taskId, reason }).',
+  ].join('\n');
+}

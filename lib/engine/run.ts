@@ -1,0 +1,78 @@
+import { mkdir, unlink, writeFile } from 'node:fs/promises';
+import type { OrgChart } from '../org/schema.js';
+import type { Store } from '../store/store.js';
+import { toFailureReason, type Adapter, type RunEnd, type SpawnRequest } from '../core/spawn.js';
+import { deadletterTask, formatDeadletterAlert, leaseTask, recordFailure } from './dispatch.js';
+import type { Action, AdapterKind } from './plan.js';
+import { toPrompt } from './prompt.js';
+
+/** What one dispatch needs from the scheduler. */
+export interface RunContext {
+  store: Store;
+  adapters: Partial<Record<AdapterKind, Adapter>>;
+  org: OrgChart | null;
+  ttlMs: number;
+  log: (line: string) => void;
+  alert: (text: string) => void;
+  onCommitted?: (ids: readonly string[]) => void | Promise<void>;
+  /** Asks for another tick (after a run ends or a failure frees a slot). */
+  schedule: () => void;
+}
+
+/**
+ * Leases the task, hands the spawn to its adapter and watches the run: a spawn that cannot start,
+ * or a run that ends while the task is still in progress under its session, is a failed attempt.
+ * Resolves true once the spawn was handed to the adapter.
+ */
+export async function runDispatch(ctx: RunContext, action: Extract<Action, { kind: 'dispatch' }>): Promise<boolean> {
+  const leased = await leaseTask(ctx.store, action.taskId, action.agent, action.adapter, ctx.ttlMs);
+  if (!leased) return false;
+  await ctx.onCommitted?.([action.taskId]);
+  const marker = `${ctx.store.paths.spawns}/${action.taskId}.${leased.sessionId}`;
+  await mkdir(ctx.store.paths.spawns, { recursive: true }).then(() => writeFile(marker, ''));
+  const { task, body } = leased.result.after;
+  const request: SpawnRequest = {
+    id: leased.sessionId, taskId: task.id, agent: action.agent, sessionId: leased.sessionId,
+    prompt: toPrompt(task, body, leased.sessionId), task: { title: task.title, priority: task.priority, routing: task.routing, gate: task.gate, body },
+  };
+  const adapter = ctx.adapters[action.adapter];
+  try {
+    if (!adapter) throw Object.assign(new Error(`no ${action.adapter} adapter is available`), { reason: 'adapter_unavailable' });
+    const run = await adapter.spawn(request);
+    ctx.log(`dispatched ${task.id} to ${action.agent} via ${action.adapter} (session ${leased.sessionId})`);
+    void run.ended.then((end) => onEnded(ctx, request, end));
+    return true;
+  } catch (err) {
+    const reason = (err as { reason?: string }).reason ?? toFailureReason(err);
+    ctx.log(`dispatch of ${task.id} to ${action.agent} via ${action.adapter} failed: ${reason}: ${err instanceof Error ? err.message : String(err)}`);
+    await fail(ctx, request, reason);
+    return false;
+  } finally {
+    await unlink(marker).catch(() => undefined);
+  }
+}
+
+// --- internal ---
+
+async function onEnded(ctx: RunContext, request: SpawnRequest, end: RunEnd): Promise<void> {
+  const reason = end.ok ? 'ended_without_completion' : (end.reason ?? 'run_failed');
+  try {
+    await fail(ctx, request, reason);
+  } catch (err) {
+    ctx.log(`checking the end of ${request.taskId} failed: ${err instanceof Error ? err.message : String(err)}`);
+  }
+  ctx.schedule();
+}
+
+async function fail(ctx: RunContext, request: SpawnRequest, reason: string): Promise<void> {
+  const failures = await recordFailure(ctx.store, request.taskId, request.sessionId, reason, request.agent);
+  if (failures === null) return;
+  await ctx.onCommitted?.([request.taskId]);
+  ctx.log(`attempt ${failures} of ${request.taskId} by ${request.agent} failed: ${reason}`);
+  const dead = await deadletterTask(ctx.store, request.taskId);
+  if (dead) {
+    ctx.alert(formatDeadletterAlert(dead, request.agent));
+    await ctx.onCommitted?.([request.taskId]);
+  }
+  ctx.schedule();
+}

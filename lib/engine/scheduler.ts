@@ -1,0 +1,139 @@
+import type { OrgChart } from '../org/schema.js';
+import { toDaemonSettings } from '../org/org-chart.js';
+import type { Store } from '../store/store.js';
+import type { Adapter } from '../core/spawn.js';
+import { deadletterTask, expireLease, formatDeadletterAlert } from './dispatch.js';
+import { plan, type Action, type AdapterKind, type Mode, type Snapshot } from './plan.js';
+import { runDispatch } from './run.js';
+
+/** Where the scheduler reads state from: the daemon's index, or a store listing. */
+export interface SchedulerSource {
+  snapshot(): Snapshot | Promise<Snapshot>;
+}
+
+/** Everything the scheduler is wired to. */
+export interface SchedulerOptions {
+  store: Store;
+  source: SchedulerSource;
+  adapters: Partial<Record<AdapterKind, Adapter>>;
+  loadOrg: () => Promise<OrgChart | null>;
+  mode: () => Mode;
+  pluginAttached: () => boolean;
+  /** Daemon log lines. */
+  log: (line: string) => void;
+  /** Console alerts (`[AOF] ...`), to stderr. */
+  alert: (text: string) => void;
+  /** Called with the ids the scheduler committed, so an index updates at once. */
+  onCommitted?: (ids: readonly string[]) => void | Promise<void>;
+  /** How long a hold warning of one task and reason stays quiet. */
+  holdLogIntervalMs?: number;
+}
+
+/** What one tick did. */
+export interface TickReport {
+  actions: Action[];
+  dispatched: string[];
+}
+
+/** A running scheduler: `schedule()` asks for a coalesced tick; `tick()` runs one now. */
+export interface SchedulerHandle {
+  schedule(): void;
+  tick(): Promise<TickReport>;
+  /** Resolves when no tick is running or queued and no run is being handed to an adapter. */
+  idle(): Promise<void>;
+  stats(): { lastTickAt: string | null; activeRuns: number };
+  close(): Promise<void>;
+}
+
+/** Starts the scheduler: ticks are coalesced; several requests during a tick yield one more tick. */
+export function startScheduler(options: SchedulerOptions): SchedulerHandle {
+  const held = new Map<string, number>();
+  const inflight = new Set<Promise<unknown>>();
+  let current: Promise<void> | null = null;
+  let again = false;
+  let closed = false;
+  let lastTickAt: string | null = null;
+
+  async function tick(): Promise<TickReport> {
+    const org = await options.loadOrg();
+    const settings = toDaemonSettings(org);
+    const now = options.store.clock();
+    const snapshot = await options.source.snapshot();
+    const actions = plan(snapshot, {
+      org, now, maxConcurrentDispatches: settings.maxConcurrentDispatches, mode: options.mode(),
+      pluginAttached: options.pluginAttached(), gatewayConfigured: Boolean(settings.gatewayUrl),
+    });
+    lastTickAt = now.toISOString();
+    const dispatched: string[] = [];
+    const work = actions.map((action) => apply(action, settings.defaultLeaseTtlMs, org, dispatched));
+    await Promise.all(work);
+    return { actions, dispatched };
+  }
+
+  async function apply(action: Action, ttlMs: number, org: OrgChart | null, dispatched: string[]): Promise<void> {
+    try {
+      if (action.kind === 'expire') {
+        if (await expireLease(options.store, action.taskId, action.sessionId)) {
+          options.log(`lease of ${action.taskId} (agent ${action.agent}, session ${action.sessionId}) expired at ${action.expiredAt}: back to ready`);
+          await options.onCommitted?.([action.taskId]);
+          schedule();
+        }
+      } else if (action.kind === 'deadletter') {
+        const dead = await deadletterTask(options.store, action.taskId);
+        if (dead) options.alert(formatDeadletterAlert(dead, undefined));
+        await options.onCommitted?.([action.taskId]);
+      } else if (action.kind === 'hold') {
+        logHold(action);
+      } else {
+        const run = runDispatch({ ...options, org, ttlMs, schedule }, action);
+        track(run);
+        if (await run) dispatched.push(action.taskId);
+      }
+    } catch (err) {
+      options.log(`${action.kind} of ${action.taskId} failed: ${err instanceof Error ? err.message : String(err)}`);
+    }
+  }
+
+  function logHold(action: Extract<Action, { kind: 'hold' }>): void {
+    const key = `${action.taskId}:${action.reason}`;
+    const now = Date.now();
+    if (action.reason === 'concurrency' || action.reason === 'agent-busy' || action.reason === 'dependencies') return;
+    if ((held.get(key) ?? 0) > now) return;
+    held.set(key, now + (options.holdLogIntervalMs ?? 60_000));
+    options.log(`warning: ${action.taskId} held in ready, reason ${action.reason}: ${action.detail}`);
+  }
+
+  function track(promise: Promise<unknown>): void {
+    inflight.add(promise);
+    void promise.catch(() => undefined).finally(() => inflight.delete(promise));
+  }
+
+  function schedule(): void {
+    if (closed) return;
+    if (current) {
+      again = true;
+      return;
+    }
+    current = (async () => {
+      do {
+        again = false;
+        await tick().catch((err: unknown) => options.log(`tick failed: ${err instanceof Error ? err.message : String(err)}`));
+      } while (again && !closed);
+    })().finally(() => {
+      current = null;
+    });
+  }
+
+  return {
+    schedule,
+    tick,
+    async idle() {
+      while (current || inflight.size) await Promise.allSettled([current, ...inflight]);
+    },
+    stats: () => ({ lastTickAt, activeRuns: inflight.size }),
+    async close() {
+      closed = true;
+      await current;
+    },
+  };
+}

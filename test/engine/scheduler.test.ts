@@ -1,0 +1,135 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { createCommandAdapter } from '../../lib/adapters/command.js';
+import { startScheduler, type SchedulerHandle } from '../../lib/engine/scheduler.js';
+import { toPlanTask, toSnapshot } from '../../lib/engine/snapshot.js';
+import { loadOrg } from '../../lib/org/org-chart.js';
+import { readEvents } from '../../lib/store/events.js';
+import { setStatus } from '../../lib/store/ops.js';
+import { createStore, type Store } from '../../lib/store/store.js';
+import { completingAgent, quittingAgent, writeOrg } from '../helpers/agents.js';
+import { cleanRoots, tempRoot, within } from '../helpers/root.js';
+
+const adapters: ReturnType<typeof createCommandAdapter>[] = [];
+
+function schedulerFor(root: string, store: Store, alerts: string[] = []): SchedulerHandle {
+  const adapter = createCommandAdapter({ root, socketPath: `${root}/data/daemon.sock`, loadOrg: () => loadOrg(root), baseEnv: process.env, logFile: `${root}/data/logs/agents.log` });
+  adapters.push(adapter);
+  return startScheduler({
+    store,
+    source: {
+      async snapshot() {
+        const { tasks } = await store.list();
+        return toSnapshot(tasks.map((t) => toPlanTask(t)), new Map(tasks.map((t) => [t.task.id, t.status])));
+      },
+    },
+    adapters: { command: adapter },
+    loadOrg: () => loadOrg(root),
+    mode: () => 'standalone',
+    pluginAttached: () => false,
+    log: () => undefined,
+    alert: (text) => alerts.push(text),
+  });
+}
+
+async function readyTask(store: Store, title: string, agent = 'dev', extra: Record<string, unknown> = {}) {
+  const created = await store.create({ title, createdBy: 'test', routing: { agent }, ...extra });
+  await setStatus(store, created.task.id, 'ready', { actor: 'test' });
+  return created.task.id;
+}
+
+async function statusOf(store: Store, id: string) {
+  return (await store.get(id)).status;
+}
+
+const run = suite('engine.scheduler with command agents');
+run.after.each(cleanRoots);
+run.after.each(() => adapters.splice(0).forEach((a) => a.stop()));
+
+run('dispatches ready tasks to a command agent, one at a time, and they reach done', async () => {
+  const root = tempRoot();
+  writeOrg(root, { agents: [{ id: 'dev', name: 'Dev', command: completingAgent() }] });
+  const store = createStore({ root });
+  const a = await readyTask(store, 'A');
+  const b = await readyTask(store, 'B', 'dev', { priority: 'high' });
+  const scheduler = schedulerFor(root, store);
+  const first = await scheduler.tick();
+  assert.equal(first.dispatched, [b], 'high priority first; maxConcurrent 1 holds A');
+  await within(15_000, async () => (await statusOf(store, b)) === 'done', 'B done');
+  scheduler.schedule();
+  await within(15_000, async () => (await statusOf(store, a)) === 'done', 'A done');
+  await scheduler.close();
+  const dispatched = (await readEvents(root)).filter((e) => e.type === 'task.dispatched');
+  assert.equal(dispatched.map((e) => [e.taskId, e.payload.agent, e.payload.adapter]), [[b, 'dev', 'command'], [a, 'dev', 'command']]);
+  assert.match(readFileSync(`${root}/tasks/done/${a}.md`, 'utf8'), /## Completion summary\n\ndone by test agent/);
+});
+
+run('three runs that end without completion deadletter the task, with the event and the console alert', async () => {
+  const root = tempRoot();
+  writeOrg(root, { agents: [{ id: 'dev', name: 'Dev', command: quittingAgent() }] });
+  const store = createStore({ root });
+  const id = await readyTask(store, 'Doomed');
+  const alerts: string[] = [];
+  const scheduler = schedulerFor(root, store, alerts);
+  scheduler.schedule();
+  await within(20_000, async () => (await statusOf(store, id)) === 'deadletter', 'deadletter');
+  await scheduler.close();
+  const events = await readEvents(root, { taskId: id });
+  assert.is(events.filter((e) => e.type === 'task.dispatched').length, 3);
+  const dead = events.find((e) => e.type === 'task.deadletter');
+  assert.equal(dead?.payload, { reason: 'max_dispatch_failures', failureCount: 3, lastFailureReason: 'ended_without_completion' });
+  assert.match(alerts.join('\n'), new RegExp(`\\[AOF\\] DEADLETTER: ${id} "Doomed"[\\s\\S]*failures: 3, last reason: ended_without_completion, agent: dev[\\s\\S]*svc task resurrect ${id}`));
+});
+
+run('an agent that cannot be started fails with reason agent_unavailable, three times to deadletter', async () => {
+  const root = tempRoot();
+  writeOrg(root, { agents: [{ id: 'dev', name: 'Dev', command: ['/nonexistent/agent-binary'] }] });
+  const store = createStore({ root });
+  const id = await readyTask(store, 'No binary');
+  const scheduler = schedulerFor(root, store);
+  scheduler.schedule();
+  await within(10_000, async () => (await statusOf(store, id)) === 'deadletter', 'deadletter');
+  await scheduler.close();
+  const failed = (await readEvents(root, { taskId: id, type: 'dispatch.failed' })).map((e) => [e.payload.reason, e.payload.failureCount]);
+  assert.equal(failed, [['agent_unavailable', 1], ['agent_unavailable', 2], ['agent_unavailable', 3]]);
+  assert.equal(readdirSync(`${root}/data/spawns`), [], 'no pending-spawn marker left');
+});
+
+run('an expired lease goes back to ready and the task is dispatched again', async () => {
+  const root = tempRoot();
+  writeOrg(root, { agents: [{ id: 'dev', name: 'Dev', command: completingAgent() }] });
+  const store = createStore({ root });
+  const id = await readyTask(store, 'Stale');
+  await store.commit(id, (cur) => ({ task: { ...cur.task, lease: { agent: 'dev', expiresAt: '2000-01-01T00:00:00.000Z', sessionId: 'old' } }, body: cur.body, status: 'in-progress', cause: 'claim' }), 'test');
+  const scheduler = schedulerFor(root, store);
+  scheduler.schedule();
+  await within(15_000, async () => (await statusOf(store, id)) === 'done', 'done after requeue');
+  await scheduler.close();
+  const types = (await readEvents(root, { taskId: id })).map((e) => e.type);
+  assert.ok(types.includes('lease.expired'));
+});
+
+const race = suite('engine.scheduler exactly once');
+race.after.each(cleanRoots);
+race.after.each(() => adapters.splice(0).forEach((a) => a.stop()));
+
+race('two schedulers on one tree lease each ready task exactly once', async () => {
+  const root = tempRoot();
+  writeOrg(root, { agents: [{ id: 'dev', name: 'Dev', command: ['sleep', '30'], maxConcurrent: 100 }], aof: { daemon: { maxConcurrentDispatches: 100 } } });
+  const store = createStore({ root });
+  const ids: string[] = [];
+  for (let i = 0; i < 40; i++) ids.push(await readyTask(store, `T${i}`));
+  const one = schedulerFor(root, createStore({ root }));
+  const two = schedulerFor(root, createStore({ root }));
+  await Promise.all([one.tick(), two.tick()]);
+  await Promise.all([one.idle(), two.idle()]);
+  await Promise.all([one.close(), two.close()]);
+  const dispatched = (await readEvents(root)).filter((e) => e.type === 'task.dispatched').map((e) => e.taskId!);
+  assert.is(dispatched.length, 40, 'one dispatch per task');
+  assert.equal(new Set(dispatched).size, 40);
+  assert.equal(readdirSync(`${root}/tasks/in-progress`).filter((n) => n.endsWith('.md')).length, 40);
+});
+
+run.run();
+race.run();

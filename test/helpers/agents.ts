@@ -1,0 +1,27 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { dumpYaml } from '../../lib/fs/frontmatter.js';
+
+/** The built CLI, which agent processes call to complete their tasks. */
+export const SVC_BIN = fileURLToPath(new URL('../../bin/svc.js', import.meta.url));
+
+/** argv of an agent that completes its task through `svc tool svc_task_complete` and exits 0. */
+export function completingAgent(summary = 'done by test agent'): string[] {
+  const script = `
+    const { execFileSync } = require('node:child_process');
+    const params = { taskId: process.env.SVC_TASK_ID, sessionId: process.env.SVC_SESSION_ID, summary: ${JSON.stringify(summary)}, actor: process.env.SVC_AGENT };
+    execFileSync(process.execPath, [${JSON.stringify(SVC_BIN)}, 'tool', 'svc_task_complete', JSON.stringify(params)], { stdio: 'inherit' });
+  `;
+  return [process.execPath, '-e', script];
+}
+
+/** argv of an agent that exits without completing (a failed attempt). */
+export function quittingAgent(code = 1): string[] {
+  return [process.execPath, '-e', `process.exit(${code})`];
+}
+
+/** Writes `org/org-chart.yaml` under root. */
+export function writeOrg(root: string, org: Record<string, unknown>): void {
+  mkdirSync(`${root}/org`, { recursive: true });
+  writeFileSync(`${root}/org/org-chart.yaml`, dumpYaml({ schemaVersion: 1, ...org }));
+}

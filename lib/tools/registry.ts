@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import { SvcError } from '../core/errors.js';
 import { formatIssues } from '../core/task.js';
+import type { OrgChart } from '../org/schema.js';
 import type { Store } from '../store/store.js';
 
 /** What a tool handler works with. The daemon, the MCP server and tests each build one. */
@@ -10,6 +11,8 @@ export interface ToolContext {
   index?: TaskIndexReader;
   /** Called after every successful commit, so an index can update synchronously (read-your-writes). */
   onCommitted?: (taskIds: readonly string[]) => void | Promise<void>;
+  /** Optional source of the org chart (the daemon's cached copy); handlers read `org/org-chart.yaml` otherwise. */
+  org?: () => Promise<OrgChart | null>;
 }
 
 /** One task as the index knows it (frontmatter only). */

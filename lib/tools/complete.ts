@@ -1,0 +1,46 @@
+import { z } from 'zod';
+import type { Status } from '../core/status.js';
+import { completeTask, OUTCOMES } from '../store/complete.js';
+import { toFlowLoader } from './org.js';
+import { actorParam, assertFieldSize, idParam, notifyCommitted, sessionIdParam, toActor, toolParams } from './params.js';
+import type { ToolDef } from './registry.js';
+
+/** `svc_task_complete` params. */
+export const CompleteParams = toolParams({
+  taskId: idParam('The task: full id or unique prefix.'),
+  summary: z.string().optional().describe('Completion summary / work log entry, appended to the body.'),
+  outcome: z.enum(OUTCOMES).optional().describe('Required for gated tasks: complete (advance), needs_review (reject to the origin gate) or blocked (hold at this gate).'),
+  blockers: z.array(z.string().min(1)).optional().describe('Required when outcome is needs_review or blocked: what is wrong or missing.'),
+  callerRole: z.string().min(1).optional().describe('Your declared role; on a gated task it must be the current gate\'s role.'),
+  actor: actorParam,
+  sessionId: sessionIdParam,
+});
+
+/** What `svc_task_complete` returns: the status after the transition. */
+export interface CompleteResult {
+  taskId: string;
+  status: Status;
+}
+
+/** `svc_task_complete`: completes an in-progress task, or moves a gated task through its workflow. */
+export const svcTaskComplete: ToolDef<typeof CompleteParams> = {
+  name: 'svc_task_complete',
+  description:
+    'Complete a task you are working on, or advance/reject the current gate of a gated task (outcome required there; blockers required for ' +
+    'needs_review and blocked). Pass sessionId, the lease token of your spawn prompt, to be fenced against a lease that ended. Returns {taskId, status}.',
+  params: CompleteParams,
+  async handler(params, ctx): Promise<CompleteResult> {
+    assertFieldSize('summary', params.summary);
+    assertFieldSize('blockers', params.blockers);
+    const result = await completeTask(ctx.store, params.taskId, {
+      actor: toActor(params),
+      ...(params.summary !== undefined ? { summary: params.summary } : {}),
+      ...(params.outcome ? { outcome: params.outcome } : {}),
+      ...(params.blockers ? { blockers: params.blockers } : {}),
+      ...(params.callerRole ? { callerRole: params.callerRole } : {}),
+      ...(params.sessionId ? { sessionId: params.sessionId } : {}),
+    }, toFlowLoader(ctx));
+    await notifyCommitted(ctx, [result.after.task.id]);
+    return { taskId: result.after.task.id, status: result.after.status };
+  },
+};

@@ -1,0 +1,86 @@
+import { z } from 'zod';
+import { isSvcError, SvcError } from '../core/errors.js';
+import type { Status } from '../core/status.js';
+import { assertTaskText, type Routing } from '../core/task.js';
+import { assertTasksExist } from '../store/deps.js';
+import type { Store } from '../store/store.js';
+import { isRoutable, toOrg } from './org.js';
+import { actorParam, assertFieldSize, idParam, notifyCommitted, priorityParam, toActor, toolParams } from './params.js';
+import type { ToolDef } from './registry.js';
+
+/** `svc_dispatch` params. */
+export const DispatchParams = toolParams({
+  title: z.string().describe('Short title (at most 500 characters).'),
+  brief: z.string().describe('The task body, Markdown: what to do and how to know it is done.'),
+  agent: z.string().min(1).optional().describe('Target agent id; bypasses org chart routing.'),
+  team: z.string().min(1).optional().describe('Team id from the org chart.'),
+  role: z.string().min(1).optional().describe('Role from the org chart.'),
+  priority: priorityParam.optional().describe('low, normal (default), high or critical.'),
+  dependsOn: z.array(idParam('Task id or unique prefix.')).optional().describe('Tasks that must be done first (ids or unique prefixes; each must exist).'),
+  parentId: idParam('Parent task id or unique prefix.').optional(),
+  tags: z.array(z.string().min(1)).optional().describe('Capabilities the agent needs (capability-based routing).'),
+  metadata: z.record(z.string(), z.unknown()).optional().describe('Arbitrary key-value data kept with the task.'),
+  actor: actorParam,
+});
+
+/** What `svc_dispatch` returns. */
+export interface DispatchResult {
+  taskId: string;
+  status: Status;
+  filePath: string;
+}
+
+/** `svc_dispatch`: creates a task, in `ready` when it can be routed, else in `backlog`. */
+export const svcDispatch: ToolDef<typeof DispatchParams> = {
+  name: 'svc_dispatch',
+  description:
+    'Create a task and place it in the ready queue. It starts in ready when it has a route (agent, role, team or tags; without an org chart only agent), ' +
+    'else in backlog. Returns {taskId, status, filePath}.',
+  params: DispatchParams,
+  async handler(params, ctx): Promise<DispatchResult> {
+    assertTaskText(params.title, params.brief);
+    assertFieldSize('metadata', params.metadata);
+    const routing = toRouting(params);
+    const ready = isRoutable(routing, await toOrg(ctx));
+    const dependsOn = unique(await assertTasksExist(ctx.store, params.dependsOn ?? []));
+    const parentId = params.parentId === undefined ? undefined : await resolveParent(ctx.store, params.parentId);
+    const created = await ctx.store.create({
+      title: params.title,
+      body: params.brief,
+      status: ready ? 'ready' : 'backlog',
+      routing,
+      dependsOn,
+      ...(params.priority ? { priority: params.priority } : {}),
+      ...(parentId ? { parentId } : {}),
+      ...(params.metadata ? { metadata: params.metadata } : {}),
+      createdBy: params.actor ?? 'svc_dispatch',
+      actor: toActor(params),
+    });
+    await notifyCommitted(ctx, [created.task.id]);
+    return { taskId: created.task.id, status: created.status, filePath: created.path };
+  },
+};
+
+// --- internal ---
+
+function toRouting(params: z.infer<typeof DispatchParams>): Routing {
+  const routing: Routing = {};
+  if (params.agent) routing.agent = params.agent;
+  if (params.team) routing.team = params.team;
+  if (params.role) routing.role = params.role;
+  if (params.tags?.length) routing.tags = params.tags;
+  return routing;
+}
+
+async function resolveParent(store: Store, arg: string): Promise<string> {
+  try {
+    return await store.resolve(arg);
+  } catch (err) {
+    if (!isSvcError(err, 'not_found')) throw err;
+    throw new SvcError('not_found', `parentId names ${JSON.stringify(arg)}, which is not a task.`, 'Pass the id (or a unique prefix) of an existing task as parentId.', { cause: err });
+  }
+}
+
+function unique(ids: string[]): string[] {
+  return [...new Set(ids)];
+}

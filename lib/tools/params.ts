@@ -1,0 +1,70 @@
+import { z } from 'zod';
+import { SvcError } from '../core/errors.js';
+import { PRIORITIES } from '../core/priority.js';
+import { STATUSES } from '../core/status.js';
+import type { ToolContext } from './registry.js';
+
+/** The actor recorded in events when a caller does not name itself. */
+export const DEFAULT_ACTOR = 'agent';
+
+const ID_PROBLEM = 'must be a task id or prefix: letters, digits, ".", "_" or "-" (no "/", no "..")';
+
+/** `taskId`-style argument: a full id or a unique prefix, never a path. */
+export function idParam(description: string) {
+  return z
+    .string()
+    .min(1, { error: 'must not be empty', abort: true })
+    .max(128, { error: 'must be at most 128 characters', abort: true })
+    .regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, { error: ID_PROBLEM, abort: true })
+    .refine((value) => !value.includes('..'), ID_PROBLEM)
+    .describe(description);
+}
+
+/** The `actor` every tool accepts. */
+export const actorParam = z.string().min(1).max(200).optional().describe('Calling agent id, recorded in events (default "agent").');
+
+/** The lease fencing token handed to a spawned agent. */
+export const sessionIdParam = z
+  .string()
+  .min(1)
+  .max(200)
+  .optional()
+  .describe('The sessionId of your lease, as given in your spawn prompt. A session whose lease ended is refused (stale_session): stop working on the task then.');
+
+/** Priority enum. */
+export const priorityParam = z.enum(PRIORITIES);
+
+/** Status enum. */
+export const statusParam = z.enum(STATUSES);
+
+/**
+ * A tool's params object: strict, so an unknown parameter is a `validation_error` that names it
+ * and lists the known ones.
+ */
+export function toolParams<T extends z.core.$ZodLooseShape>(shape: T) {
+  const known = Object.keys(shape).join(', ');
+  return z.strictObject(shape, {
+    error: (iss) => (iss.code === 'unrecognized_keys' ? `unknown parameter ${iss.keys.map((k) => JSON.stringify(k)).join(', ')} (known: ${known})` : undefined),
+  });
+}
+
+/** Largest value kept in the frontmatter from one parameter (`metadata`, `summary`, `blockers`): the frontmatter is capped at 64 KiB. */
+export const MAX_FIELD_BYTES = 16 * 1024;
+
+/** Throws `too_large` when a parameter stored in the frontmatter serializes to more than `MAX_FIELD_BYTES`. */
+export function assertFieldSize(name: string, value: unknown): void {
+  if (value === undefined) return;
+  const bytes = Buffer.byteLength(typeof value === 'string' ? value : JSON.stringify(value));
+  if (bytes <= MAX_FIELD_BYTES) return;
+  throw new SvcError('too_large', `\`${name}\` has ${bytes} bytes; the limit is ${MAX_FIELD_BYTES}.`, 'Keep it short and put long material in the task body or in files it links to.');
+}
+
+/** The actor of a call. */
+export function toActor(params: { actor?: string | undefined }): string {
+  return params.actor ?? DEFAULT_ACTOR;
+}
+
+/** Tells the context's index which tasks were just written. */
+export async function notifyCommitted(ctx: ToolContext, ids: readonly string[]): Promise<void> {
+  await ctx.onCommitted?.(ids);
+}

@@ -1,0 +1,123 @@
+import { z } from 'zod';
+import { toPriorityRank } from '../core/priority.js';
+import { isStatus, isTerminal, STATUSES, type Status } from '../core/status.js';
+import { listNames, type Store } from '../store/store.js';
+import type { StoredTask } from '../store/task-file.js';
+import { actorParam, statusParam, toolParams } from './params.js';
+import type { TaskSummary, ToolDef } from './registry.js';
+
+/** Tasks listed by `svc_status` when no `limit` is given. */
+export const DEFAULT_STATUS_LIMIT = 50;
+
+/** `svc_status` params. */
+export const StatusParams = toolParams({
+  agent: z.string().min(1).optional().describe('Only tasks of this agent (its lease, else routing.agent).'),
+  status: statusParam.optional().describe('Only tasks in this status; done and cancelled tasks are listed only when asked for here.'),
+  compact: z.boolean().optional().describe('List {id, status} only (default false).'),
+  limit: z.number().int().min(0).max(10_000).optional().describe(`Maximum tasks listed (default ${DEFAULT_STATUS_LIMIT}); total and byStatus count every match.`),
+  actor: actorParam,
+});
+
+type StatusParamsInput = z.infer<typeof StatusParams>;
+
+/** One listed task: `{id, title, status, agent?}`, or `{id, status}` when compact. */
+export type StatusEntry = { id: string; status: string; title?: string; agent?: string };
+
+/** What `svc_status` returns. */
+export interface StatusResult {
+  total: number;
+  byStatus: Record<string, number>;
+  tasks: StatusEntry[];
+}
+
+/** `svc_status`: counts and a short listing, served from the index when there is one. */
+export const svcStatus: ToolDef<typeof StatusParams> = {
+  name: 'svc_status',
+  description:
+    'Overview of tasks: total and byStatus count every task matching the filters (agent, status); tasks lists at most limit of them (default 50), ' +
+    'active ones first by priority, done and cancelled only when status asks for them. Returns {total, byStatus, tasks: [{id, title, status, agent?}]}.',
+  params: StatusParams,
+  async handler(params, ctx): Promise<StatusResult> {
+    return ctx.index ? summarize(ctx.index.summaries(), params) : summarizeStore(ctx.store, params);
+  },
+};
+
+/** The summary of a stored task, as `svc_status` and an index see it (agent: the lease's, else `routing.agent`). */
+export function toTaskSummary(stored: StoredTask): TaskSummary {
+  const { task } = stored;
+  const summary: TaskSummary = { id: task.id, title: task.title, status: stored.status, priority: task.priority, createdAt: task.createdAt };
+  const agent = task.lease?.agent ?? task.routing.agent;
+  if (agent) summary.agent = agent;
+  return summary;
+}
+
+/** Counts and lists summaries under the `svc_status` filters (pure: the index and the store fallback share it). */
+export function summarize(summaries: Iterable<TaskSummary>, params: StatusParamsInput): StatusResult {
+  const byStatus: Record<string, number> = Object.fromEntries(STATUSES.map((status) => [status, 0]));
+  const limit = params.limit ?? DEFAULT_STATUS_LIMIT;
+  const top: TaskSummary[] = [];
+  let total = 0;
+  for (const summary of summaries) {
+    if (params.agent !== undefined && summary.agent !== params.agent) continue;
+    if (params.status !== undefined && summary.status !== params.status) continue;
+    total++;
+    byStatus[summary.status] = (byStatus[summary.status] ?? 0) + 1;
+    if (params.status === undefined && isStatus(summary.status) && isTerminal(summary.status)) continue;
+    insertTop(top, summary, limit);
+  }
+  return { total, byStatus, tasks: top.map((summary) => toEntry(summary, params.compact === true)) };
+}
+
+// --- internal ---
+
+/**
+ * Without an index: counts come from file names alone (one readdir per status) and only the tasks
+ * that can be listed are read, so done and cancelled tasks cost nothing. An agent filter needs
+ * every matching file read.
+ */
+async function summarizeStore(store: Store, params: StatusParamsInput): Promise<StatusResult> {
+  const wanted: readonly Status[] = params.status ? [params.status] : STATUSES;
+  const read = async (statuses: readonly Status[]) => (await store.list(statuses)).tasks.map(toTaskSummary);
+  if (params.agent !== undefined) return summarize(await read(wanted), params);
+  const names = await listNames(store.paths, wanted);
+  const listed = await read(params.status ? wanted : wanted.filter((status) => !isTerminal(status)));
+  const result = summarize(listed, params);
+  result.byStatus = Object.fromEntries(STATUSES.map((status) => [status, 0]));
+  for (const found of names.values()) result.byStatus[found[0]!] = (result.byStatus[found[0]!] ?? 0) + 1;
+  result.total = names.size;
+  return result;
+}
+
+/** Listing order: non-terminal first, then higher priority, then older, then id. */
+function byListingOrder(a: TaskSummary, b: TaskSummary): number {
+  return terminalRank(a) - terminalRank(b)
+    || toPriorityRank(b.priority) - toPriorityRank(a.priority)
+    || a.createdAt.localeCompare(b.createdAt)
+    || a.id.localeCompare(b.id);
+}
+
+function terminalRank(summary: TaskSummary): number {
+  return isStatus(summary.status) && isTerminal(summary.status) ? 1 : 0;
+}
+
+/** Keeps `top` sorted and at most `limit` long without sorting every match (100,000 tasks stay cheap). */
+function insertTop(top: TaskSummary[], summary: TaskSummary, limit: number): void {
+  if (limit === 0) return;
+  if (top.length === limit && byListingOrder(summary, top[top.length - 1]!) >= 0) return;
+  let low = 0;
+  let high = top.length;
+  while (low < high) {
+    const mid = (low + high) >> 1;
+    if (byListingOrder(top[mid]!, summary) <= 0) low = mid + 1;
+    else high = mid;
+  }
+  top.splice(low, 0, summary);
+  if (top.length > limit) top.pop();
+}
+
+function toEntry(summary: TaskSummary, compact: boolean): StatusEntry {
+  if (compact) return { id: summary.id, status: summary.status };
+  const entry: StatusEntry = { id: summary.id, title: summary.title, status: summary.status };
+  if (summary.agent) entry.agent = summary.agent;
+  return entry;
+}

@@ -1,0 +1,106 @@
+import { readFileSync } from 'node:fs';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { claimTask } from '../../lib/store/work.js';
+import { cleanRoots } from '../helpers/root.js';
+import { inProgressTask, ORG_CHART, rejects, setup, snapshot, WORKFLOW } from './helpers.js';
+
+const complete = suite('tools.svc_task_complete');
+complete.after.each(cleanRoots);
+
+const gated = () => setup({ org: ORG_CHART, workflows: { 'implement-review': WORKFLOW } });
+
+complete('moves an in-progress task without a workflow to done and returns {taskId, status}', async () => {
+  const { call, store, committed, events } = setup();
+  const { id, sessionId } = await inProgressTask(store);
+  const result = await call('svc_task_complete', { taskId: id.slice(0, 18), summary: 'Shipped it.', actor: 'dev', sessionId });
+  assert.equal(result, { taskId: id, status: 'done' });
+  const stored = await store.get(id);
+  assert.is(stored.status, 'done');
+  assert.is(stored.task.lease, undefined);
+  assert.match(stored.body, /## Completion summary\n\nShipped it\./);
+  assert.equal(committed, [[id]]);
+  const done = (await events()).find((e) => e.type === 'task.completed');
+  assert.is(done!.actor, 'dev');
+});
+
+complete('refuses a task that is not in progress', async () => {
+  const { call, store, root } = setup();
+  const { task } = await store.create({ title: 'Waiting', createdBy: 'test' });
+  const before = snapshot(root);
+  await rejects(call('svc_task_complete', { taskId: task.id }), 'invalid_transition', task.id, 'backlog');
+  assert.equal(snapshot(root), before);
+});
+
+complete('teaches the call with outcome on a gated task without one, naming task, gate and role', async () => {
+  const { call, store, root } = gated();
+  const { id } = await inProgressTask(store, { workflow: 'implement-review' });
+  const before = snapshot(root);
+  const error = await rejects(call('svc_task_complete', { taskId: id }), 'outcome_required', id, 'DAG workflow', 'implement', 'implementer', '`outcome`');
+  assert.ok(error.hint?.includes(`svc_task_complete({ taskId: "${id}", outcome: "complete" | "needs_review" | "blocked" })`), error.hint);
+  assert.equal(snapshot(root), before);
+});
+
+complete('requires blockers for needs_review and blocked', async () => {
+  const { call, store, root } = gated();
+  const { id } = await inProgressTask(store, { workflow: 'implement-review' });
+  const before = snapshot(root);
+  for (const outcome of ['needs_review', 'blocked']) {
+    await rejects(call('svc_task_complete', { taskId: id, outcome }), 'blockers_required', id, outcome, '`blockers`');
+    await rejects(call('svc_task_complete', { taskId: id, outcome, blockers: [] }), 'blockers_required', id);
+  }
+  assert.equal(snapshot(root), before);
+});
+
+complete('advances a gated task to its next gate (ready) and completes the last gate (done)', async () => {
+  const { call, store } = gated();
+  const { id } = await inProgressTask(store, { workflow: 'implement-review' });
+  assert.equal(await call('svc_task_complete', { taskId: id, outcome: 'complete', callerRole: 'implementer' }), { taskId: id, status: 'ready' });
+  assert.is((await store.get(id)).task.gate?.current, 'review');
+  await claimTask(store, id, { actor: 'test', agent: 'lead' });
+  assert.equal(await call('svc_task_complete', { taskId: id, outcome: 'complete', callerRole: 'reviewer' }), { taskId: id, status: 'done' });
+  const history = (await store.get(id)).task.gate?.history ?? [];
+  assert.equal(history.map((h) => [h.gate, h.outcome]), [['implement', 'complete'], ['review', 'complete']]);
+});
+
+complete('rejects to the origin gate with blockers recorded, and holds at the gate when blocked', async () => {
+  const { call, store, clock } = gated();
+  const { id } = await inProgressTask(store, { workflow: 'implement-review', agent: 'lead' });
+  await store.commit(id, (cur) => ({ task: { ...cur.task, gate: { workflow: 'implement-review', current: 'review', history: [] } }, body: cur.body, status: cur.status }), 'test');
+  clock.advance(1000);
+  const rejected = await call('svc_task_complete', { taskId: id, outcome: 'needs_review', blockers: ['tests missing'], actor: 'lead' });
+  assert.equal(rejected, { taskId: id, status: 'ready' });
+  const stored = await store.get(id);
+  assert.is(stored.task.gate?.current, 'implement');
+  assert.match(readFileSync(stored.path, 'utf8'), /- tests missing/);
+});
+
+complete('refuses a callerRole that is not the current gate\'s role', async () => {
+  const { call, store } = gated();
+  const { id } = await inProgressTask(store, { workflow: 'implement-review' });
+  await rejects(call('svc_task_complete', { taskId: id, outcome: 'complete', callerRole: 'reviewer' }), 'forbidden_role', id, 'implementer', 'reviewer');
+});
+
+complete('refuses a stale session and leaves the task as it was', async () => {
+  const { call, store, root } = setup();
+  const { id } = await inProgressTask(store);
+  const before = snapshot(root);
+  await rejects(call('svc_task_complete', { taskId: id, sessionId: 'old-session' }), 'stale_session', 'old-session', id);
+  assert.equal(snapshot(root), before);
+});
+
+complete('names the missing workflow file of a gated task', async () => {
+  const { call, store } = setup();
+  const { id } = await inProgressTask(store, { workflow: 'nowhere' });
+  await rejects(call('svc_task_complete', { taskId: id, outcome: 'complete' }), 'not_found', 'nowhere');
+});
+
+complete('refuses a summary too large for the frontmatter', async () => {
+  const { call, store, root } = setup();
+  const { id } = await inProgressTask(store);
+  const before = snapshot(root);
+  await rejects(call('svc_task_complete', { taskId: id, summary: 's'.repeat(100_000) }), 'too_large', '`summary`');
+  assert.equal(snapshot(root), before);
+});
+
+complete.run();

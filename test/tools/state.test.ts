@@ -1,0 +1,71 @@
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { cleanRoots } from '../helpers/root.js';
+import { inProgressTask, rejects, setup, snapshot } from './helpers.js';
+
+const cancel = suite('tools.svc_task_cancel');
+cancel.after.each(cleanRoots);
+
+cancel('moves a task to cancelled with the reason logged and kept', async () => {
+  const { call, store, committed, events } = setup();
+  const { id } = await inProgressTask(store);
+  const result = await call('svc_task_cancel', { taskId: id, reason: 'duplicate', actor: 'lead' });
+  assert.equal(result, { taskId: id, status: 'cancelled', transitioned: true, reason: 'duplicate' });
+  const stored = await store.get(id);
+  assert.is(stored.task.metadata.cancelReason, 'duplicate');
+  assert.is(stored.task.lease, undefined);
+  assert.equal(committed, [[id]]);
+  const cancelled = (await events()).find((e) => e.type === 'task.cancelled');
+  assert.equal([cancelled!.actor, cancelled!.payload], ['lead', { reason: 'duplicate' }]);
+});
+
+cancel('is a no-op on a cancelled task and refused on a done one', async () => {
+  const { call, store } = setup();
+  const { task } = await store.create({ title: 'Gone', createdBy: 'test' });
+  await call('svc_task_cancel', { taskId: task.id });
+  assert.equal(await call('svc_task_cancel', { taskId: task.id }), { taskId: task.id, status: 'cancelled', transitioned: false });
+  const { task: done } = await store.create({ title: 'Done', createdBy: 'test' });
+  await store.commit(done.id, (cur) => ({ task: cur.task, body: cur.body, status: 'done', cause: 'close' }), 'test');
+  await rejects(call('svc_task_cancel', { taskId: done.id }), 'invalid_transition', done.id, 'done', 'cancelled');
+});
+
+const block = suite('tools.svc_task_block');
+block.after.each(cleanRoots);
+
+block('blocks a task with its reason', async () => {
+  const { call, store } = setup();
+  const { task } = await store.create({ title: 'Keys', createdBy: 'test', status: 'ready' });
+  const result = await call('svc_task_block', { taskId: task.id, reason: 'waiting for API keys' });
+  assert.equal(result, { taskId: task.id, status: 'blocked', transitioned: true, reason: 'waiting for API keys' });
+  assert.is((await store.get(task.id)).task.metadata.blockReason, 'waiting for API keys');
+});
+
+block('requires a reason', async () => {
+  const { call, store, root } = setup();
+  const { task } = await store.create({ title: 'Keys', createdBy: 'test' });
+  const before = snapshot(root);
+  await rejects(call('svc_task_block', { taskId: task.id }), 'validation_error', 'reason', 'is required');
+  await rejects(call('svc_task_block', { taskId: task.id, reason: '   ' }), 'validation_error', 'reason', 'is required');
+  assert.equal(snapshot(root), before);
+});
+
+const unblock = suite('tools.svc_task_unblock');
+unblock.after.each(cleanRoots);
+
+unblock('moves a blocked task to ready and clears the block reason', async () => {
+  const { call, store } = setup();
+  const { task } = await store.create({ title: 'Keys', createdBy: 'test' });
+  await call('svc_task_block', { taskId: task.id, reason: 'keys' });
+  assert.equal(await call('svc_task_unblock', { taskId: task.id }), { taskId: task.id, status: 'ready', transitioned: true });
+  assert.is((await store.get(task.id)).task.metadata.blockReason, undefined);
+});
+
+unblock('refuses a task that is not blocked', async () => {
+  const { call, store } = setup();
+  const { task } = await store.create({ title: 'Free', createdBy: 'test' });
+  await rejects(call('svc_task_unblock', { taskId: task.id }), 'invalid_transition', task.id, 'not blocked');
+});
+
+cancel.run();
+block.run();
+unblock.run();

@@ -6,6 +6,7 @@ import { registerDaemon } from './daemon.js';
 import { registerDoctor } from './doctor.js';
 import { registerMcp } from './mcp.js';
 import { registerOrg } from './org.js';
+import { registerScheduler } from './scheduler.js';
 import { registerTask } from './task.js';
 import { registerTool } from './tool.js';
 import { readVersion } from './version.js';
@@ -17,6 +18,7 @@ const GROUPS: Record<string, Group> = {
   task: registerTask,
   daemon: registerDaemon,
   org: registerOrg,
+  scheduler: registerScheduler,
 };
 
 /** Top-level commands (`svc board`, `svc doctor`, ...) register on the root instance. */

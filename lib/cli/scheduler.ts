@@ -1,0 +1,79 @@
+import type { CAC } from 'cac';
+import { createCommandAdapter } from '../adapters/command.js';
+import { createStandaloneAdapter } from '../adapters/standalone.js';
+import { plan, type Action } from '../engine/plan.js';
+import { startScheduler, type SchedulerSource } from '../engine/scheduler.js';
+import { toPlanTask, toSnapshot } from '../engine/snapshot.js';
+import { loadOrg, toDaemonSettings } from '../org/org-chart.js';
+import type { Store } from '../store/store.js';
+import type { Context } from './context.js';
+import { SVC_BIN } from './paths.js';
+
+/** Registers `svc scheduler run [--active]`. */
+export function registerScheduler(cli: CAC, ctx: Context): void {
+  cli.command('run', 'Dry run: print what the scheduler would do now, changing nothing; --active dispatches')
+    .option('--active', 'Dispatch for real (one tick)')
+    .option('--json', 'Print the actions as JSON')
+    .action(async (opts: Record<string, unknown>) => {
+      const store = ctx.store();
+      const actions = opts.active ? await runActive(ctx, store) : await planOnce(ctx, store);
+      if (opts.json) return ctx.json({ active: Boolean(opts.active), actions });
+      actions.forEach((action) => ctx.print(formatAction(action)));
+      ctx.print(summarize(actions, Boolean(opts.active)));
+    });
+}
+
+// --- internal ---
+
+function listingSource(store: Store): SchedulerSource {
+  return {
+    async snapshot() {
+      const { tasks } = await store.list();
+      return toSnapshot(tasks.map((t) => toPlanTask(t)), new Map(tasks.map((t) => [t.task.id, t.status])));
+    },
+  };
+}
+
+async function planOnce(ctx: Context, store: Store): Promise<Action[]> {
+  const org = await loadOrg(ctx.root);
+  const settings = toDaemonSettings(org);
+  const snapshot = await listingSource(store).snapshot();
+  return plan(snapshot, {
+    org, now: store.clock(), maxConcurrentDispatches: settings.maxConcurrentDispatches, mode: 'standalone', pluginAttached: false,
+    gatewayConfigured: Boolean(settings.gatewayUrl),
+  });
+}
+
+async function runActive(ctx: Context, store: Store): Promise<Action[]> {
+  const root = ctx.root;
+  const org = () => loadOrg(root);
+  const settings = toDaemonSettings(await org());
+  const command = createCommandAdapter({
+    root, socketPath: store.paths.socket, loadOrg: org, baseEnv: ctx.io.env, logFile: `${store.paths.logs}/agents.log`,
+    extraEnv: { SVC_BIN, SVC_NODE: process.execPath },
+  });
+  const standalone = createStandaloneAdapter({ gatewayUrl: () => settings.gatewayUrl, token: () => ctx.io.env.SVC_GATEWAY_TOKEN, timeoutMs: settings.spawnTimeoutMs });
+  const scheduler = startScheduler({
+    store, source: listingSource(store), adapters: { command, standalone }, loadOrg: org, mode: () => 'standalone', pluginAttached: () => false,
+    log: (line) => ctx.io.stderr(`${line}\n`), alert: (text) => ctx.io.stderr(`${text}\n`),
+  });
+  const report = await scheduler.tick();
+  await scheduler.idle();
+  await scheduler.close();
+  return report.actions;
+}
+
+function formatAction(action: Action): string {
+  switch (action.kind) {
+    case 'dispatch': return `dispatch    ${action.taskId} -> ${action.agent} (${action.adapter})`;
+    case 'expire': return `expire      ${action.taskId}: lease of ${action.agent} expired at ${action.expiredAt}`;
+    case 'deadletter': return `deadletter  ${action.taskId}: ${action.failures} failed dispatches`;
+    case 'hold': return `hold        ${action.taskId}: ${action.reason}: ${action.detail}`;
+  }
+}
+
+function summarize(actions: readonly Action[], active: boolean): string {
+  const count = (kind: Action['kind']) => actions.filter((a) => a.kind === kind).length;
+  const parts = `${count('dispatch')} to dispatch, ${count('hold')} held, ${count('expire')} leases expired, ${count('deadletter')} to deadletter`;
+  return active ? `tick: ${parts}` : `dry run: ${parts} (nothing changed)`;
+}

@@ -1,6 +1,7 @@
 import type { CAC } from 'cac';
 import { createCommandAdapter } from '../adapters/command.js';
 import { createStandaloneAdapter } from '../adapters/standalone.js';
+import { createGateRoleResolver } from '../engine/gates.js';
 import { plan, type Action } from '../engine/plan.js';
 import { startScheduler, type SchedulerSource } from '../engine/scheduler.js';
 import { toPlanTask, toSnapshot } from '../engine/snapshot.js';
@@ -29,7 +30,9 @@ function listingSource(store: Store): SchedulerSource {
   return {
     async snapshot() {
       const { tasks } = await store.list();
-      return toSnapshot(tasks.map((t) => toPlanTask(t)), new Map(tasks.map((t) => [t.task.id, t.status])));
+      const roleOf = createGateRoleResolver(store.paths.root);
+      const planned = await Promise.all(tasks.map(async (t) => toPlanTask(t, t.status === 'ready' ? await roleOf(t.task) : undefined)));
+      return toSnapshot(planned, new Map(tasks.map((t) => [t.task.id, t.status])));
     },
   };
 }

@@ -2,6 +2,8 @@ import type { CAC } from 'cac';
 import { SvcError } from '../core/errors.js';
 import { PRIORITIES, type Priority } from '../core/priority.js';
 import { assertStatus, STATUSES, type Status } from '../core/status.js';
+import { loadOrg } from '../org/org-chart.js';
+import { firstGate, loadWorkflow } from '../org/workflow.js';
 import { assertTasksExist } from '../store/deps.js';
 import { blockTask, cancelTask, promoteTask, resurrectTask, setStatus, unblockTask } from '../store/ops.js';
 import type { CommitResult } from '../store/commit.js';
@@ -17,15 +19,18 @@ export function registerTask(cli: CAC, ctx: Context): void {
     .option('--agent <id>', 'Route to this agent').option('--team <id>', 'Route to this team').option('--role <role>', 'Route to this role')
     .option('--tags <tags>', 'Comma-separated capability tags').option('--priority <p>', `One of ${PRIORITIES.join(', ')}`, { default: 'normal' })
     .option('--depends-on <ids>', 'Comma-separated ids this task waits for').option('--body <text>', 'Markdown body')
-    .option('--project <id>', 'Project id', { default: 'default' }).option('--parent <id>', 'Parent task id').option('--json', 'Print JSON')
+    .option('--project <id>', 'Project id', { default: 'default' }).option('--parent <id>', 'Parent task id')
+    .option('--workflow <name>', 'Gate the task through org/workflows/<name>.yaml').option('--json', 'Print JSON')
     .action(async (title: string[], opts: Record<string, unknown>) => {
       const store = ctx.store();
-      const routing = Object.fromEntries(Object.entries({ agent: str(opts.agent), team: str(opts.team), role: str(opts.role), tags: toList(opts.tags) }).filter(([, v]) => v !== undefined));
+      const workflow = str(opts.workflow) === undefined ? undefined : await loadWorkflow(ctx.root, str(opts.workflow)!, { org: await loadOrg(ctx.root) });
+      const routing = Object.fromEntries(Object.entries({ agent: str(opts.agent), team: str(opts.team), role: str(opts.role), tags: toList(opts.tags), workflow: workflow && str(opts.workflow) }).filter(([, v]) => v !== undefined));
       const dependsOn = await assertTasksExist(store, toList(opts.dependsOn) ?? []);
       const parentId = str(opts.parent) === undefined ? undefined : await store.resolve(str(opts.parent)!);
       const created = await store.create({
         title: title.join(' '), body: str(opts.body), priority: toPriority(opts.priority), routing, dependsOn, project: str(opts.project),
         createdBy: ACTOR, ...(parentId ? { parentId } : {}),
+        ...(workflow ? { gate: { workflow: str(opts.workflow)!, current: firstGate(workflow).id, history: [] } } : {}),
       });
       if (opts.json) return ctx.json(toListRow(created));
       ctx.print(created.task.id);

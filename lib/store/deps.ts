@@ -34,7 +34,10 @@ export async function addDependency(store: Store, arg: string, blockerArg: strin
 export async function removeDependency(store: Store, arg: string, blockerArg: string, actor: string): Promise<DepResult> {
   const taskId = await store.resolve(arg);
   const current = await store.get(taskId);
-  const blockerId = current.task.dependsOn.includes(blockerArg) ? blockerArg : await store.resolve(blockerArg).catch(() => blockerArg);
+  const blockerId = current.task.dependsOn.includes(blockerArg) ? blockerArg : await store.resolve(blockerArg).catch((err: unknown) => {
+    if (err instanceof SvcError && err.code === 'not_found') return blockerArg; // removing what is not there is a no-op
+    throw err;
+  });
   const result = await store.commit(taskId, (cur) => {
     if (!cur.task.dependsOn.includes(blockerId)) return null;
     const dependsOn = cur.task.dependsOn.filter((id) => id !== blockerId);

@@ -35,6 +35,7 @@ export interface CreateInput {
   parentId?: string;
   metadata?: Record<string, unknown>;
   sla?: Task['sla'];
+  gate?: Task['gate'];
   createdBy: string;
   actor?: string;
 }
@@ -185,6 +186,7 @@ function toNewTask(id: string, status: Status, input: CreateInput, now: Date): T
   };
   if (input.sla) task.sla = input.sla;
   if (input.parentId) task.parentId = input.parentId;
+  if (input.gate) task.gate = input.gate;
   return task;
 }
 

@@ -3,7 +3,7 @@ import { basename, dirname } from 'node:path';
 import { SvcError } from '../core/errors.js';
 import { isStatus, type Status } from '../core/status.js';
 import { parseTask, toOrderedTask, type Task } from '../core/task.js';
-import { MAX_FILE_BYTES, parseFrontmatter, stringifyFrontmatter } from '../fs/frontmatter.js';
+import { MAX_FILE_BYTES, MAX_FRONTMATTER_BYTES, parseFrontmatter, stringifyFrontmatter } from '../fs/frontmatter.js';
 import { toTaskId } from './paths.js';
 
 /** A task as read from disk: the directory is its status; `stamp` identifies the exact file read. */
@@ -52,9 +52,18 @@ export async function readStamped(path: string): Promise<{ text: string; stamp: 
   }
 }
 
-/** Renders a task file: frontmatter in the stable key order, then the body. */
+/** Renders a task file: frontmatter in the stable key order, then the body. Refuses what could not be read back. */
 export function renderTask(task: Task, body: string): string {
-  return stringifyFrontmatter(toOrderedTask(task), body);
+  const text = stringifyFrontmatter(toOrderedTask(task), body);
+  const size = Buffer.byteLength(text);
+  const frontmatter = size - Buffer.byteLength(body);
+  if (frontmatter > MAX_FRONTMATTER_BYTES) {
+    throw new SvcError('too_large', `${task.id}: the frontmatter would have ${frontmatter} bytes; the limit is ${MAX_FRONTMATTER_BYTES}.`, 'Keep metadata small; long text belongs in the body.');
+  }
+  if (size > MAX_FILE_BYTES) {
+    throw new SvcError('too_large', `${task.id}: the task file would have ${size} bytes; the limit is ${MAX_FILE_BYTES}.`, 'Shorten the body; keep large material in files and link to them.');
+  }
+  return text;
 }
 
 /** True when two stamps name the same version of a file. */

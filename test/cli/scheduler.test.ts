@@ -1,4 +1,4 @@
-import { readdirSync } from 'node:fs';
+import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { readEvents } from '../../lib/store/events.js';
@@ -43,6 +43,31 @@ run('--active without a daemon runs one tick and dispatches', async () => {
   await within(15_000, async () => readdirSync(`${root}/tasks/done`).includes(`${a}.md`), 'first task done');
   const dispatched = (await readEvents(root, { type: 'task.dispatched' })).map((e) => e.taskId);
   assert.equal(dispatched, [a]);
+});
+
+run('a gated task goes through each gate, dispatched to the gate role, to done', async () => {
+  const root = tempRoot();
+  writeOrg(root, {
+    agents: [
+      { id: 'impl', name: 'Implementer', command: completingAgent('built it', { outcome: 'complete', callerRole: 'implementer' }) },
+      { id: 'rev', name: 'Reviewer', command: completingAgent('looks good', { outcome: 'complete', callerRole: 'reviewer' }) },
+    ],
+    roles: { implementer: { agents: ['impl'] }, reviewer: { agents: ['rev'] } },
+  });
+  mkdirSync(`${root}/org/workflows`, { recursive: true });
+  writeFileSync(`${root}/org/workflows/ship.yaml`, 'workflow:\n  name: ship\n  rejectionStrategy: origin\n  gates:\n    - id: implement\n      role: implementer\n    - id: review\n      role: reviewer\n      canReject: true\n  outcomes: { complete: advance, needs_review: reject, blocked: hold }\n');
+  const created = await svc(root, 'task', 'create', 'Gated', '--workflow', 'ship');
+  assert.is(created.code, 0, created.stderr);
+  const id = created.stdout.split('\n')[0]!;
+  await svc(root, 'task', 'promote', id);
+  await svc(root, 'scheduler', 'run', '--active');
+  await within(15_000, async () => readdirSync(`${root}/tasks/ready`).includes(`${id}.md`), 'back in ready at the review gate');
+  await svc(root, 'scheduler', 'run', '--active');
+  await within(15_000, async () => readdirSync(`${root}/tasks/done`).includes(`${id}.md`), 'done after review');
+  const agents = (await readEvents(root, { type: 'task.dispatched' })).map((e) => e.payload.agent);
+  assert.equal(agents, ['impl', 'rev']);
+  const gates = (await readEvents(root, { type: 'gate.transition' })).map((e) => [e.payload.from, e.payload.to]);
+  assert.equal(gates, [['implement', 'review'], ['review', null]]);
 });
 
 run.run();

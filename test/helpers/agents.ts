@@ -6,10 +6,10 @@ import { dumpYaml } from '../../lib/fs/frontmatter.js';
 export const SVC_BIN = fileURLToPath(new URL('../../bin/svc.js', import.meta.url));
 
 /** argv of an agent that completes its task through `svc tool svc_task_complete` and exits 0. */
-export function completingAgent(summary = 'done by test agent'): string[] {
+export function completingAgent(summary = 'done by test agent', extra: Record<string, unknown> = {}): string[] {
   const script = `
     const { execFileSync } = require('node:child_process');
-    const params = { taskId: process.env.SVC_TASK_ID, sessionId: process.env.SVC_SESSION_ID, summary: ${JSON.stringify(summary)}, actor: process.env.SVC_AGENT };
+    const params = { taskId: process.env.SVC_TASK_ID, sessionId: process.env.SVC_SESSION_ID, summary: ${JSON.stringify(summary)}, actor: process.env.SVC_AGENT, ...${JSON.stringify(extra)} };
     execFileSync(process.execPath, [${JSON.stringify(SVC_BIN)}, 'tool', 'svc_task_complete', JSON.stringify(params)], { stdio: 'inherit' });
   `;
   return [process.execPath, '-e', script];

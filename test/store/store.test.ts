@@ -60,5 +60,20 @@ commit('refuses a transition outside the table and changes nothing', async () =>
   assert.is(readFileSync(`${root}/tasks/backlog/${task.id}.md`, 'utf8'), before);
 });
 
+create('refuses a body that would make the file unreadable, writing nothing', async () => {
+  const root = tempRoot();
+  const store = createStore({ root, clock: fixedClock() });
+  try {
+    await store.create({ title: 'Huge', createdBy: 'cli', body: 'x'.repeat(1024 * 1024) });
+    assert.unreachable('should refuse');
+  } catch (err) {
+    assert.is((err as { code: string }).code, 'too_large');
+    assert.match((err as Error).message, /the limit is 1048576/);
+  }
+  assert.equal((await store.list()).tasks, []);
+  const { readdirSync } = await import('node:fs');
+  assert.equal(readdirSync(`${root}/tasks/backlog`), ['.gitkeep']);
+});
+
 create.run();
 commit.run();

@@ -66,7 +66,10 @@ run('a gated task goes through each gate, dispatched to the gate role, to done',
   await within(15_000, async () => readdirSync(`${root}/tasks/done`).includes(`${id}.md`), 'done after review');
   const agents = (await readEvents(root, { type: 'task.dispatched' })).map((e) => e.payload.agent);
   assert.equal(agents, ['impl', 'rev']);
-  const gates = (await readEvents(root, { type: 'gate.transition' })).map((e) => [e.payload.from, e.payload.to]);
+  const gates = await within(5_000, async () => {
+    const found = (await readEvents(root, { type: 'gate.transition' })).map((e) => [e.payload.from, e.payload.to]);
+    return found.length === 2 && found;
+  }, 'both gate transitions logged');
   assert.equal(gates, [['implement', 'review'], ['review', null]]);
 });
 

@@ -44,8 +44,8 @@ async function statusOf(store: Store, id: string) {
 }
 
 const run = suite('engine.scheduler with command agents');
-run.after.each(cleanRoots);
 run.after.each(() => adapters.splice(0).forEach((a) => a.stop()));
+run.after.each(cleanRoots);
 
 run('dispatches ready tasks to a command agent, one at a time, and they reach done', async () => {
   const root = tempRoot();
@@ -106,13 +106,14 @@ run('an expired lease goes back to ready and the task is dispatched again', asyn
   scheduler.schedule();
   await within(15_000, async () => (await statusOf(store, id)) === 'done', 'done after requeue');
   await scheduler.close();
+  await within(5_000, async () => (await readEvents(root, { taskId: id })).some((e) => e.type === 'task.completed'), 'completion logged');
   const types = (await readEvents(root, { taskId: id })).map((e) => e.type);
   assert.ok(types.includes('lease.expired'));
 });
 
 const race = suite('engine.scheduler exactly once');
-race.after.each(cleanRoots);
 race.after.each(() => adapters.splice(0).forEach((a) => a.stop()));
+race.after.each(cleanRoots);
 
 race('two schedulers on one tree lease each ready task exactly once', async () => {
   const root = tempRoot();

@@ -20,7 +20,7 @@ export interface CommandAdapterOptions {
 /**
  * Runs org chart agents that have `command: [argv...]` as local child processes: the task in the
  * environment (`SVC_TASK_ID`, `SVC_TASK_TITLE`, `SVC_TASK_BRIEF`, `SVC_SESSION_ID`, `SVC_SOCKET`,
- * `SVC_HOME`, `SVC_AGENT`) and the prompt on stdin. The run ends when the process exits.
+ * `SVC_HOME`, `SVC_AGENT`, `SVC_TASK_GATE`) and the prompt on stdin. The run ends when the process exits.
  */
 export function createCommandAdapter(options: CommandAdapterOptions): Adapter & { children(): number; stop(): void } {
   const running = new Set<ChildProcess>();
@@ -57,6 +57,7 @@ function toTaskEnv(options: CommandAdapterOptions, request: SpawnRequest): Recor
   return {
     SVC_HOME: options.root, SVC_SOCKET: options.socketPath, SVC_TASK_ID: request.taskId, SVC_TASK_TITLE: request.task.title,
     SVC_TASK_BRIEF: request.task.body, SVC_SESSION_ID: request.sessionId, SVC_AGENT: request.agent,
+    SVC_TASK_GATE: request.task.gate?.current ?? '',
   };
 }
 

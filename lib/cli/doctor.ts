@@ -1,8 +1,80 @@
 import type { CAC } from 'cac';
+import { applyReconcile, isFixable, planReconcile, RECONCILE_KINDS, type ReconcileAction, type ReconcileKind, type ReconcilePlan, type ReconcileResult } from '../store/reconcile.js';
 import type { Context } from './context.js';
 
-/** Registers the `svc doctor` commands. */
+interface DoctorOptions {
+  fix?: boolean;
+  json?: boolean;
+}
+
+/** Registers `svc doctor [--fix] [--json]`: prints the reconcile plan, or applies it. */
 export function registerDoctor(cli: CAC, ctx: Context): void {
-  void cli;
-  void ctx;
+  cli
+    .command('doctor', 'Check the tasks tree: heals, duplicates, temporaries, invalid and stray files')
+    .option('--fix', 'Apply the fixes (invalid and stray files are only reported)')
+    .option('--json', 'Print the plan or the result as a JSON object')
+    .action(async (options: DoctorOptions) => {
+      const store = ctx.store();
+      const plan = await planReconcile(store.paths, store.clock());
+      if (!options.fix) return printPlan(ctx, plan, options.json === true);
+      const result = await applyReconcile(store.paths, plan, 'doctor');
+      printResult(ctx, result, options.json === true);
+    });
+}
+
+// --- internal ---
+
+const NOUNS: Record<ReconcileKind, [string, string]> = {
+  missing: ['missing directory', 'missing directories'],
+  temporary: ['temporary file', 'temporary files'],
+  duplicate: ['duplicate', 'duplicates'],
+  heal: ['heal', 'heals'],
+  invalid: ['invalid file', 'invalid files'],
+  stray: ['stray file', 'stray files'],
+};
+
+const INVALID_HINT = 'fix the listed files (or move them out of tasks/); they are left out of scheduling until they parse, and svc doctor reports them until then.';
+
+function printPlan(ctx: Context, plan: ReconcilePlan, json: boolean): void {
+  const { actions } = plan;
+  ctx.exitCode = actions.length ? 1 : 0;
+  if (json) return ctx.json({ ok: actions.length === 0, problems: actions.length, counts: toCounts(actions), actions });
+  for (const action of actions) ctx.print(action.line);
+  ctx.print(actions.length ? `${toSummary(actions, 'problem')}` : 'ok: no problems');
+  if (actions.some((action) => isFixable(action.kind))) ctx.print('hint: run `svc doctor --fix` to apply the fixes.');
+  if (actions.some((action) => action.kind === 'invalid')) ctx.print(`hint: ${INVALID_HINT}`);
+}
+
+function printResult(ctx: Context, result: ReconcileResult, json: boolean): void {
+  const invalid = result.remaining.filter((action) => action.kind === 'invalid');
+  ctx.exitCode = invalid.length || result.failed.length ? 1 : 0;
+  if (json) {
+    return ctx.json({ ok: ctx.exitCode === 0, fixed: result.applied.length, counts: toCounts(result.applied), ...result });
+  }
+  for (const action of result.applied) ctx.print(`fixed: ${action.line}`);
+  for (const { action, message } of result.failed) ctx.print(`failed: ${action.line}: ${message}`);
+  for (const action of result.remaining) ctx.print(action.line);
+  const clean = !result.failed.length && !result.remaining.length;
+  const parts = [result.applied.length ? `fixed ${toSummary(result.applied, 'problem')}` : clean ? 'ok: no problems' : 'nothing fixed'];
+  if (result.failed.length) parts.push(`${result.failed.length} failed`);
+  if (result.remaining.length) parts.push(`reported, not changed: ${toSummary(result.remaining, 'file')}`);
+  ctx.print(parts.join('; '));
+  if (result.failed.length) ctx.print('hint: run `svc doctor --fix` again once no other svc process holds those tasks.');
+  if (invalid.length) ctx.print(`hint: ${INVALID_HINT}`);
+}
+
+function toCounts(actions: readonly ReconcileAction[]): Partial<Record<ReconcileKind, number>> {
+  const counts: Partial<Record<ReconcileKind, number>> = {};
+  for (const action of actions) counts[action.kind] = (counts[action.kind] ?? 0) + 1;
+  return counts;
+}
+
+function toSummary(actions: readonly ReconcileAction[], noun: string): string {
+  const counts = toCounts(actions);
+  const parts = RECONCILE_KINDS.filter((kind) => counts[kind]).map((kind) => plural(counts[kind]!, NOUNS[kind]));
+  return `${plural(actions.length, [noun, `${noun}s`])}: ${parts.join(', ')}`;
+}
+
+function plural(count: number, [one, many]: [string, string]): string {
+  return `${count} ${count === 1 ? one : many}`;
 }

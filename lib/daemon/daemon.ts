@@ -1,0 +1,209 @@
+import { readFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import { join } from 'node:path';
+import { SvcError } from '../core/errors.js';
+import { findPackageRoot } from '../core/package-root.js';
+import { systemClock, type Clock } from '../core/time.js';
+import { appendEvents } from '../store/events.js';
+import { toPaths, type Paths } from '../store/paths.js';
+import { createStore, type Store } from '../store/store.js';
+import { createTaskIndex, type TaskIndex } from '../store/task-index.js';
+import type { ToolDef } from '../tools/registry.js';
+import { requestDaemon } from './client.js';
+import { assertPrivateDir, assertSocketPath, clearLeftovers, holdInstanceLock, listenPrivate, removePidFile, writePidFile, type InstanceLock } from './instance.js';
+import { createLog, type DaemonLog } from './log.js';
+import { createRoutes, type HookName, type StatusBody } from './routes.js';
+import { createSpawnQueue, type SpawnQueue } from './spawn-queue.js';
+import { closeServer, trackRequests } from './shutdown.js';
+
+/** Options of `startDaemon`; everything but `root` and `tools` has a default. */
+export interface DaemonOptions {
+  root: string;
+  /** The `svc_*` tools served on `/v1/tool/invoke` (the CLI passes `TOOLS`). */
+  tools: readonly ToolDef[];
+  clock?: Clock;
+  version?: string;
+  /** Console alerts (`[AOF] ...`): the daemon's stderr. */
+  stderr?: (text: string) => void;
+  /** Stop gracefully on SIGTERM and SIGINT (the `svc daemon run` process). */
+  handleSignals?: boolean;
+  /** How long an idle `GET /v1/spawns/wait` is held (25 s). */
+  spawnWaitMs?: number;
+  /** A spawn no plugin takes within this fails with `spawn_timeout` (30 s). */
+  spawnTimeoutMs?: number;
+  /** A plugin counts as attached this long after its last long-poll (5 s). */
+  pluginGraceMs?: number;
+  /** Period of the index rescan (5 s). */
+  rescanIntervalMs?: number;
+  /** How long a stop waits for in-flight requests before closing their connections (10 s). */
+  drainTimeoutMs?: number;
+  /** Watch `tasks/` with chokidar (default true). */
+  watch?: boolean;
+}
+
+/** A running daemon. */
+export interface Daemon {
+  paths: Paths;
+  pid: number;
+  store: Store;
+  index: TaskIndex;
+  spawns: SpawnQueue;
+  log: DaemonLog;
+  /** Subscribes to plugin lifecycle events; returns the unsubscribe function. */
+  onHook(listener: HookListener): () => void;
+  /** Resolves once the daemon has stopped (by `close()` or a signal). */
+  closed: Promise<void>;
+  /** Stops: 503 on /healthz while in-flight requests finish, then closes and removes pid and socket. */
+  close(): Promise<void>;
+}
+
+/** A listener of plugin lifecycle events. */
+export type HookListener = (name: HookName, payload: Record<string, unknown>, plugin: string | undefined) => void;
+
+/**
+ * Starts the daemon on `data/daemon.sock`: single-instance lock, leftovers of a killed daemon
+ * removed, index loaded, socket bound with mode 0600, `data/daemon.pid` written once `/healthz` answers.
+ */
+export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
+  const paths = toPaths(options.root);
+  assertSocketPath(paths.socket);
+  const clock = options.clock ?? systemClock;
+  const signals = options.handleSignals ? trapSignals() : null;
+  const store = createStore({ root: paths.root, clock });
+  let parts: Partial<Running> = {};
+  try {
+    await store.init();
+    assertPrivateDir(paths.data);
+    parts = { lock: await holdInstanceLock(paths) };
+    parts.log = createLog({ file: paths.daemonLog, stderr: options.stderr, now: clock });
+    const removed = await clearLeftovers(paths);
+    if (removed.length) parts.log.warn('daemon.leftovers_removed', { removed });
+    const daemon = await launch(paths, store, options, clock, parts as Running);
+    signals?.onStop(() => void daemon.close());
+    void daemon.closed.then(() => signals?.remove());
+    return daemon;
+  } catch (err) {
+    signals?.remove();
+    parts.log?.error('daemon.start_failed', { message: err instanceof Error ? err.message : String(err) });
+    await parts.index?.close().catch(() => undefined);
+    if (parts.server) await closeServer(parts.server, 0).catch(() => undefined);
+    await parts.log?.close();
+    await parts.lock?.release();
+    throw err;
+  }
+}
+
+/** The version in the package's package.json. */
+export function readPackageVersion(): string {
+  const pkg = JSON.parse(readFileSync(join(findPackageRoot(), 'package.json'), 'utf8')) as { version?: string };
+  return pkg.version ?? '0.0.0';
+}
+
+// --- internal ---
+
+interface Running {
+  lock: InstanceLock;
+  log: DaemonLog;
+  index?: TaskIndex;
+  server?: Server;
+}
+
+async function launch(paths: Paths, store: Store, options: DaemonOptions, clock: Clock, parts: Running): Promise<Daemon> {
+  const { log } = parts;
+  const pid = process.pid;
+  const version = options.version ?? readPackageVersion();
+  const startedAt = clock().getTime();
+  const index = (parts.index = await createTaskIndex(paths, {
+    rescanIntervalMs: options.rescanIntervalMs,
+    watch: options.watch,
+    onInvalid: (file) => void recordInvalid(paths, clock, log, file),
+    onError: (err) => log.error('index.error', { message: err instanceof Error ? err.message : String(err) }),
+  }));
+  let loaded = false;
+  void index.loaded.then(() => (loaded = true, log.info('index.loaded', { byStatus: index.counts() })), () => undefined);
+  const spawns = createSpawnQueue({ clock, pickupTimeoutMs: options.spawnTimeoutMs, graceMs: options.pluginGraceMs });
+  const listeners = new Set<HookListener>();
+  let stopping = false;
+  const status = (): StatusBody => ({
+    status: stopping ? 'stopping' : 'running', healthy: !stopping, version, pid, uptimeMs: clock().getTime() - startedAt, mode: 'standalone',
+    plugins: spawns.attached(), tasks: { byStatus: index.counts(), invalid: index.invalid().length, loaded }, scheduler: { lastPollAt: null, lastTickAt: null },
+  });
+  const handler = createRoutes({
+    tools: options.tools, spawns, log, status, isStopping: () => stopping, spawnWaitMs: options.spawnWaitMs ?? 25_000,
+    toolContext: { store, index, onCommitted: (ids) => index.update(ids) },
+    beforeTool: () => index.refresh(),
+    onHook: async (name, payload, plugin) => {
+      log.info(`event.${name}`, { plugin });
+      await appendEvents(paths.root, clock(), [{ type: `plugin.${name}`, actor: plugin ?? 'plugin', payload }]);
+      for (const listener of listeners) listener(name, payload, plugin);
+    },
+  });
+  const server = (parts.server = createServer(handler));
+  const requests = trackRequests(server);
+  await listenPrivate(server, paths.socket);
+  await assertHealthy(paths);
+  await writePidFile(paths, pid);
+  log.info('daemon.started', { pid, version, socket: paths.socket, byStatus: index.counts() });
+  await appendEvents(paths.root, clock(), [{ type: 'daemon.started', actor: 'system', payload: { pid, version } }]);
+  let stopped: Promise<void> | null = null;
+  let markClosed!: () => void;
+  const closed = new Promise<void>((done) => (markClosed = done));
+  const close = () =>
+    (stopped ??= (async () => {
+      stopping = true;
+      log.info('daemon.stopping', { pid, inFlight: requests.count() });
+      spawns.close();
+      await requests.drained(options.drainTimeoutMs ?? 10_000);
+      await closeServer(server, 1000);
+      await index.close();
+      await removePidFile(paths, pid);
+      log.info('daemon.stopped', { pid, uptimeMs: clock().getTime() - startedAt });
+      await appendEvents(paths.root, clock(), [{ type: 'daemon.stopped', actor: 'system', payload: { pid } }]).catch(() => undefined);
+      await log.close();
+      await parts.lock.release();
+      markClosed();
+    })());
+  return {
+    paths, pid, store, index, spawns, log, closed, close,
+    onHook(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+  };
+}
+
+async function assertHealthy(paths: Paths): Promise<void> {
+  const { status } = await requestDaemon(paths.socket, 'GET', '/healthz', undefined, { timeoutMs: 5000 });
+  if (status !== 200) throw new SvcError('internal', `The new daemon answered /healthz with HTTP ${status}.`, 'See data/logs/daemon.log.');
+}
+
+async function recordInvalid(paths: Paths, clock: Clock, log: DaemonLog, file: { path: string; status: string; message: string }): Promise<void> {
+  log.warn('task.invalid', { path: file.path, message: file.message });
+  const name = file.path.split('/').pop() ?? '';
+  await appendEvents(paths.root, clock(), [{ type: 'task.invalid', ...(name.endsWith('.md') ? { taskId: name.slice(0, -3) } : {}), actor: 'system', payload: { path: file.path, status: file.status, message: file.message } }]).catch(() => undefined);
+}
+
+/**
+ * Traps SIGTERM and SIGINT from the first instant of a start, so a signal during the start is not
+ * fatal: it stops the daemon as soon as it is up.
+ */
+function trapSignals(): { onStop(stop: () => void): void; remove(): void } {
+  let requested = false;
+  let stopper: (() => void) | null = null;
+  const handler = () => {
+    requested = true;
+    stopper?.();
+  };
+  process.on('SIGTERM', handler);
+  process.on('SIGINT', handler);
+  return {
+    onStop(stop) {
+      stopper = stop;
+      if (requested) stop();
+    },
+    remove() {
+      process.off('SIGTERM', handler);
+      process.off('SIGINT', handler);
+    },
+  };
+}

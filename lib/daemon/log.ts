@@ -1,0 +1,68 @@
+import { createWriteStream, mkdirSync, type WriteStream } from 'node:fs';
+import { dirname } from 'node:path';
+import { format } from 'node:util';
+import createDebug from 'debug';
+
+/** The daemon's log: one line per event in `data/logs/daemon.log`; verbose lines via `DEBUG=svc:*`. */
+export interface DaemonLog {
+  info(event: string, fields?: Record<string, unknown>): void;
+  warn(event: string, fields?: Record<string, unknown>): void;
+  error(event: string, fields?: Record<string, unknown>): void;
+  /** Verbose lines, written only when `DEBUG` enables `svc:<namespace>`. */
+  debug(namespace: string): (formatter: string, ...args: unknown[]) => void;
+  /** A console alert (`[AOF] ...`): to the daemon's stderr (the log file itself when detached). */
+  alert(text: string): void;
+  close(): Promise<void>;
+}
+
+/** Options of `createLog`: the file, and where console alerts go (the daemon's stderr). */
+export interface LogOptions {
+  file: string;
+  stderr?: (text: string) => void;
+  now?: () => Date;
+}
+
+/** Opens the log file for appending (mode 0600, directory created 0700). */
+export function createLog(options: LogOptions): DaemonLog {
+  mkdirSync(dirname(options.file), { recursive: true, mode: 0o700 });
+  const stream: WriteStream = createWriteStream(options.file, { flags: 'a', mode: 0o600 });
+  stream.on('error', () => undefined); // a full disk must not kill the daemon
+  const now = options.now ?? (() => new Date());
+  let closed = false;
+  const write = (line: string) => {
+    if (!closed) stream.write(line);
+  };
+  const entry = (level: string) => (event: string, fields?: Record<string, unknown>) =>
+    write(`${now().toISOString()} ${level} ${event}${fields && Object.keys(fields).length ? ` ${safeJson(fields)}` : ''}\n`);
+  return {
+    info: entry('info'),
+    warn: entry('warn'),
+    error: entry('error'),
+    debug(namespace) {
+      const verbose = createDebug(`svc:${namespace}`);
+      verbose.log = (...args: unknown[]) => write(`${format(...args)}\n`);
+      return (formatter, ...args) => verbose(formatter, ...args);
+    },
+    alert(text) {
+      const line = text.endsWith('\n') ? text : `${text}\n`;
+      if (options.stderr) options.stderr(line);
+      else write(`${now().toISOString()} alert ${line}`);
+    },
+    close: () =>
+      new Promise<void>((done) => {
+        if (closed) return done();
+        closed = true;
+        stream.end(() => done());
+      }),
+  };
+}
+
+// --- internal ---
+
+function safeJson(fields: Record<string, unknown>): string {
+  try {
+    return JSON.stringify(fields, (_key, value: unknown) => (value instanceof Error ? { message: value.message, code: (value as { code?: unknown }).code } : value));
+  } catch {
+    return '{"unserializable":true}';
+  }
+}

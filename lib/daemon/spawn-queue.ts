@@ -1,0 +1,180 @@
+import type { SpawnRequest } from '../core/spawn.js';
+import { systemClock, type Clock } from '../core/time.js';
+
+/** A spawn handed to a plugin by `GET /v1/spawns/wait` (DESIGN section 9): the adapters' request. */
+export type Spawn = SpawnRequest;
+
+/** Called when a plugin takes the spawn (the run is starting). */
+export interface EnqueueHooks {
+  onTaken?: (pluginId: string) => void;
+}
+
+/** What the plugin reports by `POST /v1/spawns/{id}/result`, or what the queue reports itself. */
+export interface SpawnResult {
+  ok: boolean;
+  sessionKey?: string;
+  error?: string;
+  /** Why it failed: the plugin's reason, or `spawn_timeout` / `daemon_stopped` from the queue. */
+  reason?: string;
+}
+
+/** A plugin that holds (or held, within the grace) a long-poll. */
+export interface AttachedPlugin {
+  id: string;
+  since: string;
+}
+
+/** Options of `createSpawnQueue`. */
+export interface SpawnQueueOptions {
+  clock?: Clock;
+  /** A spawn nobody takes within this is a failure, `spawn_timeout` (DESIGN `spawnTimeoutMs`). */
+  pickupTimeoutMs?: number;
+  /** A plugin stays attached this long after its last long-poll ended. */
+  graceMs?: number;
+}
+
+/** The plugin bridge's queue: the scheduler enqueues, plugins long-poll and report results. */
+export type SpawnQueue = ReturnType<typeof createSpawnQueue>;
+
+/** Creates an empty queue. */
+export function createSpawnQueue(options: SpawnQueueOptions = {}) {
+  const clock = options.clock ?? systemClock;
+  const queued: Spawn[] = [];
+  const open = new Map<string, (result: SpawnResult) => void>();
+  const settled = new Map<string, SpawnResult>();
+  const waiters: Waiter[] = [];
+  const plugins = new Map<string, PluginState>();
+  const timers = new Map<string, NodeJS.Timeout>();
+  const takenHooks = new Map<string, (pluginId: string) => void>();
+  const graceMs = options.graceMs ?? 5000;
+  const pickupMs = options.pickupTimeoutMs ?? 30_000;
+
+  function arm(spawn: Spawn): void {
+    const error = `No plugin took spawn ${spawn.id} (task ${spawn.taskId}) within ${pickupMs} ms.`;
+    timers.set(spawn.id, setTimeout(() => settle(spawn.id, { ok: false, reason: 'spawn_timeout', error }), pickupMs));
+  }
+
+  function settle(id: string, result: SpawnResult): 'settled' | 'already' | 'unknown' {
+    if (settled.has(id)) return 'already';
+    const resolve = open.get(id);
+    if (!resolve) return 'unknown';
+    open.delete(id);
+    takenHooks.delete(id);
+    clearTimeout(timers.get(id));
+    timers.delete(id);
+    const at = queued.findIndex((spawn) => spawn.id === id);
+    if (at !== -1) queued.splice(at, 1);
+    remember(settled, id, result);
+    resolve(result);
+    return 'settled';
+  }
+
+  function handOut(): void {
+    while (queued.length && waiters.length) {
+      const spawn = queued.shift()!;
+      clearTimeout(timers.get(spawn.id));
+      timers.delete(spawn.id);
+      const waiter = waiters.shift()!;
+      waiter.give(spawn);
+      const onTaken = takenHooks.get(spawn.id);
+      takenHooks.delete(spawn.id);
+      try {
+        onTaken?.(waiter.pluginId);
+      } catch {
+        // the scheduler's hook failing must not lose the spawn already handed out
+      }
+    }
+  }
+
+  return {
+    /** Queues a spawn; resolves with the plugin's result (or `spawn_timeout`, `daemon_stopped`). */
+    enqueue(spawn: Spawn, hooks: EnqueueHooks = {}): Promise<SpawnResult> {
+      if (open.has(spawn.id) || settled.has(spawn.id)) return Promise.resolve({ ok: false, reason: 'duplicate_spawn', error: `Spawn ${spawn.id} was queued before.` });
+      const result = new Promise<SpawnResult>((resolve) => open.set(spawn.id, resolve));
+      if (hooks.onTaken) takenHooks.set(spawn.id, hooks.onTaken);
+      queued.push(spawn);
+      arm(spawn);
+      handOut();
+      return result;
+    },
+
+    /** A plugin's long-poll: the next spawn, or null after `holdMs` (or when `signal` aborts). */
+    take(pluginId: string, holdMs: number, signal?: AbortSignal): Promise<Spawn | null> {
+      const plugin = attach(plugins, pluginId, clock(), graceMs);
+      return new Promise<Spawn | null>((resolve) => {
+        const finish = (spawn: Spawn | null) => {
+          clearTimeout(timer);
+          signal?.removeEventListener('abort', onAbort);
+          const at = waiters.indexOf(waiter);
+          if (at !== -1) waiters.splice(at, 1);
+          plugin.polls--;
+          plugin.lastSeenMs = clock().getTime();
+          resolve(spawn);
+        };
+        const waiter: Waiter = { pluginId, give: finish };
+        const onAbort = () => finish(null);
+        const timer = setTimeout(() => finish(null), holdMs);
+        signal?.addEventListener('abort', onAbort);
+        waiters.push(waiter);
+        handOut();
+      });
+    },
+
+    /** Puts back a spawn whose long-poll connection died as it was handed out. */
+    requeue(spawn: Spawn): void {
+      if (!open.has(spawn.id)) return;
+      queued.unshift(spawn);
+      arm(spawn);
+      handOut();
+    },
+
+    /** Records a result; a repeated result for a settled spawn is `already` (idempotent). */
+    settle,
+
+    /** Plugins holding a long-poll now, or within the grace after their last one. */
+    attached(): AttachedPlugin[] {
+      const now = clock().getTime();
+      return [...plugins.values()].filter((p) => p.polls > 0 || now - p.lastSeenMs <= graceMs).map((p) => ({ id: p.id, since: p.since }));
+    },
+
+    /** Spawns waiting for a plugin. */
+    size: () => queued.length,
+
+    /** Releases every long-poll (null) and fails every open spawn with `daemon_stopped`. */
+    close(): void {
+      for (const waiter of [...waiters]) waiter.give(null);
+      for (const id of [...open.keys()]) settle(id, { ok: false, reason: 'daemon_stopped', error: 'The svc daemon stopped before the spawn finished.' });
+    },
+  };
+}
+
+// --- internal ---
+
+interface Waiter {
+  pluginId: string;
+  give(spawn: Spawn | null): void;
+}
+
+interface PluginState {
+  id: string;
+  since: string;
+  polls: number;
+  lastSeenMs: number;
+}
+
+const SETTLED_KEPT = 1000;
+
+function attach(plugins: Map<string, PluginState>, id: string, now: Date, graceMs: number): PluginState {
+  let plugin = plugins.get(id);
+  if (!plugin || (plugin.polls === 0 && now.getTime() - plugin.lastSeenMs > graceMs)) {
+    plugin = { id, since: now.toISOString(), polls: 0, lastSeenMs: now.getTime() };
+    plugins.set(id, plugin);
+  }
+  plugin.polls++;
+  return plugin;
+}
+
+function remember(settled: Map<string, SpawnResult>, id: string, result: SpawnResult): void {
+  settled.set(id, result);
+  if (settled.size > SETTLED_KEPT) settled.delete(settled.keys().next().value!);
+}

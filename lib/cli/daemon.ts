@@ -1,8 +1,132 @@
+import { homedir } from 'node:os';
+import { join } from 'node:path';
 import type { CAC } from 'cac';
+import { SvcError } from '../core/errors.js';
+import { findPackageRoot } from '../core/package-root.js';
+import { probeDaemon, spawnDetached, terminate, waitForExit, waitForHealthy, type DaemonProbe } from '../daemon/control.js';
+import { startDaemon } from '../daemon/daemon.js';
+import { controlService, installService, uninstallService, type ServiceOptions } from '../daemon/service.js';
+import { toPaths } from '../store/paths.js';
+import { TOOLS } from '../tools/index.js';
 import type { Context } from './context.js';
+
+/** How long `start` waits for a healthy daemon, and `stop` for it to exit. */
+const START_TIMEOUT_MS = 20_000;
+const STOP_TIMEOUT_MS = 30_000;
 
 /** Registers the `svc daemon` commands. */
 export function registerDaemon(cli: CAC, ctx: Context): void {
-  void cli;
-  void ctx;
+  cli.command('run', 'Run the daemon in the foreground (what the service unit runs)').action(() => runDaemon(ctx));
+  cli.command('start', 'Start the daemon (through the supervisor when installed, else detached)').action(() => start(ctx));
+  cli.command('status', 'Show whether the daemon runs, its version, pid, uptime, mode and plugins').option('--json', 'Print the /status body as JSON').action((opts: { json?: boolean }) => status(ctx, opts.json === true));
+  cli.command('stop', 'Stop the daemon gracefully (SIGTERM, through the supervisor when installed)').option('--force', 'Bypass the supervisor: SIGTERM to the pid').action((opts: { force?: boolean }) => stop(ctx, opts.force === true));
+  cli.command('install', 'Write the user service (systemd or launchd), load and start it').action(() => install(ctx));
+  cli.command('uninstall', 'Stop the daemon and remove the user service').action(() => uninstall(ctx));
+}
+
+// --- internal ---
+
+async function runDaemon(ctx: Context): Promise<void> {
+  const daemon = await startDaemon({ root: ctx.root, tools: TOOLS, stderr: (text) => ctx.io.stderr(text), handleSignals: true });
+  ctx.print(`svc daemon running (pid ${daemon.pid}) on ${daemon.paths.socket}; log: ${daemon.paths.daemonLog}`);
+  await daemon.closed;
+}
+
+async function start(ctx: Context): Promise<void> {
+  const paths = toPaths(ctx.root);
+  const probe = await probeDaemon(paths);
+  if (probe.state === 'running' || probe.state === 'unhealthy') {
+    ctx.print(`svc daemon is already running (pid ${probe.pid ?? probe.status?.pid ?? '?'}${probe.healthy ? '' : `, unhealthy: ${probe.reason}`}).`);
+    return;
+  }
+  if (probe.state === 'stopping') await waitForExit(probe.pid ?? 0, STOP_TIMEOUT_MS);
+  let exited = () => null as string | null;
+  if (!(await controlService(serviceOptions(ctx), 'start'))) {
+    const child = spawnDetached({ node: process.execPath, args: [binPath(), 'daemon', 'run'], env: { ...ctx.io.env, SVC_HOME: paths.root }, logFile: paths.daemonLog });
+    exited = child.exited;
+  }
+  const up = await waitForHealthy(paths, START_TIMEOUT_MS, exited);
+  ctx.print(`svc daemon started (pid ${up.pid})`);
+  ctx.print(`Socket: ${paths.socket}`);
+  ctx.print(`Log: ${paths.daemonLog}`);
+}
+
+async function status(ctx: Context, json: boolean): Promise<void> {
+  const paths = toPaths(ctx.root);
+  const probe = await probeDaemon(paths);
+  if (probe.state === 'not-running') {
+    ctx.exitCode = 3;
+    if (json) return ctx.json({ status: 'not running', healthy: false });
+    ctx.print('Status: not running');
+    ctx.io.stderr('hint: start it with `svc daemon start` (or install the service with `svc daemon install`).\n');
+    return;
+  }
+  if (!probe.healthy) ctx.exitCode = 1;
+  if (json) return ctx.json({ ...probe.status, healthy: probe.healthy, ...(probe.reason ? { reason: probe.reason } : {}) });
+  for (const line of formatStatus(probe, paths)) ctx.print(line);
+}
+
+async function stop(ctx: Context, force: boolean): Promise<void> {
+  const paths = toPaths(ctx.root);
+  const probe = await probeDaemon(paths);
+  const pid = probe.pid ?? probe.status?.pid ?? null;
+  if (pid === null) return void ctx.print('svc daemon is not running.');
+  const how = !force && (await controlService(serviceOptions(ctx), 'stop')) ? 'through the supervisor' : terminate(pid) ? 'SIGTERM' : 'already gone';
+  if (!(await waitForExit(pid, STOP_TIMEOUT_MS))) {
+    throw new SvcError('unavailable', `svc daemon (pid ${pid}) did not stop within ${STOP_TIMEOUT_MS / 1000} s after ${how}.`, `See ${paths.daemonLog}; as a last resort: kill -9 ${pid}.`);
+  }
+  ctx.print(`svc daemon stopped (pid ${pid}, ${how}).`);
+}
+
+async function install(ctx: Context): Promise<void> {
+  const paths = toPaths(ctx.root);
+  const report = await installService(serviceOptions(ctx));
+  ctx.print(`${report.changed ? 'Wrote' : 'Unchanged:'} ${report.file}`);
+  if (!report.supervised) {
+    ctx.print(`Not loaded: ${report.why}.`);
+    ctx.print('Start the daemon with `svc daemon start` (it runs detached; `svc daemon stop` stops it).');
+    return;
+  }
+  const up = await waitForHealthy(paths, START_TIMEOUT_MS);
+  ctx.print(`Loaded ${report.kind === 'systemd' ? 'with systemctl --user' : 'with launchctl'}; svc daemon running (pid ${up.pid}).`);
+}
+
+async function uninstall(ctx: Context): Promise<void> {
+  const paths = toPaths(ctx.root);
+  const options = serviceOptions(ctx);
+  const report = await uninstallService(options);
+  const probe = await probeDaemon(paths);
+  const pid = probe.pid ?? probe.status?.pid ?? null;
+  if (pid !== null && terminate(pid) && !(await waitForExit(pid, STOP_TIMEOUT_MS))) {
+    throw new SvcError('unavailable', `svc daemon (pid ${pid}) did not stop within ${STOP_TIMEOUT_MS / 1000} s.`, `See ${paths.daemonLog}.`);
+  }
+  if (pid !== null) ctx.print(`Stopped svc daemon (pid ${pid}).`);
+  ctx.print(report.changed ? `Removed ${report.file}` : `Not installed (no ${report.file}).`);
+}
+
+function formatStatus(probe: DaemonProbe, paths: ReturnType<typeof toPaths>): string[] {
+  const s = probe.status;
+  const state = probe.state === 'running' ? 'running (healthy)' : probe.state === 'stopping' ? 'running (stopping)' : `running (unhealthy: ${probe.reason})`;
+  const lines = [`Status: ${state}`];
+  if (s) {
+    lines.push(`Version: ${s.version}`, `PID: ${probe.pid ?? s.pid}`, `Uptime: ${formatDuration(s.uptimeMs)}`, `Mode: ${s.mode}`);
+    lines.push(`Tasks: ${Object.entries(s.tasks.byStatus).map(([name, n]) => `${name} ${n}`).join(', ')}${s.tasks.invalid ? `; ${s.tasks.invalid} invalid file(s), see svc doctor` : ''}`);
+    for (const plugin of s.plugins) lines.push(`Plugin: ${plugin.id} (attached since ${plugin.since})`);
+  }
+  lines.push(`Socket: ${paths.socket}`, `Log: ${paths.daemonLog}`);
+  return lines;
+}
+
+function formatDuration(ms: number): string {
+  const total = Math.floor(ms / 1000);
+  const [d, h, m, s] = [Math.floor(total / 86400), Math.floor(total / 3600) % 24, Math.floor(total / 60) % 60, total % 60];
+  return [d ? `${d}d` : '', h ? `${h}h` : '', m ? `${m}m` : '', `${s}s`].filter(Boolean).join(' ');
+}
+
+function serviceOptions(ctx: Context): ServiceOptions {
+  return { home: ctx.io.env.HOME || homedir(), svcHome: ctx.root, node: process.execPath, bin: binPath() };
+}
+
+function binPath(): string {
+  return join(findPackageRoot(), 'bin', 'svc.js');
 }

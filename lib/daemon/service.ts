@@ -1,0 +1,159 @@
+import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { mkdir, readFile, unlink, writeFile } from 'node:fs/promises';
+import { platform, userInfo } from 'node:os';
+import { dirname, join } from 'node:path';
+import { templatePath } from '../core/package-root.js';
+import { hasCode } from '../fs/atomic.js';
+import { toPaths } from '../store/paths.js';
+
+/** The launchd label (`~/Library/LaunchAgents/<label>.plist`) and the systemd unit name. */
+export const SERVICE_LABEL = 'svc.daemon';
+export const SYSTEMD_UNIT = 'svc.service';
+
+/** Runs a supervisor command; tests pass their own. */
+export type Runner = (command: string, args: string[]) => Promise<{ code: number; stdout: string; stderr: string }>;
+
+/** Where and how the service is installed. */
+export interface ServiceOptions {
+  /** The user's home: the unit goes under it (tests point it into a temp dir). */
+  home: string;
+  svcHome: string;
+  node: string;
+  bin: string;
+  platform?: NodeJS.Platform;
+  run?: Runner;
+}
+
+/** A rendered service file. */
+export interface ServiceFile {
+  kind: 'systemd' | 'launchd';
+  file: string;
+  content: string;
+}
+
+/** The outcome of install or uninstall. */
+export interface ServiceReport {
+  file: string;
+  kind: ServiceFile['kind'];
+  /** The file was written (install) or removed (uninstall); false when already so. */
+  changed: boolean;
+  /** The user supervisor was reachable and did the loading / unloading. */
+  supervised: boolean;
+  /** Why the supervisor was not used, when it was not. */
+  why?: string;
+}
+
+/** Renders the unit (Linux) or plist (macOS) from `templates/`. */
+export function renderServiceFile(options: ServiceOptions): ServiceFile {
+  const kind = (options.platform ?? platform()) === 'darwin' ? 'launchd' : 'systemd';
+  const paths = toPaths(options.svcHome);
+  const values = { NODE: options.node, BIN: options.bin, SVC_HOME: paths.root, ENV_FILE: paths.envFile, LOG: paths.daemonLog, LABEL: SERVICE_LABEL };
+  const escape = kind === 'launchd' ? escapeXml : escapeSystemd;
+  const template = readFileSync(templatePath(kind === 'launchd' ? 'svc.plist' : 'svc.service'), 'utf8');
+  const content = template.replace(/\{\{(\w+)\}\}/g, (_, key: keyof typeof values) => escape(values[key] ?? ''));
+  const file = kind === 'launchd' ? join(options.home, 'Library', 'LaunchAgents', `${SERVICE_LABEL}.plist`) : join(options.home, '.config', 'systemd', 'user', SYSTEMD_UNIT);
+  return { kind, file, content };
+}
+
+/** Writes the service file (only when it differs), then loads and starts it when the supervisor is reachable. */
+export async function installService(options: ServiceOptions): Promise<ServiceReport> {
+  const service = renderServiceFile(options);
+  const before = await readFile(service.file, 'utf8').catch(() => null);
+  const changed = before !== service.content;
+  if (changed) {
+    await mkdir(dirname(service.file), { recursive: true });
+    await writeFile(service.file, service.content, { mode: 0o644 });
+  }
+  const why = await supervisorProblem(service.kind, options);
+  if (why) return { file: service.file, kind: service.kind, changed, supervised: false, why };
+  await supervise(service, options, changed ? 'reload' : 'start');
+  return { file: service.file, kind: service.kind, changed, supervised: true };
+}
+
+/** Unloads the service (when the supervisor is reachable) and removes its file. */
+export async function uninstallService(options: ServiceOptions): Promise<ServiceReport> {
+  const service = renderServiceFile(options);
+  const why = await supervisorProblem(service.kind, options);
+  if (!why) await supervise(service, options, 'remove');
+  const changed = await unlink(service.file).then(() => true, (err: unknown) => (hasCode(err, 'ENOENT') ? false : Promise.reject(err)));
+  if (!why && service.kind === 'systemd') await runner(options)('systemctl', ['--user', 'daemon-reload']);
+  return { file: service.file, kind: service.kind, changed, supervised: !why, ...(why ? { why } : {}) };
+}
+
+/** Starts or stops the installed service through the supervisor; false when it is not installed or reachable. */
+export async function controlService(options: ServiceOptions, action: 'start' | 'stop'): Promise<boolean> {
+  const service = renderServiceFile(options);
+  if ((await readFile(service.file, 'utf8').catch(() => null)) === null) return false;
+  if (await supervisorProblem(service.kind, options)) return false;
+  await supervise(service, options, action);
+  return true;
+}
+
+/**
+ * Why the user supervisor cannot be used, or null when it can. It is used only for the real home
+ * of this user (a unit written elsewhere is invisible to it) and when it answers.
+ */
+export async function supervisorProblem(kind: ServiceFile['kind'], options: ServiceOptions): Promise<string | null> {
+  if (options.home !== userInfo().homedir) return `${options.home} is not the home of this user, so the supervisor would not see the file`;
+  const probe = kind === 'launchd' ? ['launchctl', ['print', `gui/${userInfo().uid}`]] as const : ['systemctl', ['--user', 'show-environment']] as const;
+  const result = await runner(options)(probe[0], [...probe[1]]);
+  if (result.code === 0) return null;
+  const detail = (result.stderr || result.stdout).trim().split('\n')[0] || `exit code ${result.code}`;
+  return `${kind === 'launchd' ? 'launchctl' : 'systemctl --user'} is not available here (${detail})`;
+}
+
+// --- internal ---
+
+async function supervise(service: ServiceFile, options: ServiceOptions, action: 'reload' | 'start' | 'stop' | 'remove'): Promise<void> {
+  const run = runner(options);
+  const steps = service.kind === 'launchd' ? launchdSteps(service, action) : systemdSteps(action);
+  for (const [command, args, mayFail] of steps) {
+    const result = await run(command, args);
+    if (result.code !== 0 && !mayFail) throw new Error(`${command} ${args.join(' ')} failed (exit ${result.code}): ${(result.stderr || result.stdout).trim()}`);
+  }
+}
+
+type Step = [command: string, args: string[], mayFail: boolean];
+
+function systemdSteps(action: 'reload' | 'start' | 'stop' | 'remove'): Step[] {
+  const ctl = (...args: string[]): Step => ['systemctl', ['--user', ...args], false];
+  if (action === 'reload') return [ctl('daemon-reload'), ctl('enable', SYSTEMD_UNIT), ctl('restart', SYSTEMD_UNIT)];
+  if (action === 'start') return [ctl('enable', SYSTEMD_UNIT), ctl('start', SYSTEMD_UNIT)];
+  if (action === 'stop') return [ctl('stop', SYSTEMD_UNIT)];
+  return [ctl('disable', '--now', SYSTEMD_UNIT)];
+}
+
+function launchdSteps(service: ServiceFile, action: 'reload' | 'start' | 'stop' | 'remove'): Step[] {
+  const target = `gui/${userInfo().uid}`;
+  const bootout: Step = ['launchctl', ['bootout', `${target}/${SERVICE_LABEL}`], true];
+  const bootstrap: Step = ['launchctl', ['bootstrap', target, service.file], true];
+  const kickstart: Step = ['launchctl', ['kickstart', `${target}/${SERVICE_LABEL}`], false];
+  if (action === 'reload') return [bootout, bootstrap, kickstart];
+  if (action === 'start') return [bootstrap, kickstart];
+  if (action === 'stop') return [['launchctl', ['kill', 'SIGTERM', `${target}/${SERVICE_LABEL}`], false]];
+  return [bootout];
+}
+
+function runner(options: ServiceOptions): Runner {
+  return options.run ?? runCommand;
+}
+
+/** Runs a command; a missing binary is exit code 127, never a throw. */
+function runCommand(command: string, args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(command, args, { timeout: 15_000 }, (err, stdout, stderr) => {
+      const code = err ? (typeof err.code === 'number' ? err.code : 127) : 0;
+      resolve({ code, stdout: String(stdout), stderr: String(stderr || (err && !stdout ? err.message : '')) });
+    });
+  });
+}
+
+function escapeXml(value: string): string {
+  return value.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+}
+
+/** Inside systemd's double quotes: backslash and quote escaped, `%` doubled (specifiers). */
+function escapeSystemd(value: string): string {
+  return value.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/%/g, '%%');
+}

@@ -1,0 +1,108 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { isAlive } from '../../lib/daemon/instance.js';
+import { toPaths } from '../../lib/store/paths.js';
+import { call, closeDaemons, healthy, runSvc, startChild, startTestDaemon } from '../helpers/daemon.js';
+import { cleanRoots, tempRoot, within } from '../helpers/root.js';
+
+// `svc daemon start` and `stop` run the built bin/svc.js (run `npm run build` first).
+const pkgVersion = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+
+const status = suite('cli.daemon status');
+status.after.each(async () => {
+  await closeDaemons();
+  cleanRoots();
+});
+
+status('prints "Status: not running" and exits 3 when no daemon runs', async () => {
+  const root = tempRoot();
+  const res = await runSvc({ SVC_HOME: root }, 'daemon', 'status');
+  assert.is(res.code, 3);
+  assert.is(res.stdout, 'Status: not running\n');
+  assert.match(res.stderr, /svc daemon start/);
+  const json = await runSvc({ SVC_HOME: root }, 'daemon', 'status', '--json');
+  assert.is(json.code, 3);
+  assert.equal(JSON.parse(json.stdout), { status: 'not running', healthy: false });
+});
+
+status('prints health, version, pid, uptime, mode, tasks and one line per attached plugin', async () => {
+  const root = tempRoot();
+  await startTestDaemon(root, { spawnWaitMs: 3000 });
+  const polling = call(root, 'GET', '/v1/spawns/wait', undefined, { headers: { 'x-svc-plugin': 'gw-1' } });
+  const res = await within(3000, async () => {
+    const out = await runSvc({ SVC_HOME: root }, 'daemon', 'status');
+    return out.stdout.includes('Plugin: gw-1') && out;
+  });
+  assert.is(res.code, 0);
+  const lines = res.stdout.trimEnd().split('\n');
+  assert.is(lines[0], 'Status: running (healthy)');
+  assert.is(lines[1], `Version: ${pkgVersion}`);
+  assert.is(lines[2], `PID: ${process.pid}`);
+  assert.match(lines[3]!, /^Uptime: \d+s$/);
+  assert.is(lines[4], 'Mode: standalone');
+  assert.is(lines[5], 'Tasks: backlog 0, ready 0, in-progress 0, blocked 0, done 0, deadletter 0, cancelled 0');
+  assert.match(lines[6]!, /^Plugin: gw-1 \(attached since \d{4}-\d\d-\d\dT/);
+  assert.is(lines[7], `Socket: ${toPaths(root).socket}`);
+  const json = JSON.parse((await runSvc({ SVC_HOME: root }, 'daemon', 'status', '--json')).stdout) as Record<string, unknown>;
+  assert.equal([json.status, json.healthy, json.version, json.pid, json.mode], ['running', true, pkgVersion, process.pid, 'standalone']);
+  await polling;
+});
+
+const control = suite('cli.daemon start/stop');
+const detached: number[] = [];
+control.after.each(async () => {
+  for (const pid of detached.splice(0)) if (isAlive(pid)) process.kill(pid, 'SIGKILL');
+  await closeDaemons();
+  cleanRoots();
+});
+
+control('start runs the daemon detached and waits until healthy; stop ends it and status says so', async () => {
+  const root = tempRoot();
+  const env = { SVC_HOME: root, HOME: tempRoot() };
+  const started = await runSvc(env, 'daemon', 'start');
+  assert.is(started.code, 0, started.stderr);
+  const pid = Number(/^svc daemon started \(pid (\d+)\)$/m.exec(started.stdout)?.[1]);
+  detached.push(pid);
+  assert.ok(isAlive(pid));
+  assert.match(started.stdout, `Log: ${toPaths(root).daemonLog}`);
+  assert.is(await healthy(root), pid);
+  const again = await runSvc(env, 'daemon', 'start');
+  assert.match(again.stdout, `svc daemon is already running (pid ${pid})`);
+  const stopped = await runSvc(env, 'daemon', 'stop');
+  assert.is(stopped.code, 0, stopped.stderr);
+  assert.is(stopped.stdout, `svc daemon stopped (pid ${pid}, SIGTERM).\n`);
+  assert.not.ok(isAlive(pid));
+  assert.not.ok(existsSync(toPaths(root).socket));
+  assert.is((await runSvc(env, 'daemon', 'status')).code, 3);
+  assert.is((await runSvc(env, 'daemon', 'stop')).stdout, 'svc daemon is not running.\n');
+});
+
+control('stop --force sends SIGTERM to the pid directly', async () => {
+  const root = tempRoot();
+  const child = startChild(root);
+  const pid = await healthy(root);
+  const res = await runSvc({ SVC_HOME: root, HOME: tempRoot() }, 'daemon', 'stop', '--force');
+  assert.is(res.stdout, `svc daemon stopped (pid ${pid}, SIGTERM).\n`);
+  assert.equal(await child.exited, { code: 0, signal: null });
+});
+
+control('install writes the unit into HOME, says it is not loaded and suggests start; uninstall removes it', async () => {
+  const root = tempRoot();
+  const home = tempRoot();
+  const env = { SVC_HOME: root, HOME: home };
+  const unit = join(home, '.config/systemd/user/svc.service');
+  const first = await runSvc(env, 'daemon', 'install');
+  assert.is(first.code, 0, first.stderr);
+  assert.match(first.stdout, `Wrote ${unit}\n`);
+  assert.match(first.stdout, /Not loaded: .*not the home of this user/);
+  assert.match(first.stdout, /svc daemon start/);
+  assert.match(readFileSync(unit, 'utf8'), `Environment="SVC_HOME=${root}"`);
+  assert.match((await runSvc(env, 'daemon', 'install')).stdout, `Unchanged: ${unit}\n`);
+  assert.is((await runSvc(env, 'daemon', 'uninstall')).stdout, `Removed ${unit}\n`);
+  assert.is((await runSvc(env, 'daemon', 'uninstall')).stdout, `Not installed (no ${unit}).\n`);
+});
+
+status.run();
+control.run();

@@ -1,0 +1,42 @@
+// `npm run bench [-- --quick]`: runs each section and prints one table (progress goes to stderr).
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, rmSync } from 'node:fs';
+import { availableParallelism, totalmem } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { printTable, type Row } from './measure.js';
+import { benchStore, type BenchOptions } from './store.js';
+
+/** A bench section: a name and a function returning table rows. Add daemon, scheduler, ... here. */
+const SECTIONS: { name: string; run: (options: BenchOptions) => Promise<Row[]> }[] = [
+  { name: 'store', run: benchStore },
+];
+
+const repo = fileURLToPath(new URL('..', import.meta.url));
+const quick = process.argv.includes('--quick');
+const only = process.argv.find((arg) => arg.startsWith('--section='))?.slice('--section='.length);
+const tmp = join(repo, '.bench-tmp', `run-${process.pid}`);
+const log = (text: string) => process.stderr.write(`${text}\n`);
+
+mkdirSync(tmp, { recursive: true });
+process.stdout.write(`${describeMachine()}\n\n`);
+const rows: Row[] = [];
+try {
+  for (const section of SECTIONS) {
+    if (only && section.name !== only) continue;
+    log(`bench: ${section.name}${quick ? ' (quick)' : ''}`);
+    rows.push(...(await section.run({ quick, repo, tmp, log })));
+  }
+} finally {
+  rmSync(tmp, { recursive: true, force: true });
+}
+printTable(rows, (text) => process.stdout.write(text));
+
+function describeMachine(): string {
+  const disk = execFileSync('df', ['-h', tmp], { encoding: 'utf8' }).trim().split('\n').at(-1)!.split(/\s+/);
+  return [
+    `node ${process.version}, ${availableParallelism()} CPUs, ${(totalmem() / 2 ** 30).toFixed(1)} GiB memory`,
+    `disk: ${disk[0]} (${disk[1]}, ${disk[4]} used), bench files under ${tmp}`,
+    quick ? 'mode: --quick (smaller sizes)' : 'mode: full',
+  ].join('\n');
+}

@@ -1,4 +1,4 @@
-import { SpawnError, type Adapter, type RunEnd, type SpawnRequest, type SpawnRun } from '../core/spawn.js';
+import { SpawnError, type Adapter, type SpawnRequest, type SpawnRun } from '../core/spawn.js';
 
 /** Options of the standalone adapter: where the gateway is, and its token. */
 export interface StandaloneAdapterOptions {
@@ -22,7 +22,7 @@ export function createStandaloneAdapter(options: StandaloneAdapterOptions): Adap
       if (!base) throw new SpawnError('no_gateway', 'aof.daemon.gatewayUrl is not set');
       const body = JSON.parse(await post(base, request, options)) as unknown;
       assertAccepted(body);
-      return { ended: new Promise<RunEnd>(() => undefined) };
+      return {};
     },
   };
 }

@@ -1,41 +1,39 @@
-import { cac, type CAC } from 'cac';
-import { SvcError, toSvcError } from '../core/errors.js';
-import { createContext, type Context, type Io } from './context.js';
-import { registerBoard } from './board.js';
-import { registerDaemon } from './daemon.js';
-import { registerDoctor } from './doctor.js';
-import { registerMcp } from './mcp.js';
-import { registerOrg } from './org.js';
-import { registerScheduler } from './scheduler.js';
-import { registerTask } from './task.js';
-import { registerTool } from './tool.js';
+import type { CAC } from 'cac';
+import type { SvcError as SvcErrorType } from '../core/errors.js';
+import type { Context, Io } from './context.js';
 import { readVersion } from './version.js';
 
 /** A command group (`svc task ...`) registers its subcommands on its own cac instance. */
 type Group = (cli: CAC, ctx: Context) => void;
 
-const GROUPS: Record<string, Group> = {
-  task: registerTask,
-  daemon: registerDaemon,
-  org: registerOrg,
-  scheduler: registerScheduler,
+// Each command module is loaded only when its command runs, so `svc --version` stays fast.
+const GROUPS: Record<string, () => Promise<Group>> = {
+  task: async () => (await import('./task.js')).registerTask,
+  daemon: async () => (await import('./daemon.js')).registerDaemon,
+  org: async () => (await import('./org.js')).registerOrg,
+  scheduler: async () => (await import('./scheduler.js')).registerScheduler,
 };
 
 /** Top-level commands (`svc board`, `svc doctor`, ...) register on the root instance. */
-const TOP: Group[] = [registerBoard, registerDoctor, registerMcp, registerTool];
+async function loadTop(): Promise<Group[]> {
+  const [board, doctor, mcp, tool] = await Promise.all([import('./board.js'), import('./doctor.js'), import('./mcp.js'), import('./tool.js')]);
+  return [board.registerBoard, doctor.registerDoctor, mcp.registerMcp, tool.registerTool];
+}
 
 /** Runs the CLI and returns the exit code: 0 ok, 1 error, 2 usage, 3 daemon not running. */
 export async function main(argv: readonly string[], io: Io): Promise<number> {
-  const ctx = createContext(io);
   const [first, ...rest] = argv;
   if (first === '--version' || first === '-v') {
-    ctx.print(readVersion());
+    io.stdout(`${readVersion()}\n`);
     return 0;
   }
-  const group = first && Object.hasOwn(GROUPS, first) ? GROUPS[first] : undefined;
+  const [{ cac }, { createContext }, { SvcError, toSvcError }] = await Promise.all([import('cac'), import('./context.js'), import('../core/errors.js')]);
+  const ctx = createContext(io);
+  const load = first && Object.hasOwn(GROUPS, first) ? GROUPS[first] : undefined;
+  const group = load ? await load() : undefined;
   const cli = cac(group ? `svc ${first}` : 'svc');
   if (group) group(cli, ctx);
-  else TOP.forEach((register) => register(cli, ctx));
+  else (await loadTop()).forEach((register) => register(cli, ctx));
   if (!group) {
     for (const name of Object.keys(GROUPS)) cli.command(`${name} [...args]`, `${name} commands (svc ${name} --help)`);
   }
@@ -49,7 +47,7 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
     return ctx.exitCode;
   } catch (err) {
     if (err instanceof Error && err.name === 'CACError') return usage(ctx, err.message, cli);
-    return fail(ctx, argv, err);
+    return fail(ctx, argv, err instanceof SvcError ? err : toSvcError(err), err);
   }
 }
 
@@ -76,14 +74,13 @@ function usage(ctx: Context, message: string, cli: CAC): number {
   return 2;
 }
 
-function fail(ctx: Context, argv: readonly string[], err: unknown): number {
-  const error = toSvcError(err);
+function fail(ctx: Context, argv: readonly string[], error: SvcErrorType, err: unknown): number {
   if (argv.includes('--json')) {
     ctx.io.stderr(`${JSON.stringify(error.toJSON())}\n`);
     return 1;
   }
   ctx.io.stderr(`svc: ${error.message}\n`);
   if (error.hint) ctx.io.stderr(`hint: ${error.hint}\n`);
-  if (!(err instanceof SvcError) && process.env.DEBUG) ctx.io.stderr(`${(err as Error).stack ?? ''}\n`);
+  if (error !== err && process.env.DEBUG) ctx.io.stderr(`${(err as Error).stack ?? ''}\n`);
   return 1;
 }

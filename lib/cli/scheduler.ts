@@ -62,7 +62,10 @@ async function runActive(ctx: Context, store: Store): Promise<Action[]> {
   });
   const report = await scheduler.tick();
   await scheduler.idle();
+  const running = scheduler.stats().activeRuns;
+  if (running) ctx.io.stderr(`waiting for ${running} agent run${running === 1 ? '' : 's'} to end (the agents' output goes to ${store.paths.logs}/agents.log)\n`);
   await scheduler.close();
+  await scheduler.drain();
   return report.actions;
 }
 

@@ -21,9 +21,9 @@ export interface RunEnd {
   error?: string;
 }
 
-/** A started run. `ended` settles when the run is over (never rejects). */
+/** A started run. `ended` settles when the run is over (never rejects); absent when the adapter cannot see the end. */
 export interface SpawnRun {
-  ended: Promise<RunEnd>;
+  ended?: Promise<RunEnd>;
 }
 
 /** Starts agent runs. `spawn` rejects with a `SpawnError` when the run could not be started. */

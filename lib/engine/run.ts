@@ -17,6 +17,8 @@ export interface RunContext {
   onCommitted?: (ids: readonly string[]) => void | Promise<void>;
   /** Asks for another tick (after a run ends or a failure frees a slot). */
   schedule: () => void;
+  /** Receives the promise of each run's end handling, so the owner can wait for runs to finish. */
+  track?: (ended: Promise<void>) => void;
 }
 
 /**
@@ -40,7 +42,10 @@ export async function runDispatch(ctx: RunContext, action: Extract<Action, { kin
     if (!adapter) throw Object.assign(new Error(`no ${action.adapter} adapter is available`), { reason: 'adapter_unavailable' });
     const run = await adapter.spawn(request);
     ctx.log(`dispatched ${task.id} to ${action.agent} via ${action.adapter} (session ${leased.sessionId})`);
-    void run.ended.then((end) => onEnded(ctx, request, end));
+    if (run.ended) {
+      const handled = run.ended.then((end) => onEnded(ctx, request, end));
+      ctx.track?.(handled);
+    }
     return true;
   } catch (err) {
     const reason = (err as { reason?: string }).reason ?? toFailureReason(err);

@@ -41,6 +41,8 @@ export interface SchedulerHandle {
   tick(): Promise<TickReport>;
   /** Resolves when no tick is running or queued and no run is being handed to an adapter. */
   idle(): Promise<void>;
+  /** Resolves when, in addition, every run the adapters can watch has ended and been checked. */
+  drain(): Promise<void>;
   stats(): { lastTickAt: string | null; activeRuns: number };
   close(): Promise<void>;
 }
@@ -49,6 +51,7 @@ export interface SchedulerHandle {
 export function startScheduler(options: SchedulerOptions): SchedulerHandle {
   const held = new Map<string, number>();
   const inflight = new Set<Promise<unknown>>();
+  const runs = new Set<Promise<unknown>>();
   let current: Promise<void> | null = null;
   let again = false;
   let closed = false;
@@ -85,7 +88,7 @@ export function startScheduler(options: SchedulerOptions): SchedulerHandle {
       } else if (action.kind === 'hold') {
         logHold(action);
       } else {
-        const run = runDispatch({ ...options, org, ttlMs, schedule }, action);
+        const run = runDispatch({ ...options, org, ttlMs, schedule, track: (ended) => track(ended, runs) }, action);
         track(run);
         if (await run) dispatched.push(action.taskId);
       }
@@ -103,9 +106,9 @@ export function startScheduler(options: SchedulerOptions): SchedulerHandle {
     options.log(`warning: ${action.taskId} held in ready, reason ${action.reason}: ${action.detail}`);
   }
 
-  function track(promise: Promise<unknown>): void {
-    inflight.add(promise);
-    void promise.catch(() => undefined).finally(() => inflight.delete(promise));
+  function track(promise: Promise<unknown>, into = inflight): void {
+    into.add(promise);
+    void promise.catch(() => undefined).finally(() => into.delete(promise));
   }
 
   function schedule(): void {
@@ -130,7 +133,10 @@ export function startScheduler(options: SchedulerOptions): SchedulerHandle {
     async idle() {
       while (current || inflight.size) await Promise.allSettled([current, ...inflight]);
     },
-    stats: () => ({ lastTickAt, activeRuns: inflight.size }),
+    async drain() {
+      while (current || inflight.size || runs.size) await Promise.allSettled([current, ...inflight, ...runs]);
+    },
+    stats: () => ({ lastTickAt, activeRuns: runs.size }),
     async close() {
       closed = true;
       await current;

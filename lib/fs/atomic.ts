@@ -24,7 +24,13 @@ export async function writeAtomic(path: string, content: string): Promise<void> 
  */
 export async function createExclusive(path: string, content: string): Promise<boolean> {
   const temp = `${path}.${process.pid}.${Math.random().toString(36).slice(2, 10)}.new`;
-  await writeFileAtomic(temp, content, { fsync: true });
+  const handle = await open(temp, 'wx');
+  try {
+    await handle.writeFile(content);
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
   try {
     await link(temp, path);
     return true;

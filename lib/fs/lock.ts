@@ -75,19 +75,20 @@ async function acquire(lockPath: string, options: LockOptions, onCompromised: (e
 }
 
 /**
- * The fs that proper-lockfile uses, extended so a lock records its owner (`<host> <pid>` in an
- * `owner` file inside the lock directory) and a lock whose owner died on this host reads as stale.
+ * The fs that proper-lockfile uses, extended so a lock records its owner (`<host> <pid>`, as a
+ * symlink `owner` inside the lock directory: one syscall to write, one to read) and a lock whose
+ * owner died on this host reads as stale.
  */
 const ownerFs = {
   ...fs,
   mkdir(path: string, callback: (err: NodeJS.ErrnoException | null) => void) {
     fs.mkdir(path, (err) => {
       if (err) return callback(err);
-      fs.writeFile(join(path, 'owner'), self, () => callback(null));
+      fs.symlink(self, join(path, 'owner'), () => callback(null));
     });
   },
   rmdir(path: string, callback: (err: NodeJS.ErrnoException | null) => void) {
-    fs.rm(path, { recursive: true, force: true }, (err) => callback(err));
+    fs.unlink(join(path, 'owner'), () => fs.rmdir(path, (err) => (err && err.code === 'ENOTEMPTY' ? fs.rm(path, { recursive: true, force: true }, callback) : callback(err))));
   },
   rmdirSync(path: string) {
     fs.rmSync(path, { recursive: true, force: true });
@@ -95,7 +96,7 @@ const ownerFs = {
   stat(path: string, callback: (err: NodeJS.ErrnoException | null, stat?: fs.Stats) => void) {
     fs.stat(path, (err, stat) => {
       if (err) return callback(err);
-      fs.readFile(join(path, 'owner'), 'utf8', (readErr, owner) => {
+      fs.readlink(join(path, 'owner'), (readErr, owner) => {
         if (!readErr && isDeadOwner(owner)) stat.mtime = new Date(0);
         callback(null, stat);
       });

@@ -1,51 +1,61 @@
-import { readdir, readFile, stat } from 'node:fs/promises';
+import { open, readdir, stat } from 'node:fs/promises';
 import { formatTaskId, toIdDate, toSeq } from '../core/ids.js';
 import { STATUSES } from '../core/status.js';
-import { ensureDir, hasCode, writeAtomic } from '../fs/atomic.js';
-import { withLock } from '../fs/lock.js';
+import { ensureDir, hasCode } from '../fs/atomic.js';
 import type { Paths } from './paths.js';
 
+/** Next sequence number to try, per reservation directory (a hint: the reservation decides). */
+const hints = new Map<string, number>();
+
 /**
- * Allocates the next `TASK-<date>-<seq>` id under the counter lock of that date. The counter is
- * seeded from the highest seq seen in the tree; an id found on disk is skipped, so a lost or stale
- * counter never hands out an id twice (the caller still creates the file exclusively).
+ * Allocates the next `TASK-<date>-<seq>` id. Each id is reserved by creating the empty file
+ * `tasks/.seq/<date>/<seq>` exclusively (`open wx`), so two processes, or two hosts sharing the
+ * tree, never get the same number, without a lock. The first allocation of a day starts past the
+ * highest reservation, or past the highest id in the tree when there is none (after a clone);
+ * an id found on disk is skipped.
  */
 export async function allocateId(paths: Paths, now: Date): Promise<string> {
   const date = toIdDate(now);
-  const file = paths.seqFile(date);
-  await ensureDir(paths.seq);
-  return withLock(`${file}.lock`, { what: `the id counter of ${date}`, waitMs: 10_000 }, async () => {
-    let seq = await readCounter(file);
-    if (seq === null) seq = await scanHighestSeq(paths, date);
-    let id = formatTaskId(date, ++seq);
-    while (await existsAnywhere(paths, id)) id = formatTaskId(date, ++seq);
-    await writeAtomic(file, `${seq}\n`);
-    return id;
-  });
+  const dir = paths.seqDir(date);
+  let seq = hints.get(dir) ?? (await firstFree(paths, dir, date));
+  for (;; seq++) {
+    if (!(await reserve(dir, seq))) continue;
+    hints.set(dir, seq + 1);
+    const id = formatTaskId(date, seq);
+    if (!(await existsAnywhere(paths, id))) return id;
+  }
 }
 
 // --- internal ---
 
-async function readCounter(file: string): Promise<number | null> {
+async function reserve(dir: string, seq: number): Promise<boolean> {
   try {
-    const value = Number.parseInt(await readFile(file, 'utf8'), 10);
-    return Number.isSafeInteger(value) && value >= 0 ? value : null;
+    await (await open(`${dir}/${seq}`, 'wx')).close();
+    return true;
   } catch (err) {
-    if (hasCode(err, 'ENOENT')) return null;
-    throw err;
+    if (hasCode(err, 'EEXIST')) return false;
+    if (!hasCode(err, 'ENOENT')) throw err;
+    await ensureDir(dir);
+    return reserve(dir, seq);
   }
+}
+
+async function firstFree(paths: Paths, dir: string, date: string): Promise<number> {
+  const reserved = await readdir(dir).catch((err: unknown) => {
+    if (hasCode(err, 'ENOENT')) return [] as string[];
+    throw err;
+  });
+  const highest = reserved.reduce((max, name) => Math.max(max, /^\d+$/.test(name) ? Number(name) : 0), 0);
+  return (highest > 0 ? highest : await scanHighestSeq(paths, date)) + 1;
 }
 
 async function scanHighestSeq(paths: Paths, date: string): Promise<number> {
   let highest = 0;
   for (const status of STATUSES) {
-    let names: string[];
-    try {
-      names = await readdir(paths.statusDir(status));
-    } catch (err) {
-      if (hasCode(err, 'ENOENT')) continue;
+    const names = await readdir(paths.statusDir(status)).catch((err: unknown) => {
+      if (hasCode(err, 'ENOENT')) return [] as string[];
       throw err;
-    }
+    });
     for (const name of names) {
       const seq = name.endsWith('.md') ? toSeq(name.slice(0, -3), date) : null;
       if (seq !== null && seq > highest) highest = seq;
@@ -55,13 +65,9 @@ async function scanHighestSeq(paths: Paths, date: string): Promise<number> {
 }
 
 async function existsAnywhere(paths: Paths, id: string): Promise<boolean> {
-  for (const status of STATUSES) {
-    try {
-      await stat(paths.taskFile(status, id));
-      return true;
-    } catch (err) {
-      if (!hasCode(err, 'ENOENT')) throw err;
-    }
-  }
-  return false;
+  const found = await Promise.all(STATUSES.map((status) => stat(paths.taskFile(status, id)).then(() => true, (err: unknown) => {
+    if (hasCode(err, 'ENOENT')) return false;
+    throw err;
+  })));
+  return found.includes(true);
 }

@@ -1,7 +1,7 @@
-import { readFile, stat } from 'node:fs/promises';
+import { readFile, stat, unlink } from 'node:fs/promises';
 import { SvcError } from '../core/errors.js';
 import { assertTransition, STATUSES, type Cause, type Status } from '../core/status.js';
-import type { Task } from '../core/task.js';
+import { parseTask, type Task } from '../core/task.js';
 import { ensureDir, hasCode, unlinkDurable, writeDurable } from '../fs/atomic.js';
 import { withLock } from '../fs/lock.js';
 import { appendEvents, type EventInput } from './events.js';
@@ -61,10 +61,12 @@ export async function commitTask(paths: Paths, id: string, change: ChangeFn, opt
           await unlinkDurable(target);
           continue;
         }
-        await unlinkDurable(current.path);
+        // No directory fsync here: if a crash loses this unlink, the two copies are told apart by
+        // `updatedAt` (the new one wins), by every reader and by reconcile.
+        await unlink(current.path);
       }
       events.push(...toEvents(current, wanted, options.actor));
-      const after = await readTaskFile(target);
+      const after = await toStored(target, next, content, wanted.status);
       return { before: current, after, changed: true, transitioned: wanted.status !== current.status };
     }
     throw new SvcError('locked', `${id} kept changing on disk while being written.`, 'Someone is editing the file by hand; retry when they are done.');
@@ -78,24 +80,33 @@ export async function commitTask(paths: Paths, id: string, change: ChangeFn, opt
  * git merge) is resolved here: the later `updatedAt` wins, the other goes to `data/conflicts/`.
  */
 export async function locateTask(paths: Paths, id: string, now: Date): Promise<StoredTask> {
-  const found: string[] = [];
-  for (const status of STATUSES) {
+  const found = await findTaskFiles(paths, id);
+  if (found.length === 0) throw new SvcError('not_found', `Task ${id} does not exist.`, 'List tasks with `svc task list`.');
+  if (found.length === 1) return readTaskFile(found[0]!);
+  const copies = await Promise.all(found.map((path) => readTaskFile(path).catch((err: unknown) => err as Error)));
+  const broken = copies.findIndex((copy) => copy instanceof Error);
+  if (broken !== -1) {
+    // A copy that does not parse may be a human's edit in progress: never moved, never overwritten.
+    throw new SvcError('validation_error', `${id} has another copy that does not parse: ${(copies[broken] as Error).message.split('\n')[0]}`, `Fix or remove ${found[broken]}, then retry (svc doctor lists such files).`);
+  }
+  const [winner, ...losers] = (copies as StoredTask[]).sort(byNewest);
+  for (const loser of losers) await moveToConflicts(paths, loser.path, now);
+  return winner!;
+}
+
+/** The paths of every copy of `id` in the status directories (normally one). */
+export async function findTaskFiles(paths: Paths, id: string): Promise<string[]> {
+  const found = await Promise.all(STATUSES.map(async (status) => {
     const path = paths.taskFile(status, id);
     try {
       await stat(path);
-      found.push(path);
+      return path;
     } catch (err) {
-      if (!hasCode(err, 'ENOENT')) throw err;
+      if (hasCode(err, 'ENOENT')) return null;
+      throw err;
     }
-  }
-  if (found.length === 0) throw new SvcError('not_found', `Task ${id} does not exist.`, 'List tasks with `svc task list`.');
-  if (found.length === 1) return readTaskFile(found[0]!);
-  const copies = await Promise.all(found.map((path) => readTaskFile(path).catch(() => null)));
-  const valid = copies.filter((copy): copy is StoredTask => copy !== null).sort(byNewest);
-  const winner = valid[0];
-  if (!winner) return readTaskFile(found[0]!);
-  for (const path of found) if (path !== winner.path) await moveToConflicts(paths, path, now);
-  return winner;
+  }));
+  return found.filter((path): path is string => path !== null);
 }
 
 /** Orders copies of one task: later `updatedAt` first, then later file time. */
@@ -127,7 +138,7 @@ function toNextTask(current: StoredTask, wanted: Change, now: Date): Task {
   if (current.task.status !== current.status && wanted.status === current.status) next.lastTransitionAt = stamp;
   if (wanted.status !== 'in-progress') delete next.lease;
   if (wanted.touch !== false) next.updatedAt = stamp;
-  return next;
+  return parseTask(next, `${current.task.id} (as it would be written)`);
 }
 
 function toEvents(current: StoredTask, wanted: Change, actor: string): EventInput[] {
@@ -142,6 +153,12 @@ function toEvents(current: StoredTask, wanted: Change, actor: string): EventInpu
     out.push({ type: 'task.transitioned', taskId: id, actor, payload });
   }
   return out.concat(wanted.events ?? []);
+}
+
+async function toStored(path: string, task: Task, content: string, status: Status): Promise<StoredTask> {
+  const written = await stat(path, { bigint: true });
+  const body = content.slice(content.indexOf('\n---\n') + 5).replace(/^\r?\n/, '');
+  return { task, body, path, status, stamp: { ino: written.ino, size: written.size, mtimeNs: written.mtimeNs } };
 }
 
 async function isUnchanged(current: StoredTask): Promise<boolean> {

@@ -25,7 +25,8 @@ export interface Paths {
   statusDir(status: Status): string;
   taskFile(status: Status, id: string): string;
   lockFile(id: string): string;
-  seqFile(date: string): string;
+  /** Reservations of the ids of one UTC day: one empty file per allocated sequence number. */
+  seqDir(date: string): string;
   eventFile(date: string): string;
   workflowFile(name: string): string;
   murmurFile(teamId: string): string;
@@ -60,7 +61,7 @@ export function toPaths(rootArg: string): Paths {
     statusDir: (status) => join(tasks, status),
     taskFile: (status, id) => join(tasks, status, `${id}.md`),
     lockFile: (id) => join(locks, `${id}.lock`),
-    seqFile: (date) => join(seq, date),
+    seqDir: (date) => join(seq, date),
     eventFile: (date) => join(events, `${date}.jsonl`),
     workflowFile: (name) => join(workflows, `${name}.yaml`),
     murmurFile: (teamId) => join(murmur, `${teamId}.json`),

@@ -1,4 +1,5 @@
-import { open, readdir, stat } from 'node:fs/promises';
+import { statSync } from 'node:fs';
+import { open, readdir } from 'node:fs/promises';
 import { formatTaskId, toIdDate, toSeq } from '../core/ids.js';
 import { STATUSES } from '../core/status.js';
 import { ensureDir, hasCode } from '../fs/atomic.js';
@@ -22,7 +23,7 @@ export async function allocateId(paths: Paths, now: Date): Promise<string> {
     if (!(await reserve(dir, seq))) continue;
     hints.set(dir, seq + 1);
     const id = formatTaskId(date, seq);
-    if (!(await existsAnywhere(paths, id))) return id;
+    if (!existsAnywhere(paths, id)) return id;
   }
 }
 
@@ -64,10 +65,6 @@ async function scanHighestSeq(paths: Paths, date: string): Promise<number> {
   return highest;
 }
 
-async function existsAnywhere(paths: Paths, id: string): Promise<boolean> {
-  const found = await Promise.all(STATUSES.map((status) => stat(paths.taskFile(status, id)).then(() => true, (err: unknown) => {
-    if (hasCode(err, 'ENOENT')) return false;
-    throw err;
-  })));
-  return found.includes(true);
+function existsAnywhere(paths: Paths, id: string): boolean {
+  return STATUSES.some((status) => statSync(paths.taskFile(status, id), { throwIfNoEntry: false }) !== undefined);
 }

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { readdir, stat, writeFile } from 'node:fs/promises';
 import { SvcError } from '../core/errors.js';
-import { resolveIdArg } from '../core/ids.js';
+import { isSafeId, resolveIdArg } from '../core/ids.js';
 import { DEFAULT_PRIORITY, type Priority } from '../core/priority.js';
 import { STATUSES, type Status } from '../core/status.js';
 import { assertTaskText, parseTask, type Routing, type Task } from '../core/task.js';
@@ -9,7 +9,7 @@ import { systemClock, type Clock } from '../core/time.js';
 import { createExclusive, ensureDir, hasCode } from '../fs/atomic.js';
 import { withLock } from '../fs/lock.js';
 import { allocateId } from './allocate.js';
-import { byNewest, commitTask, type ChangeFn, type CommitResult } from './commit.js';
+import { byNewest, commitTask, findTaskFiles, type ChangeFn, type CommitResult } from './commit.js';
 import { appendEvents } from './events.js';
 import { toPaths, toTaskId, type Paths } from './paths.js';
 import { readTaskFile, renderTask, type StoredTask } from './task-file.js';
@@ -99,17 +99,20 @@ export function createStore(options: StoreOptions) {
 
     /** Resolves an id argument (full id or unique prefix, with or without `TASK-`). */
     async resolve(arg: string): Promise<string> {
-      if (await findCopies(paths, arg).then((found) => found.length > 0, () => false)) return arg;
+      if (isSafeId(arg) && findTaskFiles(paths, arg).length > 0) return arg;
       return resolveIdArg(arg, (await listNames(paths)).keys());
     },
 
     /** Reads one task by id or prefix; two copies (mid-move) yield the newer. */
     async get(arg: string): Promise<StoredTask> {
       const id = await this.resolve(arg);
-      const copies = await findCopies(paths, id);
+      const copies = findTaskFiles(paths, id);
       if (copies.length === 0) throw new SvcError('not_found', `Task ${id} does not exist.`, 'List tasks with `svc task list`.');
-      const read = await Promise.all(copies.map((path) => readTaskFile(path)));
-      return read.sort(byNewest)[0]!;
+      if (copies.length === 1) return readTaskFile(copies[0]!);
+      const read = await Promise.all(copies.map((path) => readTaskFile(path).catch((err: unknown) => err as Error)));
+      const valid = read.filter((copy): copy is StoredTask => !(copy instanceof Error));
+      if (!valid.length) throw read[0] as Error;
+      return valid.sort(byNewest)[0]!;
     },
 
     /** Reads every task of the given statuses (all by default); invalid files are reported, not thrown. */
@@ -188,16 +191,6 @@ function toNewTask(id: string, status: Status, input: CreateInput, now: Date): T
   if (input.parentId) task.parentId = input.parentId;
   if (input.gate) task.gate = input.gate;
   return task;
-}
-
-async function findCopies(paths: Paths, id: string): Promise<string[]> {
-  if (!toTaskId(`${id}.md`)) return [];
-  const found: string[] = [];
-  for (const status of STATUSES) {
-    const path = paths.taskFile(status, id);
-    if (await stat(path).then(() => true, () => false)) found.push(path);
-  }
-  return found;
 }
 
 async function readdirOrEmpty(dir: string): Promise<string[]> {

@@ -1,4 +1,4 @@
-import { open } from 'node:fs/promises';
+import { closeSync, fstatSync, openSync, readFileSync } from 'node:fs';
 import { basename, dirname } from 'node:path';
 import { SvcError } from '../core/errors.js';
 import { isStatus, type Status } from '../core/status.js';
@@ -37,18 +37,22 @@ export async function readTaskFile(path: string): Promise<StoredTask> {
   return { task, body: parsed.body, path, status, stamp };
 }
 
-/** Reads a file with the stamp of exactly the bytes read (fstat on the same descriptor). */
+/**
+ * Reads a file with the stamp of exactly the bytes read (fstat on the same descriptor).
+ * Synchronous on purpose: task files are small (at most 1 MiB), and four thread-pool round trips
+ * per read cost more than the read itself.
+ */
 export async function readStamped(path: string): Promise<{ text: string; stamp: FileStamp }> {
-  const handle = await open(path, 'r');
+  const fd = openSync(path, 'r');
   try {
-    const stat = await handle.stat({ bigint: true });
+    const stat = fstatSync(fd, { bigint: true });
     if (stat.size > BigInt(MAX_FILE_BYTES)) {
       throw new SvcError('too_large', `${path}: file has ${stat.size} bytes; the limit is ${MAX_FILE_BYTES}.`, 'Move large material out of the task file.');
     }
-    const text = await handle.readFile('utf8');
+    const text = readFileSync(fd, 'utf8');
     return { text, stamp: { ino: stat.ino, size: stat.size, mtimeNs: stat.mtimeNs } };
   } finally {
-    await handle.close();
+    closeSync(fd);
   }
 }
 

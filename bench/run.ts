@@ -1,7 +1,7 @@
 // `npm run bench [-- --quick]`: runs each section and prints one table (progress goes to stderr).
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, rmSync } from 'node:fs';
-import { availableParallelism, totalmem } from 'node:os';
+import { availableParallelism, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { printTable, type Row } from './measure.js';
@@ -15,7 +15,9 @@ const SECTIONS: { name: string; run: (options: BenchOptions) => Promise<Row[]> }
 const repo = fileURLToPath(new URL('..', import.meta.url));
 const quick = process.argv.includes('--quick');
 const only = process.argv.find((arg) => arg.startsWith('--section='))?.slice('--section='.length);
-const tmp = join(repo, '.bench-tmp', `run-${process.pid}`);
+// The system temp directory, like a user's ~/.svc: a repository checkout may sit on a watched or
+// network folder whose directory operations cost several times more.
+const tmp = join(tmpdir(), `svc-bench-${process.pid}`);
 const log = (text: string) => process.stderr.write(`${text}\n`);
 
 mkdirSync(tmp, { recursive: true });

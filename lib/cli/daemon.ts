@@ -5,7 +5,7 @@ import { SvcError } from '../core/errors.js';
 import { findPackageRoot } from '../core/package-root.js';
 import { probeDaemon, spawnDetached, terminate, waitForExit, waitForHealthy, type DaemonProbe } from '../daemon/control.js';
 import { startDaemon } from '../daemon/daemon.js';
-import { controlService, installService, uninstallService, type ServiceOptions } from '../daemon/service.js';
+import { controlService, DAEMON_NODE_FLAGS, installService, uninstallService, type ServiceOptions } from '../daemon/service.js';
 import { toPaths } from '../store/paths.js';
 import { TOOLS } from '../tools/index.js';
 import type { Context } from './context.js';
@@ -42,7 +42,7 @@ async function start(ctx: Context): Promise<void> {
   if (probe.state === 'stopping') await waitForExit(probe.pid ?? 0, STOP_TIMEOUT_MS);
   let exited = () => null as string | null;
   if (!(await controlService(serviceOptions(ctx), 'start'))) {
-    const child = spawnDetached({ node: process.execPath, args: [binPath(), 'daemon', 'run'], env: { ...ctx.io.env, SVC_HOME: paths.root }, logFile: paths.daemonLog });
+    const child = spawnDetached({ node: process.execPath, args: [...DAEMON_NODE_FLAGS, binPath(), 'daemon', 'run'], env: { ...ctx.io.env, SVC_HOME: paths.root }, logFile: paths.daemonLog });
     exited = child.exited;
   }
   const up = await waitForHealthy(paths, START_TIMEOUT_MS, exited);

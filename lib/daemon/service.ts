@@ -7,6 +7,13 @@ import { templatePath } from '../core/package-root.js';
 import { hasCode } from '../fs/atomic.js';
 import { toPaths } from '../store/paths.js';
 
+/**
+ * Node flags of the daemon process. A heap cap makes V8 collect before growing: with the default
+ * (a quarter of the RAM) the parse garbage of a 100,000-task scan leaves about 450 MB resident
+ * instead of about 280 MB. 1 GiB still holds the index of about a million tasks.
+ */
+export const DAEMON_NODE_FLAGS = ['--max-old-space-size=1024'] as const;
+
 /** The launchd label (`~/Library/LaunchAgents/<label>.plist`) and the systemd unit name. */
 export const SERVICE_LABEL = 'svc.daemon';
 export const SYSTEMD_UNIT = 'svc.service';
@@ -48,7 +55,7 @@ export interface ServiceReport {
 export function renderServiceFile(options: ServiceOptions): ServiceFile {
   const kind = (options.platform ?? platform()) === 'darwin' ? 'launchd' : 'systemd';
   const paths = toPaths(options.svcHome);
-  const values = { NODE: options.node, BIN: options.bin, SVC_HOME: paths.root, ENV_FILE: paths.envFile, LOG: paths.daemonLog, LABEL: SERVICE_LABEL };
+  const values = { NODE: options.node, NODE_FLAG: DAEMON_NODE_FLAGS.join(' '), BIN: options.bin, SVC_HOME: paths.root, ENV_FILE: paths.envFile, LOG: paths.daemonLog, LABEL: SERVICE_LABEL };
   const escape = kind === 'launchd' ? escapeXml : escapeSystemd;
   const template = readFileSync(templatePath(kind === 'launchd' ? 'svc.plist' : 'svc.service'), 'utf8');
   const content = template.replace(/\{\{(\w+)\}\}/g, (_, key: keyof typeof values) => escape(values[key] ?? ''));

@@ -18,7 +18,7 @@ render('a systemd user unit runs `svc daemon run` with SVC_HOME and loads data/d
   const unit = renderServiceFile(options(home, { platform: 'linux' }));
   assert.is(unit.kind, 'systemd');
   assert.is(unit.file, join(home, '.config/systemd/user/svc.service'));
-  assert.match(unit.content, `ExecStart="/usr/bin/node" "/opt/svc/bin/svc.js" daemon run\n`);
+  assert.match(unit.content, `ExecStart="/usr/bin/node" --max-old-space-size=1024 "/opt/svc/bin/svc.js" daemon run\n`);
   assert.match(unit.content, `Environment="SVC_HOME=${home}/.svc"\n`);
   assert.match(unit.content, `EnvironmentFile=-${home}/.svc/data/daemon.env\n`);
   assert.match(unit.content, /Restart=on-failure/);
@@ -39,10 +39,10 @@ render('a launchd plist under ~/Library/LaunchAgents, XML-escaped, sourcing the 
   assert.is(plist.kind, 'launchd');
   assert.is(plist.file, join(home, 'Library/LaunchAgents/svc.daemon.plist'));
   assert.match(plist.content, '<string>svc.daemon</string>');
-  assert.match(plist.content, '<string>/usr/bin/node</string>\n    <string>/opt/svc/bin/svc.js</string>');
+  assert.match(plist.content, '<string>/usr/bin/node</string>\n    <string>--max-old-space-size=1024</string>\n    <string>/opt/svc/bin/svc.js</string>');
   assert.match(plist.content, `<string>${home}/R&amp;D/data/daemon.env</string>`);
   assert.match(plist.content, `<string>${home}/R&amp;D/data/logs/daemon.log</string>`);
-  assert.match(plist.content, 'exec "$0" "$1" daemon run');
+  assert.match(plist.content, 'exec "$0" "$1" "$2" daemon run');
   assert.not.match(plist.content, /\{\{/);
 });
 

@@ -47,6 +47,7 @@ create('scans every status: counts, entries, done tasks loaded in the background
   const entry = index.get('TASK-2026-01-01-001')!;
   assert.equal([entry.status, entry.title, entry.priority, entry.agent, entry.path], ['ready', 'Task 1', 'normal', 'dev', paths.taskFile('ready', 'TASK-2026-01-01-001')]);
   assert.equal(entry.routing, { agent: 'dev' });
+  assert.equal([...index.summaries('done')].map((e) => e.id), ['TASK-2026-01-01-003', 'TASK-2026-01-01-004']);
   assert.equal(entry.dependsOn, []);
   assert.equal(invalid, [paths.taskFile('backlog', 'TASK-BROKEN')]);
   assert.match(index.invalid()[0]!.message, /malformed YAML/);

@@ -1,0 +1,253 @@
+import { readFileSync, statSync } from 'node:fs';
+import { readdir, stat } from 'node:fs/promises';
+import { basename } from 'node:path';
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import { SvcError } from '../core/errors.js';
+import { STATUSES, type Status } from '../core/status.js';
+import { parseTask, type Lease, type Priority, type Routing } from '../core/task.js';
+import { hasCode } from '../fs/atomic.js';
+import { parseFrontmatter } from '../fs/frontmatter.js';
+import { toTaskId, type Paths } from './paths.js';
+import type { InvalidFile } from './store.js';
+import { readTaskFile, type StoredTask } from './task-file.js';
+import type { IndexChange, IndexEntry, TaskIndexOptions } from './task-index.js';
+
+// The task index's bookkeeping: reading files into entries, finding the copies of an id, syncing a
+// directory listing against the entries. `task-index.ts` wires it to the watcher and the timers.
+
+/** An invalid file, with the stamp of the version that failed (it is read again only when it changes). */
+export interface TrackedInvalid extends InvalidFile {
+  stamp: string;
+}
+
+/** The state of one index. */
+export interface IndexState {
+  paths: Paths;
+  options: TaskIndexOptions;
+  entries: Map<string, IndexEntry>;
+  /** Ids per status: loaded entries, plus terminal ones known by name until read. */
+  byStatus: Record<Status, Set<string>>;
+  invalid: Map<string, TrackedInvalid>;
+  /** Bumped by every relocation of an id; a read applies only if no later one started. */
+  gen: Map<string, number>;
+  dirs: Map<Status, { mtimeNs: bigint; syncedAt: number }>;
+  closed: boolean;
+}
+
+/** An empty state. */
+export function newIndexState(paths: Paths, options: TaskIndexOptions): IndexState {
+  const byStatus = Object.fromEntries(STATUSES.map((s) => [s, new Set<string>()])) as Record<Status, Set<string>>;
+  return { paths, options, entries: new Map(), byStatus, invalid: new Map(), gen: new Map(), dirs: new Map(), closed: false };
+}
+
+/** The loaded entries of one status. */
+export function* entriesOf(state: IndexState, status: Status): IterableIterator<IndexEntry> {
+  for (const id of state.byStatus[status]) {
+    const entry = state.entries.get(id);
+    if (entry?.status === status) yield entry;
+  }
+}
+
+/**
+ * Reads one file found by a listing (synchronously: bulk loads are CPU-bound and the async file
+ * API costs more than the read). A relocation of the id since `gen` wins over this read.
+ */
+export function loadFile(state: IndexState, file: { id: string; status: Status }, gen: number): void {
+  if (gen !== -1 && (state.gen.get(file.id) ?? 0) !== gen) return;
+  const path = state.paths.taskFile(file.status, file.id);
+  let stamp: string | null = null;
+  try {
+    const s = statSync(path);
+    stamp = toStamp(s);
+    const entry = readEntrySync(path, file.status, file.id, stamp, s.mtimeMs);
+    const seen = state.entries.get(file.id);
+    if (!seen || seen.status === file.status || isNewer(entry, seen)) setEntry(state, entry, true);
+  } catch (err) {
+    if (hasCode(err, 'ENOENT')) return void relocate(state, file.id).catch((next: unknown) => fail(state, next));
+    state.byStatus[file.status].delete(file.id);
+    setInvalid(state, path, file.status, err, stamp);
+  }
+}
+
+/** Finds every copy of `id`, reads the ones that changed, and keeps the newest valid copy. */
+export async function relocate(state: IndexState, id: string, attempt = 0): Promise<void> {
+  const gen = (state.gen.get(id) ?? 0) + 1;
+  state.gen.set(id, gen);
+  const copies = STATUSES.map((status) => ({ status, stamp: stampOf(state.paths.taskFile(status, id)) })).filter(
+    (copy): copy is { status: Status; stamp: string } => copy.stamp !== null,
+  );
+  let best: IndexEntry | undefined;
+  const bad: { path: string; status: Status; err: unknown; stamp: string }[] = [];
+  for (const { status, stamp } of copies) {
+    const path = state.paths.taskFile(status, id);
+    const known = state.entries.get(id);
+    if (known?.path === path && known.stamp === stamp) {
+      if (!best || isNewer(known, best)) best = known;
+      continue;
+    }
+    try {
+      const entry = fromStored(await readTaskFile(path), stamp);
+      if (!best || isNewer(entry, best)) best = entry;
+    } catch (err) {
+      if (hasCode(err, 'ENOENT') && attempt < 3) return relocate(state, id, attempt + 1);
+      bad.push({ path, status, err, stamp });
+    }
+  }
+  if (state.gen.get(id) !== gen) return;
+  for (const status of STATUSES) state.invalid.delete(state.paths.taskFile(status, id));
+  for (const b of bad) setInvalid(state, b.path, b.status, b.err, b.stamp);
+  if (best) setEntry(state, best);
+  else removeEntry(state, id);
+}
+
+/** Lists a directory and returns the ids to relocate: new, gone, moved, or (`stat` mode) changed files. */
+export async function syncDir(state: IndexState, status: Status, mode: 'stat' | 'names'): Promise<string[]> {
+  const started = Date.now();
+  const dirStat = await statDir(state, status);
+  const names = await readdir(state.paths.statusDir(status)).catch((err: unknown) => (hasCode(err, 'ENOENT') ? [] : Promise.reject(err)));
+  const seen = new Set<string>();
+  const toStat: string[] = [];
+  const candidates: string[] = [];
+  for (const name of names) {
+    const id = toTaskId(name);
+    if (!id) continue;
+    seen.add(id);
+    const known = state.entries.get(id);
+    if (known ? known.status === status && mode === 'names' : state.byStatus[status].has(id)) continue;
+    const path = known?.status === status ? known.path : state.paths.taskFile(status, id);
+    if (known?.status !== status && state.invalid.has(path) && mode === 'names') continue;
+    if (mode === 'stat' && (known?.status === status || state.invalid.has(path))) toStat.push(id);
+    else candidates.push(id);
+  }
+  await inBatches(toStat, (id) => {
+    const path = state.paths.taskFile(status, id);
+    if (stampOf(path) !== (state.entries.get(id)?.stamp ?? state.invalid.get(path)?.stamp)) candidates.push(id);
+  });
+  for (const id of state.byStatus[status]) if (!seen.has(id)) candidates.push(id);
+  recordDir(state, status, dirStat, started);
+  return candidates;
+}
+
+/** True when a directory changed since its last sync (or may have, within the timestamp granularity). */
+export async function isDirty(state: IndexState, status: Status): Promise<boolean> {
+  const seen = state.dirs.get(status);
+  const now = await statDir(state, status);
+  if (!seen || !now) return !!now !== !!seen;
+  const racyMs = now.mtimeNs % 1_000_000_000n === 0n ? RACY_MS.coarse : RACY_MS.fine;
+  return now.mtimeNs !== seen.mtimeNs || Number(now.mtimeNs / 1_000_000n) >= seen.syncedAt - racyMs;
+}
+
+/** Reports an error (unless closed), then runs `then` (a recovery such as a full rescan). */
+export function fail(state: IndexState, err: unknown, then?: () => Promise<void>): void {
+  if (state.closed) return;
+  state.options.onError?.(err);
+  then?.().catch((next: unknown) => state.options.onError?.(next));
+}
+
+/** The mtime (ns) of a status directory, or null when it is missing. */
+export async function statDir(state: IndexState, status: Status): Promise<{ mtimeNs: bigint } | null> {
+  return stat(state.paths.statusDir(status), { bigint: true }).catch((err: unknown) => (hasCode(err, 'ENOENT') ? null : Promise.reject(err)));
+}
+
+/** Remembers a directory's mtime as of a sync that began at `syncedAt`. */
+export function recordDir(state: IndexState, status: Status, dirStat: { mtimeNs: bigint } | null | undefined, syncedAt: number): void {
+  if (dirStat) state.dirs.set(status, { mtimeNs: dirStat.mtimeNs, syncedAt });
+  else state.dirs.delete(status);
+}
+
+// --- internal ---
+
+/** The same checks as the store's `readTaskFile`, on a synchronous read, into a compact entry. */
+function readEntrySync(path: string, status: Status, id: string, stamp: string, mtimeMs: number): IndexEntry {
+  const parsed = parseFrontmatter(readFileSync(path, 'utf8'), path);
+  const task = parseTask(parsed.data, path);
+  if (task.id !== id) {
+    throw new SvcError('validation_error', `${path}: the file name says ${JSON.stringify(toTaskId(basename(path)))} but the frontmatter id is ${JSON.stringify(task.id)}.`, 'Rename the file to <id>.md or fix the id field.');
+  }
+  return toEntry({ task, status, path, stamp, mtimeMs });
+}
+
+/**
+ * A directory mtime this close to the last sync may hide a change made in the same clock tick:
+ * a few ms where timestamps carry nanoseconds (the kernel's coarse clock), 2 s where they are whole seconds.
+ */
+const RACY_MS = { fine: 20, coarse: 2000 };
+
+/** Sets the entry of an id; `quiet` for bulk loads, which are no change. */
+function setEntry(state: IndexState, entry: IndexEntry, quiet = false): void {
+  const before = state.entries.get(entry.id);
+  for (const status of STATUSES) if (status !== entry.status) state.byStatus[status].delete(entry.id);
+  state.byStatus[entry.status].add(entry.id);
+  state.entries.set(entry.id, entry);
+  if (!quiet && before?.status !== entry.status) notify(state, { id: entry.id, ...(before ? { from: before.status } : {}), to: entry.status });
+}
+
+function removeEntry(state: IndexState, id: string): void {
+  const before = state.entries.get(id);
+  for (const status of STATUSES) state.byStatus[status].delete(id);
+  state.entries.delete(id);
+  if (before) notify(state, { id, from: before.status });
+}
+
+function setInvalid(state: IndexState, path: string, status: Status, err: unknown, stamp: string | null): void {
+  const message = err instanceof Error ? err.message : String(err);
+  const seen = state.invalid.get(path);
+  state.invalid.set(path, { path, status, message, stamp: stamp ?? '' });
+  if (seen?.message !== message || seen.stamp !== stamp) call(state, () => state.options.onInvalid?.({ path, status, message }));
+}
+
+function notify(state: IndexState, change: IndexChange): void {
+  call(state, () => state.options.onChange?.(change));
+}
+
+function call(state: IndexState, fn: () => void): void {
+  try {
+    fn();
+  } catch (err) {
+    fail(state, err);
+  }
+}
+
+/** An entry from a file read by the store, with the stamp taken before the read (a later change then shows). */
+function fromStored(stored: StoredTask, stamp: string): IndexEntry {
+  return toEntry({ task: stored.task, status: stored.status, path: stored.path, stamp, mtimeMs: Number(stamp.split(':')[2]) });
+}
+
+/**
+ * Builds an entry with one fixed shape (every key present, none deleted: a deleted key would give each
+ * entry its own hidden class) from fresh copies of the fields (parser strings are slices of the file text).
+ */
+function toEntry(read: { task: StoredTask['task']; status: Status; path: string; stamp: string; mtimeMs: number }): IndexEntry {
+  const { task, status, path, stamp, mtimeMs } = read;
+  const copy = JSON.parse(JSON.stringify([task.id, task.title, task.priority, task.routing, task.dependsOn, task.lease ?? null, task.createdAt, task.updatedAt])) as [string, string, Priority, Routing, string[], Lease | null, string, string];
+  const [id, title, priority, routing, dependsOn, lease, createdAt, updatedAt] = copy;
+  const agent = lease?.agent ?? routing.agent;
+  return { id, status, path, title, priority, routing, dependsOn: dependsOn.length ? dependsOn : NO_DEPENDENCIES, lease: lease ?? undefined, agent, createdAt, updatedAt, mtimeMs, stamp };
+}
+
+/** Shared by every entry without dependencies (never mutated). */
+const NO_DEPENDENCIES: string[] = [];
+
+/** The later `updatedAt` wins, then the later file time (as in the store's `byNewest`). */
+function isNewer(a: IndexEntry, b: IndexEntry): boolean {
+  const byUpdated = Date.parse(a.updatedAt) - Date.parse(b.updatedAt);
+  return byUpdated !== 0 ? byUpdated > 0 : a.mtimeMs > b.mtimeMs;
+}
+
+/** Identity of a file version (inode, size, mtime); null when it is gone. One format everywhere. */
+function stampOf(path: string): string | null {
+  const s = statSync(path, { throwIfNoEntry: false });
+  return s ? toStamp(s) : null;
+}
+
+function toStamp(s: { ino: number; size: number; mtimeMs: number }): string {
+  return `${s.ino}:${s.size}:${s.mtimeMs}`;
+}
+
+/** Runs `fn` over `items` synchronously in batches, yielding to the event loop between batches. */
+async function inBatches<T>(items: readonly T[], fn: (item: T) => void, size = 500): Promise<void> {
+  for (let i = 0; i < items.length; i += size) {
+    if (i > 0) await nextTurn();
+    for (const item of items.slice(i, i + size)) fn(item);
+  }
+}

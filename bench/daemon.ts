@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { requestDaemon } from '../lib/daemon/client.js';
+import { DAEMON_NODE_FLAGS } from '../lib/daemon/service.js';
 import { toPaths } from '../lib/store/paths.js';
 import { initTree } from '../lib/store/store.js';
 import { formatNumber, median, type Row } from './measure.js';
@@ -12,7 +13,7 @@ import type { BenchOptions } from './store.js';
 /**
  * The daemon section: start-to-healthy time and resident memory with 10,000 and 100,000 tasks in
  * the tree (90 % done, 5 % ready, 5 % backlog), `svc_status` latency there, and tool calls/s over
- * the socket (median of 5 runs). Runs the built `bin/svc.js daemon run`.
+ * the socket (median of 5 runs). Runs the built `bin/svc.js daemon run` with the flags the service uses.
  */
 export async function benchDaemon(options: Partial<BenchOptions> & { quick: boolean }): Promise<Row[]> {
   const tmp = options.tmp ?? join(tmpdir(), `svc-bench-${process.pid}`);
@@ -112,7 +113,7 @@ ${'A task body of typical length, a few sentences of Markdown. '.repeat(4)}
 `;
 
 function startDaemonProcess(root: string): ChildProcess {
-  return spawn(process.execPath, [bin, 'daemon', 'run'], { env: { ...process.env, SVC_HOME: root, DEBUG: '' }, stdio: 'ignore' });
+  return spawn(process.execPath, [...DAEMON_NODE_FLAGS, bin, 'daemon', 'run'], { env: { ...process.env, SVC_HOME: root, DEBUG: '' }, stdio: 'ignore' });
 }
 
 async function stop(child: ChildProcess): Promise<void> {

@@ -1,4 +1,4 @@
-import { chmodSync, readFileSync, statSync } from 'node:fs';
+import { chmodSync, readFileSync, readlinkSync, statSync } from 'node:fs';
 import { chmod, stat, unlink } from 'node:fs/promises';
 import type { Server } from 'node:http';
 import { createConnection } from 'node:net';
@@ -143,14 +143,21 @@ function alreadyRunning(paths: Paths, lockPath: string, cause: unknown): SvcErro
   );
 }
 
-/** The pid recorded by the lock's owner file (`<host> <pid>`), when it can be read. */
+/** The pid recorded as the lock's owner (`<host> <pid>`, a symlink or a file), when it can be read. */
 function readLockOwner(lockPath: string): number | null {
+  const owner = join(lockPath, 'owner');
+  let text: string;
   try {
-    const pid = Number(readFileSync(join(lockPath, 'owner'), 'utf8').trim().split(' ')[1]);
-    return Number.isSafeInteger(pid) && pid > 0 ? pid : null;
+    text = readlinkSync(owner);
   } catch {
-    return null;
+    try {
+      text = readFileSync(owner, 'utf8');
+    } catch {
+      return null;
+    }
   }
+  const pid = Number(text.trim().split(' ')[1]);
+  return Number.isSafeInteger(pid) && pid > 0 ? pid : null;
 }
 
 async function exists(path: string): Promise<boolean> {

@@ -2,7 +2,8 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { toPaths } from '../../lib/store/paths.js';
-import { call, closeDaemons, healthy, startChild, writeTaskFiles } from '../helpers/daemon.js';
+import { startDaemon } from '../../lib/daemon/daemon.js';
+import { call, closeDaemons, healthy, startChild, TEST_TOOLS, writeTaskFiles } from '../helpers/daemon.js';
 import { cleanRoots, tempRoot, within } from '../helpers/root.js';
 
 // Real `svc daemon run` processes from the built bin/svc.js (run `npm run build` first).
@@ -84,7 +85,7 @@ life('the pid file appears only once /healthz answers', async () => {
 life('SIGTERM during the start is not fatal: the daemon comes up, then stops cleanly', async () => {
   const root = tempRoot();
   const paths = toPaths(root);
-  await writeTaskFiles(root, 1500, () => 'ready');
+  await writeTaskFiles(root, 3000, () => 'ready');
   const child = startChild(root);
   await within(10_000, () => existsSync(`${paths.pidFile}.lock`), 'the start to take its lock');
   assert.not.ok(existsSync(paths.pidFile), 'still starting');
@@ -94,6 +95,23 @@ life('SIGTERM during the start is not fatal: the daemon comes up, then stops cle
   assert.not.ok(existsSync(paths.socket));
   assert.not.ok(existsSync(paths.pidFile));
   assert.match(readFileSync(paths.daemonLog, 'utf8'), /info daemon\.stopped/);
+});
+
+life('a start while another is still starting (no pid file yet) names the pid from the lock', async () => {
+  const root = tempRoot();
+  const paths = toPaths(root);
+  await writeTaskFiles(root, 3000, () => 'ready');
+  const first = startChild(root);
+  await within(10_000, () => existsSync(`${paths.pidFile}.lock`), 'the first start to take its lock');
+  assert.not.ok(existsSync(paths.pidFile), 'still starting');
+  try {
+    await startDaemon({ root, tools: TEST_TOOLS });
+    assert.unreachable('the second start should fail');
+  } catch (err) {
+    assert.is((err as { code: string }).code, 'locked');
+    assert.match((err as Error).message, `(pid ${first.child.pid})`);
+  }
+  assert.is(await healthy(root), first.child.pid);
 });
 
 life.run();

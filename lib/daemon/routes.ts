@@ -11,6 +11,7 @@ import type { AttachedPlugin, SpawnQueue } from './spawn-queue.js';
 
 /** The plugin lifecycle events accepted on `POST /v1/event/<name>`. */
 export const HOOK_NAMES = ['session-end', 'agent-end', 'before-compaction', 'message-received'] as const;
+/** One of `HOOK_NAMES`. */
 export type HookName = (typeof HOOK_NAMES)[number];
 
 /** The body of `GET /status` (DESIGN section 9). */

@@ -14,8 +14,9 @@ import { toPaths } from '../store/paths.js';
  */
 export const DAEMON_NODE_FLAGS = ['--max-old-space-size=1024'] as const;
 
-/** The launchd label (`~/Library/LaunchAgents/<label>.plist`) and the systemd unit name. */
+/** The launchd label (`~/Library/LaunchAgents/<label>.plist`). */
 export const SERVICE_LABEL = 'svc.daemon';
+/** The systemd user unit (`~/.config/systemd/user/<unit>`). */
 export const SYSTEMD_UNIT = 'svc.service';
 
 /** Runs a supervisor command; tests pass their own. */

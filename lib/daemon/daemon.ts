@@ -12,9 +12,9 @@ import type { ToolDef } from '../tools/registry.js';
 import { requestDaemon } from './client.js';
 import { assertPrivateDir, assertSocketPath, clearLeftovers, holdInstanceLock, listenPrivate, removePidFile, writePidFile, type InstanceLock } from './instance.js';
 import { createLog, type DaemonLog } from './log.js';
-import { createRoutes, type HookName, type StatusBody } from './routes.js';
+import { createRoutes, type HookName, type RouteContext, type StatusBody } from './routes.js';
 import { createSpawnQueue, type SpawnQueue } from './spawn-queue.js';
-import { closeServer, trackRequests } from './shutdown.js';
+import { closeServer, trackRequests, type RequestTracker } from './shutdown.js';
 
 /** Options of `startDaemon`; everything but `root` and `tools` has a default. */
 export interface DaemonOptions {
@@ -108,68 +108,102 @@ interface Running {
   server?: Server;
 }
 
+/** What a started daemon is made of, shared by the routes and the stop. */
+interface Core {
+  paths: Paths;
+  store: Store;
+  options: DaemonOptions;
+  clock: Clock;
+  parts: Running & { index: TaskIndex };
+  spawns: SpawnQueue;
+  listeners: Set<HookListener>;
+  pid: number;
+  version: string;
+  startedAt: number;
+  stopping: boolean;
+  loaded: boolean;
+}
+
 async function launch(paths: Paths, store: Store, options: DaemonOptions, clock: Clock, parts: Running): Promise<Daemon> {
   const { log } = parts;
-  const pid = process.pid;
-  const version = options.version ?? readPackageVersion();
-  const startedAt = clock().getTime();
-  const index = (parts.index = await createTaskIndex(paths, {
+  parts.index = await createTaskIndex(paths, {
     rescanIntervalMs: options.rescanIntervalMs,
     watch: options.watch,
     onInvalid: (file) => void recordInvalid(paths, clock, log, file),
     onError: (err) => log.error('index.error', { message: err instanceof Error ? err.message : String(err) }),
-  }));
-  let loaded = false;
-  void index.loaded.then(() => (loaded = true, log.info('index.loaded', { byStatus: index.counts() })), () => undefined);
-  const spawns = createSpawnQueue({ clock, pickupTimeoutMs: options.spawnTimeoutMs, graceMs: options.pluginGraceMs });
-  const listeners = new Set<HookListener>();
-  let stopping = false;
-  const status = (): StatusBody => ({
-    status: stopping ? 'stopping' : 'running', healthy: !stopping, version, pid, uptimeMs: clock().getTime() - startedAt, mode: 'standalone',
-    plugins: spawns.attached(), tasks: { byStatus: index.counts(), invalid: index.invalid().length, loaded }, scheduler: { lastPollAt: null, lastTickAt: null },
   });
-  const handler = createRoutes({
-    tools: options.tools, spawns, log, status, isStopping: () => stopping, spawnWaitMs: options.spawnWaitMs ?? 25_000,
-    toolContext: { store, index, onCommitted: (ids) => index.update(ids) },
+  const spawns = createSpawnQueue({ clock, pickupTimeoutMs: options.spawnTimeoutMs, graceMs: options.pluginGraceMs });
+  const core: Core = {
+    paths, store, options, clock, parts: parts as Core['parts'], spawns, listeners: new Set(),
+    pid: process.pid, version: options.version ?? readPackageVersion(), startedAt: clock().getTime(), stopping: false, loaded: false,
+  };
+  const { index } = core.parts;
+  void index.loaded.then(() => ((core.loaded = true), log.info('index.loaded', { byStatus: index.counts() })), () => undefined);
+  const server = (parts.server = createServer(createRoutes(toRouteContext(core))));
+  const requests = trackRequests(server);
+  await listenPrivate(server, paths.socket);
+  await assertHealthy(paths);
+  await writePidFile(paths, core.pid);
+  log.info('daemon.started', { pid: core.pid, version: core.version, socket: paths.socket, byStatus: index.counts() });
+  await appendEvents(paths.root, clock(), [{ type: 'daemon.started', actor: 'system', payload: { pid: core.pid, version: core.version } }]);
+  const { close, closed } = createStop(core, server, requests);
+  return {
+    paths, pid: core.pid, store, index, spawns, log, closed, close,
+    onHook(listener) {
+      core.listeners.add(listener);
+      return () => core.listeners.delete(listener);
+    },
+  };
+}
+
+function toRouteContext(core: Core): RouteContext {
+  const { paths, clock, spawns, parts } = core;
+  const { index, log } = parts;
+  return {
+    tools: core.options.tools, spawns, log, spawnWaitMs: core.options.spawnWaitMs ?? 25_000,
+    status: () => statusOf(core),
+    isStopping: () => core.stopping,
+    toolContext: { store: core.store, index, onCommitted: (ids) => index.update(ids) },
     beforeTool: () => index.refresh(),
     onHook: async (name, payload, plugin) => {
       log.info(`event.${name}`, { plugin });
       await appendEvents(paths.root, clock(), [{ type: `plugin.${name}`, actor: plugin ?? 'plugin', payload }]);
-      for (const listener of listeners) listener(name, payload, plugin);
+      for (const listener of core.listeners) listener(name, payload, plugin);
     },
-  });
-  const server = (parts.server = createServer(handler));
-  const requests = trackRequests(server);
-  await listenPrivate(server, paths.socket);
-  await assertHealthy(paths);
-  await writePidFile(paths, pid);
-  log.info('daemon.started', { pid, version, socket: paths.socket, byStatus: index.counts() });
-  await appendEvents(paths.root, clock(), [{ type: 'daemon.started', actor: 'system', payload: { pid, version } }]);
+  };
+}
+
+function statusOf(core: Core): StatusBody {
+  const { index } = core.parts;
+  return {
+    status: core.stopping ? 'stopping' : 'running', healthy: !core.stopping, version: core.version, pid: core.pid,
+    uptimeMs: core.clock().getTime() - core.startedAt, mode: 'standalone', plugins: core.spawns.attached(),
+    tasks: { byStatus: index.counts(), invalid: index.invalid().length, loaded: core.loaded }, scheduler: { lastPollAt: null, lastTickAt: null },
+  };
+}
+
+/** The stop: 503 on /healthz while in-flight requests finish, then close, remove pid and socket, log. */
+function createStop(core: Core, server: Server, requests: RequestTracker): { close(): Promise<void>; closed: Promise<void> } {
+  const { paths, clock, pid, parts } = core;
   let stopped: Promise<void> | null = null;
   let markClosed!: () => void;
   const closed = new Promise<void>((done) => (markClosed = done));
   const close = () =>
     (stopped ??= (async () => {
-      stopping = true;
-      log.info('daemon.stopping', { pid, inFlight: requests.count() });
-      spawns.close();
-      await requests.drained(options.drainTimeoutMs ?? 10_000);
+      core.stopping = true;
+      parts.log.info('daemon.stopping', { pid, inFlight: requests.count() });
+      core.spawns.close();
+      await requests.drained(core.options.drainTimeoutMs ?? 10_000);
       await closeServer(server, 1000);
-      await index.close();
+      await parts.index.close();
       await removePidFile(paths, pid);
-      log.info('daemon.stopped', { pid, uptimeMs: clock().getTime() - startedAt });
+      parts.log.info('daemon.stopped', { pid, uptimeMs: clock().getTime() - core.startedAt });
       await appendEvents(paths.root, clock(), [{ type: 'daemon.stopped', actor: 'system', payload: { pid } }]).catch(() => undefined);
-      await log.close();
+      await parts.log.close();
       await parts.lock.release();
       markClosed();
     })());
-  return {
-    paths, pid, store, index, spawns, log, closed, close,
-    onHook(listener) {
-      listeners.add(listener);
-      return () => listeners.delete(listener);
-    },
-  };
+  return { close, closed };
 }
 
 async function assertHealthy(paths: Paths): Promise<void> {

@@ -27,7 +27,7 @@ export function registerDaemon(cli: CAC, ctx: Context): void {
 // --- internal ---
 
 async function runDaemon(ctx: Context): Promise<void> {
-  const daemon = await startDaemon({ root: ctx.root, tools: TOOLS, stderr: (text) => ctx.io.stderr(text), handleSignals: true });
+  const daemon = await startDaemon({ root: ctx.root, tools: TOOLS, stderr: (text) => ctx.io.stderr(text), handleSignals: true, env: ctx.io.env });
   ctx.print(`svc daemon running (pid ${daemon.pid}) on ${daemon.paths.socket}; log: ${daemon.paths.daemonLog}`);
   await daemon.closed;
 }

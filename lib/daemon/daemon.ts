@@ -13,6 +13,7 @@ import { requestDaemon } from './client.js';
 import { assertPrivateDir, assertSocketPath, clearLeftovers, holdInstanceLock, listenPrivate, removePidFile, writePidFile, type InstanceLock } from './instance.js';
 import { createLog, type DaemonLog } from './log.js';
 import { createRoutes, type HookName, type RouteContext, type StatusBody } from './routes.js';
+import { startScheduling, type Scheduling } from './scheduling.js';
 import { createSpawnQueue, type SpawnQueue } from './spawn-queue.js';
 import { closeServer, trackRequests, type RequestTracker } from './shutdown.js';
 
@@ -39,6 +40,10 @@ export interface DaemonOptions {
   drainTimeoutMs?: number;
   /** Watch `tasks/` with chokidar (default true). */
   watch?: boolean;
+  /** Run the scheduler (default true; tests of the socket alone turn it off). */
+  schedule?: boolean;
+  /** The environment agents start from, and where `SVC_GATEWAY_TOKEN` is read. */
+  env?: Record<string, string | undefined>;
 }
 
 /** A running daemon. */
@@ -122,20 +127,25 @@ interface Core {
   startedAt: number;
   stopping: boolean;
   loaded: boolean;
+  scheduling: Scheduling | null;
 }
 
 async function launch(paths: Paths, store: Store, options: DaemonOptions, clock: Clock, parts: Running): Promise<Daemon> {
   const { log } = parts;
+  let wake = (): void => undefined; // bound to the scheduler once it runs
   parts.index = await createTaskIndex(paths, {
     rescanIntervalMs: options.rescanIntervalMs,
     watch: options.watch,
     onInvalid: (file) => void recordInvalid(paths, clock, log, file),
     onError: (err) => log.error('index.error', { message: err instanceof Error ? err.message : String(err) }),
+    onChange: (change) => {
+      if (change.to === 'ready' || change.from === 'in-progress' || change.to === 'done') wake();
+    },
   });
   const spawns = createSpawnQueue({ clock, pickupTimeoutMs: options.spawnTimeoutMs, graceMs: options.pluginGraceMs });
   const core: Core = {
     paths, store, options, clock, parts: parts as Core['parts'], spawns, listeners: new Set(),
-    pid: process.pid, version: options.version ?? readPackageVersion(), startedAt: clock().getTime(), stopping: false, loaded: false,
+    pid: process.pid, version: options.version ?? readPackageVersion(), startedAt: clock().getTime(), stopping: false, loaded: false, scheduling: null,
   };
   const { index } = core.parts;
   void index.loaded.then(() => ((core.loaded = true), log.info('index.loaded', { byStatus: index.counts() })), () => undefined);
@@ -146,6 +156,13 @@ async function launch(paths: Paths, store: Store, options: DaemonOptions, clock:
   await writePidFile(paths, core.pid);
   log.info('daemon.started', { pid: core.pid, version: core.version, socket: paths.socket, byStatus: index.counts() });
   await appendEvents(paths.root, clock(), [{ type: 'daemon.started', actor: 'system', payload: { pid: core.pid, version: core.version } }]);
+  if (options.schedule !== false) {
+    core.scheduling = await startScheduling({
+      store, index, spawns, env: options.env ?? {}, log: (line) => log.info('scheduler', { message: line }),
+      alert: (text) => (options.stderr ?? ((t: string) => process.stderr.write(t)))(`${text}\n`),
+    });
+    wake = core.scheduling.schedule;
+  }
   const { close, closed } = createStop(core, server, requests);
   return {
     paths, pid: core.pid, store, index, spawns, log, closed, close,
@@ -163,7 +180,17 @@ function toRouteContext(core: Core): RouteContext {
     tools: core.options.tools, spawns, log, spawnWaitMs: core.options.spawnWaitMs ?? 25_000,
     status: () => statusOf(core),
     isStopping: () => core.stopping,
-    toolContext: { store: core.store, index, onCommitted: (ids) => index.update(ids) },
+    toolContext: {
+      store: core.store, index,
+      onCommitted: async (ids) => {
+        await index.update(ids);
+        core.scheduling?.schedule();
+      },
+    },
+    scheduler: {
+      tick: () => requireScheduling(core).tick(),
+      dryRun: () => requireScheduling(core).dryRun(),
+    },
     beforeTool: () => index.refresh(),
     onHook: async (name, payload, plugin) => {
       log.info(`event.${name}`, { plugin });
@@ -177,8 +204,9 @@ function statusOf(core: Core): StatusBody {
   const { index } = core.parts;
   return {
     status: core.stopping ? 'stopping' : 'running', healthy: !core.stopping, version: core.version, pid: core.pid,
-    uptimeMs: core.clock().getTime() - core.startedAt, mode: 'standalone', plugins: core.spawns.attached(),
-    tasks: { byStatus: index.counts(), invalid: index.invalid().length, loaded: core.loaded }, scheduler: { lastPollAt: null, lastTickAt: null },
+    uptimeMs: core.clock().getTime() - core.startedAt, mode: core.scheduling?.mode() ?? 'standalone', plugins: core.spawns.attached(),
+    tasks: { byStatus: index.counts(), invalid: index.invalid().length, loaded: core.loaded },
+    scheduler: core.scheduling?.stats() ?? { lastPollAt: null, lastTickAt: null },
   };
 }
 
@@ -192,6 +220,7 @@ function createStop(core: Core, server: Server, requests: RequestTracker): { clo
     (stopped ??= (async () => {
       core.stopping = true;
       parts.log.info('daemon.stopping', { pid, inFlight: requests.count() });
+      await core.scheduling?.close();
       core.spawns.close();
       await requests.drained(core.options.drainTimeoutMs ?? 10_000);
       await closeServer(server, 1000);
@@ -204,6 +233,11 @@ function createStop(core: Core, server: Server, requests: RequestTracker): { clo
       markClosed();
     })());
   return { close, closed };
+}
+
+function requireScheduling(core: Core): Scheduling {
+  if (core.scheduling) return core.scheduling;
+  throw new SvcError('unavailable', 'This daemon runs without a scheduler.', 'Start it with `svc daemon start`.');
 }
 
 async function assertHealthy(paths: Paths): Promise<void> {

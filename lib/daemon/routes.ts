@@ -40,6 +40,8 @@ export interface RouteContext {
   /** How long `GET /v1/spawns/wait` holds an idle long-poll. */
   spawnWaitMs: number;
   onHook: (name: HookName, payload: Record<string, unknown>, plugin: string | undefined) => Promise<void>;
+  /** `svc scheduler run`: one tick now, or the plan of one without acting. */
+  scheduler: { tick: () => Promise<unknown[]>; dryRun: () => Promise<unknown[]> };
 }
 
 /** Builds the request handler: every route of DESIGN section 9, every failure in the error shape. */
@@ -56,12 +58,14 @@ export function createRoutes(ctx: RouteContext): (req: IncomingMessage, res: Ser
   app.post('/v1/event/:name', wrap((req, res) => hook(ctx, req, res)));
   app.get('/v1/spawns/wait', wrap((req, res) => waitSpawn(ctx, req, res)));
   app.post('/v1/spawns/:id/result', wrap((req, res) => spawnResult(ctx, req, res)));
+  app.post('/v1/scheduler/tick', wrap(async (_req, res) => (assertServing(ctx), sendJson(res, 200, { ok: true, actions: await ctx.scheduler.tick() }))));
+  app.get('/v1/scheduler/plan', wrap(async (_req, res) => sendJson(res, 200, { ok: true, actions: await ctx.scheduler.dryRun() })));
   return (req, res) => void app.handler(req as Request, res, undefined as never);
 }
 
 // --- internal ---
 
-const ROUTES = 'GET /healthz, GET /status, POST /v1/tool/invoke, POST /v1/event/{session-end|agent-end|before-compaction|message-received}, GET /v1/spawns/wait, POST /v1/spawns/{id}/result';
+const ROUTES = 'GET /healthz, GET /status, POST /v1/tool/invoke, POST /v1/event/{session-end|agent-end|before-compaction|message-received}, GET /v1/spawns/wait, POST /v1/spawns/{id}/result, POST /v1/scheduler/tick, GET /v1/scheduler/plan';
 
 const ResultBody = z.object({
   ok: z.boolean(),

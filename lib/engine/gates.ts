@@ -1,8 +1,15 @@
-import type { Task } from '../core/task.js';
+import type { Routing } from '../core/task.js';
 import { findGate, firstGate, loadWorkflow, type Workflow } from '../org/workflow.js';
 
+/** What the resolver needs of a task. */
+export interface GatedTask {
+  id: string;
+  routing: Routing;
+  gate?: { workflow: string; current: string } | undefined;
+}
+
 /** Resolves the role of a gated task's current gate; workflows are read once per resolver. */
-export type GateRoleResolver = (task: Task) => Promise<string | undefined>;
+export type GateRoleResolver = (task: GatedTask) => Promise<string | undefined>;
 
 /** A resolver for one snapshot (a workflow that fails to load routes as if ungated, and is logged). */
 export function createGateRoleResolver(root: string, log: (line: string) => void = () => undefined): GateRoleResolver {

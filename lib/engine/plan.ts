@@ -99,10 +99,9 @@ function planReady(task: PlanTask, snapshot: Snapshot, ctx: PlanContext, load: M
   if ((load.get(route.agent) ?? 0) >= limit) return hold('agent-busy', `agent ${route.agent} has ${limit} of ${limit} tasks in progress`);
   if (running >= ctx.maxConcurrentDispatches) return hold('concurrency', `${running} of ${ctx.maxConcurrentDispatches} dispatches in progress`);
   if (agent?.command) return { kind: 'dispatch', taskId: task.id, agent: route.agent, adapter: 'command' };
+  if (ctx.pluginAttached) return { kind: 'dispatch', taskId: task.id, agent: route.agent, adapter: 'plugin' };
   if (ctx.mode === 'booting') return hold('booting', 'waiting for a gateway plugin to attach during the boot window');
-  if (ctx.mode === 'plugin') {
-    return ctx.pluginAttached ? { kind: 'dispatch', taskId: task.id, agent: route.agent, adapter: 'plugin' } : hold('no-plugin-attached', 'plugin-expected mode and no plugin holds /v1/spawns/wait');
-  }
+  if (ctx.mode === 'plugin') return hold('no-plugin-attached', 'plugin-expected mode and no plugin holds /v1/spawns/wait');
   if (!ctx.gatewayConfigured) return hold('no-gateway', `agent ${route.agent} has no command and aof.daemon.gatewayUrl is not set`);
   return { kind: 'dispatch', taskId: task.id, agent: route.agent, adapter: 'standalone' };
 }

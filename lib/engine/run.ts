@@ -30,7 +30,7 @@ export async function runDispatch(ctx: RunContext, action: Extract<Action, { kin
   const leased = await leaseTask(ctx.store, action.taskId, action.agent, action.adapter, ctx.ttlMs);
   if (!leased) return false;
   await ctx.onCommitted?.([action.taskId]);
-  const marker = `${ctx.store.paths.spawns}/${action.taskId}.${leased.sessionId}`;
+  const marker = `${ctx.store.paths.spawns}/${action.taskId}@${leased.sessionId}`;
   await mkdir(ctx.store.paths.spawns, { recursive: true }).then(() => writeFile(marker, ''));
   const { task, body } = leased.result.after;
   const request: SpawnRequest = {

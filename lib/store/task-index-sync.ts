@@ -222,7 +222,12 @@ function toEntry(read: { task: StoredTask['task']; status: Status; path: string;
   const copy = JSON.parse(JSON.stringify([task.id, task.title, task.priority, task.routing, task.dependsOn, task.lease ?? null, task.createdAt, task.updatedAt])) as [string, string, Priority, Routing, string[], Lease | null, string, string];
   const [id, title, priority, routing, dependsOn, lease, createdAt, updatedAt] = copy;
   const agent = lease?.agent ?? routing.agent;
-  return { id, status, path, title, priority, routing, dependsOn: dependsOn.length ? dependsOn : NO_DEPENDENCIES, lease: lease ?? undefined, agent, createdAt, updatedAt, mtimeMs, stamp };
+  const gate = task.gate ? { workflow: `${task.gate.workflow}`, current: `${task.gate.current}` } : undefined;
+  const failures = Number(task.metadata.dispatchFailures ?? 0);
+  return {
+    id, status, path, title, priority, routing, dependsOn: dependsOn.length ? dependsOn : NO_DEPENDENCIES, lease: lease ?? undefined, agent, createdAt, updatedAt,
+    mtimeMs, stamp, gate, dispatchFailures: Number.isFinite(failures) ? failures : 0,
+  };
 }
 
 /** Shared by every entry without dependencies (never mutated). */

@@ -20,6 +20,10 @@ export interface IndexEntry {
   agent?: string;
   createdAt: string;
   updatedAt: string;
+  /** The workflow position of a gated task. */
+  gate: { workflow: string; current: string } | undefined;
+  /** Consecutive failed dispatches (`metadata.dispatchFailures`). */
+  dispatchFailures: number;
   mtimeMs: number;
   /** Identity of the file version read: `<inode>:<size>:<mtimeMs>`, from a stat taken before the read. */
   stamp: string;

@@ -33,7 +33,7 @@ status('prints health, version, pid, uptime, mode, tasks and one line per attach
   const polling = call(root, 'GET', '/v1/spawns/wait', undefined, { headers: { 'x-svc-plugin': 'gw-1' } });
   const res = await within(3000, async () => {
     const out = await runSvc({ SVC_HOME: root }, 'daemon', 'status');
-    return out.stdout.includes('Plugin: gw-1') && out;
+    return out.stdout.includes('Plugin: gw-1') && out.stdout.includes('Mode: plugin') && out;
   });
   assert.is(res.code, 0);
   const lines = res.stdout.trimEnd().split('\n');
@@ -41,12 +41,12 @@ status('prints health, version, pid, uptime, mode, tasks and one line per attach
   assert.is(lines[1], `Version: ${pkgVersion}`);
   assert.is(lines[2], `PID: ${process.pid}`);
   assert.match(lines[3]!, /^Uptime: \d+s$/);
-  assert.is(lines[4], 'Mode: standalone');
+  assert.is(lines[4], 'Mode: plugin');
   assert.is(lines[5], 'Tasks: backlog 0, ready 0, in-progress 0, blocked 0, done 0, deadletter 0, cancelled 0');
   assert.match(lines[6]!, /^Plugin: gw-1 \(attached since \d{4}-\d\d-\d\dT/);
   assert.is(lines[7], `Socket: ${toPaths(root).socket}`);
   const json = JSON.parse((await runSvc({ SVC_HOME: root }, 'daemon', 'status', '--json')).stdout) as Record<string, unknown>;
-  assert.equal([json.status, json.healthy, json.version, json.pid, json.mode], ['running', true, pkgVersion, process.pid, 'standalone']);
+  assert.equal([json.status, json.healthy, json.version, json.pid, json.mode], ['running', true, pkgVersion, process.pid, 'plugin'], 'a plugin attached in the boot window: plugin-expected');
   await polling;
 });
 

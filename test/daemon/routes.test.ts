@@ -32,12 +32,14 @@ routes('GET /status reports version, pid, uptime, mode, plugins, task counts and
   const { status, body } = await call(root, 'GET', '/status');
   const s = body as Record<string, any>;
   assert.is(status, 200);
-  assert.equal([s.status, s.healthy, s.version, s.pid, s.mode], ['running', true, '9.8.7', process.pid, 'standalone']);
+  assert.equal([s.status, s.healthy, s.version, s.pid, s.mode], ['running', true, '9.8.7', process.pid, 'booting'], 'no plugin yet: the boot window is open');
   assert.type(s.uptimeMs, 'number');
   assert.equal(s.plugins, []);
   assert.is(s.tasks.byStatus.ready, 1);
   assert.is(s.tasks.byStatus.backlog, 0);
-  assert.equal(s.scheduler, { lastPollAt: null, lastTickAt: null });
+  assert.is(s.scheduler.lastPollAt, null, 'no poll yet');
+  const ticked = await within(3000, async () => ((await call(root, 'GET', '/status')).body as Record<string, any>).scheduler.lastTickAt, 'the first tick');
+  assert.match(String(ticked), /^\d{4}-\d\d-\d\dT/, 'the first tick runs at start');
 });
 
 routes('POST /v1/tool/invoke runs the tool and answers {ok:true, result}', async () => {

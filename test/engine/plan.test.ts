@@ -77,6 +77,7 @@ routes('gateway agents follow the mode', () => {
   assert.equal(brief(plan(snap(ready), ctx({ mode: 'plugin' }))), ['t1:no-plugin-attached']);
   assert.equal(brief(plan(snap(ready), ctx({ mode: 'plugin', pluginAttached: true }))), ['t1>gw:plugin']);
   assert.equal(brief(plan(snap(ready), ctx())), ['t1>gw:standalone']);
+  assert.equal(brief(plan(snap(ready), ctx({ pluginAttached: true }))), ['t1>gw:plugin'], 'an attached plugin is used in standalone mode too');
   assert.equal(brief(plan(snap(ready), ctx({ gatewayConfigured: false }))), ['t1:no-gateway']);
   assert.equal(brief(plan(snap([task('t2')]), ctx({ mode: 'booting' }))), ['t2>dev:command']);
 });

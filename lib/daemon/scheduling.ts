@@ -1,0 +1,175 @@
+import { readFileSync, statSync } from 'node:fs';
+import { readdir, unlink } from 'node:fs/promises';
+import { createCommandAdapter } from '../adapters/command.js';
+import { createStandaloneAdapter } from '../adapters/standalone.js';
+import { findPackageRoot } from '../core/package-root.js';
+import { createGateRoleResolver } from '../engine/gates.js';
+import { plan, type Action, type Mode, type PlanTask, type Snapshot } from '../engine/plan.js';
+import { startScheduler, type SchedulerHandle } from '../engine/scheduler.js';
+import { loadOrg, toDaemonSettings } from '../org/org-chart.js';
+import type { OrgChart } from '../org/schema.js';
+import type { Store } from '../store/store.js';
+import type { IndexEntry, TaskIndex } from '../store/task-index.js';
+import { createPluginAdapter } from './plugin-adapter.js';
+import type { SpawnQueue } from './spawn-queue.js';
+
+/** What the daemon hands its scheduler. */
+export interface SchedulingOptions {
+  store: Store;
+  index: TaskIndex;
+  spawns: SpawnQueue;
+  env: Record<string, string | undefined>;
+  log: (line: string) => void;
+  alert: (text: string) => void;
+}
+
+/** The daemon's scheduler: mode decided at boot, ticks from the index, polls for leases. */
+export interface Scheduling {
+  mode(): Mode;
+  stats(): { lastPollAt: string | null; lastTickAt: string | null };
+  /** Asks for a coalesced tick (a task reached ready, left in-progress or reached done). */
+  schedule(): void;
+  tick(): Promise<Action[]>;
+  /** What a tick would do now, changing nothing. */
+  dryRun(): Promise<Action[]>;
+  close(): Promise<void>;
+}
+
+/** Starts scheduling in the daemon (DESIGN sections 6 and 7). */
+export async function startScheduling(options: SchedulingOptions): Promise<Scheduling> {
+  const { store, index, spawns } = options;
+  const org = createOrgCache(store.paths.orgChart, store.paths.root, options.log);
+  const settings = toDaemonSettings(await org.get());
+  const boot = createBoot(settings.bootWindowMs, settings.pollIntervalMs, () => spawns.attached().length > 0, options.log);
+  const command = createCommandAdapter({
+    root: store.paths.root, socketPath: store.paths.socket, loadOrg: org.get, baseEnv: options.env, logFile: `${store.paths.logs}/agents.log`,
+    extraEnv: { SVC_BIN: `${findPackageRoot()}/bin/svc.js`, SVC_NODE: process.execPath },
+  });
+  const token = () => options.env.SVC_GATEWAY_TOKEN ?? readEnvFile(store.paths.envFile).SVC_GATEWAY_TOKEN;
+  const standalone = createStandaloneAdapter({ gatewayUrl: () => org.settings().gatewayUrl, token, timeoutMs: settings.spawnTimeoutMs });
+  const source = { snapshot: () => toSnapshot(index, store.paths.root, options.log) };
+  const scheduler: SchedulerHandle = startScheduler({
+    store, source, adapters: { command, standalone, plugin: createPluginAdapter(spawns) }, loadOrg: org.get, mode: boot.mode,
+    pluginAttached: () => spawns.attached().length > 0, log: options.log, alert: options.alert, onCommitted: (ids) => index.update(ids),
+  });
+  await requeueUnhanded(store, options.log);
+  let lastPollAt: string | null = null;
+  const poll = setInterval(() => {
+    lastPollAt = store.clock().toISOString();
+    boot.polled();
+    scheduler.schedule();
+  }, settings.pollIntervalMs);
+  boot.onDecided(() => scheduler.schedule());
+  scheduler.schedule();
+  return {
+    mode: boot.mode,
+    stats: () => ({ lastPollAt, lastTickAt: scheduler.stats().lastTickAt }),
+    schedule: scheduler.schedule,
+    tick: async () => (await scheduler.tick()).actions,
+    dryRun: async () => {
+      const chart = await org.get();
+      const current = org.settings();
+      return plan(await source.snapshot(), {
+        org: chart, now: store.clock(), maxConcurrentDispatches: current.maxConcurrentDispatches, mode: boot.mode(),
+        pluginAttached: spawns.attached().length > 0, gatewayConfigured: Boolean(current.gatewayUrl),
+      });
+    },
+    async close() {
+      clearInterval(poll);
+      boot.close();
+      await scheduler.close();
+    },
+  };
+}
+
+// --- internal ---
+
+/** The org chart, re-read when its file changes (one stat per use). A broken chart keeps the last good one. */
+function createOrgCache(file: string, root: string, log: (line: string) => void) {
+  let stamp = '';
+  let chart: OrgChart | null = null;
+  return {
+    async get(): Promise<OrgChart | null> {
+      const st = statSync(file, { throwIfNoEntry: false });
+      const next = st ? `${st.ino}:${st.size}:${st.mtimeMs}` : 'none';
+      if (next === stamp) return chart;
+      stamp = next;
+      chart = await loadOrg(root).catch((err: unknown) => {
+        log(`warning: org chart not reloaded, keeping the previous one: ${err instanceof Error ? err.message : String(err)}`);
+        return chart;
+      });
+      return chart;
+    },
+    settings: () => toDaemonSettings(chart),
+  };
+}
+
+/**
+ * Mode at boot: a plugin that attaches within the boot window (bootWindowMs, or the first two
+ * polls if sooner) makes the daemon plugin-expected; otherwise it is standalone.
+ */
+function createBoot(windowMs: number, pollMs: number, attached: () => boolean, log: (line: string) => void) {
+  let mode: Mode = 'booting';
+  let polls = 0;
+  const listeners: (() => void)[] = [];
+  const decide = () => {
+    if (mode !== 'booting') return;
+    mode = attached() ? 'plugin' : 'standalone';
+    log(`mode: ${mode} (${mode === 'plugin' ? 'a plugin attached during the boot window' : 'no plugin attached during the boot window'})`);
+    clearInterval(watch);
+    clearTimeout(timer);
+    listeners.forEach((fn) => fn());
+  };
+  const timer = setTimeout(decide, Math.min(windowMs, 2 * pollMs));
+  const watch = setInterval(() => attached() && decide(), 100);
+  return {
+    mode: () => mode,
+    polled: () => ++polls >= 2 && decide(),
+    onDecided: (fn: () => void) => listeners.push(fn),
+    close() {
+      clearTimeout(timer);
+      clearInterval(watch);
+    },
+  };
+}
+
+async function toSnapshot(index: TaskIndex, root: string, log: (line: string) => void): Promise<Snapshot> {
+  const roleOf = createGateRoleResolver(root, log);
+  const ready = await Promise.all([...index.summaries('ready')].map(async (entry) => toPlanTask(entry, await roleOf(entry))));
+  const inProgress = [...index.summaries('in-progress')].map((entry) => toPlanTask(entry, undefined));
+  return { ready, inProgress, statusOf: (id) => index.get(id)?.status };
+}
+
+function toPlanTask(entry: IndexEntry, gateRole: string | undefined): PlanTask {
+  return {
+    id: entry.id, status: entry.status, priority: entry.priority, createdAt: entry.createdAt, routing: entry.routing,
+    dependsOn: entry.dependsOn, lease: entry.lease, gateRole, dispatchFailures: entry.dispatchFailures,
+  };
+}
+
+/** Spawns leased but never handed to an adapter (the daemon died in between) go back to ready at once. */
+async function requeueUnhanded(store: Store, log: (line: string) => void): Promise<void> {
+  const markers = await readdir(store.paths.spawns).catch(() => [] as string[]);
+  for (const name of markers) {
+    const [taskId = '', sessionId = ''] = name.split('@');
+    const result = await store.commit(taskId, (current) => {
+      if (current.status !== 'in-progress' || current.task.lease?.sessionId !== sessionId) return null;
+      return { task: current.task, body: current.body, status: 'ready', reason: 'spawn never handed to an adapter (daemon restart)' };
+    }, 'scheduler').catch(() => null);
+    if (result?.transitioned) log(`requeued ${taskId}: its spawn (session ${sessionId}) was never handed to an adapter`);
+    await unlink(`${store.paths.spawns}/${name}`).catch(() => undefined);
+  }
+}
+
+function readEnvFile(file: string): Record<string, string> {
+  try {
+    const out: Record<string, string> = {};
+    for (const line of readFileSync(file, 'utf8').split('\n')) {
+      const match = /^\s*([A-Z_][A-Z0-9_]*)\s*=\s*(.*?)\s*$/.exec(line);
+      if (match) out[match[1]!] = match[2]!.replace(/^(['"])(.*)\1$/, '$2');
+    }
+    return out;
+  } catch {
+    return {};
+  }
+}

@@ -1,6 +1,8 @@
 import type { CAC } from 'cac';
 import { createCommandAdapter } from '../adapters/command.js';
 import { createStandaloneAdapter } from '../adapters/standalone.js';
+import { isSvcError } from '../core/errors.js';
+import { requestDaemon, toDaemonError } from '../daemon/client.js';
 import { createGateRoleResolver } from '../engine/gates.js';
 import { plan, type Action } from '../engine/plan.js';
 import { startScheduler, type SchedulerSource } from '../engine/scheduler.js';
@@ -17,14 +19,28 @@ export function registerScheduler(cli: CAC, ctx: Context): void {
     .option('--json', 'Print the actions as JSON')
     .action(async (opts: Record<string, unknown>) => {
       const store = ctx.store();
-      const actions = opts.active ? await runActive(ctx, store) : await planOnce(ctx, store);
-      if (opts.json) return ctx.json({ active: Boolean(opts.active), actions });
+      const viaDaemon = await askDaemon(store, Boolean(opts.active));
+      const actions = viaDaemon ?? (opts.active ? await runActive(ctx, store) : await planOnce(ctx, store));
+      if (opts.json) return ctx.json({ active: Boolean(opts.active), daemon: viaDaemon !== null, actions });
       actions.forEach((action) => ctx.print(formatAction(action)));
-      ctx.print(summarize(actions, Boolean(opts.active)));
+      ctx.print(summarize(actions, Boolean(opts.active)) + (viaDaemon ? ' (by the running daemon)' : ''));
     });
 }
 
 // --- internal ---
+
+/** With a daemon up, it plans or ticks from its index (and knows whether a plugin is attached); else null. */
+async function askDaemon(store: Store, active: boolean): Promise<Action[] | null> {
+  let reply: { status: number; body: unknown };
+  try {
+    reply = active ? await requestDaemon(store.paths.socket, 'POST', '/v1/scheduler/tick') : await requestDaemon(store.paths.socket, 'GET', '/v1/scheduler/plan');
+  } catch (err) {
+    if (isSvcError(err, 'unavailable')) return null;
+    throw err;
+  }
+  if (reply.status !== 200) throw toDaemonError(reply.status, reply.body);
+  return (reply.body as { actions: Action[] }).actions;
+}
 
 function listingSource(store: Store): SchedulerSource {
   return {

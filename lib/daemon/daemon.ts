@@ -13,6 +13,7 @@ import { requestDaemon } from './client.js';
 import { assertPrivateDir, assertSocketPath, clearLeftovers, holdInstanceLock, listenPrivate, removePidFile, writePidFile, type InstanceLock } from './instance.js';
 import { createLog, type DaemonLog } from './log.js';
 import { createRoutes, type HookName, type RouteContext, type StatusBody } from './routes.js';
+import { loadOrg, toDaemonSettings } from '../org/org-chart.js';
 import { startScheduling, type Scheduling } from './scheduling.js';
 import { createSpawnQueue, type SpawnQueue } from './spawn-queue.js';
 import { closeServer, trackRequests, type RequestTracker } from './shutdown.js';
@@ -133,8 +134,12 @@ interface Core {
 async function launch(paths: Paths, store: Store, options: DaemonOptions, clock: Clock, parts: Running): Promise<Daemon> {
   const { log } = parts;
   let wake = (): void => undefined; // bound to the scheduler once it runs
+  const settings = toDaemonSettings(await loadOrg(paths.root).catch((err: unknown) => {
+    log.warn('org.invalid', { message: err instanceof Error ? err.message : String(err) });
+    return null;
+  }));
   parts.index = await createTaskIndex(paths, {
-    rescanIntervalMs: options.rescanIntervalMs,
+    rescanIntervalMs: options.rescanIntervalMs ?? settings.rescanIntervalMs,
     watch: options.watch,
     onInvalid: (file) => void recordInvalid(paths, clock, log, file),
     onError: (err) => log.error('index.error', { message: err instanceof Error ? err.message : String(err) }),
@@ -142,7 +147,7 @@ async function launch(paths: Paths, store: Store, options: DaemonOptions, clock:
       if (change.to === 'ready' || change.from === 'in-progress' || change.to === 'done') wake();
     },
   });
-  const spawns = createSpawnQueue({ clock, pickupTimeoutMs: options.spawnTimeoutMs, graceMs: options.pluginGraceMs });
+  const spawns = createSpawnQueue({ clock, pickupTimeoutMs: options.spawnTimeoutMs ?? settings.spawnTimeoutMs, graceMs: options.pluginGraceMs });
   const core: Core = {
     paths, store, options, clock, parts: parts as Core['parts'], spawns, listeners: new Set(),
     pid: process.pid, version: options.version ?? readPackageVersion(), startedAt: clock().getTime(), stopping: false, loaded: false, scheduling: null,

@@ -15,7 +15,8 @@ export function createPluginAdapter(spawns: SpawnQueue): Adapter {
         const result = spawns.enqueue(request, {
           onTaken: () => {
             taken = true;
-            resolve({ ended: result.then((r): RunEnd => ({ ok: r.ok, ...(r.reason ? { reason: r.reason } : {}), ...(r.error ? { error: r.error } : {}) })) });
+            // May run inside enqueue() (a plugin was already waiting), before `result` is assigned.
+            queueMicrotask(() => resolve({ ended: result.then((r): RunEnd => ({ ok: r.ok, ...(r.reason ? { reason: r.reason } : {}), ...(r.error ? { error: r.error } : {}) })) }));
           },
         });
         void result.then((r) => {

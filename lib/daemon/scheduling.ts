@@ -51,6 +51,7 @@ export async function startScheduling(options: SchedulingOptions): Promise<Sched
   const scheduler: SchedulerHandle = startScheduler({
     store, source, adapters: { command, standalone, plugin: createPluginAdapter(spawns) }, loadOrg: org.get, mode: boot.mode,
     pluginAttached: () => spawns.attached().length > 0, log: options.log, alert: options.alert, onCommitted: (ids) => index.update(ids),
+    dryRun: () => org.settings().dryRun,
   });
   await requeueUnhanded(store, options.log);
   let lastPollAt: string | null = null;

@@ -27,6 +27,8 @@ export interface SchedulerOptions {
   onCommitted?: (ids: readonly string[]) => void | Promise<void>;
   /** How long a hold warning of one task and reason stays quiet. */
   holdLogIntervalMs?: number;
+  /** `aof.daemon.dryRun`: plan and log, change nothing. */
+  dryRun?: () => boolean;
 }
 
 /** What one tick did. */
@@ -68,6 +70,10 @@ export function startScheduler(options: SchedulerOptions): SchedulerHandle {
     });
     lastTickAt = now.toISOString();
     const dispatched: string[] = [];
+    if (options.dryRun?.()) {
+      for (const action of actions) if (action.kind !== 'hold') options.log(`dry run: would ${action.kind} ${action.taskId}${action.kind === 'dispatch' ? ` to ${action.agent} (${action.adapter})` : ''}`);
+      return { actions, dispatched };
+    }
     const work = actions.map((action) => apply(action, settings.defaultLeaseTtlMs, org, dispatched));
     await Promise.all(work);
     return { actions, dispatched };

@@ -15,7 +15,7 @@ export interface UpdateInput {
   actor: string;
   /** Fencing token of the caller's lease, when it has one. */
   sessionId?: string;
-  /** Lease extension of a heartbeat by the lease holder. */
+  /** Heartbeat by the lease holder: the lease lasts at least this long from now. */
   leaseTtlMs?: number;
 }
 
@@ -72,8 +72,10 @@ function toUpdateChange(current: StoredTask, input: UpdateInput, now: Date): Cha
   const holder = task.lease && (task.lease.sessionId === input.sessionId || task.lease.agent === input.actor);
   let renewed = false;
   if (holder && task.lease && input.leaseTtlMs) {
-    task.lease = { ...task.lease, expiresAt: new Date(now.getTime() + input.leaseTtlMs).toISOString() };
-    renewed = true;
+    // A heartbeat pushes the expiry to at least now + TTL; it never shortens the dispatch lease.
+    const expiresAt = Math.max(Date.parse(task.lease.expiresAt), now.getTime() + input.leaseTtlMs);
+    task.lease = { ...task.lease, expiresAt: new Date(expiresAt).toISOString() };
+    renewed = expiresAt !== Date.parse(current.task.lease!.expiresAt);
   }
   const body = input.body ?? current.body;
   const status = input.status ?? current.status;

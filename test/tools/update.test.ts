@@ -39,19 +39,22 @@ update('refuses an invalid transition and changes nothing', async () => {
   assert.equal(snapshot(root), before);
 });
 
-update('a heartbeat by the lease holder renews the lease by defaultLeaseTtlMs (30 minutes) and keeps updatedAt', async () => {
+update('a heartbeat by the lease holder keeps the lease heartbeatTtlMs (5 minutes) ahead, never shortens it, and keeps updatedAt', async () => {
   const { call, store, clock } = setup();
   const { id, sessionId } = await inProgressTask(store);
   const { updatedAt } = (await store.get(id)).task;
   clock.advance(60_000);
+  await call<Updated>('svc_task_update', { taskId: id, sessionId });
+  assert.is((await store.get(id)).task.lease?.expiresAt, '2026-11-21T10:10:00.000Z', 'the 10-minute claim lease is longer: kept');
+  clock.advance(7 * 60_000);
   const result = await call<Updated>('svc_task_update', { taskId: id, sessionId });
   assert.is(result.status, 'in-progress');
   assert.is(result.updatedAt, updatedAt);
-  assert.is((await store.get(id)).task.lease?.expiresAt, '2026-11-21T10:31:00.000Z');
+  assert.is((await store.get(id)).task.lease?.expiresAt, '2026-11-21T10:13:00.000Z');
 });
 
-update('the heartbeat uses aof.daemon.defaultLeaseTtlMs from the org chart', async () => {
-  const { call, store } = setup({ org: `${ORG_CHART}aof:\n  daemon:\n    defaultLeaseTtlMs: 3600000\n` });
+update('the heartbeat uses aof.daemon.heartbeatTtlMs from the org chart', async () => {
+  const { call, store } = setup({ org: `${ORG_CHART}aof:\n  daemon:\n    heartbeatTtlMs: 3600000\n` });
   const { id } = await inProgressTask(store);
   await call('svc_task_update', { taskId: id, actor: 'dev' });
   assert.is((await store.get(id)).task.lease?.expiresAt, '2026-11-21T11:00:00.000Z');

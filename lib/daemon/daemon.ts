@@ -39,7 +39,7 @@ export interface DaemonOptions {
   rescanIntervalMs?: number;
   /** How long a stop waits for in-flight requests before closing their connections (10 s). */
   drainTimeoutMs?: number;
-  /** Watch `tasks/` with chokidar (default true). */
+  /** Watch the status directories of `tasks/` (default true). */
   watch?: boolean;
   /** Run the scheduler (default true; tests of the socket alone turn it off). */
   schedule?: boolean;
@@ -143,6 +143,7 @@ async function launch(paths: Paths, store: Store, options: DaemonOptions, clock:
     watch: options.watch,
     onInvalid: (file) => void recordInvalid(paths, clock, log, file),
     onError: (err) => log.error('index.error', { message: err instanceof Error ? err.message : String(err) }),
+    onRescanFound: ({ count, full }) => log.info('index.rescan', { message: `rescan found ${count} new or changed task files`, count, full }),
     onChange: (change) => {
       if (change.to === 'ready' || change.from === 'in-progress' || change.to === 'done') wake();
     },

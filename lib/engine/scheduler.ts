@@ -1,3 +1,4 @@
+import { forEachLimit } from '../core/limit.js';
 import type { OrgChart } from '../org/schema.js';
 import { toDaemonSettings } from '../org/org-chart.js';
 import type { Store } from '../store/store.js';
@@ -49,6 +50,9 @@ export interface SchedulerHandle {
   close(): Promise<void>;
 }
 
+/** Actions of one tick applied at once: enough to overlap fsyncs, few enough to stay far from fd limits. */
+const APPLY_CONCURRENCY = 16;
+
 /** Starts the scheduler: ticks are coalesced; several requests during a tick yield one more tick. */
 export function startScheduler(options: SchedulerOptions): SchedulerHandle {
   const held = new Map<string, number>();
@@ -74,8 +78,7 @@ export function startScheduler(options: SchedulerOptions): SchedulerHandle {
       for (const action of actions) if (action.kind !== 'hold') options.log(`dry run: would ${action.kind} ${action.taskId}${action.kind === 'dispatch' ? ` to ${action.agent} (${action.adapter})` : ''}`);
       return { actions, dispatched };
     }
-    const work = actions.map((action) => apply(action, settings.defaultLeaseTtlMs, org, dispatched));
-    await Promise.all(work);
+    await forEachLimit(actions, APPLY_CONCURRENCY, (action) => apply(action, settings.defaultLeaseTtlMs, org, dispatched));
     return { actions, dispatched };
   }
 

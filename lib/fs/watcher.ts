@@ -1,7 +1,7 @@
-import { basename, dirname, join, resolve } from 'node:path';
-import { watch, type FSWatcher } from 'chokidar';
+import { existsSync, statSync, watch, type FSWatcher } from 'node:fs';
+import { basename, join, resolve } from 'node:path';
 import { isSafeId } from '../core/ids.js';
-import { isStatus, STATUSES, type Status } from '../core/status.js';
+import { STATUSES, type Status } from '../core/status.js';
 
 /** A task file that appeared, changed or went away in a status directory. */
 export interface TaskFileEvent {
@@ -16,7 +16,7 @@ export type WatchEvent = TaskFileEvent | { type: 'error'; error: Error };
 
 /** Options of `watchTree`. */
 export interface WatchTreeOptions {
-  /** The status directories to watch (all by default). Each watched file costs one OS watch. */
+  /** The status directories to watch (all by default). */
   statuses?: readonly Status[];
 }
 
@@ -27,41 +27,65 @@ export interface TreeWatcher {
 }
 
 /**
- * Watches `<dir>/<status>/` for `<id>.md` files (chokidar). Dotfiles, temporaries and anything
- * that is not a task file name are ignored. A latency hint only: the OS may drop events.
+ * Watches `<dir>/<status>/` for `<id>.md` files: one OS watch per status directory (node's
+ * `fs.watch`), whatever the number of tasks, and O(1) work per event. Dotfiles, temporaries and
+ * other names are ignored. A latency hint only: the OS may drop or merge events, and a directory
+ * that is deleted and re-created is watched again by `rearm()` (the index's rescan is the truth).
  */
-export function watchTree(dir: string, onEvent: (event: WatchEvent) => void, options: WatchTreeOptions = {}): TreeWatcher {
-  const roots = (options.statuses ?? STATUSES).map((status) => join(resolve(dir), status));
-  const rootSet = new Set(roots);
-  const watcher: FSWatcher = watch(roots, {
-    ignoreInitial: true,
-    depth: 0,
-    ignored: (path: string) => !rootSet.has(path) && toTaskFile(path) === null,
-  });
-  const report = (type: TaskFileEvent['type']) => (path: string) => {
-    const file = toTaskFile(path);
-    if (file && rootSet.has(dirname(path))) safely(onEvent, { type, ...file, path });
+export function watchTree(dir: string, onEvent: (event: WatchEvent) => void, options: WatchTreeOptions = {}): TreeWatcher & { rearm(): void } {
+  const root = resolve(dir);
+  const watchers = new Map<Status, { watcher: FSWatcher; identity: string }>();
+  let closed = false;
+  const arm = (status: Status) => {
+    const statusDir = join(root, status);
+    const stat = statSync(statusDir, { throwIfNoEntry: false });
+    const identity = stat ? `${stat.ino}:${stat.birthtimeMs}` : undefined; // inode numbers are reused at once
+    const current = watchers.get(status);
+    if (closed || (current && current.identity === identity)) return;
+    current?.watcher.close(); // the directory was deleted (and maybe re-created): watch the new one
+    watchers.delete(status);
+    if (identity === undefined) return;
+    try {
+      const watcher = watch(statusDir, { persistent: false }, (eventType, name) => report(statusDir, status, eventType, name, onEvent));
+      watcher.on('error', (error) => {
+        watchers.delete(status);
+        watcher.close();
+        safely(onEvent, { type: 'error', error });
+      });
+      watchers.set(status, { watcher, identity });
+    } catch (err) {
+      safely(onEvent, { type: 'error', error: err instanceof Error ? err : new Error(String(err)) });
+    }
   };
-  watcher.on('add', report('add'));
-  watcher.on('change', report('change'));
-  watcher.on('unlink', report('unlink'));
-  watcher.on('error', (error: unknown) => safely(onEvent, { type: 'error', error: error instanceof Error ? error : new Error(String(error)) }));
-  const ready = new Promise<void>((done) => watcher.once('ready', () => done()));
+  const statuses = options.statuses ?? STATUSES;
+  statuses.forEach(arm);
   return {
-    ready,
-    close: () => watcher.close(),
+    ready: Promise.resolve(),
+    rearm: () => statuses.forEach(arm),
+    async close() {
+      closed = true;
+      for (const { watcher } of watchers.values()) watcher.close();
+      watchers.clear();
+    },
   };
 }
 
 // --- internal ---
 
-/** The status and id of `<status>/<id>.md`, or null for dotfiles, temporaries and other names. */
-function toTaskFile(path: string): { status: Status; id: string } | null {
-  const name = basename(path);
+function report(statusDir: string, status: Status, eventType: string, name: string | Buffer | null, onEvent: (event: WatchEvent) => void): void {
+  if (name === null) return safely(onEvent, { type: 'error', error: new Error(`${statusDir}: a watch event without a file name (events may have been lost)`) });
+  const id = toTaskId(name.toString());
+  if (!id) return;
+  const path = join(statusDir, `${id}.md`);
+  const type = eventType === 'change' ? 'change' : existsSync(path) ? 'add' : 'unlink';
+  safely(onEvent, { type, status, id, path });
+}
+
+/** The id of `<id>.md`, or null for dotfiles, temporaries and other names. */
+function toTaskId(name: string): string | null {
   if (name.startsWith('.') || !name.endsWith('.md')) return null;
-  const id = name.slice(0, -3);
-  const status = basename(dirname(path));
-  return isSafeId(id) && isStatus(status) ? { status, id } : null;
+  const id = basename(name).slice(0, -3);
+  return isSafeId(id) ? id : null;
 }
 
 function safely(onEvent: (event: WatchEvent) => void, event: WatchEvent): void {

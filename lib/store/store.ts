@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { readdir, stat, writeFile } from 'node:fs/promises';
+import { readdir, writeFile } from 'node:fs/promises';
+import { forEachLimit } from '../core/limit.js';
 import { SvcError } from '../core/errors.js';
 import { isSafeId, resolveIdArg } from '../core/ids.js';
 import { DEFAULT_PRIORITY, type Priority } from '../core/priority.js';
@@ -200,12 +201,4 @@ async function readdirOrEmpty(dir: string): Promise<string[]> {
     if (hasCode(err, 'ENOENT')) return [];
     throw err;
   }
-}
-
-async function forEachLimit<T>(items: readonly T[], limit: number, fn: (item: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  const workers = Array.from({ length: Math.min(limit, items.length) }, async () => {
-    while (next < items.length) await fn(items[next++]!);
-  });
-  await Promise.all(workers);
 }

@@ -42,10 +42,12 @@ export interface TaskIndexOptions {
   rescanIntervalMs?: number;
   /** Every how many rescans the terminal directories get a full stat sweep (else names only). */
   terminalRescanEvery?: number;
-  /** Watch the active directories with chokidar (default true). */
+  /** Watch the active directories (default true). */
   watch?: boolean;
   onInvalid?: (file: InvalidFile) => void;
   onChange?: (change: IndexChange) => void;
+  /** A rescan found files the index did not have, or had older versions of (missed or dropped watcher events). */
+  onRescanFound?: (found: { count: number; full: boolean }) => void;
   onError?: (err: unknown) => void;
 }
 
@@ -85,7 +87,10 @@ export async function createTaskIndex(paths: Paths, options: TaskIndexOptions = 
     const dirty = await Promise.all(ACTIVE_STATUSES.map(async (status) => ((await isDirty(state, status)) ? syncDir(state, status, 'stat') : [])));
     await work.update(dirty.flat());
   });
-  const timer = setInterval(() => void work.rescan().catch((err: unknown) => fail(state, err)), options.rescanIntervalMs ?? 5000);
+  const timer = setInterval(() => {
+    watcher?.rearm(); // a status directory deleted and re-created (by git, say) is watched again
+    void work.rescan().catch((err: unknown) => fail(state, err));
+  }, options.rescanIntervalMs ?? 5000);
   timer.unref();
   return {
     loaded,
@@ -130,7 +135,9 @@ function createWork(state: IndexState) {
       if (isActive(status) || full) return syncDir(state, status, 'stat');
       return (await isDirty(state, status)) ? syncDir(state, status, 'names') : [];
     }));
-    await update(found.flat());
+    const ids = found.flat();
+    await update(ids);
+    if (ids.length) state.options.onRescanFound?.({ count: ids.length, full });
   });
   const rescan = (opts: { full?: boolean } = {}) => {
     wantFull ||= !!opts.full;
@@ -156,6 +163,7 @@ function watchEvents(state: IndexState, update: (ids: string[]) => Promise<void>
   }, { statuses: ACTIVE_STATUSES });
   return {
     ready: watcher.ready,
+    rearm: watcher.rearm,
     close: async () => {
       if (flush) clearTimeout(flush);
       await watcher.close();

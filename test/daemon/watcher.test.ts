@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, renameSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -70,6 +70,17 @@ watch('close stops the reports', async () => {
   await within(3000, () => later.includes('add'), 'a live watcher to see the write');
   assert.equal(seen(), []);
   await witness.close();
+});
+
+watch('rearm watches a status directory that was deleted and re-created', async () => {
+  const { paths, watcher, seen } = await watched(['ready']);
+  const ready = join(paths.tasks, 'ready');
+  rmSync(ready, { recursive: true });
+  mkdirSync(ready);
+  watcher.rearm();
+  writeFileSync(join(ready, 'TASK-7.md'), 'x');
+  await within(3000, () => seen().includes('add ready TASK-7'));
+  await watcher.close();
 });
 
 watch.run();

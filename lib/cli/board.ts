@@ -24,9 +24,7 @@ export function registerBoard(cli: CAC, ctx: Context): void {
     .option('--json', 'Print the columns as JSON')
     .action(async (opts: Record<string, unknown>) => {
       const { tasks, invalid } = await ctx.store().list(COLUMNS.map((c) => c.status));
-      const done = new Set(tasks.filter((t) => t.status === 'done').map((t) => t.task.id));
-      const columns = COLUMNS.map((column) => ({ ...column, tasks: sortColumn(tasks.filter((t) => t.status === column.status)) }))
-        .filter((column) => column.always || column.tasks.length > 0);
+      const { columns, done } = toColumns(tasks);
       if (opts.json) {
         return ctx.json({
           columns: columns.map((c) => ({ status: c.status, title: c.title, count: c.tasks.length, tasks: c.tasks.map((t) => toCard(t, done)) })),
@@ -38,7 +36,20 @@ export function registerBoard(cli: CAC, ctx: Context): void {
     });
 }
 
+/** The board of a listing as text lines (the columns side by side). */
+export function toBoardLines(tasks: readonly StoredTask[]): string[] {
+  const { columns, done } = toColumns(tasks);
+  return renderBoard(columns, done);
+}
+
 // --- internal ---
+
+function toColumns(tasks: readonly StoredTask[]) {
+  const done = new Set(tasks.filter((t) => t.status === 'done').map((t) => t.task.id));
+  const columns = COLUMNS.map((column) => ({ ...column, tasks: sortColumn(tasks.filter((t) => t.status === column.status)) }))
+    .filter((column) => column.always || column.tasks.length > 0);
+  return { columns, done };
+}
 
 function toCard(stored: StoredTask, done: Set<string>) {
   const { task } = stored;

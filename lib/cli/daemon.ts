@@ -17,14 +17,12 @@ const STOP_TIMEOUT_MS = 30_000;
 /** Registers the `svc daemon` commands. */
 export function registerDaemon(cli: CAC, ctx: Context): void {
   cli.command('run', 'Run the daemon in the foreground (what the service unit runs)').action(() => runDaemon(ctx));
-  cli.command('start', 'Start the daemon (through the supervisor when installed, else detached)').action(() => start(ctx));
+  cli.command('start', 'Start the daemon (through the supervisor when installed, else detached)').action(() => startDaemonProcess(ctx));
   cli.command('status', 'Show whether the daemon runs, its version, pid, uptime, mode and plugins').option('--json', 'Print the /status body as JSON').action((opts: { json?: boolean }) => status(ctx, opts.json === true));
-  cli.command('stop', 'Stop the daemon gracefully (SIGTERM, through the supervisor when installed)').option('--force', 'Bypass the supervisor: SIGTERM to the pid').action((opts: { force?: boolean }) => stop(ctx, opts.force === true));
+  cli.command('stop', 'Stop the daemon gracefully (SIGTERM, through the supervisor when installed)').option('--force', 'Bypass the supervisor: SIGTERM to the pid').action((opts: { force?: boolean }) => stopDaemonProcess(ctx, opts.force === true));
   cli.command('install', 'Write the user service (systemd or launchd), load and start it').action(() => install(ctx));
   cli.command('uninstall', 'Stop the daemon and remove the user service').action(() => uninstall(ctx));
 }
-
-// --- internal ---
 
 async function runDaemon(ctx: Context): Promise<void> {
   const daemon = await startDaemon({ root: ctx.root, tools: TOOLS, stderr: (text) => ctx.io.stderr(text), handleSignals: true, env: ctx.io.env });
@@ -32,12 +30,13 @@ async function runDaemon(ctx: Context): Promise<void> {
   await daemon.closed;
 }
 
-async function start(ctx: Context): Promise<void> {
+/** `svc daemon start`: through the supervisor when installed, else detached; false when one already ran. */
+export async function startDaemonProcess(ctx: Context): Promise<boolean> {
   const paths = toPaths(ctx.root);
   const probe = await probeDaemon(paths);
   if (probe.state === 'running' || probe.state === 'unhealthy') {
     ctx.print(`svc daemon is already running (pid ${probe.pid ?? probe.status?.pid ?? '?'}${probe.healthy ? '' : `, unhealthy: ${probe.reason}`}).`);
-    return;
+    return false;
   }
   if (probe.state === 'stopping') await waitForExit(probe.pid ?? 0, STOP_TIMEOUT_MS);
   let exited = () => null as string | null;
@@ -49,7 +48,10 @@ async function start(ctx: Context): Promise<void> {
   ctx.print(`svc daemon started (pid ${up.pid})`);
   ctx.print(`Socket: ${paths.socket}`);
   ctx.print(`Log: ${paths.daemonLog}`);
+  return true;
 }
+
+// --- internal ---
 
 async function status(ctx: Context, json: boolean): Promise<void> {
   const paths = toPaths(ctx.root);
@@ -66,7 +68,8 @@ async function status(ctx: Context, json: boolean): Promise<void> {
   for (const line of formatStatus(probe, paths)) ctx.print(line);
 }
 
-async function stop(ctx: Context, force: boolean): Promise<void> {
+/** `svc daemon stop [--force]`: graceful SIGTERM (through the supervisor unless forced), waits until gone. */
+export async function stopDaemonProcess(ctx: Context, force: boolean): Promise<void> {
   const paths = toPaths(ctx.root);
   const probe = await probeDaemon(paths);
   const pid = probe.pid ?? probe.status?.pid ?? null;

@@ -16,8 +16,8 @@ const GROUPS: Record<string, () => Promise<Group>> = {
 
 /** Top-level commands (`svc board`, `svc doctor`, ...) register on the root instance. */
 async function loadTop(): Promise<Group[]> {
-  const [board, doctor, mcp, tool] = await Promise.all([import('./board.js'), import('./doctor.js'), import('./mcp.js'), import('./tool.js')]);
-  return [board.registerBoard, doctor.registerDoctor, mcp.registerMcp, tool.registerTool];
+  const [board, doctor, mcp, tool, quickstart] = await Promise.all([import('./board.js'), import('./doctor.js'), import('./mcp.js'), import('./tool.js'), import('./quickstart.js')]);
+  return [board.registerBoard, doctor.registerDoctor, mcp.registerMcp, tool.registerTool, quickstart.registerQuickstart];
 }
 
 /** Runs the CLI and returns the exit code: 0 ok, 1 error, 2 usage, 3 daemon not running. */

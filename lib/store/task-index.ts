@@ -83,7 +83,6 @@ export async function createTaskIndex(paths: Paths, options: TaskIndexOptions = 
   const loaded = loadTerminal(state);
   loaded.catch((err: unknown) => fail(state, err));
   const refresh = coalesce(async () => {
-    await loaded;
     const dirty = await Promise.all(ACTIVE_STATUSES.map(async (status) => ((await isDirty(state, status)) ? syncDir(state, status, 'stat') : [])));
     await work.update(dirty.flat());
   });

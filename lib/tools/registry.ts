@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import { SvcError } from '../core/errors.js';
 import { formatIssues } from '../core/task.js';
 import type { OrgChart } from '../org/schema.js';
+import type { Status } from '../core/status.js';
 import type { Store } from '../store/store.js';
 
 /** What a tool handler works with. The daemon, the MCP server and tests each build one. */
@@ -27,7 +28,12 @@ export interface TaskSummary {
 
 /** Read side of an index: everything `svc_status` needs without reading files. */
 export interface TaskIndexReader {
-  summaries(): Iterable<TaskSummary>;
+  /** Every task, or those of one status. */
+  summaries(status?: Status): Iterable<TaskSummary>;
+  /** Tasks per status (counted by file name, so exact before everything is read). */
+  counts?(): Record<Status, number>;
+  /** Resolves once every task, done and cancelled ones included, has been read. */
+  loaded?: Promise<void>;
 }
 
 /** A tool: name, description, one zod schema for its params, and the handler. */

@@ -4,7 +4,7 @@ import { isStatus, isTerminal, STATUSES, type Status } from '../core/status.js';
 import { listNames, type Store } from '../store/store.js';
 import type { StoredTask } from '../store/task-file.js';
 import { actorParam, statusParam, toolParams } from './params.js';
-import type { TaskSummary, ToolDef } from './registry.js';
+import type { TaskIndexReader, TaskSummary, ToolDef } from './registry.js';
 
 /** Tasks listed by `svc_status` when no `limit` is given. */
 export const DEFAULT_STATUS_LIMIT = 50;
@@ -38,7 +38,7 @@ export const svcStatus: ToolDef<typeof StatusParams> = {
     'active ones first by priority, done and cancelled only when status asks for them. Returns {total, byStatus, tasks: [{id, title, status, agent?}]}.',
   params: StatusParams,
   async handler(params, ctx): Promise<StatusResult> {
-    return ctx.index ? summarize(ctx.index.summaries(), params) : summarizeStore(ctx.store, params);
+    return ctx.index ? summarizeIndex(ctx.index, params) : summarizeStore(ctx.store, params);
   },
 };
 
@@ -69,6 +69,25 @@ export function summarize(summaries: Iterable<TaskSummary>, params: StatusParams
 }
 
 // --- internal ---
+
+/**
+ * From the index: counts come from its per-status counts and only the statuses that can be listed
+ * are walked, so 100,000 done tasks cost nothing (and need not be read yet). An agent filter, or a
+ * listing of done or cancelled tasks, waits until the index has read every task.
+ */
+async function summarizeIndex(index: TaskIndexReader, params: StatusParamsInput): Promise<StatusResult> {
+  if (params.agent !== undefined || !index.counts) {
+    await index.loaded;
+    return summarize(index.summaries(), params);
+  }
+  if (params.status && isTerminal(params.status)) await index.loaded;
+  const wanted = params.status ? [params.status] : STATUSES.filter((status) => !isTerminal(status));
+  const result = summarize(wanted.flatMap((status) => [...index.summaries(status)]), params);
+  const counts = index.counts();
+  result.byStatus = Object.fromEntries(STATUSES.map((status) => [status, counts[status] ?? 0]));
+  result.total = params.status ? (counts[params.status] ?? 0) : STATUSES.reduce((sum, status) => sum + (counts[status] ?? 0), 0);
+  return result;
+}
 
 /**
  * Without an index: counts come from file names alone (one readdir per status) and only the tasks

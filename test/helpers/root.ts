@@ -13,7 +13,7 @@ export function tempRoot(prefix = 'svc-'): string {
 
 /** Removes every temp root made so far. */
 export function cleanRoots(): void {
-  while (made.length) rmSync(made.pop()!, { recursive: true, force: true, maxRetries: 5, retryDelay: 50 });
+  while (made.length) rmSync(made.pop()!, { recursive: true, force: true, maxRetries: 30, retryDelay: 100 }); // agent processes may still be finishing
 }
 
 /** Waits until `fn` returns a truthy value (or stops throwing), for at most `ms`. */

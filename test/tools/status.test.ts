@@ -115,6 +115,30 @@ summarizeSuite('keeps the best `limit` of 10,000 summaries in listing order', ()
   assert.equal(result.tasks.map((t) => t.id), ['T-09998', 'T-00000', 'T-00002']);
 });
 
+summarizeSuite('with an index, counts come from its counts and done tasks are not walked (nor awaited) unless asked for', async () => {
+  const { store } = setup();
+  const ready: TaskSummary = { id: 'T-1', title: 'r', status: 'ready', priority: 'normal', createdAt: '2026-11-21T00:00:00.000Z' };
+  const done: TaskSummary = { id: 'T-2', title: 'd', status: 'done', priority: 'normal', createdAt: '2026-11-21T00:00:00.000Z' };
+  let loadedNow = false;
+  const walked: string[] = [];
+  const index = {
+    summaries(s?: string) {
+      walked.push(s ?? 'all');
+      return [ready, done].filter((t) => !s || t.status === s);
+    },
+    counts: () => ({ backlog: 0, ready: 1, 'in-progress': 0, blocked: 0, done: 100_000, deadletter: 0, cancelled: 0 }),
+    loaded: new Promise<void>((resolve) => setTimeout(() => ((loadedNow = true), resolve()), 50)),
+  };
+  const call = (params: Record<string, unknown>) => invokeTool(TOOLS, 'svc_status', params, { store, index }) as Promise<{ total: number; byStatus: Record<string, number>; tasks: { id: string }[] }>;
+  const overview = await call({});
+  assert.equal([overview.total, overview.byStatus.done, overview.tasks.map((t) => t.id)], [100_001, 100_000, ['T-1']]);
+  assert.not.ok(walked.includes('done') || walked.includes('all'), `walked ${walked.join(', ')}`);
+  assert.not.ok(loadedNow, 'an overview does not wait for done tasks to be read');
+  const doneOnly = await call({ status: 'done' });
+  assert.ok(loadedNow, 'listing done tasks waits until they are read');
+  assert.equal([doneOnly.total, doneOnly.tasks.map((t) => t.id)], [100_000, ['T-2']]);
+});
+
 status.run();
 summary.run();
 summarizeSuite.run();

@@ -2,7 +2,20 @@ import type { StoredTask } from '../store/task-file.js';
 import type { InvalidFile } from '../store/store.js';
 
 /** One row of `svc task list --json`. */
-export function toListRow(stored: StoredTask) {
+export interface ListRow {
+  id: string;
+  title: string;
+  status: string;
+  priority: string;
+  agent: string | null;
+  createdAt: string;
+  updatedAt: string;
+  dependsOn: string[];
+  path: string;
+}
+
+/** The row of a stored task. */
+export function toListRow(stored: StoredTask): ListRow {
   const { task } = stored;
   return {
     id: task.id, title: task.title, status: stored.status, priority: task.priority,
@@ -12,9 +25,9 @@ export function toListRow(stored: StoredTask) {
 }
 
 /** Plain-text table of tasks: id, status, priority, agent, title. */
-export function formatTaskTable(tasks: readonly StoredTask[]): string[] {
+export function formatTaskTable(tasks: readonly ListRow[]): string[] {
   if (!tasks.length) return ['(no tasks)'];
-  const rows = tasks.map((t) => [t.task.id, t.status, t.task.priority, t.task.lease?.agent ?? t.task.routing.agent ?? '-', t.task.title]);
+  const rows = tasks.map((t) => [t.id, t.status, t.priority, t.agent ?? '-', t.title]);
   const widths = [0, 1, 2, 3].map((i) => Math.max(...rows.map((r) => r[i]!.length), ['ID', 'STATUS', 'PRIORITY', 'AGENT'][i]!.length));
   const line = (r: string[]) => r.map((cell, i) => (i < 4 ? cell.padEnd(widths[i]!) : cell)).join('  ');
   return [line(['ID', 'STATUS', 'PRIORITY', 'AGENT', 'TITLE']), ...rows.map(line)];

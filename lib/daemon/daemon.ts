@@ -193,6 +193,11 @@ function toRouteContext(core: Core): RouteContext {
         core.scheduling?.schedule();
       },
     },
+    listTasks: async (status) => {
+      if (!status || status === 'done' || status === 'cancelled') await index.loaded;
+      await index.refresh();
+      return { tasks: [...index.summaries(status)], invalid: index.invalid() };
+    },
     scheduler: {
       tick: () => requireScheduling(core).tick(),
       dryRun: () => requireScheduling(core).dryRun(),

@@ -3,7 +3,7 @@ import polka, { type Middleware, type Request } from 'polka';
 import { z } from 'zod';
 import { SvcError } from '../core/errors.js';
 import { formatIssues } from '../core/task.js';
-import type { Status } from '../core/status.js';
+import { STATUSES, type Status } from '../core/status.js';
 import { invokeTool, type ToolContext, type ToolDef } from '../tools/registry.js';
 import { assertObject, readJson, route, sendError, sendJson, type Handler } from './http.js';
 import type { DaemonLog } from './log.js';
@@ -40,6 +40,8 @@ export interface RouteContext {
   /** How long `GET /v1/spawns/wait` holds an idle long-poll. */
   spawnWaitMs: number;
   onHook: (name: HookName, payload: Record<string, unknown>, plugin: string | undefined) => Promise<void>;
+  /** `svc task list` served from the index: the entries of one status, or all, and the invalid files. */
+  listTasks: (status: Status | undefined) => Promise<{ tasks: unknown[]; invalid: unknown[] }>;
   /** `svc scheduler run`: one tick now, or the plan of one without acting. */
   scheduler: { tick: () => Promise<unknown[]>; dryRun: () => Promise<unknown[]> };
 }
@@ -58,6 +60,7 @@ export function createRoutes(ctx: RouteContext): (req: IncomingMessage, res: Ser
   app.post('/v1/event/:name', wrap((req, res) => hook(ctx, req, res)));
   app.get('/v1/spawns/wait', wrap((req, res) => waitSpawn(ctx, req, res)));
   app.post('/v1/spawns/:id/result', wrap((req, res) => spawnResult(ctx, req, res)));
+  app.get('/v1/tasks', wrap(async (req, res) => sendJson(res, 200, { ok: true, ...(await ctx.listTasks(toStatusQuery(req))) })));
   app.post('/v1/scheduler/tick', wrap(async (_req, res) => (assertServing(ctx), sendJson(res, 200, { ok: true, actions: await ctx.scheduler.tick() }))));
   app.get('/v1/scheduler/plan', wrap(async (_req, res) => sendJson(res, 200, { ok: true, actions: await ctx.scheduler.dryRun() })));
   return (req, res) => void app.handler(req as Request, res, undefined as never);
@@ -65,7 +68,7 @@ export function createRoutes(ctx: RouteContext): (req: IncomingMessage, res: Ser
 
 // --- internal ---
 
-const ROUTES = 'GET /healthz, GET /status, POST /v1/tool/invoke, POST /v1/event/{session-end|agent-end|before-compaction|message-received}, GET /v1/spawns/wait, POST /v1/spawns/{id}/result, POST /v1/scheduler/tick, GET /v1/scheduler/plan';
+const ROUTES = 'GET /healthz, GET /status, POST /v1/tool/invoke, POST /v1/event/{session-end|agent-end|before-compaction|message-received}, GET /v1/spawns/wait, POST /v1/spawns/{id}/result, GET /v1/tasks?status=, POST /v1/scheduler/tick, GET /v1/scheduler/plan';
 
 const ResultBody = z.object({
   ok: z.boolean(),
@@ -129,6 +132,13 @@ async function spawnResult(ctx: RouteContext, req: IncomingMessage & { params?: 
   if (outcome === 'unknown') throw new SvcError('not_found', `No spawn ${JSON.stringify(id)} is waiting for a result.`, 'Post results only for spawns handed out by GET /v1/spawns/wait of this daemon.');
   ctx.log.info('spawn.result', { id, ok: parsed.data.ok, reason: parsed.data.reason, repeated: outcome === 'already' });
   sendJson(res, 200, { ok: true });
+}
+
+function toStatusQuery(req: IncomingMessage): Status | undefined {
+  const value = new URL(req.url ?? '/', 'http://svc').searchParams.get('status');
+  if (value === null || value === '') return undefined;
+  if ((STATUSES as readonly string[]).includes(value)) return value as Status;
+  throw new SvcError('validation_error', `Unknown status ${JSON.stringify(value)}.`, `Use one of: ${STATUSES.join(', ')}.`);
 }
 
 function pluginOf(req: IncomingMessage): string | null {

@@ -7,7 +7,7 @@ import { requestDaemon } from '../lib/daemon/client.js';
 import { DAEMON_NODE_FLAGS } from '../lib/daemon/service.js';
 import { toPaths } from '../lib/store/paths.js';
 import { initTree } from '../lib/store/store.js';
-import { formatNumber, median, type Row } from './measure.js';
+import { formatNumber, median, runQuiet, timeMs, type Row } from './measure.js';
 import type { BenchOptions } from './store.js';
 
 /**
@@ -41,6 +41,7 @@ async function benchScale(root: string, size: number, log: (text: string) => voi
     await until(async () => ((await requestDaemon(toPaths(root).socket, 'GET', '/status')).body as { tasks: { loaded: boolean } }).tasks.loaded, 300_000);
     const loadedMs = performance.now() - started;
     const statusMs = median(await repeat(5, () => timeCall(root, 'svc_status', {})));
+    const listMs = median(await repeat(3, () => timeMs(() => runQuiet([process.execPath, bin, 'task', 'list', '--json'], { ...process.env, SVC_HOME: root }))));
     const rssLoaded = rssMb(daemon.pid!);
     log(`daemon: ${size} tasks: healthy in ${healthyMs.toFixed(0)} ms, loaded in ${loadedMs.toFixed(0)} ms, RSS ${rssLoaded.toFixed(0)} MB`);
     const n = size.toLocaleString('en');
@@ -49,6 +50,7 @@ async function benchScale(root: string, size: number, log: (text: string) => voi
       { section: 'daemon', metric: `start to index loaded, ${n} tasks`, value: formatNumber(loadedMs / 1000, 's'), note: 'done/cancelled read in the background; tool calls wait for it' },
       { section: 'daemon', metric: `resident memory, ${n} tasks`, value: formatNumber(rssLoaded, 'MB'), note: 'RSS of the daemon process once loaded (target <= 300 MB at 100,000)' },
       { section: 'daemon', metric: `svc_status, ${n} tasks`, value: formatNumber(statusMs, 'ms'), note: 'median of 5 calls over the socket (target <= 50 ms at 100,000)' },
+      { section: 'daemon', metric: `svc task list, ${n} tasks`, value: formatNumber(listMs, 'ms'), note: 'node bin/svc.js task list --json > /dev/null, served from the index, median of 3 (target <= 1 s at 100,000)' },
     ];
   } finally {
     await stop(daemon);

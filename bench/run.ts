@@ -5,11 +5,15 @@ import { availableParallelism, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { printTable, type Row } from './measure.js';
+import { benchDaemon } from './daemon.js';
+import { benchScheduler } from './scheduler.js';
 import { benchStore, type BenchOptions } from './store.js';
 
 /** A bench section: a name and a function returning table rows. Add daemon, scheduler, ... here. */
 const SECTIONS: { name: string; run: (options: BenchOptions) => Promise<Row[]> }[] = [
   { name: 'store', run: benchStore },
+  { name: 'daemon', run: benchDaemon },
+  { name: 'scheduler', run: benchScheduler },
 ];
 
 const repo = fileURLToPath(new URL('..', import.meta.url));

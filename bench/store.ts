@@ -48,7 +48,8 @@ export async function benchStore(options: BenchOptions): Promise<Row[]> {
 const CONTENT = `---\nschemaVersion: 1\nid: TASK-2026-01-01-001\ntitle: A task of typical size\n---\n\n${'Body text of a typical task. '.repeat(12)}\n`;
 
 /** What `writeDurable` costs without the library: open, write, fsync, close, rename, fsync of the directory. */
-async function rawRate(dir: string, ops: number): Promise<number> {
+/** The raw rate of fsync'd write + rename + directory fsync in `dir`, ops per second. */
+export async function rawRate(dir: string, ops: number): Promise<number> {
   await mkdir(dir, { recursive: true });
   const ms = await timeMs(async () => {
     for (let i = 0; i < ops; i++) {

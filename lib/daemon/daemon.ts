@@ -14,6 +14,7 @@ import { assertPrivateDir, assertSocketPath, clearLeftovers, holdInstanceLock, l
 import { createLog, type DaemonLog } from './log.js';
 import { createRoutes, type HookName, type RouteContext, type StatusBody } from './routes.js';
 import { loadOrg, toDaemonSettings } from '../org/org-chart.js';
+import { createHealer } from './heal.js';
 import { startScheduling, type Scheduling } from './scheduling.js';
 import { createSpawnQueue, type SpawnQueue } from './spawn-queue.js';
 import { closeServer, trackRequests, type RequestTracker } from './shutdown.js';
@@ -129,11 +130,14 @@ interface Core {
   stopping: boolean;
   loaded: boolean;
   scheduling: Scheduling | null;
+  healer: ReturnType<typeof createHealer>;
 }
 
 async function launch(paths: Paths, store: Store, options: DaemonOptions, clock: Clock, parts: Running): Promise<Daemon> {
   const { log } = parts;
   let wake = (): void => undefined; // bound to the scheduler once it runs
+  const healer = createHealer(store, (line) => log.info('repair', { message: line }), (id) => void parts.index?.update([id]));
+  const repair = (id: string, why: string) => healer.repair(id, why);
   const settings = toDaemonSettings(await loadOrg(paths.root).catch((err: unknown) => {
     log.warn('org.invalid', { message: err instanceof Error ? err.message : String(err) });
     return null;
@@ -143,6 +147,7 @@ async function launch(paths: Paths, store: Store, options: DaemonOptions, clock:
     watch: options.watch,
     onInvalid: (file) => void recordInvalid(paths, clock, log, file),
     onError: (err) => log.error('index.error', { message: err instanceof Error ? err.message : String(err) }),
+    onNeedsRepair: (id, why) => repair(id, why),
     onRescanFound: ({ count, full }) => log.info('index.rescan', { message: `rescan found ${count} new or changed task files`, count, full }),
     onChange: (change) => {
       if (change.to === 'ready' || change.from === 'in-progress' || change.to === 'done') wake();
@@ -151,7 +156,7 @@ async function launch(paths: Paths, store: Store, options: DaemonOptions, clock:
   const spawns = createSpawnQueue({ clock, pickupTimeoutMs: options.spawnTimeoutMs ?? settings.spawnTimeoutMs, graceMs: options.pluginGraceMs });
   const core: Core = {
     paths, store, options, clock, parts: parts as Core['parts'], spawns, listeners: new Set(),
-    pid: process.pid, version: options.version ?? readPackageVersion(), startedAt: clock().getTime(), stopping: false, loaded: false, scheduling: null,
+    pid: process.pid, version: options.version ?? readPackageVersion(), startedAt: clock().getTime(), stopping: false, loaded: false, scheduling: null, healer,
   };
   const { index } = core.parts;
   void index.loaded.then(() => ((core.loaded = true), log.info('index.loaded', { byStatus: index.counts() })), () => undefined);
@@ -232,6 +237,7 @@ function createStop(core: Core, server: Server, requests: RequestTracker): { clo
       core.stopping = true;
       parts.log.info('daemon.stopping', { pid, inFlight: requests.count() });
       await core.scheduling?.close();
+      await core.healer.close();
       core.spawns.close();
       await requests.drained(core.options.drainTimeoutMs ?? 10_000);
       await closeServer(server, 1000);

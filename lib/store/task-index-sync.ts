@@ -94,6 +94,7 @@ export async function relocate(state: IndexState, id: string, attempt = 0): Prom
     }
   }
   if (state.gen.get(id) !== gen) return;
+  if (copies.length > 1) call(state, () => state.options.onNeedsRepair?.(id, 'duplicate'));
   for (const status of STATUSES) state.invalid.delete(state.paths.taskFile(status, id));
   for (const b of bad) setInvalid(state, b.path, b.status, b.err, b.stamp);
   if (best) setEntry(state, best);
@@ -179,6 +180,7 @@ function setEntry(state: IndexState, entry: IndexEntry, quiet = false): void {
   for (const status of STATUSES) if (status !== entry.status) state.byStatus[status].delete(entry.id);
   state.byStatus[entry.status].add(entry.id);
   state.entries.set(entry.id, entry);
+  if (entry.moved) call(state, () => state.options.onNeedsRepair?.(entry.id, 'moved'));
   if (!quiet && before?.status !== entry.status) notify(state, { id: entry.id, ...(before ? { from: before.status } : {}), to: entry.status });
 }
 
@@ -226,7 +228,7 @@ function toEntry(read: { task: StoredTask['task']; status: Status; path: string;
   const failures = Number(task.metadata.dispatchFailures ?? 0);
   return {
     id, status, path, title, priority, routing, dependsOn: dependsOn.length ? dependsOn : NO_DEPENDENCIES, lease: lease ?? undefined, agent, createdAt, updatedAt,
-    mtimeMs, stamp, gate, dispatchFailures: Number.isFinite(failures) ? failures : 0,
+    mtimeMs, stamp, gate, dispatchFailures: Number.isFinite(failures) ? failures : 0, moved: task.status !== status,
   };
 }
 

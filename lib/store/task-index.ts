@@ -24,6 +24,8 @@ export interface IndexEntry {
   gate: { workflow: string; current: string } | undefined;
   /** Consecutive failed dispatches (`metadata.dispatchFailures`). */
   dispatchFailures: number;
+  /** The frontmatter names another status than the directory (the file was moved by hand). */
+  moved: boolean;
   mtimeMs: number;
   /** Identity of the file version read: `<inode>:<size>:<mtimeMs>`, from a stat taken before the read. */
   stamp: string;
@@ -46,6 +48,8 @@ export interface TaskIndexOptions {
   watch?: boolean;
   onInvalid?: (file: InvalidFile) => void;
   onChange?: (change: IndexChange) => void;
+  /** A file needs the commit protocol's repair: its frontmatter status differs from its directory (moved by hand), or its id is in two directories. */
+  onNeedsRepair?: (id: string, why: 'moved' | 'duplicate') => void;
   /** A rescan found files the index did not have, or had older versions of (missed or dropped watcher events). */
   onRescanFound?: (found: { count: number; full: boolean }) => void;
   onError?: (err: unknown) => void;
@@ -181,6 +185,7 @@ async function loadInitial(state: IndexState): Promise<void> {
   const names = await listNames(state.paths);
   const files: { id: string; status: Status }[] = [];
   for (const [id, statuses] of names) {
+    if (statuses.length > 1) state.options.onNeedsRepair?.(id, 'duplicate');
     for (const status of statuses) {
       if (status === 'done' || status === 'cancelled') state.byStatus[status].add(id);
       else files.push({ id, status });

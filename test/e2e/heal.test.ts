@@ -1,0 +1,44 @@
+import { existsSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { readEvents } from '../../lib/store/events.js';
+import { createStore } from '../../lib/store/store.js';
+import { closeDaemons, startTestDaemon } from '../helpers/daemon.js';
+import { cleanRoots, tempRoot, within } from '../helpers/root.js';
+
+const heal = suite('e2e.heal');
+heal.after.each(async () => {
+  await closeDaemons();
+  cleanRoots();
+});
+
+heal('a file moved by hand while the daemon runs gets its frontmatter healed, with one transition by filesystem', async () => {
+  const root = tempRoot();
+  const store = createStore({ root });
+  const { task } = await store.create({ title: 'Moved by hand', createdBy: 'test' });
+  await startTestDaemon(root, { schedule: false });
+  renameSync(`${root}/tasks/backlog/${task.id}.md`, `${root}/tasks/blocked/${task.id}.md`);
+  await within(5000, () => /\nstatus: blocked\n/.test(readFileSync(`${root}/tasks/blocked/${task.id}.md`, 'utf8')), 'healed frontmatter');
+  const moves = await within(3000, async () => {
+    const found = await readEvents(root, { taskId: task.id, type: 'task.transitioned' });
+    return found.length === 1 && found;
+  }, 'one transition');
+  assert.equal([moves[0]!.actor, moves[0]!.payload], ['filesystem', { from: 'backlog', to: 'blocked', reason: 'moved on disk' }]);
+});
+
+heal('at start, an id found in two directories keeps its newer copy; the older goes to data/conflicts/', async () => {
+  const root = tempRoot();
+  const store = createStore({ root });
+  const { task } = await store.create({ title: 'Twice', createdBy: 'test' });
+  const older = readFileSync(`${root}/tasks/backlog/${task.id}.md`, 'utf8');
+  const newer = older.replace('status: backlog', 'status: ready').replace(/updatedAt: '[^']+'/, "updatedAt: '2099-01-01T00:00:00.000Z'");
+  writeFileSync(`${root}/tasks/ready/${task.id}.md`, newer);
+  await startTestDaemon(root, { schedule: false });
+  await within(5000, () => !existsSync(`${root}/tasks/backlog/${task.id}.md`), 'the older copy moved away');
+  assert.ok(existsSync(`${root}/tasks/ready/${task.id}.md`));
+  const conflicts = readdirSync(`${root}/data/conflicts`);
+  assert.is(conflicts.length, 1);
+  assert.is(readFileSync(`${root}/data/conflicts/${conflicts[0]}`, 'utf8'), older);
+});
+
+heal.run();

@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -20,4 +20,10 @@ export function findPackageRoot(): string {
 /** The path of a template file. */
 export function templatePath(...parts: string[]): string {
   return join(findPackageRoot(), 'templates', ...parts);
+}
+
+/** The version in the package's own package.json. */
+export function readPackageVersion(): string {
+  const pkg = JSON.parse(readFileSync(join(findPackageRoot(), 'package.json'), 'utf8')) as { version?: string };
+  return pkg.version ?? '0.0.0';
 }

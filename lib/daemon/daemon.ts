@@ -1,23 +1,20 @@
-import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
-import { join } from 'node:path';
 import { SvcError } from '../core/errors.js';
-import { findPackageRoot } from '../core/package-root.js';
+import { readPackageVersion } from '../core/package-root.js';
 import { systemClock, type Clock } from '../core/time.js';
 import { appendEvents } from '../store/events.js';
 import { toPaths, type Paths } from '../store/paths.js';
 import { createStore, type Store } from '../store/store.js';
 import { createTaskIndex, type TaskIndex } from '../store/task-index.js';
 import type { ToolDef } from '../tools/registry.js';
-import { requestDaemon } from './client.js';
-import { assertPrivateDir, assertSocketPath, clearLeftovers, holdInstanceLock, listenPrivate, removePidFile, writePidFile, type InstanceLock } from './instance.js';
+import { assertHealthy, assertPrivateDir, assertSocketPath, clearLeftovers, holdInstanceLock, listenPrivate, removePidFile, writePidFile, type InstanceLock } from './instance.js';
 import { createLog, type DaemonLog } from './log.js';
 import { createRoutes, type HookName, type RouteContext, type StatusBody } from './routes.js';
 import { loadOrg, toDaemonSettings } from '../org/org-chart.js';
-import { createHealer } from './heal.js';
+import { createHealer, recordInvalid } from './heal.js';
 import { startScheduling, type Scheduling } from './scheduling.js';
 import { createSpawnQueue, type SpawnQueue } from './spawn-queue.js';
-import { closeServer, trackRequests, type RequestTracker } from './shutdown.js';
+import { closeServer, trackRequests, trapSignals, type RequestTracker } from './shutdown.js';
 
 /** Options of `startDaemon`; everything but `root` and `tools` has a default. */
 export interface DaemonOptions {
@@ -98,12 +95,6 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
     await parts.lock?.release();
     throw err;
   }
-}
-
-/** The version in the package's package.json. */
-export function readPackageVersion(): string {
-  const pkg = JSON.parse(readFileSync(join(findPackageRoot(), 'package.json'), 'utf8')) as { version?: string };
-  return pkg.version ?? '0.0.0';
 }
 
 // --- internal ---
@@ -255,40 +246,4 @@ function createStop(core: Core, server: Server, requests: RequestTracker): { clo
 function requireScheduling(core: Core): Scheduling {
   if (core.scheduling) return core.scheduling;
   throw new SvcError('unavailable', 'This daemon runs without a scheduler.', 'Start it with `svc daemon start`.');
-}
-
-async function assertHealthy(paths: Paths): Promise<void> {
-  const { status } = await requestDaemon(paths.socket, 'GET', '/healthz', undefined, { timeoutMs: 5000 });
-  if (status !== 200) throw new SvcError('internal', `The new daemon answered /healthz with HTTP ${status}.`, 'See data/logs/daemon.log.');
-}
-
-async function recordInvalid(paths: Paths, clock: Clock, log: DaemonLog, file: { path: string; status: string; message: string }): Promise<void> {
-  log.warn('task.invalid', { path: file.path, message: file.message });
-  const name = file.path.split('/').pop() ?? '';
-  await appendEvents(paths.root, clock(), [{ type: 'task.invalid', ...(name.endsWith('.md') ? { taskId: name.slice(0, -3) } : {}), actor: 'system', payload: { path: file.path, status: file.status, message: file.message } }]).catch(() => undefined);
-}
-
-/**
- * Traps SIGTERM and SIGINT from the first instant of a start, so a signal during the start is not
- * fatal: it stops the daemon as soon as it is up.
- */
-function trapSignals(): { onStop(stop: () => void): void; remove(): void } {
-  let requested = false;
-  let stopper: (() => void) | null = null;
-  const handler = () => {
-    requested = true;
-    stopper?.();
-  };
-  process.on('SIGTERM', handler);
-  process.on('SIGINT', handler);
-  return {
-    onStop(stop) {
-      stopper = stop;
-      if (requested) stop();
-    },
-    remove() {
-      process.off('SIGTERM', handler);
-      process.off('SIGINT', handler);
-    },
-  };
 }

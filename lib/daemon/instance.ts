@@ -8,6 +8,7 @@ import { SvcError } from '../core/errors.js';
 import { hasCode, writeAtomic } from '../fs/atomic.js';
 import { withLock } from '../fs/lock.js';
 import type { Paths } from '../store/paths.js';
+import { requestDaemon } from './client.js';
 
 /** Longest socket path the OS accepts (sun_path less the NUL); Node would truncate silently. */
 export const SOCKET_PATH_MAX = platform() === 'darwin' ? 103 : 107;
@@ -179,4 +180,10 @@ function answers(socket: string): Promise<boolean> {
 
 function ignoreMissing(err: unknown): void {
   if (!hasCode(err, 'ENOENT')) throw err;
+}
+
+/** Checks that the socket just bound answers `/healthz` with 200. */
+export async function assertHealthy(paths: Paths): Promise<void> {
+  const { status } = await requestDaemon(paths.socket, 'GET', '/healthz', undefined, { timeoutMs: 5000 });
+  if (status !== 200) throw new SvcError('internal', `The new daemon answered /healthz with HTTP ${status}.`, 'See data/logs/daemon.log.');
 }

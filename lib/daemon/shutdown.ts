@@ -47,3 +47,28 @@ export function closeServer(server: Server, graceMs: number): Promise<void> {
     server.closeIdleConnections();
   });
 }
+
+/**
+ * Traps SIGTERM and SIGINT from the first instant of a start, so a signal during the start is not
+ * fatal: it stops the daemon as soon as it is up.
+ */
+export function trapSignals(): { onStop(stop: () => void): void; remove(): void } {
+  let requested = false;
+  let stopper: (() => void) | null = null;
+  const handler = () => {
+    requested = true;
+    stopper?.();
+  };
+  process.on('SIGTERM', handler);
+  process.on('SIGINT', handler);
+  return {
+    onStop(stop) {
+      stopper = stop;
+      if (requested) stop();
+    },
+    remove() {
+      process.off('SIGTERM', handler);
+      process.off('SIGINT', handler);
+    },
+  };
+}

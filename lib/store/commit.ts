@@ -3,7 +3,7 @@ import { readFile, unlink } from 'node:fs/promises';
 import { SvcError } from '../core/errors.js';
 import { assertTransition, STATUSES, type Cause, type Status } from '../core/status.js';
 import { parseTask, type Task } from '../core/task.js';
-import { ensureDir, hasCode, unlinkDurable, writeDurable } from '../fs/atomic.js';
+import { ensureDir, unlinkDurable, writeDurable } from '../fs/atomic.js';
 import { withLock } from '../fs/lock.js';
 import { appendEvents, type EventInput } from './events.js';
 import type { Paths } from './paths.js';

@@ -1,15 +1,12 @@
-import { readFileSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
-import { basename } from 'node:path';
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { SvcError } from '../core/errors.js';
 import { STATUSES, type Status } from '../core/status.js';
-import { parseTask, type Lease, type Priority, type Routing } from '../core/task.js';
 import { hasCode } from '../fs/atomic.js';
-import { parseFrontmatter } from '../fs/frontmatter.js';
 import { toTaskId, type Paths } from './paths.js';
 import type { InvalidFile } from './store.js';
-import { readTaskFile, type StoredTask } from './task-file.js';
+import { readTaskFile } from './task-file.js';
+import { fromStored, readEntrySync } from './task-index-entry.js';
 import type { IndexChange, IndexEntry, TaskIndexOptions } from './task-index.js';
 
 // The task index's bookkeeping: reading files into entries, finding the copies of an id, syncing a
@@ -158,15 +155,6 @@ export function recordDir(state: IndexState, status: Status, dirStat: { mtimeNs:
 
 // --- internal ---
 
-/** The same checks as the store's `readTaskFile`, on a synchronous read, into a compact entry. */
-function readEntrySync(path: string, status: Status, id: string, stamp: string, mtimeMs: number): IndexEntry {
-  const parsed = parseFrontmatter(readFileSync(path, 'utf8'), path);
-  const task = parseTask(parsed.data, path);
-  if (task.id !== id) {
-    throw new SvcError('validation_error', `${path}: the file name says ${JSON.stringify(toTaskId(basename(path)))} but the frontmatter id is ${JSON.stringify(task.id)}.`, 'Rename the file to <id>.md or fix the id field.');
-  }
-  return toEntry({ task, status, path, stamp, mtimeMs });
-}
 
 /**
  * A directory mtime this close to the last sync may hide a change made in the same clock tick:
@@ -210,30 +198,8 @@ function call(state: IndexState, fn: () => void): void {
   }
 }
 
-/** An entry from a file read by the store, with the stamp taken before the read (a later change then shows). */
-function fromStored(stored: StoredTask, stamp: string): IndexEntry {
-  return toEntry({ task: stored.task, status: stored.status, path: stored.path, stamp, mtimeMs: Number(stamp.split(':')[2]) });
-}
 
-/**
- * Builds an entry with one fixed shape (every key present, none deleted: a deleted key would give each
- * entry its own hidden class) from fresh copies of the fields (parser strings are slices of the file text).
- */
-function toEntry(read: { task: StoredTask['task']; status: Status; path: string; stamp: string; mtimeMs: number }): IndexEntry {
-  const { task, status, path, stamp, mtimeMs } = read;
-  const copy = JSON.parse(JSON.stringify([task.id, task.title, task.priority, task.routing, task.dependsOn, task.lease ?? null, task.createdAt, task.updatedAt])) as [string, string, Priority, Routing, string[], Lease | null, string, string];
-  const [id, title, priority, routing, dependsOn, lease, createdAt, updatedAt] = copy;
-  const agent = lease?.agent ?? routing.agent;
-  const gate = task.gate ? { workflow: `${task.gate.workflow}`, current: `${task.gate.current}` } : undefined;
-  const failures = Number(task.metadata.dispatchFailures ?? 0);
-  return {
-    id, status, path, title, priority, routing, dependsOn: dependsOn.length ? dependsOn : NO_DEPENDENCIES, lease: lease ?? undefined, agent, createdAt, updatedAt,
-    mtimeMs, stamp, gate, dispatchFailures: Number.isFinite(failures) ? failures : 0, moved: task.status !== status,
-  };
-}
 
-/** Shared by every entry without dependencies (never mutated). */
-const NO_DEPENDENCIES: string[] = [];
 
 /** The later `updatedAt` wins, then the later file time (as in the store's `byNewest`). */
 function isNewer(a: IndexEntry, b: IndexEntry): boolean {

@@ -50,8 +50,9 @@ function assertOutcome(current: StoredTask, input: CompleteInput, flow: GateFlow
   if (flow && !input.outcome) {
     const gate = currentGate(current.task, flow);
     throw new SvcError('outcome_required',
-      `${id} is in a DAG workflow (${flow.name}, current hop: gate \`${gate.id}\`, role \`${gate.role}\`): svc_task_complete needs \`outcome\`.`,
-      `Call svc_task_complete({ taskId: "${id}", outcome: "complete" | "needs_review" | "blocked" }).`);
+      `${id} is in a DAG workflow (${flow.name}, current hop: gate \`${gate.id}\`, role \`${gate.role}\`): svc_task_complete needs \`outcome\`. ` +
+        `Call svc_task_complete({ taskId: "${id}", outcome: "complete" | "needs_review" | "blocked" }).`,
+      '"complete" advances to the next gate (or done at the last); "needs_review" returns to the first gate and "blocked" holds at this gate, both with `blockers`.');
   }
   if ((input.outcome === 'needs_review' || input.outcome === 'blocked') && !input.blockers?.length) {
     throw new SvcError('blockers_required', `${id}: outcome \`${input.outcome}\` needs \`blockers\`, the list of what must change.`,

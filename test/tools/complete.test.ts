@@ -37,7 +37,8 @@ complete('teaches the call with outcome on a gated task without one, naming task
   const { id } = await inProgressTask(store, { workflow: 'implement-review' });
   const before = snapshot(root);
   const error = await rejects(call('svc_task_complete', { taskId: id }), 'outcome_required', id, 'DAG workflow', 'implement', 'implementer', '`outcome`');
-  assert.ok(error.hint?.includes(`svc_task_complete({ taskId: "${id}", outcome: "complete" | "needs_review" | "blocked" })`), error.hint);
+  assert.ok(error.message.includes(`svc_task_complete({ taskId: "${id}", outcome: "complete" | "needs_review" | "blocked" })`), error.message);
+  assert.ok(error.hint?.includes('"needs_review" returns to the first gate'), error.hint);
   assert.equal(snapshot(root), before);
 });
 

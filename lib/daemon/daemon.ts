@@ -1,5 +1,4 @@
 import { createServer, type Server } from 'node:http';
-import { SvcError } from '../core/errors.js';
 import { readPackageVersion } from '../core/package-root.js';
 import { systemClock, type Clock } from '../core/time.js';
 import { appendEvents } from '../store/events.js';
@@ -12,7 +11,7 @@ import { createLog, type DaemonLog } from './log.js';
 import { createRoutes, type HookName, type RouteContext, type StatusBody } from './routes.js';
 import { loadOrg, toDaemonSettings } from '../org/org-chart.js';
 import { createHealer, recordInvalid } from './heal.js';
-import { startScheduling, type Scheduling } from './scheduling.js';
+import { requireScheduling, startScheduling, type Scheduling } from './scheduling.js';
 import { createSpawnQueue, type SpawnQueue } from './spawn-queue.js';
 import { closeServer, trackRequests, trapSignals, type RequestTracker } from './shutdown.js';
 
@@ -195,11 +194,13 @@ function toRouteContext(core: Core): RouteContext {
       return { tasks: [...index.summaries(status)], invalid: index.invalid() };
     },
     scheduler: {
-      tick: () => requireScheduling(core).tick(),
-      dryRun: () => requireScheduling(core).dryRun(),
+      tick: () => requireScheduling(core.scheduling).tick(),
+      dryRun: () => requireScheduling(core.scheduling).dryRun(),
     },
     beforeTool: () => index.refresh(),
     onHook: async (name, payload, plugin) => {
+      const ended = core.scheduling?.onPluginEvent(name, payload);
+      if (ended) log.info('spawn.ended', { sessionKey: ended, by: name });
       log.info(`event.${name}`, { plugin });
       await appendEvents(paths.root, clock(), [{ type: `plugin.${name}`, actor: plugin ?? 'plugin', payload }]);
       for (const listener of core.listeners) listener(name, payload, plugin);
@@ -241,9 +242,4 @@ function createStop(core: Core, server: Server, requests: RequestTracker): { clo
       markClosed();
     })());
   return { close, closed };
-}
-
-function requireScheduling(core: Core): Scheduling {
-  if (core.scheduling) return core.scheduling;
-  throw new SvcError('unavailable', 'This daemon runs without a scheduler.', 'Start it with `svc daemon start`.');
 }

@@ -1,15 +1,30 @@
 import { SpawnError, type Adapter, type RunEnd, type SpawnRun } from '../core/spawn.js';
 import type { SpawnQueue } from './spawn-queue.js';
 
+/** The session key the plugin runs a spawn under (DESIGN section 9). */
+export function toSessionKey(agent: string, taskId: string): string {
+  return `agent:${agent}:svc-${taskId}`;
+}
+
 /**
  * The plugin bridge: a spawn waits in the queue until an attached plugin takes it with
- * `GET /v1/spawns/wait` (handed), and its run ends with `POST /v1/spawns/{id}/result`. A spawn no
+ * `GET /v1/spawns/wait` (handed), and its run ends with `POST /v1/spawns/{id}/result`, or with an
+ * `agent-end`/`session-end` event naming its session key, whichever comes first. A spawn no
  * plugin takes within the pickup timeout is a failed dispatch (`spawn_timeout`).
  */
-export function createPluginAdapter(spawns: SpawnQueue): Adapter {
+export function createPluginAdapter(spawns: SpawnQueue): Adapter & { endSession(sessionKey: string): boolean } {
+  const running = new Map<string, string>(); // session key -> spawn id
   return {
     kind: 'plugin',
+    /** An agent-end or session-end event: the run of that session is over (idempotent with the result). */
+    endSession(sessionKey) {
+      const id = running.get(sessionKey);
+      if (!id) return false;
+      return spawns.settle(id, { ok: true, sessionKey }) === 'settled';
+    },
     spawn(request) {
+      const key = toSessionKey(request.agent, request.taskId);
+      running.set(key, request.id);
       return new Promise<SpawnRun>((resolve, reject) => {
         let taken = false;
         const result = spawns.enqueue(request, {
@@ -20,6 +35,7 @@ export function createPluginAdapter(spawns: SpawnQueue): Adapter {
           },
         });
         void result.then((r) => {
+          if (running.get(key) === request.id) running.delete(key);
           if (!taken) reject(new SpawnError(r.reason ?? 'spawn_failed', r.error ?? `spawn ${request.id} ended before a plugin took it`));
         });
       });

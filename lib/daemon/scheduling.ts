@@ -2,6 +2,7 @@ import { readFileSync, statSync } from 'node:fs';
 import { readdir, unlink } from 'node:fs/promises';
 import { createCommandAdapter } from '../adapters/command.js';
 import { createStandaloneAdapter } from '../adapters/standalone.js';
+import { SvcError } from '../core/errors.js';
 import { findPackageRoot } from '../core/package-root.js';
 import { createGateRoleResolver } from '../engine/gates.js';
 import { plan, type Action, type Mode, type PlanTask, type Snapshot } from '../engine/plan.js';
@@ -32,6 +33,8 @@ export interface Scheduling {
   tick(): Promise<Action[]>;
   /** What a tick would do now, changing nothing. */
   dryRun(): Promise<Action[]>;
+  /** A plugin event: `agent-end` or `session-end` naming a running spawn's session key ends that run; returns the key. */
+  onPluginEvent(name: string, payload: Record<string, unknown>): string | null;
   close(): Promise<void>;
 }
 
@@ -48,8 +51,9 @@ export async function startScheduling(options: SchedulingOptions): Promise<Sched
   const token = () => options.env.SVC_GATEWAY_TOKEN ?? readEnvFile(store.paths.envFile).SVC_GATEWAY_TOKEN;
   const standalone = createStandaloneAdapter({ gatewayUrl: () => org.settings().gatewayUrl, token, timeoutMs: settings.spawnTimeoutMs });
   const source = { snapshot: () => toSnapshot(index, store.paths.root, options.log) };
+  const plugin = createPluginAdapter(spawns);
   const scheduler: SchedulerHandle = startScheduler({
-    store, source, adapters: { command, standalone, plugin: createPluginAdapter(spawns) }, loadOrg: org.get, mode: boot.mode,
+    store, source, adapters: { command, standalone, plugin }, loadOrg: org.get, mode: boot.mode,
     pluginAttached: () => spawns.attached().length > 0, log: options.log, alert: options.alert, onCommitted: (ids) => index.update(ids),
     dryRun: () => org.settings().dryRun,
   });
@@ -67,6 +71,11 @@ export async function startScheduling(options: SchedulingOptions): Promise<Sched
     stats: () => ({ lastPollAt, lastTickAt: scheduler.stats().lastTickAt }),
     schedule: scheduler.schedule,
     tick: async () => (await scheduler.tick()).actions,
+    onPluginEvent(name, payload) {
+      const key = payload.sessionKey;
+      if ((name !== 'agent-end' && name !== 'session-end') || typeof key !== 'string') return null;
+      return plugin.endSession(key) ? key : null;
+    },
     dryRun: async () => {
       const chart = await org.get();
       const current = org.settings();
@@ -81,6 +90,12 @@ export async function startScheduling(options: SchedulingOptions): Promise<Sched
       await scheduler.close();
     },
   };
+}
+
+/** The scheduler of a daemon started with one; `unavailable` otherwise. */
+export function requireScheduling(scheduling: Scheduling | null): Scheduling {
+  if (scheduling) return scheduling;
+  throw new SvcError('unavailable', 'This daemon runs without a scheduler.', 'Start it with `svc daemon start`.');
 }
 
 // --- internal ---

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { readEvents } from '../../lib/store/events.js';
+import { requestDaemon } from '../../lib/daemon/client.js';
 import { createStore } from '../../lib/store/store.js';
 import { TOOLS } from '../../lib/tools/index.js';
 import { completingAgent, writeOrg } from '../helpers/agents.js';
@@ -72,6 +73,22 @@ e2e('plugin gone: the task stays in ready with no-plugin-attached, no failure co
   const second = startFakePlugin(root);
   stops.push(second.stop);
   await within(10_000, async () => (await statusOf(root, id)) === 'done', 'done after the plugin returned');
+});
+
+e2e('plugin: an agent-end event for a run whose task is still in progress is a failed attempt (ended_without_completion)', async () => {
+  const root = tempRoot();
+  writeOrg(root, { agents: [{ id: 'gw', name: 'Gateway agent' }], aof: { daemon: FAST } });
+  await startTestDaemon(root, { tools: TOOLS, env: process.env });
+  const plugin = startFakePlugin(root, async (spawn, socket) => {
+    await requestDaemon(socket, 'POST', '/v1/event/agent-end', { sessionKey: `agent:${spawn.agent}:svc-${spawn.taskId}` }, { headers: { 'x-svc-plugin': 'svc' } });
+    await new Promise((resolve) => setTimeout(resolve, 60_000).unref()); // the run never reports a result
+    return { ok: true };
+  });
+  stops.push(async () => void plugin.stop().catch(() => undefined));
+  await within(3000, async () => (await modeOf(root)) === 'plugin', 'plugin mode');
+  const id = await dispatch(root, { title: 'Gives up', agent: 'gw' });
+  const failed = await within(10_000, async () => (await readEvents(root, { taskId: id, type: 'dispatch.failed' }))[0], 'dispatch.failed');
+  assert.equal([failed.payload.reason, failed.payload.failureCount], ['ended_without_completion', 1]);
 });
 
 e2e('standalone: no plugin in the boot window, spawns go to the gateway with the bearer token', async () => {

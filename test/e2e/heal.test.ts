@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { readEvents } from '../../lib/store/events.js';
@@ -39,6 +39,23 @@ heal('at start, an id found in two directories keeps its newer copy; the older g
   const conflicts = readdirSync(`${root}/data/conflicts`);
   assert.is(conflicts.length, 1);
   assert.is(readFileSync(`${root}/data/conflicts/${conflicts[0]}`, 'utf8'), older);
+});
+
+heal('at start, a task leased for a spawn that was never handed to an adapter goes back to ready at once; live leases are kept', async () => {
+  const root = tempRoot();
+  const store = createStore({ root });
+  const lease = (sessionId: string) => ({ agent: 'dev', expiresAt: '2099-01-01T00:00:00.000Z', sessionId });
+  const lost = await store.create({ title: 'Lost spawn', status: 'ready', createdBy: 'test' });
+  const running = await store.create({ title: 'Still running', status: 'ready', createdBy: 'test' });
+  for (const [task, session] of [[lost, 's-lost'], [running, 's-live']] as const) {
+    await store.commit(task.task.id, (cur) => ({ task: { ...cur.task, lease: lease(session) }, body: cur.body, status: 'in-progress', cause: 'dispatch' }), 'test');
+  }
+  mkdirSync(`${root}/data/spawns`, { recursive: true });
+  writeFileSync(`${root}/data/spawns/${lost.task.id}@s-lost`, '');
+  await startTestDaemon(root);
+  await within(5000, async () => (await store.get(lost.task.id)).status === 'ready', 'requeued');
+  assert.is((await store.get(running.task.id)).status, 'in-progress');
+  assert.equal(readdirSync(`${root}/data/spawns`), []);
 });
 
 heal.run();

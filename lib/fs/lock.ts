@@ -79,15 +79,19 @@ async function acquire(lockPath: string, options: LockOptions, onCompromised: (e
  * symlink `owner` inside the lock directory: one syscall to write, one to read) and a lock whose
  * owner died on this host reads as stale.
  */
+const ownLocks = new Set<string>(); // locks this process holds: their owner needs no check
+
 const ownerFs = {
   ...fs,
   mkdir(path: string, callback: (err: NodeJS.ErrnoException | null) => void) {
     fs.mkdir(path, (err) => {
       if (err) return callback(err);
+      ownLocks.add(path);
       fs.symlink(self, join(path, 'owner'), () => callback(null));
     });
   },
   rmdir(path: string, callback: (err: NodeJS.ErrnoException | null) => void) {
+    ownLocks.delete(path);
     fs.unlink(join(path, 'owner'), () => fs.rmdir(path, (err) => (err && err.code === 'ENOTEMPTY' ? fs.rm(path, { recursive: true, force: true }, callback) : callback(err))));
   },
   rmdirSync(path: string) {
@@ -95,7 +99,7 @@ const ownerFs = {
   },
   stat(path: string, callback: (err: NodeJS.ErrnoException | null, stat?: fs.Stats) => void) {
     fs.stat(path, (err, stat) => {
-      if (err) return callback(err);
+      if (err || ownLocks.has(path)) return callback(err, stat);
       fs.readlink(join(path, 'owner'), (readErr, owner) => {
         if (!readErr && isDeadOwner(owner)) stat.mtime = new Date(0);
         callback(null, stat);

@@ -126,7 +126,8 @@ async function listFromDaemon(ctx: Context, status: Status | undefined): Promise
   if (reply.status !== 200) throw toDaemonError(reply.status, reply.body);
   const body = reply.body as { tasks: (ListRow & { agent?: string })[]; invalid: InvalidFile[] };
   const rows = body.tasks.map((t) => ({
-    id: t.id, title: t.title, status: t.status, priority: t.priority, agent: t.agent ?? null, createdAt: t.createdAt, updatedAt: t.updatedAt, dependsOn: t.dependsOn, path: t.path,
+    id: t.id, title: t.title, status: t.status, priority: t.priority, agent: t.agent ?? null, createdAt: t.createdAt, updatedAt: t.updatedAt, dependsOn: t.dependsOn,
+    path: store.paths.taskFile(t.status as Status, t.id),
   }));
   return { rows: rows.sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id)), invalid: body.invalid };
 }

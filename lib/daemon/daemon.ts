@@ -191,7 +191,8 @@ function toRouteContext(core: Core): RouteContext {
     listTasks: async (status) => {
       if (!status || status === 'done' || status === 'cancelled') await index.loaded;
       await index.refresh();
-      return { tasks: [...index.summaries(status)], invalid: index.invalid() };
+      const rows = [...index.summaries(status)].map(({ id, title, status: at, priority, agent, createdAt, updatedAt, dependsOn }) => ({ id, title, status: at, priority, agent, createdAt, updatedAt, dependsOn }));
+      return { tasks: rows, invalid: index.invalid() };
     },
     scheduler: {
       tick: () => requireScheduling(core.scheduling).tick(),

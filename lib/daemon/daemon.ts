@@ -143,7 +143,10 @@ async function launch(paths: Paths, store: Store, options: DaemonOptions, clock:
       if (change.to === 'ready' || change.from === 'in-progress' || change.to === 'done') wake();
     },
   });
-  const spawns = createSpawnQueue({ clock, pickupTimeoutMs: options.spawnTimeoutMs ?? settings.spawnTimeoutMs, graceMs: options.pluginGraceMs });
+  const spawns = createSpawnQueue({
+    clock, pickupTimeoutMs: options.spawnTimeoutMs ?? settings.spawnTimeoutMs, graceMs: options.pluginGraceMs,
+    onHookError: (err, id) => log.error('spawn.hook_failed', { id, message: err instanceof Error ? err.message : String(err) }),
+  });
   const core: Core = {
     paths, store, options, clock, parts: parts as Core['parts'], spawns, listeners: new Set(),
     pid: process.pid, version: options.version ?? readPackageVersion(), startedAt: clock().getTime(), stopping: false, loaded: false, scheduling: null, healer,

@@ -31,6 +31,8 @@ export interface SpawnQueueOptions {
   pickupTimeoutMs?: number;
   /** A plugin stays attached this long after its last long-poll ended. */
   graceMs?: number;
+  /** A hook that threw (the spawn itself is never lost over it). */
+  onHookError?: (err: unknown, spawnId: string) => void;
 }
 
 /** The plugin bridge's queue: the scheduler enqueues, plugins long-poll and report results. */
@@ -80,8 +82,9 @@ export function createSpawnQueue(options: SpawnQueueOptions = {}) {
       takenHooks.delete(spawn.id);
       try {
         onTaken?.(waiter.pluginId);
-      } catch {
-        // the scheduler's hook failing must not lose the spawn already handed out
+      } catch (err) {
+        // the scheduler's hook failing must not lose the spawn already handed out; it is logged
+        options.onHookError?.(err, spawn.id);
       }
     }
   }

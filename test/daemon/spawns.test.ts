@@ -129,5 +129,15 @@ queue('an aborted long-poll returns null and a requeued spawn goes to the next o
   q.close();
 });
 
+queue('a hook that throws is reported and the spawn is still handed out (a plugin was already waiting)', async () => {
+  const failures: string[] = [];
+  const q = createSpawnQueue({ pickupTimeoutMs: 5000, onHookError: (err, id) => failures.push(`${id}: ${(err as Error).message}`) });
+  const polling = q.take('gw', 5000);
+  void q.enqueue(spawnOf(8), { onTaken: () => { throw new Error('hook broke'); } });
+  assert.equal(await polling, spawnOf(8));
+  assert.equal(failures, ['spawn-8: hook broke']);
+  q.close();
+});
+
 routes.run();
 queue.run();

@@ -1,4 +1,5 @@
 import type { CAC } from 'cac';
+import { compareText } from '../core/compare.js';
 import type { Status } from '../core/status.js';
 import { toPriorityRank } from '../core/priority.js';
 import type { StoredTask } from '../store/task-file.js';
@@ -59,8 +60,8 @@ function toCard(stored: StoredTask, done: Set<string>) {
 
 function sortColumn(tasks: StoredTask[]): StoredTask[] {
   return tasks.sort((a, b) => {
-    if (a.status === 'done') return b.task.updatedAt.localeCompare(a.task.updatedAt);
-    return toPriorityRank(b.task.priority) - toPriorityRank(a.task.priority) || a.task.createdAt.localeCompare(b.task.createdAt);
+    if (a.status === 'done') return compareText(b.task.updatedAt, a.task.updatedAt);
+    return toPriorityRank(b.task.priority) - toPriorityRank(a.task.priority) || compareText(a.task.createdAt, b.task.createdAt);
   });
 }
 

@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import type { CAC } from 'cac';
+import { compareText } from '../core/compare.js';
 import { isSvcError, SvcError } from '../core/errors.js';
 import { PRIORITIES, type Priority } from '../core/priority.js';
 import { assertStatus, STATUSES, type Status } from '../core/status.js';
@@ -129,7 +130,7 @@ async function listFromDaemon(ctx: Context, status: Status | undefined): Promise
     id: t.id, title: t.title, status: t.status, priority: t.priority, agent: t.agent ?? null, createdAt: t.createdAt, updatedAt: t.updatedAt, dependsOn: t.dependsOn,
     path: store.paths.taskFile(t.status as Status, t.id),
   }));
-  return { rows: rows.sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id)), invalid: body.invalid };
+  return { rows: rows.sort((a, b) => compareText(a.createdAt, b.createdAt) || compareText(a.id, b.id)), invalid: body.invalid };
 }
 
 async function listFromStore(ctx: Context, status: Status | undefined): Promise<{ rows: ListRow[]; invalid: InvalidFile[] }> {

@@ -1,3 +1,4 @@
+import { compareText } from '../core/compare.js';
 import { toPriorityRank } from '../core/priority.js';
 import type { Status } from '../core/status.js';
 import type { AdapterKind } from '../core/spawn.js';
@@ -82,7 +83,7 @@ export function plan(snapshot: Snapshot, ctx: PlanContext): Action[] {
 
 /** Dispatch order: priority (critical > high > normal > low), then `createdAt`, then id. */
 export function byDispatchOrder(a: PlanTask, b: PlanTask): number {
-  return toPriorityRank(b.priority) - toPriorityRank(a.priority) || a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id);
+  return toPriorityRank(b.priority) - toPriorityRank(a.priority) || compareText(a.createdAt, b.createdAt) || compareText(a.id, b.id);
 }
 
 // --- internal ---

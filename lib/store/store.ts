@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { readdir, writeFile } from 'node:fs/promises';
+import { compareText } from '../core/compare.js';
 import { forEachLimit } from '../core/limit.js';
 import { SvcError } from '../core/errors.js';
 import { isSafeId, resolveIdArg } from '../core/ids.js';
@@ -175,8 +176,8 @@ export async function listTasks(paths: Paths, statuses: readonly Status[]): Prom
       invalid.push({ path, status, message: err instanceof Error ? err.message : String(err) });
     }
   });
-  const tasks = [...byId.values()].sort((a, b) => a.task.createdAt.localeCompare(b.task.createdAt) || a.task.id.localeCompare(b.task.id));
-  return { tasks, invalid: invalid.sort((a, b) => a.path.localeCompare(b.path)) };
+  const tasks = [...byId.values()].sort((a, b) => compareText(a.task.createdAt, b.task.createdAt) || compareText(a.task.id, b.task.id));
+  return { tasks, invalid: invalid.sort((a, b) => compareText(a.path, b.path)) };
 }
 
 // --- internal ---

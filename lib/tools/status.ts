@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { compareText } from '../core/compare.js';
 import { toPriorityRank } from '../core/priority.js';
 import { isStatus, isTerminal, STATUSES, type Status } from '../core/status.js';
 import { listNames, type Store } from '../store/store.js';
@@ -111,8 +112,8 @@ async function summarizeStore(store: Store, params: StatusParamsInput): Promise<
 function byListingOrder(a: TaskSummary, b: TaskSummary): number {
   return terminalRank(a) - terminalRank(b)
     || toPriorityRank(b.priority) - toPriorityRank(a.priority)
-    || a.createdAt.localeCompare(b.createdAt)
-    || a.id.localeCompare(b.id);
+    || compareText(a.createdAt, b.createdAt)
+    || compareText(a.id, b.id);
 }
 
 function terminalRank(summary: TaskSummary): number {

@@ -162,7 +162,7 @@ async function launch(paths: Paths, store: Store, options: DaemonOptions, clock:
   await appendEvents(paths.root, clock(), [{ type: 'daemon.started', actor: 'system', payload: { pid: core.pid, version: core.version } }]);
   if (options.schedule !== false) {
     core.scheduling = await startScheduling({
-      store, index, spawns, env: options.env ?? {}, log: (line) => log.info('scheduler', { message: line }),
+      store, index, spawns, env: options.env ?? {}, log: (line) => log.info('scheduler', { message: line }), trace: log.debug('scheduler'),
       alert: (text) => (options.stderr ?? ((t: string) => process.stderr.write(t)))(`${text}\n`),
     });
     wake = core.scheduling.schedule;

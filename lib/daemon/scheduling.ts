@@ -22,6 +22,8 @@ export interface SchedulingOptions {
   env: Record<string, string | undefined>;
   log: (line: string) => void;
   alert: (text: string) => void;
+  /** Verbose lines (`DEBUG=svc:scheduler`). */
+  trace?: (line: string) => void;
 }
 
 /** The daemon's scheduler: mode decided at boot, ticks from the index, polls for leases. */
@@ -56,6 +58,7 @@ export async function startScheduling(options: SchedulingOptions): Promise<Sched
     store, source, adapters: { command, standalone, plugin }, loadOrg: org.get, mode: boot.mode,
     pluginAttached: () => spawns.attached().length > 0, log: options.log, alert: options.alert, onCommitted: (ids) => index.update(ids),
     dryRun: () => org.settings().dryRun,
+    ...(options.trace ? { trace: options.trace } : {}),
   });
   await requeueUnhanded(store, options.log);
   let lastPollAt: string | null = null;

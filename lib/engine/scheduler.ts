@@ -30,6 +30,8 @@ export interface SchedulerOptions {
   holdLogIntervalMs?: number;
   /** `aof.daemon.dryRun`: plan and log, change nothing. */
   dryRun?: () => boolean;
+  /** Verbose lines (one per tick), shown with `DEBUG=svc:scheduler`. */
+  trace?: (line: string) => void;
 }
 
 /** What one tick did. */
@@ -74,6 +76,7 @@ export function startScheduler(options: SchedulerOptions): SchedulerHandle {
     });
     lastTickAt = now.toISOString();
     const dispatched: string[] = [];
+    options.trace?.(`tick: ${snapshot.ready.length} ready, ${snapshot.inProgress.length} in progress -> ${summarizeActions(actions)}`);
     if (options.dryRun?.()) {
       for (const action of actions) if (action.kind !== 'hold') options.log(`dry run: would ${action.kind} ${action.taskId}${action.kind === 'dispatch' ? ` to ${action.agent} (${action.adapter})` : ''}`);
       return { actions, dispatched };
@@ -151,4 +154,12 @@ export function startScheduler(options: SchedulerOptions): SchedulerHandle {
       await current;
     },
   };
+}
+
+// --- internal ---
+
+function summarizeActions(actions: readonly Action[]): string {
+  const counts = new Map<string, number>();
+  for (const action of actions) counts.set(action.kind, (counts.get(action.kind) ?? 0) + 1);
+  return counts.size ? [...counts].map(([kind, n]) => `${n} ${kind}`).join(', ') : 'nothing to do';
 }

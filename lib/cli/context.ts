@@ -1,5 +1,13 @@
 import { toRoot } from '../store/paths.js';
-import { createStore, type Store } from '../store/store.js';
+import type { Store } from '../store/store.js';
+
+/** The store module, loaded once by `loadStore` (most commands; a few light ones never need it). */
+let storeModule: typeof import('../store/store.js') | undefined;
+
+/** Loads the store module (zod, gray-matter, js-yaml, locks), so `ctx.store()` can be called. */
+export async function loadStore(): Promise<void> {
+  storeModule ??= await import('../store/store.js');
+}
 
 /** Where the CLI writes, and what it reads from the environment. Tests pass their own. */
 export interface Io {
@@ -27,7 +35,10 @@ export function createContext(io: Io): Context {
   return {
     io,
     root,
-    store: () => (store ??= createStore({ root })),
+    store: () => {
+      if (!storeModule) throw new Error('svc: the store module was not loaded (call loadStore first)');
+      return (store ??= storeModule.createStore({ root }));
+    },
     print: (text) => io.stdout(`${text}\n`),
     json: (value) => io.stdout(`${JSON.stringify(value, null, 2)}\n`),
     exitCode: 0,

@@ -14,6 +14,11 @@ const GROUPS: Record<string, () => Promise<Group>> = {
   scheduler: async () => (await import('./scheduler.js')).registerScheduler,
 };
 
+// Commands that need no store up front (they load it only if they must): `svc task list` with a daemon up.
+const LIGHT: Record<string, () => Promise<Group>> = {
+  'task list': async () => (await import('./task-list.js')).registerTaskList,
+};
+
 /** Top-level commands (`svc board`, `svc doctor`, ...) register on the root instance. */
 async function loadTop(): Promise<Group[]> {
   const [board, doctor, mcp, tool, quickstart] = await Promise.all([import('./board.js'), import('./doctor.js'), import('./mcp.js'), import('./tool.js'), import('./quickstart.js')]);
@@ -27,9 +32,11 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
     io.stdout(`${readVersion()}\n`);
     return 0;
   }
-  const [{ cac }, { createContext }, { SvcError, toSvcError }] = await Promise.all([import('cac'), import('./context.js'), import('../core/errors.js')]);
+  const [{ cac }, { createContext, loadStore }, { SvcError, toSvcError }] = await Promise.all([import('cac'), import('./context.js'), import('../core/errors.js')]);
   const ctx = createContext(io);
-  const load = first && Object.hasOwn(GROUPS, first) ? GROUPS[first] : undefined;
+  const light = first ? LIGHT[`${first} ${rest[0] ?? ''}`] : undefined;
+  const load = light ?? (first && Object.hasOwn(GROUPS, first) ? GROUPS[first] : undefined);
+  if (!light) await loadStore();
   const group = load ? await load() : undefined;
   const cli = cac(group ? `svc ${first}` : 'svc');
   if (group) group(cli, ctx);

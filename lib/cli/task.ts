@@ -1,19 +1,16 @@
-import { existsSync } from 'node:fs';
 import type { CAC } from 'cac';
-import { compareText } from '../core/compare.js';
-import { isSvcError, SvcError } from '../core/errors.js';
+import { SvcError } from '../core/errors.js';
 import { PRIORITIES, type Priority } from '../core/priority.js';
-import { assertStatus, STATUSES, type Status } from '../core/status.js';
+import { assertStatus } from '../core/status.js';
 import { loadOrg } from '../org/org-chart.js';
 import { firstGate, loadWorkflow } from '../org/workflow.js';
-import { requestDaemon, toDaemonError } from '../daemon/client.js';
 import { assertTasksExist } from '../store/deps.js';
 import { blockTask, cancelTask, promoteTask, resurrectTask, setStatus, unblockTask } from '../store/ops.js';
 import type { CommitResult } from '../store/commit.js';
-import type { InvalidFile } from '../store/store.js';
 import { claimTask, closeTask, updateTaskAsOperator } from '../store/work.js';
 import type { Context } from './context.js';
-import { formatInvalid, formatTaskDetail, formatTaskTable, toList, toListRow, type ListRow } from './format.js';
+import { formatTaskDetail, toList, toListRow } from './format.js';
+import { registerTaskList } from './task-list.js';
 
 const ACTOR = 'cli';
 
@@ -50,17 +47,7 @@ export function registerTask(cli: CAC, ctx: Context): void {
       printMove(ctx, await setStatus(ctx.store(), String(id), assertStatus(status), { actor: ACTOR, reason: str(opts.reason) }));
     });
 
-  cli.command('list', 'List tasks').option('--status <status>', `Only this status (${STATUSES.join(', ')})`).option('--agent <id>', 'Only tasks routed or leased to this agent')
-    .option('--json', 'Print a JSON array')
-    .action(async (opts: Record<string, unknown>) => {
-      const status = opts.status === undefined ? undefined : assertStatus(opts.status);
-      const { rows, invalid } = (await listFromDaemon(ctx, status)) ?? (await listFromStore(ctx, status));
-      const agent = str(opts.agent);
-      const shown = agent ? rows.filter((row) => row.agent === agent) : rows;
-      formatInvalid(invalid).forEach((line) => ctx.io.stderr(`${line}\n`));
-      if (opts.json) return ctx.io.stdout(`${JSON.stringify(shown)}\n`);
-      formatTaskTable(shown).forEach((line) => ctx.print(line));
-    });
+  registerTaskList(cli, ctx);
 
   cli.command('show <id>', 'Show a task').option('--json', 'Print JSON').action(async (id: string, opts: Record<string, unknown>) => {
     const stored = await ctx.store().get(String(id));
@@ -111,31 +98,6 @@ function registerMore(cli: CAC, ctx: Context): void {
   cli.command('unblock <id>', 'Move a blocked task back to ready').action(async (id: string) => {
     printMove(ctx, await unblockTask(ctx.store(), String(id), { actor: ACTOR }));
   });
-}
-
-/** The listing of a running daemon (its index: no file is read), or null when none runs. */
-async function listFromDaemon(ctx: Context, status: Status | undefined): Promise<{ rows: ListRow[]; invalid: InvalidFile[] } | null> {
-  const store = ctx.store();
-  if (!existsSync(store.paths.socket)) return null;
-  let reply: { status: number; body: unknown };
-  try {
-    reply = await requestDaemon(store.paths.socket, 'GET', `/v1/tasks${status ? `?status=${status}` : ''}`, undefined, { timeoutMs: 60_000 });
-  } catch (err) {
-    if (isSvcError(err, 'unavailable')) return null;
-    throw err;
-  }
-  if (reply.status !== 200) throw toDaemonError(reply.status, reply.body);
-  const body = reply.body as { tasks: (ListRow & { agent?: string })[]; invalid: InvalidFile[] };
-  const rows = body.tasks.map((t) => ({
-    id: t.id, title: t.title, status: t.status, priority: t.priority, agent: t.agent ?? null, createdAt: t.createdAt, updatedAt: t.updatedAt, dependsOn: t.dependsOn,
-    path: store.paths.taskFile(t.status as Status, t.id),
-  }));
-  return { rows: rows.sort((a, b) => compareText(a.createdAt, b.createdAt) || compareText(a.id, b.id)), invalid: body.invalid };
-}
-
-async function listFromStore(ctx: Context, status: Status | undefined): Promise<{ rows: ListRow[]; invalid: InvalidFile[] }> {
-  const { tasks, invalid } = await ctx.store().list(status ? [status] : STATUSES);
-  return { rows: tasks.map(toListRow), invalid };
 }
 
 function printMove(ctx: Context, result: CommitResult): void {

@@ -55,6 +55,11 @@ export function formatInvalid(invalid: readonly InvalidFile[]): string[] {
   return invalid.map((file) => `warning: skipped invalid task file ${file.message.split('\n').join(' ')}`);
 }
 
+/** The text of a string option; undefined when absent or given as a bare flag. */
+export function toText(value: unknown): string | undefined {
+  return value === undefined || value === null || value === true || value === false ? undefined : String(value);
+}
+
 /** Splits a comma-separated option (`--tags a,b`) into trimmed, non-empty values. */
 export function toList(value: unknown): string[] | undefined {
   if (value === undefined || value === null || value === '') return undefined;

@@ -65,8 +65,7 @@ async function follow(ctx: Context, store: Store, ids: readonly string[], timeou
   const deadline = Date.now() + timeoutMs;
   let last = '';
   for (;;) {
-    const { tasks } = await store.list();
-    const mine = tasks.filter((t) => ids.includes(t.task.id));
+    const mine = await Promise.all(ids.map((id) => store.get(id))); // its own tasks only, not a scan of the tree
     const counts = STATUSES.map((status) => [status, mine.filter((t) => t.status === status).length] as const).filter(([, n]) => n > 0);
     const line = counts.map(([status, n]) => `${status} ${n}`).join(', ');
     if (line !== last) ctx.print(`  ${new Date().toISOString().slice(11, 19)}  ${(last = line)}`);
@@ -77,6 +76,6 @@ async function follow(ctx: Context, store: Store, ids: readonly string[], timeou
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
   ctx.print('');
-  toBoardLines((await store.list()).tasks).forEach((text) => ctx.print(text));
+  toBoardLines(await Promise.all(ids.map((id) => store.get(id)))).forEach((text) => ctx.print(text));
   ctx.print(`\nAll ${ids.length} tasks are done. Events: ${store.paths.events}/`);
 }

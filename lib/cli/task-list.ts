@@ -7,7 +7,7 @@ import { requestDaemon, toDaemonError } from '../daemon/client.js';
 import { toPaths } from '../store/paths.js';
 import type { InvalidFile } from '../store/store.js';
 import { loadStore, type Context } from './context.js';
-import { formatInvalid, formatTaskTable, toListRow, type ListRow } from './format.js';
+import { formatInvalid, formatTaskTable, toListRow, toText, type ListRow } from './format.js';
 
 /**
  * Registers `svc task list`. Light on purpose: with a daemon up, the listing comes from its index
@@ -19,7 +19,7 @@ export function registerTaskList(cli: CAC, ctx: Context): void {
     .action(async (opts: Record<string, unknown>) => {
       const status = opts.status === undefined ? undefined : assertStatus(opts.status);
       const { rows, invalid } = (await listFromDaemon(ctx, status)) ?? (await listFromStore(ctx, status));
-      const agent = str(opts.agent);
+      const agent = toText(opts.agent);
       const shown = agent ? rows.filter((row) => row.agent === agent) : rows;
       formatInvalid(invalid).forEach((line) => ctx.io.stderr(`${line}\n`));
       if (opts.json) return ctx.io.stdout(`${JSON.stringify(shown)}\n`);
@@ -53,8 +53,4 @@ async function listFromStore(ctx: Context, status: Status | undefined): Promise<
   await loadStore();
   const { tasks, invalid } = await ctx.store().list(status ? [status] : STATUSES);
   return { rows: tasks.map(toListRow), invalid };
-}
-
-function str(value: unknown): string | undefined {
-  return value === undefined || value === null || value === true || value === false ? undefined : String(value);
 }

@@ -9,7 +9,7 @@ import { blockTask, cancelTask, promoteTask, resurrectTask, setStatus, unblockTa
 import type { CommitResult } from '../store/commit.js';
 import { claimTask, closeTask, updateTaskAsOperator } from '../store/work.js';
 import type { Context } from './context.js';
-import { formatTaskDetail, toList, toListRow } from './format.js';
+import { formatTaskDetail, toList, toListRow, toText } from './format.js';
 import { registerTaskList } from './task-list.js';
 
 const ACTOR = 'cli';
@@ -24,14 +24,14 @@ export function registerTask(cli: CAC, ctx: Context): void {
     .option('--workflow <name>', 'Gate the task through org/workflows/<name>.yaml').option('--json', 'Print JSON')
     .action(async (title: string[], opts: Record<string, unknown>) => {
       const store = ctx.store();
-      const workflow = str(opts.workflow) === undefined ? undefined : await loadWorkflow(ctx.root, str(opts.workflow)!, { org: await loadOrg(ctx.root) });
-      const routing = Object.fromEntries(Object.entries({ agent: str(opts.agent), team: str(opts.team), role: str(opts.role), tags: toList(opts.tags), workflow: workflow && str(opts.workflow) }).filter(([, v]) => v !== undefined));
+      const workflow = toText(opts.workflow) === undefined ? undefined : await loadWorkflow(ctx.root, toText(opts.workflow)!, { org: await loadOrg(ctx.root) });
+      const routing = Object.fromEntries(Object.entries({ agent: toText(opts.agent), team: toText(opts.team), role: toText(opts.role), tags: toList(opts.tags), workflow: workflow && toText(opts.workflow) }).filter(([, v]) => v !== undefined));
       const dependsOn = await assertTasksExist(store, toList(opts.dependsOn) ?? []);
-      const parentId = str(opts.parent) === undefined ? undefined : await store.resolve(str(opts.parent)!);
+      const parentId = toText(opts.parent) === undefined ? undefined : await store.resolve(toText(opts.parent)!);
       const created = await store.create({
-        title: title.join(' '), body: str(opts.body), priority: toPriority(opts.priority), routing, dependsOn, project: str(opts.project),
+        title: title.join(' '), body: toText(opts.body), priority: toPriority(opts.priority), routing, dependsOn, project: toText(opts.project),
         createdBy: ACTOR, ...(parentId ? { parentId } : {}),
-        ...(workflow ? { gate: { workflow: str(opts.workflow)!, current: firstGate(workflow).id, history: [] } } : {}),
+        ...(workflow ? { gate: { workflow: toText(opts.workflow)!, current: firstGate(workflow).id, history: [] } } : {}),
       });
       if (opts.json) return ctx.json(toListRow(created));
       ctx.print(created.task.id);
@@ -44,7 +44,7 @@ export function registerTask(cli: CAC, ctx: Context): void {
 
   cli.command('status <id> <status>', 'Move a task to a status along the transition table').option('--reason <text>', 'Logged with the transition')
     .action(async (id: string, status: string, opts: Record<string, unknown>) => {
-      printMove(ctx, await setStatus(ctx.store(), String(id), assertStatus(status), { actor: ACTOR, reason: str(opts.reason) }));
+      printMove(ctx, await setStatus(ctx.store(), String(id), assertStatus(status), { actor: ACTOR, reason: toText(opts.reason) }));
     });
 
   registerTaskList(cli, ctx);
@@ -69,19 +69,19 @@ function registerLeased(cli: CAC, ctx: Context): void {
   const recover = ['--recover-on-failure', 'When the command fails on an expired lease, reclaim the task to ready (then retry)'] as const;
   cli.command('close <id>', 'Move a task to done from any non-terminal status').option(...recover).option('--reason <text>', 'Logged with the transition')
     .action(async (id: string, opts: Record<string, unknown>) => {
-      printMove(ctx, await closeTask(ctx.store(), String(id), { actor: ACTOR, recover: !!opts.recoverOnFailure, reason: str(opts.reason) }));
+      printMove(ctx, await closeTask(ctx.store(), String(id), { actor: ACTOR, recover: !!opts.recoverOnFailure, reason: toText(opts.reason) }));
     });
   cli.command('update <id>', 'Replace the body and/or change the status').option(...recover)
     .option('--body <text>', 'New Markdown body').option('--status <status>', 'New status').option('--reason <text>', 'Logged with the transition')
     .action(async (id: string, opts: Record<string, unknown>) => {
       if (opts.body === undefined && opts.status === undefined) throw new SvcError('validation_error', 'Nothing to update.', 'Pass --body and/or --status.');
       const status = opts.status === undefined ? undefined : assertStatus(opts.status);
-      const result = await updateTaskAsOperator(ctx.store(), String(id), { actor: ACTOR, body: str(opts.body), status, reason: str(opts.reason), recover: !!opts.recoverOnFailure });
+      const result = await updateTaskAsOperator(ctx.store(), String(id), { actor: ACTOR, body: toText(opts.body), status, reason: toText(opts.reason), recover: !!opts.recoverOnFailure });
       ctx.print(`${result.taskId} ${result.status}${result.transitioned ? ' (moved)' : ''}${result.bodyUpdated ? ' (body replaced)' : ''}`);
     });
   cli.command('claim <id>', 'Take a ready task in progress under a 10-minute lease').option(...recover).option('--agent <id>', 'Lease holder', { default: 'operator' })
     .action(async (id: string, opts: Record<string, unknown>) => {
-      const result = await claimTask(ctx.store(), String(id), { actor: ACTOR, agent: str(opts.agent), recover: !!opts.recoverOnFailure });
+      const result = await claimTask(ctx.store(), String(id), { actor: ACTOR, agent: toText(opts.agent), recover: !!opts.recoverOnFailure });
       const lease = result.after.task.lease!;
       ctx.print(`${result.after.task.id} in-progress: leased to ${lease.agent} until ${lease.expiresAt} (session ${lease.sessionId})`);
     });
@@ -89,11 +89,11 @@ function registerLeased(cli: CAC, ctx: Context): void {
 
 function registerMore(cli: CAC, ctx: Context): void {
   cli.command('cancel <id>', 'Cancel a task').option('--reason <text>', 'Why').action(async (id: string, opts: Record<string, unknown>) => {
-    printMove(ctx, await cancelTask(ctx.store(), String(id), { actor: ACTOR, reason: str(opts.reason) }));
+    printMove(ctx, await cancelTask(ctx.store(), String(id), { actor: ACTOR, reason: toText(opts.reason) }));
   });
   cli.command('block <id>', 'Block a task on something outside the task graph').option('--reason <text>', 'What it waits for (required)')
     .action(async (id: string, opts: Record<string, unknown>) => {
-      printMove(ctx, await blockTask(ctx.store(), String(id), { actor: ACTOR, reason: str(opts.reason) ?? '' }));
+      printMove(ctx, await blockTask(ctx.store(), String(id), { actor: ACTOR, reason: toText(opts.reason) ?? '' }));
     });
   cli.command('unblock <id>', 'Move a blocked task back to ready').action(async (id: string) => {
     printMove(ctx, await unblockTask(ctx.store(), String(id), { actor: ACTOR }));
@@ -104,10 +104,6 @@ function printMove(ctx: Context, result: CommitResult): void {
   const id = result.after.task.id;
   if (result.transitioned) ctx.print(`${id} ${result.before.status} -> ${result.after.status}`);
   else ctx.print(`${id} already ${result.after.status}`);
-}
-
-function str(value: unknown): string | undefined {
-  return value === undefined || value === null || value === true || value === false ? undefined : String(value);
 }
 
 function toPriority(value: unknown): Priority {

@@ -3,10 +3,9 @@ import { createCommandAdapter } from '../adapters/command.js';
 import { createStandaloneAdapter } from '../adapters/standalone.js';
 import { isSvcError } from '../core/errors.js';
 import { requestDaemon, toDaemonError } from '../daemon/client.js';
-import { createGateRoleResolver } from '../engine/gates.js';
-import { plan, type Action } from '../engine/plan.js';
-import { startScheduler, type SchedulerSource } from '../engine/scheduler.js';
-import { toPlanTask, toSnapshot } from '../engine/snapshot.js';
+import type { Action } from '../engine/plan.js';
+import { startScheduler } from '../engine/scheduler.js';
+import { createListingSource } from '../engine/snapshot.js';
 import { loadOrg, toDaemonSettings } from '../org/org-chart.js';
 import type { Store } from '../store/store.js';
 import type { Context } from './context.js';
@@ -42,25 +41,16 @@ async function askDaemon(store: Store, active: boolean): Promise<Action[] | null
   return (reply.body as { actions: Action[] }).actions;
 }
 
-function listingSource(store: Store): SchedulerSource {
-  return {
-    async snapshot() {
-      const { tasks } = await store.list();
-      const roleOf = createGateRoleResolver(store.paths.root);
-      const planned = await Promise.all(tasks.map(async (t) => toPlanTask(t, t.status === 'ready' ? await roleOf(t.task) : undefined)));
-      return toSnapshot(planned, new Map(tasks.map((t) => [t.task.id, t.status])));
-    },
-  };
-}
-
 async function planOnce(ctx: Context, store: Store): Promise<Action[]> {
-  const org = await loadOrg(ctx.root);
-  const settings = toDaemonSettings(org);
-  const snapshot = await listingSource(store).snapshot();
-  return plan(snapshot, {
-    org, now: store.clock(), maxConcurrentDispatches: settings.maxConcurrentDispatches, mode: 'standalone', pluginAttached: false,
-    gatewayConfigured: Boolean(settings.gatewayUrl),
+  const scheduler = startScheduler({
+    store, source: createListingSource(store), adapters: {}, loadOrg: () => loadOrg(ctx.root), mode: () => 'standalone', pluginAttached: () => false,
+    log: () => undefined, alert: () => undefined,
   });
+  try {
+    return await scheduler.preview();
+  } finally {
+    await scheduler.close();
+  }
 }
 
 async function runActive(ctx: Context, store: Store): Promise<Action[]> {
@@ -73,7 +63,7 @@ async function runActive(ctx: Context, store: Store): Promise<Action[]> {
   });
   const standalone = createStandaloneAdapter({ gatewayUrl: () => settings.gatewayUrl, token: () => ctx.io.env.SVC_GATEWAY_TOKEN, timeoutMs: settings.spawnTimeoutMs });
   const scheduler = startScheduler({
-    store, source: listingSource(store), adapters: { command, standalone }, loadOrg: org, mode: () => 'standalone', pluginAttached: () => false,
+    store, source: createListingSource(store), adapters: { command, standalone }, loadOrg: org, mode: () => 'standalone', pluginAttached: () => false,
     log: (line) => ctx.io.stderr(`${line}\n`), alert: (text) => ctx.io.stderr(`${text}\n`),
   });
   const report = await scheduler.tick();

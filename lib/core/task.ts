@@ -99,6 +99,12 @@ export function toOrderedTask(task: Task): Record<string, unknown> {
   return out;
 }
 
+/** Consecutive failed dispatches recorded in `metadata.dispatchFailures` (0 when absent or not a number). */
+export function toDispatchFailures(metadata: Record<string, unknown>): number {
+  const failures = Number(metadata.dispatchFailures ?? 0);
+  return Number.isFinite(failures) ? failures : 0;
+}
+
 /** Throws `too_large`/`validation_error` for a title or body over the limits. */
 export function assertTaskText(title: string | undefined, body: string | undefined): void {
   if (title !== undefined && title.length > MAX_TITLE_LENGTH) {

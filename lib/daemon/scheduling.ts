@@ -5,7 +5,7 @@ import { createStandaloneAdapter } from '../adapters/standalone.js';
 import { SvcError } from '../core/errors.js';
 import { findPackageRoot } from '../core/package-root.js';
 import { createGateRoleResolver } from '../engine/gates.js';
-import { plan, type Action, type Mode, type PlanTask, type Snapshot } from '../engine/plan.js';
+import type { Action, Mode, PlanTask, Snapshot } from '../engine/plan.js';
 import { startScheduler, type SchedulerHandle } from '../engine/scheduler.js';
 import { loadOrg, toDaemonSettings } from '../org/org-chart.js';
 import type { OrgChart } from '../org/schema.js';
@@ -79,14 +79,7 @@ export async function startScheduling(options: SchedulingOptions): Promise<Sched
       if ((name !== 'agent-end' && name !== 'session-end') || typeof key !== 'string') return null;
       return plugin.endSession(key) ? key : null;
     },
-    dryRun: async () => {
-      const chart = await org.get();
-      const current = org.settings();
-      return plan(await source.snapshot(), {
-        org: chart, now: store.clock(), maxConcurrentDispatches: current.maxConcurrentDispatches, mode: boot.mode(),
-        pluginAttached: spawns.attached().length > 0, gatewayConfigured: Boolean(current.gatewayUrl),
-      });
-    },
+    dryRun: () => scheduler.preview(),
     async close() {
       clearInterval(poll);
       boot.close();

@@ -44,6 +44,8 @@ export interface TickReport {
 export interface SchedulerHandle {
   schedule(): void;
   tick(): Promise<TickReport>;
+  /** What a tick would do now, changing nothing. */
+  preview(): Promise<Action[]>;
   /** Resolves when no tick is running or queued and no run is being handed to an adapter. */
   idle(): Promise<void>;
   /** Resolves when, in addition, every run the adapters can watch has ended and been checked. */
@@ -65,7 +67,7 @@ export function startScheduler(options: SchedulerOptions): SchedulerHandle {
   let closed = false;
   let lastTickAt: string | null = null;
 
-  async function tick(): Promise<TickReport> {
+  async function planNow() {
     const org = await options.loadOrg();
     const settings = toDaemonSettings(org);
     const now = options.store.clock();
@@ -74,6 +76,11 @@ export function startScheduler(options: SchedulerOptions): SchedulerHandle {
       org, now, maxConcurrentDispatches: settings.maxConcurrentDispatches, mode: options.mode(),
       pluginAttached: options.pluginAttached(), gatewayConfigured: Boolean(settings.gatewayUrl),
     });
+    return { org, settings, now, snapshot, actions };
+  }
+
+  async function tick(): Promise<TickReport> {
+    const { org, settings, now, snapshot, actions } = await planNow();
     lastTickAt = now.toISOString();
     const dispatched: string[] = [];
     options.trace?.(`tick: ${snapshot.ready.length} ready, ${snapshot.inProgress.length} in progress -> ${summarizeActions(actions)}`);
@@ -142,6 +149,7 @@ export function startScheduler(options: SchedulerOptions): SchedulerHandle {
   return {
     schedule,
     tick,
+    preview: async () => (await planNow()).actions,
     async idle() {
       while (current || inflight.size) await Promise.allSettled([current, ...inflight]);
     },

@@ -1,14 +1,17 @@
 import type { Status } from '../core/status.js';
+import { toDispatchFailures } from '../core/task.js';
+import type { Store } from '../store/store.js';
 import type { StoredTask } from '../store/task-file.js';
+import { createGateRoleResolver } from './gates.js';
 import type { PlanTask, Snapshot } from './plan.js';
+import type { SchedulerSource } from './scheduler.js';
 
 /** The planner's view of a stored task. */
 export function toPlanTask(stored: StoredTask, gateRole?: string): PlanTask {
   const { task } = stored;
-  const failures = Number(task.metadata.dispatchFailures ?? 0);
   return {
     id: task.id, status: stored.status, priority: task.priority, createdAt: task.createdAt, routing: task.routing,
-    dependsOn: task.dependsOn, lease: task.lease, gateRole, dispatchFailures: Number.isFinite(failures) ? failures : 0,
+    dependsOn: task.dependsOn, lease: task.lease, gateRole, dispatchFailures: toDispatchFailures(task.metadata),
   };
 }
 
@@ -21,5 +24,17 @@ export function toSnapshot(tasks: readonly PlanTask[], statuses: ReadonlyMap<str
     ready: tasks.filter((t) => t.status === 'ready'),
     inProgress: tasks.filter((t) => t.status === 'in-progress'),
     statusOf: (id) => statuses.get(id),
+  };
+}
+
+/** A scheduler source that lists the files for each snapshot (no daemon, so no index to read from). */
+export function createListingSource(store: Store): SchedulerSource {
+  return {
+    async snapshot() {
+      const { tasks } = await store.list();
+      const roleOf = createGateRoleResolver(store.paths.root);
+      const planned = await Promise.all(tasks.map(async (t) => toPlanTask(t, t.status === 'ready' ? await roleOf(t.task) : undefined)));
+      return toSnapshot(planned, new Map(tasks.map((t) => [t.task.id, t.status])));
+    },
   };
 }

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { SvcError } from '../core/errors.js';
 import type { Status } from '../core/status.js';
-import { parseTask, type Lease, type Priority, type Routing } from '../core/task.js';
+import { parseTask, toDispatchFailures, type Lease, type Priority, type Routing } from '../core/task.js';
 import { parseFrontmatter } from '../fs/frontmatter.js';
 import { toTaskId } from './paths.js';
 import type { StoredTask } from './task-file.js';
@@ -35,10 +35,9 @@ function toEntry(read: { task: StoredTask['task']; status: Status; path: string;
   const [id, title, priority, routing, dependsOn, lease, createdAt, updatedAt] = copy;
   const agent = lease?.agent ?? routing.agent;
   const gate = task.gate ? { workflow: `${task.gate.workflow}`, current: `${task.gate.current}` } : undefined;
-  const failures = Number(task.metadata.dispatchFailures ?? 0);
   return {
     id, status, path, title, priority, routing, dependsOn: dependsOn.length ? dependsOn : NO_DEPENDENCIES, lease: lease ?? undefined, agent, createdAt, updatedAt,
-    mtimeMs, stamp, gate, dispatchFailures: Number.isFinite(failures) ? failures : 0, moved: task.status !== status,
+    mtimeMs, stamp, gate, dispatchFailures: toDispatchFailures(task.metadata), moved: task.status !== status,
   };
 }
 

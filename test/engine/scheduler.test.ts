@@ -3,7 +3,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createCommandAdapter } from '../../lib/adapters/command.js';
 import { startScheduler, type SchedulerHandle } from '../../lib/engine/scheduler.js';
-import { toPlanTask, toSnapshot } from '../../lib/engine/snapshot.js';
+import { createListingSource } from '../../lib/engine/snapshot.js';
 import { loadOrg } from '../../lib/org/org-chart.js';
 import { readEvents } from '../../lib/store/events.js';
 import { setStatus } from '../../lib/store/ops.js';
@@ -18,12 +18,7 @@ function schedulerFor(root: string, store: Store, alerts: string[] = []): Schedu
   adapters.push(adapter);
   return startScheduler({
     store,
-    source: {
-      async snapshot() {
-        const { tasks } = await store.list();
-        return toSnapshot(tasks.map((t) => toPlanTask(t)), new Map(tasks.map((t) => [t.task.id, t.status])));
-      },
-    },
+    source: createListingSource(store),
     adapters: { command: adapter },
     loadOrg: () => loadOrg(root),
     mode: () => 'standalone',
@@ -75,7 +70,11 @@ run('three runs that end without completion deadletter the task, with the event 
   scheduler.schedule();
   await within(20_000, async () => (await statusOf(store, id)) === 'deadletter', 'deadletter');
   await scheduler.close();
-  const events = await readEvents(root, { taskId: id });
+  // events are appended once the lock is released, just after the file moved
+  const events = await within(3000, async () => {
+    const found = await readEvents(root, { taskId: id });
+    return found.some((e) => e.type === 'task.deadletter') && found;
+  }, 'task.deadletter logged');
   assert.is(events.filter((e) => e.type === 'task.dispatched').length, 3);
   const dead = events.find((e) => e.type === 'task.deadletter');
   assert.equal(dead?.payload, { reason: 'max_dispatch_failures', failureCount: 3, lastFailureReason: 'ended_without_completion' });

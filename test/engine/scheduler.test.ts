@@ -55,6 +55,7 @@ run('dispatches ready tasks to a command agent, one at a time, and they reach do
   scheduler.schedule();
   await within(15_000, async () => (await statusOf(store, a)) === 'done', 'A done');
   await scheduler.close();
+  await scheduler.drain(); // agent runs end and are checked before the root is removed
   const dispatched = (await readEvents(root)).filter((e) => e.type === 'task.dispatched');
   assert.equal(dispatched.map((e) => [e.taskId, e.payload.agent, e.payload.adapter]), [[b, 'dev', 'command'], [a, 'dev', 'command']]);
   assert.match(readFileSync(`${root}/tasks/done/${a}.md`, 'utf8'), /## Completion summary\n\ndone by test agent/);
@@ -70,6 +71,7 @@ run('three runs that end without completion deadletter the task, with the event 
   scheduler.schedule();
   await within(20_000, async () => (await statusOf(store, id)) === 'deadletter', 'deadletter');
   await scheduler.close();
+  await scheduler.drain(); // agent runs end and are checked before the root is removed
   // events are appended once the lock is released, just after the file moved
   const events = await within(3000, async () => {
     const found = await readEvents(root, { taskId: id });
@@ -90,6 +92,7 @@ run('an agent that cannot be started fails with reason agent_unavailable, three 
   scheduler.schedule();
   await within(10_000, async () => (await statusOf(store, id)) === 'deadletter', 'deadletter');
   await scheduler.close();
+  await scheduler.drain(); // agent runs end and are checked before the root is removed
   const failed = (await readEvents(root, { taskId: id, type: 'dispatch.failed' })).map((e) => [e.payload.reason, e.payload.failureCount]);
   assert.equal(failed, [['agent_unavailable', 1], ['agent_unavailable', 2], ['agent_unavailable', 3]]);
   assert.equal(readdirSync(`${root}/data/spawns`), [], 'no pending-spawn marker left');
@@ -105,6 +108,7 @@ run('an expired lease goes back to ready and the task is dispatched again', asyn
   scheduler.schedule();
   await within(15_000, async () => (await statusOf(store, id)) === 'done', 'done after requeue');
   await scheduler.close();
+  await scheduler.drain(); // agent runs end and are checked before the root is removed
   await within(5_000, async () => (await readEvents(root, { taskId: id })).some((e) => e.type === 'task.completed'), 'completion logged');
   const types = (await readEvents(root, { taskId: id })).map((e) => e.type);
   assert.ok(types.includes('lease.expired'));

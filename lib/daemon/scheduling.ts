@@ -1,10 +1,11 @@
-import { readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { readdir, unlink } from 'node:fs/promises';
 import { createCommandAdapter } from '../adapters/command.js';
 import { createStandaloneAdapter } from '../adapters/standalone.js';
 import { SvcError } from '../core/errors.js';
 import { findPackageRoot } from '../core/package-root.js';
-import { createGateRoleResolver } from '../engine/gates.js';
+import { createFileCache } from '../engine/file-cache.js';
+import { createGateRoleResolver, type GateRoleResolver } from '../engine/gates.js';
 import type { Action, Mode, PlanTask, Snapshot } from '../engine/plan.js';
 import { startScheduler, type SchedulerHandle } from '../engine/scheduler.js';
 import { loadOrg, toDaemonSettings } from '../org/org-chart.js';
@@ -52,7 +53,8 @@ export async function startScheduling(options: SchedulingOptions): Promise<Sched
   });
   const token = () => options.env.SVC_GATEWAY_TOKEN ?? readEnvFile(store.paths.envFile).SVC_GATEWAY_TOKEN;
   const standalone = createStandaloneAdapter({ gatewayUrl: () => org.settings().gatewayUrl, token, timeoutMs: settings.spawnTimeoutMs });
-  const source = { snapshot: () => toSnapshot(index, store.paths.root, options.log) };
+  const roleOf = createGateRoleResolver(store.paths.root, options.log);
+  const source = { snapshot: () => toSnapshot(index, roleOf) };
   const plugin = createPluginAdapter(spawns);
   const scheduler: SchedulerHandle = startScheduler({
     store, source, adapters: { command, standalone, plugin }, loadOrg: org.get, mode: boot.mode,
@@ -98,20 +100,13 @@ export function requireScheduling(scheduling: Scheduling | null): Scheduling {
 
 /** The org chart, re-read when its file changes (one stat per use). A broken chart keeps the last good one. */
 function createOrgCache(file: string, root: string, log: (line: string) => void) {
-  let stamp = '';
   let chart: OrgChart | null = null;
+  const cache = createFileCache<OrgChart | null>(file, (previous) => loadOrg(root).catch((err: unknown) => {
+    log(`warning: org chart not reloaded, keeping the previous one: ${err instanceof Error ? err.message : String(err)}`);
+    return previous ?? null;
+  }));
   return {
-    async get(): Promise<OrgChart | null> {
-      const st = statSync(file, { throwIfNoEntry: false });
-      const next = st ? `${st.ino}:${st.size}:${st.mtimeMs}` : 'none';
-      if (next === stamp) return chart;
-      stamp = next;
-      chart = await loadOrg(root).catch((err: unknown) => {
-        log(`warning: org chart not reloaded, keeping the previous one: ${err instanceof Error ? err.message : String(err)}`);
-        return chart;
-      });
-      return chart;
-    },
+    get: async () => (chart = await cache.get()),
     settings: () => toDaemonSettings(chart),
   };
 }
@@ -145,8 +140,7 @@ function createBoot(windowMs: number, pollMs: number, attached: () => boolean, l
   };
 }
 
-async function toSnapshot(index: TaskIndex, root: string, log: (line: string) => void): Promise<Snapshot> {
-  const roleOf = createGateRoleResolver(root, log);
+async function toSnapshot(index: TaskIndex, roleOf: GateRoleResolver): Promise<Snapshot> {
   const ready = await Promise.all([...index.summaries('ready')].map(async (entry) => toPlanTask(entry, await roleOf(entry))));
   const inProgress = [...index.summaries('in-progress')].map((entry) => toPlanTask(entry, undefined));
   return { ready, inProgress, statusOf: (id) => index.get(id)?.status };

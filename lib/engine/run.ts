@@ -31,7 +31,11 @@ export async function runDispatch(ctx: RunContext, action: Extract<Action, { kin
   if (!leased) return false;
   await ctx.onCommitted?.([action.taskId]);
   const marker = `${ctx.store.paths.spawns}/${action.taskId}@${leased.sessionId}`;
-  await mkdir(ctx.store.paths.spawns, { recursive: true }).then(() => writeFile(marker, ''));
+  await writeFile(marker, '').catch(async (err: NodeJS.ErrnoException) => {
+    if (err.code !== 'ENOENT') throw err;
+    await mkdir(ctx.store.paths.spawns, { recursive: true }); // the first dispatch of this root
+    await writeFile(marker, '');
+  });
   const { task, body } = leased.result.after;
   const request: SpawnRequest = {
     id: leased.sessionId, taskId: task.id, agent: action.agent, sessionId: leased.sessionId,

@@ -118,7 +118,7 @@ export function startScheduler(options: SchedulerOptions): SchedulerHandle {
 
   function logHold(action: Extract<Action, { kind: 'hold' }>): void {
     const key = `${action.taskId}:${action.reason}`;
-    const now = Date.now();
+    const now = options.store.clock().getTime();
     if (action.reason === 'concurrency' || action.reason === 'agent-busy' || action.reason === 'dependencies') return;
     if ((held.get(key) ?? 0) > now) return;
     held.set(key, now + (options.holdLogIntervalMs ?? 60_000));

@@ -13,7 +13,7 @@ export function tempRoot(prefix = 'svc-'): string {
 
 /** Removes every temp root made so far. */
 export function cleanRoots(): void {
-  while (made.length) rmSync(made.pop()!, { recursive: true, force: true, maxRetries: 30, retryDelay: 100 }); // agent processes may still be finishing
+  while (made.length) removeSoon(made.pop()!);
 }
 
 /** Waits until `fn` returns a truthy value (or stops throwing), for at most `ms`. */
@@ -39,4 +39,16 @@ export function fixedClock(iso = '2026-11-21T10:00:00.000Z') {
   clock.set = (next: string) => { now = new Date(next); };
   clock.advance = (ms: number) => { now = new Date(now.getTime() + ms); };
   return clock;
+}
+
+/** Removes a directory that agent processes of a stopped daemon may still be writing into for a moment. */
+function removeSoon(dir: string): void {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return rmSync(dir, { recursive: true, force: true });
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOTEMPTY' || attempt === 50) throw err;
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 100);
+    }
+  }
 }

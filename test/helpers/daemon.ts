@@ -92,9 +92,9 @@ export interface ChildDaemon {
 const children = new Set<ChildDaemon>();
 const bin = fileURLToPath(new URL('../../bin/svc.js', import.meta.url));
 
-/** Starts `node bin/svc.js <args>` (default `daemon run`) on `root`; needs `npm run build` first. */
-export function startChild(root: string, args: string[] = ['daemon', 'run']): ChildDaemon {
-  const child = spawn(process.execPath, [bin, ...args], { env: { ...process.env, SVC_HOME: root, DEBUG: '' }, stdio: ['ignore', 'pipe', 'pipe'] });
+/** Starts `node bin/svc.js <args>` (default `daemon run`) on `root`, with `env` added; needs `npm run build` first. */
+export function startChild(root: string, args: string[] = ['daemon', 'run'], env: Record<string, string> = {}): ChildDaemon {
+  const child = spawn(process.execPath, [bin, ...args], { env: { ...process.env, SVC_HOME: root, DEBUG: '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout!.on('data', (chunk: Buffer) => void (output += chunk.toString()));
   child.stderr!.on('data', (chunk: Buffer) => void (output += chunk.toString()));

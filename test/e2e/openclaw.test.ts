@@ -1,0 +1,96 @@
+// A real OpenClaw gateway (installed once into a cache folder), a scripted model on 127.0.0.1 and a
+// real svc daemon: the task flows of "Use with OpenClaw" in the README, in plugin and standalone mode.
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { readEvents } from '../../lib/store/events.js';
+import { createStore } from '../../lib/store/store.js';
+import { SVC_BIN, writeOrg } from '../helpers/agents.js';
+import { call, healthy, startChild, type ChildDaemon } from '../helpers/daemon.js';
+import { baseGatewayConfig, ensureOpenClaw, freePort, startGateway, type Gateway, type OpenClawInstall } from '../helpers/openclaw.js';
+import { cleanRoots, tempRoot, within } from '../helpers/root.js';
+import { startScriptedModel, type ScriptedModel } from '../helpers/scripted-model.js';
+
+const TOKEN = 'svc-e2e-token';
+const e2e = suite('e2e.openclaw');
+const open: { close(): Promise<void> }[] = [];
+let install: OpenClawInstall;
+let model: ScriptedModel;
+
+e2e.before(async () => {
+  const started = Date.now();
+  install = await ensureOpenClaw((line) => process.stdout.write(`  (${line})\n`));
+  process.stdout.write(`  (openclaw ready in ${((Date.now() - started) / 1000).toFixed(1)} s)\n`);
+  model = await startScriptedModel();
+});
+e2e.after.each(async () => {
+  for (const handle of open.splice(0).reverse()) await handle.close();
+  cleanRoots();
+});
+e2e.after(async () => model.close());
+
+/** A svc root with one gateway agent, a gateway home, and the gateway config path. */
+function workspace(port: number, daemon: Record<string, unknown>) {
+  const root = tempRoot('svc-oc-');
+  const home = join(root, 'home');
+  mkdirSync(join(home, '.openclaw'), { recursive: true });
+  writeOrg(root, { agents: [{ id: 'dev', name: 'Developer', active: true }], aof: { daemon } });
+  const configPath = join(home, '.openclaw', 'openclaw.json');
+  const config = baseGatewayConfig({ port, token: TOKEN, modelUrl: model.url, workspace: join(home, 'workspace'), logFile: join(home, 'gateway.log'), agents: ['main', 'dev'] });
+  return { root, home, configPath, config, logFile: join(home, 'gateway.log') };
+}
+
+function daemonChild(root: string, env: Record<string, string> = {}): ChildDaemon {
+  const child = startChild(root, ['daemon', 'run'], env);
+  open.push({ close: () => child.kill() });
+  return child;
+}
+
+async function gatewayUp(options: Parameters<typeof startGateway>[0]): Promise<Gateway> {
+  const gateway = await startGateway(options);
+  open.push(gateway);
+  return gateway;
+}
+
+async function dispatch(root: string, title: string): Promise<string> {
+  const { status, body } = await call(root, 'POST', '/v1/tool/invoke', { tool: 'svc_dispatch', params: { title, brief: 'Say that it is done.', agent: 'dev' } });
+  assert.is(status, 200, JSON.stringify(body));
+  return (body as { result: { taskId: string } }).result.taskId;
+}
+
+/** The tail of the daemon's log, for failure messages. */
+function daemonLog(root: string): string {
+  const path = join(root, 'data', 'logs', 'daemon.log');
+  return existsSync(path) ? readFileSync(path, 'utf8').slice(-4000) : '(no daemon log)';
+}
+
+async function statusOf(root: string, id: string): Promise<string> {
+  return (await createStore({ root }).get(id)).status;
+}
+
+e2e('standalone: the daemon spawns through the gateway /tools/invoke sessions_spawn with the bearer token, and the agent completes over MCP', async () => {
+  const port = await freePort();
+  const { root, home, configPath, config, logFile } = workspace(port, { gatewayUrl: `http://127.0.0.1:${port}`, bootWindowMs: 500, pollIntervalMs: 1000 });
+  const gatewayConfig = {
+    ...config,
+    gateway: { ...(config.gateway as object), tools: { allow: ['sessions_spawn'] } },
+    agents: { ...(config.agents as object), entries: { main: { name: 'main', subagents: { allowAgents: ['*'] } }, dev: { name: 'dev' } } },
+    mcp: { servers: { svc: { command: process.execPath, args: [SVC_BIN, 'mcp'], env: { SVC_HOME: root } } } },
+  };
+  writeFileSync(configPath, `${JSON.stringify(gatewayConfig, null, 2)}\n`);
+  const gateway = await gatewayUp({ install, configPath, home, port, token: TOKEN, logFile });
+  const agents = await gateway.invoke('agents_list');
+  assert.match(JSON.stringify(agents.body), /"allowAny":true/);
+
+  daemonChild(root, { SVC_GATEWAY_TOKEN: TOKEN });
+  await healthy(root);
+  await within(10_000, async () => ((await call(root, 'GET', '/status')).body as { mode: string }).mode === 'standalone', 'standalone mode');
+  const id = await dispatch(root, 'Standalone through a real gateway');
+  await within(120_000, async () => (await statusOf(root, id)) === 'done', `${id} done (daemon log: ${daemonLog(root)})`);
+  const dispatched = await readEvents(root, { taskId: id, type: 'task.dispatched' });
+  assert.equal(dispatched.map((e) => e.payload.adapter), ['standalone'], daemonLog(root));
+  assert.ok(model.turns.some((turn) => /svc_task_complete/.test(turn.reply)), 'the model called svc_task_complete');
+});
+
+e2e.run();

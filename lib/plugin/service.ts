@@ -65,7 +65,7 @@ export function createSpawnService(options: SpawnServiceOptions): PluginService 
       }
       const reply = await requestSocket(options.settings.socket, 'GET', '/v1/spawns/wait', undefined, { headers: { 'x-svc-plugin': options.pluginId }, timeoutMs: 90_000, signal }).catch((err: unknown) => err as Error);
       if (signal.aborted) return;
-      const failure = reply instanceof Error ? reply.message : reply.status >= 500 ? `the daemon answered HTTP ${reply.status}` : null;
+      const failure = reply instanceof Error ? withHint(reply) : reply.status >= 500 ? `the daemon answered HTTP ${reply.status}` : null;
       if (failure) {
         if (!down) options.logger.warn(`svc: ${failure} Spawns wait until it is back; retrying with backoff.`);
         down = true;
@@ -141,6 +141,11 @@ export function createSpawnService(options: SpawnServiceOptions): PluginService 
 }
 
 // --- internal ---
+
+function withHint(err: Error): string {
+  const hint = (err as { hint?: string }).hint;
+  return hint ? `${err.message} ${hint}` : err.message;
+}
 
 function messageOf(err: unknown): string {
   return err instanceof Error ? err.message : String(err);

@@ -13,17 +13,18 @@ export function toSessionKey(agent: string, taskId: string): string {
  * plugin takes within the pickup timeout is a failed dispatch (`spawn_timeout`).
  */
 export function createPluginAdapter(spawns: SpawnQueue): Adapter & { endSession(sessionKey: string): boolean } {
-  const running = new Map<string, string>(); // session key -> spawn id
+  // session key -> spawn id; keys compared lowercased, as the gateway folds session keys to lower case
+  const running = new Map<string, string>();
   return {
     kind: 'plugin',
     /** An agent-end or session-end event: the run of that session is over (idempotent with the result). */
     endSession(sessionKey) {
-      const id = running.get(sessionKey);
+      const id = running.get(sessionKey.toLowerCase());
       if (!id) return false;
       return spawns.settle(id, { ok: true, sessionKey }) === 'settled';
     },
     spawn(request) {
-      const key = toSessionKey(request.agent, request.taskId);
+      const key = toSessionKey(request.agent, request.taskId).toLowerCase();
       running.set(key, request.id);
       return new Promise<SpawnRun>((resolve, reject) => {
         let taken = false;

@@ -1,0 +1,181 @@
+import type { PluginLogger, PluginService, SubagentRuntime } from './api.js';
+import type { PluginSettings } from './config.js';
+import { requestSocket } from './socket.js';
+
+/** A spawn as `GET /v1/spawns/wait` hands it out (the fields the plugin uses). */
+export interface Spawn {
+  id: string;
+  taskId: string;
+  agent: string;
+  sessionId: string;
+  prompt: string;
+}
+
+/** What the plugin posts to `POST /v1/spawns/{id}/result`. */
+export interface SpawnOutcome {
+  ok: boolean;
+  sessionKey?: string;
+  error?: string;
+  reason?: string;
+}
+
+/** Options of `createSpawnService`. */
+export interface SpawnServiceOptions {
+  settings: Pick<PluginSettings, 'socket' | 'dryRun' | 'maxConcurrentDispatches' | 'retryMaxMs' | 'runTimeoutMs'>;
+  /** The gateway's subagent runtime, read when a spawn arrives (never during `register`). */
+  subagent: () => SubagentRuntime;
+  logger: PluginLogger;
+  /** Sent as `x-svc-plugin`; the daemon lists attached plugins by it. */
+  pluginId: string;
+  /** The svc tools, added to each spawned run's tool surface. */
+  toolNames: readonly string[];
+  /** First wait after a failed long-poll (doubles up to `retryMaxMs`); default 250 ms. */
+  retryMinMs?: number;
+  /** Bound of one `waitForRun` call; the plugin waits again until the run ends. Default 60 s. */
+  waitSliceMs?: number;
+  now?: () => number;
+}
+
+/** The session key a spawn runs under: `agent:<agent>:svc-<task id>` (the daemon ends the run on an event naming it). */
+export function toSessionKey(agent: string, taskId: string): string {
+  return `agent:${agent}:svc-${taskId}`;
+}
+
+/**
+ * The spawn service: holds the daemon's `GET /v1/spawns/wait` long-poll and fulfils each spawn in a
+ * gateway session (`subagent.run`, then `waitForRun`), then posts the result. Spawns run
+ * concurrently up to `maxConcurrentDispatches`. `stop` aborts the poll and the waits and leaves
+ * the sessions running. A daemon that is down is retried with backoff and logged once.
+ */
+export function createSpawnService(options: SpawnServiceOptions): PluginService & { active(): number } {
+  const now = options.now ?? Date.now;
+  const running = new Set<Promise<void>>();
+  let stopper: AbortController | null = null;
+  let loop: Promise<void> | null = null;
+
+  async function pollForever(signal: AbortSignal): Promise<void> {
+    const retryMin = options.retryMinMs ?? 250;
+    let delay = retryMin;
+    let down = false;
+    const aborted = untilAborted(signal);
+    while (!signal.aborted) {
+      if (running.size >= options.settings.maxConcurrentDispatches) {
+        await Promise.race([...running, aborted]);
+        continue;
+      }
+      const reply = await requestSocket(options.settings.socket, 'GET', '/v1/spawns/wait', undefined, { headers: { 'x-svc-plugin': options.pluginId }, timeoutMs: 90_000, signal }).catch((err: unknown) => err as Error);
+      if (signal.aborted) return;
+      const failure = reply instanceof Error ? withHint(reply) : reply.status >= 500 ? `the daemon answered HTTP ${reply.status}` : null;
+      if (failure) {
+        if (!down) options.logger.warn(`svc: ${failure} Spawns wait until it is back; retrying with backoff.`);
+        down = true;
+        await sleep(delay, signal);
+        delay = Math.min(delay * 2, options.settings.retryMaxMs);
+        continue;
+      }
+      if (down) options.logger.info('svc: the daemon answers again; taking spawns.');
+      down = false;
+      delay = retryMin;
+      if (reply instanceof Error || reply.status !== 200) continue;
+      track(fulfil(reply.body as Spawn, signal));
+    }
+  }
+
+  function track(work: Promise<void>): void {
+    running.add(work);
+    void work.finally(() => running.delete(work));
+  }
+
+  async function fulfil(spawn: Spawn, signal: AbortSignal): Promise<void> {
+    const outcome = await runSpawn(spawn, signal).catch((err: unknown): SpawnOutcome => ({ ok: false, reason: 'spawn_failed', error: messageOf(err) }));
+    if (!outcome) return; // stopped while the run goes on: the daemon learns its end from agent_end or the lease
+    await postResult(spawn.id, outcome);
+  }
+
+  async function runSpawn(spawn: Spawn, signal: AbortSignal): Promise<SpawnOutcome | null> {
+    const wanted = toSessionKey(spawn.agent, spawn.taskId);
+    const subagent = options.subagent();
+    const started = await raceAbort(subagent.run({ sessionKey: wanted, message: spawn.prompt, deliver: false, idempotencyKey: `svc-${spawn.id}`, toolsAlsoAllow: [...options.toolNames] }), signal);
+    if (!started) return null;
+    const sessionKey = started.sessionKey ?? wanted;
+    options.logger.info(`svc: task ${spawn.taskId} runs in session ${sessionKey} (run ${started.runId}).`);
+    const deadline = now() + options.settings.runTimeoutMs;
+    for (;;) {
+      const left = deadline - now();
+      if (left <= 0) return { ok: false, sessionKey, reason: 'run_timeout', error: `The run of ${spawn.taskId} did not end within ${options.settings.runTimeoutMs} ms.` };
+      const waited = await raceAbort(subagent.waitForRun({ runId: started.runId, timeoutMs: Math.min(options.waitSliceMs ?? 60_000, left) }), signal);
+      if (!waited) return null;
+      if (waited.status === 'ok') return { ok: true, sessionKey };
+      if (waited.status === 'error' || (waited.status === 'timeout' && waited.timeoutPhase)) {
+        return { ok: false, sessionKey, reason: waited.status === 'error' ? 'run_failed' : 'run_timeout', error: waited.error ?? `The run ended with ${waited.status}.` };
+      }
+    }
+  }
+
+  async function postResult(id: string, outcome: SpawnOutcome): Promise<void> {
+    const res = await requestSocket(options.settings.socket, 'POST', `/v1/spawns/${encodeURIComponent(id)}/result`, outcome).catch((err: unknown) => err as Error);
+    if (res instanceof Error) options.logger.warn(`svc: could not post the result of spawn ${id}: ${res.message}`);
+    else if (res.status !== 200) options.logger.warn(`svc: the daemon refused the result of spawn ${id} (HTTP ${res.status}).`);
+  }
+
+  return {
+    id: 'svc-spawns',
+    start() {
+      if (options.settings.dryRun) {
+        options.logger.info('svc: dry run: the plugin takes no spawns (set plugins.entries.svc.config.dryRun to false to run tasks here).');
+        return;
+      }
+      if (loop) return;
+      stopper = new AbortController();
+      loop = pollForever(stopper.signal);
+    },
+    async stop() {
+      stopper?.abort();
+      await loop;
+      await Promise.all([...running]);
+      loop = null;
+      stopper = null;
+    },
+    active: () => running.size,
+  };
+}
+
+// --- internal ---
+
+function withHint(err: Error): string {
+  const hint = (err as { hint?: string }).hint;
+  return hint ? `${err.message} ${hint}` : err.message;
+}
+
+function messageOf(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}
+
+function untilAborted(signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => (signal.aborted ? resolve() : signal.addEventListener('abort', () => resolve(), { once: true })));
+}
+
+/** The value, or null once `signal` aborts first (the promise itself is left to settle). */
+function raceAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<T | null> {
+  if (signal.aborted) return Promise.resolve(null);
+  return new Promise((resolve, reject) => {
+    const onAbort = () => resolve(null);
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(
+      (value) => (signal.removeEventListener('abort', onAbort), resolve(value)),
+      (err: unknown) => (signal.removeEventListener('abort', onAbort), reject(err)),
+    );
+  });
+}
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(done, ms);
+    signal.addEventListener('abort', done, { once: true });
+    function done() {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    }
+  });
+}

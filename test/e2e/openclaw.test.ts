@@ -2,17 +2,19 @@
 // real svc daemon: the task flows of "Use with OpenClaw" in the README, in plugin and standalone mode.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { readEvents } from '../../lib/store/events.js';
 import { createStore } from '../../lib/store/store.js';
 import { SVC_BIN, writeOrg } from '../helpers/agents.js';
-import { call, healthy, startChild, type ChildDaemon } from '../helpers/daemon.js';
+import { call, healthy, runSvc, startChild, type ChildDaemon } from '../helpers/daemon.js';
 import { baseGatewayConfig, ensureOpenClaw, freePort, startGateway, type Gateway, type OpenClawInstall } from '../helpers/openclaw.js';
 import { cleanRoots, tempRoot, within } from '../helpers/root.js';
 import { startScriptedModel, type ScriptedModel } from '../helpers/scripted-model.js';
 
 const TOKEN = 'svc-e2e-token';
+const PACKAGE_ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const e2e = suite('e2e.openclaw');
 const open: { close(): Promise<void> }[] = [];
 let install: OpenClawInstall;
@@ -91,6 +93,41 @@ e2e('standalone: the daemon spawns through the gateway /tools/invoke sessions_sp
   const dispatched = await readEvents(root, { taskId: id, type: 'task.dispatched' });
   assert.equal(dispatched.map((e) => e.payload.adapter), ['standalone'], daemonLog(root));
   assert.ok(model.turns.some((turn) => /svc_task_complete/.test(turn.reply)), 'the model called svc_task_complete');
+});
+
+e2e('plugin: the gateway loads svc as a plugin, lists its tools, runs a dispatched task in a gateway session to done, and its hooks reach the daemon', async () => {
+  const port = await freePort();
+  const { root, home, configPath, config, logFile } = workspace(port, { bootWindowMs: 60_000, pollIntervalMs: 1000 });
+  const gatewayConfig = {
+    ...config,
+    plugins: {
+      load: { paths: [PACKAGE_ROOT] },
+      entries: { svc: { enabled: true, config: { dryRun: false, dataDir: root }, hooks: { allowConversationAccess: true } } },
+    },
+  };
+  writeFileSync(configPath, `${JSON.stringify(gatewayConfig, null, 2)}\n`);
+  const gateway = await gatewayUp({ install, configPath, home, port, token: TOKEN, logFile });
+  daemonChild(root);
+  await healthy(root);
+  await within(60_000, async () => ((await call(root, 'GET', '/status')).body as { mode: string }).mode === 'plugin', `plugin mode (gateway output: ${gateway.output().slice(-3000)})`);
+  const status = await runSvc({ SVC_HOME: root }, 'daemon', 'status');
+  assert.match(status.stdout, /^Plugin: svc/m);
+
+  const listed = await gateway.invoke('svc_status', { compact: true });
+  assert.is(listed.status, 200, JSON.stringify(listed.body));
+  assert.match(JSON.stringify(listed.body), /byStatus/);
+
+  const id = await dispatch(root, 'Through the plugin');
+  await within(120_000, async () => (await statusOf(root, id)) === 'done', `${id} done (daemon log: ${daemonLog(root)}\ngateway: ${gateway.output().slice(-3000)})`);
+  const dispatched = await readEvents(root, { taskId: id, type: 'task.dispatched' });
+  assert.equal(dispatched.map((e) => e.payload.adapter), ['plugin'], daemonLog(root));
+  const completed = await readEvents(root, { taskId: id, type: 'task.completed' });
+  assert.is(completed.length, 1);
+  const hooks = await within(30_000, async () => {
+    const types = (await readEvents(root, {})).filter((e) => e.type.startsWith('plugin.')).map((e) => e.type);
+    return types.includes('plugin.agent-end') && types;
+  }, 'the agent_end hook in the event log');
+  process.stdout.write(`  (hook events: ${[...new Set(hooks)].join(', ')})\n`);
 });
 
 e2e.run();

@@ -15,7 +15,7 @@ export const HOOK_NAMES = ['session-end', 'agent-end', 'before-compaction', 'mes
 /** One of `HOOK_NAMES`. */
 export type HookName = (typeof HOOK_NAMES)[number];
 
-/** The body of `GET /status` (DESIGN section 9). */
+/** The body of `GET /status` (README, "The daemon"). */
 export interface StatusBody {
   status: 'running' | 'stopping';
   healthy: boolean;
@@ -49,7 +49,7 @@ export interface RouteContext {
   scheduler: { tick: () => Promise<unknown[]>; dryRun: () => Promise<unknown[]> };
 }
 
-/** Builds the request handler: every route of DESIGN section 9, every failure in the error shape. */
+/** Builds the request handler: every route of the README's route table, every failure in the error shape. */
 export function createRoutes(ctx: RouteContext): (req: IncomingMessage, res: ServerResponse) => void {
   const fail = (err: SvcError, req: IncomingMessage) => ctx.log.error('request.failed', { method: req.method, url: req.url, code: err.code, message: err.message, cause: err.cause });
   const wrap = (handler: Handler) => route(handler, fail) as unknown as Middleware;

@@ -93,9 +93,9 @@ export function byDispatchOrder(a: PlanTask, b: PlanTask): number {
 function planReady(task: PlanTask, snapshot: Snapshot, ctx: PlanContext, load: Map<string, number>, running: number): Action {
   const hold = (reason: HoldReason, detail: string): Action => ({ kind: 'hold', taskId: task.id, reason, detail });
   if ((task.dispatchFailures ?? 0) >= MAX_DISPATCH_FAILURES) return { kind: 'deadletter', taskId: task.id, failures: task.dispatchFailures ?? 0 };
+  if (ctx.orgProblem) return hold('org-chart', ctx.orgProblem);
   const waiting = task.dependsOn.filter((id) => snapshot.statusOf(id) !== 'done');
   if (waiting.length) return hold('dependencies', `waits on ${waiting.join(', ')}`);
-  if (ctx.orgProblem) return hold('org-chart', ctx.orgProblem);
   const route = routeTask({ routing: task.routing, gateRole: task.gateRole }, ctx.org, load);
   if ('none' in route) return hold('no-route', route.none);
   const agent = ctx.org?.agents.find((a) => a.id === route.agent);

@@ -3,7 +3,7 @@ import { join, relative } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 
-// DESIGN section 2: imports only point down the list.
+// docs/architecture.md, "Layers": imports only point down the ranks.
 const RANK: Record<string, number> = { core: 0, fs: 1, store: 2, org: 2, engine: 3, adapters: 3, tools: 3, daemon: 4, mcp: 4, cli: 5 };
 const lib = new URL('../lib', import.meta.url).pathname;
 

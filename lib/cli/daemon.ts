@@ -5,6 +5,7 @@ import { SvcError } from '../core/errors.js';
 import { findPackageRoot } from '../core/package-root.js';
 import { probeDaemon, spawnDetached, terminate, waitForExit, waitForHealthy, type DaemonProbe } from '../daemon/control.js';
 import { startDaemon } from '../daemon/daemon.js';
+import type { ConfigReport } from '../daemon/org-state.js';
 import { controlService, DAEMON_NODE_FLAGS, installService, uninstallService, type ServiceOptions } from '../daemon/service.js';
 import { toPaths } from '../store/paths.js';
 import { TOOLS } from '../tools/index.js';
@@ -18,7 +19,7 @@ const STOP_TIMEOUT_MS = 30_000;
 export function registerDaemon(cli: CAC, ctx: Context): void {
   cli.command('run', 'Run the daemon in the foreground (what the service unit runs)').action(() => runDaemon(ctx));
   cli.command('start', 'Start the daemon (through the supervisor when installed, else detached)').action(() => startDaemonProcess(ctx));
-  cli.command('status', 'Show whether the daemon runs, its version, pid, uptime, mode and plugins').option('--json', 'Print the /status body as JSON').action((opts: { json?: boolean }) => status(ctx, opts.json === true));
+  cli.command('status', 'Show whether the daemon runs, its version, pid, uptime, mode, plugins and whether its org chart loaded').option('--json', 'Print the /status body as JSON').action((opts: { json?: boolean }) => status(ctx, opts.json === true));
   cli.command('stop', 'Stop the daemon gracefully (SIGTERM, through the supervisor when installed)').option('--force', 'Bypass the supervisor: SIGTERM to the pid').action((opts: { force?: boolean }) => stopDaemonProcess(ctx, opts.force === true));
   cli.command('install', 'Write the user service (systemd or launchd), load and start it').action(() => install(ctx));
   cli.command('uninstall', 'Stop the daemon and remove the user service').action(() => uninstall(ctx));
@@ -115,9 +116,20 @@ function formatStatus(probe: DaemonProbe, paths: ReturnType<typeof toPaths>): st
     lines.push(`Version: ${s.version}`, `PID: ${probe.pid ?? s.pid}`, `Uptime: ${formatDuration(s.uptimeMs)}`, `Mode: ${s.mode}`);
     lines.push(`Tasks: ${Object.entries(s.tasks.byStatus).map(([name, n]) => `${name} ${n}`).join(', ')}${s.tasks.invalid ? `; ${s.tasks.invalid} invalid file(s), see svc doctor` : ''}`);
     for (const plugin of s.plugins) lines.push(`Plugin: ${plugin.id} (attached since ${plugin.since})`);
+    if (s.config) lines.push(...formatConfig(s.config));
   }
   lines.push(`Socket: ${paths.socket}`, `Log: ${paths.daemonLog}`);
   return lines;
+}
+
+/** The `Config:` line, and for an invalid org chart its first problems below it. */
+function formatConfig(config: ConfigReport): string[] {
+  if (config.orgChart === 'ok') return [`Config: ${config.file} ok (${config.agents} agents)`];
+  if (config.orgChart === 'absent') return [`Config: no org chart (${config.file} absent: only routing.agent routes, no local agents)`];
+  const count = config.problemCount === 1 ? '1 problem' : `${config.problemCount} problems`;
+  const effect = config.using === 'previous' ? `still using the chart loaded before` : 'no chart loaded: ready tasks are held';
+  const more = config.problemCount > config.problems.length ? [`  ... (${config.problemCount - config.problems.length} more: svc org validate)`] : [];
+  return [`Config: ${config.file} INVALID since ${config.since} (${count}; ${effect}):`, ...config.problems.map((p) => `  ${p}`), ...more];
 }
 
 function formatDuration(ms: number): string {

@@ -1,4 +1,8 @@
+import { relative } from 'node:path';
 import type { CAC } from 'cac';
+import { toProblemLines } from '../daemon/org-state.js';
+import { loadOrg } from '../org/org-chart.js';
+import { listWorkflows, loadWorkflow } from '../org/workflow.js';
 import { applyReconcile, isFixable, planReconcile, RECONCILE_KINDS, type ReconcileAction, type ReconcileKind, type ReconcilePlan, type ReconcileResult } from '../store/reconcile.js';
 import type { Context } from './context.js';
 
@@ -7,19 +11,40 @@ interface DoctorOptions {
   json?: boolean;
 }
 
-/** Registers `svc doctor [--fix] [--json]`: prints the reconcile plan, or applies it. */
+/** A configuration file that does not load, with its problems (`path: problem` lines). */
+export interface ConfigProblem {
+  file: string;
+  problems: string[];
+}
+
+/** Registers `svc doctor [--fix] [--json]`: checks the org chart and workflows, prints the reconcile plan, or applies it. */
 export function registerDoctor(cli: CAC, ctx: Context): void {
   cli
-    .command('doctor', 'Check the tasks tree: heals, duplicates, temporaries, invalid and stray files')
-    .option('--fix', 'Apply the fixes (invalid and stray files are only reported)')
+    .command('doctor', 'Check the org chart, the workflows and the tasks tree: heals, duplicates, temporaries, invalid and stray files')
+    .option('--fix', 'Apply the fixes (invalid and stray files, and configuration problems, are only reported)')
     .option('--json', 'Print the plan or the result as a JSON object')
     .action(async (options: DoctorOptions) => {
       const store = ctx.store();
+      const config = await checkConfig(ctx.root);
       const plan = await planReconcile(store.paths, store.clock());
-      if (!options.fix) return printPlan(ctx, plan, options.json === true);
-      const result = await applyReconcile(store.paths, plan, 'doctor');
-      printResult(ctx, result, options.json === true);
+      if (!options.json) printConfig(ctx, config);
+      if (!options.fix) printPlan(ctx, plan, options.json === true, config);
+      else printResult(ctx, await applyReconcile(store.paths, plan, 'doctor'), options.json === true, config);
+      if (config.length) ctx.exitCode = 1;
     });
+}
+
+/** Loads the org chart and every workflow of `root`; returns the files that do not load, with their problems. */
+export async function checkConfig(root: string): Promise<ConfigProblem[]> {
+  const out: ConfigProblem[] = [];
+  const org = await loadOrg(root).catch((err: unknown) => {
+    out.push({ file: 'org/org-chart.yaml', problems: toProblemLines(err) });
+    return null;
+  });
+  for (const name of await listWorkflows(root)) {
+    await loadWorkflow(root, name, { org }).catch((err: unknown) => out.push({ file: relative(root, `${root}/org/workflows/${name}.yaml`), problems: toProblemLines(err) }));
+  }
+  return out;
 }
 
 // --- internal ---
@@ -35,27 +60,35 @@ const NOUNS: Record<ReconcileKind, [string, string]> = {
 
 const INVALID_HINT = 'fix the listed files (or move them out of tasks/); they are left out of scheduling until they parse, and svc doctor reports them until then.';
 
-function printPlan(ctx: Context, plan: ReconcilePlan, json: boolean): void {
+function printConfig(ctx: Context, config: readonly ConfigProblem[]): void {
+  for (const { file, problems } of config) {
+    ctx.print(`invalid ${file.endsWith('org-chart.yaml') ? 'org chart' : 'workflow'}: ${file} (${plural(problems.length, ['problem', 'problems'])})`);
+    for (const problem of problems) ctx.print(`  ${problem}`);
+  }
+  if (config.length) ctx.print('hint: fix the listed fields (svc org validate checks the org chart); a daemon holds ready tasks while no valid org chart is loaded.');
+}
+
+function printPlan(ctx: Context, plan: ReconcilePlan, json: boolean, config: readonly ConfigProblem[]): void {
   const { actions } = plan;
   ctx.exitCode = actions.length ? 1 : 0;
-  if (json) return ctx.json({ ok: actions.length === 0, problems: actions.length, counts: toCounts(actions), actions });
+  if (json) return ctx.json({ ok: actions.length === 0 && config.length === 0, problems: actions.length + config.length, counts: toCounts(actions), actions, config });
   for (const action of actions) ctx.print(action.line);
-  ctx.print(actions.length ? `${toSummary(actions, 'problem')}` : 'ok: no problems');
+  ctx.print(actions.length ? `${toSummary(actions, 'problem')}` : config.length ? 'tasks tree: no problems' : 'ok: no problems');
   if (actions.some((action) => isFixable(action.kind))) ctx.print('hint: run `svc doctor --fix` to apply the fixes.');
   if (actions.some((action) => action.kind === 'invalid')) ctx.print(`hint: ${INVALID_HINT}`);
 }
 
-function printResult(ctx: Context, result: ReconcileResult, json: boolean): void {
+function printResult(ctx: Context, result: ReconcileResult, json: boolean, config: readonly ConfigProblem[]): void {
   const invalid = result.remaining.filter((action) => action.kind === 'invalid');
   ctx.exitCode = invalid.length || result.failed.length ? 1 : 0;
   if (json) {
-    return ctx.json({ ok: ctx.exitCode === 0, fixed: result.applied.length, counts: toCounts(result.applied), ...result });
+    return ctx.json({ ok: ctx.exitCode === 0 && config.length === 0, fixed: result.applied.length, counts: toCounts(result.applied), ...result, config });
   }
   for (const action of result.applied) ctx.print(`fixed: ${action.line}`);
   for (const { action, message } of result.failed) ctx.print(`failed: ${action.line}: ${message}`);
   for (const action of result.remaining) ctx.print(action.line);
   const clean = !result.failed.length && !result.remaining.length;
-  const parts = [result.applied.length ? `fixed ${toSummary(result.applied, 'problem')}` : clean ? 'ok: no problems' : 'nothing fixed'];
+  const parts = [result.applied.length ? `fixed ${toSummary(result.applied, 'problem')}` : clean ? (config.length ? 'tasks tree: no problems' : 'ok: no problems') : 'nothing fixed'];
   if (result.failed.length) parts.push(`${result.failed.length} failed`);
   if (result.remaining.length) parts.push(`reported, not changed: ${toSummary(result.remaining, 'file')}`);
   ctx.print(parts.join('; '));

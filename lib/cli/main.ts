@@ -46,7 +46,7 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
   }
   cli.help();
   try {
-    cli.parse(['node', 'svc', ...(group ? rest : argv)], { run: false });
+    cli.parse(['node', 'svc', ...(group ? toIdArgs(first, rest) : argv)], { run: false });
     if (cli.options.help) return 0;
     if (!cli.matchedCommand) return usage(ctx, toUnknown(first, group ? rest[0] : undefined), cli);
     if (!group && Object.hasOwn(GROUPS, cli.matchedCommandName ?? '')) return usage(ctx, `svc ${first} needs a subcommand.`, cli);
@@ -69,6 +69,11 @@ export async function run(): Promise<void> {
 }
 
 // --- internal ---
+
+/** `svc task show -007`: a short id written with its dash is an argument, not an option (task options take no numbers). */
+function toIdArgs(group: string | undefined, args: readonly string[]): string[] {
+  return group === 'task' ? args.map((arg) => (/^-\d{3,}$/.test(arg) ? arg.slice(1) : arg)) : [...args];
+}
 
 function toUnknown(first: string | undefined, sub: string | undefined): string {
   if (!first) return 'No command given.';

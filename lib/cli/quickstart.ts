@@ -14,15 +14,16 @@ const AGENT = templatePath('quickstart', 'agent.mjs');
 export function registerQuickstart(cli: CAC, ctx: Context): void {
   cli.command('quickstart', 'Create a sample workspace (two local agents), start the daemon and watch tasks flow to done')
     .option('--keep-running', 'Leave the daemon running afterwards')
-    .option('--timeout <seconds>', 'Give up after this long', { default: 120 })
-    .action(async (opts: { keepRunning?: boolean; timeout?: number }) => {
+    .option('--timeout <seconds>', 'Give up after this long (a positive number of seconds)', { default: 120 })
+    .action(async (opts: { keepRunning?: boolean; timeout?: unknown }) => {
+      const timeoutS = toTimeout(opts.timeout);
       const store = ctx.store();
       writeWorkspace(ctx, store);
       const started = await startDaemonProcess(ctx);
       try {
         const ids = await createSampleTasks(store);
         ctx.print(`\nCreated ${ids.length} tasks; the daemon dispatches them to the sample agents:\n`);
-        await follow(ctx, store, ids, Number(opts.timeout ?? 120) * 1000);
+        await follow(ctx, store, ids, timeoutS * 1000);
       } finally {
         if (started && !opts.keepRunning) await stopDaemonProcess(ctx, false);
       }
@@ -32,18 +33,42 @@ export function registerQuickstart(cli: CAC, ctx: Context): void {
 
 // --- internal ---
 
-/** Writes the org chart and workflow of the sample, unless an org chart of another setup is there. */
+/** `--timeout`: a positive number of seconds, at most a day. */
+function toTimeout(value: unknown): number {
+  const seconds = typeof value === 'number' ? value : Number(String(value ?? '').trim() || NaN);
+  if (Number.isFinite(seconds) && seconds > 0 && seconds <= 86_400) return seconds;
+  throw new SvcError('validation_error', `--timeout must be a number of seconds between 0 and 86400; got ${JSON.stringify(value)}.`, 'For example: svc quickstart --timeout 300');
+}
+
+/**
+ * Writes the org chart and workflow of the sample. A file that is already there and differs from
+ * what the sample would write (another setup, or the sample edited) is never overwritten.
+ */
 function writeWorkspace(ctx: Context, store: Store): void {
   const { orgChart, workflows } = store.paths;
-  if (existsSync(orgChart) && !readFileSync(orgChart, 'utf8').includes(AGENT)) {
-    throw new SvcError('validation_error', `${orgChart} already exists and is not the quickstart's.`, `Run the quickstart in a fresh home: SVC_HOME=/tmp/svc-quickstart svc quickstart`);
-  }
-  mkdirSync(workflows, { recursive: true });
   const chart = readFileSync(templatePath('quickstart', 'org-chart.yaml'), 'utf8').replaceAll('{{NODE}}', process.execPath).replaceAll('{{AGENT}}', AGENT);
-  writeFileSync(orgChart, chart);
-  writeFileSync(`${workflows}/implement-review.yaml`, readFileSync(templatePath('workflows', 'implement-review.yaml'), 'utf8'));
+  const workflow = readFileSync(templatePath('workflows', 'implement-review.yaml'), 'utf8');
+  const files: [string, string][] = [[orgChart, chart], [`${workflows}/implement-review.yaml`, workflow]];
+  for (const [file, text] of files) assertSampleOrAbsent(file, text);
+  mkdirSync(workflows, { recursive: true });
+  for (const [file, text] of files) writeFileSync(file, text);
   ctx.print(`Workspace: ${store.paths.root}`);
   ctx.print(`  org chart ${orgChart} (agents implementer and reviewer run ${AGENT})`);
+}
+
+/** Throws unless `file` is absent or holds exactly `text`, naming the first line that differs. */
+function assertSampleOrAbsent(file: string, text: string): void {
+  if (!existsSync(file)) return;
+  const found = readFileSync(file, 'utf8');
+  if (found === text) return;
+  const [mine, theirs] = [text.split('\n'), found.split('\n')];
+  const line = mine.findIndex((row, i) => row !== theirs[i]);
+  const at = line === -1 ? theirs.length : line + 1;
+  throw new SvcError(
+    'validation_error',
+    `${file} already exists and differs from the quickstart's sample (first difference at line ${at}: ${JSON.stringify(theirs[at - 1] ?? '')}); the quickstart does not overwrite it.`,
+    `Keep it and run your own setup with \`svc daemon start\`; or move it aside (mv ${file} ${file}.mine) and rerun; or run the sample in a fresh home: SVC_HOME=/tmp/svc-quickstart svc quickstart`,
+  );
 }
 
 async function createSampleTasks(store: Store): Promise<string[]> {

@@ -1,4 +1,4 @@
-/** Wire error codes (DESIGN section 9) and the HTTP status each maps to. */
+/** Wire error codes (README, "Agent tools") and the HTTP status each maps to. */
 export const ERROR_STATUS = {
   validation_error: 400,
   not_found: 404,

@@ -39,22 +39,35 @@ export function assertSafeId(id: unknown, what = 'task id'): string {
 }
 
 /**
- * Resolves an id argument against known ids: the exact id, else the ids starting with it,
- * with or without the `TASK-` part. Exactly one must match.
+ * Resolves an id argument against known ids: the exact id, else the ids starting with it (with or
+ * without the `TASK-` part), or, for a bare sequence (`007`, `-007`, `7`), the ids of any date
+ * with that sequence number. Exactly one must match; several are `ambiguous_id`, listing them.
  */
 export function resolveIdArg(arg: string, ids: Iterable<string>): string {
   const wanted = arg.trim();
   if (!wanted || !/^[A-Za-z0-9._-]+$/.test(wanted) || wanted.includes('..')) assertSafeId(wanted);
+  const bare = /^-?(\d+)$/.exec(wanted);
+  const seq = bare ? Number(bare[1]) : null;
   const matches: string[] = [];
   for (const id of ids) {
     if (id === wanted) return id;
-    if (id.startsWith(wanted) || (id.startsWith('TASK-') && id.slice(5).startsWith(wanted))) matches.push(id);
+    if (id.startsWith(wanted) || (id.startsWith('TASK-') && id.slice(5).startsWith(wanted)) || (seq !== null && toAnySeq(id) === seq)) matches.push(id);
   }
   if (matches.length === 1) return matches[0]!;
   if (matches.length === 0) {
-    throw new SvcError('not_found', `No task matches ${JSON.stringify(wanted)}.`, 'List tasks with `svc task list` and pass a full id or a unique prefix.');
+    const what = seq !== null ? `No task matches ${JSON.stringify(wanted)} (as an id prefix or a sequence number).` : `No task matches ${JSON.stringify(wanted)}.`;
+    throw new SvcError('not_found', what, 'List tasks with `svc task list` and pass a full id, a unique prefix or a unique sequence such as 007.');
   }
   matches.sort();
   const shown = matches.slice(0, 10).join(', ') + (matches.length > 10 ? `, … (${matches.length} in all)` : '');
-  throw new SvcError('ambiguous_id', `${JSON.stringify(wanted)} matches ${matches.length} tasks: ${shown}.`, 'Pass more of the id so that exactly one task matches.');
+  const hint = seq !== null ? 'Several dates have this sequence: pass the date too, e.g. 2026-11-21-007.' : 'Pass more of the id so that exactly one task matches.';
+  throw new SvcError('ambiguous_id', `${JSON.stringify(wanted)} matches ${matches.length} tasks: ${shown}.`, hint);
+}
+
+// --- internal ---
+
+/** The sequence number of a task id of any date, or null. */
+function toAnySeq(id: string): number | null {
+  const match = TASK_ID_PATTERN.exec(id);
+  return match ? Number(match[2]) : null;
 }

@@ -7,7 +7,7 @@ export type Status = (typeof STATUSES)[number];
 /** Statuses a task never leaves. */
 export const TERMINAL_STATUSES = ['done', 'cancelled'] as const satisfies readonly Status[];
 
-/** Statuses the rescan reads often (DESIGN section 6). */
+/** Statuses the rescan reads often (docs/architecture.md, "Index"). */
 export const ACTIVE_STATUSES = ['backlog', 'ready', 'in-progress', 'blocked'] as const satisfies readonly Status[];
 
 /**
@@ -20,7 +20,7 @@ export type Cause = (typeof CAUSES)[number];
 
 type Rule = readonly Cause[] | 'any';
 
-/** The transition table of DESIGN section 5. */
+/** The transition table (README, "How a change is committed"). */
 export const TRANSITIONS: Readonly<Record<Status, Partial<Record<Status, Rule>>>> = {
   backlog: { ready: 'any', blocked: 'any', cancelled: 'any', done: ['close'] },
   ready: {

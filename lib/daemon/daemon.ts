@@ -182,7 +182,7 @@ function toRouteContext(core: Core): RouteContext {
   const { index, log } = parts;
   return {
     tools: core.options.tools, spawns, log, spawnWaitMs: core.options.spawnWaitMs ?? 25_000,
-    status: () => statusOf(core),
+    status: async () => ({ ...statusOf(core), ...(core.scheduling ? { config: await core.scheduling.config() } : {}) }),
     isStopping: () => core.stopping,
     toolContext: {
       store: core.store, index,

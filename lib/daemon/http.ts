@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { SvcError, toSvcError } from '../core/errors.js';
 
-/** Largest request body accepted (DESIGN section 9). */
+/** Largest request body accepted (docs/architecture.md, "Interfaces"). */
 export const MAX_BODY_BYTES = 1024 * 1024;
 
 /** A route handler: may throw anything; the wrapper turns it into the error shape. */

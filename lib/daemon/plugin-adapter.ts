@@ -1,7 +1,7 @@
 import { SpawnError, type Adapter, type RunEnd, type SpawnRun } from '../core/spawn.js';
 import type { SpawnQueue } from './spawn-queue.js';
 
-/** The session key the plugin runs a spawn under (DESIGN section 9). */
+/** The session key the plugin runs a spawn under (docs/architecture.md, "Adapters"). */
 export function toSessionKey(agent: string, taskId: string): string {
   return `agent:${agent}:svc-${taskId}`;
 }

@@ -7,6 +7,7 @@ import { STATUSES, type Status } from '../core/status.js';
 import { invokeTool, type ToolContext, type ToolDef } from '../tools/registry.js';
 import { assertObject, readJson, route, sendError, sendJson, type Handler } from './http.js';
 import type { DaemonLog } from './log.js';
+import type { ConfigReport } from './org-state.js';
 import type { AttachedPlugin, SpawnQueue } from './spawn-queue.js';
 
 /** The plugin lifecycle events accepted on `POST /v1/event/<name>`. */
@@ -14,7 +15,7 @@ export const HOOK_NAMES = ['session-end', 'agent-end', 'before-compaction', 'mes
 /** One of `HOOK_NAMES`. */
 export type HookName = (typeof HOOK_NAMES)[number];
 
-/** The body of `GET /status` (DESIGN section 9). */
+/** The body of `GET /status` (README, "The daemon"). */
 export interface StatusBody {
   status: 'running' | 'stopping';
   healthy: boolean;
@@ -25,6 +26,8 @@ export interface StatusBody {
   plugins: AttachedPlugin[];
   tasks: { byStatus: Record<Status, number>; invalid: number; loaded: boolean };
   scheduler: { lastPollAt: string | null; lastTickAt: string | null };
+  /** The org chart's state (with a scheduler). */
+  config?: ConfigReport;
 }
 
 /** What the routes need from the daemon. */
@@ -35,7 +38,7 @@ export interface RouteContext {
   beforeTool: () => Promise<void>;
   spawns: SpawnQueue;
   log: DaemonLog;
-  status: () => StatusBody;
+  status: () => Promise<StatusBody>;
   isStopping: () => boolean;
   /** How long `GET /v1/spawns/wait` holds an idle long-poll. */
   spawnWaitMs: number;
@@ -46,7 +49,7 @@ export interface RouteContext {
   scheduler: { tick: () => Promise<unknown[]>; dryRun: () => Promise<unknown[]> };
 }
 
-/** Builds the request handler: every route of DESIGN section 9, every failure in the error shape. */
+/** Builds the request handler: every route of the README's route table, every failure in the error shape. */
 export function createRoutes(ctx: RouteContext): (req: IncomingMessage, res: ServerResponse) => void {
   const fail = (err: SvcError, req: IncomingMessage) => ctx.log.error('request.failed', { method: req.method, url: req.url, code: err.code, message: err.message, cause: err.cause });
   const wrap = (handler: Handler) => route(handler, fail) as unknown as Middleware;
@@ -55,7 +58,7 @@ export function createRoutes(ctx: RouteContext): (req: IncomingMessage, res: Ser
     onNoMatch: (req, res) => sendError(res, new SvcError('not_found', `No route ${req.method} ${req.path}.`, `Routes: ${ROUTES}.`)),
   });
   app.get('/healthz', wrap((_req, res) => healthz(ctx, res)));
-  app.get('/status', wrap((_req, res) => sendJson(res, 200, ctx.status())));
+  app.get('/status', wrap(async (_req, res) => sendJson(res, 200, await ctx.status())));
   app.post('/v1/tool/invoke', wrap((req, res) => invoke(ctx, req, res)));
   app.post('/v1/event/:name', wrap((req, res) => hook(ctx, req, res)));
   app.get('/v1/spawns/wait', wrap((req, res) => waitSpawn(ctx, req, res)));

@@ -4,14 +4,13 @@ import { createCommandAdapter } from '../adapters/command.js';
 import { createStandaloneAdapter } from '../adapters/standalone.js';
 import { SvcError } from '../core/errors.js';
 import { findPackageRoot } from '../core/package-root.js';
-import { createFileCache } from '../engine/file-cache.js';
 import { createGateRoleResolver, type GateRoleResolver } from '../engine/gates.js';
 import type { Action, Mode, PlanTask, Snapshot } from '../engine/plan.js';
 import { startScheduler, type SchedulerHandle } from '../engine/scheduler.js';
-import { loadOrg, toDaemonSettings } from '../org/org-chart.js';
-import type { OrgChart } from '../org/schema.js';
+import { toDaemonSettings } from '../org/org-chart.js';
 import type { Store } from '../store/store.js';
 import type { IndexEntry, TaskIndex } from '../store/task-index.js';
+import { createOrgState, type ConfigReport } from './org-state.js';
 import { createPluginAdapter } from './plugin-adapter.js';
 import type { SpawnQueue } from './spawn-queue.js';
 
@@ -38,13 +37,15 @@ export interface Scheduling {
   dryRun(): Promise<Action[]>;
   /** A plugin event: `agent-end` or `session-end` naming a running spawn's session key ends that run; returns the key. */
   onPluginEvent(name: string, payload: Record<string, unknown>): string | null;
+  /** The org chart's state: loaded, absent, or invalid with its first problems. */
+  config(): Promise<ConfigReport>;
   close(): Promise<void>;
 }
 
-/** Starts scheduling in the daemon (DESIGN sections 6 and 7). */
+/** Starts scheduling in the daemon (docs/architecture.md, "Scheduler" and "Adapters"). */
 export async function startScheduling(options: SchedulingOptions): Promise<Scheduling> {
   const { store, index, spawns } = options;
-  const org = createOrgCache(store.paths.orgChart, store.paths.root, options.log);
+  const org = createOrgState(store.paths.root, store.paths.orgChart, store.clock, options.log);
   const settings = toDaemonSettings(await org.get());
   const boot = createBoot(settings.bootWindowMs, settings.pollIntervalMs, () => spawns.attached().length > 0, options.log);
   const command = createCommandAdapter({
@@ -59,7 +60,7 @@ export async function startScheduling(options: SchedulingOptions): Promise<Sched
   const scheduler: SchedulerHandle = startScheduler({
     store, source, adapters: { command, standalone, plugin }, loadOrg: org.get, mode: boot.mode,
     pluginAttached: () => spawns.attached().length > 0, log: options.log, alert: options.alert, onCommitted: (ids) => index.update(ids),
-    dryRun: () => org.settings().dryRun,
+    dryRun: () => org.settings().dryRun, orgProblem: org.problem,
     ...(options.trace ? { trace: options.trace } : {}),
   });
   await requeueUnhanded(store, options.log);
@@ -82,6 +83,7 @@ export async function startScheduling(options: SchedulingOptions): Promise<Sched
       return plugin.endSession(key) ? key : null;
     },
     dryRun: () => scheduler.preview(),
+    config: org.report,
     async close() {
       clearInterval(poll);
       boot.close();
@@ -97,19 +99,6 @@ export function requireScheduling(scheduling: Scheduling | null): Scheduling {
 }
 
 // --- internal ---
-
-/** The org chart, re-read when its file changes (one stat per use). A broken chart keeps the last good one. */
-function createOrgCache(file: string, root: string, log: (line: string) => void) {
-  let chart: OrgChart | null = null;
-  const cache = createFileCache<OrgChart | null>(file, (previous) => loadOrg(root).catch((err: unknown) => {
-    log(`warning: org chart not reloaded, keeping the previous one: ${err instanceof Error ? err.message : String(err)}`);
-    return previous ?? null;
-  }));
-  return {
-    get: async () => (chart = await cache.get()),
-    settings: () => toDaemonSettings(chart),
-  };
-}
 
 /**
  * Mode at boot: a plugin that attaches within the boot window (bootWindowMs, or the first two

@@ -1,7 +1,7 @@
 import type { SpawnRequest } from '../core/spawn.js';
 import { systemClock, type Clock } from '../core/time.js';
 
-/** A spawn handed to a plugin by `GET /v1/spawns/wait` (DESIGN section 9): the adapters' request. */
+/** A spawn handed to a plugin by `GET /v1/spawns/wait` (docs/architecture.md, "Adapters"): the adapters' request. */
 export type Spawn = SpawnRequest;
 
 /** Called when a plugin takes the spawn (the run is starting). */
@@ -27,7 +27,7 @@ export interface AttachedPlugin {
 /** Options of `createSpawnQueue`. */
 export interface SpawnQueueOptions {
   clock?: Clock;
-  /** A spawn nobody takes within this is a failure, `spawn_timeout` (DESIGN `spawnTimeoutMs`). */
+  /** A spawn nobody takes within this is a failure, `spawn_timeout` (`aof.daemon.spawnTimeoutMs`). */
   pickupTimeoutMs?: number;
   /** A plugin stays attached this long after its last long-poll ended. */
   graceMs?: number;

@@ -30,10 +30,10 @@ export interface Snapshot {
   statusOf(id: string): Status | undefined;
 }
 
-/** How dispatch is possible right now (DESIGN section 7). */
+/** How dispatch is possible right now (docs/architecture.md, "Adapters"). */
 export type Mode = 'booting' | 'plugin' | 'standalone';
 export type { AdapterKind };
-export type HoldReason = 'dependencies' | 'no-route' | 'agent-busy' | 'concurrency' | 'booting' | 'no-plugin-attached' | 'no-gateway';
+export type HoldReason = 'dependencies' | 'no-route' | 'agent-busy' | 'concurrency' | 'booting' | 'no-plugin-attached' | 'no-gateway' | 'org-chart';
 
 /** Everything else a plan depends on. */
 export interface PlanContext {
@@ -44,6 +44,8 @@ export interface PlanContext {
   pluginAttached: boolean;
   /** Standalone dispatch needs `aof.daemon.gatewayUrl`. */
   gatewayConfigured: boolean;
+  /** Set when the org chart is invalid and none is loaded: every ready task is held with it. */
+  orgProblem?: string | null;
 }
 
 /** One step the executor takes. */
@@ -91,6 +93,7 @@ export function byDispatchOrder(a: PlanTask, b: PlanTask): number {
 function planReady(task: PlanTask, snapshot: Snapshot, ctx: PlanContext, load: Map<string, number>, running: number): Action {
   const hold = (reason: HoldReason, detail: string): Action => ({ kind: 'hold', taskId: task.id, reason, detail });
   if ((task.dispatchFailures ?? 0) >= MAX_DISPATCH_FAILURES) return { kind: 'deadletter', taskId: task.id, failures: task.dispatchFailures ?? 0 };
+  if (ctx.orgProblem) return hold('org-chart', ctx.orgProblem);
   const waiting = task.dependsOn.filter((id) => snapshot.statusOf(id) !== 'done');
   if (waiting.length) return hold('dependencies', `waits on ${waiting.join(', ')}`);
   const route = routeTask({ routing: task.routing, gateRole: task.gateRole }, ctx.org, load);

@@ -14,6 +14,7 @@ export function toPrompt(task: Task, body: string, sessionId: string, gateRole?:
     `  svc_task_complete({ taskId: "${task.id}", sessionId: "${sessionId}"${outcome}, summary: "<what you did>" })`,
     'While you work, renew your lease at least every few minutes with:',
     `  svc_task_update({ taskId: "${task.id}", sessionId: "${sessionId}" })`,
-    'If you cannot proceed, call svc_task_block({ taskId, reason }).',
+    'If you cannot proceed, call:',
+    `  svc_task_block({ taskId: "${task.id}", sessionId: "${sessionId}", reason: "<what you wait for>" })`,
   ].join('\n');
 }

@@ -32,6 +32,8 @@ export interface SchedulerOptions {
   dryRun?: () => boolean;
   /** Verbose lines (one per tick), shown with `DEBUG=svc:scheduler`. */
   trace?: (line: string) => void;
+  /** Why no org chart can be used (an invalid file and none loaded before): ready tasks are held with it. */
+  orgProblem?: () => string | null;
 }
 
 /** What one tick did. */
@@ -74,7 +76,7 @@ export function startScheduler(options: SchedulerOptions): SchedulerHandle {
     const snapshot = await options.source.snapshot();
     const actions = plan(snapshot, {
       org, now, maxConcurrentDispatches: settings.maxConcurrentDispatches, mode: options.mode(),
-      pluginAttached: options.pluginAttached(), gatewayConfigured: Boolean(settings.gatewayUrl),
+      pluginAttached: options.pluginAttached(), gatewayConfigured: Boolean(settings.gatewayUrl), orgProblem: options.orgProblem?.() ?? null,
     });
     return { org, settings, now, snapshot, actions };
   }

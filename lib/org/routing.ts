@@ -18,7 +18,7 @@ export type Route = { agent: string } | { none: string };
 export type AgentLoad = ReadonlyMap<string, number>;
 
 /**
- * Routes a task (DESIGN section 6): `routing.agent` (taken as given without an org chart; with one,
+ * Routes a task (docs/architecture.md, "Scheduler"): `routing.agent` (taken as given without an org chart; with one,
  * it must be known and active), else the gate role, else `routing.role`, else `routing.team` (its
  * `members` plus agents whose `team` is it), else `routing.tags` (active agents having every tag).
  * Among candidates: active only; agents with a free slot (`maxConcurrent`) first, then fewest in

@@ -65,7 +65,7 @@ export const MemoryPoolsSchema = z.looseObject({
   cold: pathEntry.optional(),
 });
 
-/** `aof.daemon.watchdog`: opt-in health watchdog (DESIGN section 8). */
+/** `aof.daemon.watchdog`: opt-in health watchdog (README, "Org chart and workflows"). */
 export const WatchdogSchema = closed({
   enabled: z.boolean().default(false),
   pollIntervalMs: positiveInt.default(60_000),
@@ -73,7 +73,7 @@ export const WatchdogSchema = closed({
   alerting: closed({ channel: text.optional(), webhook: text.optional() }).prefault({}),
 });
 
-/** `aof.daemon`: exactly the settings of DESIGN section 9, with their defaults. */
+/** `aof.daemon`: exactly the settings of the README's `aof.daemon` table, with their defaults. */
 export const DaemonSettingsSchema = closed({
   pollIntervalMs: positiveInt.default(30_000),
   rescanIntervalMs: positiveInt.default(5_000),

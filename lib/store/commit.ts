@@ -41,7 +41,7 @@ export interface CommitResult {
 }
 
 /**
- * The commit protocol (DESIGN section 5): lock, re-read, validate, write atomically into the
+ * The commit protocol (docs/architecture.md, "Commit protocol"): lock, re-read, validate, write atomically into the
  * target directory, unlink the old file only if it is still the one read, release, log.
  */
 export async function commitTask(paths: Paths, id: string, change: ChangeFn, options: CommitOptions): Promise<CommitResult> {

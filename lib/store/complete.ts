@@ -2,7 +2,7 @@ import { SvcError } from '../core/errors.js';
 import type { Status } from '../core/status.js';
 import type { Task } from '../core/task.js';
 import type { Change, CommitResult } from './commit.js';
-import { assertSession } from './lease.js';
+import { assertLeaseAllows, type Caller } from './lease.js';
 import type { Store } from './store.js';
 import type { StoredTask } from './task-file.js';
 
@@ -17,25 +17,23 @@ export interface GateFlow {
 }
 
 /** What `svc_task_complete` receives. */
-export interface CompleteInput {
+export interface CompleteInput extends Caller {
   summary?: string;
   outcome?: Outcome;
   blockers?: string[];
   callerRole?: string;
-  actor: string;
-  sessionId?: string;
 }
 
 /**
- * Completes a task, or moves a gated task through its workflow (DESIGN section 8). `loadFlow`
- * resolves `routing.workflow` to its definition.
+ * Completes a task, or moves a gated task through its workflow (docs/architecture.md, "Workflows"),
+ * under the lease rule. `loadFlow` resolves `routing.workflow` to its definition.
  */
 export async function completeTask(store: Store, arg: string, input: CompleteInput, loadFlow: (name: string) => Promise<GateFlow>): Promise<CommitResult> {
   const peek = await store.get(arg);
   const flow = peek.task.routing.workflow ? await loadFlow(peek.task.routing.workflow) : null;
   return store.commit(peek.task.id, (current) => {
-    assertSession(current, input.sessionId);
-    assertOutcome(current, input, flow);
+    assertOutcome(current, input, flow); // the teaching errors first: they hold whoever calls
+    assertLeaseAllows(current, store.clock(), input);
     if (current.status !== 'in-progress') {
       throw new SvcError('invalid_transition', `${current.task.id} is in ${current.status}, not in-progress: only a task being worked on can be completed.`, current.status === 'done' ? 'It is already done.' : 'Claim or dispatch it first, or close it with `svc task close`.');
     }

@@ -7,6 +7,17 @@ import type { StoredTask } from './task-file.js';
 /** Lease TTL of a command-line claim, and the age past which CLI recovery reclaims a lease. */
 export const CLI_LEASE_TTL_MS = 10 * 60_000;
 
+/**
+ * Who acts on a task: the actor, the lease session it names (if any), and how it would name a
+ * lease, so that a refusal can show the exact command or call that works.
+ */
+export interface Caller {
+  actor: string;
+  sessionId?: string | undefined;
+  /** The command (or tool call) that acts on `taskId` naming `sessionId`, for the hint of a refusal. */
+  retry?: ((taskId: string, sessionId: string) => string) | undefined;
+}
+
 /** True when the task holds a lease that has not expired at `now`. */
 export function isLeaseLive(task: Task, now: Date): task is Task & { lease: Lease } {
   return !!task.lease && Date.parse(task.lease.expiresAt) > now.getTime();
@@ -17,14 +28,28 @@ export function isLeaseExpired(task: Task, now: Date): task is Task & { lease: L
   return !!task.lease && Date.parse(task.lease.expiresAt) <= now.getTime();
 }
 
-/** Throws `lease_held` ("Task has active lease") when another session's lease is live. */
-export function assertNoLiveLease(current: StoredTask, now: Date, sessionId?: string): void {
+/** True when `caller` holds `lease`: it names the lease's session, or, naming none, it is the lease's agent. */
+export function isLeaseHolder(lease: Lease, caller: Caller): boolean {
+  return caller.sessionId !== undefined ? caller.sessionId === lease.sessionId : caller.actor === lease.agent;
+}
+
+/**
+ * The lease rule of every path that moves or rewrites a task (README, "Lease rules"): a session
+ * the caller names must be the task's current lease (`stale_session` otherwise); a live lease
+ * held by someone else refuses the change with `lease_held` ("Task has active lease"), naming the
+ * holder, the expiry and the command that would work. An expired lease no longer protects a task.
+ */
+export function assertLeaseAllows(current: StoredTask, now: Date, caller: Caller): void {
+  assertSession(current, caller.sessionId);
   const { task } = current;
-  if (!isLeaseLive(task, now) || task.lease.sessionId === sessionId) return;
+  if (!isLeaseLive(task, now) || isLeaseHolder(task.lease, caller)) return;
+  const { agent, sessionId, expiresAt } = task.lease;
+  const minutes = Math.max(1, Math.ceil((Date.parse(expiresAt) - now.getTime()) / 60_000));
+  const retry = caller.retry?.(task.id, sessionId) ?? `pass sessionId "${sessionId}"`;
   throw new SvcError(
     'lease_held',
-    `Task has active lease: ${task.id} is held by agent ${task.lease.agent} (session ${task.lease.sessionId}) until ${task.lease.expiresAt}.`,
-    'Wait for the agent to finish or the lease to expire; once expired, rerun with --recover-on-failure to reclaim it to ready.',
+    `Task has active lease: ${task.id} is held by agent ${agent} (session ${sessionId}) until ${expiresAt} (${minutes} min from now); ${caller.actor} does not hold it.`,
+    `To act on it as its holder: ${retry}. Otherwise wait until the lease ends or expires.`,
   );
 }
 
@@ -60,20 +85,19 @@ export function toRecoveryChange(current: StoredTask, reason: string): Change {
 }
 
 /**
- * Runs an operator command (close, update, claim) with the lease rules of the command line: a live
- * lease fails with `Task has active lease`; with `recover`, an expired lease is reclaimed to ready
- * and the command fails asking for a retry.
+ * Runs an operator command (close, update, claim) under the lease rule; with `recover`, an
+ * expired lease is first reclaimed to ready and the command fails asking for a retry.
  */
 export async function commitAsOperator(
   store: Store,
   arg: string,
-  options: { actor: string; recover?: boolean },
+  options: Caller & { recover?: boolean | undefined },
   build: (current: StoredTask) => Change | null,
 ): Promise<Awaited<ReturnType<Store['commit']>>> {
   let recovered: { id: string; expiredAt: string } | undefined;
   const result = await store.commit(arg, (current) => {
     const now = store.clock();
-    assertNoLiveLease(current, now);
+    assertLeaseAllows(current, now, options);
     if (options.recover && current.status === 'in-progress' && isLeaseExpired(current.task, now)) {
       recovered = { id: current.task.id, expiredAt: current.task.lease.expiresAt };
       return toRecoveryChange(current, 'lease expired (recover-on-failure)');

@@ -3,19 +3,22 @@ import type { Priority } from '../core/priority.js';
 import { assertStatus, type Cause, type Status } from '../core/status.js';
 import { assertTaskText, type Routing, type Task } from '../core/task.js';
 import type { CommitResult } from './commit.js';
+import { assertLeaseAllows, type Caller } from './lease.js';
 import type { Store } from './store.js';
 import type { StoredTask } from './task-file.js';
 
-/** Who acts, and why (logged with the transition). */
-export interface ActOptions {
-  actor: string;
-  reason?: string;
+/** Who acts (and the lease it names, if any), and why (logged with the transition). */
+export interface ActOptions extends Caller {
+  reason?: string | undefined;
 }
 
 /** Moves a task to `to` along the transition table; the same status is a no-op (`transitioned: false`). */
 export async function setStatus(store: Store, arg: string, to: Status, options: ActOptions & { cause?: Cause }): Promise<CommitResult> {
   assertStatus(to);
-  return store.commit(arg, (current) => toStatusChange(current, to, options.reason, options.cause), options.actor);
+  return store.commit(arg, (current) => {
+    assertLeaseAllows(current, store.clock(), options);
+    return toStatusChange(current, to, options.reason, options.cause);
+  }, options.actor);
 }
 
 /** The change that moves `current` to `to` (null when it is already there). */
@@ -55,6 +58,7 @@ export async function resurrectTask(store: Store, arg: string, options: ActOptio
 export async function cancelTask(store: Store, arg: string, options: ActOptions): Promise<CommitResult> {
   return store.commit(arg, (current) => {
     if (current.status === 'cancelled') return null;
+    assertLeaseAllows(current, store.clock(), options);
     const metadata = options.reason ? { ...current.task.metadata, cancelReason: options.reason } : current.task.metadata;
     return {
       task: { ...current.task, metadata }, body: current.body, status: 'cancelled', ...(options.reason ? { reason: options.reason } : {}),
@@ -66,11 +70,14 @@ export async function cancelTask(store: Store, arg: string, options: ActOptions)
 /** Blocks a task on something outside the task graph; `reason` is required and kept in `metadata.blockReason`. */
 export async function blockTask(store: Store, arg: string, options: ActOptions & { reason: string }): Promise<CommitResult> {
   if (!options.reason?.trim()) throw new SvcError('validation_error', 'Blocking needs a reason.', 'Say what the task waits for, e.g. reason: "waiting for API keys".');
-  return store.commit(arg, (current) => ({
-    task: { ...current.task, metadata: { ...current.task.metadata, blockReason: options.reason } },
-    body: current.body, status: 'blocked', reason: options.reason,
-    events: [{ type: 'task.blocked', taskId: current.task.id, actor: options.actor, payload: { reason: options.reason } }],
-  }), options.actor);
+  return store.commit(arg, (current) => {
+    assertLeaseAllows(current, store.clock(), options);
+    return {
+      task: { ...current.task, metadata: { ...current.task.metadata, blockReason: options.reason } },
+      body: current.body, status: 'blocked', reason: options.reason,
+      events: [{ type: 'task.blocked', taskId: current.task.id, actor: options.actor, payload: { reason: options.reason } }],
+    };
+  }, options.actor);
 }
 
 /** Blocked -> ready (a gated task stays at its gate). */

@@ -2,7 +2,7 @@ import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { STATUSES, type Status } from '../core/status.js';
 
-/** Every path of the svc home; the only place that knows the disk layout (DESIGN section 3). */
+/** Every path of the svc home; the only place that knows the disk layout (docs/architecture.md, "Disk layout"). */
 export interface Paths {
   root: string;
   tasks: string;

@@ -53,7 +53,7 @@ export function isFixable(kind: ReconcileKind): boolean {
 }
 
 /**
- * Plans reconcile (DESIGN section 5): heal frontmatter that disagrees with its directory, resolve
+ * Plans reconcile (docs/architecture.md, "Reconcile"): heal frontmatter that disagrees with its directory, resolve
  * an id found in two directories, remove temporaries, create missing status directories, and
  * report invalid and stray files. Reads only; the plan is re-checked under each lock when applied.
  */

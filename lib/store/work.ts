@@ -2,19 +2,16 @@ import { SvcError } from '../core/errors.js';
 import { assertStatus, type Status } from '../core/status.js';
 import { assertTaskText, type Task } from '../core/task.js';
 import type { Change, CommitResult } from './commit.js';
-import { assertSession, CLI_LEASE_TTL_MS, commitAsOperator } from './lease.js';
+import { assertLeaseAllows, CLI_LEASE_TTL_MS, commitAsOperator, isLeaseHolder, type Caller } from './lease.js';
 import { toStatusChange } from './ops.js';
 import type { Store } from './store.js';
 import type { StoredTask } from './task-file.js';
 
 /** What `svc_task_update` / `svc task update` may change. */
-export interface UpdateInput {
-  body?: string;
-  status?: Status;
-  reason?: string;
-  actor: string;
-  /** Fencing token of the caller's lease, when it has one. */
-  sessionId?: string;
+export interface UpdateInput extends Caller {
+  body?: string | undefined;
+  status?: Status | undefined;
+  reason?: string | undefined;
   /** Heartbeat by the lease holder: the lease lasts at least this long from now. */
   leaseTtlMs?: number;
 }
@@ -40,12 +37,12 @@ export async function updateTask(store: Store, arg: string, input: UpdateInput):
 export async function updateTaskAsOperator(store: Store, arg: string, input: UpdateInput & { recover?: boolean }): Promise<UpdateResult> {
   if (input.status !== undefined) assertStatus(input.status);
   assertTaskText(undefined, input.body);
-  const result = await commitAsOperator(store, arg, { actor: input.actor, recover: input.recover }, (current) => toUpdateChange(current, input, store.clock()));
+  const result = await commitAsOperator(store, arg, input, (current) => toUpdateChange(current, input, store.clock()));
   return toUpdateResult(result);
 }
 
-/** `svc task claim`: ready -> in-progress under a fresh lease (10 minutes by default). */
-export async function claimTask(store: Store, arg: string, options: { actor: string; agent?: string; recover?: boolean; ttlMs?: number }): Promise<CommitResult> {
+/** `svc task claim`: ready -> in-progress under a fresh lease for `agent` (the operator by default; 10 minutes by default). */
+export async function claimTask(store: Store, arg: string, options: Caller & { agent?: string | undefined; recover?: boolean; ttlMs?: number }): Promise<CommitResult> {
   return commitAsOperator(store, arg, options, (current) => {
     if (current.status !== 'ready') {
       throw new SvcError('invalid_transition', `${current.task.id} is in ${current.status}: only ready tasks can be claimed.`, current.status === 'backlog' ? `Promote it first: svc task promote ${current.task.id}` : 'Pick a task from `svc task list --status ready`.');
@@ -57,7 +54,7 @@ export async function claimTask(store: Store, arg: string, options: { actor: str
 }
 
 /** `svc task close`: any non-terminal status -> done. */
-export async function closeTask(store: Store, arg: string, options: { actor: string; recover?: boolean; reason?: string }): Promise<CommitResult> {
+export async function closeTask(store: Store, arg: string, options: Caller & { recover?: boolean; reason?: string | undefined }): Promise<CommitResult> {
   return commitAsOperator(store, arg, options, (current) => {
     const change = toStatusChange(current, 'done', options.reason ?? 'closed', 'close');
     return change && { ...change, events: [{ type: 'task.completed', taskId: current.task.id, actor: options.actor, payload: { via: 'close' } }] };
@@ -67,9 +64,9 @@ export async function closeTask(store: Store, arg: string, options: { actor: str
 // --- internal ---
 
 function toUpdateChange(current: StoredTask, input: UpdateInput, now: Date): Change | null {
-  assertSession(current, input.sessionId);
+  assertLeaseAllows(current, now, input);
   const task: Task = { ...current.task };
-  const holder = task.lease && (task.lease.sessionId === input.sessionId || task.lease.agent === input.actor);
+  const holder = task.lease && isLeaseHolder(task.lease, input);
   let renewed = false;
   if (holder && task.lease && input.leaseTtlMs) {
     // A heartbeat pushes the expiry to at least now + TTL; it never shortens the dispatch lease.

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { Status } from '../core/status.js';
 import { completeTask, OUTCOMES } from '../store/complete.js';
 import { toFlowLoader } from './org.js';
-import { actorParam, assertFieldSize, idParam, notifyCommitted, sessionIdParam, toActor, toolParams } from './params.js';
+import { actorParam, assertFieldSize, idParam, notifyCommitted, sessionIdParam, toCaller, toolParams } from './params.js';
 import type { ToolDef } from './registry.js';
 
 /** `svc_task_complete` params. */
@@ -27,18 +27,17 @@ export const svcTaskComplete: ToolDef<typeof CompleteParams> = {
   name: 'svc_task_complete',
   description:
     'Complete a task you are working on, or advance/reject the current gate of a gated task (outcome required there; blockers required for ' +
-    'needs_review and blocked). Pass sessionId, the lease token of your spawn prompt, to be fenced against a lease that ended. Returns {taskId, status}.',
+    'needs_review and blocked). Pass sessionId, the lease token of your spawn prompt: a task leased to another session is refused (lease_held), a lease that ended is stale. Returns {taskId, status}.',
   params: CompleteParams,
   async handler(params, ctx): Promise<CompleteResult> {
     assertFieldSize('summary', params.summary);
     assertFieldSize('blockers', params.blockers);
     const result = await completeTask(ctx.store, params.taskId, {
-      actor: toActor(params),
+      ...toCaller(params, 'svc_task_complete'),
       ...(params.summary !== undefined ? { summary: params.summary } : {}),
       ...(params.outcome ? { outcome: params.outcome } : {}),
       ...(params.blockers ? { blockers: params.blockers } : {}),
       ...(params.callerRole ? { callerRole: params.callerRole } : {}),
-      ...(params.sessionId ? { sessionId: params.sessionId } : {}),
     }, toFlowLoader(ctx));
     await notifyCommitted(ctx, [result.after.task.id]);
     return { taskId: result.after.task.id, status: result.after.status };

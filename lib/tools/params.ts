@@ -2,20 +2,21 @@ import { z } from 'zod';
 import { SvcError } from '../core/errors.js';
 import { PRIORITIES } from '../core/priority.js';
 import { STATUSES } from '../core/status.js';
+import type { Caller } from '../store/lease.js';
 import type { ToolContext } from './registry.js';
 
 /** The actor recorded in events when a caller does not name itself. */
 export const DEFAULT_ACTOR = 'agent';
 
-const ID_PROBLEM = 'must be a task id or prefix: letters, digits, ".", "_" or "-" (no "/", no "..")';
+const ID_PROBLEM = 'must be a task id, a prefix or a sequence such as 007: letters, digits, ".", "_" or "-" (no "/", no "..")';
 
-/** `taskId`-style argument: a full id or a unique prefix, never a path. */
+/** `taskId`-style argument: a full id, a unique prefix or a unique sequence (`007`, `-007`), never a path. */
 export function idParam(description: string) {
   return z
     .string()
     .min(1, { error: 'must not be empty', abort: true })
     .max(128, { error: 'must be at most 128 characters', abort: true })
-    .regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, { error: ID_PROBLEM, abort: true })
+    .regex(/^(?:[A-Za-z0-9][A-Za-z0-9._-]*|-\d+)$/, { error: ID_PROBLEM, abort: true })
     .refine((value) => !value.includes('..'), ID_PROBLEM)
     .describe(description);
 }
@@ -62,6 +63,18 @@ export function assertFieldSize(name: string, value: unknown): void {
 /** The actor of a call. */
 export function toActor(params: { actor?: string | undefined }): string {
   return params.actor ?? DEFAULT_ACTOR;
+}
+
+/**
+ * The caller of a tool under the lease rule: its actor, the session it names, and the call that
+ * names a lease, shown when a foreign lease refuses the call.
+ */
+export function toCaller(params: { actor?: string | undefined; sessionId?: string | undefined }, tool: string): Caller {
+  return {
+    actor: toActor(params),
+    ...(params.sessionId !== undefined ? { sessionId: params.sessionId } : {}),
+    retry: (taskId, sessionId) => `${tool}({ taskId: "${taskId}", sessionId: "${sessionId}", ... })`,
+  };
 }
 
 /** Tells the context's index which tasks were just written. */

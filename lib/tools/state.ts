@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { Status } from '../core/status.js';
 import type { CommitResult } from '../store/commit.js';
 import { blockTask, cancelTask, unblockTask } from '../store/ops.js';
-import { actorParam, idParam, notifyCommitted, toActor, toolParams } from './params.js';
+import { actorParam, idParam, notifyCommitted, sessionIdParam, toActor, toCaller, toolParams } from './params.js';
 import type { ToolContext, ToolDef } from './registry.js';
 
 /** What `svc_task_cancel`, `svc_task_block` and `svc_task_unblock` return. */
@@ -21,15 +21,16 @@ export const CancelParams = toolParams({
   taskId: idParam('The task: full id or unique prefix.'),
   reason: z.string().min(1).optional().describe('Why; logged and kept in metadata.cancelReason.'),
   actor: actorParam,
+  sessionId: sessionIdParam,
 });
 
 /** `svc_task_cancel`: moves a task to cancelled (terminal). */
 export const svcTaskCancel: ToolDef<typeof CancelParams> = {
   name: 'svc_task_cancel',
-  description: 'Cancel a task (terminal: it is never dispatched again). Returns {taskId, status, transitioned, reason?}.',
+  description: 'Cancel a task (terminal: it is never dispatched again). A task leased to someone else is refused unless the call names its sessionId. Returns {taskId, status, transitioned, reason?}.',
   params: CancelParams,
   async handler(params, ctx): Promise<StateResult> {
-    const result = await cancelTask(ctx.store, params.taskId, { actor: toActor(params), ...withReason(params.reason) });
+    const result = await cancelTask(ctx.store, params.taskId, { ...toCaller(params, 'svc_task_cancel'), ...withReason(params.reason) });
     return finish(ctx, result, params.reason);
   },
 };
@@ -43,15 +44,16 @@ export const BlockParams = toolParams({
     .min(1, 'is required: say what the task waits for')
     .describe('What the task waits for (required); kept in metadata.blockReason.'),
   actor: actorParam,
+  sessionId: sessionIdParam,
 });
 
 /** `svc_task_block`: blocks a task on something outside the task graph. */
 export const svcTaskBlock: ToolDef<typeof BlockParams> = {
   name: 'svc_task_block',
-  description: 'Block a task on an external dependency that is not a task (reason required). Returns {taskId, status, transitioned, reason}.',
+  description: 'Block a task on an external dependency that is not a task (reason required). On a task you work on, pass your sessionId. Returns {taskId, status, transitioned, reason}.',
   params: BlockParams,
   async handler(params, ctx): Promise<StateResult> {
-    const result = await blockTask(ctx.store, params.taskId, { actor: toActor(params), reason: params.reason });
+    const result = await blockTask(ctx.store, params.taskId, { ...toCaller(params, 'svc_task_block'), reason: params.reason });
     return finish(ctx, result, params.reason);
   },
 };

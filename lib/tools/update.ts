@@ -3,7 +3,7 @@ import { SvcError } from '../core/errors.js';
 import type { Store } from '../store/store.js';
 import { updateTask, type UpdateResult } from '../store/work.js';
 import { toLeaseTtlMs } from './org.js';
-import { actorParam, idParam, notifyCommitted, sessionIdParam, statusParam, toActor, toolParams } from './params.js';
+import { actorParam, idParam, notifyCommitted, sessionIdParam, statusParam, toCaller, toolParams } from './params.js';
 import type { ToolDef } from './registry.js';
 
 /** `svc_task_update` params. */
@@ -21,17 +21,16 @@ export const svcTaskUpdate: ToolDef<typeof UpdateParams> = {
   name: 'svc_task_update',
   description:
     'Change the body or status of a task without completing it; also the heartbeat: any call by the lease holder (same sessionId, or actor = the lease\'s agent) ' +
-    'renews the lease. Pass sessionId, the lease token of your spawn prompt; a stale one is refused. Returns {taskId, status, updatedAt, bodyUpdated, transitioned}.',
+    'renews the lease. Pass sessionId, the lease token of your spawn prompt; a stale one is refused, and so is a call on a task leased to someone else (lease_held). Returns {taskId, status, updatedAt, bodyUpdated, transitioned}.',
   params: UpdateParams,
   async handler(params, ctx): Promise<UpdateResult> {
     if (params.status === 'done') await assertNotGated(ctx.store, params.taskId);
     const result = await updateTask(ctx.store, params.taskId, {
-      actor: toActor(params),
+      ...toCaller(params, 'svc_task_update'),
       leaseTtlMs: await toLeaseTtlMs(ctx),
       ...(params.body !== undefined ? { body: params.body } : {}),
       ...(params.status ? { status: params.status } : {}),
       ...(params.reason ? { reason: params.reason } : {}),
-      ...(params.sessionId ? { sessionId: params.sessionId } : {}),
     });
     await notifyCommitted(ctx, [result.taskId]);
     return result;

@@ -44,7 +44,8 @@ status('prints health, version, pid, uptime, mode, tasks and one line per attach
   assert.is(lines[4], 'Mode: plugin');
   assert.is(lines[5], 'Tasks: backlog 0, ready 0, in-progress 0, blocked 0, done 0, deadletter 0, cancelled 0');
   assert.match(lines[6]!, /^Plugin: gw-1 \(attached since \d{4}-\d\d-\d\dT/);
-  assert.is(lines[7], `Socket: ${toPaths(root).socket}`);
+  assert.is(lines[7], 'Config: no org chart (org/org-chart.yaml absent: only routing.agent routes, no local agents)');
+  assert.is(lines[8], `Socket: ${toPaths(root).socket}`);
   const json = JSON.parse((await runSvc({ SVC_HOME: root }, 'daemon', 'status', '--json')).stdout) as Record<string, unknown>;
   assert.equal([json.status, json.healthy, json.version, json.pid, json.mode], ['running', true, pkgVersion, process.pid, 'plugin'], 'a plugin attached in the boot window: plugin-expected');
   await polling;

@@ -146,6 +146,61 @@ leases('--recover-on-failure reclaims an expired lease to ready with recovery_ac
   assert.is(retry.stdout.trim(), `${id} ready -> done`);
 });
 
+leases('the operator claims a task, gets its session id, and closes it without naming the lease', async () => {
+  const root = tempRoot();
+  const id = firstLine((await svc(root, 'task', 'create', 'Mine')).stdout);
+  await svc(root, 'task', 'promote', id);
+  const claim = await svc(root, 'task', 'claim', id);
+  assert.is(claim.code, 0, claim.stderr);
+  const session = /\(session ([0-9a-f-]{36})\)/.exec(claim.stdout)?.[1];
+  assert.ok(session, claim.stdout);
+  assert.match(claim.stdout, new RegExp(`leased to operator until .*\nnext: svc task close ${id},`));
+  const update = await svc(root, 'task', 'update', id, '--body', 'Working on it');
+  assert.is(update.code, 0, update.stderr);
+  const close = await svc(root, 'task', 'close', id);
+  assert.is(close.stdout.trim(), `${id} in-progress -> done`, close.stderr);
+  const moved = (await readEvents(root)).filter((e) => e.type === 'task.transitioned').map((e) => [e.actor, e.payload.to]);
+  assert.equal(moved.slice(-2), [['operator', 'in-progress'], ['operator', 'done']]);
+});
+
+leases('every moving command refuses a foreign lease with the command that works; --session and --agent act as the holder', async () => {
+  const root = tempRoot();
+  const id = await claimed(root);
+  const session = /sessionId: (\S+)/.exec(readFileSync(`${root}/tasks/in-progress/${id}.md`, 'utf8'))![1]!;
+  const commands = [['status', id, 'ready'], ['block', id, '--reason', 'keys'], ['cancel', id], ['close', id], ['update', id, '--status', 'ready']];
+  for (const argv of commands) {
+    const out = await svc(root, 'task', ...argv);
+    assert.is(out.code, 1, argv.join(' '));
+    assert.match(out.stderr, new RegExp(`Task has active lease: ${id} is held by agent dev \\(session ${session}\\) until \\d{4}-`));
+    assert.ok(out.stderr.includes(`hint: To act on it as its holder: svc task ${argv.join(' ').replace('--reason keys', "--reason 'keys'").replace('--status ready', "--status 'ready'")} --session ${session}.`), out.stderr);
+  }
+  assert.ok(existsSync(`${root}/tasks/in-progress/${id}.md`), 'nothing moved');
+  const asDev = await svc(root, 'task', 'status', id, 'blocked', '--agent', 'dev', '--reason', 'waiting');
+  assert.is(asDev.stdout.trim(), `${id} in-progress -> blocked`, asDev.stderr);
+  const other = await claimed(root);
+  const otherSession = /sessionId: (\S+)/.exec(readFileSync(`${root}/tasks/in-progress/${other}.md`, 'utf8'))![1]!;
+  const stale = await svc(root, 'task', 'cancel', other, '--session', session);
+  assert.match(stale.stderr, /no longer holds/);
+  const named = await svc(root, 'task', 'cancel', other, '--session', otherSession);
+  assert.is(named.stdout.trim(), `${other} in-progress -> cancelled`, named.stderr);
+});
+
+leases('short ids: a bare sequence resolves when one task has it, and is ambiguous across dates', async () => {
+  const root = tempRoot();
+  const a = firstLine((await svc(root, 'task', 'create', 'A')).stdout);
+  const b = firstLine((await svc(root, 'task', 'create', 'B')).stdout);
+  assert.match((await svc(root, 'task', 'show', '002')).stdout, new RegExp(`id: ${b}\n`));
+  assert.match((await svc(root, 'task', 'show', '1')).stdout, new RegExp(`id: ${a}\n`));
+  assert.match((await svc(root, 'task', 'show', '-002')).stdout, new RegExp(`id: ${b}\n`));
+  const older = b.replace(/TASK-\d{4}-\d{2}-\d{2}/, 'TASK-2020-01-01');
+  writeFileSync(`${root}/tasks/backlog/${older}.md`, readFileSync(`${root}/tasks/backlog/${b}.md`, 'utf8').replace(b, older));
+  const ambiguous = await svc(root, 'task', 'promote', '002');
+  assert.is(ambiguous.code, 1);
+  assert.match(ambiguous.stderr, new RegExp(`"002" matches 2 tasks: ${older}, ${b}`));
+  assert.match(ambiguous.stderr, /hint: Several dates have this sequence/);
+  assert.match((await svc(root, 'task', 'show', '404')).stderr, /No task matches "404"/);
+});
+
 leases('update replaces the body and changes status by the table', async () => {
   const root = tempRoot();
   const id = firstLine((await svc(root, 'task', 'create', 'Body')).stdout);

@@ -1,10 +1,11 @@
 import { execFile } from 'node:child_process';
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { promisify } from 'node:util';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { readEvents } from '../../lib/store/events.js';
 import { SVC_BIN } from '../helpers/agents.js';
+import { svc } from '../helpers/cli.js';
 import { cleanRoots, tempRoot } from '../helpers/root.js';
 
 const run = promisify(execFile);
@@ -23,6 +24,14 @@ quickstart('svc quickstart runs the sample to done with no gateway, then stops i
   const agents = (await readEvents(root, { type: 'task.dispatched' })).map((e) => e.payload.agent);
   assert.equal(agents.filter((a) => a === 'reviewer').length, 3, 'each gated task reviewed once');
   assert.equal((await readEvents(root, { type: 'gate.transition' })).length, 6);
+  const chart = `${root}/org/org-chart.yaml`;
+  const edited = readFileSync(chart, 'utf8').replace(/maxConcurrent: \d+/, 'maxConcurrent: 4');
+  assert.is.not(edited, readFileSync(chart, 'utf8'), 'the sample has a maxConcurrent to edit');
+  writeFileSync(chart, edited);
+  const again = await run(process.execPath, [SVC_BIN, 'quickstart'], { env: { ...process.env, SVC_HOME: root } }).then(() => null, (err: { code: number; stderr: string }) => err);
+  assert.is(again?.code, 1, 'an edited sample is not overwritten');
+  assert.match(again!.stderr, /org-chart\.yaml already exists and differs from the quickstart's sample \(first difference at line \d+: ".*maxConcurrent: 4"\)/);
+  assert.is(readFileSync(chart, 'utf8'), edited);
 });
 
 quickstart('refuses to overwrite an org chart that is not the quickstart\'s', async () => {
@@ -32,8 +41,19 @@ quickstart('refuses to overwrite an org chart that is not the quickstart\'s', as
   writeFileSync(`${root}/org/org-chart.yaml`, 'schemaVersion: 1\nagents: []\n');
   const failed = await run(process.execPath, [SVC_BIN, 'quickstart'], { env: { ...process.env, SVC_HOME: root } }).then(() => null, (err: { code: number; stderr: string }) => err);
   assert.is(failed?.code, 1);
-  assert.match(failed!.stderr, /already exists and is not the quickstart's/);
-  assert.match(failed!.stderr, /hint: Run the quickstart in a fresh home/);
+  assert.match(failed!.stderr, /already exists and differs from the quickstart's sample \(first difference at line 1: "schemaVersion: 1"\)/);
+  assert.match(failed!.stderr, /hint: Keep it .*or run the sample in a fresh home: SVC_HOME=/);
+});
+
+quickstart('validates --timeout before writing anything', async () => {
+  const root = tempRoot();
+  for (const bad of ['abc', '0', '1e9']) {
+    const out = await svc(root, 'quickstart', '--timeout', bad);
+    assert.is(out.code, 1, bad);
+    assert.match(out.stderr, /--timeout must be a number of seconds between 0 and 86400/);
+    assert.match(out.stderr, /hint: For example: svc quickstart --timeout 300/);
+  }
+  assert.not.ok(existsSync(`${root}/org`));
 });
 
 quickstart.run();

@@ -44,7 +44,7 @@ tools('every tool works over the daemon socket, with the specification\'s return
   const update = (await invoke(root, 'svc_task_update', { taskId: a.taskId, body: 'Progress', sessionId: after.task.lease!.sessionId })).body.result;
   assert.equal(Object.keys(update).sort(), ['bodyUpdated', 'status', 'taskId', 'transitioned', 'updatedAt']);
   assert.equal([update.bodyUpdated, update.transitioned], [true, false]);
-  assert.equal((await invoke(root, 'svc_task_complete', { taskId: a.taskId, summary: 'ok' })).body.result, { taskId: a.taskId, status: 'done' });
+  assert.equal((await invoke(root, 'svc_task_complete', { taskId: a.taskId, summary: 'ok', actor: 'dev' })).body.result, { taskId: a.taskId, status: 'done' });
   const status = (await invoke(root, 'svc_status', { status: 'done' })).body.result;
   assert.equal([status.total, status.tasks.map((t: { id: string }) => t.id)], [1, [a.taskId]]);
 });

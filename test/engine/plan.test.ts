@@ -46,6 +46,15 @@ order('dependencies must all be done', () => {
   assert.equal(brief(plan(snap(ready, [], ['a']), ctx())), ['t1:dependencies', 't2>dev:command']);
 });
 
+order('an invalid org chart with none loaded holds every ready task with reason org-chart, naming it; leases still expire', () => {
+  const old = task('r1', { status: 'in-progress', lease: { agent: 'dev2', expiresAt: '2026-11-21T09:59:59.000Z', sessionId: 's1' } });
+  const ready = [task('t1'), task('t2', { dependsOn: ['a'] })];
+  const actions = plan(snap(ready, [old]), ctx({ org: null, orgProblem: 'org chart org/org-chart.yaml is invalid (1 problem: agents[0].id: required)' }));
+  assert.equal(brief(actions), ['r1:expire', 't1:org-chart', 't2:org-chart']);
+  const hold = actions[1] as Extract<ReturnType<typeof plan>[number], { kind: 'hold' }>;
+  assert.match(hold.detail, /org-chart\.yaml is invalid/);
+});
+
 order('expired leases are expired and free their slots', () => {
   const old = task('r1', { status: 'in-progress', lease: { agent: 'dev2', expiresAt: '2026-11-21T09:59:59.000Z', sessionId: 's1' } });
   const actions = plan(snap([task('t1', { routing: { agent: 'dev2' } })], [old]), ctx());

@@ -11,7 +11,7 @@ export interface TreeCheck {
 }
 
 /**
- * Checks the invariants of DESIGN section 5 on a tree at rest: I1 (one directory per id), I2 (every
+ * Checks the invariants of docs/architecture.md ("Invariants") on a tree at rest: I1 (one directory per id), I2 (every
  * task file parses), I3 (every id in `created` is present), I5 (frontmatter status = directory),
  * and no temporary or unexpected file left in a status directory.
  */

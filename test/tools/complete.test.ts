@@ -36,7 +36,7 @@ complete('teaches the call with outcome on a gated task without one, naming task
   const { call, store, root } = gated();
   const { id } = await inProgressTask(store, { workflow: 'implement-review' });
   const before = snapshot(root);
-  const error = await rejects(call('svc_task_complete', { taskId: id }), 'outcome_required', id, 'DAG workflow', 'implement', 'implementer', '`outcome`');
+  const error = await rejects(call('svc_task_complete', { taskId: id, actor: 'dev' }), 'outcome_required', id, 'DAG workflow', 'implement', 'implementer', '`outcome`');
   assert.ok(error.message.includes(`svc_task_complete({ taskId: "${id}", outcome: "complete" | "needs_review" | "blocked" })`), error.message);
   assert.ok(error.hint?.includes('"needs_review" returns to the first gate'), error.hint);
   assert.equal(snapshot(root), before);
@@ -47,8 +47,8 @@ complete('requires blockers for needs_review and blocked', async () => {
   const { id } = await inProgressTask(store, { workflow: 'implement-review' });
   const before = snapshot(root);
   for (const outcome of ['needs_review', 'blocked']) {
-    await rejects(call('svc_task_complete', { taskId: id, outcome }), 'blockers_required', id, outcome, '`blockers`');
-    await rejects(call('svc_task_complete', { taskId: id, outcome, blockers: [] }), 'blockers_required', id);
+    await rejects(call('svc_task_complete', { taskId: id, outcome, actor: 'dev' }), 'blockers_required', id, outcome, '`blockers`');
+    await rejects(call('svc_task_complete', { taskId: id, outcome, blockers: [], actor: 'dev' }), 'blockers_required', id);
   }
   assert.equal(snapshot(root), before);
 });
@@ -56,10 +56,10 @@ complete('requires blockers for needs_review and blocked', async () => {
 complete('advances a gated task to its next gate (ready) and completes the last gate (done)', async () => {
   const { call, store } = gated();
   const { id } = await inProgressTask(store, { workflow: 'implement-review' });
-  assert.equal(await call('svc_task_complete', { taskId: id, outcome: 'complete', callerRole: 'implementer' }), { taskId: id, status: 'ready' });
+  assert.equal(await call('svc_task_complete', { taskId: id, outcome: 'complete', callerRole: 'implementer', actor: 'dev' }), { taskId: id, status: 'ready' });
   assert.is((await store.get(id)).task.gate?.current, 'review');
   await claimTask(store, id, { actor: 'test', agent: 'lead' });
-  assert.equal(await call('svc_task_complete', { taskId: id, outcome: 'complete', callerRole: 'reviewer' }), { taskId: id, status: 'done' });
+  assert.equal(await call('svc_task_complete', { taskId: id, outcome: 'complete', callerRole: 'reviewer', actor: 'lead' }), { taskId: id, status: 'done' });
   const history = (await store.get(id)).task.gate?.history ?? [];
   assert.equal(history.map((h) => [h.gate, h.outcome]), [['implement', 'complete'], ['review', 'complete']]);
 });
@@ -79,7 +79,7 @@ complete('rejects to the origin gate with blockers recorded, and holds at the ga
 complete('refuses a callerRole that is not the current gate\'s role', async () => {
   const { call, store } = gated();
   const { id } = await inProgressTask(store, { workflow: 'implement-review' });
-  await rejects(call('svc_task_complete', { taskId: id, outcome: 'complete', callerRole: 'reviewer' }), 'forbidden_role', id, 'implementer', 'reviewer');
+  await rejects(call('svc_task_complete', { taskId: id, outcome: 'complete', callerRole: 'reviewer', actor: 'dev' }), 'forbidden_role', id, 'implementer', 'reviewer');
 });
 
 complete('refuses a stale session and leaves the task as it was', async () => {

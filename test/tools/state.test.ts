@@ -6,10 +6,10 @@ import { inProgressTask, rejects, setup, snapshot } from './helpers.js';
 const cancel = suite('tools.svc_task_cancel');
 cancel.after.each(cleanRoots);
 
-cancel('moves a task to cancelled with the reason logged and kept', async () => {
+cancel('moves a task to cancelled with the reason logged and kept; naming the lease\'s session cancels a leased task', async () => {
   const { call, store, committed, events } = setup();
-  const { id } = await inProgressTask(store);
-  const result = await call('svc_task_cancel', { taskId: id, reason: 'duplicate', actor: 'lead' });
+  const { id, sessionId } = await inProgressTask(store);
+  const result = await call('svc_task_cancel', { taskId: id, reason: 'duplicate', actor: 'lead', sessionId });
   assert.equal(result, { taskId: id, status: 'cancelled', transitioned: true, reason: 'duplicate' });
   const stored = await store.get(id);
   assert.is(stored.task.metadata.cancelReason, 'duplicate');
@@ -17,6 +17,13 @@ cancel('moves a task to cancelled with the reason logged and kept', async () => 
   assert.equal(committed, [[id]]);
   const cancelled = (await events()).find((e) => e.type === 'task.cancelled');
   assert.equal([cancelled!.actor, cancelled!.payload], ['lead', { reason: 'duplicate' }]);
+});
+
+cancel('takes a bare sequence (-001 or 001) as the task id when one task has it', async () => {
+  const { call, store } = setup();
+  const { task } = await store.create({ title: 'Short', createdBy: 'test' });
+  assert.equal(await call('svc_task_cancel', { taskId: '-001' }), { taskId: task.id, status: 'cancelled', transitioned: true });
+  assert.equal(await call('svc_task_cancel', { taskId: '001' }), { taskId: task.id, status: 'cancelled', transitioned: false });
 });
 
 cancel('is a no-op on a cancelled task and refused on a done one', async () => {

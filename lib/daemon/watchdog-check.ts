@@ -6,11 +6,12 @@ import { isAlive, readPid } from './instance.js';
 import type { StatusBody } from './routes.js';
 
 /**
- * One look at the daemon: `healthy`; `stopping` (answering 503 while it shuts down); `stopped`
- * (no pid file and no socket: what a graceful stop leaves, or a daemon never started); `failed`.
+ * One look at the daemon: `healthy`; `transient` (starting or stopping: answering 503, alive
+ * without its socket, or answering before its pid file is written); `stopped` (no pid file and no
+ * socket: what a graceful stop leaves, or a daemon never started); `failed`.
  */
 export interface HealthCheck {
-  state: 'healthy' | 'stopping' | 'stopped' | 'failed';
+  state: 'healthy' | 'transient' | 'stopped' | 'failed';
   reason?: string;
   /** The `/status` body when the socket answered it. */
   status?: StatusBody;
@@ -28,16 +29,14 @@ export async function checkDaemon(paths: Paths, options: CheckOptions = {}): Pro
   const timeoutMs = options.timeoutMs ?? 5000;
   const probe = await probeDaemon(paths, timeoutMs).catch((err: unknown) => ({ state: 'unhealthy' as const, healthy: false, reason: err instanceof Error ? err.message : String(err), status: undefined }));
   const status = probe.status;
-  if (options.port === undefined) {
-    if (probe.healthy) return { state: 'healthy', status };
-    if (probe.state === 'stopping') return { state: 'stopping', reason: 'the daemon answers 503 (stopping)', status };
-    return isStopped(paths) ? { state: 'stopped', reason: 'no pid file and no socket' } : { state: 'failed', reason: probe.reason ?? describeDead(paths), status };
-  }
-  const answer = await checkHealthPort(options.port, timeoutMs);
-  if (answer.healthy) return { state: 'healthy', status };
-  if (answer.status === 503) return { state: 'stopping', reason: answer.reason, status };
+  const answer = options.port === undefined ? null : await checkHealthPort(options.port, timeoutMs);
+  if (answer ? answer.healthy : probe.healthy) return { state: 'healthy', status };
+  if (answer ? answer.status === 503 : probe.state === 'stopping') return { state: 'transient', reason: answer?.reason ?? 'the daemon answers 503 (stopping)', status };
   if (isStopped(paths)) return { state: 'stopped', reason: 'no pid file and no socket' };
-  return { state: 'failed', reason: answer.reason, status };
+  const pid = readPid(paths);
+  if (pid !== null && isAlive(pid) && !existsSync(paths.socket)) return { state: 'transient', reason: `pid ${pid} is alive without its socket (starting or stopping)` };
+  if (!answer && probe.status && pid === null) return { state: 'transient', reason: `the socket answers but ${paths.pidFile} is not written yet (starting)`, status };
+  return { state: 'failed', reason: answer?.reason ?? probe.reason ?? describeDead(paths), status };
 }
 
 // --- internal ---

@@ -50,7 +50,7 @@ export function formatCriticalReport(input: ReportInput): string[] {
     'Restart history:',
     ...input.history.map((r) => `  ${r.at}  ${r.reason} -> ${r.outcome}`),
     'Current health:',
-    `  Status: ${current.state === 'healthy' ? 'healthy' : `${current.state === 'failed' ? 'down' : current.state} (${current.reason ?? 'no reason given'})`}`,
+    `  Status: ${current.state === 'healthy' ? 'healthy' : `${STATE_WORDS[current.state]} (${current.reason ?? 'no reason given'})`}`,
     `  Uptime: ${current.status ? formatMs(current.status.uptimeMs) : `none${lastHealthy ? ` (last healthy at ${lastHealthy.at}${seen ? `, up ${formatMs(seen.uptimeMs)}` : ''})` : ' (never seen healthy by this watchdog)'}`}`,
     `  Last poll: watchdog ${input.lastPollAt}; scheduler ${(current.status ?? seen)?.scheduler.lastPollAt ?? 'unknown'}`,
     `  Last event: ${last ? `${last.timestamp} ${last.type}${last.taskId ? ` ${last.taskId}` : ''}` : 'none'}`,
@@ -102,6 +102,8 @@ export function formatMs(ms: number): string {
 }
 
 // --- internal ---
+
+const STATE_WORDS = { failed: 'down', stopped: 'stopped', transient: 'starting or stopping' } as const;
 
 function readTail(file: string, bytes: number): string {
   let fd: number;

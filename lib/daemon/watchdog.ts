@@ -21,6 +21,8 @@ export interface WatchdogOptions {
   check?: () => Promise<HealthCheck>;
   /** How long one check waits for an answer (5 s). */
   checkTimeoutMs?: number;
+  /** How long a daemon may stay starting or stopping before that counts as a failure (30 s). */
+  transientGraceMs?: number;
   clock?: Clock;
   /** Lines for the operator (restarts, the critical report): the watchdog's stderr. */
   alert?: (text: string) => void;
@@ -53,7 +55,7 @@ export function startWatchdog(options: WatchdogOptions): Watchdog {
   const clock = options.clock ?? systemClock;
   const log = createLog({ file: paths.watchdogLog, now: clock });
   const check = options.check ?? (() => checkDaemon(paths, { port: options.port, timeoutMs: options.checkTimeoutMs }));
-  const state: LoopState = { polls: 0, lastPollAt: null, previous: null, lastHealthy: null, history: [], stopped: false, closing: false };
+  const state: LoopState = { polls: 0, lastPollAt: null, previous: null, transientSince: null, lastHealthy: null, history: [], stopped: false, closing: false };
   const say = (text: string) => {
     log.alert(text);
     options.alert?.(`${text}\n`);
@@ -95,6 +97,8 @@ interface LoopState {
   polls: number;
   lastPollAt: string | null;
   previous: HealthCheck['state'] | 'restarted' | null;
+  /** When the daemon was first seen starting or stopping, in this run of such looks. */
+  transientSince: number | null;
   lastHealthy: { at: string; status?: HealthCheck['status'] } | null;
   history: (RestartRecord & { time: number })[];
   stopped: boolean;
@@ -121,19 +125,23 @@ async function poll(ctx: PollContext): Promise<void> {
   state.polls++;
   state.lastPollAt = now.toISOString();
   const previous = state.previous;
+  if (result.state !== 'transient') state.transientSince = null;
   if (result.state === 'healthy') {
     if (previous !== 'healthy' && previous !== null) log.info('watchdog.healthy', { after: previous });
     state.previous = 'healthy';
     state.lastHealthy = { at: state.lastPollAt, status: result.status };
     return;
   }
-  if (result.state === 'stopping' && previous !== 'stopping') return void (state.previous = 'stopping');
-  if (result.state === 'stopped' && (previous === 'healthy' || previous === 'stopping' || previous === 'restarted' || previous === 'stopped')) {
+  const grace = ctx.options.transientGraceMs ?? 30_000;
+  state.transientSince ??= result.state === 'transient' ? now.getTime() : null;
+  if (result.state === 'transient' && now.getTime() - state.transientSince! <= grace) return void (state.previous = 'transient');
+  if (result.state === 'stopped' && previous !== null && previous !== 'failed') {
     if (previous !== 'stopped') log.info('watchdog.daemon_stopped', { message: 'the daemon was stopped gracefully; it is left stopped until it runs again' });
     state.previous = 'stopped';
     return;
   }
-  const reason = result.state === 'stopping' ? `still stopping after ${formatMs(ctx.options.pollIntervalMs)} (${result.reason})` : result.state === 'stopped' ? 'not running' : result.reason ?? 'unhealthy';
+  const reason = result.state === 'transient' ? `still starting or stopping after ${formatMs(grace)} (${result.reason})` : result.state === 'stopped' ? 'not running' : result.reason ?? 'unhealthy';
+  state.transientSince = null;
   await onFailure(ctx, now, reason, result);
 }
 

@@ -107,6 +107,7 @@ async function install(ctx: Context): Promise<void> {
   if (!report.supervised) {
     ctx.print(`Not loaded: ${report.why}.`);
     ctx.print('Start the daemon with `svc daemon start` (it runs detached; `svc daemon stop` stops it).');
+    if (report.watchdog?.installed) ctx.print('Run the watchdog with `svc daemon watchdog` (it runs in the foreground).');
     return;
   }
   const up = await waitForHealthy(paths, START_TIMEOUT_MS);

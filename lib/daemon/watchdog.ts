@@ -127,7 +127,7 @@ async function poll(ctx: PollContext): Promise<void> {
   const previous = state.previous;
   if (result.state !== 'transient') state.transientSince = null;
   if (result.state === 'healthy') {
-    if (previous !== 'healthy' && previous !== null) log.info('watchdog.healthy', { after: previous });
+    if (previous !== 'healthy') log.info('watchdog.healthy', { after: previous ?? 'start', pid: result.status?.pid });
     state.previous = 'healthy';
     state.lastHealthy = { at: state.lastPollAt, status: result.status };
     return;

@@ -40,6 +40,7 @@ test('restarts a SIGKILLed daemon; killed again past maxRestarts it prints the c
   assert.is((await runSvc(env, 'daemon', 'start')).code, 0);
   const watchdog: ChildDaemon = startChild(root, ['daemon', 'watchdog', '--port', String(port)]);
   await within(15_000, () => watchdog.output().includes(`checks http://127.0.0.1:${port}/health every 150 ms`), 'the watchdog banner');
+  await within(15_000, () => readFileSync(toPaths(root).watchdogLog, 'utf8').includes('watchdog.healthy {"after":"start"'), 'the watchdog to see the daemon healthy');
   const first = await killDaemon(root);
   await within(30_000, async () => watchdog.output().includes('restarted (pid') && (await checkHealthPort(port, 1000)).healthy, 'the daemon restarted by the watchdog');
   const second = await killDaemon(root);
@@ -62,15 +63,15 @@ test('stops on SIGTERM (exit 0); leaves a daemon stopped with `svc daemon stop` 
   const { root, env } = setUp({ watchdog: { pollIntervalMs: 100 } });
   assert.is((await runSvc(env, 'daemon', 'start')).code, 0);
   const watchdog = startChild(root, ['daemon', 'watchdog']);
-  await within(15_000, () => watchdog.output().includes('(/healthz) every 100 ms'), 'the watchdog banner');
+  await within(15_000, () => readFileSync(toPaths(root).watchdogLog, 'utf8').includes('watchdog.healthy {"after":"start"'), 'the watchdog to see the daemon healthy');
   assert.is((await runSvc(env, 'daemon', 'stop')).code, 0);
   await within(15_000, () => readFileSync(toPaths(root).watchdogLog, 'utf8').includes('watchdog.daemon_stopped'), 'the watchdog to see the stop');
-  const polls = () => readFileSync(toPaths(root).watchdogLog, 'utf8');
-  assert.not.match(polls(), 'restarting');
+  const log = () => readFileSync(toPaths(root).watchdogLog, 'utf8');
+  assert.not.match(log(), 'restarting');
   assert.is((await runSvc(env, 'daemon', 'status')).code, 3);
   watchdog.child.kill('SIGTERM');
   assert.equal(await watchdog.exited, { code: 0, signal: null });
-  assert.match(polls(), 'watchdog.stopped {"gaveUp":false}');
+  assert.match(log(), 'watchdog.stopped {"gaveUp":false}');
 });
 
 test('a --port that is not a port is a validation error', async () => {

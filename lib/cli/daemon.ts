@@ -5,11 +5,14 @@ import { SvcError } from '../core/errors.js';
 import { findPackageRoot } from '../core/package-root.js';
 import { probeDaemon, spawnDetached, terminate, waitForExit, waitForHealthy, type DaemonProbe } from '../daemon/control.js';
 import { startDaemon } from '../daemon/daemon.js';
+import { checkHealthPort, HEALTH_HOST, type HealthAnswer } from '../daemon/health-port.js';
 import type { ConfigReport } from '../daemon/org-state.js';
 import { controlService, DAEMON_NODE_FLAGS, installService, uninstallService, type ServiceOptions } from '../daemon/service.js';
+import { loadOrg, toDaemonSettings } from '../org/org-chart.js';
 import { toPaths } from '../store/paths.js';
 import { TOOLS } from '../tools/index.js';
 import type { Context } from './context.js';
+import { runWatchdog, toPort } from './watchdog.js';
 
 /** How long `start` waits for a healthy daemon, and `stop` for it to exit. */
 const START_TIMEOUT_MS = 20_000;
@@ -17,16 +20,21 @@ const STOP_TIMEOUT_MS = 30_000;
 
 /** Registers the `svc daemon` commands. */
 export function registerDaemon(cli: CAC, ctx: Context): void {
-  cli.command('run', 'Run the daemon in the foreground (what the service unit runs)').action(() => runDaemon(ctx));
+  cli.command('run', 'Run the daemon in the foreground (what the service unit runs)').option('--port <n>', 'Also serve GET /health on 127.0.0.1:<n> (else aof.daemon.healthPort)')
+    .action((opts: { port?: unknown }) => runDaemon(ctx, opts.port === undefined ? undefined : toPort(opts.port)));
   cli.command('start', 'Start the daemon (through the supervisor when installed, else detached)').action(() => startDaemonProcess(ctx));
-  cli.command('status', 'Show whether the daemon runs, its version, pid, uptime, mode, plugins and whether its org chart loaded').option('--json', 'Print the /status body as JSON').action((opts: { json?: boolean }) => status(ctx, opts.json === true));
+  cli.command('status', 'Show whether the daemon runs, its version, pid, uptime, mode, plugins and whether its org chart loaded').option('--json', 'Print the /status body as JSON')
+    .option('--port <n>', 'Also query GET /health on 127.0.0.1:<n> (the health port)')
+    .action((opts: { json?: boolean; port?: unknown }) => status(ctx, opts.json === true, opts.port === undefined ? undefined : toPort(opts.port)));
+  cli.command('watchdog', 'Watch the daemon\'s health and restart it when it fails (aof.daemon.watchdog)').option('--port <n>', 'Check GET /health on 127.0.0.1:<n> instead of the socket')
+    .action((opts: { port?: unknown }) => runWatchdog(ctx, { port: opts.port, service: serviceOptions(ctx), bin: binPath() }));
   cli.command('stop', 'Stop the daemon gracefully (SIGTERM, through the supervisor when installed)').option('--force', 'Bypass the supervisor: SIGTERM to the pid').action((opts: { force?: boolean }) => stopDaemonProcess(ctx, opts.force === true));
   cli.command('install', 'Write the user service (systemd or launchd), load and start it').action(() => install(ctx));
   cli.command('uninstall', 'Stop the daemon and remove the user service').action(() => uninstall(ctx));
 }
 
-async function runDaemon(ctx: Context): Promise<void> {
-  const daemon = await startDaemon({ root: ctx.root, tools: TOOLS, stderr: (text) => ctx.io.stderr(text), handleSignals: true, env: ctx.io.env });
+async function runDaemon(ctx: Context, healthPort: number | undefined): Promise<void> {
+  const daemon = await startDaemon({ root: ctx.root, tools: TOOLS, stderr: (text) => ctx.io.stderr(text), handleSignals: true, env: ctx.io.env, ...(healthPort === undefined ? {} : { healthPort }) });
   ctx.print(`svc daemon running (pid ${daemon.pid}) on ${daemon.paths.socket}; log: ${daemon.paths.daemonLog}`);
   await daemon.closed;
 }
@@ -54,19 +62,28 @@ export async function startDaemonProcess(ctx: Context): Promise<boolean> {
 
 // --- internal ---
 
-async function status(ctx: Context, json: boolean): Promise<void> {
+async function status(ctx: Context, json: boolean, port: number | undefined): Promise<void> {
   const paths = toPaths(ctx.root);
-  const probe = await probeDaemon(paths);
+  const [probe, health] = await Promise.all([probeDaemon(paths), port === undefined ? undefined : checkHealthPort(port)]);
+  const healthPort = port === undefined || !health ? {} : { healthPort: { url: `http://${HEALTH_HOST}:${port}/health`, status: health.status, healthy: health.healthy, ...(health.reason ? { reason: health.reason } : {}) } };
   if (probe.state === 'not-running') {
     ctx.exitCode = 3;
-    if (json) return ctx.json({ status: 'not running', healthy: false });
+    if (json) return ctx.json({ status: 'not running', healthy: false, ...healthPort });
     ctx.print('Status: not running');
+    if (port !== undefined && health) ctx.print(formatHealthPort(port, health));
     ctx.io.stderr('hint: start it with `svc daemon start` (or install the service with `svc daemon install`).\n');
     return;
   }
-  if (!probe.healthy) ctx.exitCode = 1;
-  if (json) return ctx.json({ ...probe.status, healthy: probe.healthy, ...(probe.reason ? { reason: probe.reason } : {}) });
-  for (const line of formatStatus(probe, paths)) ctx.print(line);
+  if (!probe.healthy || (health && !health.healthy)) ctx.exitCode = 1;
+  if (json) return ctx.json({ ...probe.status, healthy: probe.healthy, ...(probe.reason ? { reason: probe.reason } : {}), ...healthPort });
+  const lines = formatStatus(probe, paths);
+  if (port !== undefined && health) lines.splice(-2, 0, formatHealthPort(port, health));
+  for (const line of lines) ctx.print(line);
+}
+
+function formatHealthPort(port: number, health: HealthAnswer): string {
+  const url = `http://${HEALTH_HOST}:${port}/health`;
+  return health.healthy ? `Health port: ${url} answers 200 (healthy)` : `Health port: ${url} is not healthy (${health.reason})`;
 }
 
 /** `svc daemon stop [--force]`: graceful SIGTERM (through the supervisor unless forced), waits until gone. */
@@ -84,11 +101,14 @@ export async function stopDaemonProcess(ctx: Context, force: boolean): Promise<v
 
 async function install(ctx: Context): Promise<void> {
   const paths = toPaths(ctx.root);
-  const report = await installService(serviceOptions(ctx));
+  const watchdog = toDaemonSettings(await loadOrg(ctx.root)).watchdog.enabled;
+  const report = await installService({ ...serviceOptions(ctx), watchdog });
   ctx.print(`${report.changed ? 'Wrote' : 'Unchanged:'} ${report.file}`);
+  if (report.watchdog) ctx.print(report.watchdog.installed ? `${report.watchdog.changed ? 'Wrote' : 'Unchanged:'} ${report.watchdog.file} (the watchdog: aof.daemon.watchdog.enabled)` : `Removed ${report.watchdog.file} (aof.daemon.watchdog.enabled is false)`);
   if (!report.supervised) {
     ctx.print(`Not loaded: ${report.why}.`);
     ctx.print('Start the daemon with `svc daemon start` (it runs detached; `svc daemon stop` stops it).');
+    if (report.watchdog?.installed) ctx.print('Run the watchdog with `svc daemon watchdog` (it runs in the foreground).');
     return;
   }
   const up = await waitForHealthy(paths, START_TIMEOUT_MS);
@@ -105,6 +125,7 @@ async function uninstall(ctx: Context): Promise<void> {
     throw new SvcError('unavailable', `svc daemon (pid ${pid}) did not stop within ${STOP_TIMEOUT_MS / 1000} s.`, `See ${paths.daemonLog}.`);
   }
   if (pid !== null) ctx.print(`Stopped svc daemon (pid ${pid}).`);
+  if (report.watchdog?.changed) ctx.print(`Removed ${report.watchdog.file}`);
   ctx.print(report.changed ? `Removed ${report.file}` : `Not installed (no ${report.file}).`);
 }
 

@@ -19,10 +19,15 @@ const LIGHT: Record<string, () => Promise<Group>> = {
   'task list': async () => (await import('./task-list.js')).registerTaskList,
 };
 
+// Top-level commands that load alone, without the store: `svc events` only reads JSONL.
+const LIGHT_TOP: Record<string, () => Promise<Group>> = {
+  events: async () => (await import('./events.js')).registerEvents,
+};
+
 /** Top-level commands (`svc board`, `svc doctor`, ...) register on the root instance. */
 async function loadTop(): Promise<Group[]> {
-  const [board, doctor, mcp, tool, quickstart] = await Promise.all([import('./board.js'), import('./doctor.js'), import('./mcp.js'), import('./tool.js'), import('./quickstart.js')]);
-  return [board.registerBoard, doctor.registerDoctor, mcp.registerMcp, tool.registerTool, quickstart.registerQuickstart];
+  const [board, doctor, mcp, tool, quickstart, events] = await Promise.all([import('./board.js'), import('./doctor.js'), import('./mcp.js'), import('./tool.js'), import('./quickstart.js'), import('./events.js')]);
+  return [board.registerBoard, doctor.registerDoctor, mcp.registerMcp, tool.registerTool, quickstart.registerQuickstart, events.registerEvents];
 }
 
 /** Runs the CLI and returns the exit code: 0 ok, 1 error, 2 usage, 3 daemon not running. */
@@ -36,10 +41,12 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
   const ctx = createContext(io);
   const light = first ? LIGHT[`${first} ${rest[0] ?? ''}`] : undefined;
   const load = light ?? (first && Object.hasOwn(GROUPS, first) ? GROUPS[first] : undefined);
-  if (!light) await loadStore();
+  const top = first && Object.hasOwn(LIGHT_TOP, first) ? LIGHT_TOP[first] : undefined;
+  if (!light && !top) await loadStore();
   const group = load ? await load() : undefined;
   const cli = cac(group ? `svc ${first}` : 'svc');
   if (group) group(cli, ctx);
+  else if (top) (await top())(cli, ctx);
   else (await loadTop()).forEach((register) => register(cli, ctx));
   if (!group) {
     for (const name of Object.keys(GROUPS)) cli.command(`${name} [...args]`, `${name} commands (svc ${name} --help)`);

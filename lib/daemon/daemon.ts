@@ -14,6 +14,7 @@ import { createHealer, recordInvalid } from './heal.js';
 import { requireScheduling, startScheduling, type Scheduling } from './scheduling.js';
 import { createSpawnQueue, type SpawnQueue } from './spawn-queue.js';
 import { closeServer, trackRequests, trapSignals, type RequestTracker } from './shutdown.js';
+import { startHealthPort, type HealthPort } from './health-port.js';
 
 /** Options of `startDaemon`; everything but `root` and `tools` has a default. */
 export interface DaemonOptions {
@@ -42,6 +43,8 @@ export interface DaemonOptions {
   schedule?: boolean;
   /** The environment agents start from, and where `SVC_GATEWAY_TOKEN` is read. */
   env?: Record<string, string | undefined>;
+  /** Open `GET /health` on 127.0.0.1:<port> (else `aof.daemon.healthPort`; none when neither). */
+  healthPort?: number;
 }
 
 /** A running daemon. */
@@ -90,6 +93,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
     parts.log?.error('daemon.start_failed', { message: err instanceof Error ? err.message : String(err) });
     await parts.index?.close().catch(() => undefined);
     if (parts.server) await closeServer(parts.server, 0).catch(() => undefined);
+    await parts.health?.close();
     await parts.log?.close();
     await parts.lock?.release();
     throw err;
@@ -103,6 +107,7 @@ interface Running {
   log: DaemonLog;
   index?: TaskIndex;
   server?: Server;
+  health?: HealthPort;
 }
 
 /** What a started daemon is made of, shared by the routes and the stop. */
@@ -157,6 +162,11 @@ async function launch(paths: Paths, store: Store, options: DaemonOptions, clock:
   const requests = trackRequests(server);
   await listenPrivate(server, paths.socket);
   await assertHealthy(paths);
+  const healthPort = options.healthPort ?? settings.healthPort;
+  if (healthPort !== undefined) {
+    parts.health = await startHealthPort({ port: healthPort, problem: () => (core.stopping ? 'stopping' : null) });
+    log.info('health.listening', { url: `http://127.0.0.1:${parts.health.port}/health` });
+  }
   await writePidFile(paths, core.pid);
   log.info('daemon.started', { pid: core.pid, version: core.version, socket: paths.socket, byStatus: index.counts() });
   await appendEvents(paths.root, clock(), [{ type: 'daemon.started', actor: 'system', payload: { pid: core.pid, version: core.version } }]);
@@ -237,6 +247,7 @@ function createStop(core: Core, server: Server, requests: RequestTracker): { clo
       core.spawns.close();
       await requests.drained(core.options.drainTimeoutMs ?? 10_000);
       await closeServer(server, 1000);
+      await parts.health?.close();
       await parts.index.close();
       await removePidFile(paths, pid);
       parts.log.info('daemon.stopped', { pid, uptimeMs: clock().getTime() - core.startedAt });

@@ -17,6 +17,8 @@ export interface Paths {
   pidFile: string;
   logs: string;
   daemonLog: string;
+  /** The log of `svc daemon watchdog` (restarts and their reasons, the critical report). */
+  watchdogLog: string;
   events: string;
   conflicts: string;
   envFile: string;
@@ -55,6 +57,7 @@ export function toPaths(rootArg: string): Paths {
     pidFile: join(data, 'daemon.pid'),
     logs: join(data, 'logs'),
     daemonLog: join(data, 'logs', 'daemon.log'),
+    watchdogLog: join(data, 'logs', 'watchdog.log'),
     conflicts: join(data, 'conflicts'),
     envFile: join(data, 'daemon.env'),
     spawns: join(data, 'spawns'),

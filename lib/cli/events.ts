@@ -1,0 +1,101 @@
+import type { CAC } from 'cac';
+import { SvcError } from '../core/errors.js';
+import { createEventTail } from '../store/event-tail.js';
+import type { SvcEvent } from '../store/events.js';
+import type { Context } from './context.js';
+
+/** How often `--follow` looks for new lines and new day files. */
+const FOLLOW_INTERVAL_MS = 100;
+const PAYLOAD_WIDTH = 160;
+
+/** The filters of `svc events`. */
+export interface EventFilter {
+  type?: string;
+  task?: string;
+  since?: Date;
+}
+
+/**
+ * Registers `svc events`: the event log, one readable line per event (or `--json`), filtered;
+ * `--follow` keeps printing new events, across the UTC day boundary, until interrupted.
+ */
+export function registerEvents(cli: CAC, ctx: Context): void {
+  cli.command('events', 'Print the event log (data/events/*.jsonl), one line per event')
+    .option('-f, --follow', 'Keep printing new events as they are written')
+    .option('--type <type>', 'Only this event type (a trailing * matches a prefix: task.*)')
+    .option('--task <id>', 'Only events of this task (full id or prefix)')
+    .option('--since <time>', 'Only events at or after a time (2026-11-23, 2026-11-23T08:00:00Z) or a duration back from now (30m, 2h, 1d)')
+    .option('--json', 'Print each event as one JSON object a line')
+    .action(async (opts: Record<string, unknown>) => {
+      const filter = toFilter(opts, new Date());
+      const print = (event: SvcEvent) => {
+        if (matches(event, filter)) ctx.io.stdout(`${opts.json ? JSON.stringify(event) : formatEvent(event)}\n`);
+      };
+      const tail = createEventTail(ctx.root, {
+        fromDay: filter.since?.toISOString().slice(0, 10),
+        onEvent: print,
+        onBadLine: (file, line) => ctx.io.stderr(`warning: ${file}:${line} is not a JSON event; skipped\n`),
+      });
+      await tail.read();
+      if (opts.follow) await followUntilStopped(ctx, tail);
+    });
+}
+
+/** One readable line: time, type, task, actor, then the payload as `key=value` pairs. */
+export function formatEvent(event: SvcEvent): string {
+  const payload = Object.entries(event.payload ?? {}).map(([key, value]) => `${key}=${toValue(value)}`).join(' ');
+  const shown = payload.length > PAYLOAD_WIDTH ? `${payload.slice(0, PAYLOAD_WIDTH - 1)}…` : payload;
+  return [event.timestamp, event.type.padEnd(18), (event.taskId ?? '-').padEnd(19), String(event.actor ?? '-'), shown].join('  ').trimEnd();
+}
+
+/** The filters of the options; a `--since` that is not a time is a `validation_error`. */
+export function toFilter(opts: Record<string, unknown>, now: Date): EventFilter {
+  const text = (value: unknown) => (value === undefined || value === true ? undefined : String(value));
+  const since = text(opts.since);
+  return { type: text(opts.type), task: text(opts.task), ...(since === undefined ? {} : { since: toSince(since, now) }) };
+}
+
+// --- internal ---
+
+function matches(event: SvcEvent, filter: EventFilter): boolean {
+  if (filter.type && !(filter.type.endsWith('*') ? event.type.startsWith(filter.type.slice(0, -1)) : event.type === filter.type)) return false;
+  if (filter.task) {
+    const id = event.taskId ?? '';
+    if (!id || !(id.startsWith(filter.task) || (id.startsWith('TASK-') && id.slice(5).startsWith(filter.task)))) return false;
+  }
+  return !filter.since || Date.parse(event.timestamp) >= filter.since.getTime();
+}
+
+const UNITS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
+
+function toSince(value: string, now: Date): Date {
+  const duration = /^(\d+)(ms|s|m|h|d)$/.exec(value.trim());
+  if (duration) return new Date(now.getTime() - Number(duration[1]) * UNITS[duration[2]!]!);
+  const at = /^\d{4}-\d{2}-\d{2}/.test(value.trim()) ? Date.parse(value.trim()) : Number.NaN;
+  if (!Number.isNaN(at)) return new Date(at);
+  throw new SvcError('validation_error', `--since must be a time or a duration back from now (found ${JSON.stringify(value)}).`, 'Pass a date or time such as 2026-11-23 or 2026-11-23T08:00:00Z, or a duration such as 30m, 2h or 1d.');
+}
+
+function toValue(value: unknown): string {
+  if (typeof value === 'string') return /^[^\s"=]+$/.test(value) ? value : JSON.stringify(value);
+  if (value === undefined) return 'undefined';
+  return JSON.stringify(value);
+}
+
+/** Follows the log until SIGINT/SIGTERM or a closed stdout (`svc events -f | head`). */
+async function followUntilStopped(ctx: Context, tail: ReturnType<typeof createEventTail>): Promise<void> {
+  let stop!: () => void;
+  const stopped = new Promise<void>((resolve) => (stop = resolve));
+  const follower = tail.follow(FOLLOW_INTERVAL_MS, (err) => ctx.io.stderr(`warning: reading the event log failed: ${err instanceof Error ? err.message : String(err)}\n`));
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+  process.stdout.once('error', stop);
+  try {
+    await stopped;
+  } finally {
+    process.off('SIGINT', stop);
+    process.off('SIGTERM', stop);
+    process.stdout.off('error', stop);
+    await follower.close();
+  }
+}

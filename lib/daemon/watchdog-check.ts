@@ -1,0 +1,53 @@
+import { existsSync } from 'node:fs';
+import type { Paths } from '../store/paths.js';
+import { probeDaemon } from './control.js';
+import { checkHealthPort } from './health-port.js';
+import { isAlive, readPid } from './instance.js';
+import type { StatusBody } from './routes.js';
+
+/**
+ * One look at the daemon: `healthy`; `transient` (starting or stopping: answering 503, alive
+ * without its socket, or answering before its pid file is written); `stopped` (no pid file and no
+ * socket: what a graceful stop leaves, or a daemon never started); `failed`.
+ */
+export interface HealthCheck {
+  state: 'healthy' | 'transient' | 'stopped' | 'failed';
+  reason?: string;
+  /** The `/status` body when the socket answered it. */
+  status?: StatusBody;
+}
+
+/** Options of `checkDaemon`. */
+export interface CheckOptions {
+  /** Check `GET http://127.0.0.1:<port>/health` instead of the socket's `/healthz`. */
+  port?: number;
+  timeoutMs?: number;
+}
+
+/** Checks the daemon of `paths` the way the watchdog does: over the socket, or over the health port. */
+export async function checkDaemon(paths: Paths, options: CheckOptions = {}): Promise<HealthCheck> {
+  const timeoutMs = options.timeoutMs ?? 5000;
+  const probe = await probeDaemon(paths, timeoutMs).catch((err: unknown) => ({ state: 'unhealthy' as const, healthy: false, reason: err instanceof Error ? err.message : String(err), status: undefined }));
+  const status = probe.status;
+  const answer = options.port === undefined ? null : await checkHealthPort(options.port, timeoutMs);
+  if (answer ? answer.healthy : probe.healthy) return { state: 'healthy', status };
+  if (answer ? answer.status === 503 : probe.state === 'stopping') return { state: 'transient', reason: answer?.reason ?? 'the daemon answers 503 (stopping)', status };
+  if (isStopped(paths)) return { state: 'stopped', reason: 'no pid file and no socket' };
+  const pid = readPid(paths);
+  if (pid !== null && isAlive(pid) && !existsSync(paths.socket)) return { state: 'transient', reason: `pid ${pid} is alive without its socket (starting or stopping)` };
+  if (!answer && probe.status && pid === null) return { state: 'transient', reason: `the socket answers but ${paths.pidFile} is not written yet (starting)`, status };
+  return { state: 'failed', reason: answer?.reason ?? probe.reason ?? describeDead(paths), status };
+}
+
+// --- internal ---
+
+function isStopped(paths: Paths): boolean {
+  return !existsSync(paths.pidFile) && !existsSync(paths.socket);
+}
+
+function describeDead(paths: Paths): string {
+  const pid = readPid(paths);
+  if (pid !== null && !isAlive(pid)) return `pid ${pid} in ${paths.pidFile} is not alive`;
+  if (existsSync(paths.socket)) return `nothing answers on ${paths.socket}`;
+  return `no daemon answers on ${paths.socket}`;
+}

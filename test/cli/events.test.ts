@@ -1,0 +1,179 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { appendEvents, type SvcEvent } from '../../lib/store/events.js';
+import { toPaths } from '../../lib/store/paths.js';
+import { svc } from '../helpers/cli.js';
+import { cleanRoots, tempRoot, within } from '../helpers/root.js';
+
+// The --follow tests run the built bin/svc.js and dist/ (run `npm run build` first).
+const bin = fileURLToPath(new URL('../../bin/svc.js', import.meta.url));
+const dist = fileURLToPath(new URL('../../dist/', import.meta.url));
+
+async function seed(root: string): Promise<void> {
+  await appendEvents(root, new Date('2026-11-21T09:00:00.000Z'), [
+    { type: 'task.created', taskId: 'TASK-2026-11-21-001', actor: 'cli', payload: { title: 'Fix the login bug', status: 'backlog', priority: 'high' } },
+    { type: 'task.created', taskId: 'TASK-2026-11-21-002', actor: 'cli', payload: { title: 'Write docs', status: 'backlog', priority: 'normal' } },
+  ]);
+  await appendEvents(root, new Date('2026-11-22T10:30:00.000Z'), [
+    { type: 'task.transitioned', taskId: 'TASK-2026-11-21-001', actor: 'scheduler', payload: { from: 'ready', to: 'in-progress' } },
+    { type: 'daemon.started', actor: 'system', payload: { pid: 4242, version: '0.1.0' } },
+  ]);
+}
+
+const print = suite('cli.events');
+print.after.each(cleanRoots);
+
+print('prints one readable line per event, oldest day first: time, type, task, actor, payload', async () => {
+  const root = tempRoot();
+  await seed(root);
+  const res = await svc(root, 'events');
+  assert.is(res.code, 0, res.stderr);
+  assert.is(res.stderr, '');
+  const lines = res.stdout.trimEnd().split('\n');
+  assert.is(lines.length, 4);
+  assert.is(lines[0], '2026-11-21T09:00:00.000Z  task.created        TASK-2026-11-21-001  cli  title="Fix the login bug" status=backlog priority=high');
+  assert.is(lines[2], '2026-11-22T10:30:00.000Z  task.transitioned   TASK-2026-11-21-001  scheduler  from=ready to=in-progress');
+  assert.is(lines[3], '2026-11-22T10:30:00.000Z  daemon.started      -                    system  pid=4242 version=0.1.0');
+});
+
+print('filters by --type (exact or a prefix*), --task (id or prefix) and --since (time or duration)', async () => {
+  const root = tempRoot();
+  await seed(root);
+  const types = async (...argv: string[]) => (await svc(root, 'events', '--json', ...argv)).stdout.trimEnd().split('\n').filter(Boolean).map((l) => (JSON.parse(l) as SvcEvent).type);
+  assert.equal(await types('--type', 'task.created'), ['task.created', 'task.created']);
+  assert.equal(await types('--type', 'task.*'), ['task.created', 'task.created', 'task.transitioned']);
+  assert.equal(await types('--task', '2026-11-21-001'), ['task.created', 'task.transitioned']);
+  assert.equal(await types('--task', 'TASK-2026-11-21-002'), ['task.created']);
+  assert.equal(await types('--since', '2026-11-22'), ['task.transitioned', 'daemon.started']);
+  assert.equal(await types('--since', '2026-11-21T09:00:00.001Z'), ['task.transitioned', 'daemon.started']);
+  assert.equal(await types('--since', '1h'), [], 'the seeded events are older than an hour');
+  await appendEvents(root, new Date(), [{ type: 'task.updated', taskId: 'TASK-2026-11-21-002', actor: 'cli', payload: { fields: ['body'] } }]);
+  assert.equal(await types('--since', '1h', '--task', '2026-11-21-002'), ['task.updated']);
+});
+
+print('--json prints each event as one JSON object a line, exactly as written', async () => {
+  const root = tempRoot();
+  await seed(root);
+  const res = await svc(root, 'events', '--json');
+  const events = res.stdout.trimEnd().split('\n').map((line) => JSON.parse(line) as SvcEvent);
+  assert.equal(events[3], { timestamp: '2026-11-22T10:30:00.000Z', type: 'daemon.started', actor: 'system', payload: { pid: 4242, version: '0.1.0' } });
+  assert.is(events.length, 4);
+});
+
+print('a torn last line (an append in progress) is skipped quietly; a broken line inside is reported and skipped', async () => {
+  const root = tempRoot();
+  await seed(root);
+  const file = toPaths(root).eventFile('2026-11-22');
+  appendFileSync(file, 'not an event\n{"timestamp":"2026-11-22T11:00:00.000Z","type":"task.upd');
+  const res = await svc(root, 'events');
+  assert.is(res.code, 0);
+  assert.is(res.stdout.trimEnd().split('\n').length, 4);
+  assert.is(res.stderr, `warning: ${file}:3 is not a JSON event; skipped\n`);
+});
+
+print('no event log prints nothing; a --since that is not a time is a validation error with a hint', async () => {
+  const root = tempRoot();
+  assert.equal(await svc(root, 'events'), { code: 0, stdout: '', stderr: '' });
+  const bad = await svc(root, 'events', '--since', 'yesterday');
+  assert.is(bad.code, 1);
+  assert.match(bad.stderr, 'svc: --since must be a time or a duration back from now (found "yesterday").');
+  assert.match(bad.stderr, /hint: Pass a date or time such as 2026-11-23/);
+  const json = await svc(root, 'events', '--since', 'soon', '--json');
+  assert.is((JSON.parse(json.stderr) as { error: { code: string } }).error.code, 'validation_error');
+});
+
+print('loads no store, schema or YAML code (a light command)', async () => {
+  const root = tempRoot();
+  await seed(root);
+  const hook = join(root, 'hook.mjs');
+  writeFileSync(hook, "export async function resolve(s, c, next) { const r = await next(s, c); process.stderr.write(`LOADED ${r.url}\\n`); return r; }\n");
+  writeFileSync(join(root, 'register.mjs'), `import { register } from 'node:module';\nregister(${JSON.stringify(`file://${hook}`)});\n`);
+  const child = spawn(process.execPath, ['--import', join(root, 'register.mjs'), bin, 'events'], { env: { ...process.env, SVC_HOME: root } });
+  const { stdout, stderr } = await collect(child);
+  assert.is(stdout.trimEnd().split('\n').length, 4, stderr);
+  const loaded = stderr.split('\n').filter((l) => l.startsWith('LOADED '));
+  assert.ok(loaded.some((l) => l.includes('/cli/events.js')), 'the hook saw the command load');
+  for (const heavy of ['/zod/', '/js-yaml/', '/gray-matter/', '/proper-lockfile/', '/store/store.js', '/org/']) {
+    assert.not.ok(loaded.some((l) => l.includes(heavy)), `svc events loaded ${heavy}`);
+  }
+});
+
+const follow = suite('cli.events --follow');
+const followers: ChildProcess[] = [];
+follow.after.each(async () => {
+  for (const child of followers.splice(0)) {
+    if (child.exitCode === null && child.signalCode === null) {
+      child.kill('SIGTERM');
+      await new Promise((resolve) => child.once('close', resolve));
+    }
+  }
+  cleanRoots();
+});
+
+follow('shows an event written by another process within a second', async () => {
+  const root = tempRoot();
+  await seed(root);
+  const out = startFollower(root, ['--json']);
+  await within(10_000, () => out().includes('"daemon.started"'), 'the history printed');
+  const writer = spawn(process.execPath, ['--input-type=module', '-e', [
+    `import { appendEvents } from ${JSON.stringify(`${dist}store/events.js`)};`,
+    `await appendEvents(${JSON.stringify(root)}, new Date(), [{ type: 'task.completed', taskId: 'TASK-2026-11-23-009', actor: 'writer', payload: { pid: process.pid } }]);`,
+    `process.stdout.write('written\\n');`,
+  ].join('\n')]);
+  const written = await collect(writer);
+  assert.is(written.stdout, 'written\n', written.stderr);
+  await within(1000, () => out().includes('"TASK-2026-11-23-009"'), 'the new event on the follower');
+  const last = JSON.parse(out().trimEnd().split('\n').pop()!) as SvcEvent;
+  assert.equal([last.type, last.actor], ['task.completed', 'writer']);
+});
+
+follow('crosses the UTC day boundary (a new day file appears), reads a late line of the day before, and waits out a torn line', async () => {
+  const root = tempRoot();
+  await seed(root);
+  const out = startFollower(root, ['--type', 'task.*']);
+  await within(10_000, () => out().includes('task.transitioned'), 'the history printed');
+  await appendEvents(root, new Date('2026-11-23T00:00:00.500Z'), [{ type: 'task.created', taskId: 'TASK-2026-11-23-001', actor: 'cli', payload: { title: 'A new day' } }]);
+  await within(5000, () => out().includes('TASK-2026-11-23-001'), 'the event of the new day file');
+  await appendEvents(root, new Date('2026-11-22T23:59:59.999Z'), [{ type: 'task.blocked', taskId: 'TASK-2026-11-21-002', actor: 'cli', payload: {} }]);
+  await within(5000, () => out().includes('task.blocked'), 'a late line in the file of the day before');
+  const file = toPaths(root).eventFile('2026-11-23');
+  const line = JSON.stringify({ timestamp: '2026-11-23T00:01:00.000Z', type: 'task.cancelled', taskId: 'TASK-2026-11-23-001', actor: 'cli', payload: { reason: 'torn then whole' } });
+  appendFileSync(file, line.slice(0, 40));
+  // two later reads of the log (each marker shows in its own read) have met the torn line
+  for (const marker of ['TASK-2026-11-22-101', 'TASK-2026-11-22-102']) {
+    await appendEvents(root, new Date('2026-11-22T23:59:59.999Z'), [{ type: 'task.unblocked', taskId: marker, actor: 'cli', payload: {} }]);
+    await within(5000, () => out().includes(marker), marker);
+  }
+  const before = out();
+  appendFileSync(file, `${line.slice(40)}\n`);
+  await within(5000, () => out().includes('task.cancelled'), 'the torn line once complete');
+  assert.not.match(before, 'task.cancelled');
+  assert.match(out(), 'reason="torn then whole"');
+  assert.not.match(out(), 'daemon.started', '--type applies while following');
+  assert.is(followers[0]!.exitCode, null, 'still following');
+});
+
+function startFollower(root: string, extra: string[]): () => string {
+  mkdirSync(toPaths(root).events, { recursive: true });
+  const child = spawn(process.execPath, [bin, 'events', '--follow', ...extra], { env: { ...process.env, SVC_HOME: root }, stdio: ['ignore', 'pipe', 'pipe'] });
+  followers.push(child);
+  let output = '';
+  child.stdout!.on('data', (chunk: Buffer) => void (output += chunk.toString()));
+  child.stderr!.on('data', (chunk: Buffer) => void (output += chunk.toString()));
+  return () => output;
+}
+
+function collect(child: ChildProcess): Promise<{ stdout: string; stderr: string; code: number | null }> {
+  let stdout = '';
+  let stderr = '';
+  child.stdout!.on('data', (chunk: Buffer) => void (stdout += chunk.toString()));
+  child.stderr!.on('data', (chunk: Buffer) => void (stderr += chunk.toString()));
+  return new Promise((resolve) => child.on('close', (code) => resolve({ stdout, stderr, code })));
+}
+
+print.run();
+follow.run();

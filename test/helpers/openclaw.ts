@@ -1,5 +1,5 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
@@ -9,6 +9,7 @@ import { within } from './root.js';
 /** The gateway release the end-to-end tests run against, and the Node major it needs. */
 export const OPENCLAW_VERSION = '2026.9.6';
 const NODE_MAJOR = 24;
+const STALE_INSTALL_MS = 10 * 60_000;
 
 /** Where the gateway and its Node live once installed. */
 export interface OpenClawInstall {
@@ -196,9 +197,11 @@ async function withInstallLock(dir: string, fn: () => Promise<void>): Promise<vo
       mkdirSync(lock);
       return true;
     } catch {
+      // A lock left by an install that was killed is taken over once it is older than any install.
+      if (Date.now() - (statSync(lock, { throwIfNoEntry: false })?.mtimeMs ?? Date.now()) > STALE_INSTALL_MS) rmSync(lock, { recursive: true, force: true });
       return false;
     }
-  }, `the install lock ${lock} (remove it if no install is running)`);
+  }, `the install lock ${lock}`);
   try {
     await fn();
   } finally {

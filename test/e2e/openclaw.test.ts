@@ -9,7 +9,7 @@ import { readEvents } from '../../lib/store/events.js';
 import { createStore } from '../../lib/store/store.js';
 import { SVC_BIN, writeOrg } from '../helpers/agents.js';
 import { call, healthy, runSvc, startChild, type ChildDaemon } from '../helpers/daemon.js';
-import { baseGatewayConfig, ensureOpenClaw, freePort, startGateway, type Gateway, type OpenClawInstall } from '../helpers/openclaw.js';
+import { baseGatewayConfig, ensureOpenClaw, freePort, startGateway, validateGatewayConfig, type Gateway, type OpenClawInstall } from '../helpers/openclaw.js';
 import { cleanRoots, tempRoot, within } from '../helpers/root.js';
 import { startScriptedModel, type ScriptedModel } from '../helpers/scripted-model.js';
 
@@ -121,13 +121,34 @@ e2e('plugin: the gateway loads svc as a plugin, lists its tools, runs a dispatch
   await within(120_000, async () => (await statusOf(root, id)) === 'done', `${id} done (daemon log: ${daemonLog(root)}\ngateway: ${gateway.output().slice(-3000)})`);
   const dispatched = await readEvents(root, { taskId: id, type: 'task.dispatched' });
   assert.equal(dispatched.map((e) => e.payload.adapter), ['plugin'], daemonLog(root));
+  // The event follows the file's move: wait for it, then check there is exactly one.
+  await within(10_000, async () => (await readEvents(root, { taskId: id, type: 'task.completed' })).length > 0, 'task.completed');
   const completed = await readEvents(root, { taskId: id, type: 'task.completed' });
   assert.is(completed.length, 1);
+  assert.is(completed[0]!.actor, 'dev');
   const hooks = await within(30_000, async () => {
     const types = (await readEvents(root, {})).filter((e) => e.type.startsWith('plugin.')).map((e) => e.type);
     return types.includes('plugin.agent-end') && types;
   }, 'the agent_end hook in the event log');
   process.stdout.write(`  (hook events: ${[...new Set(hooks)].join(', ')})\n`);
+});
+
+e2e('the gateway validates the plugin config of the specification\'s installation example and refuses an unknown key', async () => {
+  const port = await freePort();
+  const { root, home, configPath, config } = workspace(port, {});
+  const example = {
+    dryRun: false, dataDir: root, gatewayUrl: `http://127.0.0.1:${port}`, gatewayToken: TOKEN, pollIntervalMs: 30_000, defaultLeaseTtlMs: 1_800_000, heartbeatTtlMs: 300_000,
+    maxConcurrentDispatches: 3, modules: { memory: { enabled: false } },
+    memory: { embedding: { provider: 'openai', model: 'text-embedding-3-small', apiKey: 'API_KEY' }, search: { hybridEnabled: true, vectorWeight: 0.7, bm25Weight: 0.3, maxResults: 10 } },
+  };
+  const withPlugin = (pluginConfig: Record<string, unknown>) => `${JSON.stringify({ ...config, plugins: { load: { paths: [PACKAGE_ROOT] }, entries: { svc: { enabled: true, config: pluginConfig } } } }, null, 2)}\n`;
+  writeFileSync(configPath, withPlugin(example));
+  const good = await validateGatewayConfig(install, configPath, home);
+  assert.ok(good.valid, good.output);
+  writeFileSync(configPath, withPlugin({ ...example, settings: { dryRun: false } }));
+  const bad = await validateGatewayConfig(install, configPath, home);
+  assert.not.ok(bad.valid, bad.output);
+  assert.match(bad.output, /plugins\.entries\.svc\.config.*must not have additional properties.*settings/is);
 });
 
 e2e.run();

@@ -82,13 +82,15 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],
     env: {
-      ...process.env,
+      ...withoutForcedColour(process.env),
       ...options.env,
       HOME: home,
       PATH: `${join(install.node, '..')}:${process.env.PATH ?? ''}`,
       OPENCLAW_CONFIG_PATH: configPath,
       OPENCLAW_STATE_DIR: join(home, 'state'),
       OPENCLAW_DISABLE_BONJOUR: '1',
+      // Tests may run beside other gateways (another test run, the user's own): each has its own state and port.
+      OPENCLAW_ALLOW_MULTI_GATEWAY: '1',
       OPENCLAW_NO_AUTO_UPDATE: '1',
       NO_COLOR: '1',
     },
@@ -114,16 +116,29 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
     },
   };
   try {
-    await within(Number(process.env.SVC_TEST_GATEWAY_MS ?? 120_000), async () => {
-      if (child.exitCode !== null) throw new Error(`the gateway exited with ${child.exitCode}:\n${output.slice(-3000)}`);
+    await within(Number(process.env.SVC_TEST_GATEWAY_MS ?? 300_000), async () => {
+      if (child.exitCode !== null) throw new Error(`the gateway exited with ${child.exitCode}`);
       // /tools/invoke answers before startup ends; sessions_spawn is refused until the gateway says it is ready.
       return READY.test(gateway.output().replace(ANSI, '')) && (await gateway.invoke('agents_list')).status === 200;
-    }, `the gateway to be ready (output so far: ${gateway.output().slice(-1500)})`);
+    }, 'the gateway to be ready');
   } catch (err) {
+    const seen = gateway.output().replace(ANSI, '').slice(-3000);
     await gateway.close();
-    throw err;
+    throw new Error(`${(err as Error).message}\ngateway output:\n${seen}`, { cause: err });
   }
   return gateway;
+}
+
+/** Runs `openclaw config validate` on a config file; resolves to whether it is valid and what the gateway said. */
+export async function validateGatewayConfig(install: OpenClawInstall, configPath: string, home: string): Promise<{ valid: boolean; output: string }> {
+  const env = { ...withoutForcedColour(process.env), HOME: home, OPENCLAW_CONFIG_PATH: configPath, OPENCLAW_STATE_DIR: join(home, 'state'), NO_COLOR: '1', PATH: `${join(install.node, '..')}:${process.env.PATH ?? ''}` };
+  try {
+    const { stdout, stderr } = await run(install.node, [install.entry, 'config', 'validate'], { env, timeout: 120_000 });
+    return { valid: true, output: stdout + stderr };
+  } catch (err) {
+    const { stdout = '', stderr = '' } = err as { stdout?: string; stderr?: string };
+    return { valid: false, output: stdout + stderr };
+  }
 }
 
 /** The base gateway config of the tests: local mode on `port` with a token, the scripted model for every agent. */
@@ -141,7 +156,11 @@ export function baseGatewayConfig(options: { port: number; token: string; modelU
         },
       },
     },
-    agents: { defaults: { workspace: options.workspace, model: { primary: 'scripted/scripted' } }, entries },
+    agents: {
+      defaults: { workspace: options.workspace, model: { primary: 'scripted/scripted' }, systemAgent: { agentId: 'main' }, heartbeat: { agentId: 'main' } },
+      entries,
+      ownership: 'explicit',
+    },
   };
 }
 
@@ -176,6 +195,12 @@ async function invokeTool(url: string, token: string, tool: string, args: Record
     body = { text };
   }
   return { status: response.status, body };
+}
+
+/** The environment without FORCE_COLOR (test runners set it): with it the gateway takes its pipes for a terminal. */
+function withoutForcedColour(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const { FORCE_COLOR: _forced, ...rest } = env;
+  return rest;
 }
 
 async function npmInstall(prefix: string, args: string[], path: string): Promise<void> {

@@ -73,10 +73,12 @@ async function answer(req: IncomingMessage, res: ServerResponse, turns: ModelTur
 
 /** The tool call the script makes next, or nothing (a final answer). */
 function nextCall(messages: Message[], tools: string[]): ToolCall | undefined {
-  const found = COMPLETE.exec(messages.map((m) => textOf(m.content)).join('\n'));
-  if (!found) return undefined;
+  // A retried task runs again in the same gateway session: its latest prompt holds the live lease token.
+  const at = messages.findLastIndex((m) => m.role !== 'tool' && COMPLETE.test(textOf(m.content)));
+  if (at < 0) return undefined;
+  const found = COMPLETE.exec(textOf(messages[at]!.content))!;
   const args = { taskId: found[1], sessionId: found[2], summary: 'Done by the scripted model.' };
-  const results = messages.filter((m) => m.role === 'tool').map((m) => textOf(m.content));
+  const results = messages.slice(at + 1).filter((m) => m.role === 'tool').map((m) => textOf(m.content));
   const direct = tools.find((name) => name.endsWith('svc_task_complete'));
   if (direct) return results.length === 0 ? { name: direct, args } : undefined;
   if (!tools.includes('tool_search') || !tools.includes('tool_call')) return undefined;

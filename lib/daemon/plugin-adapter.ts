@@ -12,15 +12,18 @@ export function toSessionKey(agent: string, taskId: string): string {
  * `agent-end`/`session-end` event naming its session key, whichever comes first. A spawn no
  * plugin takes within the pickup timeout is a failed dispatch (`spawn_timeout`).
  */
-export function createPluginAdapter(spawns: SpawnQueue): Adapter & { endSession(sessionKey: string): boolean } {
+export function createPluginAdapter(spawns: SpawnQueue): Adapter & { endSession(sessionKey: string, spawnId?: string): boolean } {
   // session key -> spawn id; keys compared lowercased, as the gateway folds session keys to lower case
   const running = new Map<string, string>();
   return {
     kind: 'plugin',
-    /** An agent-end or session-end event: the run of that session is over (idempotent with the result). */
-    endSession(sessionKey) {
+    /**
+     * An agent-end or session-end event: the run of that session is over (idempotent with the result).
+     * An event naming another spawn (a late event of an earlier run in the same session) ends nothing.
+     */
+    endSession(sessionKey, spawnId) {
       const id = running.get(sessionKey.toLowerCase());
-      if (!id) return false;
+      if (!id || (spawnId !== undefined && spawnId !== id)) return false;
       return spawns.settle(id, { ok: true, sessionKey }) === 'settled';
     },
     spawn(request) {

@@ -31,6 +31,8 @@ export interface AgentTool {
   label: string;
   description: string;
   parameters: Record<string, unknown>;
+  /** `direct-only` keeps the tool model-visible when the gateway compacts tools behind Tool Search or Code Mode. */
+  catalogMode?: 'direct-only';
   execute: (toolCallId: string, params: unknown, signal?: AbortSignal) => Promise<ToolResult>;
 }
 

@@ -1,4 +1,5 @@
 import { FORWARDED_HOOKS, type ForwardedHook, type HookContext, type PluginApi, type PluginLogger } from './api.js';
+import type { RunRegistry } from './runs.js';
 import { requestSocket } from './socket.js';
 
 /** The daemon route of each forwarded hook. */
@@ -15,6 +16,8 @@ export interface HookOptions {
   logger: PluginLogger;
   /** The plugin id sent as `x-svc-plugin` (the daemon logs events under it). */
   pluginId: string;
+  /** The runs the plugin started: an event of one of them names its spawn (`spawnId`). */
+  runs?: RunRegistry;
   /** Called with every forward once it settled (tests wait on it). */
   onForwarded?: (hook: ForwardedHook, ok: boolean) => void;
 }
@@ -27,7 +30,7 @@ export function registerHooks(api: Pick<PluginApi, 'on'>, options: HookOptions):
   let failing = false;
   for (const hook of FORWARDED_HOOKS) {
     api.on(hook, (event, ctx) => {
-      const payload = toEventPayload(hook, event ?? {}, ctx ?? {});
+      const payload = toEventPayload(hook, event ?? {}, ctx ?? {}, options.runs);
       void requestSocket(options.socket(), 'POST', HOOK_ROUTES[hook], payload, { headers: { 'x-svc-plugin': options.pluginId }, timeoutMs: 10_000 }).then(
         (res) => {
           const ok = res.status === 202;
@@ -47,12 +50,14 @@ export function registerHooks(api: Pick<PluginApi, 'on'>, options: HookOptions):
 
 /**
  * The payload sent for a hook: the session key at the top (`sessionKey`, which ends an svc run
- * whose session it names), the context's ids, and the event's small fields. Conversation
- * transcripts (`messages`) are left out; message text is cut at 2,000 characters.
+ * whose session it names), the context's ids, `spawnId` when the run is one the plugin started,
+ * and the event's small fields. Conversation transcripts (`messages`) are left out; message text
+ * is cut at 2,000 characters.
  */
-export function toEventPayload(hook: ForwardedHook, event: Record<string, unknown>, ctx: HookContext): Record<string, unknown> {
+export function toEventPayload(hook: ForwardedHook, event: Record<string, unknown>, ctx: HookContext, runs?: RunRegistry): Record<string, unknown> {
   const sessionKey = stringOf(event.sessionKey) ?? stringOf(ctx.sessionKey);
-  const base = compact({ sessionKey, agentId: ctx.agentId, sessionId: stringOf(event.sessionId) ?? ctx.sessionId, runId: stringOf(event.runId) ?? ctx.runId });
+  const runId = stringOf(event.runId) ?? ctx.runId;
+  const base = compact({ sessionKey, agentId: ctx.agentId, sessionId: stringOf(event.sessionId) ?? ctx.sessionId, runId, spawnId: runs?.spawnOf(runId) });
   return { ...base, ...compact(pick(event, FIELDS[hook])), ...(hook === 'message_received' ? compact({ channelId: ctx.channelId, content: clip(event.content) }) : {}) };
 }
 

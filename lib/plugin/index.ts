@@ -1,6 +1,7 @@
 import type { PluginApi } from './api.js';
 import { toPluginSettings, type PluginEnvironment } from './config.js';
 import { registerHooks } from './hooks.js';
+import { createRunRegistry } from './runs.js';
 import { createSpawnService } from './service.js';
 import { createToolFactories, loadToolSchemas, type ToolSchema } from './tools.js';
 
@@ -32,7 +33,8 @@ export function createPlugin(options: CreatePluginOptions = {}) {
       const schemas = options.schemas ?? loadToolSchemas();
       for (const { name, factory } of createToolFactories(schemas, socket)) api.registerTool(factory, { name });
       if (api.registrationMode === 'cli-metadata' || api.registrationMode === 'setup-only') return;
-      registerHooks(api, { socket, logger: api.logger, pluginId: PLUGIN_ID });
+      const runs = createRunRegistry();
+      registerHooks(api, { socket, logger: api.logger, pluginId: PLUGIN_ID, runs });
       if (api.registrationMode !== 'full') return;
       api.registerService(
         createSpawnService({
@@ -41,6 +43,7 @@ export function createPlugin(options: CreatePluginOptions = {}) {
           logger: api.logger,
           pluginId: PLUGIN_ID,
           toolNames: schemas.map((schema) => schema.name),
+          runs,
           ...(options.retryMinMs ? { retryMinMs: options.retryMinMs } : {}),
           ...(options.waitSliceMs ? { waitSliceMs: options.waitSliceMs } : {}),
         }),

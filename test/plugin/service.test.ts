@@ -64,6 +64,9 @@ test('the service fulfils a spawn in a gateway session; the agent completes thro
   assert.equal(dispatched.map((e) => e.payload.adapter), ['plugin']);
   const completed = await readEvents(root, { taskId: id, type: 'task.completed' });
   assert.equal(completed.map((e) => e.actor), ['gw']);
+  api.fire('agent_end', { success: true }, { agentId: 'gw', sessionKey: run!.sessionKey, runId: 'run-1' });
+  const ended = await within(5000, async () => (await readEvents(root)).find((e) => e.type === 'plugin.agent-end'), 'agent_end forwarded');
+  assert.is(ended.payload.spawnId, dispatched[0]!.payload.sessionId, 'the hook names the spawn of the run the service started');
 });
 
 test('several spawns run at once', async () => {

@@ -1,5 +1,5 @@
 import { FORWARDED_HOOKS, type ForwardedHook, type HookContext, type PluginApi, type PluginLogger } from './api.js';
-import type { RunRegistry } from './runs.js';
+import { toSpawnId } from './runs.js';
 import { requestSocket } from './socket.js';
 
 /** The daemon route of each forwarded hook. */
@@ -16,8 +16,6 @@ export interface HookOptions {
   logger: PluginLogger;
   /** The plugin id sent as `x-svc-plugin` (the daemon logs events under it). */
   pluginId: string;
-  /** The runs the plugin started: an event of one of them names its spawn (`spawnId`). */
-  runs?: RunRegistry;
   /** Called with every forward once it settled (tests wait on it). */
   onForwarded?: (hook: ForwardedHook, ok: boolean) => void;
 }
@@ -30,7 +28,7 @@ export function registerHooks(api: Pick<PluginApi, 'on'>, options: HookOptions):
   let failing = false;
   for (const hook of FORWARDED_HOOKS) {
     api.on(hook, (event, ctx) => {
-      const payload = toEventPayload(hook, event ?? {}, ctx ?? {}, options.runs);
+      const payload = toEventPayload(hook, event ?? {}, ctx ?? {});
       void requestSocket(options.socket(), 'POST', HOOK_ROUTES[hook], payload, { headers: { 'x-svc-plugin': options.pluginId }, timeoutMs: 10_000 }).then(
         (res) => {
           const ok = res.status === 202;
@@ -54,10 +52,10 @@ export function registerHooks(api: Pick<PluginApi, 'on'>, options: HookOptions):
  * and the event's small fields. Conversation transcripts (`messages`) are left out; message text
  * is cut at 2,000 characters.
  */
-export function toEventPayload(hook: ForwardedHook, event: Record<string, unknown>, ctx: HookContext, runs?: RunRegistry): Record<string, unknown> {
+export function toEventPayload(hook: ForwardedHook, event: Record<string, unknown>, ctx: HookContext): Record<string, unknown> {
   const sessionKey = stringOf(event.sessionKey) ?? stringOf(ctx.sessionKey);
   const runId = stringOf(event.runId) ?? ctx.runId;
-  const base = compact({ sessionKey, agentId: ctx.agentId, sessionId: stringOf(event.sessionId) ?? ctx.sessionId, runId, spawnId: runs?.spawnOf(runId) });
+  const base = compact({ sessionKey, agentId: ctx.agentId, sessionId: stringOf(event.sessionId) ?? ctx.sessionId, runId, spawnId: toSpawnId(runId) });
   return { ...base, ...compact(pick(event, FIELDS[hook])), ...(hook === 'message_received' ? compact({ channelId: ctx.channelId, content: clip(event.content) }) : {}) };
 }
 

@@ -1,7 +1,6 @@
 import type { PluginApi } from './api.js';
 import { toPluginSettings, type PluginEnvironment } from './config.js';
 import { registerHooks } from './hooks.js';
-import { createRunRegistry } from './runs.js';
 import { createSpawnService } from './service.js';
 import { createToolFactories, loadToolSchemas, type ToolSchema } from './tools.js';
 
@@ -33,8 +32,7 @@ export function createPlugin(options: CreatePluginOptions = {}) {
       const schemas = options.schemas ?? loadToolSchemas();
       for (const { name, factory } of createToolFactories(schemas, socket)) api.registerTool(factory, { name });
       if (api.registrationMode === 'cli-metadata' || api.registrationMode === 'setup-only') return;
-      const runs = createRunRegistry();
-      registerHooks(api, { socket, logger: api.logger, pluginId: PLUGIN_ID, runs });
+      registerHooks(api, { socket, logger: api.logger, pluginId: PLUGIN_ID });
       if (api.registrationMode !== 'full') return;
       api.registerService(
         createSpawnService({
@@ -43,7 +41,6 @@ export function createPlugin(options: CreatePluginOptions = {}) {
           logger: api.logger,
           pluginId: PLUGIN_ID,
           toolNames: schemas.map((schema) => schema.name),
-          runs,
           ...(options.retryMinMs ? { retryMinMs: options.retryMinMs } : {}),
           ...(options.waitSliceMs ? { waitSliceMs: options.waitSliceMs } : {}),
         }),

@@ -1,21 +1,13 @@
-/** Which spawn each gateway run started by the plugin belongs to, for the last `limit` runs. */
-export interface RunRegistry {
-  remember(runId: string, spawnId: string): void;
-  spawnOf(runId: string | undefined): string | undefined;
+/**
+ * The idempotency key of the gateway run of a spawn: `svc-<spawn id>`. The gateway uses it as the
+ * run's id, so a hook of that run names its spawn without any state shared between the gateway's
+ * registrations of the plugin (each may load its own copy of the module).
+ */
+export function toRunKey(spawnId: string): string {
+  return `svc-${spawnId}`;
 }
 
-/**
- * Creates an empty registry. Hooks use it to name the spawn of a run's `agent_end`, so the daemon
- * tells a late event of an earlier attempt (same session key) from the end of the current one.
- */
-export function createRunRegistry(limit = 1000): RunRegistry {
-  const spawns = new Map<string, string>();
-  return {
-    remember(runId, spawnId) {
-      spawns.delete(runId);
-      spawns.set(runId, spawnId);
-      if (spawns.size > limit) spawns.delete(spawns.keys().next().value!);
-    },
-    spawnOf: (runId) => (runId ? spawns.get(runId) : undefined),
-  };
+/** The spawn a gateway run belongs to, when it is one the plugin started (`svc-<spawn id>`). */
+export function toSpawnId(runId: string | undefined): string | undefined {
+  return runId?.startsWith('svc-') && runId.length > 4 ? runId.slice(4) : undefined;
 }

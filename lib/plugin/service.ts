@@ -1,6 +1,6 @@
 import type { PluginLogger, PluginService, SubagentRuntime } from './api.js';
 import type { PluginSettings } from './config.js';
-import type { RunRegistry } from './runs.js';
+import { toRunKey } from './runs.js';
 import { requestSocket } from './socket.js';
 
 /** A spawn as `GET /v1/spawns/wait` hands it out (the fields the plugin uses). */
@@ -30,8 +30,6 @@ export interface SpawnServiceOptions {
   pluginId: string;
   /** The svc tools, added to each spawned run's tool surface. */
   toolNames: readonly string[];
-  /** Where each started run's spawn is recorded (the hooks read it). */
-  runs?: RunRegistry;
   /** First wait after a failed long-poll (doubles up to `retryMaxMs`); default 250 ms. */
   retryMinMs?: number;
   /** Bound of one `waitForRun` call; the plugin waits again until the run ends. Default 60 s. */
@@ -97,12 +95,10 @@ export function createSpawnService(options: SpawnServiceOptions): PluginService 
 
   async function runSpawn(spawn: Spawn, signal: AbortSignal): Promise<SpawnOutcome | null> {
     const wanted = toSessionKey(spawn.agent, spawn.taskId);
-    const idempotencyKey = `svc-${spawn.id}`;
+    const idempotencyKey = toRunKey(spawn.id);
     const subagent = options.subagent();
-    options.runs?.remember(idempotencyKey, spawn.id); // the gateway names the run by this key
     const started = await raceAbort(subagent.run({ sessionKey: wanted, message: spawn.prompt, deliver: false, idempotencyKey, toolsAlsoAllow: [...options.toolNames] }), signal);
     if (!started) return null;
-    options.runs?.remember(started.runId, spawn.id);
     const sessionKey = started.sessionKey ?? wanted;
     options.logger.info(`svc: task ${spawn.taskId} runs in session ${sessionKey} (run ${started.runId}).`);
     const deadline = now() + options.settings.runTimeoutMs;

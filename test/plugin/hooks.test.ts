@@ -3,7 +3,6 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { ForwardedHook } from '../../lib/plugin/api.js';
 import { registerHooks, toEventPayload } from '../../lib/plugin/hooks.js';
-import { createRunRegistry } from '../../lib/plugin/runs.js';
 import { createPlugin } from '../../lib/plugin/index.js';
 import { readEvents } from '../../lib/store/events.js';
 import { createStore } from '../../lib/store/store.js';
@@ -90,8 +89,7 @@ test('a late agent_end of an earlier run in the same session (another spawnId) d
   writeOrg(root, { agents: [{ id: 'gw', name: 'Gateway agent' }], aof: { daemon: { bootWindowMs: 300, pollIntervalMs: 200, spawnTimeoutMs: 3000 } } });
   const daemon = await startTestDaemon(root, { tools: TOOLS });
   const api = fakeApi({ config: { dataDir: root } });
-  const runs = createRunRegistry();
-  registerHooks(api, { socket: () => toPaths(root).socket, logger: api.logger, pluginId: 'svc', runs });
+  registerHooks(api, { socket: () => toPaths(root).socket, logger: api.logger, pluginId: 'svc' });
   const taken: string[] = [];
   const plugin = startFakePlugin(root, async (spawn) => (taken.push(spawn.id), new Promise<{ ok: boolean }>(() => undefined)));
   stops.push(async () => void plugin.stop().catch(() => undefined));
@@ -100,28 +98,23 @@ test('a late agent_end of an earlier run in the same session (another spawnId) d
   const id = (body as { result: { taskId: string } }).result.taskId;
   await within(5000, () => taken.length === 1, 'the spawn taken');
   const sessionKey = `agent:gw:svc-${id}`.toLowerCase();
-  runs.remember('run-earlier', 'an-earlier-spawn');
-  runs.remember('run-current', taken[0]!);
-  api.fire('agent_end', { success: true }, { sessionKey, runId: 'run-earlier' });
+  api.fire('agent_end', { success: true }, { sessionKey, runId: 'svc-an-earlier-spawn' });
   const late = await within(5000, async () => (await readEvents(root)).find((e) => e.type === 'plugin.agent-end'), 'the late event logged');
   assert.is(late.payload.spawnId, 'an-earlier-spawn');
   assert.not.match(readFileSync(daemon.paths.daemonLog, 'utf8'), /spawn\.ended/);
   assert.is((await createStore({ root }).get(id)).status, 'in-progress');
-  api.fire('agent_end', { success: true }, { sessionKey, runId: 'run-current' });
+  api.fire('agent_end', { success: true }, { sessionKey, runId: `svc-${taken[0]}` });
   const failed = await within(10_000, async () => (await readEvents(root, { taskId: id, type: 'dispatch.failed' }))[0], 'dispatch.failed');
   assert.is(failed.payload.reason, 'ended_without_completion');
 });
 
 const payload = suite('plugin.toEventPayload');
 
-payload('names the spawn of a run the plugin started', () => {
-  const runs = createRunRegistry(2);
-  runs.remember('r1', 'spawn-1');
-  runs.remember('r2', 'spawn-2');
-  runs.remember('r3', 'spawn-3');
-  assert.is(toEventPayload('agent_end', { runId: 'r3' }, {}, runs).spawnId, 'spawn-3');
-  assert.is(toEventPayload('agent_end', {}, { runId: 'r2' }, runs).spawnId, 'spawn-2');
-  assert.not.ok('spawnId' in toEventPayload('agent_end', { runId: 'r1' }, {}, runs), 'the oldest run is forgotten past the limit');
+payload('names the spawn of a run the plugin started (run id svc-<spawn id>), and no spawn for other runs', () => {
+  assert.is(toEventPayload('agent_end', { runId: 'svc-1b2c' }, {}).spawnId, '1b2c');
+  assert.is(toEventPayload('agent_end', {}, { runId: 'svc-9f' }).spawnId, '9f');
+  assert.not.ok('spawnId' in toEventPayload('agent_end', { runId: '3e1f-4a' }, {}));
+  assert.not.ok('spawnId' in toEventPayload('agent_end', { runId: 'svc-' }, {}));
 });
 
 payload('puts the session key on top, keeps small fields and leaves transcripts out', () => {

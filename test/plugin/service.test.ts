@@ -64,9 +64,30 @@ test('the service fulfils a spawn in a gateway session; the agent completes thro
   assert.equal(dispatched.map((e) => e.payload.adapter), ['plugin']);
   const completed = await readEvents(root, { taskId: id, type: 'task.completed' });
   assert.equal(completed.map((e) => e.actor), ['gw']);
-  api.fire('agent_end', { success: true }, { agentId: 'gw', sessionKey: run!.sessionKey, runId: 'run-1' });
+  api.fire('agent_end', { success: true }, { agentId: 'gw', sessionKey: run!.sessionKey, runId: run!.idempotencyKey });
   const ended = await within(5000, async () => (await readEvents(root)).find((e) => e.type === 'plugin.agent-end'), 'agent_end forwarded');
   assert.is(ended.payload.spawnId, dispatched[0]!.payload.sessionId, 'the hook names the spawn of the run the service started');
+});
+
+test('a hook fired through another registration of the same entry still names the spawn of the run', async () => {
+  const root = tempRoot();
+  writeOrg(root, { agents: [{ id: 'gw', name: 'Gateway agent' }], aof: { daemon: FAST } });
+  await startTestDaemon(root, { tools: TOOLS });
+  const entry = createPlugin({ environment: { env: {} }, retryMinMs: 20, waitSliceMs: 200 });
+  const config = { dataDir: root, dryRun: false };
+  const serving = fakeApi({ config });
+  const hooking = fakeApi({ config, mode: 'full' });
+  entry.register(serving);
+  entry.register(hooking);
+  await serving.services[0]!.start({});
+  started.push(serving.services[0]!);
+  const id = await dispatch(root, 'Two registrations', 'gw');
+  await within(10_000, async () => (await statusOf(root, id)) === 'done', 'done');
+  const [run] = serving.runs;
+  hooking.fire('agent_end', { success: true }, { sessionKey: run!.sessionKey, runId: run!.idempotencyKey });
+  const ended = await within(5000, async () => (await readEvents(root)).find((e) => e.type === 'plugin.agent-end'), 'agent_end forwarded');
+  const dispatched = await readEvents(root, { taskId: id, type: 'task.dispatched' });
+  assert.is(ended.payload.spawnId, dispatched[0]!.payload.sessionId);
 });
 
 test('several spawns run at once', async () => {

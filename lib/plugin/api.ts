@@ -60,6 +60,8 @@ export interface AgentWaitResult {
   status: 'ok' | 'error' | 'timeout' | 'pending';
   error?: string;
   timeoutPhase?: string;
+  /** The wait call itself failed (the run may go on): wait again. */
+  retryableTransportError?: boolean;
 }
 
 /** The subagent runtime: starts a gateway session run and waits for it. */

@@ -108,6 +108,10 @@ export function createSpawnService(options: SpawnServiceOptions): PluginService 
       const waited = await raceAbort(subagent.waitForRun({ runId: started.runId, timeoutMs: Math.min(options.waitSliceMs ?? 60_000, left) }), signal);
       if (!waited) return null;
       if (waited.status === 'ok') return { ok: true, sessionKey };
+      if (waited.retryableTransportError) {
+        await sleep(1000, signal);
+        continue;
+      }
       if (waited.status === 'error' || (waited.status === 'timeout' && waited.timeoutPhase)) {
         return { ok: false, sessionKey, reason: waited.status === 'error' ? 'run_failed' : 'run_timeout', error: waited.error ?? `The run ended with ${waited.status}.` };
       }

@@ -114,6 +114,21 @@ test('a run that fails is posted as a failure and the task goes back to ready wi
   assert.equal([failed.payload.reason, failed.payload.failureCount], ['run_failed', 1]);
 });
 
+test('a wait that fails in transport is retried: the run is still followed to its end', async () => {
+  const root = tempRoot();
+  writeOrg(root, { agents: [{ id: 'gw', name: 'Gateway agent' }], aof: { daemon: FAST } });
+  const daemon = await startTestDaemon(root, { tools: TOOLS });
+  const { api } = await startPlugin(root);
+  const real = api.runtime.subagent.waitForRun;
+  let failures = 0;
+  api.runtime.subagent.waitForRun = async (params) => (failures++ === 0 ? { status: 'error', error: 'socket hang up', retryableTransportError: true } : real(params));
+  await within(3000, async () => (await pluginsOf(root)).includes('svc'), 'attached');
+  const id = await dispatch(root, 'Flaky wait', 'gw');
+  await within(10_000, async () => (await statusOf(root, id)) === 'done', 'done');
+  await within(5000, () => / spawn\.result \{.*"ok":true/.test(readFileSync(daemon.paths.daemonLog, 'utf8')), 'the result posted ok');
+  assert.ok(failures >= 2);
+});
+
 test('a gateway that cannot start the run is posted as spawn_failed', async () => {
   const root = tempRoot();
   writeOrg(root, { agents: [{ id: 'gw', name: 'Gateway agent' }], aof: { daemon: FAST } });

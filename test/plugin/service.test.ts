@@ -103,6 +103,32 @@ test('several spawns run at once', async () => {
   await within(10_000, async () => (await Promise.all(ids.map((id) => statusOf(root, id)))).every((s) => s === 'done'), 'both done');
 });
 
+test('at maxConcurrentDispatches the service takes no more spawns until a run ends', async () => {
+  const root = tempRoot();
+  writeOrg(root, { agents: [{ id: 'a1', name: 'One' }, { id: 'a2', name: 'Two' }], aof: { daemon: FAST } });
+  const daemon = await startTestDaemon(root, { tools: TOOLS });
+  const door = gate();
+  let active = 0;
+  let most = 0;
+  const script: RunScript = async (params, fake) => {
+    most = Math.max(most, ++active);
+    await door.promise;
+    const result = await completeThroughTool(params, fake);
+    active--;
+    return result;
+  };
+  const { api } = await startPlugin(root, { script, config: { maxConcurrentDispatches: 1 } });
+  await within(3000, async () => (await pluginsOf(root)).includes('svc'), 'attached');
+  const first = await dispatch(root, 'First', 'a1');
+  await within(10_000, () => api.runs.length === 1, 'the first run started');
+  const second = await dispatch(root, 'Second', 'a2');
+  await within(10_000, () => readFileSync(daemon.paths.daemonLog, 'utf8').includes(`${second} held in ready, reason no-plugin-attached`), 'the second waits for the plugin');
+  assert.is(api.runs.length, 1);
+  door.open();
+  await within(10_000, async () => (await statusOf(root, first)) === 'done' && (await statusOf(root, second)) === 'done', 'both done');
+  assert.is(most, 1);
+});
+
 test('a run that fails is posted as a failure and the task goes back to ready with the reason', async () => {
   const root = tempRoot();
   writeOrg(root, { agents: [{ id: 'gw', name: 'Gateway agent' }], aof: { daemon: FAST } });

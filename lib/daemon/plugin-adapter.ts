@@ -1,10 +1,5 @@
-import { SpawnError, type Adapter, type RunEnd, type SpawnRun } from '../core/spawn.js';
+import { SpawnError, toSessionKey, type Adapter, type RunEnd, type SpawnRun } from '../core/spawn.js';
 import type { SpawnQueue } from './spawn-queue.js';
-
-/** The session key the plugin runs a spawn under (docs/architecture.md, "Adapters"). */
-export function toSessionKey(agent: string, taskId: string): string {
-  return `agent:${agent}:svc-${taskId}`;
-}
 
 /**
  * The plugin bridge: a spawn waits in the queue until an attached plugin takes it with

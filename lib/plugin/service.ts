@@ -1,16 +1,11 @@
+import { toSessionKey, type SpawnRequest } from '../core/spawn.js';
 import type { PluginLogger, PluginService, SubagentRuntime } from './api.js';
 import type { PluginSettings } from './config.js';
 import { toRunKey } from './runs.js';
 import { requestSocket } from './socket.js';
 
 /** A spawn as `GET /v1/spawns/wait` hands it out (the fields the plugin uses). */
-export interface Spawn {
-  id: string;
-  taskId: string;
-  agent: string;
-  sessionId: string;
-  prompt: string;
-}
+export type Spawn = Pick<SpawnRequest, 'id' | 'taskId' | 'agent' | 'sessionId' | 'prompt'>;
 
 /** What the plugin posts to `POST /v1/spawns/{id}/result`. */
 export interface SpawnOutcome {
@@ -35,11 +30,6 @@ export interface SpawnServiceOptions {
   /** Bound of one `waitForRun` call; the plugin waits again until the run ends. Default 60 s. */
   waitSliceMs?: number;
   now?: () => number;
-}
-
-/** The session key a spawn runs under: `agent:<agent>:svc-<task id>` (the daemon ends the run on an event naming it). */
-export function toSessionKey(agent: string, taskId: string): string {
-  return `agent:${agent}:svc-${taskId}`;
 }
 
 /**

@@ -3,6 +3,11 @@ import type { Routing, Task } from './task.js';
 /** How a spawn reaches an agent: a local command, the gateway plugin, or the gateway's HTTP API. */
 export type AdapterKind = 'command' | 'plugin' | 'standalone';
 
+/** The gateway session a plugin spawn runs under: `agent:<agent>:svc-<task id>` (the daemon and the plugin share it). */
+export function toSessionKey(agent: string, taskId: string): string {
+  return `agent:${agent}:svc-${taskId}`;
+}
+
 /** What an adapter receives to start an agent run on a task. */
 export interface SpawnRequest {
   /** Spawn id: the lease's session id. */

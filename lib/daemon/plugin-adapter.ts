@@ -1,10 +1,5 @@
-import { SpawnError, type Adapter, type RunEnd, type SpawnRun } from '../core/spawn.js';
+import { SpawnError, toSessionKey, type Adapter, type RunEnd, type SpawnRun } from '../core/spawn.js';
 import type { SpawnQueue } from './spawn-queue.js';
-
-/** The session key the plugin runs a spawn under (docs/architecture.md, "Adapters"). */
-export function toSessionKey(agent: string, taskId: string): string {
-  return `agent:${agent}:svc-${taskId}`;
-}
 
 /**
  * The plugin bridge: a spawn waits in the queue until an attached plugin takes it with
@@ -12,15 +7,18 @@ export function toSessionKey(agent: string, taskId: string): string {
  * `agent-end`/`session-end` event naming its session key, whichever comes first. A spawn no
  * plugin takes within the pickup timeout is a failed dispatch (`spawn_timeout`).
  */
-export function createPluginAdapter(spawns: SpawnQueue): Adapter & { endSession(sessionKey: string): boolean } {
+export function createPluginAdapter(spawns: SpawnQueue): Adapter & { endSession(sessionKey: string, spawnId?: string): boolean } {
   // session key -> spawn id; keys compared lowercased, as the gateway folds session keys to lower case
   const running = new Map<string, string>();
   return {
     kind: 'plugin',
-    /** An agent-end or session-end event: the run of that session is over (idempotent with the result). */
-    endSession(sessionKey) {
+    /**
+     * An agent-end or session-end event: the run of that session is over (idempotent with the result).
+     * An event naming another spawn (a late event of an earlier run in the same session) ends nothing.
+     */
+    endSession(sessionKey, spawnId) {
       const id = running.get(sessionKey.toLowerCase());
-      if (!id) return false;
+      if (!id || (spawnId !== undefined && spawnId !== id)) return false;
       return spawns.settle(id, { ok: true, sessionKey }) === 'settled';
     },
     spawn(request) {

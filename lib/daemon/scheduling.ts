@@ -80,7 +80,7 @@ export async function startScheduling(options: SchedulingOptions): Promise<Sched
     onPluginEvent(name, payload) {
       const key = payload.sessionKey;
       if ((name !== 'agent-end' && name !== 'session-end') || typeof key !== 'string') return null;
-      return plugin.endSession(key) ? key : null;
+      return plugin.endSession(key, typeof payload.spawnId === 'string' ? payload.spawnId : undefined) ? key : null;
     },
     dryRun: () => scheduler.preview(),
     config: org.report,

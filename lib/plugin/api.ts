@@ -31,6 +31,8 @@ export interface AgentTool {
   label: string;
   description: string;
   parameters: Record<string, unknown>;
+  /** `direct-only` keeps the tool model-visible when the gateway compacts tools behind Tool Search or Code Mode. */
+  catalogMode?: 'direct-only';
   execute: (toolCallId: string, params: unknown, signal?: AbortSignal) => Promise<ToolResult>;
 }
 
@@ -58,6 +60,8 @@ export interface AgentWaitResult {
   status: 'ok' | 'error' | 'timeout' | 'pending';
   error?: string;
   timeoutPhase?: string;
+  /** The wait call itself failed (the run may go on): wait again. */
+  retryableTransportError?: boolean;
 }
 
 /** The subagent runtime: starts a gateway session run and waits for it. */

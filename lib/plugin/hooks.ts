@@ -1,4 +1,5 @@
 import { FORWARDED_HOOKS, type ForwardedHook, type HookContext, type PluginApi, type PluginLogger } from './api.js';
+import { toSpawnId } from './runs.js';
 import { requestSocket } from './socket.js';
 
 /** The daemon route of each forwarded hook. */
@@ -47,12 +48,14 @@ export function registerHooks(api: Pick<PluginApi, 'on'>, options: HookOptions):
 
 /**
  * The payload sent for a hook: the session key at the top (`sessionKey`, which ends an svc run
- * whose session it names), the context's ids, and the event's small fields. Conversation
- * transcripts (`messages`) are left out; message text is cut at 2,000 characters.
+ * whose session it names), the context's ids, `spawnId` when the run is one the plugin started,
+ * and the event's small fields. Conversation transcripts (`messages`) are left out; message text
+ * is cut at 2,000 characters.
  */
 export function toEventPayload(hook: ForwardedHook, event: Record<string, unknown>, ctx: HookContext): Record<string, unknown> {
   const sessionKey = stringOf(event.sessionKey) ?? stringOf(ctx.sessionKey);
-  const base = compact({ sessionKey, agentId: ctx.agentId, sessionId: stringOf(event.sessionId) ?? ctx.sessionId, runId: stringOf(event.runId) ?? ctx.runId });
+  const runId = stringOf(event.runId) ?? ctx.runId;
+  const base = compact({ sessionKey, agentId: ctx.agentId, sessionId: stringOf(event.sessionId) ?? ctx.sessionId, runId, spawnId: toSpawnId(runId) });
   return { ...base, ...compact(pick(event, FIELDS[hook])), ...(hook === 'message_received' ? compact({ channelId: ctx.channelId, content: clip(event.content) }) : {}) };
 }
 

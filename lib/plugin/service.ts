@@ -1,15 +1,11 @@
+import { toSessionKey, type SpawnRequest } from '../core/spawn.js';
 import type { PluginLogger, PluginService, SubagentRuntime } from './api.js';
 import type { PluginSettings } from './config.js';
+import { toRunKey } from './runs.js';
 import { requestSocket } from './socket.js';
 
 /** A spawn as `GET /v1/spawns/wait` hands it out (the fields the plugin uses). */
-export interface Spawn {
-  id: string;
-  taskId: string;
-  agent: string;
-  sessionId: string;
-  prompt: string;
-}
+export type Spawn = Pick<SpawnRequest, 'id' | 'taskId' | 'agent' | 'sessionId' | 'prompt'>;
 
 /** What the plugin posts to `POST /v1/spawns/{id}/result`. */
 export interface SpawnOutcome {
@@ -34,11 +30,6 @@ export interface SpawnServiceOptions {
   /** Bound of one `waitForRun` call; the plugin waits again until the run ends. Default 60 s. */
   waitSliceMs?: number;
   now?: () => number;
-}
-
-/** The session key a spawn runs under: `agent:<agent>:svc-<task id>` (the daemon ends the run on an event naming it). */
-export function toSessionKey(agent: string, taskId: string): string {
-  return `agent:${agent}:svc-${taskId}`;
 }
 
 /**
@@ -94,8 +85,9 @@ export function createSpawnService(options: SpawnServiceOptions): PluginService 
 
   async function runSpawn(spawn: Spawn, signal: AbortSignal): Promise<SpawnOutcome | null> {
     const wanted = toSessionKey(spawn.agent, spawn.taskId);
+    const idempotencyKey = toRunKey(spawn.id);
     const subagent = options.subagent();
-    const started = await raceAbort(subagent.run({ sessionKey: wanted, message: spawn.prompt, deliver: false, idempotencyKey: `svc-${spawn.id}`, toolsAlsoAllow: [...options.toolNames] }), signal);
+    const started = await raceAbort(subagent.run({ sessionKey: wanted, message: spawn.prompt, deliver: false, idempotencyKey, toolsAlsoAllow: [...options.toolNames] }), signal);
     if (!started) return null;
     const sessionKey = started.sessionKey ?? wanted;
     options.logger.info(`svc: task ${spawn.taskId} runs in session ${sessionKey} (run ${started.runId}).`);
@@ -106,6 +98,10 @@ export function createSpawnService(options: SpawnServiceOptions): PluginService 
       const waited = await raceAbort(subagent.waitForRun({ runId: started.runId, timeoutMs: Math.min(options.waitSliceMs ?? 60_000, left) }), signal);
       if (!waited) return null;
       if (waited.status === 'ok') return { ok: true, sessionKey };
+      if (waited.retryableTransportError) {
+        await sleep(1000, signal);
+        continue;
+      }
       if (waited.status === 'error' || (waited.status === 'timeout' && waited.timeoutPhase)) {
         return { ok: false, sessionKey, reason: waited.status === 'error' ? 'run_failed' : 'run_timeout', error: waited.error ?? `The run ended with ${waited.status}.` };
       }

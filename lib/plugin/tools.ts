@@ -56,6 +56,8 @@ function toAgentTool(schema: ToolSchema, ctx: ToolContext, socket: () => string)
     label: schema.name,
     description: schema.description,
     parameters: schema.inputSchema,
+    // The spawn prompt tells the agent to call svc_task_complete by name: keep the tools out of Tool Search's catalog.
+    catalogMode: 'direct-only',
     async execute(_toolCallId, params, signal) {
       const withActor = ctx.agentId ? { ...asObject(params), actor: ctx.agentId } : asObject(params);
       try {

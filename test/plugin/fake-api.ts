@@ -50,7 +50,7 @@ export function fakeApi(options: { mode?: RegistrationMode; config?: Record<stri
       subagent: {
         async run(params) {
           api.runs.push(params);
-          const runId = `run-${++runs}`;
+          const runId = params.idempotencyKey ?? `run-${++runs}`; // the gateway names a run by its idempotency key
           finished.set(runId, script(params, api).catch((err: unknown) => ({ status: 'error' as const, error: String(err) })));
           return { runId, sessionKey: params.sessionKey };
         },

@@ -1,9 +1,11 @@
+import { readFileSync } from 'node:fs';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { ForwardedHook } from '../../lib/plugin/api.js';
 import { registerHooks, toEventPayload } from '../../lib/plugin/hooks.js';
 import { createPlugin } from '../../lib/plugin/index.js';
 import { readEvents } from '../../lib/store/events.js';
+import { createStore } from '../../lib/store/store.js';
 import { toPaths } from '../../lib/store/paths.js';
 import { TOOLS } from '../../lib/tools/index.js';
 import { writeOrg } from '../helpers/agents.js';
@@ -82,7 +84,38 @@ test('an agent_end naming a spawned session ends its run on the daemon, even wit
   assert.is(failed.payload.reason, 'ended_without_completion');
 });
 
+test('a late agent_end of an earlier run in the same session (another spawnId) does not end the current run', async () => {
+  const root = tempRoot();
+  writeOrg(root, { agents: [{ id: 'gw', name: 'Gateway agent' }], aof: { daemon: { bootWindowMs: 300, pollIntervalMs: 200, spawnTimeoutMs: 3000 } } });
+  const daemon = await startTestDaemon(root, { tools: TOOLS });
+  const api = fakeApi({ config: { dataDir: root } });
+  registerHooks(api, { socket: () => toPaths(root).socket, logger: api.logger, pluginId: 'svc' });
+  const taken: string[] = [];
+  const plugin = startFakePlugin(root, async (spawn) => (taken.push(spawn.id), new Promise<{ ok: boolean }>(() => undefined)));
+  stops.push(async () => void plugin.stop().catch(() => undefined));
+  await within(3000, async () => ((await call(root, 'GET', '/status')).body as { mode: string }).mode === 'plugin', 'plugin mode');
+  const { body } = await call(root, 'POST', '/v1/tool/invoke', { tool: 'svc_dispatch', params: { title: 'Two runs, one session', brief: 'x', agent: 'gw' } });
+  const id = (body as { result: { taskId: string } }).result.taskId;
+  await within(5000, () => taken.length === 1, 'the spawn taken');
+  const sessionKey = `agent:gw:svc-${id}`.toLowerCase();
+  api.fire('agent_end', { success: true }, { sessionKey, runId: 'svc-an-earlier-spawn' });
+  const late = await within(5000, async () => (await readEvents(root)).find((e) => e.type === 'plugin.agent-end'), 'the late event logged');
+  assert.is(late.payload.spawnId, 'an-earlier-spawn');
+  assert.not.match(readFileSync(daemon.paths.daemonLog, 'utf8'), /spawn\.ended/);
+  assert.is((await createStore({ root }).get(id)).status, 'in-progress');
+  api.fire('agent_end', { success: true }, { sessionKey, runId: `svc-${taken[0]}` });
+  const failed = await within(10_000, async () => (await readEvents(root, { taskId: id, type: 'dispatch.failed' }))[0], 'dispatch.failed');
+  assert.is(failed.payload.reason, 'ended_without_completion');
+});
+
 const payload = suite('plugin.toEventPayload');
+
+payload('names the spawn of a run the plugin started (run id svc-<spawn id>), and no spawn for other runs', () => {
+  assert.is(toEventPayload('agent_end', { runId: 'svc-1b2c' }, {}).spawnId, '1b2c');
+  assert.is(toEventPayload('agent_end', {}, { runId: 'svc-9f' }).spawnId, '9f');
+  assert.not.ok('spawnId' in toEventPayload('agent_end', { runId: '3e1f-4a' }, {}));
+  assert.not.ok('spawnId' in toEventPayload('agent_end', { runId: 'svc-' }, {}));
+});
 
 payload('puts the session key on top, keeps small fields and leaves transcripts out', () => {
   assert.equal(toEventPayload('agent_end', { messages: [1, 2], success: false, error: 'boom', runId: 'r1' }, { sessionKey: 'agent:a:svc-task-1', agentId: 'a' }), {

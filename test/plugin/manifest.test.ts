@@ -7,6 +7,7 @@ import { findPackageRoot } from '../../lib/core/package-root.js';
 import { loadToolSchemas, toolSchemasPath } from '../../lib/plugin/tools.js';
 import { TOOLS } from '../../lib/tools/index.js';
 import { toToolManifest } from '../../lib/tools/manifest.js';
+import { INSTALL_EXAMPLE } from './install-example.js';
 
 const root = findPackageRoot();
 const manifest = JSON.parse(readFileSync(join(root, 'openclaw.plugin.json'), 'utf8')) as {
@@ -17,23 +18,6 @@ const manifest = JSON.parse(readFileSync(join(root, 'openclaw.plugin.json'), 'ut
 };
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { files: string[]; openclaw: { extensions: string[] } };
 const config = z.fromJSONSchema(manifest.configSchema as never);
-
-/** The plugin config of the specification's installation example. */
-const EXAMPLE = {
-  dryRun: false,
-  dataDir: '/home/me/.svc',
-  gatewayUrl: 'http://127.0.0.1:18789',
-  gatewayToken: '<GATEWAY_TOKEN>',
-  pollIntervalMs: 30000,
-  defaultLeaseTtlMs: 1800000,
-  heartbeatTtlMs: 300000,
-  maxConcurrentDispatches: 3,
-  modules: { memory: { enabled: false } },
-  memory: {
-    embedding: { provider: 'openai', model: 'text-embedding-3-small', apiKey: '<API_KEY>' },
-    search: { hybridEnabled: true, vectorWeight: 0.7, bm25Weight: 0.3, maxResults: 10 },
-  },
-};
 
 const test = suite('plugin.manifest');
 
@@ -66,16 +50,16 @@ test('the config schema is closed at every level and dryRun defaults to true', (
 });
 
 test('the installation example validates, and an empty config gets dryRun true', () => {
-  const parsed = config.safeParse(EXAMPLE);
+  const parsed = config.safeParse(INSTALL_EXAMPLE);
   assert.ok(parsed.success, JSON.stringify(parsed.error?.issues));
   assert.equal(config.parse({}), { dryRun: true });
 });
 
 test('an unknown key is refused, at the top and inside memory', () => {
-  const top = config.safeParse({ ...EXAMPLE, settings: {} });
+  const top = config.safeParse({ ...INSTALL_EXAMPLE, settings: {} });
   assert.not.ok(top.success);
   assert.match(JSON.stringify(top.error!.issues), /settings/);
-  const nested = config.safeParse({ ...EXAMPLE, memory: { ...EXAMPLE.memory, search: { ...EXAMPLE.memory.search, topK: 3 } } });
+  const nested = config.safeParse({ ...INSTALL_EXAMPLE, memory: { ...INSTALL_EXAMPLE.memory, search: { ...INSTALL_EXAMPLE.memory.search, topK: 3 } } });
   assert.not.ok(nested.success);
   assert.match(JSON.stringify(nested.error!.issues), /topK/);
 });

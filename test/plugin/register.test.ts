@@ -28,7 +28,7 @@ register('full mode registers every tool in the factory form, the four hooks and
   assert.equal(api.services.map((s) => s.id), ['svc-spawns']);
 });
 
-register('a tool built by its factory carries the JSON schema generated from the zod schema', () => {
+register('a tool built by its factory carries the JSON schema generated from the zod schema and stays model-visible', () => {
   const api = fakeApi();
   createPlugin({ environment: env }).register(api);
   const manifest = toToolManifest();
@@ -36,6 +36,7 @@ register('a tool built by its factory carries the JSON schema generated from the
     const tool = api.tool(entry.name, { agentId: 'dev', sessionKey: 'agent:dev:main' });
     assert.equal({ name: tool.name, description: tool.description, parameters: tool.parameters }, { name: entry.name, description: entry.description, parameters: entry.inputSchema });
     assert.type(tool.execute, 'function');
+    assert.is(tool.catalogMode, 'direct-only', 'kept out of Tool Search, since the spawn prompt names the tools');
   }
 });
 

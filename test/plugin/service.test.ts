@@ -64,6 +64,30 @@ test('the service fulfils a spawn in a gateway session; the agent completes thro
   assert.equal(dispatched.map((e) => e.payload.adapter), ['plugin']);
   const completed = await readEvents(root, { taskId: id, type: 'task.completed' });
   assert.equal(completed.map((e) => e.actor), ['gw']);
+  api.fire('agent_end', { success: true }, { agentId: 'gw', sessionKey: run!.sessionKey, runId: run!.idempotencyKey });
+  const ended = await within(5000, async () => (await readEvents(root)).find((e) => e.type === 'plugin.agent-end'), 'agent_end forwarded');
+  assert.is(ended.payload.spawnId, dispatched[0]!.payload.sessionId, 'the hook names the spawn of the run the service started');
+});
+
+test('a hook fired through another registration of the same entry still names the spawn of the run', async () => {
+  const root = tempRoot();
+  writeOrg(root, { agents: [{ id: 'gw', name: 'Gateway agent' }], aof: { daemon: FAST } });
+  await startTestDaemon(root, { tools: TOOLS });
+  const entry = createPlugin({ environment: { env: {} }, retryMinMs: 20, waitSliceMs: 200 });
+  const config = { dataDir: root, dryRun: false };
+  const serving = fakeApi({ config });
+  const hooking = fakeApi({ config, mode: 'full' });
+  entry.register(serving);
+  entry.register(hooking);
+  await serving.services[0]!.start({});
+  started.push(serving.services[0]!);
+  const id = await dispatch(root, 'Two registrations', 'gw');
+  await within(10_000, async () => (await statusOf(root, id)) === 'done', 'done');
+  const [run] = serving.runs;
+  hooking.fire('agent_end', { success: true }, { sessionKey: run!.sessionKey, runId: run!.idempotencyKey });
+  const ended = await within(5000, async () => (await readEvents(root)).find((e) => e.type === 'plugin.agent-end'), 'agent_end forwarded');
+  const dispatched = await readEvents(root, { taskId: id, type: 'task.dispatched' });
+  assert.is(ended.payload.spawnId, dispatched[0]!.payload.sessionId);
 });
 
 test('several spawns run at once', async () => {
@@ -79,6 +103,32 @@ test('several spawns run at once', async () => {
   await within(10_000, async () => (await Promise.all(ids.map((id) => statusOf(root, id)))).every((s) => s === 'done'), 'both done');
 });
 
+test('at maxConcurrentDispatches the service takes no more spawns until a run ends', async () => {
+  const root = tempRoot();
+  writeOrg(root, { agents: [{ id: 'a1', name: 'One' }, { id: 'a2', name: 'Two' }], aof: { daemon: FAST } });
+  const daemon = await startTestDaemon(root, { tools: TOOLS });
+  const door = gate();
+  let active = 0;
+  let most = 0;
+  const script: RunScript = async (params, fake) => {
+    most = Math.max(most, ++active);
+    await door.promise;
+    const result = await completeThroughTool(params, fake);
+    active--;
+    return result;
+  };
+  const { api } = await startPlugin(root, { script, config: { maxConcurrentDispatches: 1 } });
+  await within(3000, async () => (await pluginsOf(root)).includes('svc'), 'attached');
+  const first = await dispatch(root, 'First', 'a1');
+  await within(10_000, () => api.runs.length === 1, 'the first run started');
+  const second = await dispatch(root, 'Second', 'a2');
+  await within(10_000, () => readFileSync(daemon.paths.daemonLog, 'utf8').includes(`${second} held in ready, reason no-plugin-attached`), 'the second waits for the plugin');
+  assert.is(api.runs.length, 1);
+  door.open();
+  await within(10_000, async () => (await statusOf(root, first)) === 'done' && (await statusOf(root, second)) === 'done', 'both done');
+  assert.is(most, 1);
+});
+
 test('a run that fails is posted as a failure and the task goes back to ready with the reason', async () => {
   const root = tempRoot();
   writeOrg(root, { agents: [{ id: 'gw', name: 'Gateway agent' }], aof: { daemon: FAST } });
@@ -88,6 +138,21 @@ test('a run that fails is posted as a failure and the task goes back to ready wi
   const id = await dispatch(root, 'Fails', 'gw');
   const failed = await within(10_000, async () => (await readEvents(root, { taskId: id, type: 'dispatch.failed' }))[0], 'dispatch.failed');
   assert.equal([failed.payload.reason, failed.payload.failureCount], ['run_failed', 1]);
+});
+
+test('a wait that fails in transport is retried: the run is still followed to its end', async () => {
+  const root = tempRoot();
+  writeOrg(root, { agents: [{ id: 'gw', name: 'Gateway agent' }], aof: { daemon: FAST } });
+  const daemon = await startTestDaemon(root, { tools: TOOLS });
+  const { api } = await startPlugin(root);
+  const real = api.runtime.subagent.waitForRun;
+  let failures = 0;
+  api.runtime.subagent.waitForRun = async (params) => (failures++ === 0 ? { status: 'error', error: 'socket hang up', retryableTransportError: true } : real(params));
+  await within(3000, async () => (await pluginsOf(root)).includes('svc'), 'attached');
+  const id = await dispatch(root, 'Flaky wait', 'gw');
+  await within(10_000, async () => (await statusOf(root, id)) === 'done', 'done');
+  await within(5000, () => / spawn\.result \{.*"ok":true/.test(readFileSync(daemon.paths.daemonLog, 'utf8')), 'the result posted ok');
+  assert.ok(failures >= 2);
 });
 
 test('a gateway that cannot start the run is posted as spawn_failed', async () => {

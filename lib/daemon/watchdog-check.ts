@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import type { Paths } from '../store/paths.js';
 import { probeDaemon } from './control.js';
 import { checkHealthPort } from './health-port.js';
@@ -36,7 +36,17 @@ export async function checkDaemon(paths: Paths, options: CheckOptions = {}): Pro
   const pid = readPid(paths);
   if (pid !== null && isAlive(pid) && !existsSync(paths.socket)) return { state: 'transient', reason: `pid ${pid} is alive without its socket (starting or stopping)` };
   if (!answer && probe.status && pid === null) return { state: 'transient', reason: `the socket answers but ${paths.pidFile} is not written yet (starting)`, status };
-  return { state: 'failed', reason: answer?.reason ?? probe.reason ?? describeDead(paths), status };
+  const dead = pid !== null && isZombie(pid) ? `pid ${pid} has exited (not reaped yet)` : undefined;
+  return { state: 'failed', reason: answer?.reason ?? dead ?? probe.reason ?? describeDead(paths), status };
+}
+
+/** True for a process that has exited but is not reaped yet (Linux /proc; elsewhere false). */
+export function isZombie(pid: number): boolean {
+  try {
+    return /^\d+ \(.*\) Z/s.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+  } catch {
+    return false;
+  }
 }
 
 // --- internal ---

@@ -4,6 +4,7 @@ import type { Paths } from '../store/paths.js';
 import { spawnDetached, terminate, waitForExit, waitForHealthy } from './control.js';
 import { isAlive, readPid } from './instance.js';
 import { controlService, type ServiceOptions } from './service.js';
+import { isZombie } from './watchdog-check.js';
 
 /** Options of `restartDaemon`. */
 export interface RestartOptions {
@@ -71,15 +72,6 @@ function isDaemonProcess(pid: number): boolean {
   if (platform() !== 'linux') return !isZombie(pid);
   try {
     return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('daemon\0run');
-  } catch {
-    return false;
-  }
-}
-
-/** True for a process that has exited but is not reaped yet (Linux; elsewhere `ps` would be needed, so false). */
-function isZombie(pid: number): boolean {
-  try {
-    return /^\d+ \(.*\) Z/s.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
   } catch {
     return false;
   }

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { readEvents, type SvcEvent } from '../../lib/store/events.js';
@@ -222,6 +222,22 @@ flow('a daemon killed and restarted mid-review keeps the guard, and the review s
   await complete(root, reviewId);
   await within(10_000, () => stateOf(root).currentReviewTaskId === null && stateOf(root).completionsSinceLastReview === 0, 'review completed after the restart');
   assert.is((await reviewEvents(root, 'completed'))[0]?.taskId, reviewId);
+});
+
+flow('a review created just before a crash (its task id not yet recorded) is adopted at the next start, not created twice', async () => {
+  const root = tempRoot();
+  writeTeam(root, { dev: completingAgent(), lead: holdingAgent() }, { triggers: [{ kind: 'completionBatch', threshold: 1 }] });
+  const startedAt = new Date(Date.now() - 1000).toISOString();
+  mkdirSync(toPaths(root).murmur, { recursive: true });
+  writeFileSync(toPaths(root).murmurFile('core'), JSON.stringify({
+    lastReviewAt: null, completionsSinceLastReview: 1, failuresSinceLastReview: 0, currentReviewTaskId: null, reviewStartedAt: startedAt, lastTriggeredBy: 'completionBatch',
+  }));
+  const written = (await createStore({ root }).create({ title: 'Murmur review: core (completionBatch)', status: 'ready', routing: { agent: 'lead' }, createdBy: 'murmur' })).task.id;
+  await startTestDaemon(root, { tools: TOOLS, env: process.env });
+  await within(10_000, () => stateOf(root).currentReviewTaskId === written, 'the written review adopted');
+  await afterPolls(root);
+  assert.equal(await reviewTasks(root), [written]);
+  assert.is(stateOf(root).reviewStartedAt, startedAt);
 });
 
 flow.run();

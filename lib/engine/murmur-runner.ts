@@ -6,6 +6,7 @@ import type { IndexChange, IndexEntry, TaskIndex } from '../store/task-index.js'
 import { applyDecision, evaluateMurmur, type MurmurDecision, type MurmurView } from './murmur.js';
 import { buildReview, isReviewTitle, type SummaryTask, type TaskSummary } from './murmur-review.js';
 import { readMurmurState, writeMurmurState, type MurmurState } from './murmur-state.js';
+import { createMurmurCounts } from './murmur-counts.js';
 import { membershipOf, teamsOfTask, type Membership } from './team-tasks.js';
 
 /** What the murmur executor is wired to (the daemon's store, index and org chart). */
@@ -42,41 +43,19 @@ export function startMurmur(options: MurmurRunnerOptions): MurmurRunner {
   const states = new Map<string, MurmurState>();
   /** The text last written per team: a file is rewritten only when its state changed. */
   const written = new Map<string, string>();
-  const deltas = new Map<string, { completions: number; failures: number }>();
-  const running = new Map<string, { agent: string | undefined; failures: number }>();
+  const counts = createMurmurCounts(index);
   const heldLogged = new Set<string>();
   let membership: Membership | null = null;
   let indexLoaded = false;
   let closed = false;
   void index.loaded.then(() => (indexLoaded = true), () => undefined);
-  for (const entry of index.summaries('in-progress')) running.set(entry.id, { agent: entry.lease?.agent, failures: entry.dispatchFailures });
   const log = (line: string) => options.log(`${MURMUR_PREFIX} ${line}`);
-
-  function count(entry: IndexEntry, agent: string | undefined, what: 'completions' | 'failures'): void {
-    if (!membership || isReviewTitle(entry.title)) return;
-    for (const team of teamsOfTask(entry.routing, agent ?? entry.agent, membership)) {
-      const delta = deltas.get(team) ?? { completions: 0, failures: 0 };
-      delta[what]++;
-      deltas.set(team, delta);
-    }
-  }
-
-  function observe(change: IndexChange): void {
-    const entry = index.get(change.id);
-    const seen = running.get(change.id);
-    if (change.from === 'in-progress') running.delete(change.id);
-    if (!entry) return;
-    if (change.to === 'in-progress') running.set(entry.id, { agent: entry.lease?.agent, failures: entry.dispatchFailures });
-    if (change.to === 'done' && change.from !== undefined) count(entry, seen?.agent, 'completions');
-    if (change.to === 'deadletter') count(entry, seen?.agent, 'failures');
-    if (change.from === 'in-progress' && change.to === 'ready' && seen && entry.dispatchFailures > seen.failures) count(entry, seen.agent, 'failures');
-  }
 
   async function evaluateTeam(team: Team & { orchestrator: string }, org: OrgChart): Promise<void> {
     const before = states.get(team.id) ?? (await readMurmurState(paths, team.id, log));
-    let state = withDeltas(before, deltas.get(team.id));
-    deltas.delete(team.id);
+    let state = withCounts(before, counts.take(team.id));
     if (state.reviewStartedAt && !state.currentReviewTaskId) state = recoverCreation(team, state);
+    states.set(team.id, state); // counted even if what follows fails
     const now = store.clock();
     const decision = evaluateMurmur(state, viewOf(team, org, state), now);
     state = await execute(team, state, decision, now);
@@ -105,6 +84,7 @@ export function startMurmur(options: MurmurRunnerOptions): MurmurRunner {
   }
 
   async function execute(team: Team & { orchestrator: string }, state: MurmurState, decision: MurmurDecision, now: Date): Promise<MurmurState> {
+    if (decision.kind !== 'held') heldLogged.delete(team.id);
     if (decision.kind === 'idle' || decision.kind === 'reviewing') return state;
     if (decision.kind === 'held') {
       if (!heldLogged.has(team.id)) log(`review of team ${team.id} (${decision.trigger}: ${decision.reason}) waits: ${decision.running} tasks in progress, the global concurrency limit`);
@@ -123,7 +103,6 @@ export function startMurmur(options: MurmurRunnerOptions): MurmurRunner {
   }
 
   async function createReview(team: Team & { orchestrator: string }, state: MurmurState, decision: Extract<MurmurDecision, { kind: 'review' }>, now: Date): Promise<MurmurState> {
-    heldLogged.delete(team.id);
     // Written first: a crash before the task id is recorded is recovered from `reviewStartedAt` (see recoverCreation).
     const pending = applyDecision(state, decision, now);
     await save(team.id, pending);
@@ -187,7 +166,7 @@ export function startMurmur(options: MurmurRunnerOptions): MurmurRunner {
   }
 
   return {
-    observe,
+    observe: (change) => counts.observe(change, membership),
     run() {
       if (closed) return Promise.resolve();
       if (current) {
@@ -211,9 +190,8 @@ export function startMurmur(options: MurmurRunnerOptions): MurmurRunner {
 
 // --- internal ---
 
-function withDeltas(state: MurmurState, delta: { completions: number; failures: number } | undefined): MurmurState {
-  if (!delta) return state;
-  return { ...state, completionsSinceLastReview: state.completionsSinceLastReview + delta.completions, failuresSinceLastReview: state.failuresSinceLastReview + delta.failures };
+function withCounts(state: MurmurState, counts: { completions: number; failures: number }): MurmurState {
+  return { ...state, completionsSinceLastReview: state.completionsSinceLastReview + counts.completions, failuresSinceLastReview: state.failuresSinceLastReview + counts.failures };
 }
 
 function countWhere<T>(items: Iterable<T>, keep: (item: T) => boolean): number {

@@ -58,13 +58,13 @@ flow('a task past its limit gives one alert and one event per rate window, none 
   const byProject = await claimed(root, 'Project limit');
   let stderr = '';
   await startTestDaemon(root, { tools: TOOLS, env: process.env, stderr: (text) => void (stderr += text) });
-  const [first] = await within(10_000, async () => { const found = await violations(root, own); return found.length && found; }, 'first violation');
+  const [first] = await within(10_000, async () => { const found = await violations(root, own); return found.length ? found : null; }, 'first violation');
   assert.equal(Object.keys(first!.payload).sort(), ['agent', 'duration', 'limit', 'timestamp']);
   assert.is(first!.payload.limit, 300);
   assert.is(first!.payload.agent, 'dev');
   assert.ok(Number(first!.payload.duration) > 300);
   assert.is(first!.payload.timestamp, Date.parse(first!.timestamp));
-  const [projectFirst] = await within(10_000, async () => { const found = await violations(root, byProject); return found.length && found; }, 'project violation');
+  const [projectFirst] = await within(10_000, async () => { const found = await violations(root, byProject); return found.length ? found : null; }, 'project violation');
   assert.is(projectFirst!.payload.limit, 500, 'no task limit: the project default applies');
   assert.match(stderr, new RegExp(`\\[AOF\\] SLA VIOLATION: ${own} "Own limit"\\n\\[AOF\\] SLA VIOLATION:   in progress for 0\\.00 h \\(limit 0\\.00 h, task\\), agent: dev\\n`));
   const second = await within(15_000, async () => (await violations(root, own))[1], 'second violation');
@@ -90,7 +90,7 @@ flow('the rate window survives a daemon killed and restarted', async () => {
   const id = await claimed(root, 'Hung', 200);
   const first = startChild(root);
   await healthy(root);
-  const [event] = await within(15_000, async () => { const found = await violations(root, id); return found.length && found; }, 'first violation');
+  const [event] = await within(15_000, async () => { const found = await violations(root, id); return found.length ? found : null; }, 'first violation');
   await within(5000, () => alertsOf(first.output(), id) === 1, 'alert on the daemon stderr');
   assert.ok(existsSync(toPaths(root).slaAlerts));
   assert.ok(id in JSON.parse(readFileSync(toPaths(root).slaAlerts, 'utf8')));

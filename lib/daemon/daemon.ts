@@ -4,7 +4,7 @@ import { systemClock, type Clock } from '../core/time.js';
 import { appendEvents } from '../store/events.js';
 import { toPaths, type Paths } from '../store/paths.js';
 import { createStore, type Store } from '../store/store.js';
-import { createTaskIndex, type TaskIndex } from '../store/task-index.js';
+import { createTaskIndex, type IndexChange, type TaskIndex } from '../store/task-index.js';
 import type { ToolDef } from '../tools/registry.js';
 import { assertHealthy, assertPrivateDir, assertSocketPath, clearLeftovers, holdInstanceLock, listenPrivate, removePidFile, writePidFile, type InstanceLock } from './instance.js';
 import { createLog, type DaemonLog } from './log.js';
@@ -131,6 +131,7 @@ interface Core {
 async function launch(paths: Paths, store: Store, options: DaemonOptions, clock: Clock, parts: Running): Promise<Daemon> {
   const { log } = parts;
   let wake = (): void => undefined; // bound to the scheduler once it runs
+  let observe = (_change: IndexChange): void => undefined;
   const healer = createHealer(store, (line) => log.info('repair', { message: line }), (id) => void parts.index?.update([id]));
   const repair = (id: string, why: string) => healer.repair(id, why);
   const settings = toDaemonSettings(await loadOrg(paths.root).catch((err: unknown) => {
@@ -145,6 +146,7 @@ async function launch(paths: Paths, store: Store, options: DaemonOptions, clock:
     onNeedsRepair: (id, why) => repair(id, why),
     onRescanFound: ({ count, full }) => log.info('index.rescan', { message: `rescan found ${count} new or changed task files`, count, full }),
     onChange: (change) => {
+      observe(change);
       if (change.to === 'ready' || change.from === 'in-progress' || change.to === 'done') wake();
     },
   });
@@ -176,6 +178,7 @@ async function launch(paths: Paths, store: Store, options: DaemonOptions, clock:
       alert: (text) => (options.stderr ?? ((t: string) => process.stderr.write(t)))(`${text}\n`),
     });
     wake = core.scheduling.schedule;
+    observe = core.scheduling.observe;
   }
   const { close, closed } = createStop(core, server, requests);
   return {

@@ -5,11 +5,13 @@ import { createStandaloneAdapter } from '../adapters/standalone.js';
 import { SvcError } from '../core/errors.js';
 import { findPackageRoot } from '../core/package-root.js';
 import { createGateRoleResolver, type GateRoleResolver } from '../engine/gates.js';
+import { startMurmur } from '../engine/murmur-runner.js';
 import type { Action, Mode, PlanTask, Snapshot } from '../engine/plan.js';
 import { startScheduler, type SchedulerHandle } from '../engine/scheduler.js';
+import { startSla } from '../engine/sla-runner.js';
 import { toDaemonSettings } from '../org/org-chart.js';
 import type { Store } from '../store/store.js';
-import type { IndexEntry, TaskIndex } from '../store/task-index.js';
+import type { IndexChange, IndexEntry, TaskIndex } from '../store/task-index.js';
 import { createOrgState, type ConfigReport } from './org-state.js';
 import { createPluginAdapter } from './plugin-adapter.js';
 import type { SpawnQueue } from './spawn-queue.js';
@@ -39,6 +41,8 @@ export interface Scheduling {
   onPluginEvent(name: string, payload: Record<string, unknown>): string | null;
   /** The org chart's state: loaded, absent, or invalid with its first problems. */
   config(): Promise<ConfigReport>;
+  /** A task changed status in the index (murmur counts the teams' completions and failures). */
+  observe(change: IndexChange): void;
   close(): Promise<void>;
 }
 
@@ -64,18 +68,27 @@ export async function startScheduling(options: SchedulingOptions): Promise<Sched
     ...(options.trace ? { trace: options.trace } : {}),
   });
   await requeueUnhanded(store, options.log);
+  // Murmur runs with every tick request and poll, SLA on every poll (see README "Murmur" and "SLA alerts").
+  const murmur = startMurmur({ store, index, loadOrg: org.get, log: options.log, onCreated: async (id) => (await index.update([id]), scheduler.schedule()) });
+  const sla = startSla({ store, index, loadOrg: org.get, log: options.log, alert: options.alert });
+  const schedule = () => {
+    scheduler.schedule();
+    if (!org.settings().dryRun) void murmur.run();
+  };
   let lastPollAt: string | null = null;
   const poll = setInterval(() => {
     lastPollAt = store.clock().toISOString();
     boot.polled();
-    scheduler.schedule();
+    schedule();
+    void sla.check().catch((err: unknown) => options.log(`SLA check failed: ${err instanceof Error ? err.message : String(err)}`));
   }, settings.pollIntervalMs);
   boot.onDecided(() => scheduler.schedule());
-  scheduler.schedule();
+  schedule();
   return {
     mode: boot.mode,
     stats: () => ({ lastPollAt, lastTickAt: scheduler.stats().lastTickAt }),
-    schedule: scheduler.schedule,
+    schedule,
+    observe: murmur.observe,
     tick: async () => (await scheduler.tick()).actions,
     onPluginEvent(name, payload) {
       const key = payload.sessionKey;
@@ -87,6 +100,7 @@ export async function startScheduling(options: SchedulingOptions): Promise<Sched
     async close() {
       clearInterval(poll);
       boot.close();
+      await murmur.close();
       await scheduler.close();
     },
   };

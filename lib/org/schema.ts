@@ -13,19 +13,22 @@ function closed<T extends z.core.$ZodLooseShape>(shape: T) {
 
 /** One murmur trigger: the first that fires, in listed order, wins. */
 export const TriggerSchema = z.discriminatedUnion('kind', [
-  z.looseObject({ kind: z.literal('queueEmpty') }),
-  z.looseObject({ kind: z.literal('completionBatch'), threshold: positiveInt }),
-  z.looseObject({ kind: z.literal('interval'), intervalMs: positiveInt }),
-  z.looseObject({ kind: z.literal('failureBatch'), threshold: positiveInt }),
+  closed({ kind: z.literal('queueEmpty') }),
+  closed({ kind: z.literal('completionBatch'), threshold: positiveInt }),
+  closed({ kind: z.literal('interval'), intervalMs: positiveInt }),
+  closed({ kind: z.literal('failureBatch'), threshold: positiveInt }),
 ], { error: (iss) => `must be one of queueEmpty, completionBatch, interval, failureBatch (found ${JSON.stringify((iss.input as { kind?: unknown } | undefined)?.kind)})` });
 
 /** Murmur review default timeout (30 minutes, wall-clock). */
 export const DEFAULT_REVIEW_TIMEOUT_MS = 30 * 60 * 1000;
 
+/** A context section of a review: `taskSummary` (generated) or the name of a document `org/<name>.md`. */
+const contextSection = z.string().refine(isSafeId, 'must be taskSummary or the name of a document org/<name>.md (letters, digits, ".", "_", "-")');
+
 /** `teams[].murmur`: triggers (at least one), context sections, review timeout. */
-export const MurmurSchema = z.looseObject({
+export const MurmurSchema = closed({
   triggers: z.array(TriggerSchema).min(1, 'needs at least one trigger'),
-  context: z.array(text).optional(),
+  context: z.array(contextSection).default([]),
   reviewTimeoutMs: positiveInt.default(DEFAULT_REVIEW_TIMEOUT_MS),
 });
 
@@ -95,7 +98,7 @@ export const ProjectSlaSchema = z.looseObject({
   onViolation: z.literal('alert', {
     error: (iss) => `only "alert" is supported, found ${JSON.stringify(iss.input)} (block and deadletter are reserved for a later phase)`,
   }).default('alert'),
-  alerting: z.looseObject({ rateLimitMinutes: positiveInt.default(15) }).prefault({}),
+  alerting: z.looseObject({ rateLimitMinutes: z.number().positive('must be greater than 0').default(15) }).prefault({}),
 });
 
 /** `aof`: the service's own settings. */

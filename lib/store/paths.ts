@@ -32,6 +32,10 @@ export interface Paths {
   eventFile(date: string): string;
   workflowFile(name: string): string;
   murmurFile(teamId: string): string;
+  /** A Markdown document beside the org chart (`org/<name>.md`), e.g. the vision and roadmap of murmur reviews. */
+  orgDoc(name: string): string;
+  /** When each in-progress task last raised an SLA alert (the rate limit survives a restart). */
+  slaAlerts: string;
 }
 
 /** The svc home: `SVC_HOME` when given, else `~/.svc`. */
@@ -61,6 +65,7 @@ export function toPaths(rootArg: string): Paths {
     conflicts: join(data, 'conflicts'),
     envFile: join(data, 'daemon.env'),
     spawns: join(data, 'spawns'),
+    slaAlerts: join(data, 'sla-alerts.json'),
     statusDir: (status) => join(tasks, status),
     taskFile: (status, id) => join(tasks, status, `${id}.md`),
     lockFile: (id) => join(locks, `${id}.lock`),
@@ -68,6 +73,7 @@ export function toPaths(rootArg: string): Paths {
     eventFile: (date) => join(events, `${date}.jsonl`),
     workflowFile: (name) => join(workflows, `${name}.yaml`),
     murmurFile: (teamId) => join(murmur, `${teamId}.json`),
+    orgDoc: (name) => join(org, `${name}.md`),
   };
 }
 

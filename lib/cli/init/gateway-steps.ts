@@ -73,7 +73,7 @@ export const memoryStep: Step = {
     const memoryConfig = valueAt(state.config, 'plugins', 'entries', PLUGIN_ID, 'config', 'memory');
     if (valueAt(state.config, 'plugins', 'entries', PLUGIN_ID, 'config', 'modules', 'memory', 'enabled') === true && memoryConfig) return { kind: 'already' };
     if (!state.ask) return { kind: 'skip', why: 'the memory module stays disabled; run `svc init` on a terminal to configure it' };
-    if (!/^y/i.test(await state.ask('Enable the memory module (embeddings for memory search)? [y/N]', 'n'))) return { kind: 'skip', why: 'the memory module stays disabled (declined)' };
+    if (!/^y/i.test(await state.ask('Enable the memory module (embeddings for memory search)? [y/N]', 'n'))) return { kind: 'skip', why: 'declined; the memory module stays disabled' };
     const provider = await state.ask('  embedding provider [openai]', 'openai');
     const model = await state.ask('  embedding model [text-embedding-3-small]', 'text-embedding-3-small');
     const apiKey = await state.ask('  API key (or ${ENV_VAR}) [${OPENAI_API_KEY}]', '${OPENAI_API_KEY}');

@@ -86,7 +86,7 @@ async function runStep(step: Step, state: InitState, applies: boolean): Promise<
     return result('planned');
   }
   if (state.ask && !plan.asked) {
-    const answer = await state.ask(`${step.name}: ${plan.changes.join('; ')}\nApply? [y/N]`, 'n');
+    const answer = await state.ask(`${step.name}:\n${plan.changes.map((change) => `  ${change}\n`).join('')}Apply? [y/N]`, 'n');
     if (!/^y/i.test(answer)) return result('skipped', 'declined');
   }
   plan.apply();

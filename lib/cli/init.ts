@@ -8,6 +8,7 @@ import type { Ask } from './init/step.js';
 interface InitFlags {
   yes?: boolean;
   dryRun?: boolean;
+  standalone?: boolean;
   config?: string;
   json?: boolean;
 }
@@ -17,6 +18,7 @@ export function registerInit(cli: CAC, ctx: Context): void {
   cli.command('init', 'Register svc in the OpenClaw gateway config: plugin, allow-lists, agents both ways, skill, token')
     .option('--yes', 'Apply every step without asking (the memory module stays disabled)')
     .option('--dry-run', 'Print what would change and write nothing')
+    .option('--standalone', 'Register `svc mcp` as the gateway MCP server instead of the plugin')
     .option('--config <path>', 'The gateway config (default: OPENCLAW_CONFIG_PATH, else ~/.openclaw/openclaw.json)')
     .option('--json', 'Print the steps as JSON')
     .action(async (flags: InitFlags) => {
@@ -26,7 +28,7 @@ export function registerInit(cli: CAC, ctx: Context): void {
       const ask: Ask | undefined = prompt && (async (question, fallback) => (await prompt.question(`${question} `)).trim() || fallback);
       try {
         const report = await runInit({
-          root: ctx.root, env: ctx.io.env, now: new Date(), yes: Boolean(flags.yes), dryRun: Boolean(flags.dryRun),
+          root: ctx.root, env: ctx.io.env, now: new Date(), yes: Boolean(flags.yes), dryRun: Boolean(flags.dryRun), standalone: Boolean(flags.standalone),
           ...(flags.config ? { configOption: String(flags.config) } : {}), ...(ask ? { ask } : {}),
         });
         if (flags.json) return ctx.json(report);

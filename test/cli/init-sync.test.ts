@@ -85,7 +85,7 @@ test('an invalid org chart skips the org steps with why, and the rest is still d
 test('a token given as ${VAR} is not copied; the step says what to do', async () => {
   const world = makeWorld('{ gateway: { auth: { token: "${GATEWAY_TOKEN}" } } }', 'schemaVersion: 1\naof:\n  daemon:\n    gatewayUrl: http://127.0.0.1:1\n');
   const result = await init(world, '--yes');
-  assert.match(result.stdout, /^skipped {7}standalone \(gateway\.auth\.token is not a plain string here: put the token in data\/daemon\.env/m);
+  assert.match(result.stdout, /^skipped {7}standalone adapter \(gateway\.auth\.token is not a plain string here: put the token in data\/daemon\.env/m);
   assert.not.ok(existsSync(join(world.root, 'data', 'daemon.env')));
 });
 

@@ -41,7 +41,7 @@ test('a second run changes nothing, byte for byte, and says every step is alread
   const second = await init(world, '--yes');
   assert.is(second.code, 0, second.stderr);
   assert.equal(snapshot(world), before);
-  for (const step of ['plugin', 'org chart', 'gateway agents', 'allow-list', 'skill', 'standalone']) assert.match(second.stdout, new RegExp(`^already done  ${step}$`, 'm'));
+  for (const step of ['plugin', 'org chart', 'gateway agents', 'allow-list', 'skill', 'standalone adapter']) assert.match(second.stdout, new RegExp(`^already done  ${step}$`, 'm'));
   assert.match(second.stdout, /^skipped {7}memory \(the memory module stays disabled/m);
   assert.match(second.stdout, /Nothing to change\./);
 });
@@ -63,6 +63,23 @@ test('no plugins.allow in the config: none is added', async () => {
   assert.is(readConfig(world).plugins.allow, undefined);
 });
 
+test('--standalone registers `svc mcp` instead of the plugin and disables the plugin entry; a second run changes nothing', async () => {
+  const world = makeWorld('{}');
+  assert.is((await init(world, '--yes')).code, 0);
+  const result = await init(world, '--yes', '--standalone');
+  assert.is(result.code, 0, result.stderr);
+  const config = readConfig(world);
+  assert.equal(config.mcp.servers.svc, { command: process.execPath, args: [join(findPackageRoot(), 'bin', 'svc.js'), 'mcp'], env: { SVC_HOME: world.root }, enabled: true });
+  assert.is(config.plugins.entries.svc.enabled, false, 'the tools are not served twice');
+  assert.match(result.stdout, /^skipped {7}plugin \(standalone mode: agents reach the tools over MCP\)$/m);
+  const before = snapshot(world);
+  assert.match((await init(world, '--yes', '--standalone')).stdout, /^already done  mcp server$/m);
+  assert.equal(snapshot(world), before);
+  const back = await init(world, '--yes');
+  assert.match(back.stdout, /note: mcp\.servers\.svc also serves the svc tools/);
+  assert.is(readConfig(world).plugins.entries.svc.enabled, true);
+});
+
 test('--dry-run prints the plan and writes nothing', async () => {
   const world = makeWorld(COMMENTED_CONFIG, 'schemaVersion: 1\nagents:\n  - id: dev\n    name: Developer\n');
   const before = snapshot(world);
@@ -81,7 +98,7 @@ test('--json prints the steps as objects', async () => {
   const report = JSON.parse(result.stdout) as { config: string; applied: boolean; steps: Array<{ step: string; status: string; changes: string[] }> };
   assert.is(report.config, world.config);
   assert.is(report.applied, true);
-  assert.equal(report.steps.map((step) => step.step), ['plugin', 'org chart', 'gateway agents', 'allow-list', 'memory', 'skill', 'standalone']);
+  assert.equal(report.steps.map((step) => step.step), ['plugin', 'mcp server', 'org chart', 'gateway agents', 'allow-list', 'memory', 'skill', 'standalone adapter']);
   assert.is(report.steps[0]!.status, 'done');
   assert.ok(report.steps[0]!.changes.some((change) => change.startsWith('plugins.load.paths += ')));
 });
@@ -134,7 +151,7 @@ test('without --yes and without a terminal, the built CLI prints the plan and ch
   assert.equal(snapshot(world), before);
   assert.match(stdout, /No terminal to ask on: this is the plan, nothing is changed\. Run `svc init --yes` to apply it\./);
   assert.match(stdout, /^planned {7}plugin$/m);
-  assert.match(stdout, /^planned {7}standalone$/m);
+  assert.match(stdout, /^planned {7}standalone adapter$/m);
 });
 
 test.run();

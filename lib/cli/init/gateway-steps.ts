@@ -11,6 +11,7 @@ export const PLUGIN_ID = 'svc';
 export const pluginStep: Step = {
   name: 'plugin',
   plan(state) {
+    if (state.standalone) return { kind: 'skip', why: 'standalone mode: agents reach the tools over MCP' };
     const { config, packageRoot, root } = state;
     const changes: string[] = [];
     const paths = stringsAt(config, 'plugins', 'load', 'paths');

@@ -4,12 +4,13 @@ import { ensureDir, writeDurable } from '../../fs/atomic.js';
 import { toOrgChartFile } from '../../org/files.js';
 import { backupFile, readGatewayConfig, toGatewayConfigPath, toGatewayStateDir, writeGatewayConfig } from './config-file.js';
 import { allowStep, memoryStep, pluginStep } from './gateway-steps.js';
+import { mcpStep } from './mcp-step.js';
 import { readOrgDraft, toOrgText, writeOrgDraft } from './org-draft.js';
 import type { Ask, InitState, Step, StepResult } from './step.js';
 import { gatewayFromOrgStep, orgFromGatewayStep, skillStep, standaloneStep } from './sync-steps.js';
 
 /** The steps, in order: later ones plan against the drafts as earlier ones left them. */
-export const STEPS: readonly Step[] = [pluginStep, orgFromGatewayStep, gatewayFromOrgStep, allowStep, memoryStep, skillStep, standaloneStep];
+export const STEPS: readonly Step[] = [pluginStep, mcpStep, orgFromGatewayStep, gatewayFromOrgStep, allowStep, memoryStep, skillStep, standaloneStep];
 
 /** How the wizard runs: apply everything (`yes`), ask on a terminal (`ask`), or only show the plan. */
 export interface InitOptions {
@@ -18,6 +19,8 @@ export interface InitOptions {
   configOption?: string;
   yes: boolean;
   dryRun: boolean;
+  /** Register `svc mcp` (standalone mode) instead of the plugin. */
+  standalone?: boolean;
   ask?: Ask;
   now: Date;
 }
@@ -44,6 +47,7 @@ export async function runInit(options: InitOptions): Promise<InitReport> {
     skillFile: join(toGatewayStateDir(options.env), 'skills', 'svc', 'SKILL.md'),
     envFile: join(options.root, 'data', 'daemon.env'),
     files: new Map(),
+    standalone: Boolean(options.standalone),
     ask: applies && !options.yes ? options.ask : undefined,
   };
   const before = JSON.stringify(configFile.config);

@@ -28,6 +28,8 @@ export interface InitState {
   envFile: string;
   /** File writes other than the gateway config and the org chart, done only when the run applies. */
   files: Map<string, { content: string; mode?: number }>;
+  /** Standalone mode: the tools over `svc mcp` instead of the plugin. */
+  standalone: boolean;
   /** The terminal, when the wizard may ask; undefined with --yes, --dry-run or no terminal. */
   ask?: Ask;
 }

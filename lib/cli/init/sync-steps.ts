@@ -54,7 +54,7 @@ export const skillStep: Step = {
 
 /** Standalone mode's settings: the gateway token in `data/daemon.env` (0600) and `aof.daemon.gatewayUrl` in the org chart. */
 export const standaloneStep: Step = {
-  name: 'standalone',
+  name: 'standalone adapter',
   plan(state): Plan {
     const changes: string[] = [];
     const applies: Array<() => void> = [];

@@ -1,6 +1,7 @@
 import { basename } from 'node:path';
 import { createInterface } from 'node:readline/promises';
 import type { CAC } from 'cac';
+import { SvcError } from '../core/errors.js';
 import type { Context } from './context.js';
 import type { InitReport } from './init/run.js';
 import type { Ask } from './init/step.js';
@@ -25,7 +26,14 @@ export function registerInit(cli: CAC, ctx: Context): void {
       const { runInit } = await import('./init/run.js');
       const terminal = !flags.yes && !flags.dryRun && !flags.json && Boolean(process.stdin.isTTY && process.stdout.isTTY);
       const prompt = terminal ? createInterface({ input: process.stdin, output: process.stdout }) : undefined;
-      const ask: Ask | undefined = prompt && (async (question, fallback) => (await prompt.question(`${question} `)).trim() || fallback);
+      prompt?.on('SIGINT', () => prompt.close()); // Ctrl+C at a prompt stops the wizard like Ctrl+D
+      const ask: Ask | undefined = prompt && (async (question, fallback) => {
+        try {
+          return (await prompt.question(`${question} `)).trim() || fallback;
+        } catch (err) {
+          throw new SvcError('unavailable', 'svc init stopped at a prompt: nothing was written.', 'Run svc init again, or `svc init --dry-run` to see the plan.', { cause: err });
+        }
+      });
       try {
         const report = await runInit({
           root: ctx.root, env: ctx.io.env, now: new Date(), yes: Boolean(flags.yes), dryRun: Boolean(flags.dryRun), standalone: Boolean(flags.standalone),

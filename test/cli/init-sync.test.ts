@@ -115,10 +115,32 @@ test('on a terminal it asks before each step and applies only what was accepted'
   assert.not.equal(snapshot(world), before);
 });
 
+test('Ctrl+D at a prompt stops the wizard and writes nothing', async () => {
+  const world = makeWorld('{}');
+  const before = snapshot(world);
+  const { code, output } = await onTerminal(world, ['\u0004']);
+  assert.is(code, 1);
+  assert.match(output, 'svc init stopped at a prompt: nothing was written.');
+  assert.equal(snapshot(world), before);
+});
+
+test('a config changed by someone else while the wizard waits is not overwritten', async () => {
+  const world = makeWorld('{}');
+  const edit = () => {
+    writeFileSync(world.config, '{ gateway: { mode: "local" } }');
+    return 'y';
+  };
+  const { code, output } = await onTerminal(world, [edit, 'n', 'n', 'n', 'n', 'n', 'n']);
+  assert.is(code, 1, output);
+  assert.match(output, `${world.config} changed while svc init ran; nothing was written.`);
+  assert.is(readFileSync(world.config, 'utf8'), '{ gateway: { mode: "local" } }');
+  assert.is(readdirSync(world.state).filter((name) => name.endsWith('.bak')).length, 0);
+});
+
 // --- internal ---
 
 /** Runs the built `svc init` on a pseudo-terminal (`script`), answering each prompt when it appears. */
-async function onTerminal(world: InitWorld, answers: string[]): Promise<{ code: number | null; output: string }> {
+async function onTerminal(world: InitWorld, answers: Array<string | (() => string)>): Promise<{ code: number | null; output: string }> {
   const child = spawn('script', ['-qec', `${process.execPath} ${SVC_BIN} init`, '/dev/null'], { env: { ...process.env, ...world.env }, stdio: ['pipe', 'pipe', 'pipe'] });
   let output = '';
   let answered = 0;
@@ -126,7 +148,10 @@ async function onTerminal(world: InitWorld, answers: string[]): Promise<{ code: 
     output += chunk.toString();
     // A prompt ends with "[default] " (readline may follow it with a cursor move).
     const asked = (output.match(/\[[^\]\n]*\] (?=\u001b\[\d+G|$)/g) ?? []).length;
-    while (answered < asked && answered < answers.length) child.stdin.write(`${answers[answered++]}\r`);
+    while (answered < asked && answered < answers.length) {
+      const answer = answers[answered++]!;
+      child.stdin.write(typeof answer === 'function' ? `${answer()}\r` : answer === '\u0004' ? answer : `${answer}\r`);
+    }
   });
   const guard = setTimeout(() => child.kill('SIGKILL'), 60_000); // a prompt nobody answers must not hang the suite
   const code = await new Promise<number | null>((resolve) => child.on('close', resolve));

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { suite } from 'uvu';
@@ -15,8 +15,10 @@ test.after.each(() => cleanRoots());
 
 test('--yes registers the plugin, the allow-lists, the skill and the token, and says where the comments went', async () => {
   const world = makeWorld(COMMENTED_CONFIG);
+  chmodSync(world.config, 0o600);
   const result = await init(world, '--yes');
   assert.is(result.code, 0, result.stderr);
+  assert.is(statSync(world.config).mode & 0o777, 0o600, 'the config keeps its mode');
   const config = readConfig(world);
   assert.equal(config.plugins.load.paths, [findPackageRoot()]);
   assert.equal(config.plugins.entries.svc, { enabled: true, config: { dryRun: false, dataDir: world.root }, hooks: { allowConversationAccess: true } });
@@ -30,6 +32,7 @@ test('--yes registers the plugin, the allow-lists, the skill and the token, and 
   const backups = readdirSync(world.state).filter((name) => name.endsWith('.bak'));
   assert.is(backups.length, 1);
   assert.is(readFileSync(join(world.state, backups[0]!), 'utf8'), COMMENTED_CONFIG, 'the backup is the original, comments included');
+  assert.is(statSync(join(world.state, backups[0]!)).mode & 0o777, 0o600, 'the backup is as private as the config (it holds the token)');
   assert.match(result.stdout, `does not keep its comments; the original, comments included, is in ${join(world.state, backups[0]!)}`);
   assert.match(result.stdout, /^done {10}plugin$/m);
 });
@@ -55,6 +58,18 @@ test('a plain JSON config stays plain JSON and keeps a backup', async () => {
   assert.equal(JSON.parse(text).plugins.allow, ['voice', 'svc'], 'plugins.allow gets svc when the gateway uses one');
   assert.match(result.stdout, /Backup of the previous gateway config: .*openclaw\.json\.\d{8}T\d{6}Z\.bak/);
   assert.is(readdirSync(world.state).filter((name) => name.endsWith('.bak')).length, 1);
+});
+
+test('another copy of svc in plugins.load.paths is replaced by this one', async () => {
+  const world = makeWorld('{}');
+  const old = join(world.dir, 'old-svc');
+  mkdirSync(old);
+  writeFileSync(join(old, 'openclaw.plugin.json'), '{"id": "svc"}');
+  const other = join(world.dir, 'voice');
+  writeFileSync(world.config, JSON.stringify({ plugins: { load: { paths: [other, old] } } }));
+  const result = await init(world, '--yes');
+  assert.match(result.stdout, `plugins.load.paths -= ${old} (another copy of svc`);
+  assert.equal(readConfig(world).plugins.load.paths, [other, findPackageRoot()]);
 });
 
 test('no plugins.allow in the config: none is added', async () => {

@@ -1,4 +1,5 @@
-import { resolve } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { expandHome } from './config-file.js';
 import { findEntry, readRoster, toRequester } from './roster.js';
 import { objectAt, stringsAt, valueAt, type Plan, type Step } from './step.js';
@@ -17,6 +18,8 @@ export const pluginStep: Step = {
     const paths = stringsAt(config, 'plugins', 'load', 'paths');
     const loaded = paths.some((path) => resolve(expandHome(path, state.env)) === packageRoot);
     if (!loaded) changes.push(`plugins.load.paths += ${packageRoot}`);
+    const stale = paths.filter((path) => resolve(expandHome(path, state.env)) !== packageRoot && isSvcPlugin(resolve(expandHome(path, state.env))));
+    if (stale.length) changes.push(`plugins.load.paths -= ${stale.join(', ')} (another copy of svc: one plugin id, one path)`);
     const entry = valueAt(config, 'plugins', 'entries', PLUGIN_ID);
     if (valueAt(entry, 'enabled') !== true) changes.push(`plugins.entries.${PLUGIN_ID}.enabled = true`);
     if (valueAt(entry, 'config', 'dryRun') !== false) changes.push(`plugins.entries.${PLUGIN_ID}.config.dryRun = false`);
@@ -27,7 +30,8 @@ export const pluginStep: Step = {
     return {
       kind: 'change', changes, notes,
       apply: () => {
-        if (!loaded) objectAt(config, 'plugins', 'load').paths = [...((valueAt(config, 'plugins', 'load', 'paths') as unknown[] | undefined) ?? []), packageRoot];
+        const kept = ((valueAt(config, 'plugins', 'load', 'paths') as unknown[] | undefined) ?? []).filter((path) => !stale.includes(path as string));
+        objectAt(config, 'plugins', 'load').paths = loaded ? kept : [...kept, packageRoot];
         const node = objectAt(config, 'plugins', 'entries', PLUGIN_ID);
         node.enabled = true;
         Object.assign(objectAt(node, 'config'), { dryRun: false, dataDir: root });
@@ -92,6 +96,15 @@ export const memoryStep: Step = {
 };
 
 // --- internal ---
+
+/** True when `dir` holds an OpenClaw plugin manifest with svc's id. */
+function isSvcPlugin(dir: string): boolean {
+  try {
+    return (JSON.parse(readFileSync(join(dir, 'openclaw.plugin.json'), 'utf8')) as { id?: unknown }).id === PLUGIN_ID;
+  } catch {
+    return false;
+  }
+}
 
 function pluginNotes(config: Record<string, unknown>): string[] {
   const notes: string[] = [];

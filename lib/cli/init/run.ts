@@ -1,4 +1,6 @@
+import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
+import { SvcError } from '../../core/errors.js';
 import { findPackageRoot } from '../../core/package-root.js';
 import { ensureDir, writeDurable } from '../../fs/atomic.js';
 import { toOrgChartFile } from '../../org/files.js';
@@ -57,6 +59,8 @@ export async function runInit(options: InitOptions): Promise<InitReport> {
   if (!applies) return report;
   const configChanged = JSON.stringify(configFile.config) !== before;
   if (state.org.changed) toOrgText(state.org); // an invalid result fails here, before any write
+  if (configChanged) await assertUnchanged(configFile.path, configFile.original);
+  if (state.org.changed) await assertUnchanged(state.org.file, state.org.original);
   if (configChanged) {
     report.backups.config = await backupFile(configFile.path, options.now);
     await writeGatewayConfig(configFile);
@@ -75,6 +79,13 @@ export async function runInit(options: InitOptions): Promise<InitReport> {
 }
 
 // --- internal ---
+
+/** Refuses to write over a file someone changed while the wizard ran (a gateway writing its config, an editor). */
+async function assertUnchanged(file: string, original: string | null): Promise<void> {
+  const now = await readFile(file, 'utf8').catch((err: NodeJS.ErrnoException) => (err.code === 'ENOENT' ? null : Promise.reject(err)));
+  if (now === original) return;
+  throw new SvcError('unavailable', `${file} changed while svc init ran; nothing was written.`, 'Run svc init again: it plans against the file as it is now.');
+}
 
 async function runStep(step: Step, state: InitState, applies: boolean): Promise<StepResult> {
   const plan = await step.plan(state);

@@ -55,6 +55,16 @@ test('org chart agents the gateway lacks are listed, then added with --yes; loca
   assert.match(result.stdout, `Backup of the previous org chart (the rewrite does not keep its comments): ${join(world.root, 'org', backup!)}`);
 });
 
+test('a roster of several agents with no owner gets agents.ownership "explicit", which the gateway requires', async () => {
+  const world = makeWorld('{ agents: { entries: { main: {}, dev: {} } } }', ORG);
+  const result = await init(world, '--yes');
+  assert.match(result.stdout, /^done {10}gateway agents\n {16}agents\.ownership = "explicit" \(several agents, no owner named\)$/m);
+  const config = readConfig(world);
+  assert.is(config.agents.ownership, 'explicit');
+  assert.is(config.agents.defaults.systemAgent.agentId, 'main');
+  assert.match((await init(world, '--yes')).stdout, /^already done  gateway agents$/m);
+});
+
 test('a legacy agents.list roster grows in its own form', async () => {
   const world = makeWorld('{ agents: { list: [{ id: "main", default: true }] } }', ORG);
   assert.is((await init(world, '--yes')).code, 0);

@@ -56,7 +56,30 @@ export function addGatewayAgents(config: Record<string, unknown>, agents: Array<
     if (before.kind === 'implicit') entries[IMPLICIT_AGENT] ??= {};
     for (const agent of agents) entries[agent.id] = { name: agent.name };
   }
-  return settleOwnership(config, before);
+  return settleOwnership(config, before.ids);
+}
+
+/** True when the roster has several agents and nothing names who owns ambient work (the gateway refuses that config). */
+export function needsOwnership(config: Record<string, unknown>): boolean {
+  if (readRoster(config).ids.length < 2 || valueAt(config, 'agents', 'ownership') !== undefined) return false;
+  const list = valueAt(config, 'agents', 'list');
+  return !(Array.isArray(list) && list.some((item) => isObject(item) && item.default === true));
+}
+
+/**
+ * Sets `agents.ownership: "explicit"` when `needsOwnership`, and `agents.defaults.systemAgent.agentId`
+ * to the agent that was alone before (or `main`) when unset. Returns notes for the output.
+ */
+export function settleOwnership(config: Record<string, unknown>, previousIds: readonly string[]): string[] {
+  if (!needsOwnership(config)) return [];
+  objectAt(config, 'agents').ownership = 'explicit';
+  const notes = ['agents.ownership set to "explicit" (the gateway requires it with several agents): channel messages reach an agent through `bindings`'];
+  const owner = previousIds.length === 1 ? previousIds[0]! : previousIds.includes(IMPLICIT_AGENT) ? IMPLICIT_AGENT : undefined;
+  if (owner && valueAt(config, 'agents', 'defaults', 'systemAgent', 'agentId') === undefined) {
+    objectAt(config, 'agents', 'defaults', 'systemAgent').agentId = owner;
+    notes.push(`agents.defaults.systemAgent.agentId set to ${owner} (heartbeats and other ambient work stay with it)`);
+  }
+  return notes;
 }
 
 /** The agent whose session calls `sessions_spawn` in standalone mode: `main`, else the system agent, else the sole agent. */
@@ -69,21 +92,6 @@ export function toRequester(config: Record<string, unknown>): string | null {
 }
 
 // --- internal ---
-
-function settleOwnership(config: Record<string, unknown>, before: Roster): string[] {
-  const after = readRoster(config);
-  if (after.ids.length < 2 || valueAt(config, 'agents', 'ownership') !== undefined) return [];
-  const list = valueAt(config, 'agents', 'list');
-  if (Array.isArray(list) && list.some((item) => isObject(item) && item.default === true)) return [];
-  objectAt(config, 'agents').ownership = 'explicit';
-  const notes = ['agents.ownership set to "explicit" (the gateway now has several agents): channel messages reach an agent through `bindings`'];
-  const owner = before.ids.length === 1 ? before.ids[0]! : before.ids.includes(IMPLICIT_AGENT) ? IMPLICIT_AGENT : undefined;
-  if (owner && valueAt(config, 'agents', 'defaults', 'systemAgent', 'agentId') === undefined) {
-    objectAt(config, 'agents', 'defaults', 'systemAgent').agentId = owner;
-    notes.push(`agents.defaults.systemAgent.agentId set to ${owner} (heartbeats and other ambient work stay with it)`);
-  }
-  return notes;
-}
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === 'object' && !Array.isArray(value);

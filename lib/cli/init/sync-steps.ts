@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { isSafeId } from '../../core/ids.js';
 import { templatePath } from '../../core/package-root.js';
 import { addOrgAgents, toGatewayAgentIds, toOrgAgentIds } from './org-draft.js';
-import { addGatewayAgents, readRoster, toAgentName } from './roster.js';
+import { addGatewayAgents, needsOwnership, readRoster, settleOwnership, toAgentName } from './roster.js';
 import { objectAt, valueAt, type InitState, type Plan, type Step } from './step.js';
 
 /** Gateway agents missing from the org chart are added to it (as agents working through the gateway). */
@@ -29,9 +29,12 @@ export const gatewayFromOrgStep: Step = {
     const roster = new Set(readRoster(state.config).ids);
     const raw = (state.org.raw.agents ?? []) as Array<Record<string, unknown>>;
     const missing = toGatewayAgentIds(state.org).filter((id) => !roster.has(id));
+    const notes: string[] = [];
+    if (!missing.length && needsOwnership(state.config)) {
+      return { kind: 'change', notes, changes: ['agents.ownership = "explicit" (several agents, no owner named)'], apply: () => void notes.push(...settleOwnership(state.config, [...roster])) };
+    }
     if (!missing.length) return { kind: 'already' };
     const agents = missing.map((id) => ({ id, name: String(raw.find((agent) => agent.id === id)?.name ?? id) }));
-    const notes: string[] = [];
     return {
       kind: 'change', notes,
       changes: [`agents.entries += ${missing.join(', ')} (in the org chart, not in the gateway)`],

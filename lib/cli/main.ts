@@ -22,12 +22,13 @@ const LIGHT: Record<string, () => Promise<Group>> = {
 // Top-level commands that load alone, without the store: `svc events` only reads JSONL.
 const LIGHT_TOP: Record<string, () => Promise<Group>> = {
   events: async () => (await import('./events.js')).registerEvents,
+  init: async () => (await import('./init.js')).registerInit,
 };
 
 /** Top-level commands (`svc board`, `svc doctor`, ...) register on the root instance. */
 async function loadTop(): Promise<Group[]> {
   const [board, doctor, mcp, tool, quickstart, events] = await Promise.all([import('./board.js'), import('./doctor.js'), import('./mcp.js'), import('./tool.js'), import('./quickstart.js'), import('./events.js')]);
-  return [board.registerBoard, doctor.registerDoctor, mcp.registerMcp, tool.registerTool, quickstart.registerQuickstart, events.registerEvents];
+  return [board.registerBoard, doctor.registerDoctor, mcp.registerMcp, tool.registerTool, quickstart.registerQuickstart, events.registerEvents, (await import('./init.js')).registerInit];
 }
 
 /** Runs the CLI and returns the exit code: 0 ok, 1 error, 2 usage, 3 daemon not running. */

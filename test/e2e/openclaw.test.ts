@@ -7,7 +7,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { readEvents } from '../../lib/store/events.js';
 import { createStore } from '../../lib/store/store.js';
-import { SVC_BIN, writeOrg } from '../helpers/agents.js';
+import { writeOrg } from '../helpers/agents.js';
 import { call, healthy, runSvc, startChild, type ChildDaemon } from '../helpers/daemon.js';
 import { baseGatewayConfig, ensureOpenClaw, freePort, startGateway, validateGatewayConfig, type Gateway, type OpenClawInstall } from '../helpers/openclaw.js';
 import { cleanRoots, tempRoot, within } from '../helpers/root.js';
@@ -55,6 +55,18 @@ async function gatewayUp(options: Parameters<typeof startGateway>[0]): Promise<G
   return gateway;
 }
 
+/** Runs `svc init --yes` on the gateway config, as a user would before starting the gateway. */
+async function init(root: string, home: string, configPath: string, ...flags: string[]): Promise<void> {
+  const env = { SVC_HOME: root, HOME: home, OPENCLAW_STATE_DIR: join(home, 'state'), PATH: process.env.PATH ?? '' };
+  const { code, stdout, stderr } = await runSvc(env, 'init', '--yes', '--config', configPath, ...flags);
+  assert.is(code, 0, stdout + stderr);
+}
+
+/** The gateway config as JSON (svc init keeps a plain-JSON config plain). */
+function readConfig(path: string): any {
+  return JSON.parse(readFileSync(path, 'utf8'));
+}
+
 async function dispatch(root: string, title: string): Promise<string> {
   const { status, body } = await call(root, 'POST', '/v1/tool/invoke', { tool: 'svc_dispatch', params: { title, brief: 'Say that it is done.', agent: 'dev' } });
   assert.is(status, 200, JSON.stringify(body));
@@ -71,21 +83,20 @@ async function statusOf(root: string, id: string): Promise<string> {
   return (await createStore({ root }).get(id)).status;
 }
 
-e2e('standalone: the daemon spawns through the gateway /tools/invoke sessions_spawn with the bearer token, and the agent completes over MCP', async () => {
+e2e('standalone: after `svc init --yes --standalone` the daemon spawns through the gateway /tools/invoke sessions_spawn with the bearer token, and the agent completes over MCP', async () => {
   const port = await freePort();
-  const { root, home, configPath, config, logFile } = workspace(port, { gatewayUrl: `http://127.0.0.1:${port}`, bootWindowMs: 500, pollIntervalMs: 1000 });
-  const gatewayConfig = {
-    ...config,
-    gateway: { ...(config.gateway as object), tools: { allow: ['sessions_spawn'] } },
-    agents: { ...(config.agents as object), entries: { main: { name: 'main', subagents: { allowAgents: ['*'] } }, dev: { name: 'dev' } } },
-    mcp: { servers: { svc: { command: process.execPath, args: [SVC_BIN, 'mcp'], env: { SVC_HOME: root } } } },
-  };
-  writeFileSync(configPath, `${JSON.stringify(gatewayConfig, null, 2)}\n`);
+  const { root, home, configPath, config, logFile } = workspace(port, { bootWindowMs: 500, pollIntervalMs: 1000 });
+  writeFileSync(configPath, `${JSON.stringify(config, null, 2)}\n`);
+  await init(root, home, configPath, '--standalone');
+  const wired = readConfig(configPath);
+  assert.equal(wired.gateway.tools.allow, ['sessions_spawn']);
+  assert.is(wired.mcp.servers.svc.env.SVC_HOME, root);
+  assert.match(readFileSync(join(root, 'data', 'daemon.env'), 'utf8'), new RegExp(`^SVC_GATEWAY_TOKEN=${TOKEN}$`, 'm'));
   const gateway = await gatewayUp({ install, configPath, home, port, token: TOKEN, logFile });
   const agents = await gateway.invoke('agents_list');
-  assert.match(JSON.stringify(agents.body), /"allowAny":true/);
+  assert.match(JSON.stringify(agents.body), /"id":"dev"/);
 
-  daemonChild(root, { SVC_GATEWAY_TOKEN: TOKEN });
+  daemonChild(root);
   await healthy(root);
   await within(10_000, async () => ((await call(root, 'GET', '/status')).body as { mode: string }).mode === 'standalone', 'standalone mode');
   const id = await dispatch(root, 'Standalone through a real gateway');
@@ -95,17 +106,14 @@ e2e('standalone: the daemon spawns through the gateway /tools/invoke sessions_sp
   assert.ok(model.turns.some((turn) => /svc_task_complete/.test(turn.reply)), 'the model called svc_task_complete');
 });
 
-e2e('plugin: the gateway loads svc as a plugin, lists its tools, runs a dispatched task in a gateway session to done, and its hooks reach the daemon', async () => {
+e2e('plugin: after `svc init --yes` the gateway loads svc as a plugin, lists its tools, runs a dispatched task in a gateway session to done, and its hooks reach the daemon', async () => {
   const port = await freePort();
   const { root, home, configPath, config, logFile } = workspace(port, { bootWindowMs: 60_000, pollIntervalMs: 1000 });
-  const gatewayConfig = {
-    ...config,
-    plugins: {
-      load: { paths: [PACKAGE_ROOT] },
-      entries: { svc: { enabled: true, config: { dryRun: false, dataDir: root }, hooks: { allowConversationAccess: true } } },
-    },
-  };
-  writeFileSync(configPath, `${JSON.stringify(gatewayConfig, null, 2)}\n`);
+  writeFileSync(configPath, `${JSON.stringify(config, null, 2)}\n`);
+  await init(root, home, configPath);
+  const entry = readConfig(configPath).plugins.entries.svc;
+  assert.equal(entry.config, { dryRun: false, dataDir: root });
+  assert.ok(existsSync(join(home, 'state', 'skills', 'svc', 'SKILL.md')), 'the companion skill is installed');
   const gateway = await gatewayUp({ install, configPath, home, port, token: TOKEN, logFile });
   daemonChild(root);
   await healthy(root);

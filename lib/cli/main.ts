@@ -78,9 +78,11 @@ export async function run(): Promise<void> {
 
 // --- internal ---
 
-/** `svc task show -007`: a short id written with its dash is an argument, not an option (task options take no numbers). */
+/** `svc task show -007`: a short id written with its dash, right after the subcommand, is the id argument, not an option. */
 function toIdArgs(group: string | undefined, args: readonly string[]): string[] {
-  return group === 'task' ? args.map((arg) => (/^-\d{3,}$/.test(arg) ? arg.slice(1) : arg)) : [...args];
+  const [sub, id, ...more] = args;
+  if (group !== 'task' || sub === 'create' || id === undefined || !/^-\d{3,}$/.test(id)) return [...args];
+  return [sub!, id.slice(1), ...more];
 }
 
 function toUnknown(first: string | undefined, sub: string | undefined): string {

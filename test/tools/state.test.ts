@@ -47,6 +47,20 @@ block('blocks a task with its reason', async () => {
   assert.is((await store.get(task.id)).task.metadata.blockReason, 'waiting for API keys');
 });
 
+block('on a leased task, refuses another agent with the call that works, and blocks for its holder', async () => {
+  const { call, store, root } = setup();
+  const { id, sessionId } = await inProgressTask(store, { agent: 'dev' });
+  const before = snapshot(root);
+  for (const tool of ['svc_task_block', 'svc_task_cancel', 'svc_task_update', 'svc_task_complete']) {
+    const params = tool === 'svc_task_update' ? { taskId: id, status: 'ready', actor: 'lead' } : { taskId: id, reason: 'keys', actor: 'lead' };
+    const error = await rejects(call(tool, tool === 'svc_task_complete' ? { taskId: id, actor: 'lead' } : params), 'lease_held', 'Task has active lease', 'agent dev', sessionId);
+    assert.ok(error.hint?.includes(`${tool}({ taskId: "${id}", sessionId: "${sessionId}"`), error.hint);
+  }
+  assert.equal(snapshot(root), before, 'nothing changed');
+  await rejects(call('svc_task_block', { taskId: id, reason: 'keys', actor: 'dev', sessionId: 'gone' }), 'stale_session', 'gone');
+  assert.equal(await call('svc_task_block', { taskId: id, reason: 'keys', actor: 'dev', sessionId }), { taskId: id, status: 'blocked', transitioned: true, reason: 'keys' });
+});
+
 block('requires a reason', async () => {
   const { call, store, root } = setup();
   const { task } = await store.create({ title: 'Keys', createdBy: 'test' });

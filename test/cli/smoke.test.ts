@@ -1,4 +1,6 @@
 import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { SVC_BIN } from '../helpers/agents.js';
@@ -28,6 +30,19 @@ smoke('prints the version, creates, lists, shows and moves tasks, with the exit 
   assert.equal([missing.code, /hint: /.test(missing.stderr)], [1, true]);
   assert.is(bin(root, 'frobnicate').code, 2);
   assert.is(bin(root, 'daemon', 'status').code, 3);
+});
+
+smoke('bin/ on the PATH, as the README\'s first command sets it, gives a working svc from any directory', () => {
+  const root = tempRoot();
+  const binDir = fileURLToPath(new URL('../../bin', import.meta.url));
+  const out = spawnSync('sh', ['-c', 'export PATH="$BIN:$PATH" && cd "$SVC_HOME" && command -v svc && svc --version && svc task create From the PATH'], {
+    env: { ...process.env, SVC_HOME: root, BIN: binDir }, encoding: 'utf8',
+  });
+  assert.is(out.status, 0, out.stderr);
+  const [path, version, id] = out.stdout.split('\n');
+  assert.is(path, join(binDir, 'svc'));
+  assert.match(version!, /^\d+\.\d+\.\d+$/);
+  assert.match(id!, /^TASK-\d{4}-\d{2}-\d{2}-001$/);
 });
 
 smoke.run();

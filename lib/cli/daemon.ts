@@ -57,6 +57,11 @@ export async function startDaemonProcess(ctx: Context): Promise<boolean> {
   ctx.print(`svc daemon started (pid ${up.pid})`);
   ctx.print(`Socket: ${paths.socket}`);
   ctx.print(`Log: ${paths.daemonLog}`);
+  const config = await waitForConfig(paths);
+  if (config && config.orgChart === 'invalid') {
+    formatConfig(config).forEach((line) => ctx.print(line));
+    ctx.io.stderr('hint: fix org/org-chart.yaml (svc org validate lists every problem); the daemon reloads it when the file changes.\n');
+  }
   return true;
 }
 
@@ -141,6 +146,16 @@ function formatStatus(probe: DaemonProbe, paths: ReturnType<typeof toPaths>): st
   }
   lines.push(`Socket: ${paths.socket}`, `Log: ${paths.daemonLog}`);
   return lines;
+}
+
+/** The org chart state of a daemon that just started (its scheduler reports it moments after it is healthy); null if it does not. */
+async function waitForConfig(paths: ReturnType<typeof toPaths>): Promise<ConfigReport | null> {
+  const deadline = Date.now() + 2000;
+  for (;;) {
+    const config = (await probeDaemon(paths)).status?.config;
+    if (config || Date.now() > deadline) return config ?? null;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
 }
 
 /** The `Config:` line, and for an invalid org chart its first problems below it. */

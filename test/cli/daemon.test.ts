@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -78,6 +78,19 @@ control('start runs the daemon detached and waits until healthy; stop ends it an
   assert.not.ok(existsSync(toPaths(root).socket));
   assert.is((await runSvc(env, 'daemon', 'status')).code, 3);
   assert.is((await runSvc(env, 'daemon', 'stop')).stdout, 'svc daemon is not running.\n');
+});
+
+control('start says at once when the org chart does not load, with its first problems', async () => {
+  const root = tempRoot();
+  const env = { SVC_HOME: root, HOME: tempRoot() };
+  mkdirSync(join(root, 'org'), { recursive: true });
+  writeFileSync(join(root, 'org', 'org-chart.yaml'), 'schemaVersion: 1\nagents:\n  - { name: Dev }\n');
+  const started = await runSvc(env, 'daemon', 'start');
+  assert.is(started.code, 0, started.stderr);
+  detached.push(Number(/^svc daemon started \(pid (\d+)\)$/m.exec(started.stdout)?.[1]));
+  assert.match(started.stdout, /\nConfig: org\/org-chart\.yaml INVALID since \S+ \(1 problem; no chart loaded: ready tasks are held\):\n  agents\[0\]\.id: required/);
+  assert.match(started.stderr, /hint: fix org\/org-chart\.yaml/);
+  assert.is((await runSvc(env, 'daemon', 'stop')).code, 0);
 });
 
 control('stop --force sends SIGTERM to the pid directly', async () => {

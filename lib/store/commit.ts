@@ -1,9 +1,11 @@
-import { statSync } from 'node:fs';
-import { readFile, unlink } from 'node:fs/promises';
+import { lstatSync } from 'node:fs';
+import { unlink } from 'node:fs/promises';
 import { SvcError } from '../core/errors.js';
 import { assertTransition, STATUSES, type Cause, type Status } from '../core/status.js';
 import { parseTask, type Task } from '../core/task.js';
-import { ensureDir, unlinkDurable, writeDurable } from '../fs/atomic.js';
+import { ensureDir, unlinkDurable } from '../fs/atomic.js';
+import { MAX_FILE_BYTES } from '../fs/frontmatter.js';
+import { readRegularFileSync, replaceFileDurable } from '../fs/regular-file.js';
 import { withLock } from '../fs/lock.js';
 import { appendEvents, type EventInput } from './events.js';
 import type { Paths } from './paths.js';
@@ -56,7 +58,7 @@ export async function commitTask(paths: Paths, id: string, change: ChangeFn, opt
       const content = renderTask(next, wanted.body);
       lock.assertHeld();
       if (!(await isUnchanged(current))) continue;
-      await writeDurable(target, content);
+      await replaceFileDurable(target, content);
       if (target !== current.path) {
         if (!(await isUnchanged(current))) {
           await unlinkDurable(target);
@@ -100,7 +102,7 @@ export async function locateTask(paths: Paths, id: string, now: Date): Promise<S
  * purpose: seven stats of one inode each cost microseconds, seven thread-pool round trips do not.
  */
 export function findTaskFiles(paths: Paths, id: string): string[] {
-  return STATUSES.map((status) => paths.taskFile(status, id)).filter((path) => statSync(path, { throwIfNoEntry: false }) !== undefined);
+  return STATUSES.map((status) => paths.taskFile(status, id)).filter((path) => lstatSync(path, { throwIfNoEntry: false }) !== undefined);
 }
 
 /** Orders copies of one task: later `updatedAt` first, then later file time. */
@@ -115,7 +117,7 @@ export async function moveToConflicts(paths: Paths, path: string, now: Date): Pr
   const name = path.slice(paths.tasks.length + 1).replace(/\//g, '.');
   const target = `${paths.conflicts}/${now.toISOString().replace(/[:.]/g, '-')}.${name}`;
   await ensureDir(paths.conflicts, 0o700);
-  await writeDurable(target, await readFile(path, 'utf8'));
+  await replaceFileDurable(target, readRegularFileSync(path, MAX_FILE_BYTES).text);
   await unlinkDurable(path);
   return target;
 }
@@ -150,12 +152,12 @@ function toEvents(current: StoredTask, wanted: Change, actor: string): EventInpu
 }
 
 async function toStored(path: string, task: Task, content: string, status: Status): Promise<StoredTask> {
-  const written = statSync(path, { bigint: true });
+  const written = lstatSync(path, { bigint: true });
   const body = content.slice(content.indexOf('\n---\n') + 5).replace(/^\r?\n/, '');
   return { task, body, path, status, stamp: { ino: written.ino, size: written.size, mtimeNs: written.mtimeNs } };
 }
 
 async function isUnchanged(current: StoredTask): Promise<boolean> {
-  const now = statSync(current.path, { bigint: true, throwIfNoEntry: false });
+  const now = lstatSync(current.path, { bigint: true, throwIfNoEntry: false });
   return now !== undefined && isSameStamp(current.stamp, { ino: now.ino, size: now.size, mtimeNs: now.mtimeNs });
 }

@@ -185,10 +185,12 @@ async function scanTree(paths: Paths): Promise<Scan> {
       const path = join(dir, entry.name);
       const rel = relative(paths.root, path);
       const status = depth === 1 ? relative(paths.tasks, dir) : '';
-      if (entry.isDirectory()) {
-        if (depth < 8) await walk(path, depth + 1);
-      } else if (isStatus(status)) {
+      // In a status directory every entry but a plain subdirectory is classified: a directory, FIFO or
+      // symlink named <id>.md is read as a task and so reported as what it is.
+      if (isStatus(status) && !(entry.isDirectory() && !toTaskId(entry.name))) {
         classify(scan, { name: entry.name, path, rel, status });
+      } else if (entry.isDirectory()) {
+        if (depth < 8) await walk(path, depth + 1);
       } else if (entry.name.endsWith('.md')) {
         scan.strays.push({ kind: 'stray', path, line: `stray ${rel}: not in a status directory, so not read as a task (move it into tasks/<status>/ or out of tasks/)` });
       }

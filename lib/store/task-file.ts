@@ -1,9 +1,9 @@
-import { closeSync, fstatSync, openSync, readFileSync } from 'node:fs';
 import { basename, dirname } from 'node:path';
 import { SvcError } from '../core/errors.js';
 import { isStatus, type Status } from '../core/status.js';
 import { parseTask, toOrderedTask, type Task } from '../core/task.js';
 import { MAX_FILE_BYTES, MAX_FRONTMATTER_BYTES, parseFrontmatter, stringifyFrontmatter } from '../fs/frontmatter.js';
+import { readRegularFileSync } from '../fs/regular-file.js';
 import { toTaskId } from './paths.js';
 
 /** A task as read from disk: the directory is its status; `stamp` identifies the exact file read. */
@@ -38,22 +38,14 @@ export async function readTaskFile(path: string): Promise<StoredTask> {
 }
 
 /**
- * Reads a file with the stamp of exactly the bytes read (fstat on the same descriptor).
- * Synchronous on purpose: task files are small (at most 1 MiB), and four thread-pool round trips
- * per read cost more than the read itself.
+ * Reads a task file with the stamp of exactly the bytes read (fstat on the same descriptor). Only
+ * a regular file is read, never through a symlink, never past the size limit (docs/architecture.md,
+ * "Only regular files are tasks"). Synchronous on purpose: task files are small (at most 1 MiB),
+ * and four thread-pool round trips per read cost more than the read itself.
  */
 export async function readStamped(path: string): Promise<{ text: string; stamp: FileStamp }> {
-  const fd = openSync(path, 'r');
-  try {
-    const stat = fstatSync(fd, { bigint: true });
-    if (stat.size > BigInt(MAX_FILE_BYTES)) {
-      throw new SvcError('too_large', `${path}: file has ${stat.size} bytes; the limit is ${MAX_FILE_BYTES}.`, 'Move large material out of the task file.');
-    }
-    const text = readFileSync(fd, 'utf8');
-    return { text, stamp: { ino: stat.ino, size: stat.size, mtimeNs: stat.mtimeNs } };
-  } finally {
-    closeSync(fd);
-  }
+  const { text, stat } = readRegularFileSync(path, MAX_FILE_BYTES);
+  return { text, stamp: { ino: stat.ino, size: stat.size, mtimeNs: stat.mtimeNs } };
 }
 
 /** Renders a task file: frontmatter in the stable key order, then the body. Refuses what could not be read back. */

@@ -1,16 +1,16 @@
-import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { SvcError } from '../core/errors.js';
 import type { Status } from '../core/status.js';
 import { parseTask, toDispatchFailures, type Lease, type Priority, type Routing } from '../core/task.js';
-import { parseFrontmatter } from '../fs/frontmatter.js';
+import { MAX_FILE_BYTES, parseFrontmatter } from '../fs/frontmatter.js';
+import { readRegularFileSync } from '../fs/regular-file.js';
 import { toTaskId } from './paths.js';
 import type { StoredTask } from './task-file.js';
 import type { IndexEntry } from './task-index.js';
 
 /** The same checks as the store's `readTaskFile`, on a synchronous read, into a compact entry. */
 export function readEntrySync(path: string, status: Status, id: string, stamp: string, mtimeMs: number): IndexEntry {
-  const parsed = parseFrontmatter(readFileSync(path, 'utf8'), path);
+  const parsed = parseFrontmatter(readRegularFileSync(path, MAX_FILE_BYTES).text, path);
   const task = parseTask(parsed.data, path);
   if (task.id !== id) {
     throw new SvcError('validation_error', `${path}: the file name says ${JSON.stringify(toTaskId(basename(path)))} but the frontmatter id is ${JSON.stringify(task.id)}.`, 'Rename the file to <id>.md or fix the id field.');

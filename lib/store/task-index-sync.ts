@@ -1,4 +1,4 @@
-import { statSync } from 'node:fs';
+import { lstatSync } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { STATUSES, type Status } from '../core/status.js';
@@ -54,7 +54,7 @@ export function loadFile(state: IndexState, file: { id: string; status: Status }
   const path = state.paths.taskFile(file.status, file.id);
   let stamp: string | null = null;
   try {
-    const s = statSync(path);
+    const s = lstatSync(path);
     stamp = toStamp(s);
     const entry = readEntrySync(path, file.status, file.id, stamp, s.mtimeMs);
     const seen = state.entries.get(file.id);
@@ -207,9 +207,9 @@ function isNewer(a: IndexEntry, b: IndexEntry): boolean {
   return byUpdated !== 0 ? byUpdated > 0 : a.mtimeMs > b.mtimeMs;
 }
 
-/** Identity of a file version (inode, size, mtime); null when it is gone. One format everywhere. */
+/** Identity of a file version (inode, size, mtime) of the entry itself (a symlink is not followed); null when it is gone. */
 function stampOf(path: string): string | null {
-  const s = statSync(path, { throwIfNoEntry: false });
+  const s = lstatSync(path, { throwIfNoEntry: false });
   return s ? toStamp(s) : null;
 }
 

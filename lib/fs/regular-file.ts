@@ -1,0 +1,131 @@
+import { closeSync, constants, fstatSync, lstatSync, openSync, readlinkSync, readSync, statSync, type BigIntStats } from 'node:fs';
+import { open, rename, unlink } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { SvcError } from '../core/errors.js';
+import { fsyncDir, hasCode } from './atomic.js';
+
+/** A file read whole, with the stat of the descriptor the bytes came from. */
+export interface RegularRead {
+  text: string;
+  stat: BigIntStats;
+}
+
+/**
+ * Reads a regular file, refusing anything else before it could block or flood: the entry is
+ * looked at first (`lstat`), opened without following a symlink and without blocking (a FIFO
+ * swapped in meanwhile cannot stall the thread), checked again on the descriptor, and read up to
+ * `maxBytes` only. A FIFO, device, socket, directory or symlink is a `validation_error` that says
+ * what it is; a larger file is `too_large`.
+ */
+export function readRegularFileSync(path: string, maxBytes: number): RegularRead {
+  assertRegular(path, lstatSync(path, { bigint: true }));
+  let fd: number;
+  try {
+    fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+  } catch (err) {
+    if (hasCode(err, 'ELOOP')) assertRegular(path, lstatSync(path, { bigint: true }));
+    throw err;
+  }
+  try {
+    const stat = fstatSync(fd, { bigint: true });
+    assertRegular(path, stat);
+    assertSize(path, stat.size, maxBytes);
+    return { text: readAtMost(fd, path, maxBytes), stat };
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * Replaces `path` durably (temporary file beside it, fsync, rename, directory fsync) without ever
+ * following a symlink: the rename replaces the directory entry itself, so a link planted at
+ * `path` is replaced, never written through. The mode of a regular file already there is kept.
+ */
+export async function replaceFileDurable(path: string, content: string): Promise<void> {
+  const existing = lstatOrNull(path);
+  const mode = existing?.isFile() ? Number(existing.mode) & 0o7777 : 0o666;
+  const temp = `${path}.${process.pid}.${Math.random().toString(36).slice(2, 10)}.tmp`;
+  const handle = await open(temp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, mode);
+  try {
+    try {
+      await handle.writeFile(content);
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    await rename(temp, path);
+  } catch (err) {
+    await unlink(temp).catch(() => undefined);
+    throw err;
+  }
+  await fsyncDir(dirname(path));
+}
+
+/** What kind of entry a stat describes, in words ("a FIFO (named pipe)"). */
+export function describeEntry(stat: { isFile(): boolean; isDirectory(): boolean; isSymbolicLink(): boolean; isFIFO(): boolean; isCharacterDevice(): boolean; isBlockDevice(): boolean; isSocket(): boolean }): string {
+  if (stat.isFile()) return 'a regular file';
+  if (stat.isDirectory()) return 'a directory';
+  if (stat.isSymbolicLink()) return 'a symbolic link';
+  if (stat.isFIFO()) return 'a FIFO (named pipe)';
+  if (stat.isCharacterDevice()) return 'a character device';
+  if (stat.isBlockDevice()) return 'a block device';
+  if (stat.isSocket()) return 'a socket';
+  return 'not a regular file';
+}
+
+// --- internal ---
+
+/** The size of one read; a regular file that grows past its stat is caught by the `maxBytes` bound. */
+const CHUNK = 64 * 1024;
+
+function assertRegular(path: string, stat: BigIntStats): void {
+  if (stat.isFile()) return;
+  const what = stat.isSymbolicLink() ? describeLink(path) : describeEntry(stat);
+  throw new SvcError('validation_error', `${path}: ${what}, not a regular file; only regular files are read as tasks.`, 'Replace it with a regular file (a copy, not a link) or move it out of tasks/.');
+}
+
+function describeLink(path: string): string {
+  let target: string;
+  try {
+    target = readlinkSync(path);
+  } catch {
+    return 'a symbolic link';
+  }
+  let pointsTo: string;
+  try {
+    pointsTo = describeEntry(statSync(path));
+  } catch {
+    return `a symbolic link to ${target} (dangling: nothing is there)`;
+  }
+  return `a symbolic link to ${target} (${pointsTo})`;
+}
+
+function assertSize(path: string, size: bigint, maxBytes: number): void {
+  if (size > BigInt(maxBytes)) {
+    throw new SvcError('too_large', `${path}: file has ${size} bytes; the limit is ${maxBytes}.`, 'Move large material out of the task file.');
+  }
+}
+
+/** Reads to the end, but never more than `maxBytes` (one byte more proves the file grew past it). */
+function readAtMost(fd: number, path: string, maxBytes: number): string {
+  const chunks: Buffer[] = [];
+  let total = 0;
+  for (;;) {
+    const buffer = Buffer.allocUnsafe(Math.min(CHUNK, maxBytes + 1 - total));
+    const read = readSync(fd, buffer, 0, buffer.length, null);
+    if (read === 0) break;
+    chunks.push(read === buffer.length ? buffer : buffer.subarray(0, read));
+    total += read;
+    if (total > maxBytes) assertSize(path, BigInt(total), maxBytes);
+  }
+  return Buffer.concat(chunks, total).toString('utf8');
+}
+
+function lstatOrNull(path: string): BigIntStats | null {
+  try {
+    return lstatSync(path, { bigint: true });
+  } catch (err) {
+    if (hasCode(err, 'ENOENT')) return null;
+    throw err;
+  }
+}

@@ -1,0 +1,64 @@
+import { lstatSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { readRegularFileSync, replaceFileDurable } from '../../lib/fs/regular-file.js';
+import { cleanRoots, tempRoot } from '../helpers/root.js';
+
+const replace = suite('fs.replaceFileDurable');
+replace.after.each(cleanRoots);
+
+replace('replaces a symlink planted at the name instead of writing through it', async () => {
+  const root = tempRoot();
+  const outside = join(root, 'outside.txt');
+  writeFileSync(outside, 'precious\n');
+  const name = join(root, 'TASK-1.md');
+  symlinkSync(outside, name);
+  await replaceFileDurable(name, 'new content\n');
+  assert.is(readFileSync(outside, 'utf8'), 'precious\n');
+  assert.ok(lstatSync(name).isFile());
+  assert.is(readFileSync(name, 'utf8'), 'new content\n');
+});
+
+replace('keeps the mode of the regular file it replaces', async () => {
+  const root = tempRoot();
+  const name = join(root, 'TASK-1.md');
+  writeFileSync(name, 'old\n', { mode: 0o600 });
+  await replaceFileDurable(name, 'new\n');
+  assert.is(statSync(name).mode & 0o777, 0o600);
+  assert.is(readFileSync(name, 'utf8'), 'new\n');
+});
+
+const read = suite('fs.readRegularFileSync');
+read.after.each(cleanRoots);
+
+read('reads a regular file and refuses one over the limit as too_large', () => {
+  const root = tempRoot();
+  const name = join(root, 'a.md');
+  writeFileSync(name, 'x'.repeat(100));
+  assert.is(readRegularFileSync(name, 100).text.length, 100);
+  try {
+    readRegularFileSync(name, 99);
+    assert.unreachable('should refuse');
+  } catch (err) {
+    assert.is((err as { code: string }).code, 'too_large');
+    assert.match((err as Error).message, /file has 100 bytes; the limit is 99/);
+  }
+});
+
+read('says what a symlink points to, and reads nothing through it', () => {
+  const root = tempRoot();
+  const target = join(root, 'target.md');
+  writeFileSync(target, 'behind the link');
+  symlinkSync(target, join(root, 'link.md'));
+  try {
+    readRegularFileSync(join(root, 'link.md'), 1000);
+    assert.unreachable('should refuse');
+  } catch (err) {
+    assert.is((err as { code: string }).code, 'validation_error');
+    assert.match((err as Error).message, /link\.md: a symbolic link to .*target\.md \(a regular file\), not a regular file/);
+  }
+});
+
+replace.run();
+read.run();

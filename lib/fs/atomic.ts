@@ -1,5 +1,5 @@
 import { constants } from 'node:fs';
-import { link, mkdir, open, unlink } from 'node:fs/promises';
+import { link, lstat, mkdir, open, unlink } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import writeFileAtomic from 'write-file-atomic';
 import { SvcError } from '../core/errors.js';
@@ -20,9 +20,10 @@ export async function writeAtomic(path: string, content: string): Promise<void> 
 
 /**
  * Creates `path` only if nothing is there: the content is written durably under a temporary name,
- * then hard-linked into place (link fails when the name exists). Returns false when it existed.
+ * then hard-linked into place (link fails when the name exists). Returns false when it existed
+ * (see `isNameTaken`). `linkFn` stands in for `link` in tests.
  */
-export async function createExclusive(path: string, content: string): Promise<boolean> {
+export async function createExclusive(path: string, content: string, linkFn: (from: string, to: string) => Promise<void> = link): Promise<boolean> {
   const temp = `${path}.${process.pid}.${Math.random().toString(36).slice(2, 10)}.new`;
   const handle = await open(temp, 'wx');
   try {
@@ -32,15 +33,41 @@ export async function createExclusive(path: string, content: string): Promise<bo
     await handle.close();
   }
   try {
-    await link(temp, path);
+    await linkFn(temp, path);
     return true;
   } catch (err) {
-    if (hasCode(err, 'EEXIST')) return false;
+    if (await isNameTaken(err, path)) return false;
     throw err;
   } finally {
     await unlink(temp).catch(() => undefined);
     await fsyncDir(dirname(path));
   }
+}
+
+/**
+ * Creates the empty file `path` exclusively (`open wx`); false when the name is taken (see
+ * `isNameTaken`). A missing parent directory throws ENOENT. `openFn` stands in for `open` in tests.
+ */
+export async function createEmptyExclusive(path: string, openFn: (path: string, flags: string) => Promise<{ close(): Promise<void> }> = open): Promise<boolean> {
+  try {
+    await (await openFn(path, 'wx')).close();
+    return true;
+  } catch (err) {
+    if (await isNameTaken(err, path)) return false;
+    throw err;
+  }
+}
+
+/**
+ * True when an exclusive create failed because the name is taken. EEXIST says so; a network
+ * filesystem may answer otherwise (sshfs answers EPERM for a name another host created that this
+ * host does not know yet), so any other error (but ENOENT, a missing directory) counts as taken
+ * when a fresh look finds the name.
+ */
+export async function isNameTaken(err: unknown, path: string): Promise<boolean> {
+  if (hasCode(err, 'EEXIST')) return true;
+  if (hasCode(err, 'ENOENT') || typeof (err as { code?: unknown } | null)?.code !== 'string') return false;
+  return lstat(path).then(() => true, () => false);
 }
 
 /** Removes a file and makes the removal durable; false when it was already gone. */

@@ -3,7 +3,7 @@ import { hostname } from 'node:os';
 import { dirname, join } from 'node:path';
 import lockfile from 'proper-lockfile';
 import { SvcError } from '../core/errors.js';
-import { hasCode } from './atomic.js';
+import { hasCode, isNameTaken } from './atomic.js';
 
 /** How long a lock lives without being refreshed before another process may take it. */
 export const LOCK_STALE_MS = 10_000;
@@ -85,7 +85,8 @@ const ownerFs = {
   ...fs,
   mkdir(path: string, callback: (err: NodeJS.ErrnoException | null) => void) {
     fs.mkdir(path, (err) => {
-      if (err) return callback(err);
+      // A network filesystem may answer a lost race with another error than EEXIST (see isNameTaken).
+      if (err) return void isNameTaken(err, path).then((taken) => callback(taken ? Object.assign(err, { code: 'EEXIST' }) : err));
       ownLocks.add(path);
       fs.symlink(self, join(path, 'owner'), () => callback(null));
     });

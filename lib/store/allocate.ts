@@ -1,8 +1,8 @@
 import { statSync } from 'node:fs';
-import { open, readdir } from 'node:fs/promises';
+import { readdir } from 'node:fs/promises';
 import { formatTaskId, toIdDate, toSeq } from '../core/ids.js';
 import { STATUSES } from '../core/status.js';
-import { ensureDir, hasCode } from '../fs/atomic.js';
+import { createEmptyExclusive, ensureDir, hasCode } from '../fs/atomic.js';
 import type { Paths } from './paths.js';
 
 /** Next sequence number to try, per reservation directory (a hint: the reservation decides). */
@@ -11,7 +11,8 @@ const hints = new Map<string, number>();
 /**
  * Allocates the next `TASK-<date>-<seq>` id. Each id is reserved by creating the empty file
  * `tasks/.seq/<date>/<seq>` exclusively (`open wx`), so two processes, or two hosts sharing the
- * tree, never get the same number, without a lock. The first allocation of a day starts past the
+ * tree, never get the same number, without a lock. A create that fails for a name that exists
+ * (EEXIST, or EPERM on sshfs) means the number is taken. The first allocation of a day starts past the
  * highest reservation, or past the highest id in the tree when there is none (after a clone);
  * an id found on disk is skipped.
  */
@@ -31,10 +32,8 @@ export async function allocateId(paths: Paths, now: Date): Promise<string> {
 
 async function reserve(dir: string, seq: number): Promise<boolean> {
   try {
-    await (await open(`${dir}/${seq}`, 'wx')).close();
-    return true;
+    return await createEmptyExclusive(`${dir}/${seq}`);
   } catch (err) {
-    if (hasCode(err, 'EEXIST')) return false;
     if (!hasCode(err, 'ENOENT')) throw err;
     await ensureDir(dir);
     return reserve(dir, seq);

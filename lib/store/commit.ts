@@ -69,7 +69,7 @@ export async function commitTask(paths: Paths, id: string, change: ChangeFn, opt
         await unlink(current.path);
       }
       events.push(...toEvents(current, wanted, options.actor));
-      const after = await toStored(target, next, content, wanted.status);
+      const after = toStored(target, next, content, wanted.status);
       return { before: current, after, changed: true, transitioned: wanted.status !== current.status };
     }
     throw new SvcError('locked', `${id} kept changing on disk while being written.`, 'Someone is editing the file by hand; retry when they are done.');
@@ -122,6 +122,18 @@ export async function moveToConflicts(paths: Paths, path: string, now: Date): Pr
   return target;
 }
 
+/**
+ * The task just written to `path` (under its lock), without reading it back: once the file is
+ * committed, the caller succeeds. A stamp that cannot be taken (the file already moved on) is zero,
+ * which only makes a later stamp comparison ask for a re-read.
+ */
+export function toStored(path: string, task: Task, content: string, status: Status): StoredTask {
+  const written = lstatSync(path, { bigint: true, throwIfNoEntry: false });
+  const body = content.slice(content.indexOf('\n---\n') + 5).replace(/^\r?\n/, '');
+  const stamp = written ? { ino: written.ino, size: written.size, mtimeNs: written.mtimeNs } : { ino: 0n, size: 0n, mtimeNs: 0n };
+  return { task, body, path, status, stamp };
+}
+
 // --- internal ---
 
 function toNextTask(current: StoredTask, wanted: Change, now: Date): Task {
@@ -151,11 +163,6 @@ function toEvents(current: StoredTask, wanted: Change, actor: string): EventInpu
   return out.concat(wanted.events ?? []);
 }
 
-async function toStored(path: string, task: Task, content: string, status: Status): Promise<StoredTask> {
-  const written = lstatSync(path, { bigint: true });
-  const body = content.slice(content.indexOf('\n---\n') + 5).replace(/^\r?\n/, '');
-  return { task, body, path, status, stamp: { ino: written.ino, size: written.size, mtimeNs: written.mtimeNs } };
-}
 
 async function isUnchanged(current: StoredTask): Promise<boolean> {
   const now = lstatSync(current.path, { bigint: true, throwIfNoEntry: false });

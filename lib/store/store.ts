@@ -8,10 +8,10 @@ import { DEFAULT_PRIORITY, type Priority } from '../core/priority.js';
 import { STATUSES, type Status } from '../core/status.js';
 import { assertTaskText, parseTask, type Routing, type Task } from '../core/task.js';
 import { systemClock, type Clock } from '../core/time.js';
-import { createExclusive, ensureDir, hasCode } from '../fs/atomic.js';
+import { createExclusive, ensureDir, hasCode, isNameTaken } from '../fs/atomic.js';
 import { withLock } from '../fs/lock.js';
 import { allocateId } from './allocate.js';
-import { byNewest, commitTask, findTaskFiles, type ChangeFn, type CommitResult } from './commit.js';
+import { byNewest, commitTask, findTaskFiles, toStored, type ChangeFn, type CommitResult } from './commit.js';
 import { appendEvents } from './events.js';
 import { toPaths, toTaskId, type Paths } from './paths.js';
 import { readTaskFile, renderTask, type StoredTask } from './task-file.js';
@@ -87,15 +87,18 @@ export function createStore(options: StoreOptions) {
       for (;;) {
         const id = await allocateId(paths, now);
         const task = parseTask(toNewTask(id, status, input, now), `new task ${id}`);
-        const created = await withLock(paths.lockFile(id), { what: id, waitMs: lockWaitMs }, () =>
-          createExclusive(paths.taskFile(status, id), renderTask(task, input.body ?? '')),
+        const path = paths.taskFile(status, id);
+        const content = renderTask(task, input.body ?? '');
+        // Not read back after the lock is released: the scheduler may move it at once (another host too).
+        const created = await withLock(paths.lockFile(id), { what: id, waitMs: lockWaitMs }, async () =>
+          (await createExclusive(path, content)) ? toStored(path, task, content, status) : null,
         );
         if (!created) continue;
         const { title, priority, routing, createdBy } = task;
         await appendEvents(paths.root, now, [
           { type: 'task.created', taskId: id, actor: input.actor ?? createdBy, payload: { title, status, priority, routing, createdBy } },
         ]);
-        return readTaskFile(paths.taskFile(status, id));
+        return created;
       }
     },
 
@@ -137,8 +140,9 @@ export async function initTree(paths: Paths): Promise<void> {
     await ensureDir(paths.statusDir(status));
     await writeFile(`${paths.statusDir(status)}/.gitkeep`, '', { flag: 'a' });
   }
-  await writeFile(`${paths.tasks}/.gitignore`, '.locks/\n.seq/\n', { flag: 'wx' }).catch((err: unknown) => {
-    if (!hasCode(err, 'EEXIST')) throw err;
+  const gitignore = `${paths.tasks}/.gitignore`;
+  await writeFile(gitignore, '.locks/\n.seq/\n', { flag: 'wx' }).catch(async (err: unknown) => {
+    if (!(await isNameTaken(err, gitignore))) throw err;
   });
 }
 

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, renameSync, watch } from 'node:fs';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createStore } from '../../lib/store/store.js';
@@ -71,9 +71,36 @@ create('refuses a body that would make the file unreadable, writing nothing', as
     assert.match((err as Error).message, /the limit is 1048576/);
   }
   assert.equal((await store.list()).tasks, []);
-  const { readdirSync } = await import('node:fs');
   assert.equal(readdirSync(`${root}/tasks/backlog`), ['.gitkeep']);
 });
+
+create('succeeds once the file is written, even when another process moves it at once', async () => {
+  const root = tempRoot();
+  const store = createStore({ root, clock: fixedClock() });
+  await store.init();
+  // A scheduler on another host takes each new ready task the moment it lands.
+  const taker = watch(`${root}/tasks/ready`, (_event, name) => {
+    if (name && /^TASK-.*\.md$/.test(name)) renameIfThere(`${root}/tasks/ready/${name}`, `${root}/tasks/in-progress/${name}`);
+  });
+  try {
+    for (let i = 0; i < 40; i++) {
+      const created = await store.create({ title: `Taken ${i}`, status: 'ready', createdBy: 'cli', routing: { agent: 'dev' } });
+      assert.is(created.status, 'ready');
+      assert.is(created.task.title, `Taken ${i}`);
+    }
+  } finally {
+    taker.close();
+  }
+  assert.is(readdirSync(`${root}/tasks/in-progress`).length + readdirSync(`${root}/tasks/ready`).length, 40 + 2);
+});
+
+function renameIfThere(from: string, to: string): void {
+  try {
+    renameSync(from, to);
+  } catch {
+    // already taken
+  }
+}
 
 create.run();
 commit.run();

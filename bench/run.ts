@@ -7,10 +7,12 @@ import { fileURLToPath } from 'node:url';
 import { printTable, type Row } from './measure.js';
 import { benchDaemon } from './daemon.js';
 import { benchScheduler } from './scheduler.js';
+import { benchStartup } from './startup.js';
 import { benchStore, type BenchOptions } from './store.js';
 
 /** A bench section: a name and a function returning table rows. Add daemon, scheduler, ... here. */
 const SECTIONS: { name: string; run: (options: BenchOptions) => Promise<Row[]> }[] = [
+  { name: 'startup', run: benchStartup },
   { name: 'store', run: benchStore },
   { name: 'daemon', run: benchDaemon },
   { name: 'scheduler', run: benchScheduler },

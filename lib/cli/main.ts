@@ -54,14 +54,14 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
   }
   cli.help();
   try {
-    cli.parse(['node', 'svc', ...(group ? toIdArgs(first, rest) : argv)], { run: false });
+    cli.parse(['node', 'svc', ...(group ? toIdArgs(first, rest) : toToolArgs(argv))], { run: false });
     if (cli.options.help) return 0;
-    if (!cli.matchedCommand) return usage(ctx, toUnknown(first, group ? rest[0] : undefined), cli);
-    if (!group && Object.hasOwn(GROUPS, cli.matchedCommandName ?? '')) return usage(ctx, `svc ${first} needs a subcommand.`, cli);
+    if (!cli.matchedCommand) return usage(ctx, argv, toUnknown(first, group ? rest[0] : undefined), cli);
+    if (!group && Object.hasOwn(GROUPS, cli.matchedCommandName ?? '')) return usage(ctx, argv, `svc ${first} needs a subcommand.`, cli);
     await cli.runMatchedCommand();
     return ctx.exitCode;
   } catch (err) {
-    if (err instanceof Error && err.name === 'CACError') return usage(ctx, err.message, cli);
+    if (err instanceof Error && err.name === 'CACError') return usage(ctx, argv, err.message, cli);
     return fail(ctx, argv, err instanceof SvcError ? err : toSvcError(err), err);
   }
 }
@@ -69,8 +69,8 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
 /** The entry of `bin/svc.js`: runs `main` on the process and sets the exit code. */
 export async function run(): Promise<void> {
   const io: Io = {
-    stdout: (text) => process.stdout.write(text),
-    stderr: (text) => process.stderr.write(text),
+    stdout: toPipeWriter(process.stdout),
+    stderr: toPipeWriter(process.stderr),
     env: process.env,
   };
   process.exitCode = await main(process.argv.slice(2), io);
@@ -85,15 +85,40 @@ function toIdArgs(group: string | undefined, args: readonly string[]): string[] 
   return [sub!, id.slice(1), ...more];
 }
 
+/** `svc tool <name> -`: the argument parser drops a lone `-`, so it becomes `--stdin` before parsing. */
+function toToolArgs(argv: readonly string[]): string[] {
+  const [command, name, params, ...more] = argv;
+  if (command !== 'tool' || params !== '-') return [...argv];
+  return [command, name!, '--stdin', ...more];
+}
+
 function toUnknown(first: string | undefined, sub: string | undefined): string {
   if (!first) return 'No command given.';
   if (sub === undefined && Object.hasOwn(GROUPS, first)) return `svc ${first} needs a subcommand.`;
   return `Unknown command: svc ${first}${sub === undefined ? '' : ` ${sub}`}.`;
 }
 
-function usage(ctx: Context, message: string, cli: CAC): number {
-  ctx.io.stderr(`svc: ${message}\nhint: run \`${cli.name} --help\` for the commands and options.\n`);
+/** A usage error: exit 2, the message and the help hint; with `--json`, the error shape. */
+function usage(ctx: Context, argv: readonly string[], message: string, cli: CAC): number {
+  const help = `\`${cli.name} --help\` for the commands and options.`;
+  if (argv.includes('--json')) ctx.io.stderr(`${JSON.stringify({ ok: false, error: { code: 'validation_error', message, hint: `Run ${help}` } })}\n`);
+  else ctx.io.stderr(`svc: ${message}\nhint: run ${help}\n`);
   return 2;
+}
+
+/**
+ * Writes to stdout or stderr; once the reader has gone (`svc task create x | head -1`), the rest is
+ * dropped quietly: EPIPE is the reader's choice, not a failure of the command.
+ */
+function toPipeWriter(stream: NodeJS.WriteStream): (text: string) => void {
+  let closed = false;
+  stream.on('error', (err: NodeJS.ErrnoException) => {
+    if (err.code !== 'EPIPE') throw err;
+    closed = true;
+  });
+  return (text) => {
+    if (!closed) stream.write(text);
+  };
 }
 
 function fail(ctx: Context, argv: readonly string[], error: SvcErrorType, err: unknown): number {

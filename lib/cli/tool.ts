@@ -8,9 +8,10 @@ import type { Context } from './context.js';
 /** Registers `svc tool <name> [params]`: invokes an svc_* tool on the tree and prints its result as JSON. */
 export function registerTool(cli: CAC, ctx: Context): void {
   cli.command('tool <name> [params]', 'Invoke an svc_* tool; params is a JSON object, or - to read it from stdin')
+    .option('--stdin', 'Read the params from stdin (what `-` means)')
     .example('svc tool svc_task_complete \'{"taskId":"TASK-2026-11-21-001","summary":"done"}\'')
-    .action(async (name: string, params: string | undefined) => {
-      const text = params === '-' ? readFileSync(0, 'utf8') : (params ?? '{}');
+    .action(async (name: string, params: string | undefined, opts: { stdin?: boolean }) => {
+      const text = opts.stdin ? readFileSync(0, 'utf8') : (params ?? '{}');
       let parsed: unknown;
       try {
         parsed = JSON.parse(text);

@@ -1,0 +1,88 @@
+import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);
+import {
+  formatInvalid
+} from "./chunk-B5DKL4LX.js";
+import {
+  toPriorityRank
+} from "./chunk-6RIWMO4X.js";
+import {
+  compareText
+} from "./chunk-RG3YKIXV.js";
+
+// dist/cli/board.js
+var COLUMNS = [
+  { status: "backlog", title: "Backlog", always: true },
+  { status: "ready", title: "Ready", always: true },
+  { status: "in-progress", title: "In-Progress", always: true },
+  { status: "done", title: "Done", always: true },
+  { status: "blocked", title: "Blocked", always: false },
+  { status: "deadletter", title: "Deadletter", always: false }
+];
+var WIDTH = 30;
+var DONE_SHOWN = 10;
+function registerBoard(cli, ctx) {
+  cli.command("board", "Kanban view: Backlog, Ready, In-Progress, Done (and Blocked, Deadletter when not empty)").option("--json", "Print the columns as JSON").action(async (opts) => {
+    const { tasks, invalid } = await ctx.store().list(COLUMNS.map((c) => c.status));
+    const { columns, done } = toColumns(tasks);
+    if (opts.json) {
+      return ctx.json({
+        columns: columns.map((c) => ({ status: c.status, title: c.title, count: c.tasks.length, tasks: c.tasks.map((t) => toCard(t, done)) })),
+        invalid: invalid.map((file) => ({ path: file.path, message: file.message }))
+      });
+    }
+    renderBoard(columns, done).forEach((line) => ctx.print(line));
+    formatInvalid(invalid).forEach((line) => ctx.print(line));
+  });
+}
+function toBoardLines(tasks) {
+  const { columns, done } = toColumns(tasks);
+  return renderBoard(columns, done);
+}
+function toColumns(tasks) {
+  const done = new Set(tasks.filter((t) => t.status === "done").map((t) => t.task.id));
+  const columns = COLUMNS.map((column) => ({ ...column, tasks: sortColumn(tasks.filter((t) => t.status === column.status)) })).filter((column) => column.always || column.tasks.length > 0);
+  return { columns, done };
+}
+function toCard(stored, done) {
+  const { task } = stored;
+  const waitsOn = stored.status === "ready" ? task.dependsOn.filter((id) => !done.has(id)) : [];
+  return { id: task.id, title: task.title, priority: task.priority, agent: task.lease?.agent ?? task.routing.agent ?? null, waitsOn };
+}
+function sortColumn(tasks) {
+  return tasks.sort((a, b) => {
+    if (a.status === "done")
+      return compareText(b.task.updatedAt, a.task.updatedAt);
+    return toPriorityRank(b.task.priority) - toPriorityRank(a.task.priority) || compareText(a.task.createdAt, b.task.createdAt);
+  });
+}
+function renderBoard(columns, done) {
+  const cells = columns.map((column) => {
+    const shown = column.status === "done" ? column.tasks.slice(0, DONE_SHOWN) : column.tasks;
+    const lines = shown.flatMap((t) => toCardLines(toCard(t, done)));
+    if (shown.length < column.tasks.length)
+      lines.push(`\u2026 ${column.tasks.length - shown.length} more`);
+    return [`${column.title} (${column.tasks.length})`, "-".repeat(WIDTH), ...lines];
+  });
+  const height = Math.max(...cells.map((c) => c.length));
+  const out = [];
+  for (let row = 0; row < height; row++)
+    out.push(cells.map((c) => fit(c[row] ?? "")).join(" | ").trimEnd());
+  return out;
+}
+function toCardLines(card) {
+  const mark = card.priority === "normal" ? "" : ` [${card.priority}]`;
+  const lines = [`${card.id}${mark}`, `  ${card.title}`];
+  if (card.agent)
+    lines.push(`  @${card.agent}`);
+  if (card.waitsOn.length)
+    lines.push(`  waits on ${card.waitsOn.join(", ")}`);
+  return lines;
+}
+function fit(text) {
+  return text.length > WIDTH ? `${text.slice(0, WIDTH - 1)}\u2026` : text.padEnd(WIDTH);
+}
+
+export {
+  registerBoard,
+  toBoardLines
+};

@@ -3,6 +3,7 @@ import { open, rename, unlink } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { SvcError } from '../core/errors.js';
 import { fsyncDir, hasCode } from './atomic.js';
+import { isDirectReadDir, refuseDirectReads } from './network-fs.js';
 
 /** A file read whole, with the stat of the descriptor the bytes came from. */
 export interface RegularRead {
@@ -19,18 +20,20 @@ export interface RegularRead {
  */
 export function readRegularFileSync(path: string, maxBytes: number): RegularRead {
   assertRegular(path, lstatSync(path, { bigint: true }));
+  const direct = isDirectReadDir(dirname(path));
   let fd: number;
   try {
-    fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+    fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK | (direct ? constants.O_DIRECT : 0));
   } catch (err) {
     if (hasCode(err, 'ELOOP')) assertRegular(path, lstatSync(path, { bigint: true }));
+    if (direct && hasCode(err, 'EINVAL')) return (refuseDirectReads(dirname(path)), readRegularFileSync(path, maxBytes));
     throw err;
   }
   try {
     const stat = fstatSync(fd, { bigint: true });
     assertRegular(path, stat);
     assertSize(path, stat.size, maxBytes);
-    return { text: readAtMost(fd, path, maxBytes), stat };
+    return { text: direct ? readWhole(fd, path, maxBytes) : readAtMost(fd, path, maxBytes), stat };
   } finally {
     closeSync(fd);
   }
@@ -120,6 +123,25 @@ function readAtMost(fd: number, path: string, maxBytes: number): string {
   }
   return Buffer.concat(chunks, total).toString('utf8');
 }
+
+/**
+ * Reads a file opened with `O_DIRECT` on FUSE: one read asks for everything up to `maxBytes` + 1,
+ * because a read that starts past the size the kernel cached returns nothing, however stale that size.
+ */
+function readWhole(fd: number, path: string, maxBytes: number): string {
+  if (directBuffer.length < maxBytes + 1) directBuffer = Buffer.allocUnsafe(maxBytes + 1);
+  let total = 0;
+  for (;;) {
+    const read = readSync(fd, directBuffer, total, maxBytes + 1 - total, null);
+    if (read === 0) break;
+    total += read;
+    if (total > maxBytes) assertSize(path, BigInt(total), maxBytes);
+  }
+  return directBuffer.toString('utf8', 0, total);
+}
+
+/** Shared by the synchronous direct reads (one at a time on this thread). */
+let directBuffer = Buffer.alloc(0);
 
 function lstatOrNull(path: string): BigIntStats | null {
   try {

@@ -3,13 +3,14 @@ import { unlink } from 'node:fs/promises';
 import { SvcError } from '../core/errors.js';
 import { assertTransition, STATUSES, type Cause, type Status } from '../core/status.js';
 import { parseTask, type Task } from '../core/task.js';
-import { ensureDir, unlinkDurable } from '../fs/atomic.js';
+import { ensureDir, hasCode, unlinkDurable } from '../fs/atomic.js';
 import { MAX_FILE_BYTES } from '../fs/frontmatter.js';
 import { readRegularFileSync, replaceFileDurable } from '../fs/regular-file.js';
 import { withLock } from '../fs/lock.js';
 import { appendEvents, type EventInput } from './events.js';
 import type { Paths } from './paths.js';
-import { isSameStamp, readTaskFile, renderTask, type StoredTask } from './task-file.js';
+import { readTaskFileSettled } from './settled-read.js';
+import { isSameStamp, renderTask, type StoredTask } from './task-file.js';
 
 /** What a change function asks for: the new frontmatter and body, and the status to end in. */
 export interface Change {
@@ -81,20 +82,42 @@ export async function commitTask(paths: Paths, id: string, change: ChangeFn, opt
 /**
  * Finds the one file of `id`, under its lock. A second copy (a crash between write and unlink, or a
  * git merge) is resolved here: the later `updatedAt` wins, the other goes to `data/conflicts/`.
+ * Only what opens counts: a name a network filesystem still lists from its cache, but that is gone,
+ * is no copy (nothing is repaired on a cached look).
  */
 export async function locateTask(paths: Paths, id: string, now: Date): Promise<StoredTask> {
-  const found = findTaskFiles(paths, id);
-  if (found.length === 0) throw new SvcError('not_found', `Task ${id} does not exist.`, 'List tasks with `svc task list`.');
-  if (found.length === 1) return readTaskFile(found[0]!);
-  const copies = await Promise.all(found.map((path) => readTaskFile(path).catch((err: unknown) => err as Error)));
-  const broken = copies.findIndex((copy) => copy instanceof Error);
-  if (broken !== -1) {
+  const copies = await readCopies(paths, id);
+  const broken = copies.find(({ copy }) => copy instanceof Error);
+  if (broken && copies.length === 1) throw broken.copy;
+  if (broken) {
     // A copy that does not parse may be a human's edit in progress: never moved, never overwritten.
-    throw new SvcError('validation_error', `${id} has another copy that does not parse: ${(copies[broken] as Error).message.split('\n')[0]}`, `Fix or remove ${found[broken]}, then retry (svc doctor lists such files).`);
+    throw new SvcError('validation_error', `${id} has another copy that does not parse: ${(broken.copy as Error).message.split('\n')[0]}`, `Fix or remove ${broken.path}, then retry (svc doctor lists such files).`);
   }
-  const [winner, ...losers] = (copies as StoredTask[]).sort(byNewest);
+  const [winner, ...losers] = copies.map(({ copy }) => copy as StoredTask).sort(byNewest);
   for (const loser of losers) await moveToConflicts(paths, loser.path, now);
   return winner!;
+}
+
+/** One copy of a task as read: the task, or why it does not parse. */
+export interface ReadCopy {
+  path: string;
+  copy: StoredTask | Error;
+}
+
+/**
+ * Reads every copy of `id` that opens (normally one); `not_found` when none does. A copy gone by
+ * the time it is opened moved meanwhile, or was only a network filesystem's cached look: the
+ * search is repeated a few times before the task counts as missing.
+ */
+export async function readCopies(paths: Paths, id: string): Promise<ReadCopy[]> {
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const found = findTaskFiles(paths, id);
+    if (found.length === 0) break;
+    const read = await Promise.all(found.map(async (path) => ({ path, copy: await readTaskFileSettled(path).catch((err: unknown) => toError(err)) })));
+    const copies = read.filter(({ copy }) => !hasCode(copy, 'ENOENT'));
+    if (copies.length) return copies;
+  }
+  throw new SvcError('not_found', `Task ${id} does not exist.`, 'List tasks with `svc task list`.');
 }
 
 /**
@@ -163,6 +186,10 @@ function toEvents(current: StoredTask, wanted: Change, actor: string): EventInpu
   return out.concat(wanted.events ?? []);
 }
 
+
+function toError(err: unknown): Error {
+  return err instanceof Error ? err : new Error(String(err));
+}
 
 async function isUnchanged(current: StoredTask): Promise<boolean> {
   const now = lstatSync(current.path, { bigint: true, throwIfNoEntry: false });

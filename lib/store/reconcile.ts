@@ -8,7 +8,8 @@ import { byNewest, commitTask, moveToConflicts } from './commit.js';
 import { appendEvents } from './events.js';
 import { isTempName, toTaskId, type Paths } from './paths.js';
 import { initTree } from './store.js';
-import { readTaskFile, type StoredTask } from './task-file.js';
+import { readTaskFileSettled } from './settled-read.js';
+import type { StoredTask } from './task-file.js';
 
 /** Kinds of problem, in the order they are applied; `invalid` and `stray` are only reported. */
 export const RECONCILE_KINDS = ['missing', 'temporary', 'duplicate', 'heal', 'invalid', 'stray'] as const;
@@ -217,7 +218,7 @@ async function readCopies(files: readonly { id: string; path: string; status: St
   const worker = async () => {
     while (next < files.length) {
       const { id, path, status } = files[next++]!;
-      const copy = await readTaskFile(path).catch((err: unknown): Copy | null => (hasCode(err, 'ENOENT') ? null : { path, status, error: toError(err) }));
+      const copy = await readTaskFileSettled(path).catch((err: unknown): Copy | null => (hasCode(err, 'ENOENT') ? null : { path, status, error: toError(err) }));
       if (!copy) continue;
       const list = out.get(id);
       if (list) list.push(copy);

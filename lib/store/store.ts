@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import { readdir, writeFile } from 'node:fs/promises';
 import { compareText } from '../core/compare.js';
 import { forEachLimit } from '../core/limit.js';
-import { SvcError } from '../core/errors.js';
 import { isSafeId, resolveIdArg } from '../core/ids.js';
 import { DEFAULT_PRIORITY, type Priority } from '../core/priority.js';
 import { STATUSES, type Status } from '../core/status.js';
@@ -11,10 +10,11 @@ import { systemClock, type Clock } from '../core/time.js';
 import { createExclusive, ensureDir, hasCode, isNameTaken } from '../fs/atomic.js';
 import { withLock } from '../fs/lock.js';
 import { allocateId } from './allocate.js';
-import { byNewest, commitTask, findTaskFiles, toStored, type ChangeFn, type CommitResult } from './commit.js';
+import { byNewest, commitTask, findTaskFiles, readCopies, toStored, type ChangeFn, type CommitResult } from './commit.js';
 import { appendEvents } from './events.js';
 import { toPaths, toTaskId, type Paths } from './paths.js';
-import { readTaskFile, renderTask, type StoredTask } from './task-file.js';
+import { readTaskFileSettled } from './settled-read.js';
+import { renderTask, type StoredTask } from './task-file.js';
 
 /** Options of `createStore`: the root, and the clock and uuid source tests control. */
 export interface StoreOptions {
@@ -111,12 +111,9 @@ export function createStore(options: StoreOptions) {
     /** Reads one task by id or prefix; two copies (mid-move) yield the newer. */
     async get(arg: string): Promise<StoredTask> {
       const id = await this.resolve(arg);
-      const copies = findTaskFiles(paths, id);
-      if (copies.length === 0) throw new SvcError('not_found', `Task ${id} does not exist.`, 'List tasks with `svc task list`.');
-      if (copies.length === 1) return readTaskFile(copies[0]!);
-      const read = await Promise.all(copies.map((path) => readTaskFile(path).catch((err: unknown) => err as Error)));
+      const read = (await readCopies(paths, id)).map(({ copy }) => copy);
       const valid = read.filter((copy): copy is StoredTask => !(copy instanceof Error));
-      if (!valid.length) throw read[0] as Error;
+      if (!valid.length) throw read[0]!;
       return valid.sort(byNewest)[0]!;
     },
 
@@ -172,7 +169,7 @@ export async function listTasks(paths: Paths, statuses: readonly Status[]): Prom
   const invalid: InvalidFile[] = [];
   await forEachLimit(files, 64, async ({ path, status }) => {
     try {
-      const stored = await readTaskFile(path);
+      const stored = await readTaskFileSettled(path);
       const seen = byId.get(stored.task.id);
       if (!seen || byNewest(stored, seen) < 0) byId.set(stored.task.id, stored);
     } catch (err) {

@@ -5,7 +5,7 @@ import { STATUSES, type Status } from '../core/status.js';
 import { hasCode } from '../fs/atomic.js';
 import { toTaskId, type Paths } from './paths.js';
 import type { InvalidFile } from './store.js';
-import { readTaskFile } from './task-file.js';
+import { readTaskFileSettled } from './settled-read.js';
 import { fromStored, readEntrySync } from './task-index-entry.js';
 import type { IndexChange, IndexEntry, TaskIndexOptions } from './task-index.js';
 
@@ -47,26 +47,30 @@ export function* entriesOf(state: IndexState, status: Status): IterableIterator<
 
 /**
  * Reads one file found by a listing (synchronously: bulk loads are CPU-bound and the async file
- * API costs more than the read). A relocation of the id since `gen` wins over this read.
+ * API costs more than the read). A relocation of the id since `gen` wins over this read. A file
+ * that fails to parse is handed to `relocate`, which reads it again before judging it invalid;
+ * the promise of that is returned.
  */
-export function loadFile(state: IndexState, file: { id: string; status: Status }, gen: number): void {
-  if (gen !== -1 && (state.gen.get(file.id) ?? 0) !== gen) return;
+export function loadFile(state: IndexState, file: { id: string; status: Status }, gen: number): Promise<void> | undefined {
+  if (gen !== -1 && (state.gen.get(file.id) ?? 0) !== gen) return undefined;
   const path = state.paths.taskFile(file.status, file.id);
-  let stamp: string | null = null;
   try {
     const s = lstatSync(path);
-    stamp = toStamp(s);
-    const entry = readEntrySync(path, file.status, file.id, stamp, s.mtimeMs);
+    const entry = readEntrySync(path, file.status, file.id, toStamp(s), s.mtimeMs);
     const seen = state.entries.get(file.id);
     if (!seen || seen.status === file.status || isNewer(entry, seen)) setEntry(state, entry, true);
+    return undefined;
   } catch (err) {
-    if (hasCode(err, 'ENOENT')) return void relocate(state, file.id).catch((next: unknown) => fail(state, next));
-    state.byStatus[file.status].delete(file.id);
-    setInvalid(state, path, file.status, err, stamp);
+    if (!hasCode(err, 'ENOENT')) state.byStatus[file.status].delete(file.id);
+    return relocate(state, file.id).catch((next: unknown) => fail(state, next));
   }
 }
 
-/** Finds every copy of `id`, reads the ones that changed, and keeps the newest valid copy. */
+/**
+ * Finds every copy of `id`, reads each (a name that no longer opens is no copy: it moved, or a
+ * network filesystem listed it from its cache), and keeps the newest valid copy. A file that fails
+ * to parse is read a second time before it counts as invalid (`readTaskFileSettled`).
+ */
 export async function relocate(state: IndexState, id: string, attempt = 0): Promise<void> {
   const gen = (state.gen.get(id) ?? 0) + 1;
   state.gen.set(id, gen);
@@ -74,24 +78,27 @@ export async function relocate(state: IndexState, id: string, attempt = 0): Prom
     (copy): copy is { status: Status; stamp: string } => copy.stamp !== null,
   );
   let best: IndexEntry | undefined;
+  let found = 0;
+  let gone = false;
   const bad: { path: string; status: Status; err: unknown; stamp: string }[] = [];
   for (const { status, stamp } of copies) {
     const path = state.paths.taskFile(status, id);
-    const known = state.entries.get(id);
-    if (known?.path === path && known.stamp === stamp) {
-      if (!best || isNewer(known, best)) best = known;
-      continue;
-    }
     try {
-      const entry = fromStored(await readTaskFile(path), stamp);
+      const entry = fromStored(await readTaskFileSettled(path, state.options.beforeReread), stamp);
+      found++;
       if (!best || isNewer(entry, best)) best = entry;
     } catch (err) {
-      if (hasCode(err, 'ENOENT') && attempt < 3) return relocate(state, id, attempt + 1);
+      if (hasCode(err, 'ENOENT')) {
+        gone = true;
+        continue;
+      }
+      found++;
       bad.push({ path, status, err, stamp });
     }
   }
+  if (gone && found === 0 && attempt < 3) return relocate(state, id, attempt + 1); // moved meanwhile: find its new place
   if (state.gen.get(id) !== gen) return;
-  if (copies.length > 1) call(state, () => state.options.onNeedsRepair?.(id, 'duplicate'));
+  if (found > 1) call(state, () => state.options.onNeedsRepair?.(id, 'duplicate'));
   for (const status of STATUSES) state.invalid.delete(state.paths.taskFile(status, id));
   for (const b of bad) setInvalid(state, b.path, b.status, b.err, b.stamp);
   if (best) setEntry(state, best);

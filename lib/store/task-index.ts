@@ -53,6 +53,8 @@ export interface TaskIndexOptions {
   /** A rescan found files the index did not have, or had older versions of (missed or dropped watcher events). */
   onRescanFound?: (found: { count: number; full: boolean }) => void;
   onError?: (err: unknown) => void;
+  /** What happens between a read that fails to parse and the second read (default: a short pause; tests pass their own). */
+  beforeReread?: () => Promise<void>;
 }
 
 /** The in-memory index of `tasks/`, kept fresh by the watcher, the daemon's writes and rescans. */
@@ -191,7 +193,8 @@ async function loadInitial(state: IndexState): Promise<void> {
       else files.push({ id, status });
     }
   }
-  for (const file of files) loadFile(state, file, -1);
+  const rereads = files.map((file) => loadFile(state, file, -1)).filter((reread) => reread !== undefined);
+  await Promise.all(rereads);
   STATUSES.forEach((status, i) => recordDir(state, status, dirStats[i], started));
 }
 

@@ -37,10 +37,18 @@ export function createContext(io: Io): Context {
     root,
     store: () => {
       if (!storeModule) throw new Error('svc: the store module was not loaded (call loadStore first)');
-      return (store ??= storeModule.createStore({ root }));
+      return (store ??= storeModule.createStore({ root, onEventError: (err) => io.stderr(toEventWarning(err)) }));
     },
     print: (text) => io.stdout(`${text}\n`),
     json: (value) => io.stdout(`${JSON.stringify(value, null, 2)}\n`),
     exitCode: 0,
   };
+}
+
+// --- internal ---
+
+/** The warning of a change made whose event line could not be written (the command still succeeds). */
+function toEventWarning(err: unknown): string {
+  const reason = err instanceof Error ? err.message : String(err);
+  return `warning: the change was made, but its event could not be appended to the event log (${reason}).\nhint: check that data/events/ is writable; svc events will not show this change.\n`;
 }

@@ -29,7 +29,7 @@ export function registerDoctor(cli: CAC, ctx: Context): void {
       const plan = await planReconcile(store.paths, store.clock());
       if (!options.json) printConfig(ctx, config);
       if (!options.fix) printPlan(ctx, plan, options.json === true, config);
-      else printResult(ctx, await applyReconcile(store.paths, plan, 'doctor'), options.json === true, config);
+      else printResult(ctx, await applyReconcile(store.paths, plan, 'doctor', { events: store.events }), options.json === true, config);
       if (config.length) ctx.exitCode = 1;
     });
 }

@@ -81,9 +81,36 @@ export const TASK_KEY_ORDER = [
 
 /** Validates frontmatter data; every problem is listed, one `path: problem` a line. */
 export function parseTask(data: unknown, source: string): Task {
+  const dropped = findDroppedKeys(data);
+  if (dropped.length) {
+    throw new SvcError('validation_error', `${source}: invalid task frontmatter:\n${dropped.map((path) => `  ${path}: ${DROPPED_KEY_PROBLEM}`).join('\n')}`, 'Rename the key; the file is left out of scheduling until it parses.');
+  }
   const result = TaskSchema.safeParse(data);
   if (result.success) return result.data;
   throw new SvcError('validation_error', `${source}: invalid task frontmatter:\n${formatIssues(result.error.issues)}`, 'Fix the listed fields; the file is left out of scheduling until it parses.');
+}
+
+/** Why a `__proto__` key is refused rather than silently lost. */
+export const DROPPED_KEY_PROBLEM = 'the key "__proto__" is refused: JavaScript objects cannot keep it, so it would be silently dropped';
+
+/**
+ * The paths of every `__proto__` key in a plain value (as JSON.parse or YAML may produce), which
+ * validation and copies would drop without a word. Iterative, so any depth is safe.
+ */
+export function findDroppedKeys(value: unknown, root = ''): string[] {
+  if (!hasDroppedKey(value)) return [];
+  const out: string[] = [];
+  const stack: { value: unknown; path: string }[] = [{ value, path: root }];
+  while (stack.length) {
+    const { value: node, path } = stack.pop()!;
+    if (typeof node !== 'object' || node === null) continue;
+    for (const key of Object.keys(node)) {
+      const at = Array.isArray(node) ? `${path}[${key}]` : `${path}${path ? '.' : ''}${key}`;
+      if (key === '__proto__') out.push(at);
+      stack.push({ value: (node as Record<string, unknown>)[key], path: at });
+    }
+  }
+  return out.sort();
 }
 
 /** Formats zod issues as `path: problem` lines. */
@@ -114,4 +141,18 @@ export function assertTaskText(title: string | undefined, body: string | undefin
   if (body !== undefined && Buffer.byteLength(body) > MAX_BODY_BYTES) {
     throw new SvcError('too_large', `Body has ${Buffer.byteLength(body)} bytes; the limit is ${MAX_BODY_BYTES}.`, 'Keep large material in files and link to them from the body.');
   }
+}
+
+// --- internal ---
+
+/**
+ * The fast check of `findDroppedKeys` (no paths built): most values have no such key. Values nested
+ * deeper than 256 levels are not looked into: nothing that deep is ever written (the reader's limit is 32).
+ */
+function hasDroppedKey(node: unknown, depth = 0): boolean {
+  if (typeof node !== 'object' || node === null || depth > 256) return false;
+  if (!Array.isArray(node) && Object.hasOwn(node, '__proto__')) return true;
+  const values = Object.values(node);
+  for (let i = 0; i < values.length; i++) if (hasDroppedKey(values[i], depth + 1)) return true;
+  return false;
 }

@@ -7,6 +7,7 @@ import { createStore, type Store } from '../store/store.js';
 import { createTaskIndex, type IndexChange, type TaskIndex } from '../store/task-index.js';
 import type { ToolDef } from '../tools/registry.js';
 import { assertHealthy, assertPrivateDir, assertSocketPath, clearLeftovers, holdInstanceLock, listenPrivate, removePidFile, writePidFile, type InstanceLock } from './instance.js';
+import { createEventRetry, type EventRetry } from './event-retry.js';
 import { createLog, type DaemonLog } from './log.js';
 import { createRoutes, type HookName, type RouteContext, type StatusBody } from './routes.js';
 import { loadOrg, toDaemonSettings } from '../org/org-chart.js';
@@ -75,13 +76,14 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
   assertSocketPath(paths.socket);
   const clock = options.clock ?? systemClock;
   const signals = options.handleSignals ? trapSignals() : null;
-  const store = createStore({ root: paths.root, clock });
   let parts: Partial<Running> = {};
+  const store = createStore({ root: paths.root, clock, onEventError: (err, pending) => parts.events?.onError(err, pending) });
   try {
     await store.init();
     assertPrivateDir(paths.data);
     parts = { lock: await holdInstanceLock(paths) };
     parts.log = createLog({ file: paths.daemonLog, stderr: options.stderr, now: clock });
+    parts.events = createEventRetry({ events: store.events, log: () => parts.log });
     const removed = await clearLeftovers(paths);
     if (removed.length) parts.log.warn('daemon.leftovers_removed', { removed });
     const daemon = await launch(paths, store, options, clock, parts as Running);
@@ -94,6 +96,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
     await parts.index?.close().catch(() => undefined);
     if (parts.server) await closeServer(parts.server, 0).catch(() => undefined);
     await parts.health?.close();
+    await parts.events?.close();
     await parts.log?.close();
     await parts.lock?.release();
     throw err;
@@ -105,6 +108,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
 interface Running {
   lock: InstanceLock;
   log: DaemonLog;
+  events: EventRetry;
   index?: TaskIndex;
   server?: Server;
   health?: HealthPort;
@@ -254,6 +258,7 @@ function createStop(core: Core, server: Server, requests: RequestTracker): { clo
       await parts.index.close();
       await removePidFile(paths, pid);
       parts.log.info('daemon.stopped', { pid, uptimeMs: clock().getTime() - core.startedAt });
+      await parts.events.close();
       await appendEvents(paths.root, clock(), [{ type: 'daemon.stopped', actor: 'system', payload: { pid } }]).catch(() => undefined);
       await parts.log.close();
       await parts.lock.release();

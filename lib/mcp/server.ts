@@ -30,7 +30,9 @@ export interface McpServerHandle {
  * write follows the store's locking commit protocol, so this is safe beside a running daemon.
  */
 export function startMcpServer(options: McpServerOptions): McpServerHandle {
-  const ctx: ToolContext = { store: createStore({ root: options.root }) };
+  const onError = options.onError;
+  const onEventError = onError ? (err: unknown) => onError(new Error(`a change was made, but its event could not be appended to the event log: ${err instanceof Error ? err.message : String(err)}`)) : undefined;
+  const ctx: ToolContext = { store: createStore({ root: options.root, ...(onEventError ? { onEventError } : {}) }) };
   let markClosed!: () => void;
   const closed = new Promise<void>((resolve) => (markClosed = resolve));
   const transport = new ClosingTransport(options.stdin, options.stdout, () => markClosed());

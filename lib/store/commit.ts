@@ -7,7 +7,7 @@ import { ensureDir, hasCode, unlinkDurable } from '../fs/atomic.js';
 import { MAX_FILE_BYTES } from '../fs/frontmatter.js';
 import { readRegularFileSync, replaceFileDurable } from '../fs/regular-file.js';
 import { withLock } from '../fs/lock.js';
-import { appendEvents, type EventInput } from './events.js';
+import type { EventInput, EventLog } from './events.js';
 import type { Paths } from './paths.js';
 import { readTaskFileSettled } from './settled-read.js';
 import { isSameStamp, renderTask, type StoredTask } from './task-file.js';
@@ -33,6 +33,8 @@ export interface CommitOptions {
   now: Date;
   actor: string;
   lockWaitMs?: number;
+  /** Where the events go once the change is committed (a failure to append them is not the commit's). */
+  events: EventLog;
 }
 
 /** The outcome of a commit: the task before and after, and whether its status changed. */
@@ -45,7 +47,8 @@ export interface CommitResult {
 
 /**
  * The commit protocol (docs/architecture.md, "Commit protocol"): lock, re-read, validate, write atomically into the
- * target directory, unlink the old file only if it is still the one read, release, log.
+ * target directory, unlink the old file only if it is still the one read, release, log. Once the file
+ * is written the result is success: the events are recorded by a log that never rejects.
  */
 export async function commitTask(paths: Paths, id: string, change: ChangeFn, options: CommitOptions): Promise<CommitResult> {
   const events: EventInput[] = [];
@@ -75,7 +78,7 @@ export async function commitTask(paths: Paths, id: string, change: ChangeFn, opt
     }
     throw new SvcError('locked', `${id} kept changing on disk while being written.`, 'Someone is editing the file by hand; retry when they are done.');
   });
-  await appendEvents(paths.root, options.now, events);
+  await options.events.record(options.now, events);
   return result;
 }
 

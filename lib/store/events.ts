@@ -18,17 +18,73 @@ export type EventInput = Omit<SvcEvent, 'timestamp'>;
 /** Appends events to `data/events/<UTC date>.jsonl`, each line in a single write. */
 export async function appendEvents(root: string, now: Date, events: readonly EventInput[]): Promise<void> {
   if (events.length === 0) return;
-  const paths = toPaths(root);
   const timestamp = now.toISOString();
   const lines = events.map((event) => `${JSON.stringify(toEvent(event, timestamp))}\n`).join('');
-  const file = paths.eventFile(toIdDate(now));
-  try {
-    await appendFile(file, lines);
-  } catch (err) {
-    if (!hasCode(err, 'ENOENT')) throw err;
-    await ensureDir(paths.events, 0o700);
-    await appendFile(file, lines);
-  }
+  await appendToDay(root, toIdDate(now), lines);
+}
+
+/** Options of `createEventLog`. */
+export interface EventLogOptions {
+  /** Told when lines could not be appended (they are kept and retried); `pending` counts the lines waiting. */
+  onError?: (err: unknown, pending: number) => void;
+  /** Lines kept for a retry at most; past it the oldest are dropped and `dropped()` counts them. */
+  maxPending?: number;
+}
+
+/** The event log as a committed change records to it: `record` never rejects. */
+export interface EventLog {
+  /** Appends the events (after any still pending); a failure is reported and the lines kept for a retry. */
+  record(now: Date, events: readonly EventInput[]): Promise<void>;
+  /** Retries the pending lines; true when none are left. */
+  flush(): Promise<boolean>;
+  /** Lines waiting for a retry. */
+  pending(): number;
+  /** Lines given up on because too many were pending. */
+  dropped(): number;
+}
+
+/**
+ * The event log of a root for changes that already happened: an event that cannot be appended
+ * (a full disk, an unwritable `data/events/`) never turns a committed change into a failed call.
+ * The lines are kept in order and written before the next ones, or by `flush`.
+ */
+export function createEventLog(root: string, options: EventLogOptions = {}): EventLog {
+  const maxPending = options.maxPending ?? 100_000;
+  let pending: DayLine[] = [];
+  let dropped = 0;
+  let writing: Promise<boolean> = Promise.resolve(true);
+  const write = (lines: DayLine[]) => {
+    writing = writing.then(async () => {
+      const batch = pending.concat(lines);
+      let written = 0;
+      try {
+        for (const day of toDays(batch)) {
+          await appendToDay(root, day.date, day.text);
+          written += day.count;
+        }
+        pending = [];
+        return true;
+      } catch (err) {
+        const left = batch.slice(written);
+        pending = left.slice(Math.max(0, left.length - maxPending));
+        dropped += left.length - pending.length;
+        options.onError?.(err, pending.length);
+        return false;
+      }
+    });
+    return writing;
+  };
+  return {
+    async record(now, events) {
+      if (events.length === 0) return;
+      const timestamp = now.toISOString();
+      const date = toIdDate(now);
+      await write(events.map((event) => ({ date, line: `${JSON.stringify(toEvent(event, timestamp))}\n` })));
+    },
+    flush: () => write([]),
+    pending: () => pending.length,
+    dropped: () => dropped,
+  };
 }
 
 /** Reads events, oldest first, optionally only of some days or types. */
@@ -62,6 +118,35 @@ export async function readEvents(root: string, filter: { taskId?: string; type?:
 }
 
 // --- internal ---
+
+async function appendToDay(root: string, date: string, lines: string): Promise<void> {
+  const paths = toPaths(root);
+  const file = paths.eventFile(date);
+  try {
+    await appendFile(file, lines);
+  } catch (err) {
+    if (!hasCode(err, 'ENOENT')) throw err;
+    await ensureDir(paths.events, 0o700);
+    await appendFile(file, lines);
+  }
+}
+
+/** One line of the log and the day file it belongs in. */
+interface DayLine {
+  date: string;
+  line: string;
+}
+
+/** Consecutive lines of one day joined, in order (one append each). */
+function toDays(lines: readonly DayLine[]): { date: string; text: string; count: number }[] {
+  const out: { date: string; text: string; count: number }[] = [];
+  for (const { date, line } of lines) {
+    const last = out[out.length - 1];
+    if (last?.date === date) (last.text += line, last.count++);
+    else out.push({ date, text: line, count: 1 });
+  }
+  return out;
+}
 
 function toEvent(input: EventInput, timestamp: string): SvcEvent {
   if (!input.taskId) return { timestamp, type: input.type, actor: input.actor, payload: input.payload };

@@ -5,7 +5,7 @@ import { isStatus, STATUSES, type Status } from '../core/status.js';
 import { hasCode, unlinkDurable } from '../fs/atomic.js';
 import { LOCK_STALE_MS, withLock } from '../fs/lock.js';
 import { byNewest, commitTask, moveToConflicts } from './commit.js';
-import { appendEvents } from './events.js';
+import { createEventLog, type EventLog } from './events.js';
 import { isTempName, toTaskId, type Paths } from './paths.js';
 import { initTree } from './store.js';
 import { readTaskFileSettled } from './settled-read.js';
@@ -43,6 +43,8 @@ export interface ReconcileResult {
 export interface ApplyOptions {
   /** How long to wait for a task lock; the default outlasts the stale lock of a killed process. */
   lockWaitMs?: number;
+  /** Where the events of the repairs go (the store's `events`); a failure to append them is not the repair's. */
+  events?: EventLog;
 }
 
 /** Default lock wait of `applyReconcile`: a dead writer's lock goes stale before it runs out. */
@@ -75,6 +77,7 @@ export async function planReconcile(paths: Paths, now: Date): Promise<ReconcileP
  */
 export async function applyReconcile(paths: Paths, plan: ReconcilePlan, actor: string, options: ApplyOptions = {}): Promise<ReconcileResult> {
   const waitMs = options.lockWaitMs ?? RECONCILE_LOCK_WAIT_MS;
+  const events = options.events ?? createEventLog(paths.root);
   const result: ReconcileResult = { applied: [], skipped: [], failed: [], remaining: [] };
   for (const action of plan.actions) {
     if (!isFixable(action.kind)) {
@@ -82,7 +85,7 @@ export async function applyReconcile(paths: Paths, plan: ReconcilePlan, actor: s
       continue;
     }
     try {
-      const done = await applyAction(paths, plan.now, action, { actor, waitMs });
+      const done = await applyAction(paths, plan.now, action, { actor, waitMs, events });
       (done ? result.applied : result.skipped).push(action);
     } catch (err) {
       result.failed.push({ action, message: err instanceof Error ? err.message : String(err) });
@@ -100,7 +103,13 @@ interface Scan {
   strays: ReconcileAction[];
 }
 
-async function applyAction(paths: Paths, now: Date, action: ReconcileAction, how: { actor: string; waitMs: number }): Promise<boolean> {
+interface How {
+  actor: string;
+  waitMs: number;
+  events: EventLog;
+}
+
+async function applyAction(paths: Paths, now: Date, action: ReconcileAction, how: How): Promise<boolean> {
   const lock = <T>(id: string, fn: () => Promise<T>) => withLock(paths.lockFile(id), { what: id, waitMs: how.waitMs }, fn);
   switch (action.kind) {
     case 'missing':
@@ -110,7 +119,7 @@ async function applyAction(paths: Paths, now: Date, action: ReconcileAction, how
       return lock(action.id, () => unlinkDurable(action.path));
     case 'duplicate': {
       const moved = await lock(action.id, () => resolveDuplicate(paths, action.id, now));
-      if (moved) await appendEvents(paths.root, now, [{ type: 'recovery_action', taskId: action.id, actor: how.actor, payload: { action: 'duplicate_resolved', details: moved } }]);
+      if (moved) await how.events.record(now, [{ type: 'recovery_action', taskId: action.id, actor: how.actor, payload: { action: 'duplicate_resolved', details: moved } }]);
       return moved !== null;
     }
     case 'heal':
@@ -129,10 +138,10 @@ async function resolveDuplicate(paths: Paths, id: string, now: Date): Promise<{ 
   return { kept: relative(paths.root, valid[0]!.path), conflicts };
 }
 
-async function heal(paths: Paths, id: string, now: Date, how: { actor: string; waitMs: number }): Promise<boolean> {
+async function heal(paths: Paths, id: string, now: Date, how: How): Promise<boolean> {
   try {
     const result = await commitTask(paths, id, (cur) => (cur.task.status === cur.status ? null : { task: cur.task, body: cur.body, status: cur.status }), {
-      now, actor: how.actor, lockWaitMs: how.waitMs,
+      now, actor: how.actor, lockWaitMs: how.waitMs, events: how.events,
     });
     return result.changed;
   } catch (err) {

@@ -11,7 +11,7 @@ import { createExclusive, ensureDir, hasCode, isNameTaken } from '../fs/atomic.j
 import { withLock } from '../fs/lock.js';
 import { allocateId } from './allocate.js';
 import { byNewest, commitTask, findTaskFiles, readCopies, toStored, type ChangeFn, type CommitResult } from './commit.js';
-import { appendEvents } from './events.js';
+import { createEventLog } from './events.js';
 import { toPaths, toTaskId, type Paths } from './paths.js';
 import { readTaskFileSettled } from './settled-read.js';
 import { renderTask, type StoredTask } from './task-file.js';
@@ -23,6 +23,8 @@ export interface StoreOptions {
   newSessionId?: () => string;
   /** How long a writer waits for a held task lock before `locked` (default 5 s). */
   lockWaitMs?: number;
+  /** Told when events of a committed change could not be appended (they are kept and retried). */
+  onEventError?: (err: unknown, pending: number) => void;
 }
 
 /** What a new task needs; everything else gets its default. */
@@ -64,6 +66,7 @@ export function createStore(options: StoreOptions) {
   const clock = options.clock ?? systemClock;
   const newSessionId = options.newSessionId ?? randomUUID;
   const lockWaitMs = options.lockWaitMs ?? 5000;
+  const events = createEventLog(paths.root, options.onEventError ? { onError: options.onEventError } : {});
   let initialized = false;
 
   async function init(): Promise<void> {
@@ -77,6 +80,8 @@ export function createStore(options: StoreOptions) {
     clock,
     newSessionId,
     init,
+    /** The event log of committed changes (`record` never rejects; failures go to `onEventError`). */
+    events,
 
     /** Creates a task in backlog (or ready) with a fresh id; the file is created exclusively. */
     async create(input: CreateInput): Promise<StoredTask> {
@@ -84,18 +89,21 @@ export function createStore(options: StoreOptions) {
       assertTaskText(input.title, input.body);
       const now = clock();
       const status = input.status ?? 'backlog';
+      const body = input.body ?? '';
+      // Everything is checked before an id is reserved: a refused create leaves no trace.
+      renderTask(parseTask(toNewTask(PROBE_ID, status, input, now), 'new task'), body, 'new task');
       for (;;) {
         const id = await allocateId(paths, now);
         const task = parseTask(toNewTask(id, status, input, now), `new task ${id}`);
         const path = paths.taskFile(status, id);
-        const content = renderTask(task, input.body ?? '');
+        const content = renderTask(task, body);
         // Not read back after the lock is released: the scheduler may move it at once (another host too).
         const created = await withLock(paths.lockFile(id), { what: id, waitMs: lockWaitMs }, async () =>
           (await createExclusive(path, content)) ? toStored(path, task, content, status) : null,
         );
         if (!created) continue;
         const { title, priority, routing, createdBy } = task;
-        await appendEvents(paths.root, now, [
+        await events.record(now, [
           { type: 'task.created', taskId: id, actor: input.actor ?? createdBy, payload: { title, status, priority, routing, createdBy } },
         ]);
         return created;
@@ -125,7 +133,7 @@ export function createStore(options: StoreOptions) {
     /** Runs the commit protocol on one task (by id or prefix). */
     async commit(arg: string, change: ChangeFn, actor: string): Promise<CommitResult> {
       const id = await this.resolve(arg);
-      return commitTask(paths, id, change, { now: clock(), actor, lockWaitMs: lockWaitMs });
+      return commitTask(paths, id, change, { now: clock(), actor, lockWaitMs, events });
     },
   };
 }
@@ -182,6 +190,9 @@ export async function listTasks(paths: Paths, statuses: readonly Status[]): Prom
 }
 
 // --- internal ---
+
+/** A valid id for checking a new task before its real id is reserved. */
+const PROBE_ID = 'TASK-0000-00-00-000';
 
 function toNewTask(id: string, status: Status, input: CreateInput, now: Date): Task {
   const stamp = now.toISOString();

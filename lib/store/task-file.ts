@@ -48,21 +48,58 @@ export async function readStamped(path: string): Promise<{ text: string; stamp: 
   return { text, stamp: { ino: stat.ino, size: stat.size, mtimeNs: stat.mtimeNs } };
 }
 
-/** Renders a task file: frontmatter in the stable key order, then the body. Refuses what could not be read back. */
-export function renderTask(task: Task, body: string): string {
-  const text = stringifyFrontmatter(toOrderedTask(task), body);
+/**
+ * Renders a task file: frontmatter in the stable key order, then the body. Refuses what could not
+ * be read back exactly as given (too large, nested deeper than the reader allows, anything the
+ * reader would change), so a refused write never leaves a file svc's own reader rejects.
+ */
+export function renderTask(task: Task, body: string, label: string = task.id): string {
+  const data = toOrderedTask(task);
+  const text = stringifyFrontmatter(data, body);
   const size = Buffer.byteLength(text);
   const frontmatter = size - Buffer.byteLength(body);
   if (frontmatter > MAX_FRONTMATTER_BYTES) {
-    throw new SvcError('too_large', `${task.id}: the frontmatter would have ${frontmatter} bytes; the limit is ${MAX_FRONTMATTER_BYTES}.`, 'Keep metadata small; long text belongs in the body.');
+    throw new SvcError('too_large', `${label}: the frontmatter would have ${frontmatter} bytes; the limit is ${MAX_FRONTMATTER_BYTES}.`, 'Keep metadata small; long text belongs in the body.');
   }
   if (size > MAX_FILE_BYTES) {
-    throw new SvcError('too_large', `${task.id}: the task file would have ${size} bytes; the limit is ${MAX_FILE_BYTES}.`, 'Shorten the body; keep large material in files and link to them.');
+    throw new SvcError('too_large', `${label}: the task file would have ${size} bytes; the limit is ${MAX_FILE_BYTES}.`, 'Shorten the body; keep large material in files and link to them.');
   }
+  assertReadsBack(label, data, text);
   return text;
 }
 
 /** True when two stamps name the same version of a file. */
 export function isSameStamp(a: FileStamp, b: FileStamp): boolean {
   return a.ino === b.ino && a.size === b.size && a.mtimeNs === b.mtimeNs;
+}
+
+// --- internal ---
+
+function assertReadsBack(id: string, data: Record<string, unknown>, text: string): void {
+  let back: Task;
+  try {
+    back = parseTask(parseFrontmatter(text, id).data, id);
+  } catch (err) {
+    const reason = err instanceof Error ? err.message.replace(`${id}: `, '').replace(/\s*\n\s*/g, '; ') : String(err);
+    throw new SvcError('validation_error', `${id}: the task file would not read back: ${reason}`, 'Keep metadata plain and shallow (at most 30 levels of nesting); nothing was written.', { cause: err });
+  }
+  const path = findDifference(data, toOrderedTask(back), '');
+  if (path !== null) {
+    throw new SvcError('validation_error', `${id}: the task file would not read back as written (\`${path || '(root)'}\` changes).`, 'Use plain strings, numbers, booleans, lists and mappings in metadata; nothing was written.');
+  }
+}
+
+/** The path of the first difference between two plain values (key order ignored), or null when equal. */
+function findDifference(a: unknown, b: unknown, path: string): string | null {
+  if (Object.is(a, b)) return null;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null || Array.isArray(a) !== Array.isArray(b)) return path;
+  const keysA = Object.keys(a);
+  const keysB = Object.keys(b);
+  if (keysA.length !== keysB.length) return `${path}${path ? '.' : ''}${[...keysA, ...keysB].find((key) => !(Object.hasOwn(a, key) && Object.hasOwn(b, key))) ?? ''}`;
+  for (const key of keysA) {
+    if (!Object.hasOwn(b, key)) return `${path}${path ? '.' : ''}${key}`;
+    const found = findDifference((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key], `${path}${path ? '.' : ''}${key}`);
+    if (found !== null) return found;
+  }
+  return null;
 }

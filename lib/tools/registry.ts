@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import { SvcError } from '../core/errors.js';
-import { formatIssues } from '../core/task.js';
+import { DROPPED_KEY_PROBLEM, findDroppedKeys, formatIssues } from '../core/task.js';
 import type { OrgChart } from '../org/schema.js';
 import type { Status } from '../core/status.js';
 import type { Store } from '../store/store.js';
@@ -52,6 +52,10 @@ export async function invokeTool(tools: readonly ToolDef[], name: unknown, param
   const tool = tools.find((candidate) => candidate.name === name);
   if (!tool) {
     throw new SvcError('unknown_tool', `Unknown tool ${JSON.stringify(name)}.`, `Known tools: ${tools.map((t) => t.name).join(', ')}.`);
+  }
+  const dropped = findDroppedKeys(params ?? {});
+  if (dropped.length) {
+    throw new SvcError('validation_error', `${name}: invalid params:\n${dropped.map((path) => `  ${path}: ${DROPPED_KEY_PROBLEM}`).join('\n')}`, 'Rename the key (for example to "proto"); nothing was changed.');
   }
   const parsed = tool.params.safeParse(params ?? {});
   if (!parsed.success) {

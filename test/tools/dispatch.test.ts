@@ -1,8 +1,11 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { createReadStream, existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { isAbsolute } from 'node:path';
+import { leaseTask } from '../../lib/engine/dispatch.js';
+import { createStore } from '../../lib/store/store.js';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { cleanRoots } from '../helpers/root.js';
+import { cleanRoots, fixedClock, within } from '../helpers/root.js';
 import { ORG_CHART, rejects, setup, snapshot } from './helpers.js';
 
 const dispatch = suite('tools.svc_dispatch');
@@ -108,4 +111,54 @@ dispatch('refuses wrong types and unknown params by name', async () => {
   await rejects(call('svc_dispatch', { title: 'x' }), 'validation_error', 'brief');
 });
 
+dispatch('refuses metadata nested deeper than the reader allows with validation_error, writing nothing and reserving no id', async () => {
+  const { call, root } = setup();
+  let deep: Record<string, unknown> = { leaf: true };
+  for (let i = 0; i < 40; i++) deep = { inner: deep };
+  const error = await rejects(call('svc_dispatch', { title: 'Deep', brief: 'x', metadata: deep }), 'validation_error', 'would not read back', 'nesting');
+  assert.match(error.hint ?? '', /nothing was written/);
+  assert.equal(Object.keys(snapshot(root)).filter((path) => path.endsWith('.md')), []);
+  assert.equal(existsSync(`${root}/tasks/.seq`) ? readdirSync(`${root}/tasks/.seq`) : [], [], 'no id was reserved');
+  const next = await call<Dispatched>('svc_dispatch', { title: 'Shallow', brief: 'x', metadata: { a: { b: { c: 1 } } } });
+  assert.is(next.taskId, 'TASK-2026-11-21-001');
+});
+
+dispatch('refuses a __proto__ key in metadata by name, and keeps a constructor key', async () => {
+  const { call, root, store } = setup();
+  const params = JSON.parse('{"title":"Proto","brief":"x","metadata":{"ok":1,"nested":{"__proto__":{"polluted":true}}}}');
+  await rejects(call('svc_dispatch', params), 'validation_error', 'metadata.nested.__proto__', 'silently dropped');
+  assert.equal(Object.keys(snapshot(root)).filter((path) => path.endsWith('.md')), []);
+  const kept = await call<Dispatched>('svc_dispatch', JSON.parse('{"title":"Ctor","brief":"x","metadata":{"constructor":"kept","toString":"too"}}'));
+  assert.equal((await store.get(kept.taskId)).task.metadata, { constructor: 'kept', toString: 'too' });
+  assert.match(readFileSync(kept.filePath, 'utf8'), /metadata:\n {2}constructor: kept\n {2}toString: too\n/);
+});
+
+dispatch('answers with its task even when the scheduler leases it before the call returns', async () => {
+  const { call, root } = setup();
+  // The event log is a FIFO: the call's event append waits for a reader, and the test moves the new
+  // task meanwhile, as a scheduler in another process would, the moment it lands in ready/.
+  mkdirSync(`${root}/data/events`, { recursive: true, mode: 0o700 });
+  const fifo = `${root}/data/events/2026-11-21.jsonl`;
+  execFileSync('mkfifo', [fifo]);
+  const answer = call<Dispatched>('svc_dispatch', { title: 'Raced', brief: 'x', agent: 'dev' });
+  const file = `${root}/tasks/ready/TASK-2026-11-21-001.md`;
+  await within(5000, () => existsSync(file), 'the new task in ready/');
+  const scheduler = createStore({ root, clock: fixedClock() });
+  const leased = leaseTask(scheduler, 'TASK-2026-11-21-001', 'dev', 'command', 60_000);
+  await within(5000, () => existsSync(`${root}/tasks/in-progress/TASK-2026-11-21-001.md`) && !existsSync(file), 'the lease');
+  const lines = drain(fifo);
+  const result = await answer;
+  assert.equal([result.taskId, result.status], ['TASK-2026-11-21-001', 'ready']);
+  assert.ok(await leased);
+  assert.match(await lines, /"type":"task.created"/);
+});
+
 dispatch.run();
+
+/** Reads a FIFO until every writer is done. */
+function drain(fifo: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let text = '';
+    createReadStream(fifo, 'utf8').on('data', (chunk) => void (text += chunk)).on('end', () => resolve(text)).on('error', reject);
+  });
+}

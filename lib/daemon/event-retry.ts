@@ -1,0 +1,50 @@
+import type { EventLog } from '../store/events.js';
+import type { DaemonLog } from './log.js';
+
+/** Options of `createEventRetry`. */
+export interface EventRetryOptions {
+  events: EventLog;
+  /** The daemon's log, once it is open. */
+  log: () => DaemonLog | undefined;
+  /** How often pending lines are retried (1 s). */
+  everyMs?: number;
+}
+
+/** The daemon's side of the event log: failures logged once per outage, pending lines retried. */
+export interface EventRetry {
+  /** The store's `onEventError`. */
+  onError(err: unknown, pending: number): void;
+  /** Stops retrying after a last attempt. */
+  close(): Promise<void>;
+}
+
+/**
+ * Keeps the event log whole across an outage (a full disk, an unwritable `data/events/`): the
+ * change that could not log its events has happened and was reported so; its lines are retried
+ * every `everyMs` until they are written, and the outage is logged as a daemon error once.
+ */
+export function createEventRetry(options: EventRetryOptions): EventRetry {
+  const { events, log } = options;
+  let failing = false;
+  const retry = async () => {
+    if (events.pending() > 0) await events.flush();
+    if (failing && events.pending() === 0) {
+      failing = false;
+      log()?.info('events.recovered', { message: 'the event log is writable again; the pending events were appended', dropped: events.dropped() });
+    }
+  };
+  const timer = setInterval(() => void retry(), options.everyMs ?? 1000);
+  timer.unref();
+  return {
+    onError(err, pending) {
+      if (failing) return;
+      failing = true;
+      const message = err instanceof Error ? err.message : String(err);
+      log()?.error('events.append_failed', { message: `events of committed changes could not be appended (kept in memory and retried): ${message}`, pending });
+    },
+    async close() {
+      clearInterval(timer);
+      await retry();
+    },
+  };
+}

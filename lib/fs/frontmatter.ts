@@ -16,9 +16,10 @@ export interface ParsedFile {
 /**
  * Parses frontmatter and body. Hardened for files written by anyone: no cache shared between
  * calls, `---js` blocks refused (never evaluated), YAML with the core schema (timestamps stay
- * strings), no aliases, bounded depth and size.
+ * strings), no aliases, bounded depth and size. A leading byte-order mark is skipped.
  */
-export function parseFrontmatter(text: string, source: string): ParsedFile {
+export function parseFrontmatter(input: string, source: string): ParsedFile {
+  const text = input.charCodeAt(0) === 0xfeff ? input.slice(1) : input; // a byte-order mark, as some editors write, is not content
   if (Buffer.byteLength(text) > MAX_FILE_BYTES) {
     throw new SvcError('too_large', `${source}: file is larger than ${MAX_FILE_BYTES} bytes.`, 'Move large material out of the task file.');
   }

@@ -47,6 +47,19 @@ humans('an id with ../ as an argument is refused before any path is built', asyn
   }
 });
 
+humans('a file saved with a byte-order mark (as some editors do) is read as the task it is', async () => {
+  const root = tempRoot();
+  const store = createStore({ root });
+  const { task, path } = await store.create({ title: 'Edited on Windows', createdBy: 'test', body: 'Body\n' });
+  writeFileSync(path, `\uFEFF${readFileSync(path, 'utf8')}`);
+  assert.is((await store.get(task.id)).task.title, 'Edited on Windows');
+  assert.equal((await store.list()).invalid, []);
+  assert.is((await svc(root, 'doctor')).stdout.trim(), 'ok: no problems');
+  const promoted = await svc(root, 'task', 'promote', task.id);
+  assert.is(promoted.code, 0, promoted.stderr);
+  assert.not.match(readFileSync(join(root, 'tasks/ready', `${task.id}.md`), 'utf8'), /^\uFEFF/, 'svc writes files without one');
+});
+
 /** Bad files a human (or an attacker with write access) can leave; each must be refused, named, left alone. */
 const BAD: { name: string; content: (good: string, root: string) => string; code: string; says: string }[] = [
   { name: 'malformed YAML', content: () => '---\ntitle: [unclosed\nstatus: ready\n---\nBody\n', code: 'validation_error', says: 'malformed YAML frontmatter' },
@@ -54,6 +67,7 @@ const BAD: { name: string; content: (good: string, root: string) => string; code
   { name: 'a frontmatter id with ../', content: (good) => good.replace(/^id: .*$/m, 'id: ../../etc/passwd'), code: 'validation_error', says: 'id:' },
   { name: 'a 2 MB body', content: (good) => good + 'x'.repeat(2 * 1024 * 1024), code: 'too_large', says: 'the limit is 1048576' },
   { name: 'a YAML alias bomb', content: () => aliasBomb(), code: 'validation_error', says: 'maxAliases' },
+  { name: 'a __proto__ key (which JavaScript would drop silently)', content: (good) => good.replace('metadata: {}', 'metadata:\n  __proto__:\n    polluted: true'), code: 'validation_error', says: 'metadata.__proto__: the key "__proto__" is refused' },
   { name: 'a ---js block', content: (_, root) => `---js\n{ title: require('fs').writeFileSync(${JSON.stringify(join(root, 'pwned'))}, 'x') }\n---\nBody\n`, code: 'validation_error', says: 'frontmatter language "js" is not allowed' },
 ];
 

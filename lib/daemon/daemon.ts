@@ -7,6 +7,7 @@ import { createStore, type Store } from '../store/store.js';
 import { createTaskIndex, type IndexChange, type TaskIndex } from '../store/task-index.js';
 import type { ToolDef } from '../tools/registry.js';
 import { assertHealthy, assertPrivateDir, assertSocketPath, clearLeftovers, holdInstanceLock, listenPrivate, removePidFile, writePidFile, type InstanceLock } from './instance.js';
+import { limitConnections } from './connections.js';
 import { createEventRetry, type EventRetry } from './event-retry.js';
 import { createLog, type DaemonLog } from './log.js';
 import { createRoutes, type HookName, type RouteContext, type StatusBody } from './routes.js';
@@ -46,6 +47,10 @@ export interface DaemonOptions {
   env?: Record<string, string | undefined>;
   /** Open `GET /health` on 127.0.0.1:<port> (else `aof.daemon.healthPort`; none when neither). */
   healthPort?: number;
+  /** Socket connections open at once (256); past it the longest-idle one is closed. */
+  maxConnections?: number;
+  /** A socket connection with no request in flight is closed after this long (30 s). */
+  idleTimeoutMs?: number;
 }
 
 /** A running daemon. */
@@ -165,6 +170,11 @@ async function launch(paths: Paths, store: Store, options: DaemonOptions, clock:
   const { index } = core.parts;
   void index.loaded.then(() => ((core.loaded = true), log.info('index.loaded', { byStatus: index.counts() })), () => undefined);
   const server = (parts.server = createServer(createRoutes(toRouteContext(core))));
+  limitConnections(server, {
+    ...(options.maxConnections ? { max: options.maxConnections } : {}),
+    ...(options.idleTimeoutMs ? { idleMs: options.idleTimeoutMs } : {}),
+    onRefused: (busy) => log.warn('socket.refused', { message: `a connection was refused: all ${busy} open connections have a request in flight` }),
+  });
   const requests = trackRequests(server);
   await listenPrivate(server, paths.socket);
   await assertHealthy(paths);

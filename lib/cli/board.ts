@@ -2,6 +2,7 @@ import type { CAC } from 'cac';
 import { compareText } from '../core/compare.js';
 import type { Status } from '../core/status.js';
 import { toPriorityRank } from '../core/priority.js';
+import { toTerminalText } from '../core/text.js';
 import type { StoredTask } from '../store/task-file.js';
 import type { Context } from './context.js';
 import { formatInvalid } from './format.js';
@@ -80,8 +81,8 @@ function renderBoard(columns: { status: Status; title: string; tasks: StoredTask
 
 function toCardLines(card: ReturnType<typeof toCard>): string[] {
   const mark = card.priority === 'normal' ? '' : ` [${card.priority}]`;
-  const lines = [`${card.id}${mark}`, `  ${card.title}`];
-  if (card.agent) lines.push(`  @${card.agent}`);
+  const lines = [`${card.id}${mark}`, `  ${toTerminalText(card.title)}`];
+  if (card.agent) lines.push(`  @${toTerminalText(card.agent)}`);
   if (card.waitsOn.length) lines.push(`  waits on ${card.waitsOn.join(', ')}`);
   return lines;
 }

@@ -1,5 +1,6 @@
 import type { CAC } from 'cac';
 import { SvcError } from '../core/errors.js';
+import { toTerminalText } from '../core/text.js';
 import { createEventTail } from '../store/event-tail.js';
 import type { SvcEvent } from '../store/events.js';
 import type { Context } from './context.js';
@@ -45,7 +46,7 @@ export function registerEvents(cli: CAC, ctx: Context): void {
 export function formatEvent(event: SvcEvent): string {
   const payload = Object.entries(event.payload ?? {}).map(([key, value]) => `${key}=${toValue(value)}`).join(' ');
   const shown = payload.length > PAYLOAD_WIDTH ? `${payload.slice(0, PAYLOAD_WIDTH - 1)}…` : payload;
-  return [event.timestamp, event.type.padEnd(18), (event.taskId ?? '-').padEnd(19), String(event.actor ?? '-'), shown].join('  ').trimEnd();
+  return toTerminalText([event.timestamp, event.type.padEnd(18), (event.taskId ?? '-').padEnd(19), String(event.actor ?? '-'), shown].join('  ').trimEnd());
 }
 
 /** The filters of the options; a `--since` that is not a time is a `validation_error`. */

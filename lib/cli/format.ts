@@ -1,3 +1,4 @@
+import { toTerminalText } from '../core/text.js';
 import type { StoredTask } from '../store/task-file.js';
 import type { InvalidFile } from '../store/store.js';
 
@@ -27,32 +28,20 @@ export function toListRow(stored: StoredTask): ListRow {
 /** Plain-text table of tasks: id, status, priority, agent, title. */
 export function formatTaskTable(tasks: readonly ListRow[]): string[] {
   if (!tasks.length) return ['(no tasks)'];
-  const rows = tasks.map((t) => [t.id, t.status, t.priority, t.agent ?? '-', t.title]);
+  const rows = tasks.map((t) => [t.id, t.status, t.priority, toTerminalText(t.agent ?? '-'), toTerminalText(t.title)]);
   const widths = [0, 1, 2, 3].map((i) => Math.max(...rows.map((r) => r[i]!.length), ['ID', 'STATUS', 'PRIORITY', 'AGENT'][i]!.length));
   const line = (r: string[]) => r.map((cell, i) => (i < 4 ? cell.padEnd(widths[i]!) : cell)).join('  ');
   return [line(['ID', 'STATUS', 'PRIORITY', 'AGENT', 'TITLE']), ...rows.map(line)];
 }
 
-/** The fields of `svc task show`, one `key: value` a line, then the body. */
+/** The fields of `svc task show`, one `key: value` a line, then the body; control and bidirectional characters escaped. */
 export function formatTaskDetail(stored: StoredTask): string[] {
-  const { task } = stored;
-  const lines = [
-    `id: ${task.id}`, `title: ${task.title}`, `status: ${stored.status}`, `priority: ${task.priority}`, `project: ${task.project}`,
-    `routing: ${JSON.stringify(task.routing)}`, `dependsOn: ${task.dependsOn.length ? task.dependsOn.join(', ') : '(none)'}`,
-    `createdAt: ${task.createdAt}`, `updatedAt: ${task.updatedAt}`, `lastTransitionAt: ${task.lastTransitionAt}`, `createdBy: ${task.createdBy}`,
-  ];
-  if (task.lease) lines.push(`lease: ${task.lease.agent} until ${task.lease.expiresAt} (session ${task.lease.sessionId})`);
-  if (task.gate) lines.push(`gate: ${task.gate.workflow} / ${task.gate.current}`);
-  if (task.parentId) lines.push(`parentId: ${task.parentId}`);
-  if (Object.keys(task.metadata).length) lines.push(`metadata: ${JSON.stringify(task.metadata)}`);
-  lines.push(`file: ${stored.path}`);
-  if (stored.body.trim()) lines.push('', stored.body.trimEnd());
-  return lines;
+  return toDetailLines(stored).map((line, i, all) => toTerminalText(line, { multiline: i === all.length - 1 && stored.body.trim() !== '' }));
 }
 
 /** Warning lines for files that failed to parse. */
 export function formatInvalid(invalid: readonly InvalidFile[]): string[] {
-  return invalid.map((file) => `warning: skipped invalid task file ${file.message.split('\n').join(' ')}`);
+  return invalid.map((file) => `warning: skipped invalid task file ${toTerminalText(file.message.split('\n').join(' '))}`);
 }
 
 /** The text of a string option; undefined when absent or given as a bare flag. */
@@ -66,4 +55,22 @@ export function toList(value: unknown): string[] | undefined {
   const parts = (Array.isArray(value) ? value : [value]).flatMap((v) => String(v).split(','));
   const out = parts.map((p) => p.trim()).filter(Boolean);
   return out.length ? out : undefined;
+}
+
+// --- internal ---
+
+function toDetailLines(stored: StoredTask): string[] {
+  const { task } = stored;
+  const lines = [
+    `id: ${task.id}`, `title: ${task.title}`, `status: ${stored.status}`, `priority: ${task.priority}`, `project: ${task.project}`,
+    `routing: ${JSON.stringify(task.routing)}`, `dependsOn: ${task.dependsOn.length ? task.dependsOn.join(', ') : '(none)'}`,
+    `createdAt: ${task.createdAt}`, `updatedAt: ${task.updatedAt}`, `lastTransitionAt: ${task.lastTransitionAt}`, `createdBy: ${task.createdBy}`,
+  ];
+  if (task.lease) lines.push(`lease: ${task.lease.agent} until ${task.lease.expiresAt} (session ${task.lease.sessionId})`);
+  if (task.gate) lines.push(`gate: ${task.gate.workflow} / ${task.gate.current}`);
+  if (task.parentId) lines.push(`parentId: ${task.parentId}`);
+  if (Object.keys(task.metadata).length) lines.push(`metadata: ${JSON.stringify(task.metadata)}`);
+  lines.push(`file: ${stored.path}`);
+  if (stored.body.trim()) lines.push('', stored.body.trimEnd());
+  return lines;
 }

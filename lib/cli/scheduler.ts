@@ -2,6 +2,7 @@ import type { CAC } from 'cac';
 import { createCommandAdapter } from '../adapters/command.js';
 import { createStandaloneAdapter } from '../adapters/standalone.js';
 import { isSvcError } from '../core/errors.js';
+import { toTerminalText } from '../core/text.js';
 import { requestDaemon, toDaemonError } from '../daemon/client.js';
 import type { Action } from '../engine/plan.js';
 import { startScheduler } from '../engine/scheduler.js';
@@ -21,7 +22,7 @@ export function registerScheduler(cli: CAC, ctx: Context): void {
       const viaDaemon = await askDaemon(store, Boolean(opts.active));
       const actions = viaDaemon ?? (opts.active ? await runActive(ctx, store) : await planOnce(ctx, store));
       if (opts.json) return ctx.json({ active: Boolean(opts.active), daemon: viaDaemon !== null, actions });
-      actions.forEach((action) => ctx.print(formatAction(action)));
+      actions.forEach((action) => ctx.print(toTerminalText(formatAction(action))));
       ctx.print(summarize(actions, Boolean(opts.active)) + (viaDaemon ? ' (by the running daemon)' : ''));
     });
 }

@@ -229,6 +229,22 @@ board('shows the four columns with counts, and Blocked only when not empty', asy
   assert.equal(json.columns.map((c: { title: string; count: number }) => `${c.title}:${c.count}`), ['Backlog:0', 'Ready:1', 'In-Progress:0', 'Done:0', 'Blocked:1']);
 });
 
+create('control and bidirectional characters of a title are shown escaped by list, show, board and events', async () => {
+  const root = tempRoot();
+  const title = 'Pay \x1b[31mnow\x1b[0m \u202Egnp.exe';
+  const id = firstLine((await svc(root, 'task', 'create', title, '--body', 'Line one\n\x1b]0;pwned\x07 line two')).stdout);
+  const outputs = [await svc(root, 'task', 'list'), await svc(root, 'task', 'show', id), await svc(root, 'board'), await svc(root, 'events')];
+  for (const out of outputs) {
+    assert.is(out.code, 0, out.stderr);
+    assert.not.match(out.stdout, /[\x1b\x07\u202e]/, out.stdout);
+  }
+  assert.match(outputs[0]!.stdout, 'Pay \\x1b[31mnow\\x1b[0m \\u202egnp.exe');
+  assert.match(outputs[1]!.stdout, 'Line one\n\\x1b]0;pwned\\x07 line two');
+  assert.match(outputs[2]!.stdout, 'Pay \\x1b[31mnow');
+  assert.match(outputs[3]!.stdout, '\\u001b[31mnow\\u001b[0m \\u202egnp.exe'); // a payload value is JSON; the bidi override is escaped too
+  assert.is((await svc(root, 'task', 'show', id, '--json')).stdout.includes('\\u001b[31m'), true, '--json keeps the title as written (JSON escapes it)');
+});
+
 create.run();
 moves.run();
 leases.run();

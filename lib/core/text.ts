@@ -1,0 +1,26 @@
+/**
+ * Makes text from a task (a title, an actor, a body) safe to print on a terminal: control
+ * characters (C0 but the newlines and tabs that `multiline` keeps, DEL, C1: escape sequences
+ * could recolour, retitle or rewrite the screen), bidirectional overrides and isolates (which
+ * reorder what is shown), and line and paragraph separators become visible escapes such as
+ * `\x1b` or `\u202e`. Everything else is left as it is.
+ */
+export function toTerminalText(text: string, options: { multiline?: boolean } = {}): string {
+  const unsafe = options.multiline ? UNSAFE_MULTILINE : UNSAFE;
+  return text.replace(unsafe, toEscape);
+}
+
+// --- internal ---
+
+const RANGES = '\\u0000-\\u0008\\u000b-\\u001f\\u007f-\\u009f\\u061c\\u200e\\u200f\\u2028\\u2029\\u202a-\\u202e\\u2066-\\u2069';
+const UNSAFE_MULTILINE = new RegExp(`[${RANGES}]`, 'g');
+const UNSAFE = new RegExp(`[${RANGES}\\n\\t]`, 'g');
+
+const NAMED: Record<string, string> = { '\n': '\\n', '\t': '\\t', '\r': '\\r' };
+
+function toEscape(char: string): string {
+  const named = NAMED[char];
+  if (named) return named;
+  const code = char.charCodeAt(0);
+  return code < 0x100 ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`;
+}

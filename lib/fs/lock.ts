@@ -67,7 +67,7 @@ async function acquire(lockPath: string, options: LockOptions, onCompromised: (e
     });
   } catch (err) {
     if (hasCode(err, 'ELOCKED')) {
-      throw new SvcError('locked', `${options.what} is locked by another writer.`, 'Another svc process is changing it right now; retry in a moment.', { cause: err });
+      throw new SvcError('locked', `${options.what} is locked by another writer${describeHolder(lockPath)}.`, 'Another svc process is changing it right now; retry in a moment.', { cause: err });
     }
     if (hasCode(err, 'ENOENT')) knownDirs.delete(dir);
     throw err;
@@ -119,4 +119,30 @@ function isDeadOwner(owner: string): boolean {
   } catch (err) {
     return hasCode(err, 'ESRCH');
   }
+}
+
+/**
+ * Who holds a lock and how long until it counts as stale, for the `locked` message: `: pid 42 on
+ * this host (running), refreshed 1.2 s ago; it counts as stale in 8.8 s (10 s without a refresh)`.
+ */
+function describeHolder(lockPath: string): string {
+  let refreshedMs: number;
+  try {
+    refreshedMs = fs.statSync(lockPath).mtimeMs;
+  } catch {
+    return ''; // released meanwhile
+  }
+  let owner: string | null = null;
+  try {
+    owner = fs.readlinkSync(join(lockPath, 'owner'));
+  } catch {
+    // a lock being created, or one written by a version without owners
+  }
+  const [host, pid] = owner ? owner.trim().split(' ') : [];
+  const who = !host || !pid ? 'another process' : host === hostname() ? `pid ${pid} on this host (running)` : `pid ${pid} on host ${host}`;
+  const age = Math.max(0, Date.now() - refreshedMs);
+  const left = LOCK_STALE_MS - age;
+  const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+  const stale = left > 0 ? `it counts as stale in ${seconds(left)}` : 'it is stale now and is taken over on the next try';
+  return `: ${who}, refreshed ${seconds(age)} ago; ${stale} (${LOCK_STALE_MS / 1000} s without a refresh)`;
 }

@@ -1,6 +1,5 @@
 import type { OrgChart, Team } from '../org/schema.js';
 import { toDaemonSettings } from '../org/org-chart.js';
-import { appendEvents } from '../store/events.js';
 import type { Store } from '../store/store.js';
 import type { IndexChange, IndexEntry, TaskIndex } from '../store/task-index.js';
 import { applyDecision, evaluateMurmur, type MurmurDecision, type MurmurView } from './murmur.js';
@@ -146,7 +145,7 @@ export function startMurmur(options: MurmurRunnerOptions): MurmurRunner {
   }
 
   async function event(taskId: string, payload: Record<string, unknown>, now: Date): Promise<void> {
-    await appendEvents(paths.root, now, [{ type: 'murmur.review', taskId, actor: 'scheduler', payload }]);
+    await store.events.record(now, [{ type: 'murmur.review', taskId, actor: 'scheduler', payload }]);
   }
 
   let current: Promise<void> | null = null;

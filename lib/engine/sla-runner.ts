@@ -1,7 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { hasCode, writeDurable } from '../fs/atomic.js';
 import type { OrgChart } from '../org/schema.js';
-import { appendEvents } from '../store/events.js';
 import type { Store } from '../store/store.js';
 import { readTaskFile } from '../store/task-file.js';
 import type { IndexEntry, TaskIndex } from '../store/task-index.js';
@@ -58,7 +57,7 @@ export function startSla(options: SlaRunnerOptions): SlaRunner {
     // Recorded before alerting: after a crash in between, an alert is lost rather than repeated.
     if (changed) await writeDurable(store.paths.slaAlerts, `${JSON.stringify(Object.fromEntries([...alerted].map(([id, ms]) => [id, new Date(ms).toISOString()])), null, 2)}\n`);
     for (const v of due) {
-      await appendEvents(store.paths.root, now, [{
+      await store.events.record(now, [{
         type: 'sla.violation', taskId: v.task.id, actor: 'scheduler',
         payload: { duration: v.durationMs, limit: v.limitMs, agent: v.agent, timestamp: now.getTime() },
       }]);

@@ -77,7 +77,14 @@ export function toCaller(params: { actor?: string | undefined; sessionId?: strin
   };
 }
 
-/** Tells the context's index which tasks were just written. */
+/**
+ * Tells the context's index which tasks were just written. Never throws: the change is committed,
+ * so the call succeeds; an index that could not be told catches up on its next rescan.
+ */
 export async function notifyCommitted(ctx: ToolContext, ids: readonly string[]): Promise<void> {
-  await ctx.onCommitted?.(ids);
+  try {
+    await ctx.onCommitted?.(ids);
+  } catch {
+    // the index is a hint; the files are the truth
+  }
 }

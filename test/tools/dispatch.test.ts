@@ -153,6 +153,15 @@ dispatch('answers with its task even when the scheduler leases it before the cal
   assert.match(await lines, /"type":"task.created"/);
 });
 
+dispatch('succeeds when the index cannot be told of the new task: the file is the truth', async () => {
+  const { call, ctx, store } = setup();
+  ctx.onCommitted = () => {
+    throw new Error('index unavailable');
+  };
+  const result = await call<Dispatched>('svc_dispatch', { title: 'Unindexed', brief: 'x' });
+  assert.is((await store.get(result.taskId)).task.title, 'Unindexed');
+});
+
 dispatch.run();
 
 /** Reads a FIFO until every writer is done. */

@@ -1,5 +1,9 @@
 import { toRoot } from '../store/paths.js';
 import type { Store } from '../store/store.js';
+import { createPaint, type Paint } from './color.js';
+
+/** The width assumed when neither the terminal nor `COLUMNS` gives one. */
+const DEFAULT_COLUMNS = 80;
 
 /** The store module, loaded once by `loadStore` (most commands; a few light ones never need it). */
 let storeModule: typeof import('../store/store.js') | undefined;
@@ -14,6 +18,10 @@ export interface Io {
   stdout(text: string): void;
   stderr(text: string): void;
   env: Record<string, string | undefined>;
+  /** Colour the output (stdout is a terminal and `NO_COLOR` is not set); default false. */
+  color?: boolean;
+  /** The terminal's width; default `COLUMNS` from the environment, else 80. */
+  columns?: number;
 }
 
 /** What every command gets: the io, the root and a store over it. */
@@ -21,6 +29,10 @@ export interface Context {
   io: Io;
   root: string;
   store(): Store;
+  /** Colours for statuses and priorities (plain text when the output is not a terminal). */
+  paint: Paint;
+  /** How wide the output may be. */
+  columns: number;
   /** Prints a line (or a JSON value when `json` is set) on stdout. */
   print(text: string): void;
   json(value: unknown): void;
@@ -39,6 +51,8 @@ export function createContext(io: Io): Context {
       if (!storeModule) throw new Error('svc: the store module was not loaded (call loadStore first)');
       return (store ??= storeModule.createStore({ root, onEventError: (err) => io.stderr(toEventWarning(err)) }));
     },
+    paint: createPaint(io.color === true),
+    columns: io.columns ?? (Number(io.env.COLUMNS) || DEFAULT_COLUMNS),
     print: (text) => io.stdout(`${text}\n`),
     json: (value) => io.stdout(`${JSON.stringify(value, null, 2)}\n`),
     exitCode: 0,

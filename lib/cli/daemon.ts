@@ -4,15 +4,12 @@ import type { CAC } from 'cac';
 import { SvcError } from '../core/errors.js';
 import { findPackageRoot } from '../core/package-root.js';
 import { probeDaemon, spawnDetached, terminate, waitForExit, waitForHealthy, type DaemonProbe } from '../daemon/control.js';
-import { startDaemon } from '../daemon/daemon.js';
 import { checkHealthPort, HEALTH_HOST, type HealthAnswer } from '../daemon/health-port.js';
 import type { ConfigReport } from '../daemon/org-state.js';
 import { controlService, DAEMON_NODE_FLAGS, installService, uninstallService, type ServiceOptions } from '../daemon/service.js';
-import { loadOrg, toDaemonSettings } from '../org/org-chart.js';
 import { toPaths } from '../store/paths.js';
-import { TOOLS } from '../tools/index.js';
 import type { Context } from './context.js';
-import { runWatchdog, toPort } from './watchdog.js';
+import { toPort } from './port.js';
 
 /** How long `start` waits for a healthy daemon, and `stop` for it to exit. */
 const START_TIMEOUT_MS = 20_000;
@@ -27,14 +24,16 @@ export function registerDaemon(cli: CAC, ctx: Context): void {
     .option('--port <n>', 'Also query GET /health on 127.0.0.1:<n> (the health port)')
     .action((opts: { json?: boolean; port?: unknown }) => status(ctx, opts.json === true, opts.port === undefined ? undefined : toPort(opts.port)));
   cli.command('watchdog', 'Watch the daemon\'s health and restart it when it fails (aof.daemon.watchdog)').option('--port <n>', 'Check GET /health on 127.0.0.1:<n> instead of the socket')
-    .action((opts: { port?: unknown }) => runWatchdog(ctx, { port: opts.port, service: serviceOptions(ctx), bin: binPath() }));
+    .action(async (opts: { port?: unknown }) => (await import('./watchdog.js')).runWatchdog(ctx, { port: opts.port, service: serviceOptions(ctx), bin: binPath() }));
   cli.command('stop', 'Stop the daemon gracefully (SIGTERM, through the supervisor when installed)').option('--force', 'Bypass the supervisor: SIGTERM to the pid').action((opts: { force?: boolean }) => stopDaemonProcess(ctx, opts.force === true));
   cli.command('install', 'Write the user service (systemd or launchd), load and start it').action(() => install(ctx));
   cli.command('uninstall', 'Stop the daemon and remove the user service').action(() => uninstall(ctx));
 }
 
+/** `svc daemon run`: the daemon serves the agent tools and the command line's own calls. */
 async function runDaemon(ctx: Context, healthPort: number | undefined): Promise<void> {
-  const daemon = await startDaemon({ root: ctx.root, tools: TOOLS, stderr: (text) => ctx.io.stderr(text), handleSignals: true, env: ctx.io.env, ...(healthPort === undefined ? {} : { healthPort }) });
+  const [{ startDaemon }, { TOOLS }, { OPERATOR_TOOLS }] = await Promise.all([import('../daemon/daemon.js'), import('../tools/index.js'), import('../tools/operator.js')]);
+  const daemon = await startDaemon({ root: ctx.root, tools: [...TOOLS, ...OPERATOR_TOOLS], stderr: (text) => ctx.io.stderr(text), handleSignals: true, env: ctx.io.env, ...(healthPort === undefined ? {} : { healthPort }) });
   ctx.print(`svc daemon running (pid ${daemon.pid}) on ${daemon.paths.socket}; log: ${daemon.paths.daemonLog}`);
   await daemon.closed;
 }
@@ -106,6 +105,7 @@ export async function stopDaemonProcess(ctx: Context, force: boolean): Promise<v
 
 async function install(ctx: Context): Promise<void> {
   const paths = toPaths(ctx.root);
+  const { loadOrg, toDaemonSettings } = await import('../org/org-chart.js');
   const watchdog = toDaemonSettings(await loadOrg(ctx.root)).watchdog.enabled;
   const report = await installService({ ...serviceOptions(ctx), watchdog });
   ctx.print(`${report.changed ? 'Wrote' : 'Unchanged:'} ${report.file}`);

@@ -1,42 +1,30 @@
 import { toTerminalText } from '../core/text.js';
 import type { StoredTask } from '../store/task-file.js';
 import type { InvalidFile } from '../store/store.js';
+import type { ListRow } from '../store/task-row.js';
+import { createPaint, type Paint } from './color.js';
 
-/** One row of `svc task list --json`. */
-export interface ListRow {
-  id: string;
-  title: string;
-  status: string;
-  priority: string;
-  agent: string | null;
-  createdAt: string;
-  updatedAt: string;
-  dependsOn: string[];
-  path: string;
-}
-
-/** The row of a stored task. */
-export function toListRow(stored: StoredTask): ListRow {
-  const { task } = stored;
-  return {
-    id: task.id, title: task.title, status: stored.status, priority: task.priority,
-    agent: task.lease?.agent ?? task.routing.agent ?? null, createdAt: task.createdAt, updatedAt: task.updatedAt,
-    dependsOn: task.dependsOn, path: stored.path,
-  };
-}
-
-/** Plain-text table of tasks: id, status, priority, agent, title. */
-export function formatTaskTable(tasks: readonly ListRow[]): string[] {
+/** Table of tasks: id, status, priority, agent, title; status and priority in colour when `paint` is on. */
+export function formatTaskTable(tasks: readonly ListRow[], paint: Paint = PLAIN): string[] {
   if (!tasks.length) return ['(no tasks)'];
   const rows = tasks.map((t) => [t.id, t.status, t.priority, toTerminalText(t.agent ?? '-'), toTerminalText(t.title)]);
   const widths = [0, 1, 2, 3].map((i) => Math.max(...rows.map((r) => r[i]!.length), ['ID', 'STATUS', 'PRIORITY', 'AGENT'][i]!.length));
-  const line = (r: string[]) => r.map((cell, i) => (i < 4 ? cell.padEnd(widths[i]!) : cell)).join('  ');
-  return [line(['ID', 'STATUS', 'PRIORITY', 'AGENT', 'TITLE']), ...rows.map(line)];
+  const pad = (r: string[]) => r.map((cell, i) => (i < 4 ? cell.padEnd(widths[i]!) : cell));
+  const line = (r: string[]) => pad(r).map((cell, i) => (i === 1 ? paint.status(r[1]!, cell) : i === 2 ? paint.priority(r[2]!, cell) : cell)).join('  ');
+  return [pad(['ID', 'STATUS', 'PRIORITY', 'AGENT', 'TITLE']).join('  '), ...rows.map(line)];
 }
 
-/** The fields of `svc task show`, one `key: value` a line, then the body; control and bidirectional characters escaped. */
-export function formatTaskDetail(stored: StoredTask): string[] {
-  return toDetailLines(stored).map((line, i, all) => toTerminalText(line, { multiline: i === all.length - 1 && stored.body.trim() !== '' }));
+/** The fields of `svc task show`, one `key: value` a line, then the body; control and bidirectional characters escaped, then status and priority coloured. */
+export function formatTaskDetail(stored: StoredTask, paint: Paint = PLAIN): string[] {
+  const lines = toDetailLines(stored).map((line, i, all) => toTerminalText(line, { multiline: i === all.length - 1 && stored.body.trim() !== '' }));
+  lines[2] = `status: ${paint.status(stored.status)}`;
+  lines[3] = `priority: ${paint.priority(toTerminalText(stored.task.priority))}`;
+  return lines;
+}
+
+/** A move as one line: `<id> <from> -> <to>`, or `<id> already <status>`. */
+export function formatMove(move: { taskId: string; from: string; to: string; transitioned: boolean }, paint: Paint = PLAIN): string {
+  return move.transitioned ? `${move.taskId} ${paint.status(move.from)} -> ${paint.status(move.to)}` : `${move.taskId} already ${paint.status(move.to)}`;
 }
 
 /** Warning lines for files that failed to parse. */
@@ -58,6 +46,8 @@ export function toList(value: unknown): string[] | undefined {
 }
 
 // --- internal ---
+
+const PLAIN = createPaint(false);
 
 function toDetailLines(stored: StoredTask): string[] {
   const { task } = stored;

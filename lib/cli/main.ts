@@ -1,35 +1,37 @@
 import type { CAC } from 'cac';
 import type { SvcError as SvcErrorType } from '../core/errors.js';
+import { wantsColor } from './color.js';
 import type { Context, Io } from './context.js';
 import { readVersion } from './version.js';
 
-/** A command group (`svc task ...`) registers its subcommands on its own cac instance. */
-type Group = (cli: CAC, ctx: Context) => void;
+/** A module's commands, registered on a cac instance. */
+type Register = (cli: CAC, ctx: Context) => void;
 
-// Each command module is loaded only when its command runs, so `svc --version` stays fast.
-const GROUPS: Record<string, () => Promise<Group>> = {
-  task: async () => (await import('./task.js')).registerTask,
-  daemon: async () => (await import('./daemon.js')).registerDaemon,
-  org: async () => (await import('./org.js')).registerOrg,
-  scheduler: async () => (await import('./scheduler.js')).registerScheduler,
-};
-
-// Commands that need no store up front (they load it only if they must): `svc task list` with a daemon up.
-const LIGHT: Record<string, () => Promise<Group>> = {
-  'task list': async () => (await import('./task-list.js')).registerTaskList,
-};
-
-// Top-level commands that load alone, without the store: `svc events` only reads JSONL.
-const LIGHT_TOP: Record<string, () => Promise<Group>> = {
-  events: async () => (await import('./events.js')).registerEvents,
-  init: async () => (await import('./init.js')).registerInit,
-};
-
-/** Top-level commands (`svc board`, `svc doctor`, ...) register on the root instance. */
-async function loadTop(): Promise<Group[]> {
-  const [board, doctor, mcp, tool, quickstart, events] = await Promise.all([import('./board.js'), import('./doctor.js'), import('./mcp.js'), import('./tool.js'), import('./quickstart.js'), import('./events.js')]);
-  return [board.registerBoard, doctor.registerDoctor, mcp.registerMcp, tool.registerTool, quickstart.registerQuickstart, events.registerEvents, (await import('./init.js')).registerInit];
+/** A command (or group) and how it loads: only the module of the command that runs is imported. */
+interface Entry {
+  load: () => Promise<Register>;
+  /** Load the store module up front (commands that call `ctx.store()` synchronously). */
+  store?: boolean;
 }
+
+/** `svc <group> <command>`: each group registers its commands on its own cac instance. */
+const GROUPS: Record<string, Entry & { summary: string }> = {
+  task: { summary: 'Create, list, show and move tasks (svc task --help)', load: async () => (await import('./task.js')).registerTask },
+  daemon: { summary: 'Run, start, stop or install the daemon, and its status (svc daemon --help)', load: async () => (await import('./daemon.js')).registerDaemon },
+  org: { summary: 'Check the org chart (svc org --help)', load: async () => (await import('./org.js')).registerOrg },
+  scheduler: { summary: 'One scheduler tick, or its plan (svc scheduler --help)', load: async () => (await import('./scheduler.js')).registerScheduler, store: true },
+};
+
+/** `svc <command>`: top-level commands. */
+const TOP: Record<string, Entry> = {
+  board: { load: async () => (await import('./board.js')).registerBoard },
+  tool: { load: async () => (await import('./tool.js')).registerTool },
+  events: { load: async () => (await import('./events.js')).registerEvents },
+  doctor: { load: async () => (await import('./doctor.js')).registerDoctor, store: true },
+  quickstart: { load: async () => (await import('./quickstart.js')).registerQuickstart, store: true },
+  mcp: { load: async () => (await import('./mcp.js')).registerMcp },
+  init: { load: async () => (await import('./init.js')).registerInit },
+};
 
 /** Runs the CLI and returns the exit code: 0 ok, 1 error, 2 usage, 3 daemon not running. */
 export async function main(argv: readonly string[], io: Io): Promise<number> {
@@ -40,28 +42,26 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
   }
   const [{ cac }, { createContext, loadStore }, { SvcError, toSvcError }] = await Promise.all([import('cac'), import('./context.js'), import('../core/errors.js')]);
   const ctx = createContext(io);
-  const light = first ? LIGHT[`${first} ${rest[0] ?? ''}`] : undefined;
-  const load = light ?? (first && Object.hasOwn(GROUPS, first) ? GROUPS[first] : undefined);
-  const top = first && Object.hasOwn(LIGHT_TOP, first) ? LIGHT_TOP[first] : undefined;
-  if (!light && !top) await loadStore();
-  const group = load ? await load() : undefined;
+  const group = first !== undefined && Object.hasOwn(GROUPS, first) ? GROUPS[first]! : undefined;
+  const top = first !== undefined && Object.hasOwn(TOP, first) ? TOP[first]! : undefined;
+  if (!group && !top && first !== undefined && !first.startsWith('-')) return usage(ctx, argv, `Unknown command: svc ${first}.${await didYouMean(first, [...Object.keys(GROUPS), ...Object.keys(TOP)], 'svc ')}`, 'svc');
   const cli = cac(group ? `svc ${first}` : 'svc');
-  if (group) group(cli, ctx);
-  else if (top) (await top())(cli, ctx);
-  else (await loadTop()).forEach((register) => register(cli, ctx));
-  if (!group) {
-    for (const name of Object.keys(GROUPS)) cli.command(`${name} [...args]`, `${name} commands (svc ${name} --help)`);
-  }
-  cli.help();
+  const entries = group ? [group] : top ? [top] : Object.values(TOP);
+  if (entries.some((entry) => entry.store)) await loadStore();
+  for (const register of await Promise.all(entries.map((entry) => entry.load()))) register(cli, ctx);
+  cli.option('-h, --help', 'Show what a command does, the values it accepts and its options');
+  const { formatHelp } = await import('./help.js');
   try {
     cli.parse(['node', 'svc', ...(group ? toIdArgs(first, rest) : toToolArgs(argv))], { run: false });
-    if (cli.options.help) return 0;
-    if (!cli.matchedCommand) return usage(ctx, argv, toUnknown(first, group ? rest[0] : undefined), cli);
-    if (!group && Object.hasOwn(GROUPS, cli.matchedCommandName ?? '')) return usage(ctx, argv, `svc ${first} needs a subcommand.`, cli);
+    if (cli.options.help) return (io.stdout(formatHelp(cli, group || top ? [] : Object.entries(GROUPS).map(([name, g]) => ({ name, summary: g.summary })))), 0);
+    if (!cli.matchedCommand) {
+      const names = cli.commands.map((command) => command.name).filter(Boolean);
+      return usage(ctx, argv, await toUnknown(first, group ? rest[0] : undefined, names), cli.name);
+    }
     await cli.runMatchedCommand();
     return ctx.exitCode;
   } catch (err) {
-    if (err instanceof Error && err.name === 'CACError') return usage(ctx, argv, err.message, cli);
+    if (err instanceof Error && err.name === 'CACError') return usage(ctx, argv, err.message, cli.name);
     return fail(ctx, argv, err instanceof SvcError ? err : toSvcError(err), err);
   }
 }
@@ -72,6 +72,8 @@ export async function run(): Promise<void> {
     stdout: toPipeWriter(process.stdout),
     stderr: toPipeWriter(process.stderr),
     env: process.env,
+    color: wantsColor(process.stdout, process.env),
+    ...(process.stdout.isTTY && process.stdout.columns ? { columns: process.stdout.columns } : {}),
   };
   process.exitCode = await main(process.argv.slice(2), io);
 }
@@ -92,18 +94,35 @@ function toToolArgs(argv: readonly string[]): string[] {
   return [command, name!, '--stdin', ...more];
 }
 
-function toUnknown(first: string | undefined, sub: string | undefined): string {
+async function toUnknown(first: string | undefined, sub: string | undefined, names: readonly string[]): Promise<string> {
   if (!first) return 'No command given.';
-  if (sub === undefined && Object.hasOwn(GROUPS, first)) return `svc ${first} needs a subcommand.`;
-  return `Unknown command: svc ${first}${sub === undefined ? '' : ` ${sub}`}.`;
+  if (!Object.hasOwn(GROUPS, first)) return `Unknown command: svc ${first}.`;
+  if (sub === undefined || sub.startsWith('-')) return `svc ${first} needs a subcommand.`;
+  return `Unknown command: svc ${first} ${sub}.${await didYouMean(sub, names, `svc ${first} `)}`;
+}
+
+async function didYouMean(word: string, names: readonly string[], prefix: string): Promise<string> {
+  const { toDidYouMean } = await import('../core/suggest.js');
+  return toDidYouMean(word, names, (name) => `\`${prefix}${name}\``);
 }
 
 /** A usage error: exit 2, the message and the help hint; with `--json`, the error shape. */
-function usage(ctx: Context, argv: readonly string[], message: string, cli: CAC): number {
-  const help = `\`${cli.name} --help\` for the commands and options.`;
+function usage(ctx: Context, argv: readonly string[], message: string, name: string): number {
+  const help = `\`${name} --help\` for the commands and options.`;
   if (argv.includes('--json')) ctx.io.stderr(`${JSON.stringify({ ok: false, error: { code: 'validation_error', message, hint: `Run ${help}` } })}\n`);
   else ctx.io.stderr(`svc: ${message}\nhint: run ${help}\n`);
   return 2;
+}
+
+function fail(ctx: Context, argv: readonly string[], error: SvcErrorType, err: unknown): number {
+  if (argv.includes('--json')) {
+    ctx.io.stderr(`${JSON.stringify(error.toJSON())}\n`);
+    return 1;
+  }
+  ctx.io.stderr(`svc: ${error.message}\n`);
+  if (error.hint) ctx.io.stderr(`hint: ${error.hint}\n`);
+  if (error !== err && process.env.DEBUG) ctx.io.stderr(`${(err as Error).stack ?? ''}\n`);
+  return 1;
 }
 
 /**
@@ -119,15 +138,4 @@ function toPipeWriter(stream: NodeJS.WriteStream): (text: string) => void {
   return (text) => {
     if (!closed) stream.write(text);
   };
-}
-
-function fail(ctx: Context, argv: readonly string[], error: SvcErrorType, err: unknown): number {
-  if (argv.includes('--json')) {
-    ctx.io.stderr(`${JSON.stringify(error.toJSON())}\n`);
-    return 1;
-  }
-  ctx.io.stderr(`svc: ${error.message}\n`);
-  if (error.hint) ctx.io.stderr(`hint: ${error.hint}\n`);
-  if (error !== err && process.env.DEBUG) ctx.io.stderr(`${(err as Error).stack ?? ''}\n`);
-  return 1;
 }

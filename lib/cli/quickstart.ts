@@ -6,6 +6,7 @@ import { STATUSES } from '../core/status.js';
 import type { Store } from '../store/store.js';
 import { toBoardLines } from './board.js';
 import type { Context } from './context.js';
+import { toListRow } from '../store/task-row.js';
 import { startDaemonProcess, stopDaemonProcess } from './daemon.js';
 
 const AGENT = templatePath('quickstart', 'agent.mjs');
@@ -101,6 +102,6 @@ async function follow(ctx: Context, store: Store, ids: readonly string[], timeou
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
   ctx.print('');
-  toBoardLines(await Promise.all(ids.map((id) => store.get(id)))).forEach((text) => ctx.print(text));
+  toBoardLines(ctx, (await Promise.all(ids.map((id) => store.get(id)))).map(toListRow)).forEach((text) => ctx.print(text));
   ctx.print(`\nAll ${ids.length} tasks are done. Events: ${store.paths.events}/`);
 }

@@ -1,67 +1,67 @@
 import type { CAC } from 'cac';
 import { SvcError } from '../core/errors.js';
-import { PRIORITIES, type Priority } from '../core/priority.js';
-import { assertStatus } from '../core/status.js';
-import { loadOrg } from '../org/org-chart.js';
-import { firstGate, loadWorkflow } from '../org/workflow.js';
-import { assertTasksExist } from '../store/deps.js';
-import { blockTask, cancelTask, promoteTask, resurrectTask, setStatus, unblockTask } from '../store/ops.js';
-import type { CommitResult } from '../store/commit.js';
-import type { Caller } from '../store/lease.js';
-import { claimTask, closeTask, updateTaskAsOperator } from '../store/work.js';
+import { PRIORITIES } from '../core/priority.js';
+import { assertStatus, STATUSES } from '../core/status.js';
+import { toDidYouMean } from '../core/suggest.js';
+import type { StoredTask } from '../store/task-file.js';
+import type { ListRow } from '../store/task-row.js';
+import type { UpdateResult } from '../store/work.js';
+import type { MoveResult } from '../tools/operator.js';
 import type { Context } from './context.js';
-import { formatTaskDetail, toList, toListRow, toText } from './format.js';
+import { formatMove, formatTaskDetail, toList, toText } from './format.js';
+import { operate } from './operate.js';
 import { registerTaskList } from './task-list.js';
 
-/** Who `svc task create` records as `createdBy`. */
-const CREATOR = 'cli';
 /** Who the command line acts as, unless `--agent` names another actor. */
 const OPERATOR = 'operator';
+const STATUS_VALUES = `<status> is one of: ${STATUSES.join(', ')}`;
 
-/** Registers the `svc task` commands. */
+/**
+ * Registers the `svc task` commands. Each is one call (`operator_task_*`): over the socket when a
+ * daemon runs, else in this process on the files (docs/architecture.md, "Command line").
+ */
 export function registerTask(cli: CAC, ctx: Context): void {
-  cli.command('create <...title>', 'Create a task in backlog; prints its id on the first line')
+  cli.command('create <...title>', `Create a task in backlog; prints its id on the first line\n--priority takes one of: ${PRIORITIES.join(', ')}`)
     .option('--agent <id>', 'Route to this agent').option('--team <id>', 'Route to this team').option('--role <role>', 'Route to this role')
     .option('--tags <tags>', 'Comma-separated capability tags').option('--priority <p>', `One of ${PRIORITIES.join(', ')}`, { default: 'normal' })
     .option('--depends-on <ids>', 'Comma-separated ids this task waits for').option('--body <text>', 'Markdown body')
     .option('--project <id>', 'Project id', { default: 'default' }).option('--parent <id>', 'Parent task id')
     .option('--workflow <name>', 'Gate the task through org/workflows/<name>.yaml').option('--json', 'Print JSON')
+    .example('svc task create Fix the login page --agent dev --priority high')
     .action(async (title: string[], opts: Record<string, unknown>) => {
-      const store = ctx.store();
-      const workflow = toText(opts.workflow) === undefined ? undefined : await loadWorkflow(ctx.root, toText(opts.workflow)!, { org: await loadOrg(ctx.root) });
-      const routing = Object.fromEntries(Object.entries({ agent: toText(opts.agent), team: toText(opts.team), role: toText(opts.role), tags: toList(opts.tags), workflow: workflow && toText(opts.workflow) }).filter(([, v]) => v !== undefined));
-      const dependsOn = await assertTasksExist(store, toList(opts.dependsOn) ?? []);
-      const parentId = toText(opts.parent) === undefined ? undefined : await store.resolve(toText(opts.parent)!);
-      const created = await store.create({
-        title: title.join(' '), body: toText(opts.body), priority: toPriority(opts.priority), routing, dependsOn, project: toText(opts.project),
-        createdBy: CREATOR, actor: OPERATOR, ...(parentId ? { parentId } : {}),
-        ...(workflow ? { gate: { workflow: toText(opts.workflow)!, current: firstGate(workflow).id, history: [] } } : {}),
-      });
-      if (opts.json) return ctx.json(toListRow(created));
-      ctx.print(created.task.id);
-      ctx.print(`created in ${created.status}: ${created.path}`);
+      const params = {
+        title: title.join(' '), body: toText(opts.body), priority: toPriority(opts.priority), agent: toText(opts.agent), team: toText(opts.team), role: toText(opts.role),
+        tags: toList(opts.tags), dependsOn: toList(opts.dependsOn), project: toText(opts.project), parent: toText(opts.parent), workflow: toText(opts.workflow),
+      };
+      const created = await operate<ListRow>(ctx, 'operator_task_create', params);
+      if (opts.json) return ctx.json(created);
+      ctx.print(created.id);
+      ctx.print(`created in ${ctx.paint.status(created.status)}: ${created.path}`);
     });
 
   cli.command('promote <id>', 'Move a task from backlog to ready').action(async (id: string) => {
-    printMove(ctx, await promoteTask(ctx.store(), String(id), { actor: OPERATOR }));
+    printMove(ctx, await operate<MoveResult>(ctx, 'operator_task_promote', { taskId: String(id) }));
   });
 
-  withLeaseOptions(cli.command('status <id> <status>', 'Move a task to a status along the transition table').option('--reason <text>', 'Logged with the transition'))
+  withLeaseOptions(cli.command('status <id> <status>', `Move a task to a status along the transition table (README, "State on disk")\n${STATUS_VALUES}`).option('--reason <text>', 'Logged with the transition'))
+    .example('svc task status -007 blocked --reason "waits for the API keys"')
     .action(async (id: string, status: string, opts: Record<string, unknown>) => {
-      const caller = toCaller(opts, (task) => `svc task status ${task} ${status}${withFlag('reason', opts.reason)}`);
-      printMove(ctx, await setStatus(ctx.store(), String(id), assertStatus(status), { ...caller, reason: toText(opts.reason) }));
+      const to = assertStatus(status);
+      const command = `svc task status {id} ${to}${withFlag('reason', opts.reason)}`;
+      printMove(ctx, await operate<MoveResult>(ctx, 'operator_task_status', { taskId: String(id), ...toCaller(opts, command), status: to, reason: toText(opts.reason) }));
     });
 
   registerTaskList(cli, ctx);
 
-  cli.command('show <id>', 'Show a task').option('--json', 'Print JSON').action(async (id: string, opts: Record<string, unknown>) => {
-    const stored = await ctx.store().get(String(id));
-    if (opts.json) return ctx.json({ ...stored.task, status: stored.status, body: stored.body, path: stored.path });
-    formatTaskDetail(stored).forEach((line) => ctx.print(line));
-  });
+  cli.command('show <id>', 'Show a task: its fields, then its body\n<id> is a full id, a unique prefix (2026-11-21-00) or a unique sequence (007, -007)').option('--json', 'Print JSON')
+    .action(async (id: string, opts: Record<string, unknown>) => {
+      const stored = await operate<StoredTask>(ctx, 'operator_task_show', { taskId: String(id) });
+      if (opts.json) return ctx.json({ ...stored.task, status: stored.status, body: stored.body, path: stored.path });
+      formatTaskDetail(stored, ctx.paint).forEach((line) => ctx.print(line));
+    });
 
   cli.command('resurrect <id>', 'Move a deadlettered task back to ready, resetting its failure count').action(async (id: string) => {
-    printMove(ctx, await resurrectTask(ctx.store(), String(id), { actor: OPERATOR }));
+    printMove(ctx, await operate<MoveResult>(ctx, 'operator_task_resurrect', { taskId: String(id) }));
   });
 
   registerLeased(cli, ctx);
@@ -74,43 +74,42 @@ function registerLeased(cli: CAC, ctx: Context): void {
   const recover = ['--recover-on-failure', 'When the command fails on an expired lease, reclaim the task to ready (then retry)'] as const;
   withLeaseOptions(cli.command('close <id>', 'Move a task to done from any non-terminal status').option(...recover).option('--reason <text>', 'Logged with the transition'))
     .action(async (id: string, opts: Record<string, unknown>) => {
-      const caller = toCaller(opts, (task) => `svc task close ${task}${withFlag('reason', opts.reason)}`);
-      printMove(ctx, await closeTask(ctx.store(), String(id), { ...caller, recover: !!opts.recoverOnFailure, reason: toText(opts.reason) }));
+      const command = `svc task close {id}${withFlag('reason', opts.reason)}`;
+      printMove(ctx, await operate<MoveResult>(ctx, 'operator_task_close', { taskId: String(id), ...toCaller(opts, command), recover: !!opts.recoverOnFailure, reason: toText(opts.reason) }));
     });
-  withLeaseOptions(cli.command('update <id>', 'Replace the body and/or change the status').option(...recover)
+  withLeaseOptions(cli.command('update <id>', `Replace the body and/or change the status\n--status takes one of: ${STATUSES.join(', ')}`).option(...recover)
     .option('--body <text>', 'New Markdown body').option('--status <status>', 'New status').option('--reason <text>', 'Logged with the transition'))
     .action(async (id: string, opts: Record<string, unknown>) => {
       if (opts.body === undefined && opts.status === undefined) throw new SvcError('validation_error', 'Nothing to update.', 'Pass --body and/or --status.');
       const status = opts.status === undefined ? undefined : assertStatus(opts.status);
-      const caller = toCaller(opts, (task) => `svc task update ${task}${withFlag('body', opts.body)}${withFlag('status', opts.status)}${withFlag('reason', opts.reason)}`);
-      const result = await updateTaskAsOperator(ctx.store(), String(id), { ...caller, body: toText(opts.body), status, reason: toText(opts.reason), recover: !!opts.recoverOnFailure });
-      ctx.print(`${result.taskId} ${result.status}${result.transitioned ? ' (moved)' : ''}${result.bodyUpdated ? ' (body replaced)' : ''}`);
+      const command = `svc task update {id}${withFlag('body', opts.body)}${withFlag('status', opts.status)}${withFlag('reason', opts.reason)}`;
+      const params = { taskId: String(id), ...toCaller(opts, command), body: toText(opts.body), status, reason: toText(opts.reason), recover: !!opts.recoverOnFailure };
+      const result = await operate<UpdateResult>(ctx, 'operator_task_update', params);
+      ctx.print(`${result.taskId} ${ctx.paint.status(result.status)}${result.transitioned ? ' (moved)' : ''}${result.bodyUpdated ? ' (body replaced)' : ''}`);
     });
   cli.command('claim <id>', 'Take a ready task in progress under a 10-minute lease; prints the lease\'s session id').option(...recover)
     .option('--agent <id>', 'Lease holder and actor', { default: OPERATOR })
     .action(async (id: string, opts: Record<string, unknown>) => {
-      const caller = toCaller(opts, (task) => `svc task claim ${task}`);
-      const result = await claimTask(ctx.store(), String(id), { ...caller, agent: caller.actor, recover: !!opts.recoverOnFailure });
-      const lease = result.after.task.lease!;
-      const task = result.after.task.id;
-      ctx.print(`${task} in-progress: leased to ${lease.agent} until ${lease.expiresAt} (session ${lease.sessionId})`);
+      const params = { taskId: String(id), ...toCaller(opts, 'svc task claim {id}'), recover: !!opts.recoverOnFailure };
+      const { taskId, lease } = await operate<{ taskId: string; lease: { agent: string; expiresAt: string; sessionId: string } }>(ctx, 'operator_task_claim', params);
+      ctx.print(`${taskId} ${ctx.paint.status('in-progress')}: leased to ${lease.agent} until ${lease.expiresAt} (session ${lease.sessionId})`);
       const as = lease.agent === OPERATOR ? '' : ` --agent ${lease.agent}`;
-      ctx.print(`next: svc task close ${task}${as}, svc task update ${task}${as} --body ..., or name the lease with --session ${lease.sessionId}`);
+      ctx.print(`next: svc task close ${taskId}${as}, svc task update ${taskId}${as} --body ..., or name the lease with --session ${lease.sessionId}`);
     });
 }
 
 function registerMore(cli: CAC, ctx: Context): void {
-  withLeaseOptions(cli.command('cancel <id>', 'Cancel a task').option('--reason <text>', 'Why')).action(async (id: string, opts: Record<string, unknown>) => {
-    const caller = toCaller(opts, (task) => `svc task cancel ${task}${withFlag('reason', opts.reason)}`);
-    printMove(ctx, await cancelTask(ctx.store(), String(id), { ...caller, reason: toText(opts.reason) }));
+  withLeaseOptions(cli.command('cancel <id>', 'Cancel a task (terminal)').option('--reason <text>', 'Why')).action(async (id: string, opts: Record<string, unknown>) => {
+    const command = `svc task cancel {id}${withFlag('reason', opts.reason)}`;
+    printMove(ctx, await operate<MoveResult>(ctx, 'operator_task_cancel', { taskId: String(id), ...toCaller(opts, command), reason: toText(opts.reason) }));
   });
   withLeaseOptions(cli.command('block <id>', 'Block a task on something outside the task graph').option('--reason <text>', 'What it waits for (required)'))
     .action(async (id: string, opts: Record<string, unknown>) => {
-      const caller = toCaller(opts, (task) => `svc task block ${task}${withFlag('reason', opts.reason)}`);
-      printMove(ctx, await blockTask(ctx.store(), String(id), { ...caller, reason: toText(opts.reason) ?? '' }));
+      const command = `svc task block {id}${withFlag('reason', opts.reason)}`;
+      printMove(ctx, await operate<MoveResult>(ctx, 'operator_task_block', { taskId: String(id), ...toCaller(opts, command), reason: toText(opts.reason) ?? '' }));
     });
   cli.command('unblock <id>', 'Move a blocked task back to ready').action(async (id: string) => {
-    printMove(ctx, await unblockTask(ctx.store(), String(id), { actor: OPERATOR }));
+    printMove(ctx, await operate<MoveResult>(ctx, 'operator_task_unblock', { taskId: String(id) }));
   });
 }
 
@@ -121,14 +120,10 @@ function withLeaseOptions<T extends { option(name: string, description: string):
     .option('--session <id>', 'Name the lease to act under (its session id, from `svc task claim` or `svc task show`)');
 }
 
-/** The caller of a command: `--agent` (default the operator), `--session`, and the command that names a lease. */
-function toCaller(opts: Record<string, unknown>, command: (taskId: string) => string): Caller {
+/** The lease parameters of a call: `--agent` (default the operator), `--session`, and the command that names a lease. */
+function toCaller(opts: Record<string, unknown>, command: string): { actor: string; sessionId?: string; command: string } {
   const sessionId = toText(opts.session);
-  return {
-    actor: toText(opts.agent) ?? OPERATOR,
-    ...(sessionId ? { sessionId } : {}),
-    retry: (taskId, session) => `${command(taskId)} --session ${session}`,
-  };
+  return { actor: toText(opts.agent) ?? OPERATOR, ...(sessionId ? { sessionId } : {}), command };
 }
 
 /** ` --name 'value'` when the option was given, quoted for a POSIX shell. */
@@ -137,14 +132,12 @@ function withFlag(name: string, value: unknown): string {
   return text === undefined ? '' : ` --${name} '${text.replaceAll("'", "'\\''")}'`;
 }
 
-function printMove(ctx: Context, result: CommitResult): void {
-  const id = result.after.task.id;
-  if (result.transitioned) ctx.print(`${id} ${result.before.status} -> ${result.after.status}`);
-  else ctx.print(`${id} already ${result.after.status}`);
+function printMove(ctx: Context, move: MoveResult): void {
+  ctx.print(formatMove(move, ctx.paint));
 }
 
-function toPriority(value: unknown): Priority {
+function toPriority(value: unknown): string {
   const text = String(value ?? 'normal');
-  if ((PRIORITIES as readonly string[]).includes(text)) return text as Priority;
-  throw new SvcError('validation_error', `Unknown priority ${JSON.stringify(text)}.`, `Use one of: ${PRIORITIES.join(', ')}.`);
+  if ((PRIORITIES as readonly string[]).includes(text)) return text;
+  throw new SvcError('validation_error', `Unknown priority ${JSON.stringify(text)}.${toDidYouMean(text, PRIORITIES)}`, `Use one of: ${PRIORITIES.join(', ')}.`);
 }

@@ -1,16 +1,19 @@
 import { readFileSync } from 'node:fs';
 import type { CAC } from 'cac';
 import { SvcError } from '../core/errors.js';
-import { TOOLS } from '../tools/index.js';
-import { invokeTool } from '../tools/registry.js';
+import { toDidYouMean } from '../core/suggest.js';
+import { TOOL_NAMES } from '../tools/names.js';
 import type { Context } from './context.js';
+import { operate } from './operate.js';
 
-/** Registers `svc tool <name> [params]`: invokes an svc_* tool on the tree and prints its result as JSON. */
+/** Registers `svc tool <name> [params]`: invokes an svc_* tool and prints its result as JSON. */
 export function registerTool(cli: CAC, ctx: Context): void {
-  cli.command('tool <name> [params]', 'Invoke an svc_* tool; params is a JSON object, or - to read it from stdin')
+  cli.command('tool <name> [params]', `Invoke an svc_* tool; params is a JSON object, or - to read it from stdin\nThrough the daemon's socket when one runs, else in this process on the files. <name> is one of: ${TOOL_NAMES.join(', ')}. Their parameters: README, "Agent tools".`)
     .option('--stdin', 'Read the params from stdin (what `-` means)')
     .example('svc tool svc_task_complete \'{"taskId":"TASK-2026-11-21-001","summary":"done"}\'')
+    .example('echo \'{"status":"ready"}\' | svc tool svc_status -')
     .action(async (name: string, params: string | undefined, opts: { stdin?: boolean }) => {
+      assertToolName(String(name));
       const text = opts.stdin ? readFileSync(0, 'utf8') : (params ?? '{}');
       let parsed: unknown;
       try {
@@ -18,7 +21,13 @@ export function registerTool(cli: CAC, ctx: Context): void {
       } catch (err) {
         throw new SvcError('validation_error', `params is not JSON: ${(err as Error).message}`, `Quote the object, e.g. svc tool ${name} '{"taskId":"..."}'`);
       }
-      const result = await invokeTool(TOOLS, name, parsed, { store: ctx.store() });
-      ctx.json(result);
+      ctx.json(await operate(ctx, String(name), parsed as Record<string, unknown>, async () => (await import('../tools/index.js')).TOOLS));
     });
+}
+
+// --- internal ---
+
+function assertToolName(name: string): void {
+  if ((TOOL_NAMES as readonly string[]).includes(name)) return;
+  throw new SvcError('unknown_tool', `Unknown tool ${JSON.stringify(name)}.${toDidYouMean(name, TOOL_NAMES)}`, `Known tools: ${TOOL_NAMES.join(', ')}.`);
 }

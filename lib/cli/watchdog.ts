@@ -1,4 +1,3 @@
-import { SvcError } from '../core/errors.js';
 import { startWatchdog } from '../daemon/watchdog.js';
 import { formatMs } from '../daemon/watchdog-report.js';
 import { restartDaemon } from '../daemon/watchdog-restart.js';
@@ -6,6 +5,7 @@ import { DAEMON_NODE_FLAGS, type ServiceOptions } from '../daemon/service.js';
 import { loadOrg, toDaemonSettings } from '../org/org-chart.js';
 import { toPaths } from '../store/paths.js';
 import type { Context } from './context.js';
+import { toPort } from './port.js';
 
 /** What `svc daemon watchdog` needs from the daemon commands: the service and the CLI entry. */
 export interface WatchdogCommandOptions {
@@ -46,11 +46,4 @@ export async function runWatchdog(ctx: Context, options: WatchdogCommandOptions)
     process.off('SIGTERM', stop);
     process.off('SIGINT', stop);
   }
-}
-
-/** A `--port` value: a whole number from 1 to 65535, else `validation_error`. */
-export function toPort(value: unknown): number {
-  const port = typeof value === 'number' ? value : Number(String(value));
-  if (Number.isInteger(port) && port >= 1 && port <= 65535) return port;
-  throw new SvcError('validation_error', `--port must be a port number from 1 to 65535 (found ${JSON.stringify(value)}).`, 'Pass the health port of the daemon, for example --port 18000 (see aof.daemon.healthPort).');
 }

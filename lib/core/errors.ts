@@ -61,3 +61,8 @@ export function toSvcError(err: unknown): SvcError {
 export function isSvcError(err: unknown, code?: ErrorCode): err is SvcError {
   return err instanceof SvcError && (code === undefined || err.code === code);
 }
+
+/** True when `err` is a Node system error with `code`. */
+export function hasCode(err: unknown, code: string): boolean {
+  return typeof err === 'object' && err !== null && (err as { code?: unknown }).code === code;
+}

@@ -1,4 +1,5 @@
 import { SvcError } from './errors.js';
+import { toDidYouMean } from './suggest.js';
 
 /** Every task status; the directory under `tasks/` is the status. */
 export const STATUSES = ['backlog', 'ready', 'in-progress', 'blocked', 'done', 'deadletter', 'cancelled'] as const;
@@ -75,5 +76,5 @@ export function assertTransition(id: string, from: Status, to: Status, cause: Ca
 /** Throws `validation_error` unless `value` is a status. */
 export function assertStatus(value: unknown): Status {
   if (isStatus(value)) return value;
-  throw new SvcError('validation_error', `Unknown status ${JSON.stringify(value)}.`, `Use one of: ${STATUSES.join(', ')}.`);
+  throw new SvcError('validation_error', `Unknown status ${JSON.stringify(value)}.${toDidYouMean(String(value), STATUSES)}`, `Use one of: ${STATUSES.join(', ')}.`);
 }

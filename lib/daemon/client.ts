@@ -1,6 +1,5 @@
 import { request } from 'node:http';
-import { ERROR_STATUS, SvcError, type ErrorCode } from '../core/errors.js';
-import { hasCode } from '../fs/atomic.js';
+import { ERROR_STATUS, type ErrorCode, hasCode, SvcError } from '../core/errors.js';
 
 /** A daemon's answer: the HTTP status and the parsed JSON body (null when empty). */
 export interface DaemonResponse {

@@ -5,7 +5,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { isSvcError, SvcError } from '../core/errors.js';
 import type { Paths } from '../store/paths.js';
 import { requestDaemon } from './client.js';
-import { isAlive, readPid } from './instance.js';
+import { isAlive, readPid } from './pid.js';
 import type { StatusBody } from './routes.js';
 
 /** What a look at the daemon found. `healthy` follows the specification: live pid, socket 0600, `/healthz` 200. */

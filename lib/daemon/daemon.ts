@@ -21,7 +21,7 @@ import { startHealthPort, type HealthPort } from './health-port.js';
 /** Options of `startDaemon`; everything but `root` and `tools` has a default. */
 export interface DaemonOptions {
   root: string;
-  /** The `svc_*` tools served on `/v1/tool/invoke` (the CLI passes `TOOLS`). */
+  /** The tools served on `/v1/tool/invoke` (`svc daemon run` passes the `svc_*` tools and the command line's own `operator_task_*` calls). */
   tools: readonly ToolDef[];
   clock?: Clock;
   version?: string;

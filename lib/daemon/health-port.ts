@@ -1,6 +1,5 @@
 import { createServer, request, type Server } from 'node:http';
-import { SvcError } from '../core/errors.js';
-import { hasCode } from '../fs/atomic.js';
+import { hasCode, SvcError } from '../core/errors.js';
 import { sendError, sendJson } from './http.js';
 
 /** The only address the health port ever binds: loopback. */

@@ -4,11 +4,12 @@ import type { Server } from 'node:http';
 import { createConnection } from 'node:net';
 import { platform } from 'node:os';
 import { join } from 'node:path';
-import { SvcError } from '../core/errors.js';
-import { hasCode, writeAtomic } from '../fs/atomic.js';
+import { hasCode, SvcError } from '../core/errors.js';
+import { writeAtomic } from '../fs/atomic.js';
 import { withLock } from '../fs/lock.js';
 import type { Paths } from '../store/paths.js';
 import { requestDaemon } from './client.js';
+import { isAlive, readPid } from './pid.js';
 
 /** Longest socket path the OS accepts (sun_path less the NUL); Node would truncate silently. */
 export const SOCKET_PATH_MAX = platform() === 'darwin' ? 103 : 107;
@@ -104,26 +105,6 @@ export async function writePidFile(paths: Paths, pid: number): Promise<void> {
 /** Removes the pid file only if it still names `pid`. */
 export async function removePidFile(paths: Paths, pid: number): Promise<void> {
   if (readPid(paths) === pid) await unlink(paths.pidFile).catch(ignoreMissing);
-}
-
-/** The pid in `data/daemon.pid`, or null when absent or unreadable. */
-export function readPid(paths: Paths): number | null {
-  try {
-    const pid = Number.parseInt(readFileSync(paths.pidFile, 'utf8'), 10);
-    return Number.isSafeInteger(pid) && pid > 0 ? pid : null;
-  } catch {
-    return null;
-  }
-}
-
-/** True when a process with this pid exists (signal 0). */
-export function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return hasCode(err, 'EPERM');
-  }
 }
 
 /** Makes sure `data/` is private (0700): the socket's privacy rests on it too. */

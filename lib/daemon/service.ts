@@ -3,8 +3,8 @@ import { readFileSync } from 'node:fs';
 import { mkdir, readFile, unlink, writeFile } from 'node:fs/promises';
 import { platform, userInfo } from 'node:os';
 import { dirname, join } from 'node:path';
+import { hasCode } from '../core/errors.js';
 import { templatePath } from '../core/package-root.js';
-import { hasCode } from '../fs/atomic.js';
 import { toPaths } from '../store/paths.js';
 
 /**

@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import type { Paths } from '../store/paths.js';
 import { probeDaemon } from './control.js';
 import { checkHealthPort } from './health-port.js';
-import { isAlive, readPid } from './instance.js';
+import { isAlive, readPid } from './pid.js';
 import type { StatusBody } from './routes.js';
 
 /**

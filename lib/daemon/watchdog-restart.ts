@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { platform } from 'node:os';
 import type { Paths } from '../store/paths.js';
 import { spawnDetached, terminate, waitForExit, waitForHealthy } from './control.js';
-import { isAlive, readPid } from './instance.js';
+import { isAlive, readPid } from './pid.js';
 import { controlService, type ServiceOptions } from './service.js';
 import { isZombie } from './watchdog-check.js';
 

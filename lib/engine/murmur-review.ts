@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { hasCode } from '../fs/atomic.js';
+import { hasCode } from '../core/errors.js';
 import type { Team, TriggerKind } from '../org/schema.js';
 import type { CreateInput } from '../store/store.js';
 import type { Paths } from '../store/paths.js';

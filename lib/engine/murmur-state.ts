@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
-import { ensureDir, hasCode, writeDurable } from '../fs/atomic.js';
+import { hasCode } from '../core/errors.js';
+import { ensureDir, writeDurable } from '../fs/atomic.js';
 import type { TriggerKind } from '../org/schema.js';
 import type { Paths } from '../store/paths.js';
 

@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
-import { hasCode, writeDurable } from '../fs/atomic.js';
+import { hasCode } from '../core/errors.js';
+import { writeDurable } from '../fs/atomic.js';
 import type { OrgChart } from '../org/schema.js';
 import type { Store } from '../store/store.js';
 import { readTaskFile } from '../store/task-file.js';

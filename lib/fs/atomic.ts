@@ -2,7 +2,7 @@ import { constants } from 'node:fs';
 import { link, lstat, mkdir, open, unlink } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import writeFileAtomic from 'write-file-atomic';
-import { SvcError } from '../core/errors.js';
+import { hasCode, SvcError } from '../core/errors.js';
 
 /**
  * Writes a file durably: temporary file, fsync, rename (write-file-atomic), then fsync of the
@@ -95,11 +95,6 @@ export async function fsyncDir(dir: string): Promise<void> {
 /** Creates directories (and parents) with an optional mode. */
 export async function ensureDir(dir: string, mode?: number): Promise<void> {
   await mkdir(dir, { recursive: true, ...(mode === undefined ? {} : { mode }) });
-}
-
-/** True when `err` is a Node system error with `code`. */
-export function hasCode(err: unknown, code: string): boolean {
-  return typeof err === 'object' && err !== null && (err as { code?: unknown }).code === code;
 }
 
 /** Translates EACCES/ENOSPC and friends at the fs edge, keeping the cause. */

@@ -2,8 +2,8 @@ import * as fs from 'node:fs';
 import { hostname } from 'node:os';
 import { dirname, join } from 'node:path';
 import lockfile from 'proper-lockfile';
-import { SvcError } from '../core/errors.js';
-import { hasCode, isNameTaken } from './atomic.js';
+import { hasCode, SvcError } from '../core/errors.js';
+import { isNameTaken } from './atomic.js';
 
 /** How long a lock lives without being refreshed before another process may take it. */
 export const LOCK_STALE_MS = 10_000;

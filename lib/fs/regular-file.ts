@@ -1,8 +1,8 @@
 import { closeSync, constants, fstatSync, lstatSync, openSync, readlinkSync, readSync, statSync, type BigIntStats } from 'node:fs';
 import { open, rename, unlink } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { SvcError } from '../core/errors.js';
-import { fsyncDir, hasCode } from './atomic.js';
+import { hasCode, SvcError } from '../core/errors.js';
+import { fsyncDir } from './atomic.js';
 import { isDirectReadDir, refuseDirectReads } from './network-fs.js';
 
 /** A file read whole, with the stat of the descriptor the bytes came from. */

@@ -1,8 +1,9 @@
 import { statSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
+import { hasCode } from '../core/errors.js';
 import { formatTaskId, toIdDate, toSeq } from '../core/ids.js';
 import { STATUSES } from '../core/status.js';
-import { createEmptyExclusive, ensureDir, hasCode } from '../fs/atomic.js';
+import { createEmptyExclusive, ensureDir } from '../fs/atomic.js';
 import type { Paths } from './paths.js';
 
 /** Next sequence number to try, per reservation directory (a hint: the reservation decides). */

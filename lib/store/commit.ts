@@ -1,9 +1,9 @@
 import { lstatSync } from 'node:fs';
 import { unlink } from 'node:fs/promises';
-import { SvcError } from '../core/errors.js';
+import { hasCode, SvcError } from '../core/errors.js';
 import { assertTransition, STATUSES, type Cause, type Status } from '../core/status.js';
 import { parseTask, type Task } from '../core/task.js';
-import { ensureDir, hasCode, unlinkDurable } from '../fs/atomic.js';
+import { ensureDir, unlinkDurable } from '../fs/atomic.js';
 import { MAX_FILE_BYTES } from '../fs/frontmatter.js';
 import { readRegularFileSync, replaceFileDurable } from '../fs/regular-file.js';
 import { withLock } from '../fs/lock.js';

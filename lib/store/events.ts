@@ -1,5 +1,6 @@
 import { appendFile, readFile, readdir } from 'node:fs/promises';
-import { ensureDir, hasCode } from '../fs/atomic.js';
+import { hasCode } from '../core/errors.js';
+import { ensureDir } from '../fs/atomic.js';
 import { toIdDate } from '../core/ids.js';
 import { toPaths } from './paths.js';
 

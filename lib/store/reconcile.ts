@@ -1,8 +1,8 @@
 import { readdir, stat } from 'node:fs/promises';
 import { join, relative } from 'node:path';
-import { isSvcError } from '../core/errors.js';
+import { hasCode, isSvcError } from '../core/errors.js';
 import { isStatus, STATUSES, type Status } from '../core/status.js';
-import { hasCode, unlinkDurable } from '../fs/atomic.js';
+import { unlinkDurable } from '../fs/atomic.js';
 import { LOCK_STALE_MS, withLock } from '../fs/lock.js';
 import { byNewest, commitTask, moveToConflicts } from './commit.js';
 import { createEventLog, type EventLog } from './events.js';

@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { hasCode } from '../fs/atomic.js';
+import { hasCode } from '../core/errors.js';
 import { readTaskFile, type StoredTask } from './task-file.js';
 
 /** How long a reader waits before reading a file that failed to parse a second time. */

@@ -1,8 +1,8 @@
 import { lstatSync } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
 import { setImmediate as nextTurn } from 'node:timers/promises';
+import { hasCode } from '../core/errors.js';
 import { STATUSES, type Status } from '../core/status.js';
-import { hasCode } from '../fs/atomic.js';
 import { toTaskId, type Paths } from './paths.js';
 import type { InvalidFile } from './store.js';
 import { readTaskFileSettled } from './settled-read.js';

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { SvcError } from '../core/errors.js';
+import { toDidYouMean } from '../core/suggest.js';
 import { DROPPED_KEY_PROBLEM, findDroppedKeys, formatIssues } from '../core/task.js';
 import type { OrgChart } from '../org/schema.js';
 import type { Status } from '../core/status.js';
@@ -51,7 +52,8 @@ export async function invokeTool(tools: readonly ToolDef[], name: unknown, param
   }
   const tool = tools.find((candidate) => candidate.name === name);
   if (!tool) {
-    throw new SvcError('unknown_tool', `Unknown tool ${JSON.stringify(name)}.`, `Known tools: ${tools.map((t) => t.name).join(', ')}.`);
+    const names = tools.map((t) => t.name);
+    throw new SvcError('unknown_tool', `Unknown tool ${JSON.stringify(name)}.${toDidYouMean(name, names)}`, `Known tools: ${names.join(', ')}.`);
   }
   const dropped = findDroppedKeys(params ?? {});
   if (dropped.length) {

@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { isAlive } from '../../lib/daemon/instance.js';
+import { isAlive } from '../../lib/daemon/pid.js';
 import { toPaths } from '../../lib/store/paths.js';
 import { call, closeDaemons, healthy, runSvc, startChild, startTestDaemon } from '../helpers/daemon.js';
 import { cleanRoots, tempRoot, within } from '../helpers/root.js';

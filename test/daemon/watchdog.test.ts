@@ -4,7 +4,7 @@ import { createConnection } from 'node:net';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { checkHealthPort, startHealthPort, type HealthPort } from '../../lib/daemon/health-port.js';
-import { isAlive, readPid } from '../../lib/daemon/instance.js';
+import { isAlive, readPid } from '../../lib/daemon/pid.js';
 import { startWatchdog, type Watchdog } from '../../lib/daemon/watchdog.js';
 import { restartDaemon } from '../../lib/daemon/watchdog-restart.js';
 import { DAEMON_NODE_FLAGS } from '../../lib/daemon/service.js';

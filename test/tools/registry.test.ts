@@ -2,6 +2,8 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { TOOLS } from '../../lib/tools/index.js';
 import { toToolManifest } from '../../lib/tools/manifest.js';
+import { TOOL_NAMES } from '../../lib/tools/names.js';
+import { OPERATOR_TOOLS } from '../../lib/tools/operator.js';
 import { cleanRoots } from '../helpers/root.js';
 import { rejects, setup, snapshot } from './helpers.js';
 
@@ -99,6 +101,12 @@ manifest('generates one closed JSON schema per tool from its zod schema', () => 
   assert.equal(block.required, ['taskId', 'reason']);
   const status = entries.find((entry) => entry.name === 'svc_status')!.inputSchema as { required?: string[] };
   assert.is(status.required, undefined);
+});
+
+manifest('TOOL_NAMES (help and "did you mean" without loading the tools) are the names of TOOLS, in order; no operator call is an agent tool', () => {
+  assert.equal([...TOOL_NAMES], TOOLS.map((tool) => tool.name));
+  assert.equal(OPERATOR_TOOLS.filter((tool) => !tool.name.startsWith('operator_task_')), []);
+  assert.equal(toToolManifest().filter((entry) => entry.name.startsWith('operator_')), []);
 });
 
 registry.run();

@@ -1,0 +1,24 @@
+import type { StoredTask } from './task-file.js';
+
+/** One task as listings show it (`svc task list --json`, the board, `svc task create --json`). */
+export interface ListRow {
+  id: string;
+  title: string;
+  status: string;
+  priority: string;
+  agent: string | null;
+  createdAt: string;
+  updatedAt: string;
+  dependsOn: string[];
+  path: string;
+}
+
+/** The row of a stored task: the agent is the lease holder, else `routing.agent`. */
+export function toListRow(stored: StoredTask): ListRow {
+  const { task } = stored;
+  return {
+    id: task.id, title: task.title, status: stored.status, priority: task.priority,
+    agent: task.lease?.agent ?? task.routing.agent ?? null, createdAt: task.createdAt, updatedAt: task.updatedAt,
+    dependsOn: task.dependsOn, path: stored.path,
+  };
+}

@@ -1,0 +1,122 @@
+import { z } from 'zod';
+import type { CommitResult } from '../store/commit.js';
+import { assertTasksExist } from '../store/deps.js';
+import type { Caller } from '../store/lease.js';
+import { blockTask, cancelTask, promoteTask, resurrectTask, setStatus, unblockTask } from '../store/ops.js';
+import { toListRow, type ListRow } from '../store/task-row.js';
+import { claimTask, closeTask, updateTaskAsOperator, type UpdateResult } from '../store/work.js';
+import { notifyCommitted, priorityParam, statusParam, toolParams } from './params.js';
+import type { ToolContext, ToolDef } from './registry.js';
+
+/** Who the command line acts as, unless `--agent` names another actor. */
+export const OPERATOR = 'operator';
+
+/**
+ * The lease parameters: who acts, the session it names, and `command`, the command line that acts on
+ * the task with `{id}` where the id goes (the hint of a refusal by a foreign lease adds `--session`).
+ */
+const leased = {
+  taskId: z.string().min(1),
+  actor: z.string().optional(),
+  sessionId: z.string().optional(),
+  command: z.string().optional(),
+};
+
+/** A move made by an operator call: `<taskId> <from> -> <to>`. */
+export interface MoveResult {
+  taskId: string;
+  from: string;
+  to: string;
+  transitioned: boolean;
+}
+
+/**
+ * The command line's own calls (`svc task create|show|promote|status|close|claim|update|cancel|block|unblock|resurrect`):
+ * the daemon serves them on its socket beside the agent tools, and the command line runs the same
+ * handlers itself when no daemon runs. They are not agent tools: MCP and the plugin do not list them.
+ */
+export const OPERATOR_TOOLS: readonly ToolDef[] = [
+  define('operator_task_create', { title: z.string(), body: z.string().optional(), priority: priorityParam.optional(), agent: z.string().optional(), team: z.string().optional(), role: z.string().optional(), tags: z.array(z.string()).optional(), dependsOn: z.array(z.string()).optional(), project: z.string().optional(), parent: z.string().optional(), workflow: z.string().optional(), actor: z.string().optional() }, create),
+  define('operator_task_show', { taskId: z.string().min(1) }, async (p, ctx) => {
+    const stored = await ctx.store.get(p.taskId);
+    return { task: stored.task, status: stored.status, body: stored.body, path: stored.path };
+  }),
+  define('operator_task_promote', { taskId: z.string().min(1), actor: z.string().optional() }, async (p, ctx) => toMove(ctx, await promoteTask(ctx.store, p.taskId, { actor: p.actor ?? OPERATOR }))),
+  define('operator_task_status', { ...leased, status: statusParam, reason: z.string().optional() }, async (p, ctx) => toMove(ctx, await setStatus(ctx.store, p.taskId, p.status, { ...toCaller(p), reason: p.reason }))),
+  define('operator_task_close', { ...leased, reason: z.string().optional(), recover: z.boolean().optional() }, async (p, ctx) => toMove(ctx, await closeTask(ctx.store, p.taskId, { ...toCaller(p), recover: !!p.recover, reason: p.reason }))),
+  define('operator_task_claim', { ...leased, recover: z.boolean().optional() }, async (p, ctx) => {
+    const caller = toCaller(p);
+    const result = await claimTask(ctx.store, p.taskId, { ...caller, agent: caller.actor, recover: !!p.recover });
+    await notifyCommitted(ctx, [result.after.task.id]);
+    return { taskId: result.after.task.id, status: result.after.status, lease: result.after.task.lease! };
+  }),
+  define('operator_task_update', { ...leased, body: z.string().optional(), status: statusParam.optional(), reason: z.string().optional(), recover: z.boolean().optional() }, async (p, ctx): Promise<UpdateResult> => {
+    const result = await updateTaskAsOperator(ctx.store, p.taskId, { ...toCaller(p), body: p.body, status: p.status, reason: p.reason, recover: !!p.recover });
+    await notifyCommitted(ctx, [result.taskId]);
+    return result;
+  }),
+  define('operator_task_cancel', { ...leased, reason: z.string().optional() }, async (p, ctx) => toMove(ctx, await cancelTask(ctx.store, p.taskId, { ...toCaller(p), reason: p.reason }))),
+  define('operator_task_block', { ...leased, reason: z.string() }, async (p, ctx) => toMove(ctx, await blockTask(ctx.store, p.taskId, { ...toCaller(p), reason: p.reason }))),
+  define('operator_task_unblock', { taskId: z.string().min(1), actor: z.string().optional() }, async (p, ctx) => toMove(ctx, await unblockTask(ctx.store, p.taskId, { actor: p.actor ?? OPERATOR }))),
+  define('operator_task_resurrect', { taskId: z.string().min(1), actor: z.string().optional() }, async (p, ctx) => toMove(ctx, await resurrectTask(ctx.store, p.taskId, { actor: p.actor ?? OPERATOR }))),
+];
+
+// --- internal ---
+
+type Shape = z.core.$ZodLooseShape;
+
+function define<S extends Shape>(name: string, shape: S, handler: (params: z.infer<z.ZodObject<S>>, ctx: ToolContext) => Promise<unknown>): ToolDef {
+  return { name, description: `svc ${name.slice('operator_'.length).replace('_', ' ')} (the command line's own call)`, params: toolParams(shape), handler } as unknown as ToolDef;
+}
+
+function toCaller(params: { actor?: string | undefined; sessionId?: string | undefined; command?: string | undefined }): Caller {
+  const { command } = params;
+  return {
+    actor: params.actor ?? OPERATOR,
+    ...(params.sessionId ? { sessionId: params.sessionId } : {}),
+    ...(command ? { retry: (taskId: string, session: string) => `${command.replace('{id}', taskId)} --session ${session}` } : {}),
+  };
+}
+
+async function toMove(ctx: ToolContext, result: CommitResult): Promise<MoveResult> {
+  const taskId = result.after.task.id;
+  await notifyCommitted(ctx, [taskId]);
+  return { taskId, from: result.before.status, to: result.after.status, transitioned: result.transitioned };
+}
+
+interface CreateParams {
+  title: string;
+  body?: string | undefined;
+  priority?: 'low' | 'normal' | 'high' | 'critical' | undefined;
+  agent?: string | undefined;
+  team?: string | undefined;
+  role?: string | undefined;
+  tags?: string[] | undefined;
+  dependsOn?: string[] | undefined;
+  project?: string | undefined;
+  parent?: string | undefined;
+  workflow?: string | undefined;
+  actor?: string | undefined;
+}
+
+async function create(p: CreateParams, ctx: ToolContext): Promise<ListRow> {
+  const { store } = ctx;
+  const gate = p.workflow === undefined ? undefined : await toGate(ctx, p.workflow);
+  const routing = Object.fromEntries(Object.entries({ agent: p.agent, team: p.team, role: p.role, tags: p.tags?.length ? p.tags : undefined, workflow: gate && p.workflow }).filter(([, v]) => v !== undefined));
+  const dependsOn = await assertTasksExist(store, p.dependsOn ?? []);
+  const parentId = p.parent === undefined ? undefined : await store.resolve(p.parent);
+  const created = await store.create({
+    title: p.title, body: p.body, priority: p.priority ?? 'normal', routing, dependsOn, project: p.project ?? 'default',
+    createdBy: 'cli', actor: p.actor ?? OPERATOR, ...(parentId ? { parentId } : {}), ...(gate ? { gate } : {}),
+  });
+  await notifyCommitted(ctx, [created.task.id]);
+  return toListRow(created);
+}
+
+/** The first gate of a workflow (the org chart and workflow modules load only for a gated task). */
+async function toGate(ctx: ToolContext, workflow: string) {
+  const [{ loadOrg }, { firstGate, loadWorkflow }] = await Promise.all([import('../org/org-chart.js'), import('../org/workflow.js')]);
+  const org = ctx.org ? await ctx.org() : await loadOrg(ctx.store.paths.root);
+  const loaded = await loadWorkflow(ctx.store.paths.root, workflow, { org });
+  return { workflow, current: firstGate(loaded).id, history: [] };
+}

@@ -240,7 +240,7 @@ create('control and bidirectional characters of a title are shown escaped by lis
   }
   assert.match(outputs[0]!.stdout, 'Pay \\x1b[31mnow\\x1b[0m \\u202egnp.exe');
   assert.match(outputs[1]!.stdout, 'Line one\n\\x1b]0;pwned\\x07 line two');
-  assert.match(outputs[2]!.stdout, 'Pay \\x1b[31mnow');
+  assert.match(outputs[2]!.stdout, 'Pay \\x1b['); // the board cuts titles to its column width
   assert.match(outputs[3]!.stdout, '\\u001b[31mnow\\u001b[0m \\u202egnp.exe'); // a payload value is JSON; the bidi override is escaped too
   assert.is((await svc(root, 'task', 'show', id, '--json')).stdout.includes('\\u001b[31m'), true, '--json keeps the title as written (JSON escapes it)');
 });

@@ -205,7 +205,7 @@ async function launch(paths: Paths, store: Store, options: DaemonOptions, clock:
 }
 
 function toRouteContext(core: Core): RouteContext {
-  const { paths, clock, spawns, parts } = core;
+  const { clock, spawns, parts } = core;
   const { index, log } = parts;
   return {
     tools: core.options.tools, spawns, log, spawnWaitMs: core.options.spawnWaitMs ?? 25_000,
@@ -233,7 +233,7 @@ function toRouteContext(core: Core): RouteContext {
       const ended = core.scheduling?.onPluginEvent(name, payload);
       if (ended) log.info('spawn.ended', { sessionKey: ended, by: name });
       log.info(`event.${name}`, { plugin });
-      await appendEvents(paths.root, clock(), [{ type: `plugin.${name}`, actor: plugin ?? 'plugin', payload }]);
+      await core.store.events.record(clock(), [{ type: `plugin.${name}`, actor: plugin ?? 'plugin', payload }]); // the hook took effect: its answer is success
       for (const listener of core.listeners) listener(name, payload, plugin);
     },
   };

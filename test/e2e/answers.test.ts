@@ -32,6 +32,8 @@ answers('a change whose event cannot be appended still succeeds; the daemon logs
   const id = during.body.result!.taskId;
   const moved = await invoke(root, 'svc_task_update', { taskId: id, status: 'ready' });
   assert.is(moved.status, 200, JSON.stringify(moved.body));
+  const hook = await call(root, 'POST', '/v1/event/agent-end', { sessionKey: 'agent:dev:svc-x' });
+  assert.is(hook.status, 202, 'a plugin hook that took effect is acknowledged too');
   await within(5000, () => /error events\.append_failed .*ENOTDIR/.test(readFileSync(paths.daemonLog, 'utf8')), 'the outage in the daemon log');
   rmSync(paths.events);
   mkdirSync(paths.events, { mode: 0o700 });
@@ -40,6 +42,7 @@ answers('a change whose event cannot be appended still succeeds; the daemon logs
     return found.length === 2 ? found : null;
   }, 'the pending events appended after the repair');
   assert.equal(events.map((e) => [e.type, e.payload.title ?? e.payload.to]), [['task.created', 'During'], ['task.transitioned', 'ready']]);
+  assert.is((await readEvents(root, { type: 'plugin.agent-end' })).length, 1);
   await within(5000, () => /info events\.recovered/.test(readFileSync(paths.daemonLog, 'utf8')), 'the recovery in the daemon log');
   await daemon.close();
   assert.is((await readEvents(root, { taskId: id })).length, 2, 'written once, not again at the stop');

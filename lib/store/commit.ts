@@ -10,7 +10,7 @@ import { withLock } from '../fs/lock.js';
 import type { EventInput, EventLog } from './events.js';
 import type { Paths } from './paths.js';
 import { readTaskFileSettled } from './settled-read.js';
-import { isSameStamp, renderTask, type StoredTask } from './task-file.js';
+import { isSameStamp, readTaskFile, renderTask, type StoredTask } from './task-file.js';
 
 /** What a change function asks for: the new frontmatter and body, and the status to end in. */
 export interface Change {
@@ -110,15 +110,17 @@ export interface ReadCopy {
 /**
  * Reads every copy of `id` that opens (normally one); `not_found` when none does. A copy gone by
  * the time it is opened moved meanwhile, or was only a network filesystem's cached look: the
- * search is repeated a few times before the task counts as missing.
+ * search is repeated a few times before the task counts as missing. A copy that fails to parse is
+ * read a second time (`readTaskFileSettled`) unless `settle` is false.
  */
-export async function readCopies(paths: Paths, id: string): Promise<ReadCopy[]> {
+export async function readCopies(paths: Paths, id: string, options: { settle?: boolean } = {}): Promise<ReadCopy[]> {
+  const read = (path: string) => (options.settle === false ? readTaskFile(path) : readTaskFileSettled(path));
   for (let attempt = 0; attempt < 3; attempt++) {
     const found = findTaskFiles(paths, id);
     if (found.length === 0) break;
-    const read = await Promise.all(found.map(async (path) => ({ path, copy: await readTaskFileSettled(path).catch((err: unknown) => toError(err)) })));
-    const copies = read.filter(({ copy }) => !hasCode(copy, 'ENOENT'));
-    if (copies.length) return copies;
+    const copies = await Promise.all(found.map(async (path) => ({ path, copy: await read(path).catch((err: unknown) => toError(err)) })));
+    const present = copies.filter(({ copy }) => !hasCode(copy, 'ENOENT'));
+    if (present.length) return present;
   }
   throw new SvcError('not_found', `Task ${id} does not exist.`, 'List tasks with `svc task list`.');
 }

@@ -120,7 +120,7 @@ export function createStore(options: StoreOptions) {
     /** Reads one task by id or prefix; two copies (mid-move) yield the newer. */
     async get(arg: string): Promise<StoredTask> {
       const id = await this.resolve(arg);
-      const read = (await readCopies(paths, id)).map(({ copy }) => copy);
+      const read = (await readCopies(paths, id, { settle: false })).map(({ copy }) => copy);
       const valid = read.filter((copy): copy is StoredTask => !(copy instanceof Error));
       if (!valid.length) throw read[0]!;
       return valid.sort(byNewest)[0]!;

@@ -5,9 +5,10 @@ import { SvcError } from '../core/errors.js';
 import { findPackageRoot } from '../core/package-root.js';
 import { probeDaemon, spawnDetached, terminate, waitForExit, waitForHealthy, type DaemonProbe } from '../daemon/control.js';
 import { checkHealthPort, HEALTH_HOST, type HealthAnswer } from '../daemon/health-port.js';
+import { readPid } from '../daemon/pid.js';
 import type { ConfigReport } from '../daemon/org-state.js';
 import { controlService, DAEMON_NODE_FLAGS, installService, uninstallService, type ServiceOptions } from '../daemon/service.js';
-import { toPaths } from '../store/paths.js';
+import { toPaths, type Paths } from '../store/paths.js';
 import type { Context } from './context.js';
 import { toPort } from './port.js';
 
@@ -36,17 +37,23 @@ async function runDaemon(ctx: Context, healthPort: number | undefined): Promise<
   const daemon = await startDaemon({ root: ctx.root, tools: [...TOOLS, ...OPERATOR_TOOLS], stderr: (text) => ctx.io.stderr(text), handleSignals: true, env: ctx.io.env, ...(healthPort === undefined ? {} : { healthPort }) });
   ctx.print(`svc daemon running (pid ${daemon.pid}) on ${daemon.paths.socket}; log: ${daemon.paths.daemonLog}`);
   await daemon.closed;
+  const lost = daemon.lost();
+  if (lost) throw new SvcError('unavailable', `svc daemon (pid ${daemon.pid}) stopped: ${lost}.`, 'Start it again with `svc daemon start` (it re-creates data/).');
 }
 
-/** `svc daemon start`: through the supervisor when installed, else detached; false when one already ran. */
+/**
+ * `svc daemon start`: through the supervisor when installed, else detached. Returns false when a
+ * healthy daemon already ran; throws (exit 1) whenever it does not leave a healthy daemon behind.
+ */
 export async function startDaemonProcess(ctx: Context): Promise<boolean> {
   const paths = toPaths(ctx.root);
   const probe = await probeDaemon(paths);
-  if (probe.state === 'running' || probe.state === 'unhealthy') {
-    ctx.print(`svc daemon is already running (pid ${probe.pid ?? probe.status?.pid ?? '?'}${probe.healthy ? '' : `, unhealthy: ${probe.reason}`}).`);
+  if (probe.state === 'running') {
+    ctx.print(`svc daemon is already running (pid ${probe.pid}).`);
     return false;
   }
-  if (probe.state === 'stopping') await waitForExit(probe.pid ?? 0, STOP_TIMEOUT_MS);
+  if (probe.state === 'unhealthy') return alreadyThere(ctx, paths, probe);
+  if (probe.state === 'stopping' && probe.pid !== null) await waitForExit(probe.pid, STOP_TIMEOUT_MS);
   let exited = () => null as string | null;
   if (!(await controlService(serviceOptions(ctx), 'start'))) {
     const child = spawnDetached({ node: process.execPath, args: [...DAEMON_NODE_FLAGS, binPath(), 'daemon', 'run'], env: { ...ctx.io.env, SVC_HOME: paths.root }, logFile: paths.daemonLog });
@@ -65,6 +72,33 @@ export async function startDaemonProcess(ctx: Context): Promise<boolean> {
 }
 
 // --- internal ---
+
+/**
+ * A daemon of this root runs but is not healthy: one still starting (no pid file yet) gets the
+ * start timeout to become healthy; otherwise the start fails (exit 1), since it leaves no healthy
+ * daemon, and starts none beside it.
+ */
+async function alreadyThere(ctx: Context, paths: Paths, probe: DaemonProbe): Promise<false> {
+  const starting = readPid(paths) === null; // the pid file is written once it is healthy
+  const up = starting ? await waitForHealthy(paths, START_TIMEOUT_MS).catch(() => null) : null;
+  if (up) {
+    ctx.print(`svc daemon is already running (pid ${up.pid}).`);
+    return false;
+  }
+  const now = starting ? await probeDaemon(paths) : probe;
+  const pid = now.pid ?? probe.pid;
+  throw new SvcError(
+    'unavailable',
+    `An svc daemon of ${paths.root} runs (pid ${pid}) but is not healthy: ${now.reason ?? probe.reason ?? now.state}; no other daemon was started.`,
+    `Stop it with \`svc daemon stop\` (or kill ${pid}), then run \`svc daemon start\` again; see ${paths.daemonLog}.`,
+  );
+}
+
+/** A note when the pid file names a process that is not this root's daemon (a stale file, a recycled pid): it is left alone. */
+function strayPidFile(paths: Paths): string {
+  const pid = readPid(paths);
+  return pid === null ? '' : ` (${paths.pidFile} names pid ${pid}, which is not an svc daemon of this root: it was not signalled; the next start removes the file)`;
+}
 
 async function status(ctx: Context, json: boolean, port: number | undefined): Promise<void> {
   const paths = toPaths(ctx.root);
@@ -90,12 +124,15 @@ function formatHealthPort(port: number, health: HealthAnswer): string {
   return health.healthy ? `Health port: ${url} answers 200 (healthy)` : `Health port: ${url} is not healthy (${health.reason})`;
 }
 
-/** `svc daemon stop [--force]`: graceful SIGTERM (through the supervisor unless forced), waits until gone. */
+/**
+ * `svc daemon stop [--force]`: graceful SIGTERM (through the supervisor unless forced), waits until
+ * gone. Only a pid proven to be this root's daemon is signalled (see `probeDaemon`).
+ */
 export async function stopDaemonProcess(ctx: Context, force: boolean): Promise<void> {
   const paths = toPaths(ctx.root);
   const probe = await probeDaemon(paths);
-  const pid = probe.pid ?? probe.status?.pid ?? null;
-  if (pid === null) return void ctx.print('svc daemon is not running.');
+  const pid = probe.pid;
+  if (pid === null) return void ctx.print(`svc daemon is not running.${strayPidFile(paths)}`);
   const how = !force && (await controlService(serviceOptions(ctx), 'stop')) ? 'through the supervisor' : terminate(pid) ? 'SIGTERM' : 'already gone';
   if (!(await waitForExit(pid, STOP_TIMEOUT_MS))) {
     throw new SvcError('unavailable', `svc daemon (pid ${pid}) did not stop within ${STOP_TIMEOUT_MS / 1000} s after ${how}.`, `See ${paths.daemonLog}; as a last resort: kill -9 ${pid}.`);
@@ -124,8 +161,7 @@ async function uninstall(ctx: Context): Promise<void> {
   const paths = toPaths(ctx.root);
   const options = serviceOptions(ctx);
   const report = await uninstallService(options);
-  const probe = await probeDaemon(paths);
-  const pid = probe.pid ?? probe.status?.pid ?? null;
+  const pid = (await probeDaemon(paths)).pid;
   if (pid !== null && terminate(pid) && !(await waitForExit(pid, STOP_TIMEOUT_MS))) {
     throw new SvcError('unavailable', `svc daemon (pid ${pid}) did not stop within ${STOP_TIMEOUT_MS / 1000} s.`, `See ${paths.daemonLog}.`);
   }

@@ -5,10 +5,16 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { isSvcError, SvcError } from '../core/errors.js';
 import type { Paths } from '../store/paths.js';
 import { requestDaemon } from './client.js';
+import { findSilentDaemon } from './identity.js';
 import { isAlive, readPid } from './pid.js';
 import type { StatusBody } from './routes.js';
 
-/** What a look at the daemon found. `healthy` follows the specification: live pid, socket 0600, `/healthz` 200. */
+/**
+ * What a look at the daemon found. `healthy` follows the specification: live pid, socket 0600,
+ * `/healthz` 200. `pid` is only ever a pid proven to be this root's daemon: the one answering on
+ * the socket, or (when the socket does not answer) the live holder of the instance lock or a
+ * process running `svc daemon run` for this root. A pid file alone proves nothing.
+ */
 export interface DaemonProbe {
   state: 'running' | 'stopping' | 'unhealthy' | 'not-running';
   healthy: boolean;
@@ -17,10 +23,8 @@ export interface DaemonProbe {
   reason?: string;
 }
 
-/** Looks at the pid file, the socket and `/healthz` + `/status`. */
+/** Looks at the socket (`/healthz` + `/status`), then, when it does not answer, at the instance lock and the pid file. */
 export async function probeDaemon(paths: Paths, timeoutMs = 3000): Promise<DaemonProbe> {
-  const filePid = readPid(paths);
-  const pid = filePid !== null && isAlive(filePid) ? filePid : null;
   let health: number;
   let status: StatusBody;
   try {
@@ -28,12 +32,14 @@ export async function probeDaemon(paths: Paths, timeoutMs = 3000): Promise<Daemo
     status = (await requestDaemon(paths.socket, 'GET', '/status', undefined, { timeoutMs })).body as StatusBody;
   } catch (err) {
     if (!isSvcError(err, 'unavailable')) throw err;
-    if (pid === null) return { state: 'not-running', healthy: false, pid: null };
-    return { state: 'unhealthy', healthy: false, pid, reason: `pid ${pid} is alive but ${paths.socket} does not answer` };
+    const silent = findSilentDaemon(paths);
+    if (silent === null) return { state: 'not-running', healthy: false, pid: null };
+    return { state: 'unhealthy', healthy: false, pid: silent.pid, reason: `pid ${silent.pid} ${silent.proof}, but ${paths.socket} does not answer (${(err as Error).message.replace(/\.$/, '')})` };
   }
-  if (health === 503) return { state: 'stopping', healthy: false, pid: pid ?? status.pid, status };
-  const reason = health !== 200 ? `/healthz answered HTTP ${health}` : pid === null ? `no live pid in ${paths.pidFile}` : socketModeProblem(paths.socket);
-  return reason ? { state: 'unhealthy', healthy: false, pid: pid ?? status.pid, status, reason } : { state: 'running', healthy: true, pid, status };
+  const pid = typeof status?.pid === 'number' ? status.pid : null;
+  if (health === 503) return { state: 'stopping', healthy: false, pid, status };
+  const reason = health !== 200 ? `/healthz answered HTTP ${health}` : pidFileProblem(paths, pid) ?? socketModeProblem(paths.socket);
+  return reason ? { state: 'unhealthy', healthy: false, pid, status, reason } : { state: 'running', healthy: true, pid, status };
 }
 
 /** Polls until the daemon is healthy; fails early when `exited()` says the process is gone. */
@@ -99,6 +105,13 @@ export function spawnDetached(options: SpawnDaemonOptions): { pid: number; exite
 }
 
 // --- internal ---
+
+/** The pid file must name the daemon that answers (it is written once `/healthz` answers: a start in progress has none yet). */
+function pidFileProblem(paths: Paths, pid: number | null): string | undefined {
+  const filePid = readPid(paths);
+  if (filePid === null) return `no pid in ${paths.pidFile} yet (starting)`;
+  return filePid === pid ? undefined : `${paths.pidFile} names pid ${filePid}, but the daemon answering is pid ${pid ?? '?'}`;
+}
 
 function socketModeProblem(socket: string): string | undefined {
   try {

@@ -6,7 +6,7 @@ import { toPaths, type Paths } from '../store/paths.js';
 import { createStore, type Store } from '../store/store.js';
 import { createTaskIndex, type IndexChange, type TaskIndex } from '../store/task-index.js';
 import type { ToolDef } from '../tools/registry.js';
-import { assertHealthy, assertPrivateDir, assertSocketPath, clearLeftovers, holdInstanceLock, listenPrivate, removePidFile, writePidFile, type InstanceLock } from './instance.js';
+import { assertHealthy, assertPrivateDir, assertSocketPath, clearLeftovers, holdInstanceLock, listenPrivate, removePidFile, removeSocket, socketLost, writePidFile, type InstanceLock } from './instance.js';
 import { limitConnections } from './connections.js';
 import { createEventRetry, type EventRetry } from './event-retry.js';
 import { createLog, type DaemonLog } from './log.js';
@@ -51,6 +51,8 @@ export interface DaemonOptions {
   maxConnections?: number;
   /** A socket connection with no request in flight is closed after this long (30 s). */
   idleTimeoutMs?: number;
+  /** How often the daemon checks that its socket and instance lock are still its own (1 s). */
+  instanceCheckMs?: number;
 }
 
 /** A running daemon. */
@@ -63,8 +65,10 @@ export interface Daemon {
   log: DaemonLog;
   /** Subscribes to plugin lifecycle events; returns the unsubscribe function. */
   onHook(listener: HookListener): () => void;
-  /** Resolves once the daemon has stopped (by `close()` or a signal). */
+  /** Resolves once the daemon has stopped (by `close()`, a signal, or losing its socket or lock). */
   closed: Promise<void>;
+  /** Why the daemon stopped on its own: its socket or instance lock disappeared or changed hands; null otherwise. */
+  lost(): string | null;
   /** Stops: 503 on /healthz while in-flight requests finish, then closes and removes pid and socket. */
   close(): Promise<void>;
 }
@@ -133,6 +137,9 @@ interface Core {
   startedAt: number;
   stopping: boolean;
   loaded: boolean;
+  /** The inode of the socket this daemon bound. */
+  socketIno: number;
+  lost: string | null;
   scheduling: Scheduling | null;
   healer: ReturnType<typeof createHealer>;
 }
@@ -166,6 +173,7 @@ async function launch(paths: Paths, store: Store, options: DaemonOptions, clock:
   const core: Core = {
     paths, store, options, clock, parts: parts as Core['parts'], spawns, listeners: new Set(),
     pid: process.pid, version: options.version ?? readPackageVersion(), startedAt: clock().getTime(), stopping: false, loaded: false, scheduling: null, healer,
+    socketIno: 0, lost: null,
   };
   const { index } = core.parts;
   void index.loaded.then(() => ((core.loaded = true), log.info('index.loaded', { byStatus: index.counts() })), () => undefined);
@@ -176,7 +184,7 @@ async function launch(paths: Paths, store: Store, options: DaemonOptions, clock:
     onRefused: (busy) => log.warn('socket.refused', { message: `a connection was refused: all ${busy} open connections have a request in flight` }),
   });
   const requests = trackRequests(server);
-  await listenPrivate(server, paths.socket);
+  core.socketIno = await listenPrivate(server, paths.socket);
   await assertHealthy(paths);
   const healthPort = options.healthPort ?? settings.healthPort;
   if (healthPort !== undefined) {
@@ -195,8 +203,9 @@ async function launch(paths: Paths, store: Store, options: DaemonOptions, clock:
     observe = core.scheduling.observe;
   }
   const { close, closed } = createStop(core, server, requests);
+  watchInstance(core, options.instanceCheckMs ?? 1000, close);
   return {
-    paths, pid: core.pid, store, index, spawns, log, closed, close,
+    paths, pid: core.pid, store, index, spawns, log, closed, close, lost: () => core.lost,
     onHook(listener) {
       core.listeners.add(listener);
       return () => core.listeners.delete(listener);
@@ -264,15 +273,36 @@ function createStop(core: Core, server: Server, requests: RequestTracker): { clo
       core.spawns.close();
       await requests.drained(core.options.drainTimeoutMs ?? 10_000);
       await closeServer(server, 1000);
+      await removeSocket(paths.socket, core.socketIno);
       await parts.health?.close();
       await parts.index.close();
       await removePidFile(paths, pid);
-      parts.log.info('daemon.stopped', { pid, uptimeMs: clock().getTime() - core.startedAt });
+      parts.log.info('daemon.stopped', { pid, uptimeMs: clock().getTime() - core.startedAt, ...(core.lost ? { lost: core.lost } : {}) });
       await parts.events.close();
-      await appendEvents(paths.root, clock(), [{ type: 'daemon.stopped', actor: 'system', payload: { pid } }]).catch(() => undefined);
+      // A daemon whose data/ was removed writes no event: appending would create data/ again.
+      if (!core.lost) await appendEvents(paths.root, clock(), [{ type: 'daemon.stopped', actor: 'system', payload: { pid } }]).catch(() => undefined);
       await parts.log.close();
       await parts.lock.release();
       markClosed();
     })());
   return { close, closed };
+}
+
+/**
+ * Every `intervalMs`, checks that the socket file and the instance lock are still this daemon's.
+ * When `data/` was removed (or either was replaced), clients can no longer reach this daemon and
+ * another may start on the root: it logs why and stops, rather than run on unseen beside it.
+ */
+function watchInstance(core: Core, intervalMs: number, close: () => Promise<void>): void {
+  const timer = setInterval(() => {
+    if (core.stopping) return clearInterval(timer);
+    const why = socketLost(core.paths.socket, core.socketIno) ?? core.parts.lock.lost();
+    if (!why) return;
+    clearInterval(timer);
+    core.lost = why;
+    core.parts.log.error('daemon.instance_lost', { pid: core.pid, message: `${why}: this daemon is no longer reachable as the daemon of ${core.paths.root}; stopping` });
+    (core.options.stderr ?? ((t: string) => process.stderr.write(t)))(`[AOF] svc daemon (pid ${core.pid}) stops: ${why}.\n`);
+    void close();
+  }, intervalMs);
+  timer.unref();
 }

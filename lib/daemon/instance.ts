@@ -1,12 +1,14 @@
-import { chmodSync, readFileSync, readlinkSync, statSync } from 'node:fs';
-import { chmod, stat, unlink } from 'node:fs/promises';
+import { chmodSync, lstatSync, statSync } from 'node:fs';
+import { chmod, lstat, readdir, rename, stat, unlink } from 'node:fs/promises';
 import type { Server } from 'node:http';
 import { createConnection } from 'node:net';
-import { platform } from 'node:os';
+import { hostname, platform } from 'node:os';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { hasCode, SvcError } from '../core/errors.js';
 import { writeAtomic } from '../fs/atomic.js';
-import { withLock } from '../fs/lock.js';
+import { withLock, type HeldLock } from '../fs/lock.js';
+import { LOCK_STALE_MS, readLockOwner, readOwnerText } from '../fs/lock-owner.js';
 import type { Paths } from '../store/paths.js';
 import { requestDaemon } from './client.js';
 import { isAlive, readPid } from './pid.js';
@@ -27,38 +29,60 @@ export function assertSocketPath(socket: string): void {
 
 /** The lock held for the life of a daemon: one daemon per svc home. */
 export interface InstanceLock {
+  /** Why this daemon is no longer the holder (the lock directory was removed or taken over), or null while it is. */
+  lost(): string | null;
   release(): Promise<void>;
 }
 
 /**
- * Takes the single-instance lock (beside the pid file). A lock of a daemon that died on this host
- * is taken over at once; a live one fails with `locked` naming its pid.
+ * Takes the single-instance lock (`paths.instanceLock`). A lock of a daemon that died on this
+ * host (a zombie included) is taken over at once; a live one fails with `locked` naming its pid.
  */
 export async function holdInstanceLock(paths: Paths): Promise<InstanceLock> {
-  const lockPath = `${paths.pidFile}.lock`;
+  const lockPath = paths.instanceLock;
   let release!: () => void;
   const released = new Promise<void>((done) => (release = done));
-  let held!: () => void;
-  const taken = new Promise<void>((done) => (held = done));
-  const life = withLock(lockPath, { what: 'the svc daemon', waitMs: 0 }, async () => {
-    held();
+  let held!: (lock: HeldLock) => void;
+  const taken = new Promise<HeldLock>((done) => (held = done));
+  const life = withLock(lockPath, { what: 'the svc daemon', waitMs: 0 }, async (lock) => {
+    held(lock);
     await released;
   });
+  let lock: HeldLock;
   try {
-    await Promise.race([taken, life]);
+    lock = await Promise.race([taken, life.then(() => null as never)]);
   } catch (err) {
-    if (hasCode(err, 'locked')) throw alreadyRunning(paths, lockPath, err);
+    if (hasCode(err, 'locked')) throw alreadyRunning(paths, err);
     throw err;
   }
+  const self = `${hostname()} ${process.pid}`;
   return {
+    lost() {
+      try {
+        lock.assertHeld();
+      } catch (err) {
+        return err instanceof Error ? err.message : String(err);
+      }
+      const owner = readOwnerText(lockPath);
+      if (owner === self) return null;
+      return owner === null ? `the instance lock ${lockPath} is gone` : `the instance lock ${lockPath} now belongs to ${owner}`;
+    },
     async release() {
+      // A lock taken over (its directory removed, maybe re-created by another daemon) must not be
+      // removed by this one: wait until proper-lockfile has seen it compromised (its next
+      // refresh, within half the stale time), after which the release removes nothing.
+      const deadline = Date.now() + LOCK_STALE_MS;
+      while (readOwnerText(lockPath) !== self && isHeld(lock) && Date.now() < deadline) await sleep(100);
       release();
       await life.catch(() => undefined);
     },
   };
 }
 
-/** Removes a socket nothing answers on and a pid file of a dead process (a killed daemon's leftovers). */
+/**
+ * Removes what a killed daemon left: a socket nothing answers on, its pid file and any socket it
+ * was still binding. Called under the instance lock, so no other daemon of this root is running.
+ */
 export async function clearLeftovers(paths: Paths): Promise<string[]> {
   const removed: string[] = [];
   if (await exists(paths.socket)) {
@@ -69,32 +93,59 @@ export async function clearLeftovers(paths: Paths): Promise<string[]> {
     removed.push(paths.socket);
   }
   const pid = readPid(paths);
-  if (pid !== null && !isAlive(pid)) {
+  if (pid !== null && pid !== process.pid) {
     await unlink(paths.pidFile).catch(ignoreMissing);
     removed.push(paths.pidFile);
+  }
+  for (const name of await readdir(paths.data).catch(() => [] as string[])) {
+    if (!/^\.s\d+$/.test(name)) continue;
+    await unlink(join(paths.data, name)).catch(ignoreMissing);
+    removed.push(join(paths.data, name));
   }
   return removed;
 }
 
 /**
  * Listens on the socket with mode 0600 from its first instant: bound under umask 0177 (binding is
- * synchronous inside `listen`), then chmod'ed and checked.
+ * synchronous inside `listen`) at a name of its own (`data/.s<pid>`), chmod'ed and checked, then
+ * renamed onto `data/daemon.sock`. Closing the server then never unlinks the public name, which
+ * may by then belong to another daemon; `removeSocket` removes it only while it is this one's.
+ * Returns the socket's inode.
  */
-export async function listenPrivate(server: Server, socket: string): Promise<void> {
+export async function listenPrivate(server: Server, socket: string): Promise<number> {
+  const bound = join(socket, '..', `.s${process.pid}`);
+  await unlink(bound).catch(ignoreMissing);
   const listening = new Promise<void>((resolve, reject) => {
     server.once('listening', resolve);
     server.once('error', reject);
   });
   const previous = process.umask(0o177);
   try {
-    server.listen(socket);
+    server.listen(bound);
   } finally {
     process.umask(previous);
   }
   await listening;
-  await chmod(socket, 0o600);
-  const mode = (await stat(socket)).mode & 0o777;
-  if (mode !== 0o600) throw new SvcError('internal', `The socket ${socket} has mode ${mode.toString(8)}; expected 600.`);
+  await chmod(bound, 0o600);
+  const info = await stat(bound);
+  if ((info.mode & 0o777) !== 0o600) throw new SvcError('internal', `The socket ${bound} has mode ${(info.mode & 0o777).toString(8)}; expected 600.`);
+  await rename(bound, socket);
+  return info.ino;
+}
+
+/** Removes the socket file only if it is still the one this daemon bound (inode `ino`). */
+export async function removeSocket(socket: string, ino: number): Promise<void> {
+  const info = await lstat(socket).catch(() => null);
+  if (info?.ino === ino) await unlink(socket).catch(ignoreMissing);
+}
+
+/** Why the socket file is no longer this daemon's (inode `ino`), or null while it is. */
+export function socketLost(socket: string, ino: number): string | null {
+  try {
+    return lstatSync(socket).ino === ino ? null : `${socket} was replaced by another file`;
+  } catch {
+    return `${socket} is gone`;
+  }
 }
 
 /** Writes `data/daemon.pid` (atomically). */
@@ -114,9 +165,9 @@ export function assertPrivateDir(dir: string): void {
 
 // --- internal ---
 
-function alreadyRunning(paths: Paths, lockPath: string, cause: unknown): SvcError {
-  const pid = readPid(paths) ?? readLockOwner(lockPath);
-  const who = pid !== null && isAlive(pid) ? `pid ${pid}` : 'another process';
+function alreadyRunning(paths: Paths, cause: unknown): SvcError {
+  const owner = readLockOwner(paths.instanceLock)?.pid ?? readPid(paths);
+  const who = owner !== null && isAlive(owner) ? `pid ${owner}` : 'another process';
   return new SvcError(
     'locked',
     `An svc daemon is already running for ${paths.root} (${who}).`,
@@ -125,22 +176,15 @@ function alreadyRunning(paths: Paths, lockPath: string, cause: unknown): SvcErro
   );
 }
 
-/** The pid recorded as the lock's owner (`<host> <pid>`, a symlink or a file), when it can be read. */
-function readLockOwner(lockPath: string): number | null {
-  const owner = join(lockPath, 'owner');
-  let text: string;
+function isHeld(lock: HeldLock): boolean {
   try {
-    text = readlinkSync(owner);
+    lock.assertHeld();
+    return true;
   } catch {
-    try {
-      text = readFileSync(owner, 'utf8');
-    } catch {
-      return null;
-    }
+    return false;
   }
-  const pid = Number(text.trim().split(' ')[1]);
-  return Number.isSafeInteger(pid) && pid > 0 ? pid : null;
 }
+
 
 async function exists(path: string): Promise<boolean> {
   return stat(path).then(() => true, () => false);

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { hasCode } from '../core/errors.js';
+import { isProcessAlive } from '../fs/process.js';
 import type { Paths } from '../store/paths.js';
 
 /** The pid in `data/daemon.pid`, or null when absent or unreadable. */
@@ -12,12 +12,10 @@ export function readPid(paths: Paths): number | null {
   }
 }
 
-/** True when a process with this pid exists (signal 0). */
+/**
+ * True when a process with this pid exists and has not exited. A zombie (exited, not reaped: PID 1
+ * of many containers never reaps) counts as gone, though `kill(pid, 0)` still answers for it.
+ */
 export function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return hasCode(err, 'EPERM');
-  }
+  return isProcessAlive(pid);
 }

@@ -1,4 +1,5 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
+import { isZombie } from '../fs/process.js';
 import type { Paths } from '../store/paths.js';
 import { probeDaemon } from './control.js';
 import { checkHealthPort } from './health-port.js';
@@ -38,15 +39,6 @@ export async function checkDaemon(paths: Paths, options: CheckOptions = {}): Pro
   if (!answer && probe.status && pid === null) return { state: 'transient', reason: `the socket answers but ${paths.pidFile} is not written yet (starting)`, status };
   const dead = pid !== null && isZombie(pid) ? `pid ${pid} has exited (not reaped yet)` : undefined;
   return { state: 'failed', reason: answer?.reason ?? dead ?? probe.reason ?? describeDead(paths), status };
-}
-
-/** True for a process that has exited but is not reaped yet (Linux /proc; elsewhere false). */
-export function isZombie(pid: number): boolean {
-  try {
-    return /^\d+ \(.*\) Z/s.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
-  } catch {
-    return false;
-  }
 }
 
 // --- internal ---

@@ -1,10 +1,7 @@
-import { readFileSync } from 'node:fs';
-import { platform } from 'node:os';
 import type { Paths } from '../store/paths.js';
 import { spawnDetached, terminate, waitForExit, waitForHealthy } from './control.js';
-import { isAlive, readPid } from './pid.js';
+import { findSilentDaemon } from './identity.js';
 import { controlService, type ServiceOptions } from './service.js';
-import { isZombie } from './watchdog-check.js';
 
 /** Options of `restartDaemon`. */
 export interface RestartOptions {
@@ -47,16 +44,14 @@ export async function restartDaemon(options: RestartOptions): Promise<RestartRes
 // --- internal ---
 
 /**
- * Stops the daemon named by the pid file if it still runs (hung): SIGTERM, then SIGKILL. A killed
- * one not yet reaped (a zombie still holds its pid) is waited for: its lock frees once it is gone.
+ * Stops a daemon of this root that still runs (hung): SIGTERM, then SIGKILL. Only a process
+ * proven to be this root's daemon is signalled (the live holder of its instance lock, or one
+ * running `svc daemon run` for it), never whatever a stale pid file names. A killed daemon that
+ * is not reaped yet (a zombie) counts as gone: its lock is taken over at once.
  */
 async function stopStuck(paths: Paths, timeoutMs: number): Promise<void> {
-  const pid = readPid(paths);
-  if (pid === null || !isAlive(pid)) return;
-  if (!isDaemonProcess(pid)) {
-    if (isZombie(pid)) await waitForExit(pid, timeoutMs);
-    return;
-  }
+  const pid = findSilentDaemon(paths)?.pid;
+  if (pid === undefined) return;
   terminate(pid);
   if (await waitForExit(pid, timeoutMs)) return;
   try {
@@ -65,14 +60,4 @@ async function stopStuck(paths: Paths, timeoutMs: number): Promise<void> {
     return;
   }
   await waitForExit(pid, 5000);
-}
-
-/** On Linux, checks that a pid (from a pid file that may be stale) still runs `svc daemon run`. */
-function isDaemonProcess(pid: number): boolean {
-  if (platform() !== 'linux') return !isZombie(pid);
-  try {
-    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('daemon\0run');
-  } catch {
-    return false;
-  }
 }

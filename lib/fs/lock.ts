@@ -4,9 +4,10 @@ import { dirname, join } from 'node:path';
 import lockfile from 'proper-lockfile';
 import { hasCode, SvcError } from '../core/errors.js';
 import { isNameTaken } from './atomic.js';
+import { LOCK_STALE_MS } from './lock-owner.js';
+import { isProcessAlive } from './process.js';
 
-/** How long a lock lives without being refreshed before another process may take it. */
-export const LOCK_STALE_MS = 10_000;
+export { LOCK_STALE_MS };
 
 /** Options of `withLock`. */
 export interface LockOptions {
@@ -113,12 +114,7 @@ function isDeadOwner(owner: string): boolean {
   const [host, pidText] = owner.trim().split(' ');
   const pid = Number(pidText);
   if (host !== hostname() || !Number.isInteger(pid) || pid <= 0) return false;
-  try {
-    process.kill(pid, 0);
-    return false;
-  } catch (err) {
-    return hasCode(err, 'ESRCH');
-  }
+  return !isProcessAlive(pid); // a zombie (exited, not reaped) is dead too
 }
 
 /**

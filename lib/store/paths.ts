@@ -15,6 +15,8 @@ export interface Paths {
   data: string;
   socket: string;
   pidFile: string;
+  /** The daemon's instance lock (a lock directory, held for the daemon's whole life). */
+  instanceLock: string;
   logs: string;
   daemonLog: string;
   /** The log of `svc daemon watchdog` (restarts and their reasons, the critical report). */
@@ -59,6 +61,7 @@ export function toPaths(rootArg: string): Paths {
     orgChart: join(org, 'org-chart.yaml'),
     socket: join(data, 'daemon.sock'),
     pidFile: join(data, 'daemon.pid'),
+    instanceLock: join(data, 'daemon.pid.lock'),
     logs: join(data, 'logs'),
     daemonLog: join(data, 'logs', 'daemon.log'),
     watchdogLog: join(data, 'logs', 'watchdog.log'),

@@ -1,0 +1,81 @@
+import { readFileSync, readlinkSync } from 'node:fs';
+import { hasCode } from '../core/errors.js';
+
+/**
+ * True when a process with this pid exists and has not exited. `kill(pid, 0)` alone is not
+ * enough: a process that exited but was not reaped (a zombie, common where PID 1 does not reap,
+ * as in many containers) still answers it, so on Linux `/proc/<pid>/stat` is read too.
+ */
+export function isProcessAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch (err) {
+    if (!hasCode(err, 'EPERM')) return false;
+  }
+  return !isZombie(pid);
+}
+
+/** True for a process that has exited but is not reaped yet (Linux `/proc`; elsewhere false). */
+export function isZombie(pid: number): boolean {
+  try {
+    return /^\d+ \(.*\) [ZX]/s.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+  } catch {
+    return false;
+  }
+}
+
+/** What `/proc` says about a process: its argv, and its environment and working directory when readable (same user). */
+export interface ProcessInfo {
+  argv: string[];
+  env: Record<string, string> | null;
+  cwd: string | null;
+}
+
+/** Reads argv, environment and working directory of `pid` from `/proc` (Linux); null when it is gone, a zombie, or there is no `/proc`. */
+export function readProcessInfo(pid: number): ProcessInfo | null {
+  let argv: string[];
+  try {
+    argv = splitNul(readFileSync(`/proc/${pid}/cmdline`, 'utf8'));
+  } catch {
+    return null;
+  }
+  if (argv.length === 0) return null; // a zombie or a kernel thread
+  return { argv, env: readEnviron(pid), cwd: readLinkOrNull(`/proc/${pid}/cwd`) };
+}
+
+/** True when this platform exposes processes under `/proc` (Linux). */
+export function hasProcFs(): boolean {
+  try {
+    readFileSync('/proc/self/stat');
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+// --- internal ---
+
+function readEnviron(pid: number): Record<string, string> | null {
+  try {
+    const env: Record<string, string> = {};
+    for (const pair of splitNul(readFileSync(`/proc/${pid}/environ`, 'utf8'))) {
+      const at = pair.indexOf('=');
+      if (at > 0) env[pair.slice(0, at)] = pair.slice(at + 1);
+    }
+    return env;
+  } catch {
+    return null;
+  }
+}
+
+function readLinkOrNull(path: string): string | null {
+  try {
+    return readlinkSync(path);
+  } catch {
+    return null;
+  }
+}
+
+function splitNul(text: string): string[] {
+  return text.split('\0').filter((part) => part.length > 0);
+}

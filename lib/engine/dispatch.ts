@@ -92,8 +92,8 @@ export async function expireLease(store: Store, taskId: string, sessionId: strin
 export function formatDeadletterAlert(dead: Deadlettered, agent: string | undefined): string {
   const { task } = dead;
   return [
-    `[AOF] DEADLETTER: ${task.id} "${toTerminalText(task.title)}"`,
+    `[AOF] DEADLETTER: ${task.id} "${task.title}"`,
     `[AOF] DEADLETTER:   failures: ${dead.failureCount}, last reason: ${dead.lastFailureReason}, agent: ${agent ?? task.routing.agent ?? 'unrouted'}`,
     `[AOF] DEADLETTER:   action: fix the cause, then run \`svc task resurrect ${task.id}\``,
-  ].join('\n');
+  ].map((line) => toTerminalText(line)).join('\n');
 }

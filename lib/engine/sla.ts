@@ -72,10 +72,10 @@ export function isResearcher(agentId: string | undefined, org: OrgChart | null):
 export function formatSlaAlert(v: SlaViolation): string {
   const hours = (ms: number) => `${(ms / 3_600_000).toFixed(2)} h`;
   return [
-    `[AOF] SLA VIOLATION: ${v.task.id} "${toTerminalText(v.task.title)}"`,
+    `[AOF] SLA VIOLATION: ${v.task.id} "${v.task.title}"`,
     `[AOF] SLA VIOLATION:   in progress for ${hours(v.durationMs)} (limit ${hours(v.limitMs)}, ${v.source}), agent: ${v.agent}`,
     `[AOF] SLA VIOLATION:   action: check on ${v.agent} (\`svc task show ${v.task.id}\`); if it is stuck, \`svc task status ${v.task.id} ready\` or \`svc task block ${v.task.id} --reason ...\` (alerts never move the task)`,
-  ].join('\n');
+  ].map((line) => toTerminalText(line)).join('\n');
 }
 
 // --- internal ---

@@ -2,7 +2,7 @@ import { basename, dirname } from 'node:path';
 import { SvcError } from '../core/errors.js';
 import { isStatus, type Status } from '../core/status.js';
 import { parseTask, toOrderedTask, type Task } from '../core/task.js';
-import { MAX_FILE_BYTES, MAX_FRONTMATTER_BYTES, parseFrontmatter, stringifyFrontmatter } from '../fs/frontmatter.js';
+import { MAX_FILE_BYTES, MAX_FRONTMATTER_BYTES, parseFrontmatter, readBackData, stringifyFrontmatter } from '../fs/frontmatter.js';
 import { readRegularFileSync } from '../fs/regular-file.js';
 import { toTaskId } from './paths.js';
 
@@ -78,7 +78,7 @@ export function isSameStamp(a: FileStamp, b: FileStamp): boolean {
 function assertReadsBack(id: string, data: Record<string, unknown>, text: string): void {
   let back: Task;
   try {
-    back = parseTask(parseFrontmatter(text, id).data, id);
+    back = parseTask(readBackData(text, id), id);
   } catch (err) {
     const reason = err instanceof Error ? err.message.replace(`${id}: `, '').replace(/\s*\n\s*/g, '; ') : String(err);
     throw new SvcError('validation_error', `${id}: the task file would not read back: ${reason}`, 'Keep metadata plain and shallow (at most 30 levels of nesting); nothing was written.', { cause: err });

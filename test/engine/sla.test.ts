@@ -61,5 +61,12 @@ check('the alert names the task, duration versus limit in hours, the agent and w
   assert.match(text, /action: check on dev/);
 });
 
+check('the alert shows a title\'s control and bidirectional characters escaped', () => {
+  const v = checkSla(task({ title: 'Slow \x1b[2J\u202Eevil', maxInProgressMs: 1000, updatedAt: new Date(NOW.getTime() - 5000).toISOString() }), org, NOW)!;
+  const text = formatSlaAlert(v);
+  assert.not.match(text, /[\x1b\u202e]/);
+  assert.match(text, 'T-1 "Slow \\x1b[2J\\u202eevil"');
+});
+
 limit.run();
 check.run();

@@ -41,7 +41,7 @@ export interface Scheduling {
   onPluginEvent(name: string, payload: Record<string, unknown>): string | null;
   /** The org chart's state: loaded, absent, or invalid with its first problems. */
   config(): Promise<ConfigReport>;
-  /** A task changed status in the index (murmur counts the teams' completions and failures). */
+  /** A task changed status in the index: murmur counts the teams' completions and failures; a cancel ends the task's local agents. */
   observe(change: IndexChange): void;
   close(): Promise<void>;
 }
@@ -55,6 +55,7 @@ export async function startScheduling(options: SchedulingOptions): Promise<Sched
   const command = createCommandAdapter({
     root: store.paths.root, socketPath: store.paths.socket, loadOrg: org.get, baseEnv: options.env, logFile: `${store.paths.logs}/agents.log`,
     extraEnv: { SVC_BIN: `${findPackageRoot()}/bin/svc.js`, SVC_NODE: process.execPath },
+    runsDir: store.paths.runs, stopGraceMs: () => org.settings().agentStopGraceMs, unref: true,
   });
   const token = () => options.env.SVC_GATEWAY_TOKEN ?? readEnvFile(store.paths.envFile).SVC_GATEWAY_TOKEN;
   const standalone = createStandaloneAdapter({ gatewayUrl: () => org.settings().gatewayUrl, token, timeoutMs: settings.spawnTimeoutMs });
@@ -88,7 +89,12 @@ export async function startScheduling(options: SchedulingOptions): Promise<Sched
     mode: boot.mode,
     stats: () => ({ lastPollAt, lastTickAt: scheduler.stats().lastTickAt }),
     schedule,
-    observe: murmur.observe,
+    observe(change) {
+      murmur.observe(change);
+      if (change.to !== 'cancelled') return;
+      const ended = command.cancel(change.id);
+      if (ended) options.log(`${change.id} was cancelled: sent SIGTERM to its local agent${ended === 1 ? '' : `s (${ended})`} (SIGKILL after ${org.settings().agentStopGraceMs} ms)`);
+    },
     tick: async () => (await scheduler.tick()).actions,
     onPluginEvent(name, payload) {
       const key = payload.sessionKey;
@@ -102,6 +108,7 @@ export async function startScheduling(options: SchedulingOptions): Promise<Sched
       boot.close();
       await murmur.close();
       await scheduler.close();
+      command.close();
     },
   };
 }

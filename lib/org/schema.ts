@@ -85,6 +85,7 @@ export const DaemonSettingsSchema = closed({
   defaultLeaseTtlMs: positiveInt.default(1_800_000),
   heartbeatTtlMs: positiveInt.default(300_000),
   spawnTimeoutMs: positiveInt.default(30_000),
+  agentStopGraceMs: positiveInt.default(10_000),
   gatewayUrl: z.url({ error: 'must be a URL such as http://127.0.0.1:18789' }).optional(),
   healthPort: z.number().int('must be a whole number').min(1, 'must be a port from 1 to 65535').max(65535, 'must be a port from 1 to 65535').optional(),
   dryRun: z.boolean().default(false),

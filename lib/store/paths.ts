@@ -26,6 +26,8 @@ export interface Paths {
   envFile: string;
   /** Markers of spawns leased but not yet handed to an adapter (requeued at once after a crash). */
   spawns: string;
+  /** The pid of each running local command agent (`<task id>@<session>`), so a cancel ends it even after a restart. */
+  runs: string;
   statusDir(status: Status): string;
   taskFile(status: Status, id: string): string;
   lockFile(id: string): string;
@@ -68,6 +70,7 @@ export function toPaths(rootArg: string): Paths {
     conflicts: join(data, 'conflicts'),
     envFile: join(data, 'daemon.env'),
     spawns: join(data, 'spawns'),
+    runs: join(data, 'runs'),
     slaAlerts: join(data, 'sla-alerts.json'),
     statusDir: (status) => join(tasks, status),
     taskFile: (status, id) => join(tasks, status, `${id}.md`),

@@ -46,3 +46,18 @@ export function heartbeatingAgent(everyMs: number, forMs: number): string[] {
 export function sleepingAgent(ms: number): string[] {
   return [process.execPath, '-e', `setTimeout(() => {}, ${ms})`];
 }
+
+/**
+ * argv of an agent that writes its pid to `<SVC_HOME>/agent-<task id>.pid`, then waits for a
+ * minute. On SIGTERM it writes `<...>.term` and exits, unless `ignoreTerm` (then only SIGKILL ends it).
+ */
+export function lingeringAgent(ignoreTerm = false): string[] {
+  const script = `
+    const fs = require('node:fs');
+    const base = process.env.SVC_HOME + '/agent-' + process.env.SVC_TASK_ID;
+    process.on('SIGTERM', () => { fs.writeFileSync(base + '.term', 'SIGTERM'); if (!${ignoreTerm}) process.exit(143); });
+    fs.writeFileSync(base + '.pid', String(process.pid));
+    setTimeout(() => {}, 60000);
+  `;
+  return [process.execPath, '-e', script];
+}

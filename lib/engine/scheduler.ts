@@ -138,14 +138,15 @@ export function startScheduler(options: SchedulerOptions): SchedulerHandle {
       again = true;
       return;
     }
+    // `current` is cleared in the same synchronous step that sees no request pending: a request
+    // arriving after that check starts its own run instead of setting a flag no loop reads again.
     current = (async () => {
       do {
         again = false;
         await tick().catch((err: unknown) => options.log(`tick failed: ${err instanceof Error ? err.message : String(err)}`));
       } while (again && !closed);
-    })().finally(() => {
       current = null;
-    });
+    })();
   }
 
   return {

@@ -135,5 +135,31 @@ race('two schedulers on one tree lease each ready task exactly once', async () =
   assert.equal(readdirSync(`${root}/tasks/in-progress`).filter((n) => n.endsWith('.md')).length, 40);
 });
 
+const coalesce = suite('engine.scheduler coalesced ticks');
+coalesce.after.each(cleanRoots);
+
+coalesce('a tick request made at any moment of a running tick, its very end included, gets a tick that plans after it', async () => {
+  const root = tempRoot();
+  const store = createStore({ root });
+  let plans = 0;
+  const missed: number[] = [];
+  // Offsets in microtask turns after the first request, past the whole of an empty tick.
+  for (let turns = 0; turns < 40; turns++) {
+    const scheduler = startScheduler({
+      store, source: { snapshot: () => (plans++, { ready: [], inProgress: [], statusOf: () => undefined }) },
+      adapters: {}, loadOrg: async () => null, mode: () => 'standalone', pluginAttached: () => false, log: () => undefined, alert: () => undefined,
+    });
+    scheduler.schedule();
+    let later = Promise.resolve();
+    for (let i = 0; i < turns; i++) later = later.then(() => undefined);
+    const before = await later.then(() => (scheduler.schedule(), plans));
+    await scheduler.idle();
+    if (plans === before) missed.push(turns);
+    await scheduler.close();
+  }
+  assert.equal(missed, [], `requests made ${missed.join(', ')} microtask turns after the first were dropped`);
+});
+
 run.run();
 race.run();
+coalesce.run();

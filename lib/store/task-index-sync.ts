@@ -113,18 +113,18 @@ export async function syncDir(state: IndexState, status: Status, mode: 'stat' | 
   const seen = new Set<string>();
   const toStat: string[] = [];
   const candidates: string[] = [];
-  for (const name of names) {
+  await inSlices(names, (name) => {
     const id = toTaskId(name);
-    if (!id) continue;
+    if (!id) return;
     seen.add(id);
     const known = state.entries.get(id);
-    if (known ? known.status === status && mode === 'names' : state.byStatus[status].has(id)) continue;
+    if (known ? known.status === status && mode === 'names' : state.byStatus[status].has(id)) return;
     const path = known?.status === status ? known.path : state.paths.taskFile(status, id);
-    if (known?.status !== status && state.invalid.has(path) && mode === 'names') continue;
+    if (known?.status !== status && state.invalid.has(path) && mode === 'names') return;
     if (mode === 'stat' && (known?.status === status || state.invalid.has(path))) toStat.push(id);
     else candidates.push(id);
-  }
-  await inBatches(toStat, (id) => {
+  });
+  await inSlices(toStat, (id) => {
     const path = state.paths.taskFile(status, id);
     if (stampOf(path) !== (state.entries.get(id)?.stamp ?? state.invalid.get(path)?.stamp)) candidates.push(id);
   });
@@ -224,10 +224,20 @@ function toStamp(s: { ino: number; size: number; mtimeMs: number }): string {
   return `${s.ino}:${s.size}:${s.mtimeMs}`;
 }
 
-/** Runs `fn` over `items` synchronously in batches, yielding to the event loop between batches. */
-async function inBatches<T>(items: readonly T[], fn: (item: T) => void, size = 500): Promise<void> {
-  for (let i = 0; i < items.length; i += size) {
+/**
+ * How long bulk index work (the background load, a listing of 100,000 names, a stat sweep) may hold
+ * the event loop before it yields. Each I/O step of a dispatch or a tool call runs between two slices,
+ * so this bounds what the bulk work adds to each step; when nothing else waits, the next slice runs at once.
+ */
+const SLICE_MS = 1;
+
+/** Runs `fn` over `items` in slices of about `SLICE_MS`, yielding to the event loop between slices; `fn` returning false stops. */
+export async function inSlices<T>(items: readonly T[], fn: (item: T) => void | boolean): Promise<void> {
+  let i = 0;
+  while (i < items.length) {
     if (i > 0) await nextTurn();
-    for (const item of items.slice(i, i + size)) fn(item);
+    const until = performance.now() + SLICE_MS;
+    do if (fn(items[i]!) === false) return;
+    while (++i < items.length && performance.now() < until);
   }
 }

@@ -4,7 +4,7 @@ import type { Lease, Priority, Routing } from '../core/task.js';
 import { watchTree, type WatchEvent } from '../fs/watcher.js';
 import type { Paths } from './paths.js';
 import { listNames, type InvalidFile } from './store.js';
-import { entriesOf, fail, isDirty, loadFile, newIndexState, recordDir, relocate, statDir, syncDir, type IndexState } from './task-index-sync.js';
+import { entriesOf, fail, inSlices, isDirty, loadFile, newIndexState, recordDir, relocate, statDir, syncDir, type IndexState } from './task-index-sync.js';
 
 /** One task as the index holds it: frontmatter fields only, never the body. */
 export interface IndexEntry {
@@ -120,8 +120,6 @@ export async function createTaskIndex(paths: Paths, options: TaskIndexOptions = 
 
 /** More watcher events than this at once is a burst: one rescan beats relocating each id. */
 const BURST = 500;
-/** Files read per turn of the event loop while loading terminal tasks in the background. */
-const LOAD_BATCH = 100;
 /** `update` and `rescan`, tracked so `close` can wait for them; rescans coalesced (a queued `full` is kept). */
 function createWork(state: IndexState) {
   const inflight = new Set<Promise<unknown>>();
@@ -198,16 +196,14 @@ async function loadInitial(state: IndexState): Promise<void> {
   STATUSES.forEach((status, i) => recordDir(state, status, dirStats[i], started));
 }
 
-/** Reads the terminal tasks counted by name, in small synchronous batches that yield to requests. */
+/** Reads the terminal tasks counted by name, in short synchronous slices that yield to requests and dispatches. */
 async function loadTerminal(state: IndexState): Promise<void> {
   const files: { id: string; status: Status; gen: number }[] = [];
   for (const status of ['done', 'cancelled'] as const) {
     for (const id of state.byStatus[status]) if (!state.entries.has(id)) files.push({ id, status, gen: state.gen.get(id) ?? 0 });
   }
-  for (let i = 0; i < files.length && !state.closed; i += LOAD_BATCH) {
-    await nextTurn();
-    for (const file of files.slice(i, i + LOAD_BATCH)) loadFile(state, file, file.gen);
-  }
+  await nextTurn();
+  await inSlices(files, (file) => !state.closed && (loadFile(state, file, file.gen), true));
 }
 
 /** Wraps `fn` so concurrent callers share runs, and a caller never gets a run that began before it asked. */

@@ -1,7 +1,7 @@
 // `npm run bench [-- --quick]`: runs each section and prints one table (progress goes to stderr).
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, rmSync } from 'node:fs';
-import { availableParallelism, tmpdir, totalmem } from 'node:os';
+import { availableParallelism, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { printTable, type Row } from './measure.js';
@@ -39,6 +39,7 @@ try {
   rmSync(tmp, { recursive: true, force: true });
 }
 printTable(rows, (text) => process.stdout.write(text));
+process.stdout.write(`\n${describeLoad('at the end')}\n`);
 
 function describeMachine(): string {
   const disk = execFileSync('df', ['-h', tmp], { encoding: 'utf8' }).trim().split('\n').at(-1)!.split(/\s+/);
@@ -46,5 +47,11 @@ function describeMachine(): string {
     `node ${process.version}, ${availableParallelism()} CPUs, ${(totalmem() / 2 ** 30).toFixed(1)} GiB memory`,
     `disk: ${disk[0]} (${disk[1]}, ${disk[4]} used), bench files under ${tmp}`,
     quick ? 'mode: --quick (smaller sizes)' : 'mode: full',
+    describeLoad('at the start'),
   ].join('\n');
+}
+
+/** The load average (1, 5 and 15 minutes): the machine may be shared, and the figures depend on it. */
+function describeLoad(when: string): string {
+  return `load average ${when}: ${loadavg().map((n) => n.toFixed(2)).join(', ')} (${availableParallelism()} CPUs)`;
 }

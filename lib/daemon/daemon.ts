@@ -148,6 +148,7 @@ async function launch(paths: Paths, store: Store, options: DaemonOptions, clock:
   const { log } = parts;
   let wake = (): void => undefined; // bound to the scheduler once it runs
   let observe = (_change: IndexChange): void => undefined;
+  let busy = (): boolean => false; // bound to the scheduler once it runs
   const healer = createHealer(store, (line) => log.info('repair', { message: line }), (id) => void parts.index?.update([id]));
   const repair = (id: string, why: string) => healer.repair(id, why);
   const settings = toDaemonSettings(await loadOrg(paths.root).catch((err: unknown) => {
@@ -158,6 +159,7 @@ async function launch(paths: Paths, store: Store, options: DaemonOptions, clock:
     rescanIntervalMs: options.rescanIntervalMs ?? settings.rescanIntervalMs,
     watch: options.watch,
     onInvalid: (file) => void recordInvalid(paths, clock, log, file),
+    busy: () => busy(),
     onError: (err) => log.error('index.error', { message: err instanceof Error ? err.message : String(err) }),
     onNeedsRepair: (id, why) => repair(id, why),
     onRescanFound: ({ count, full }) => log.info('index.rescan', { message: `rescan found ${count} new or changed task files`, count, full }),
@@ -200,6 +202,7 @@ async function launch(paths: Paths, store: Store, options: DaemonOptions, clock:
       alert: (text) => (options.stderr ?? ((t: string) => process.stderr.write(t)))(`${text}\n`),
     });
     wake = core.scheduling.schedule;
+    busy = core.scheduling.busy;
     observe = core.scheduling.observe;
   }
   const { close, closed } = createStop(core, server, requests);

@@ -34,6 +34,8 @@ export interface Scheduling {
   stats(): { lastPollAt: string | null; lastTickAt: string | null };
   /** Asks for a coalesced tick (a task reached ready, left in-progress or reached done). */
   schedule(): void;
+  /** A tick or a dispatch is under way (background work of the index waits for it). */
+  busy(): boolean;
   tick(): Promise<Action[]>;
   /** What a tick would do now, changing nothing. */
   dryRun(): Promise<Action[]>;
@@ -89,6 +91,7 @@ export async function startScheduling(options: SchedulingOptions): Promise<Sched
     mode: boot.mode,
     stats: () => ({ lastPollAt, lastTickAt: scheduler.stats().lastTickAt }),
     schedule,
+    busy: scheduler.busy,
     observe(change) {
       murmur.observe(change);
       if (change.to !== 'cancelled') return;

@@ -50,6 +50,8 @@ export interface SchedulerHandle {
   preview(): Promise<Action[]>;
   /** Resolves when no tick is running or queued and no run is being handed to an adapter. */
   idle(): Promise<void>;
+  /** True while a tick is running or queued or a run is being handed to an adapter (what `idle()` waits for). */
+  busy(): boolean;
   /** Resolves when, in addition, every run the adapters can watch has ended and been checked. */
   drain(): Promise<void>;
   stats(): { lastTickAt: string | null; activeRuns: number };
@@ -153,6 +155,7 @@ export function startScheduler(options: SchedulerOptions): SchedulerHandle {
     schedule,
     tick,
     preview: async () => (await planNow()).actions,
+    busy: () => current !== null || inflight.size > 0,
     async idle() {
       while (current || inflight.size) await Promise.allSettled([current, ...inflight]);
     },

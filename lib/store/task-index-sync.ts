@@ -1,11 +1,11 @@
 import { lstatSync } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
-import { setImmediate as nextTurn } from 'node:timers/promises';
 import { hasCode } from '../core/errors.js';
 import { STATUSES, type Status } from '../core/status.js';
 import { toTaskId, type Paths } from './paths.js';
 import type { InvalidFile } from './store.js';
 import { readTaskFileSettled } from './settled-read.js';
+import { inSlices } from './slices.js';
 import { fromStored, readEntrySync } from './task-index-entry.js';
 import type { IndexChange, IndexEntry, TaskIndexOptions } from './task-index.js';
 
@@ -222,22 +222,4 @@ function stampOf(path: string): string | null {
 
 function toStamp(s: { ino: number; size: number; mtimeMs: number }): string {
   return `${s.ino}:${s.size}:${s.mtimeMs}`;
-}
-
-/**
- * How long bulk index work (the background load, a listing of 100,000 names, a stat sweep) may hold
- * the event loop before it yields. Each I/O step of a dispatch or a tool call runs between two slices,
- * so this bounds what the bulk work adds to each step; when nothing else waits, the next slice runs at once.
- */
-const SLICE_MS = 1;
-
-/** Runs `fn` over `items` in slices of about `SLICE_MS`, yielding to the event loop between slices; `fn` returning false stops. */
-export async function inSlices<T>(items: readonly T[], fn: (item: T) => void | boolean): Promise<void> {
-  let i = 0;
-  while (i < items.length) {
-    if (i > 0) await nextTurn();
-    const until = performance.now() + SLICE_MS;
-    do if (fn(items[i]!) === false) return;
-    while (++i < items.length && performance.now() < until);
-  }
 }

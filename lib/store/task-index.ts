@@ -4,7 +4,8 @@ import type { Lease, Priority, Routing } from '../core/task.js';
 import { watchTree, type WatchEvent } from '../fs/watcher.js';
 import type { Paths } from './paths.js';
 import { listNames, type InvalidFile } from './store.js';
-import { entriesOf, fail, inSlices, isDirty, loadFile, newIndexState, recordDir, relocate, statDir, syncDir, type IndexState } from './task-index-sync.js';
+import { inSlices } from './slices.js';
+import { entriesOf, fail, isDirty, loadFile, newIndexState, recordDir, relocate, statDir, syncDir, type IndexState } from './task-index-sync.js';
 
 /** One task as the index holds it: frontmatter fields only, never the body. */
 export interface IndexEntry {
@@ -53,6 +54,8 @@ export interface TaskIndexOptions {
   /** A rescan found files the index did not have, or had older versions of (missed or dropped watcher events). */
   onRescanFound?: (found: { count: number; full: boolean }) => void;
   onError?: (err: unknown) => void;
+  /** Foreground work is under way (a tick, a dispatch): the background load of done and cancelled tasks pauses for it. */
+  busy?: () => boolean;
   /** What happens between a read that fails to parse and the second read (default: a short pause; tests pass their own). */
   beforeReread?: () => Promise<void>;
 }
@@ -86,7 +89,7 @@ export async function createTaskIndex(paths: Paths, options: TaskIndexOptions = 
   const work = createWork(state);
   const watcher = options.watch === false ? null : watchEvents(state, work.update, work.rescan);
   await loadInitial(state);
-  const loaded = loadTerminal(state);
+  const loaded = loadTerminal(state, () => work.inflight.size > 0 || !!watcher?.pending() || !!options.busy?.());
   loaded.catch((err: unknown) => fail(state, err));
   const refresh = coalesce(async () => {
     const dirty = await Promise.all(ACTIVE_STATUSES.map(async (status) => ((await isDirty(state, status)) ? syncDir(state, status, 'stat') : [])));
@@ -167,6 +170,8 @@ function watchEvents(state: IndexState, update: (ids: string[]) => Promise<void>
   return {
     ready: watcher.ready,
     rearm: watcher.rearm,
+    /** Watcher events are waiting for their update. */
+    pending: () => flush !== undefined,
     close: async () => {
       if (flush) clearTimeout(flush);
       await watcher.close();
@@ -196,14 +201,14 @@ async function loadInitial(state: IndexState): Promise<void> {
   STATUSES.forEach((status, i) => recordDir(state, status, dirStats[i], started));
 }
 
-/** Reads the terminal tasks counted by name, in short synchronous slices that yield to requests and dispatches. */
-async function loadTerminal(state: IndexState): Promise<void> {
+/** Reads the terminal tasks counted by name, in short synchronous slices that pause while `busy()` (watcher events, updates, dispatches). */
+async function loadTerminal(state: IndexState, busy: () => boolean): Promise<void> {
   const files: { id: string; status: Status; gen: number }[] = [];
   for (const status of ['done', 'cancelled'] as const) {
     for (const id of state.byStatus[status]) if (!state.entries.has(id)) files.push({ id, status, gen: state.gen.get(id) ?? 0 });
   }
   await nextTurn();
-  await inSlices(files, (file) => !state.closed && (loadFile(state, file, file.gen), true));
+  await inSlices(files, (file) => !state.closed && (loadFile(state, file, file.gen), true), busy);
 }
 
 /** Wraps `fn` so concurrent callers share runs, and a caller never gets a run that began before it asked. */

@@ -130,4 +130,14 @@ create('after a burst of 200 parallel writes the index agrees with a fresh scan'
   assert.equal(index.counts(), { backlog: 0, ready: 166, 'in-progress': 0, blocked: 34, done: 0, deadletter: 0, cancelled: 0 });
 });
 
+create('the background load of done and cancelled tasks pauses while the daemon is busy and still finishes when it never stops being busy', async () => {
+  const root = tempRoot();
+  await writeTaskFiles(root, 400, (i) => (i % 2 ? 'done' : 'cancelled'));
+  let asked = 0;
+  const index = await open(root, { watch: false, busy: () => (asked++, true) });
+  assert.is(index.counts().done + index.counts().cancelled, 400);
+  assert.is([...index.summaries('done')].length + [...index.summaries('cancelled')].length, 400, 'every terminal task read');
+  assert.ok(asked > 0, 'the load asked whether the daemon was busy');
+});
+
 create.run();

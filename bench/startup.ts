@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { requestDaemon } from '../lib/daemon/client.js';
 import { DAEMON_NODE_FLAGS } from '../lib/daemon/service.js';
 import { toPaths } from '../lib/store/paths.js';
-import { formatNumber, median, runQuiet, timeMs, type Row } from './measure.js';
+import { formatNumber, median, type Row } from './measure.js';
 import type { BenchOptions } from './store.js';
 
 /** The everyday commands timed, each given the iteration number (fresh tasks for the ones that move a task). */
@@ -50,7 +50,8 @@ export async function benchStartup(options: BenchOptions): Promise<Row[]> {
 
 // --- internal ---
 
-const bin = fileURLToPath(new URL('../bin/svc.js', import.meta.url));
+// SVC_BENCH_BIN times another build's entry (an older checkout's bin/svc.js), for a before/after table.
+const bin = process.env.SVC_BENCH_BIN ?? fileURLToPath(new URL('../bin/svc.js', import.meta.url));
 const PROMOTE = 100;
 const STATUS = 200;
 const CLAIM = 300;
@@ -61,23 +62,44 @@ async function timeCommands(options: BenchOptions, root: string, daemon: boolean
   const rows: Row[] = [];
   const mode = daemon ? 'with a daemon' : 'no daemon';
   for (const command of COMMANDS) {
-    const node: number[] = [];
-    const svc: number[] = [];
+    const node: Timing[] = [];
+    const svc: Timing[] = [];
     const load = loadavg()[0]!;
     for (let i = 0; i < RUNS; i++) {
-      node.push(await timeMs(() => runQuiet([process.execPath, '-e', '0'])));
-      let code = 0;
-      svc.push(await timeMs(async () => { code = await runQuiet([process.execPath, bin, ...command.argv(i)], env); }));
-      if (code !== 0 && !(command.name === 'svc daemon status' && code === 3)) throw new Error(`bench: ${command.argv(i).join(' ')} exited ${code} (${mode})`);
+      node.push(await timeRun([process.execPath, '-e', '0'], env));
+      const run = await timeRun([process.execPath, bin, ...command.argv(i)], env);
+      if (run.code !== 0 && !(command.name === 'svc daemon status' && run.code === 3)) throw new Error(`bench: ${command.argv(i).join(' ')} exited ${run.code} (${mode})`);
+      svc.push(run);
     }
-    const ratio = median(svc) / median(node);
-    options.log(`startup: ${command.name}, ${mode}: ${median(svc).toFixed(0)} ms, node -e 0 ${median(node).toFixed(0)} ms, ${ratio.toFixed(2)}x`);
+    const wall = median(svc.map((t) => t.wallMs)) / median(node.map((t) => t.wallMs));
+    const cpu = median(svc.map((t) => t.cpuMs)) / median(node.map((t) => t.cpuMs));
+    options.log(`startup: ${command.name}, ${mode}: ${median(svc.map((t) => t.wallMs)).toFixed(0)} ms (${wall.toFixed(2)}x), CPU ${cpu.toFixed(2)}x`);
     rows.push({
-      section: 'startup', metric: `${command.name}, ${mode}`, value: `${ratio.toFixed(2)}x`,
-      note: `${formatNumber(median(svc), 'ms')} vs node -e 0 ${formatNumber(median(node), 'ms')}, median of ${RUNS}, load ${load.toFixed(2)} (target <= ${daemon ? 2 : 3}x)`,
+      section: 'startup', metric: `${command.name}, ${mode}`, value: `${wall.toFixed(2)}x`,
+      note: `${formatNumber(median(svc.map((t) => t.wallMs)), 'ms')} vs node -e 0 ${formatNumber(median(node.map((t) => t.wallMs)), 'ms')}; CPU ${cpu.toFixed(2)}x (${formatNumber(median(svc.map((t) => t.cpuMs)), 'ms')}); median of ${RUNS}, load ${load.toFixed(2)} (target <= ${daemon ? 2 : 3}x)`,
     });
   }
   return rows;
+}
+
+/** One run's wall time and CPU time (user + system, its children included), from bash's `time`. */
+interface Timing {
+  wallMs: number;
+  cpuMs: number;
+  code: number;
+}
+
+/** Runs a command with its output discarded, timed by bash's `time` keyword (millisecond resolution, CPU time from the kernel). */
+function timeRun(argv: readonly string[], env: NodeJS.ProcessEnv): Promise<Timing> {
+  const script = 'TIMEFORMAT="%3R %3U %3S"; { time "$@" >/dev/null 2>/dev/null </dev/null; } 2>&1; echo "$?"';
+  return new Promise((resolve, reject) => {
+    execFile('bash', ['-c', script, 'time', ...argv], { env }, (err, stdout) => {
+      if (err) return reject(err);
+      const [times, code] = stdout.trim().split('\n');
+      const [real, user, sys] = times!.split(' ').map(Number);
+      resolve({ wallMs: real! * 1000, cpuMs: (user! + sys!) * 1000, code: Number(code) });
+    });
+  });
 }
 
 function toId(n: number): string {

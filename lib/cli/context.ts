@@ -8,7 +8,7 @@ const DEFAULT_COLUMNS = 80;
 /** The store module, loaded once by `loadStore` (most commands; a few light ones never need it). */
 let storeModule: typeof import('../store/store.js') | undefined;
 
-/** Loads the store module (zod, gray-matter, js-yaml, locks), so `ctx.store()` can be called. */
+/** Loads the store module (zod, js-yaml, locks), so `ctx.store()` can be called. */
 export async function loadStore(): Promise<void> {
   storeModule ??= await import('../store/store.js');
 }

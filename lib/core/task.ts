@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { SvcError } from './errors.js';
 import { isSafeId } from './ids.js';
 import { PRIORITIES, type Priority } from './priority.js';

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import polka, { type Middleware, type Request } from 'polka';
-import { z } from 'zod';
+import * as z from 'zod';
 import { SvcError } from '../core/errors.js';
 import { formatIssues } from '../core/task.js';
 import { STATUSES, type Status } from '../core/status.js';

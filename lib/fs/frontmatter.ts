@@ -1,4 +1,3 @@
-import matter from 'gray-matter';
 import { CORE_SCHEMA, dump, load } from 'js-yaml';
 import { SvcError } from '../core/errors.js';
 
@@ -14,7 +13,7 @@ export interface ParsedFile {
 }
 
 /**
- * Parses frontmatter and body. Hardened for files written by anyone: no cache shared between
+ * Parses frontmatter and body. Hardened for files written by anyone: nothing cached between
  * calls, `---js` blocks refused (never evaluated), YAML with the core schema (timestamps stay
  * strings), no aliases, bounded depth and size. A leading byte-order mark is skipped.
  */
@@ -28,19 +27,19 @@ export function parseFrontmatter(input: string, source: string): ParsedFile {
     const problem = lang ? `frontmatter language "${lang}" is not allowed (only YAML)` : 'no YAML frontmatter (the file must start with a --- line)';
     throw new SvcError('validation_error', `${source}: ${problem}.`, 'Start the file with ---, the YAML fields, and a closing --- line.');
   }
-  let parsed: matter.GrayMatterFile<string>;
+  const { matter, content } = splitFrontmatter(text);
+  let data: unknown;
   try {
-    parsed = matter(text, { language: 'yaml', engines: ENGINES });
+    data = matter.replace(/^\s*#[^\n]+/gm, '').trim() === '' ? {} : loadYaml(matter);
   } catch (err) {
     if (err instanceof SvcError) throw new SvcError(err.code, `${source}: ${err.message}.`, err.hint, { cause: err });
     const reason = err instanceof Error ? err.message.split('\n')[0] : String(err);
     throw new SvcError('validation_error', `${source}: malformed YAML frontmatter: ${reason}`, 'Fix the YAML between the --- lines.', { cause: err });
   }
-  const data = parsed.data as unknown;
   if (data === null || typeof data !== 'object' || Array.isArray(data)) {
     throw new SvcError('validation_error', `${source}: frontmatter is not a mapping of fields.`, 'Write the frontmatter as `key: value` lines.');
   }
-  return { data: { ...(data as Record<string, unknown>) }, body: parsed.content.replace(/^\r?\n/, '') };
+  return { data: { ...(data as Record<string, unknown>) }, body: content.replace(/^\r?\n/, '') };
 }
 
 /**
@@ -98,12 +97,19 @@ function loadYaml(text: string): unknown {
   return load(text, { schema: CORE_SCHEMA, maxAliases: 0, maxDepth: 32 });
 }
 
-function refuse(): never {
-  throw new SvcError('validation_error', 'JavaScript frontmatter is never evaluated', 'Use YAML frontmatter.');
+/**
+ * Splits a file that starts with a `---` line into the frontmatter and what follows the closing
+ * `---` (the rules gray-matter applied before: the first line starting with `---` after the
+ * opening one closes the block; without one, the whole rest is frontmatter and the body is empty).
+ */
+function splitFrontmatter(text: string): { matter: string; content: string } {
+  let rest = text.slice(3);
+  const language = rest.slice(0, rest.search(/\r?\n/));
+  if (language.trim()) rest = rest.slice(language.length);
+  const close = rest.indexOf('\n---');
+  if (close === -1) return { matter: rest, content: '' };
+  let content = rest.slice(close + 4);
+  if (content.startsWith('\r')) content = content.slice(1);
+  if (content.startsWith('\n')) content = content.slice(1);
+  return { matter: rest.slice(0, close), content };
 }
-
-const ENGINES = {
-  yaml: { parse: (text: string) => loadYaml(text) as object, stringify: (value: object) => dumpYaml(value) },
-  js: { parse: refuse, stringify: refuse },
-  javascript: { parse: refuse, stringify: refuse },
-};

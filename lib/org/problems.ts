@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { SvcError } from '../core/errors.js';
 
 /** One problem found in a file: where (a document path such as `teams[0].members[1]`) and what. */

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { isSafeId } from '../core/ids.js';
 
 const id = z.string().min(1, 'must not be empty').refine(isSafeId, 'must be letters, digits, ".", "_" or "-" (no "/", no "..")');

@@ -1,5 +1,5 @@
 import { readdir } from 'node:fs/promises';
-import { z } from 'zod';
+import * as z from 'zod';
 import { SvcError } from '../core/errors.js';
 import { isSafeId } from '../core/ids.js';
 import { parseYaml } from '../fs/frontmatter.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Status } from '../core/status.js';
 import { completeTask, OUTCOMES } from '../store/complete.js';
 import { toFlowLoader } from './org.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { isSvcError, SvcError } from '../core/errors.js';
 import type { Status } from '../core/status.js';
 import { assertTaskText, type Routing } from '../core/task.js';

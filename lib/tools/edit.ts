@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Priority } from '../core/priority.js';
 import type { Status } from '../core/status.js';
 import { assertTaskText } from '../core/task.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { TOOLS } from './index.js';
 import type { ToolDef } from './registry.js';
 

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { CommitResult } from '../store/commit.js';
 import { assertTasksExist } from '../store/deps.js';
 import type { Caller } from '../store/lease.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { SvcError } from '../core/errors.js';
 import { PRIORITIES } from '../core/priority.js';
 import { STATUSES } from '../core/status.js';

@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { SvcError } from '../core/errors.js';
 import { toDidYouMean } from '../core/suggest.js';
 import { DROPPED_KEY_PROBLEM, findDroppedKeys, formatIssues } from '../core/task.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Status } from '../core/status.js';
 import type { CommitResult } from '../store/commit.js';
 import { blockTask, cancelTask, unblockTask } from '../store/ops.js';

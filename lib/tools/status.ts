@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { compareText } from '../core/compare.js';
 import { toPriorityRank } from '../core/priority.js';
 import { isStatus, isTerminal, STATUSES, type Status } from '../core/status.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { SvcError } from '../core/errors.js';
 import type { Store } from '../store/store.js';
 import { updateTask, type UpdateResult } from '../store/work.js';

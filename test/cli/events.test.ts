@@ -1,12 +1,12 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { appendFileSync, mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { appendEvents, type SvcEvent } from '../../lib/store/events.js';
 import { toPaths } from '../../lib/store/paths.js';
 import { svc } from '../helpers/cli.js';
+import { HEAVY, runRecordingLoads } from '../helpers/loaded.js';
 import { cleanRoots, tempRoot, within } from '../helpers/root.js';
 
 // The --follow tests run the built bin/svc.js and dist/ (run `npm run build` first).
@@ -89,17 +89,10 @@ print('no event log prints nothing; a --since that is not a time is a validation
 print('loads no store, schema or YAML code (a light command)', async () => {
   const root = tempRoot();
   await seed(root);
-  const hook = join(root, 'hook.mjs');
-  writeFileSync(hook, "export async function resolve(s, c, next) { const r = await next(s, c); process.stderr.write(`LOADED ${r.url}\\n`); return r; }\n");
-  writeFileSync(join(root, 'register.mjs'), `import { register } from 'node:module';\nregister(${JSON.stringify(`file://${hook}`)});\n`);
-  const child = spawn(process.execPath, ['--import', join(root, 'register.mjs'), bin, 'events'], { env: { ...process.env, SVC_HOME: root } });
-  const { stdout, stderr } = await collect(child);
-  assert.is(stdout.trimEnd().split('\n').length, 4, stderr);
-  const loaded = stderr.split('\n').filter((l) => l.startsWith('LOADED '));
-  assert.ok(loaded.some((l) => l.includes('/cli/events.js')), 'the hook saw the command load');
-  for (const heavy of ['/zod/', '/js-yaml/', '/gray-matter/', '/proper-lockfile/', '/store/store.js', '/org/']) {
-    assert.not.ok(loaded.some((l) => l.includes(heavy)), `svc events loaded ${heavy}`);
-  }
+  const run = await runRecordingLoads(root, ['events']);
+  assert.is(run.stdout.trimEnd().split('\n').length, 4, run.stderr);
+  assert.ok(run.sources.includes('dist/cli/events.js'), 'the hook saw the command load');
+  for (const heavy of HEAVY) assert.not.ok(run.sources.some((source) => source.includes(heavy)), `svc events loaded ${heavy}`);
 });
 
 const follow = suite('cli.events --follow');

@@ -1,0 +1,70 @@
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { TOOLS } from '../../lib/tools/index.js';
+import { OPERATOR_TOOLS } from '../../lib/tools/operator.js';
+import { svc } from '../helpers/cli.js';
+import { closeDaemons, startTestDaemon } from '../helpers/daemon.js';
+import { HEAVY, runRecordingLoads, type LoadedRun } from '../helpers/loaded.js';
+import { cleanRoots, tempRoot } from '../helpers/root.js';
+
+const startup = suite('cli start-up: what each command loads (built bin/svc.js)');
+startup.after.each(async () => {
+  await closeDaemons();
+  cleanRoots();
+});
+
+function assertLight(run: LoadedRun, what: string): void {
+  assert.ok(run.code === 0 || run.code === 3, `${what} exited ${run.code}: ${run.stderr}`);
+  for (const heavy of HEAVY) assert.not.ok(run.sources.some((source) => source.includes(heavy)), `${what} loaded ${heavy}`);
+}
+
+startup('with a daemon, the everyday commands load no store, zod, YAML or lock code', async () => {
+  const root = tempRoot();
+  const ids: string[] = [];
+  for (const title of ['One', 'Two', 'Three', 'Four']) ids.push((await svc(root, 'task', 'create', title)).stdout.split('\n')[0]!);
+  await startTestDaemon(root, { schedule: false, tools: [...TOOLS, ...OPERATOR_TOOLS] });
+  const [one, two, three, four] = ids as [string, string, string, string];
+  const created = await runRecordingLoads(root, ['task', 'create', 'Through', 'the', 'socket']);
+  assertLight(created, 'svc task create');
+  assert.match(created.stdout, /^TASK-\d{4}-\d{2}-\d{2}-005\n/);
+  const runs: [string[], RegExp][] = [
+    [['--version'], /^\d+\.\d+\.\d+\n$/],
+    [['task', 'list'], /Through the socket/],
+    [['task', 'show', one], /title: One/],
+    [['task', 'promote', one], / backlog -> ready/],
+    [['task', 'status', two, 'ready'], / backlog -> ready/],
+    [['task', 'claim', one], /leased to operator/],
+    [['task', 'close', three], / backlog -> done/],
+    [['board'], /Ready \(1\)/],
+    [['daemon', 'status'], /Status: running \(healthy\)/],
+    [['tool', 'svc_status', `{"status":"ready"}`], /"total": 1/],
+    [['task', 'status', four, 'redy'], /^$/],
+  ];
+  for (const [argv, expected] of runs) {
+    const run = await runRecordingLoads(root, argv);
+    if (argv.includes('redy')) {
+      assert.equal([run.code, /Did you mean "ready"/.test(run.stderr)], [1, true]);
+      for (const heavy of HEAVY) assert.not.ok(run.sources.some((source) => source.includes(heavy)), `a refused status loaded ${heavy}`);
+      continue;
+    }
+    assertLight(run, `svc ${argv.join(' ')}`);
+    assert.match(run.stdout, expected, `svc ${argv.join(' ')}`);
+  }
+});
+
+startup('without a daemon, a task command loads the store and nothing else of the service', async () => {
+  const root = tempRoot();
+  const run = await runRecordingLoads(root, ['task', 'create', 'No daemon']);
+  assert.is(run.code, 0, run.stderr);
+  assert.ok(run.sources.includes('dist/store/store.js'));
+  for (const other of ['dist/org/', 'dist/tools/index.js', 'dist/tools/dispatch.js', 'dist/daemon/daemon.js', 'dist/mcp/', 'dist/engine/', 'node_modules/polka/', 'node_modules/@modelcontextprotocol/']) {
+    assert.not.ok(run.sources.some((source) => source.includes(other)), `svc task create loaded ${other}`);
+  }
+  const status = await runRecordingLoads(root, ['daemon', 'status']);
+  assert.is(status.code, 3, status.stderr);
+  assertLight(status, 'svc daemon status');
+  const version = await runRecordingLoads(root, ['--version']);
+  assert.equal(version.sources.filter((source) => !source.startsWith('bin/')).every((source) => /^dist\/(cli\/(main|version|color)|core\/package-root)\.js$/.test(source)), true, version.sources.join(', '));
+});
+
+startup.run();

@@ -42,27 +42,9 @@ export function parseFrontmatter(input: string, source: string): ParsedFile {
   return { data: { ...(data as Record<string, unknown>) }, body: content.replace(/^\r?\n/, '') };
 }
 
-/**
- * The frontmatter data of text written by `stringifyFrontmatter`, read as `parseFrontmatter` reads
- * it (the same split at the first `\n---`, the same hardened YAML loader, the same errors) without
- * gray-matter's overhead: how a writer proves that what it writes reads back.
- */
+/** The frontmatter data of text written by `stringifyFrontmatter`, read as a reader reads it: how a writer proves that what it writes reads back. */
 export function readBackData(text: string, source: string): Record<string, unknown> {
-  if (!text.startsWith('---\n')) return parseFrontmatter(text, source).data;
-  const rest = text.slice(3);
-  const close = rest.indexOf('\n---');
-  let data: unknown;
-  try {
-    data = loadYaml(close === -1 ? rest : rest.slice(0, close));
-  } catch (err) {
-    if (err instanceof SvcError) throw new SvcError(err.code, `${source}: ${err.message}.`, err.hint, { cause: err });
-    const reason = err instanceof Error ? err.message.split('\n')[0] : String(err);
-    throw new SvcError('validation_error', `${source}: malformed YAML frontmatter: ${reason}`, 'Fix the YAML between the --- lines.', { cause: err });
-  }
-  if (data === null || typeof data !== 'object' || Array.isArray(data)) {
-    throw new SvcError('validation_error', `${source}: frontmatter is not a mapping of fields.`, 'Write the frontmatter as `key: value` lines.');
-  }
-  return data as Record<string, unknown>;
+  return parseFrontmatter(text, source).data;
 }
 
 /** Serializes frontmatter (keys in the given order) and body into a Markdown file. */

@@ -80,9 +80,7 @@ for (const bad of BAD) {
     const file = join(root, 'tasks/ready', `${id}.md`);
     writeFileSync(file, bad.content(readFileSync(good.path, 'utf8').replace(good.task.id, id), root));
     const before = snapshot(root);
-    const started = performance.now();
     const err = await store.get(id).then(() => null, (e: { code: string; message: string }) => e);
-    assert.ok(performance.now() - started < 250, `refused in ${Math.round(performance.now() - started)} ms`);
     assert.is(err?.code, bad.code, err?.message);
     assert.match(err!.message, file);
     assert.match(err!.message, bad.says);

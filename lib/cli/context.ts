@@ -20,6 +20,8 @@ export interface Io {
   env: Record<string, string | undefined>;
   /** Colour the output (stdout is a terminal and `NO_COLOR` is not set); default false. */
   color?: boolean;
+  /** stdout is a terminal (a watching command then redraws in place); default false. */
+  tty?: boolean;
   /** The terminal's width; default `COLUMNS` from the environment, else 80. */
   columns?: number;
 }

@@ -4,6 +4,7 @@ import { toTerminalText } from '../core/text.js';
 import { createEventTail } from '../store/event-tail.js';
 import type { SvcEvent } from '../store/events.js';
 import type { Context } from './context.js';
+import { onInterrupt } from './interrupt.js';
 
 /** How often `--follow` looks for new lines and new day files. */
 const FOLLOW_INTERVAL_MS = 100;
@@ -85,18 +86,12 @@ function toValue(value: unknown): string {
 
 /** Follows the log until SIGINT/SIGTERM or a closed stdout (`svc events -f | head`). */
 async function followUntilStopped(ctx: Context, tail: ReturnType<typeof createEventTail>): Promise<void> {
-  let stop!: () => void;
-  const stopped = new Promise<void>((resolve) => (stop = resolve));
+  const { signal, dispose } = onInterrupt();
   const follower = tail.follow(FOLLOW_INTERVAL_MS, (err) => ctx.io.stderr(`warning: reading the event log failed: ${err instanceof Error ? err.message : String(err)}\n`));
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
-  process.stdout.once('error', stop);
   try {
-    await stopped;
+    await new Promise((resolve) => signal.addEventListener('abort', resolve, { once: true }));
   } finally {
-    process.off('SIGINT', stop);
-    process.off('SIGTERM', stop);
-    process.stdout.off('error', stop);
+    dispose();
     await follower.close();
   }
 }

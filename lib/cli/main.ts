@@ -21,6 +21,7 @@ export async function run(): Promise<void> {
     stderr: toPipeWriter(process.stderr),
     env: process.env,
     color: wantsColor(process.stdout, process.env),
+    tty: process.stdout.isTTY === true,
     ...(process.stdout.isTTY && process.stdout.columns ? { columns: process.stdout.columns } : {}),
   };
   process.exitCode = await main(process.argv.slice(2), io);

@@ -12,6 +12,8 @@ export interface RequestOptions {
   headers?: Record<string, string>;
   /** Give up after this long (default 30 s); long-polls pass more. */
   timeoutMs?: number;
+  /** Abandons the request (it then rejects with the signal's reason). */
+  signal?: AbortSignal;
 }
 
 /**
@@ -26,7 +28,7 @@ export function requestDaemon(socketPath: string, method: string, path: string, 
     headers['content-length'] = Buffer.byteLength(payload);
   }
   return new Promise((resolve, reject) => {
-    const req = request({ socketPath, method, path, headers, agent: false }, (res) => {
+    const req = request({ socketPath, method, path, headers, agent: false, ...(options.signal ? { signal: options.signal } : {}) }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (chunk: Buffer) => chunks.push(chunk));
       res.on('error', (err) => reject(toUnavailable(err, socketPath)));

@@ -12,6 +12,7 @@ import { createEventRetry, type EventRetry } from './event-retry.js';
 import { createLog, type DaemonLog } from './log.js';
 import { createRoutes, type HookName, type RouteContext, type StatusBody } from './routes.js';
 import { loadOrg, toDaemonSettings } from '../org/org-chart.js';
+import { createChangeFeed, type ChangeFeed } from './changes.js';
 import { createHealer, recordInvalid } from './heal.js';
 import { requireScheduling, startScheduling, type Scheduling } from './scheduling.js';
 import { createSpawnQueue, type SpawnQueue } from './spawn-queue.js';
@@ -142,6 +143,8 @@ interface Core {
   lost: string | null;
   scheduling: Scheduling | null;
   healer: ReturnType<typeof createHealer>;
+  /** Task changes, for the long-poll of `svc board --watch`. */
+  changes: ChangeFeed;
 }
 
 async function launch(paths: Paths, store: Store, options: DaemonOptions, clock: Clock, parts: Running): Promise<Daemon> {
@@ -151,6 +154,7 @@ async function launch(paths: Paths, store: Store, options: DaemonOptions, clock:
   let busy = (): boolean => false; // bound to the scheduler once it runs
   const healer = createHealer(store, (line) => log.info('repair', { message: line }), (id) => void parts.index?.update([id]));
   const repair = (id: string, why: string) => healer.repair(id, why);
+  const changes = createChangeFeed();
   const settings = toDaemonSettings(await loadOrg(paths.root).catch((err: unknown) => {
     log.warn('org.invalid', { message: err instanceof Error ? err.message : String(err) });
     return null;
@@ -164,6 +168,7 @@ async function launch(paths: Paths, store: Store, options: DaemonOptions, clock:
     onNeedsRepair: (id, why) => repair(id, why),
     onRescanFound: ({ count, full }) => log.info('index.rescan', { message: `rescan found ${count} new or changed task files`, count, full }),
     onChange: (change) => {
+      changes.bump();
       observe(change);
       if (change.to === 'ready' || change.from === 'in-progress' || change.to === 'done') wake();
     },
@@ -175,7 +180,7 @@ async function launch(paths: Paths, store: Store, options: DaemonOptions, clock:
   const core: Core = {
     paths, store, options, clock, parts: parts as Core['parts'], spawns, listeners: new Set(),
     pid: process.pid, version: options.version ?? readPackageVersion(), startedAt: clock().getTime(), stopping: false, loaded: false, scheduling: null, healer,
-    socketIno: 0, lost: null,
+    socketIno: 0, lost: null, changes,
   };
   const { index } = core.parts;
   void index.loaded.then(() => ((core.loaded = true), log.info('index.loaded', { byStatus: index.counts() })), () => undefined);
@@ -227,6 +232,7 @@ function toRouteContext(core: Core): RouteContext {
       store: core.store, index,
       onCommitted: async (ids) => {
         await index.update(ids);
+        core.changes.bump();
         core.scheduling?.schedule();
       },
     },
@@ -241,6 +247,10 @@ function toRouteContext(core: Core): RouteContext {
       dryRun: () => requireScheduling(core.scheduling).dryRun(),
     },
     beforeTool: () => index.refresh(),
+    waitChanges: async (after, waitMs, signal) => {
+      await index.refresh();
+      return core.changes.wait(after, waitMs, signal);
+    },
     onHook: async (name, payload, plugin) => {
       const ended = core.scheduling?.onPluginEvent(name, payload);
       if (ended) log.info('spawn.ended', { sessionKey: ended, by: name });
@@ -270,6 +280,7 @@ function createStop(core: Core, server: Server, requests: RequestTracker): { clo
   const close = () =>
     (stopped ??= (async () => {
       core.stopping = true;
+      core.changes.close(); // held long-polls answer now instead of holding the drain
       parts.log.info('daemon.stopping', { pid, inFlight: requests.count() });
       await core.scheduling?.close();
       await core.healer.close();

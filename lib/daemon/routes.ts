@@ -43,6 +43,8 @@ export interface RouteContext {
   /** How long `GET /v1/spawns/wait` holds an idle long-poll. */
   spawnWaitMs: number;
   onHook: (name: HookName, payload: Record<string, unknown>, plugin: string | undefined) => Promise<void>;
+  /** Waits until the task change counter passes `after` (or `waitMs` passes, or the client goes); resolves with the counter. */
+  waitChanges: (after: number, waitMs: number, signal: AbortSignal) => Promise<number>;
   /** `svc task list` served from the index: the entries of one status, or all, and the invalid files. */
   listTasks: (status: Status | undefined) => Promise<{ tasks: unknown[]; invalid: unknown[] }>;
   /** `svc scheduler run`: one tick now, or the plan of one without acting. */
@@ -63,6 +65,7 @@ export function createRoutes(ctx: RouteContext): (req: IncomingMessage, res: Ser
   app.post('/v1/event/:name', wrap((req, res) => hook(ctx, req, res)));
   app.get('/v1/spawns/wait', wrap((req, res) => waitSpawn(ctx, req, res)));
   app.post('/v1/spawns/:id/result', wrap((req, res) => spawnResult(ctx, req, res)));
+  app.get('/v1/tasks/changes', wrap((req, res) => waitChanges(ctx, req, res)));
   app.get('/v1/tasks', wrap(async (req, res) => sendJson(res, 200, { ok: true, ...(await ctx.listTasks(toStatusQuery(req))) })));
   app.post('/v1/scheduler/tick', wrap(async (_req, res) => (assertServing(ctx), sendJson(res, 200, { ok: true, actions: await ctx.scheduler.tick() }))));
   app.get('/v1/scheduler/plan', wrap(async (_req, res) => sendJson(res, 200, { ok: true, actions: await ctx.scheduler.dryRun() })));
@@ -71,7 +74,7 @@ export function createRoutes(ctx: RouteContext): (req: IncomingMessage, res: Ser
 
 // --- internal ---
 
-const ROUTES = 'GET /healthz, GET /status, POST /v1/tool/invoke, POST /v1/event/{session-end|agent-end|before-compaction|message-received}, GET /v1/spawns/wait, POST /v1/spawns/{id}/result, GET /v1/tasks?status=, POST /v1/scheduler/tick, GET /v1/scheduler/plan';
+const ROUTES = 'GET /healthz, GET /status, POST /v1/tool/invoke, POST /v1/event/{session-end|agent-end|before-compaction|message-received}, GET /v1/spawns/wait, POST /v1/spawns/{id}/result, GET /v1/tasks?status=, GET /v1/tasks/changes?after=&waitMs=, POST /v1/scheduler/tick, GET /v1/scheduler/plan';
 
 const ResultBody = z.object({
   ok: z.boolean(),
@@ -135,6 +138,22 @@ async function spawnResult(ctx: RouteContext, req: IncomingMessage & { params?: 
   if (outcome === 'unknown') throw new SvcError('not_found', `No spawn ${JSON.stringify(id)} is waiting for a result.`, 'Post results only for spawns handed out by GET /v1/spawns/wait of this daemon.');
   ctx.log.info('spawn.result', { id, ok: parsed.data.ok, reason: parsed.data.reason, repeated: outcome === 'already' });
   sendJson(res, 200, { ok: true });
+}
+
+/** The most a change long-poll is held (below the idle limit of a connection). */
+const MAX_CHANGE_WAIT_MS = 25_000;
+
+async function waitChanges(ctx: RouteContext, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const query = new URL(req.url ?? '/', 'http://svc').searchParams;
+  const after = Number(query.get('after') ?? -1);
+  const waitMs = Number(query.get('waitMs') ?? MAX_CHANGE_WAIT_MS);
+  if (!Number.isInteger(after) || !Number.isFinite(waitMs) || waitMs < 0) {
+    throw new SvcError('validation_error', `GET /v1/tasks/changes takes whole numbers after and waitMs (found after=${query.get('after')}, waitMs=${query.get('waitMs')}).`, 'Ask GET /v1/tasks/changes?after=<last version>&waitMs=20000.');
+  }
+  const gone = new AbortController();
+  res.on('close', () => gone.abort());
+  const version = await ctx.waitChanges(after, Math.min(waitMs, MAX_CHANGE_WAIT_MS), gone.signal);
+  if (!res.destroyed) sendJson(res, 200, { ok: true, version });
 }
 
 function toStatusQuery(req: IncomingMessage): Status | undefined {

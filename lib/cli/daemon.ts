@@ -34,7 +34,11 @@ export function registerDaemon(cli: CAC, ctx: Context): void {
 /** `svc daemon run`: the daemon serves the agent tools and the command line's own calls. */
 async function runDaemon(ctx: Context, healthPort: number | undefined): Promise<void> {
   const [{ startDaemon }, { TOOLS }, { OPERATOR_TOOLS }] = await Promise.all([import('../daemon/daemon.js'), import('../tools/index.js'), import('../tools/operator.js')]);
-  const daemon = await startDaemon({ root: ctx.root, tools: [...TOOLS, ...OPERATOR_TOOLS], stderr: (text) => ctx.io.stderr(text), handleSignals: true, env: ctx.io.env, ...(healthPort === undefined ? {} : { healthPort }) });
+  const fault = toFault(ctx.io.env.SVC_TEST_CRASH_AT);
+  const daemon = await startDaemon({
+    root: ctx.root, tools: [...TOOLS, ...OPERATOR_TOOLS], stderr: (text) => ctx.io.stderr(text), handleSignals: true, env: ctx.io.env,
+    ...(healthPort === undefined ? {} : { healthPort }), ...(fault ? { fault } : {}),
+  });
   ctx.print(`svc daemon running (pid ${daemon.pid}) on ${daemon.paths.socket}; log: ${daemon.paths.daemonLog}`);
   await daemon.closed;
   const lost = daemon.lost();
@@ -72,6 +76,22 @@ export async function startDaemonProcess(ctx: Context): Promise<boolean> {
 }
 
 // --- internal ---
+
+/**
+ * The fault-injection hook of svc's crash tests: `SVC_TEST_CRASH_AT=<step>[@<cause>]` makes the
+ * daemon SIGKILL itself the first time a dispatch reaches that step (`dispatch.marked`,
+ * `commit.written@dispatch`, `commit.unlinked@dispatch`, `commit.committed@dispatch`,
+ * `dispatch.leased`, `dispatch.handed`). Never set otherwise.
+ */
+function toFault(spec: string | undefined): ((point: string, detail?: string) => void) | undefined {
+  if (!spec) return undefined;
+  const [step, cause] = spec.split('@');
+  return (point, detail) => {
+    if (point !== step || (cause !== undefined && detail !== cause)) return;
+    process.stderr.write(`svc daemon: SVC_TEST_CRASH_AT=${spec} reached: SIGKILL\n`);
+    process.kill(process.pid, 'SIGKILL');
+  };
+}
 
 /**
  * A daemon of this root runs but is not healthy: one still starting (no pid file yet) gets the

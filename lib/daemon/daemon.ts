@@ -3,6 +3,7 @@ import { readPackageVersion } from '../core/package-root.js';
 import { systemClock, type Clock } from '../core/time.js';
 import { appendEvents } from '../store/events.js';
 import { toPaths, type Paths } from '../store/paths.js';
+import type { Fault } from '../store/commit.js';
 import { createStore, type Store } from '../store/store.js';
 import { createTaskIndex, type IndexChange, type TaskIndex } from '../store/task-index.js';
 import type { ToolDef } from '../tools/registry.js';
@@ -54,6 +55,8 @@ export interface DaemonOptions {
   idleTimeoutMs?: number;
   /** How often the daemon checks that its socket and instance lock are still its own (1 s). */
   instanceCheckMs?: number;
+  /** Fault injection for crash tests: called at each step of a dispatch and of its commit; never set otherwise. */
+  fault?: Fault;
 }
 
 /** A running daemon. */
@@ -87,7 +90,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
   const clock = options.clock ?? systemClock;
   const signals = options.handleSignals ? trapSignals() : null;
   let parts: Partial<Running> = {};
-  const store = createStore({ root: paths.root, clock, onEventError: (err, pending) => parts.events?.onError(err, pending) });
+  const store = createStore({ root: paths.root, clock, onEventError: (err, pending) => parts.events?.onError(err, pending), ...(options.fault ? { fault: options.fault } : {}) });
   try {
     await store.init();
     assertPrivateDir(paths.data);
@@ -203,7 +206,7 @@ async function launch(paths: Paths, store: Store, options: DaemonOptions, clock:
   await appendEvents(paths.root, clock(), [{ type: 'daemon.started', actor: 'system', payload: { pid: core.pid, version: core.version } }]);
   if (options.schedule !== false) {
     core.scheduling = await startScheduling({
-      store, index, spawns, env: options.env ?? {}, log: (line) => log.info('scheduler', { message: line }), trace: log.debug('scheduler'),
+      store, index, spawns, env: options.env ?? {}, log: (line) => log.info('scheduler', { message: line }), trace: log.debug('scheduler'), ...(options.fault ? { fault: options.fault } : {}),
       alert: (text) => (options.stderr ?? ((t: string) => process.stderr.write(t)))(`${text}\n`),
     });
     wake = core.scheduling.schedule;

@@ -1,5 +1,4 @@
 import { readFileSync } from 'node:fs';
-import { readdir, unlink } from 'node:fs/promises';
 import { createCommandAdapter } from '../adapters/command.js';
 import { createStandaloneAdapter } from '../adapters/standalone.js';
 import { SvcError } from '../core/errors.js';
@@ -7,9 +6,12 @@ import { findPackageRoot } from '../core/package-root.js';
 import { createGateRoleResolver, type GateRoleResolver } from '../engine/gates.js';
 import { startMurmur } from '../engine/murmur-runner.js';
 import type { Action, Mode, PlanTask, Snapshot } from '../engine/plan.js';
+import { startSpawnRecovery } from '../engine/recover.js';
 import { startScheduler, type SchedulerHandle } from '../engine/scheduler.js';
 import { startSla } from '../engine/sla-runner.js';
+import { findEnvValues } from '../fs/process.js';
 import { toDaemonSettings } from '../org/org-chart.js';
+import type { Fault } from '../store/commit.js';
 import type { Store } from '../store/store.js';
 import type { IndexChange, IndexEntry, TaskIndex } from '../store/task-index.js';
 import { createOrgState, type ConfigReport } from './org-state.js';
@@ -26,6 +28,8 @@ export interface SchedulingOptions {
   alert: (text: string) => void;
   /** Verbose lines (`DEBUG=svc:scheduler`). */
   trace?: (line: string) => void;
+  /** Fault injection for crash tests (see `runDispatch`); never set otherwise. */
+  fault?: Fault;
 }
 
 /** The daemon's scheduler: mode decided at boot, ticks from the index, polls for leases. */
@@ -68,9 +72,12 @@ export async function startScheduling(options: SchedulingOptions): Promise<Sched
     store, source, adapters: { command, standalone, plugin }, loadOrg: org.get, mode: boot.mode,
     pluginAttached: () => spawns.attached().length > 0, log: options.log, alert: options.alert, onCommitted: (ids) => index.update(ids),
     dryRun: () => org.settings().dryRun, orgProblem: org.problem,
-    ...(options.trace ? { trace: options.trace } : {}),
+    ...(options.trace ? { trace: options.trace } : {}), ...(options.fault ? { fault: options.fault } : {}),
   });
-  await requeueUnhanded(store, options.log);
+  const recovery = await startSpawnRecovery({
+    store, log: options.log, running: () => findEnvValues('SVC_SESSION_ID'),
+    onRequeued: (ids) => void Promise.resolve(index.update(ids)).then(() => scheduler.schedule()),
+  });
   // Murmur runs with every tick request and poll, SLA on every poll (see README "Murmur" and "SLA alerts").
   const murmur = startMurmur({ store, index, loadOrg: org.get, log: options.log, onCreated: async (id) => (await index.update([id]), scheduler.schedule()) });
   const sla = startSla({ store, index, loadOrg: org.get, log: options.log, alert: options.alert });
@@ -108,6 +115,7 @@ export async function startScheduling(options: SchedulingOptions): Promise<Sched
     config: org.report,
     async close() {
       clearInterval(poll);
+      recovery.close();
       boot.close();
       await murmur.close();
       await scheduler.close();
@@ -164,20 +172,6 @@ function toPlanTask(entry: IndexEntry, gateRole: string | undefined): PlanTask {
     id: entry.id, status: entry.status, priority: entry.priority, createdAt: entry.createdAt, routing: entry.routing,
     dependsOn: entry.dependsOn, lease: entry.lease, gateRole, dispatchFailures: entry.dispatchFailures,
   };
-}
-
-/** Spawns leased but never handed to an adapter (the daemon died in between) go back to ready at once. */
-async function requeueUnhanded(store: Store, log: (line: string) => void): Promise<void> {
-  const markers = await readdir(store.paths.spawns).catch(() => [] as string[]);
-  for (const name of markers) {
-    const [taskId = '', sessionId = ''] = name.split('@');
-    const result = await store.commit(taskId, (current) => {
-      if (current.status !== 'in-progress' || current.task.lease?.sessionId !== sessionId) return null;
-      return { task: current.task, body: current.body, status: 'ready', reason: 'spawn never handed to an adapter (daemon restart)' };
-    }, 'scheduler').catch(() => null);
-    if (result?.transitioned) log(`requeued ${taskId}: its spawn (session ${sessionId}) was never handed to an adapter`);
-    await unlink(`${store.paths.spawns}/${name}`).catch(() => undefined);
-  }
 }
 
 function readEnvFile(file: string): Record<string, string> {

@@ -18,8 +18,7 @@ export interface Leased {
  * Returns null when the task is no longer ready (another daemon or process won it): a lease is
  * granted at most once, even with several daemons sharing the tree.
  */
-export async function leaseTask(store: Store, taskId: string, agent: string, adapter: AdapterKind, ttlMs: number): Promise<Leased | null> {
-  const sessionId = store.newSessionId();
+export async function leaseTask(store: Store, taskId: string, agent: string, adapter: AdapterKind, ttlMs: number, sessionId = store.newSessionId()): Promise<Leased | null> {
   const result = await store.commit(taskId, (current) => {
     if (current.status !== 'ready' || current.task.status !== 'ready') return null;
     const expiresAt = new Date(store.clock().getTime() + ttlMs).toISOString();

@@ -1,6 +1,8 @@
 import { mkdir, unlink, writeFile } from 'node:fs/promises';
 import type { OrgChart } from '../org/schema.js';
+import type { Fault } from '../store/commit.js';
 import type { Store } from '../store/store.js';
+import type { StoredTask } from '../store/task-file.js';
 import { toFailureReason, type Adapter, type RunEnd, type SpawnRequest } from '../core/spawn.js';
 import { deadletterTask, formatDeadletterAlert, leaseTask, recordFailure } from './dispatch.js';
 import type { Action, AdapterKind } from './plan.js';
@@ -19,33 +21,54 @@ export interface RunContext {
   schedule: () => void;
   /** Receives the promise of each run's end handling, so the owner can wait for runs to finish. */
   track?: (ended: Promise<void>) => void;
+  /** Fault injection for crash tests: called at each step of a dispatch. */
+  fault?: Fault;
+}
+
+/** What a spawn marker (`data/spawns/<id>@<session>`) records: enough to log the dispatch after a crash. */
+export interface SpawnMarker {
+  agent: string;
+  adapter: AdapterKind;
 }
 
 /**
  * Leases the task, hands the spawn to its adapter and watches the run: a spawn that cannot start,
  * or a run that ends while the task is still in progress under its session, is a failed attempt.
  * Resolves true once the spawn was handed to the adapter.
+ *
+ * Recoverable at every instant (docs/architecture.md, "Adapters"): the spawn marker is written
+ * before the lease is committed and removed only once the adapter has the spawn, so a daemon that
+ * dies in between finds the marker at its next start and sends the task back to ready.
  */
 export async function runDispatch(ctx: RunContext, action: Extract<Action, { kind: 'dispatch' }>): Promise<boolean> {
-  const leased = await leaseTask(ctx.store, action.taskId, action.agent, action.adapter, ctx.ttlMs);
-  if (!leased) return false;
-  await ctx.onCommitted?.([action.taskId]);
-  const marker = `${ctx.store.paths.spawns}/${action.taskId}@${leased.sessionId}`;
-  await writeFile(marker, '').catch(async (err: NodeJS.ErrnoException) => {
-    if (err.code !== 'ENOENT') throw err;
-    await mkdir(ctx.store.paths.spawns, { recursive: true }); // the first dispatch of this root
-    await writeFile(marker, '');
-  });
-  const { task, body } = leased.result.after;
+  const sessionId = ctx.store.newSessionId();
+  const marker = await writeMarker(ctx.store.paths.spawns, action.taskId, sessionId, { agent: action.agent, adapter: action.adapter });
+  try {
+    ctx.fault?.('dispatch.marked');
+    const leased = await leaseTask(ctx.store, action.taskId, action.agent, action.adapter, ctx.ttlMs, sessionId);
+    if (!leased) return false;
+    ctx.fault?.('dispatch.leased');
+    await ctx.onCommitted?.([action.taskId]);
+    return await handOver(ctx, action, leased.sessionId, leased.result.after);
+  } finally {
+    await unlink(marker).catch(() => undefined);
+  }
+}
+
+// --- internal ---
+
+async function handOver(ctx: RunContext, action: Extract<Action, { kind: 'dispatch' }>, sessionId: string, after: StoredTask): Promise<boolean> {
+  const { task, body } = after;
   const request: SpawnRequest = {
-    id: leased.sessionId, taskId: task.id, agent: action.agent, sessionId: leased.sessionId,
-    prompt: toPrompt(task, body, leased.sessionId), task: { title: task.title, priority: task.priority, routing: task.routing, gate: task.gate, body },
+    id: sessionId, taskId: task.id, agent: action.agent, sessionId,
+    prompt: toPrompt(task, body, sessionId), task: { title: task.title, priority: task.priority, routing: task.routing, gate: task.gate, body },
   };
   const adapter = ctx.adapters[action.adapter];
   try {
     if (!adapter) throw Object.assign(new Error(`no ${action.adapter} adapter is available`), { reason: 'adapter_unavailable' });
     const run = await adapter.spawn(request);
-    ctx.log(`dispatched ${task.id} to ${action.agent} via ${action.adapter} (session ${leased.sessionId})`);
+    ctx.fault?.('dispatch.handed');
+    ctx.log(`dispatched ${task.id} to ${action.agent} via ${action.adapter} (session ${sessionId})`);
     if (run.ended) {
       const handled = run.ended.then((end) => onEnded(ctx, request, end));
       ctx.track?.(handled);
@@ -56,12 +79,19 @@ export async function runDispatch(ctx: RunContext, action: Extract<Action, { kin
     ctx.log(`dispatch of ${task.id} to ${action.agent} via ${action.adapter} failed: ${reason}: ${err instanceof Error ? err.message : String(err)}`);
     await fail(ctx, request, reason);
     return false;
-  } finally {
-    await unlink(marker).catch(() => undefined);
   }
 }
 
-// --- internal ---
+async function writeMarker(dir: string, taskId: string, sessionId: string, content: SpawnMarker): Promise<string> {
+  const marker = `${dir}/${taskId}@${sessionId}`;
+  const text = JSON.stringify(content);
+  await writeFile(marker, text).catch(async (err: NodeJS.ErrnoException) => {
+    if (err.code !== 'ENOENT') throw err;
+    await mkdir(dir, { recursive: true }); // the first dispatch of this root
+    await writeFile(marker, text);
+  });
+  return marker;
+}
 
 async function onEnded(ctx: RunContext, request: SpawnRequest, end: RunEnd): Promise<void> {
   const reason = end.ok ? 'ended_without_completion' : (end.reason ?? 'run_failed');

@@ -1,6 +1,7 @@
 import { forEachLimit } from '../core/limit.js';
 import type { OrgChart } from '../org/schema.js';
 import { toDaemonSettings } from '../org/org-chart.js';
+import type { Fault } from '../store/commit.js';
 import type { Store } from '../store/store.js';
 import type { Adapter } from '../core/spawn.js';
 import { deadletterTask, expireLease, formatDeadletterAlert } from './dispatch.js';
@@ -34,6 +35,8 @@ export interface SchedulerOptions {
   trace?: (line: string) => void;
   /** Why no org chart can be used (an invalid file and none loaded before): ready tasks are held with it. */
   orgProblem?: () => string | null;
+  /** Fault injection for crash tests: called at each step of a dispatch (see `runDispatch`). */
+  fault?: Fault;
 }
 
 /** What one tick did. */

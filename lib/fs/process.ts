@@ -1,4 +1,4 @@
-import { readFileSync, readlinkSync } from 'node:fs';
+import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { hasCode } from '../core/errors.js';
 
 /**
@@ -41,6 +41,31 @@ export function readProcessInfo(pid: number): ProcessInfo | null {
   }
   if (argv.length === 0) return null; // a zombie or a kernel thread
   return { argv, env: readEnviron(pid), cwd: readLinkOrNull(`/proc/${pid}/cwd`) };
+}
+
+/**
+ * The values of environment variable `name` among the live processes of this user (Linux `/proc`;
+ * an empty set elsewhere). Used once at a daemon start, to tell which agent sessions still run.
+ */
+export function findEnvValues(name: string): Set<string> {
+  const found = new Set<string>();
+  let pids: string[];
+  try {
+    pids = readdirSync('/proc').filter((entry) => /^\d+$/.test(entry));
+  } catch {
+    return found;
+  }
+  const key = `${name}=`;
+  for (const pid of pids) {
+    let environ: string;
+    try {
+      environ = readFileSync(`/proc/${pid}/environ`, 'latin1');
+    } catch {
+      continue; // gone, or another user's
+    }
+    for (const pair of environ.split('\0')) if (pair.startsWith(key)) found.add(pair.slice(key.length));
+  }
+  return found;
 }
 
 /** True when this platform exposes processes under `/proc` (Linux). */

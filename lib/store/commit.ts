@@ -35,7 +35,12 @@ export interface CommitOptions {
   lockWaitMs?: number;
   /** Where the events go once the change is committed (a failure to append them is not the commit's). */
   events: EventLog;
+  /** Fault injection for crash tests: called at each step of the protocol with the change's cause. */
+  fault?: Fault;
 }
+
+/** A fault-injection hook (tests only): `point` names a step, `detail` the change's cause. */
+export type Fault = (point: string, detail?: string) => void;
 
 /** The outcome of a commit: the task before and after, and whether its status changed. */
 export interface CommitResult {
@@ -52,6 +57,7 @@ export interface CommitResult {
  */
 export async function commitTask(paths: Paths, id: string, change: ChangeFn, options: CommitOptions): Promise<CommitResult> {
   const events: EventInput[] = [];
+  let cause: string | undefined;
   const result = await withLock(paths.lockFile(id), { what: id, waitMs: options.lockWaitMs }, async (lock) => {
     for (let attempt = 0; attempt < 3; attempt++) {
       const current = await locateTask(paths, id, options.now);
@@ -63,6 +69,7 @@ export async function commitTask(paths: Paths, id: string, change: ChangeFn, opt
       lock.assertHeld();
       if (!(await isUnchanged(current))) continue;
       await replaceFileDurable(target, content);
+      options.fault?.('commit.written', wanted.cause);
       if (target !== current.path) {
         if (!(await isUnchanged(current))) {
           await unlinkDurable(target);
@@ -71,13 +78,16 @@ export async function commitTask(paths: Paths, id: string, change: ChangeFn, opt
         // No directory fsync here: if a crash loses this unlink, the two copies are told apart by
         // `updatedAt` (the new one wins), by every reader and by reconcile.
         await unlink(current.path);
+        options.fault?.('commit.unlinked', wanted.cause);
       }
       events.push(...toEvents(current, wanted, options.actor));
+      cause = wanted.cause;
       const after = toStored(target, next, content, wanted.status);
       return { before: current, after, changed: true, transitioned: wanted.status !== current.status };
     }
     throw new SvcError('locked', `${id} kept changing on disk while being written.`, 'Someone is editing the file by hand; retry when they are done.');
   });
+  if (result.changed) options.fault?.('commit.committed', cause);
   await options.events.record(options.now, events);
   return result;
 }

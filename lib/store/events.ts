@@ -88,8 +88,8 @@ export function createEventLog(root: string, options: EventLogOptions = {}): Eve
   };
 }
 
-/** Reads events, oldest first, optionally only of some days or types. */
-export async function readEvents(root: string, filter: { taskId?: string; type?: string; days?: number } = {}): Promise<SvcEvent[]> {
+/** Reads events, oldest first, optionally only of some days (the last `days` files, or from the UTC day `from` on) or types. */
+export async function readEvents(root: string, filter: { taskId?: string; type?: string; days?: number; from?: string } = {}): Promise<SvcEvent[]> {
   const { events: dir } = toPaths(root);
   let files: string[];
   try {
@@ -99,6 +99,7 @@ export async function readEvents(root: string, filter: { taskId?: string; type?:
     throw err;
   }
   if (filter.days !== undefined) files = files.slice(-filter.days);
+  if (filter.from !== undefined) files = files.filter((name) => name >= `${filter.from}.jsonl`);
   const out: SvcEvent[] = [];
   for (const name of files) {
     const text = await readFile(`${dir}/${name}`, 'utf8');

@@ -11,7 +11,7 @@ import { systemClock, type Clock } from '../core/time.js';
 import { createExclusive, ensureDir, isNameTaken } from '../fs/atomic.js';
 import { withLock } from '../fs/lock.js';
 import { allocateId } from './allocate.js';
-import { byNewest, commitTask, findTaskFiles, readCopies, toStored, type ChangeFn, type CommitResult } from './commit.js';
+import { byNewest, commitTask, findTaskFiles, readCopies, toStored, type ChangeFn, type CommitResult, type Fault } from './commit.js';
 import { createEventLog } from './events.js';
 import { toPaths, toTaskId, type Paths } from './paths.js';
 import { readTaskFileSettled } from './settled-read.js';
@@ -26,6 +26,8 @@ export interface StoreOptions {
   lockWaitMs?: number;
   /** Told when events of a committed change could not be appended (they are kept and retried). */
   onEventError?: (err: unknown, pending: number) => void;
+  /** Fault injection for crash tests (see `commitTask`); never set otherwise. */
+  fault?: Fault;
 }
 
 /** What a new task needs; everything else gets its default. */
@@ -134,7 +136,7 @@ export function createStore(options: StoreOptions) {
     /** Runs the commit protocol on one task (by id or prefix). */
     async commit(arg: string, change: ChangeFn, actor: string): Promise<CommitResult> {
       const id = await this.resolve(arg);
-      return commitTask(paths, id, change, { now: clock(), actor, lockWaitMs, events });
+      return commitTask(paths, id, change, { now: clock(), actor, lockWaitMs, events, ...(options.fault ? { fault: options.fault } : {}) });
     },
   };
 }

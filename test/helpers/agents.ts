@@ -61,3 +61,27 @@ export function lingeringAgent(ignoreTerm = false): string[] {
   `;
   return [process.execPath, '-e', script];
 }
+
+/**
+ * argv of an agent that appends its session to `<SVC_HOME>/ran-<task id>` (one line per run), then
+ * completes its task, retrying while the task is `locked` (as the error's hint says to: a writer
+ * killed mid-commit leaves its lock until it counts as stale).
+ */
+export function recordingAgent(): string[] {
+  const script = `
+    const { appendFileSync } = require('node:fs');
+    const { execFileSync } = require('node:child_process');
+    appendFileSync(process.env.SVC_HOME + '/ran-' + process.env.SVC_TASK_ID, process.env.SVC_SESSION_ID + '\\n');
+    const params = { taskId: process.env.SVC_TASK_ID, sessionId: process.env.SVC_SESSION_ID, summary: 'done', actor: process.env.SVC_AGENT };
+    for (let attempt = 1; ; attempt++) {
+      try {
+        execFileSync(process.execPath, [${JSON.stringify(SVC_BIN)}, 'tool', 'svc_task_complete', JSON.stringify(params)], { stdio: 'pipe' });
+        break;
+      } catch (err) {
+        if (attempt === 10 || !/locked/.test(String(err.stdout) + String(err.stderr))) throw err;
+        Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 1000);
+      }
+    }
+  `;
+  return [process.execPath, '-e', script];
+}

@@ -46,7 +46,11 @@ export async function runDispatch(ctx: RunContext, action: Extract<Action, { kin
   try {
     ctx.fault?.('dispatch.marked');
     const leased = await leaseTask(ctx.store, action.taskId, action.agent, action.adapter, ctx.ttlMs, sessionId);
-    if (!leased) return false;
+    if (!leased) {
+      // Not ready after all (another daemon took it, or the index went by a cached listing): look again.
+      await ctx.onCommitted?.([action.taskId]);
+      return false;
+    }
     ctx.fault?.('dispatch.leased');
     await ctx.onCommitted?.([action.taskId]);
     return await handOver(ctx, action, leased.sessionId, leased.result.after);
@@ -93,12 +97,30 @@ async function writeMarker(dir: string, taskId: string, sessionId: string, conte
   return marker;
 }
 
+/** Pauses before each new try of a run's end check that failed (a lock held by another host, say). */
+const END_CHECK_RETRIES_MS = [500, 1000, 2000, 4000, 8000, 15_000];
+
+/**
+ * Checks a run that ended: still in progress under its session means a failed attempt. A check that
+ * fails (the task locked by another writer past the wait) is tried again, with growing pauses, so
+ * the task is not left in progress until its lease expires.
+ */
 async function onEnded(ctx: RunContext, request: SpawnRequest, end: RunEnd): Promise<void> {
   const reason = end.ok ? 'ended_without_completion' : (end.reason ?? 'run_failed');
-  try {
-    await fail(ctx, request, reason);
-  } catch (err) {
-    ctx.log(`checking the end of ${request.taskId} failed: ${err instanceof Error ? err.message : String(err)}`);
+  for (let attempt = 0; ; attempt++) {
+    try {
+      await fail(ctx, request, reason);
+      break;
+    } catch (err) {
+      const pause = END_CHECK_RETRIES_MS[attempt];
+      const message = err instanceof Error ? err.message : String(err);
+      if (pause === undefined) {
+        ctx.log(`checking the end of ${request.taskId} failed ${attempt + 1} times, last: ${message}; its lease (until it expires) keeps it in progress`);
+        break;
+      }
+      ctx.log(`checking the end of ${request.taskId} failed (${message}); trying again in ${pause} ms`);
+      await new Promise((resolve) => setTimeout(resolve, pause));
+    }
   }
   ctx.schedule();
 }

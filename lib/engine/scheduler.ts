@@ -102,9 +102,10 @@ export function startScheduler(options: SchedulerOptions): SchedulerHandle {
   async function apply(action: Action, ttlMs: number, org: OrgChart | null, dispatched: string[]): Promise<void> {
     try {
       if (action.kind === 'expire') {
-        if (await expireLease(options.store, action.taskId, action.sessionId)) {
+        const expired = await expireLease(options.store, action.taskId, action.sessionId);
+        await options.onCommitted?.([action.taskId]); // expired, or renewed meanwhile (perhaps through another host): look again
+        if (expired) {
           options.log(`lease of ${action.taskId} (agent ${action.agent}, session ${action.sessionId}) expired at ${action.expiredAt}: back to ready`);
-          await options.onCommitted?.([action.taskId]);
           schedule();
         }
       } else if (action.kind === 'deadletter') {

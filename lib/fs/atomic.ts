@@ -1,5 +1,5 @@
 import { constants } from 'node:fs';
-import { link, lstat, mkdir, open, unlink } from 'node:fs/promises';
+import { link, lstat, mkdir, open, readFile, unlink } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import writeFileAtomic from 'write-file-atomic';
 import { hasCode, SvcError } from '../core/errors.js';
@@ -21,26 +21,31 @@ export async function writeAtomic(path: string, content: string): Promise<void> 
 /**
  * Creates `path` only if nothing is there: the content is written durably under a temporary name,
  * then hard-linked into place (link fails when the name exists). Returns false when it existed
- * (see `isNameTaken`). `linkFn` stands in for `link` in tests.
+ * (see `isNameTaken`). A network filesystem may answer a link with an error and still have made it,
+ * or lose the temporary under load (ENOENT): a name found holding exactly this content after such
+ * an error is ours, and a lost temporary is written again (three tries). `linkFn` stands in for
+ * `link` in tests.
  */
 export async function createExclusive(path: string, content: string, linkFn: (from: string, to: string) => Promise<void> = link): Promise<boolean> {
-  const temp = `${path}.${process.pid}.${Math.random().toString(36).slice(2, 10)}.new`;
-  const handle = await open(temp, 'wx');
-  try {
-    await handle.writeFile(content);
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-  try {
-    await linkFn(temp, path);
-    return true;
-  } catch (err) {
-    if (await isNameTaken(err, path)) return false;
-    throw err;
-  } finally {
-    await unlink(temp).catch(() => undefined);
-    await fsyncDir(dirname(path));
+  for (let attempt = 1; ; attempt++) {
+    const temp = `${path}.${process.pid}.${Math.random().toString(36).slice(2, 10)}.new`;
+    const handle = await open(temp, 'wx');
+    try {
+      await handle.writeFile(content);
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    try {
+      await linkFn(temp, path);
+      return true;
+    } catch (err) {
+      if (await isNameTaken(err, path)) return !hasCode(err, 'EEXIST') && (await holds(path, content));
+      if (!hasCode(err, 'ENOENT') || attempt === 3) throw err;
+    } finally {
+      await unlink(temp).catch(() => undefined);
+      await fsyncDir(dirname(path));
+    }
   }
 }
 
@@ -68,6 +73,11 @@ export async function isNameTaken(err: unknown, path: string): Promise<boolean> 
   if (hasCode(err, 'EEXIST')) return true;
   if (hasCode(err, 'ENOENT') || typeof (err as { code?: unknown } | null)?.code !== 'string') return false;
   return lstat(path).then(() => true, () => false);
+}
+
+/** True when `path` is a file holding exactly `content`. */
+async function holds(path: string, content: string): Promise<boolean> {
+  return readFile(path, 'utf8').then((text) => text === content, () => false);
 }
 
 /** Removes a file and makes the removal durable; false when it was already gone. */

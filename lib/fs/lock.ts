@@ -5,6 +5,7 @@ import lockfile from 'proper-lockfile';
 import { hasCode, SvcError } from '../core/errors.js';
 import { isNameTaken } from './atomic.js';
 import { LOCK_STALE_MS } from './lock-owner.js';
+import { forgetCached, isDirectReadDir, isNetworkDir } from './network-fs.js';
 import { isProcessAlive } from './process.js';
 
 export { LOCK_STALE_MS };
@@ -100,15 +101,56 @@ const ownerFs = {
     fs.rmSync(path, { recursive: true, force: true });
   },
   stat(path: string, callback: (err: NodeJS.ErrnoException | null, stat?: fs.Stats) => void) {
-    fs.stat(path, (err, stat) => {
-      if (err || ownLocks.has(path)) return callback(err, stat);
-      fs.readlink(join(path, 'owner'), (readErr, owner) => {
-        if (!readErr && isDeadOwner(owner)) stat.mtime = new Date(0);
-        callback(null, stat);
-      });
-    });
+    if (ownLocks.has(path)) return fs.stat(path, callback);
+    // On FUSE (sshfs) the look that decides whether a lock is held must be the server's: see forgetCached.
+    if (isDirectReadDir(dirname(path))) return void forgetCached(path).then(() => statForeign(path, false, callback));
+    statForeign(path, isNetworkDir(dirname(path)), callback);
   },
 };
+
+/**
+ * Stats a lock held by another process; an owner dead on this host makes it stale at once. On a
+ * network filesystem whose cache cannot be bypassed (`confirm`), a lock that looks stale or
+ * dead-owned is looked at again first (see confirmFresh), and a dead owner counts only on a lock
+ * left unrefreshed past one refresh period (its owner record may be an earlier holder's, cached).
+ */
+function statForeign(path: string, confirm: boolean, callback: (err: NodeJS.ErrnoException | null, stat?: fs.Stats) => void): void {
+  fs.stat(path, (err, stat) => {
+    if (err) return callback(err);
+    fs.readlink(join(path, 'owner'), (readErr, owner) => {
+      const dead = !readErr && isDeadOwner(owner);
+      if (!confirm || (!dead && !isStale(stat))) {
+        if (dead) stat.mtime = new Date(0);
+        return callback(null, stat);
+      }
+      confirmFresh(path, stat, (freshErr, fresh) => {
+        if (freshErr || !fresh) return callback(freshErr);
+        if (dead && Date.now() - fresh.mtimeMs > REFRESH_MS + 2000) fresh.mtime = new Date(0);
+        callback(null, fresh);
+      });
+    });
+  });
+}
+
+/** proper-lockfile refreshes a held lock's mtime every half stale period. */
+const REFRESH_MS = LOCK_STALE_MS / 2;
+
+function isStale(stat: fs.Stats): boolean {
+  return stat.mtimeMs < Date.now() - LOCK_STALE_MS;
+}
+
+/**
+ * Looks at a lock again, past a network filesystem's attribute cache, before it is judged stale:
+ * a chmod to its own mode changes nothing but makes sshfs drop the attributes it cached (and NFS
+ * take the server's), so the stat that follows is the server's. When that cannot be done, the
+ * cached look is kept.
+ */
+function confirmFresh(path: string, cached: fs.Stats, done: (err: NodeJS.ErrnoException | null, stat?: fs.Stats) => void): void {
+  fs.chmod(path, cached.mode & 0o7777, (chmodErr) => {
+    if (chmodErr) return hasCode(chmodErr, 'ENOENT') ? done(chmodErr) : done(null, cached); // gone: released meanwhile
+    fs.stat(path, (err, fresh) => (err ? done(hasCode(err, 'ENOENT') ? err : null, cached) : done(null, fresh)));
+  });
+}
 
 function isDeadOwner(owner: string): boolean {
   const [host, pidText] = owner.trim().split(' ');

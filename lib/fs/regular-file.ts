@@ -1,9 +1,9 @@
 import { closeSync, constants, fstatSync, lstatSync, openSync, readlinkSync, readSync, statSync, type BigIntStats } from 'node:fs';
-import { open, rename, unlink } from 'node:fs/promises';
+import { lstat, open, rename, unlink } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { hasCode, SvcError } from '../core/errors.js';
 import { fsyncDir } from './atomic.js';
-import { isDirectReadDir, refuseDirectReads } from './network-fs.js';
+import { isDirectReadDir, isNetworkDir, refuseDirectReads } from './network-fs.js';
 
 /** A file read whole, with the stat of the descriptor the bytes came from. */
 export interface RegularRead {
@@ -36,6 +36,58 @@ export function readRegularFileSync(path: string, maxBytes: number): RegularRead
     return { text: direct ? readWhole(fd, path, maxBytes) : readAtMost(fd, path, maxBytes), stat };
   } finally {
     closeSync(fd);
+  }
+}
+
+/**
+ * `readRegularFileSync`, the same checks, through the thread pool where the file is on a network
+ * filesystem: there each call waits on the server, and a synchronous read would stall every other
+ * request of the process meanwhile. On a local disk the synchronous read is faster and is used.
+ */
+export async function readRegularFile(path: string, maxBytes: number): Promise<RegularRead> {
+  const dir = dirname(path);
+  if (!isNetworkDir(dir)) return readRegularFileSync(path, maxBytes);
+  assertRegular(path, await lstat(path, { bigint: true }));
+  const direct = isDirectReadDir(dir);
+  let handle;
+  try {
+    handle = await open(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK | (direct ? constants.O_DIRECT : 0));
+  } catch (err) {
+    if (hasCode(err, 'ELOOP')) assertRegular(path, await lstat(path, { bigint: true }));
+    if (direct && hasCode(err, 'EINVAL')) return (refuseDirectReads(dir), readRegularFileSync(path, maxBytes));
+    throw err;
+  }
+  try {
+    const stat = await handle.stat({ bigint: true });
+    assertRegular(path, stat);
+    assertSize(path, stat.size, maxBytes);
+    // One read asks for everything (see readWhole): a read that starts past a stale cached size returns nothing.
+    const buffer = takeBuffer(maxBytes + 1);
+    try {
+      let total = 0;
+      for (;;) {
+        const { bytesRead } = await handle.read(buffer, total, maxBytes + 1 - total, null);
+        if (bytesRead === 0) break;
+        total += bytesRead;
+        if (total > maxBytes) assertSize(path, BigInt(total), maxBytes);
+      }
+      return { text: buffer.toString('utf8', 0, total), stat };
+    } finally {
+      if (spareBuffers.length < 8) spareBuffers.push(buffer);
+    }
+  } finally {
+    await handle.close();
+  }
+}
+
+/** Read buffers of the asynchronous reads, kept for the next ones (a fresh megabyte per read keeps the collector busy). */
+const spareBuffers: Buffer[] = [];
+
+function takeBuffer(size: number): Buffer {
+  for (;;) {
+    const spare = spareBuffers.pop();
+    if (!spare) return Buffer.allocUnsafe(size);
+    if (spare.length >= size) return spare;
   }
 }
 

@@ -1,9 +1,9 @@
-import { statSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import { hasCode } from '../core/errors.js';
 import { formatTaskId, toIdDate, toSeq } from '../core/ids.js';
 import { STATUSES } from '../core/status.js';
 import { createEmptyExclusive, ensureDir } from '../fs/atomic.js';
+import { findTaskFiles } from './commit.js';
 import type { Paths } from './paths.js';
 
 /** Next sequence number to try, per reservation directory (a hint: the reservation decides). */
@@ -25,7 +25,7 @@ export async function allocateId(paths: Paths, now: Date): Promise<string> {
     if (!(await reserve(dir, seq))) continue;
     hints.set(dir, seq + 1);
     const id = formatTaskId(date, seq);
-    if (!existsAnywhere(paths, id)) return id;
+    if ((await findTaskFiles(paths, id)).length === 0) return id;
   }
 }
 
@@ -63,8 +63,4 @@ async function scanHighestSeq(paths: Paths, date: string): Promise<number> {
     }
   }
   return highest;
-}
-
-function existsAnywhere(paths: Paths, id: string): boolean {
-  return STATUSES.some((status) => statSync(paths.taskFile(status, id), { throwIfNoEntry: false }) !== undefined);
 }

@@ -1,5 +1,6 @@
 import { lstatSync } from 'node:fs';
-import { unlink } from 'node:fs/promises';
+import { lstat, unlink } from 'node:fs/promises';
+import { dirname } from 'node:path';
 import { hasCode, SvcError } from '../core/errors.js';
 import { assertTransition, STATUSES, type Cause, type Status } from '../core/status.js';
 import { parseTask, type Task } from '../core/task.js';
@@ -7,6 +8,7 @@ import { ensureDir, unlinkDurable } from '../fs/atomic.js';
 import { MAX_FILE_BYTES } from '../fs/frontmatter.js';
 import { readRegularFileSync, replaceFileDurable } from '../fs/regular-file.js';
 import { withLock } from '../fs/lock.js';
+import { isNetworkDir } from '../fs/network-fs.js';
 import type { EventInput, EventLog } from './events.js';
 import type { Paths } from './paths.js';
 import { readTaskFileSettled } from './settled-read.js';
@@ -126,7 +128,7 @@ export interface ReadCopy {
 export async function readCopies(paths: Paths, id: string, options: { settle?: boolean } = {}): Promise<ReadCopy[]> {
   const read = (path: string) => (options.settle === false ? readTaskFile(path) : readTaskFileSettled(path));
   for (let attempt = 0; attempt < 3; attempt++) {
-    const found = findTaskFiles(paths, id);
+    const found = await findTaskFiles(paths, id);
     if (found.length === 0) break;
     const copies = await Promise.all(found.map(async (path) => ({ path, copy: await read(path).catch((err: unknown) => toError(err)) })));
     const present = copies.filter(({ copy }) => !hasCode(copy, 'ENOENT'));
@@ -136,11 +138,16 @@ export async function readCopies(paths: Paths, id: string, options: { settle?: b
 }
 
 /**
- * The paths of every copy of `id` in the status directories (normally one). Synchronous on
- * purpose: seven stats of one inode each cost microseconds, seven thread-pool round trips do not.
+ * The paths of every copy of `id` in the status directories (normally one). Synchronous on a local
+ * disk on purpose: seven stats of one inode each cost microseconds, seven thread-pool round trips
+ * do not. On a network filesystem each stat waits on the server: there they run in parallel, off
+ * the event loop.
  */
-export function findTaskFiles(paths: Paths, id: string): string[] {
-  return STATUSES.map((status) => paths.taskFile(status, id)).filter((path) => lstatSync(path, { throwIfNoEntry: false }) !== undefined);
+export async function findTaskFiles(paths: Paths, id: string): Promise<string[]> {
+  const candidates = STATUSES.map((status) => paths.taskFile(status, id));
+  if (!isNetworkDir(paths.tasks)) return candidates.filter((path) => lstatSync(path, { throwIfNoEntry: false }) !== undefined);
+  const found = await Promise.all(candidates.map((path) => lstat(path).then(() => path, (err: unknown) => (hasCode(err, 'ENOENT') ? null : Promise.reject(err)))));
+  return found.filter((path): path is string => path !== null);
 }
 
 /** Orders copies of one task: later `updatedAt` first, then later file time. */
@@ -207,6 +214,8 @@ function toError(err: unknown): Error {
 }
 
 async function isUnchanged(current: StoredTask): Promise<boolean> {
-  const now = lstatSync(current.path, { bigint: true, throwIfNoEntry: false });
+  const now = isNetworkDir(dirname(current.path))
+    ? await lstat(current.path, { bigint: true }).catch((err: unknown) => (hasCode(err, 'ENOENT') ? undefined : Promise.reject(err)))
+    : lstatSync(current.path, { bigint: true, throwIfNoEntry: false });
   return now !== undefined && isSameStamp(current.stamp, { ino: now.ino, size: now.size, mtimeNs: now.mtimeNs });
 }

@@ -115,7 +115,7 @@ export function createStore(options: StoreOptions) {
 
     /** Resolves an id argument (full id or unique prefix, with or without `TASK-`). */
     async resolve(arg: string): Promise<string> {
-      if (isSafeId(arg) && findTaskFiles(paths, arg).length > 0) return arg;
+      if (isSafeId(arg) && (await findTaskFiles(paths, arg)).length > 0) return arg;
       return resolveIdArg(arg, (await listNames(paths)).keys());
     },
 

@@ -3,7 +3,7 @@ import { SvcError } from '../core/errors.js';
 import { isStatus, type Status } from '../core/status.js';
 import { parseTask, toOrderedTask, type Task } from '../core/task.js';
 import { MAX_FILE_BYTES, MAX_FRONTMATTER_BYTES, parseFrontmatter, readBackData, stringifyFrontmatter } from '../fs/frontmatter.js';
-import { readRegularFileSync } from '../fs/regular-file.js';
+import { readRegularFile } from '../fs/regular-file.js';
 import { toTaskId } from './paths.js';
 
 /** A task as read from disk: the directory is its status; `stamp` identifies the exact file read. */
@@ -40,11 +40,12 @@ export async function readTaskFile(path: string): Promise<StoredTask> {
 /**
  * Reads a task file with the stamp of exactly the bytes read (fstat on the same descriptor). Only
  * a regular file is read, never through a symlink, never past the size limit (docs/architecture.md,
- * "Only regular files are tasks"). Synchronous on purpose: task files are small (at most 1 MiB),
- * and four thread-pool round trips per read cost more than the read itself.
+ * "Only regular files are tasks"). Synchronous on a local disk on purpose: task files are small (at
+ * most 1 MiB), and four thread-pool round trips per read cost more than the read itself; on a
+ * network filesystem, where each step waits on the server, through the thread pool.
  */
 export async function readStamped(path: string): Promise<{ text: string; stamp: FileStamp }> {
-  const { text, stat } = readRegularFileSync(path, MAX_FILE_BYTES);
+  const { text, stat } = await readRegularFile(path, MAX_FILE_BYTES);
   return { text, stamp: { ino: stat.ino, size: stat.size, mtimeNs: stat.mtimeNs } };
 }
 

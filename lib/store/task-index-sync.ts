@@ -1,7 +1,9 @@
 import { lstatSync } from 'node:fs';
-import { readdir, stat } from 'node:fs/promises';
+import { lstat, readdir, stat } from 'node:fs/promises';
 import { hasCode } from '../core/errors.js';
+import { forEachLimit } from '../core/limit.js';
 import { STATUSES, type Status } from '../core/status.js';
+import { isNetworkDir } from '../fs/network-fs.js';
 import { toTaskId, type Paths } from './paths.js';
 import type { InvalidFile } from './store.js';
 import { readTaskFileSettled } from './settled-read.js';
@@ -74,7 +76,8 @@ export function loadFile(state: IndexState, file: { id: string; status: Status }
 export async function relocate(state: IndexState, id: string, attempt = 0): Promise<void> {
   const gen = (state.gen.get(id) ?? 0) + 1;
   state.gen.set(id, gen);
-  const copies = STATUSES.map((status) => ({ status, stamp: stampOf(state.paths.taskFile(status, id)) })).filter(
+  const stamps = await stampsOf(state, STATUSES.map((status) => state.paths.taskFile(status, id)));
+  const copies = STATUSES.map((status, i) => ({ status, stamp: stamps[i] ?? null })).filter(
     (copy): copy is { status: Status; stamp: string } => copy.stamp !== null,
   );
   let best: IndexEntry | undefined;
@@ -124,9 +127,10 @@ export async function syncDir(state: IndexState, status: Status, mode: 'stat' | 
     if (mode === 'stat' && (known?.status === status || state.invalid.has(path))) toStat.push(id);
     else candidates.push(id);
   });
-  await inSlices(toStat, (id) => {
-    const path = state.paths.taskFile(status, id);
-    if (stampOf(path) !== (state.entries.get(id)?.stamp ?? state.invalid.get(path)?.stamp)) candidates.push(id);
+  const paths = toStat.map((id) => state.paths.taskFile(status, id));
+  const stamps = await stampsOf(state, paths);
+  toStat.forEach((id, i) => {
+    if (stamps[i] !== (state.entries.get(id)?.stamp ?? state.invalid.get(paths[i]!)?.stamp)) candidates.push(id);
   });
   for (const id of state.byStatus[status]) if (!seen.has(id)) candidates.push(id);
   recordDir(state, status, dirStat, started);
@@ -218,6 +222,24 @@ function isNewer(a: IndexEntry, b: IndexEntry): boolean {
 function stampOf(path: string): string | null {
   const s = lstatSync(path, { throwIfNoEntry: false });
   return s ? toStamp(s) : null;
+}
+
+/**
+ * The stamps of many paths: synchronously in slices on a local disk (microseconds each), through
+ * the thread pool, a few at a time, on a network filesystem (where each stat waits on the server
+ * and a synchronous one would stall the daemon meanwhile).
+ */
+async function stampsOf(state: IndexState, paths: readonly string[]): Promise<(string | null)[]> {
+  const out: (string | null)[] = new Array(paths.length).fill(null);
+  if (!isNetworkDir(state.paths.tasks)) {
+    await inSlices(paths.map((path, i) => [path, i] as const), ([path, i]) => void (out[i] = stampOf(path)));
+    return out;
+  }
+  await forEachLimit(paths.map((path, i) => [path, i] as const), 16, async ([path, i]) => {
+    const s = await lstat(path).catch((err: unknown) => (hasCode(err, 'ENOENT') ? null : Promise.reject(err)));
+    out[i] = s ? toStamp(s) : null;
+  });
+  return out;
 }
 
 function toStamp(s: { ino: number; size: number; mtimeMs: number }): string {

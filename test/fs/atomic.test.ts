@@ -1,5 +1,5 @@
 import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
-import { open } from 'node:fs/promises';
+import { link, open } from 'node:fs/promises';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createEmptyExclusive, createExclusive, isNameTaken } from '../../lib/fs/atomic.js';
@@ -71,6 +71,31 @@ exclusive('a link that loses with EPERM returns false and leaves the winner and 
   assert.not.ok(await createExclusive(path, 'mine', racing));
   assert.equal(readdirSync(dir), ['TASK-1.md']);
   assert.match(readFileSync(path, 'utf8'), /the other host/);
+});
+
+exclusive('a link made on the server but answered with an error is ours: true, once', async () => {
+  const dir = tempRoot();
+  const path = `${dir}/TASK-1.md`;
+  const madeButFailed = async (from: string, to: string) => {
+    await link(from, to);
+    throw eperm();
+  };
+  assert.ok(await createExclusive(path, 'mine', madeButFailed));
+  assert.equal(readdirSync(dir), ['TASK-1.md']);
+  assert.is(readFileSync(path, 'utf8'), 'mine');
+});
+
+exclusive('a temporary lost under the link (ENOENT) is written again', async () => {
+  const dir = tempRoot();
+  const path = `${dir}/TASK-1.md`;
+  let calls = 0;
+  const losing = async (from: string, to: string) => {
+    if (++calls === 1) throw Object.assign(new Error(`ENOENT: no such file or directory, link '${from}' -> '${to}'`), { code: 'ENOENT' });
+    await link(from, to);
+  };
+  assert.ok(await createExclusive(path, 'mine', losing));
+  assert.is(calls, 2);
+  assert.equal(readdirSync(dir), ['TASK-1.md']);
 });
 
 exclusive('EPERM with nothing at the name is thrown', async () => {

@@ -16,8 +16,23 @@ export function fuseAbsent(): string | null {
   return existsSync('/dev/fuse') ? null : '/dev/fuse is missing: this kernel or container has no FUSE';
 }
 
-/** What is missing to run the sshfs tests (a failure, not a skip: CI installs it), or null. */
+/**
+ * What is missing to run the sshfs tests, or null. As root with apt-get (a fresh Debian machine or
+ * CI) the missing packages are installed first, so `npm test` runs them there too; anywhere else a
+ * missing tool is a failure naming the packages, never a skip.
+ */
 export async function sshfsMissing(): Promise<string | null> {
+  const missing = await lookForSshfs();
+  if (!missing || process.getuid?.() !== 0 || !existsSync('/usr/bin/apt-get')) return missing;
+  process.stderr.write(`installing sshfs and openssh-server for the multi-host tests (${missing})\n`);
+  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+  const apt = (...args: string[]) => run('apt-get', args, { env, maxBuffer: 64 * 1024 * 1024 });
+  await apt('update').catch(() => undefined);
+  await apt('install', '-y', '--no-install-recommends', 'sshfs', 'openssh-server', 'openssh-client').catch((err: Error) => process.stderr.write(`apt-get install failed: ${err.message}\n`));
+  return lookForSshfs();
+}
+
+async function lookForSshfs(): Promise<string | null> {
   const missing: string[] = [];
   for (const [bin, pkg] of [['sshfs', 'sshfs'], ['ssh', 'openssh-client'], ['ssh-keygen', 'openssh-client'], ['fusermount', 'fuse3']] as const) {
     if (!(await run('sh', ['-c', `command -v ${bin}`]).then(() => true, () => false))) missing.push(`${bin} (package ${pkg})`);

@@ -21,12 +21,17 @@ export interface BoardCard {
   agent: string | null;
   /** Dependencies of a ready task that are not done yet. */
   waitsOn: string[];
+  /** A ready task backing off after a failed dispatch: when its next attempt is due. */
+  nextAttemptAt?: string;
 }
 
-/** The columns of a listing: the four of the specification, then Blocked and Deadletter when not empty. */
-export function toBoardColumns(rows: readonly ListRow[]): BoardColumn[] {
+/**
+ * The columns of a listing: the four of the specification, then Blocked and Deadletter when not
+ * empty. A ready task whose next attempt is after `now` shows when it is due.
+ */
+export function toBoardColumns(rows: readonly ListRow[], now = new Date()): BoardColumn[] {
   const done = new Set(rows.filter((row) => row.status === 'done').map((row) => row.id));
-  return COLUMNS.map((column) => ({ ...column, tasks: sortColumn(column.status, rows.filter((row) => row.status === column.status)).map((row) => toCard(row, done)) }))
+  return COLUMNS.map((column) => ({ ...column, tasks: sortColumn(column.status, rows.filter((row) => row.status === column.status)).map((row) => toCard(row, done, now)) }))
     .filter((column) => column.always || column.tasks.length > 0)
     .map(({ status, title, tasks }) => ({ status, title, tasks }));
 }
@@ -74,9 +79,10 @@ const DONE_SHOWN = 10;
 /** A piece of a line and how to colour it (colour is applied after the line is cut to width). */
 type Segment = [text: string, style?: (text: string) => string];
 
-function toCard(row: ListRow, done: Set<string>): BoardCard {
+function toCard(row: ListRow, done: Set<string>, now: Date): BoardCard {
   const waitsOn = row.status === 'ready' ? row.dependsOn.filter((id) => !done.has(id)) : [];
-  return { id: row.id, title: row.title, priority: row.priority, agent: row.agent, waitsOn };
+  const backingOff = row.status === 'ready' && row.nextAttemptAt !== undefined && Date.parse(row.nextAttemptAt) > now.getTime();
+  return { id: row.id, title: row.title, priority: row.priority, agent: row.agent, waitsOn, ...(backingOff ? { nextAttemptAt: row.nextAttemptAt! } : {}) };
 }
 
 function sortColumn(status: Status, rows: ListRow[]): ListRow[] {
@@ -96,6 +102,7 @@ function toCells(column: BoardColumn & { cards: readonly BoardCard[] }, options:
     cells.push([[`  ${toTerminalText(card.title)}`]]);
     if (card.agent) cells.push([[`  @${toTerminalText(card.agent)}`, paint.dim]]);
     if (card.waitsOn.length) cells.push([[`  waits on ${card.waitsOn.map(show).join(', ')}`, paint.dim]]);
+    if (card.nextAttemptAt) cells.push([[`  retry at ${card.nextAttemptAt.slice(11, 19)} UTC`, paint.dim]]);
   }
   if (cards.length < column.tasks.length) cells.push([[`… ${column.tasks.length - cards.length} more`, paint.dim]]);
   return cells;

@@ -132,7 +132,13 @@ export function toDispatchFailures(metadata: Record<string, unknown>): number {
   return Number.isFinite(failures) ? failures : 0;
 }
 
-/** Throws `too_large`/`validation_error` for a title or body over the limits. */
+/** When a task that failed a dispatch may be tried again (`metadata.nextAttemptAt`), or undefined when absent or not a time. */
+export function toNextAttemptAt(metadata: Record<string, unknown>): string | undefined {
+  const at = metadata.nextAttemptAt;
+  return typeof at === 'string' && Number.isFinite(Date.parse(at)) ? at : undefined;
+}
+
+/** Throws `too_large`/`validation_error` for a title or body over the limits, and `validation_error` for a NUL character (no agent can be handed one: argv and environment strings end at NUL). */
 export function assertTaskText(title: string | undefined, body: string | undefined): void {
   if (title !== undefined && title.length > MAX_TITLE_LENGTH) {
     throw new SvcError('too_large', `Title has ${title.length} characters; the limit is ${MAX_TITLE_LENGTH}.`, 'Shorten the title and put the detail in the body.');
@@ -140,6 +146,10 @@ export function assertTaskText(title: string | undefined, body: string | undefin
   if (title !== undefined && !title.trim()) throw new SvcError('validation_error', 'Title is empty.', 'Give the task a short title.');
   if (body !== undefined && Buffer.byteLength(body) > MAX_BODY_BYTES) {
     throw new SvcError('too_large', `Body has ${Buffer.byteLength(body)} bytes; the limit is ${MAX_BODY_BYTES}.`, 'Keep large material in files and link to them from the body.');
+  }
+  for (const [what, text] of [['Title', title], ['Body', body]] as const) {
+    const at = text?.indexOf('\0') ?? -1;
+    if (at >= 0) throw new SvcError('validation_error', `${what} contains a NUL character (at offset ${at}): no agent could be handed it (the environment and arguments of a process end at NUL).`, `Remove the NUL character from the ${what.toLowerCase()}.`);
   }
 }
 

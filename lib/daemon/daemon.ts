@@ -242,7 +242,8 @@ function toRouteContext(core: Core): RouteContext {
     listTasks: async (status) => {
       if (!status || status === 'done' || status === 'cancelled') await index.loaded;
       await index.refresh();
-      const rows = [...index.summaries(status)].map(({ id, title, status: at, priority, agent, createdAt, updatedAt, dependsOn }) => ({ id, title, status: at, priority, agent, createdAt, updatedAt, dependsOn }));
+      const rows = [...index.summaries(status)].map(({ id, title, status: at, priority, agent, createdAt, updatedAt, dependsOn, nextAttemptAt }) =>
+        ({ id, title, status: at, priority, agent, createdAt, updatedAt, dependsOn, ...(at === 'ready' && nextAttemptAt ? { nextAttemptAt } : {}) }));
       return { tasks: rows, invalid: index.invalid() };
     },
     scheduler: {

@@ -170,7 +170,7 @@ async function toSnapshot(index: TaskIndex, roleOf: GateRoleResolver): Promise<S
 function toPlanTask(entry: IndexEntry, gateRole: string | undefined): PlanTask {
   return {
     id: entry.id, status: entry.status, priority: entry.priority, createdAt: entry.createdAt, routing: entry.routing,
-    dependsOn: entry.dependsOn, lease: entry.lease, gateRole, dispatchFailures: entry.dispatchFailures,
+    dependsOn: entry.dependsOn, lease: entry.lease, gateRole, dispatchFailures: entry.dispatchFailures, nextAttemptAt: entry.nextAttemptAt,
   };
 }
 

@@ -33,18 +33,24 @@ export async function leaseTask(store: Store, taskId: string, agent: string, ada
 
 /**
  * Records a failed attempt of `sessionId`: if the task is still in progress under that session it
- * goes back to ready with `dispatchFailures` + 1 and `lastFailureReason`. Returns the new count, or
- * null when the session no longer holds the task (it was completed, requeued or taken over).
+ * goes back to ready with `dispatchFailures` + 1, `lastFailureReason` and, unless it is bound for
+ * deadletter, `nextAttemptAt`: now plus `backoffMs[failures - 1]` (the last delay repeats).
+ * Returns the new count, or null when the session no longer holds the task (it was completed,
+ * requeued or taken over).
  */
-export async function recordFailure(store: Store, taskId: string, sessionId: string, reason: string, agent: string): Promise<number | null> {
+export async function recordFailure(store: Store, taskId: string, sessionId: string, reason: string, agent: string, backoffMs: readonly number[] = []): Promise<number | null> {
   let failures: number | null = null;
   await store.commit(taskId, (current) => {
     if (current.status !== 'in-progress' || current.task.lease?.sessionId !== sessionId) return null;
-    failures = Number(current.task.metadata.dispatchFailures ?? 0) + 1;
-    const metadata = { ...current.task.metadata, dispatchFailures: failures, lastFailureReason: reason };
+    const count = Number(current.task.metadata.dispatchFailures ?? 0) + 1;
+    failures = count;
+    const { nextAttemptAt: _previous, ...rest } = current.task.metadata;
+    const delay = count < MAX_DISPATCH_FAILURES ? backoffMs[Math.min(count, backoffMs.length) - 1] ?? 0 : 0;
+    const nextAttemptAt = delay > 0 ? new Date(store.clock().getTime() + delay).toISOString() : undefined;
+    const metadata = { ...rest, dispatchFailures: count, lastFailureReason: reason, ...(nextAttemptAt ? { nextAttemptAt } : {}) };
     return {
       task: { ...current.task, metadata }, body: current.body, status: 'ready', reason: `dispatch failed: ${reason}`,
-      events: [{ type: 'dispatch.failed', taskId, actor: ACTOR, payload: { agent, reason, failureCount: failures, sessionId } }],
+      events: [{ type: 'dispatch.failed', taskId, actor: ACTOR, payload: { agent, reason, failureCount: count, sessionId, ...(nextAttemptAt ? { nextAttemptAt } : {}) } }],
     };
   }, ACTOR);
   return failures;

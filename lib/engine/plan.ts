@@ -21,6 +21,8 @@ export interface PlanTask {
   /** Role of the current gate, for a gated task. */
   gateRole?: string | undefined;
   dispatchFailures?: number | undefined;
+  /** After a failed dispatch, no attempt before this time (`metadata.nextAttemptAt`). */
+  nextAttemptAt?: string | undefined;
 }
 
 /** The state a plan is made from: ready and in-progress tasks, and any task's status by id. */
@@ -33,7 +35,7 @@ export interface Snapshot {
 /** How dispatch is possible right now (docs/architecture.md, "Adapters"). */
 export type Mode = 'booting' | 'plugin' | 'standalone';
 export type { AdapterKind };
-export type HoldReason = 'dependencies' | 'no-route' | 'agent-busy' | 'concurrency' | 'booting' | 'no-plugin-attached' | 'no-gateway' | 'org-chart';
+export type HoldReason = 'dependencies' | 'backoff' | 'no-route' | 'agent-busy' | 'concurrency' | 'booting' | 'no-plugin-attached' | 'no-gateway' | 'org-chart';
 
 /** Everything else a plan depends on. */
 export interface PlanContext {
@@ -53,7 +55,7 @@ export type Action =
   | { kind: 'dispatch'; taskId: string; agent: string; adapter: AdapterKind }
   | { kind: 'expire'; taskId: string; agent: string; sessionId: string; expiredAt: string }
   | { kind: 'deadletter'; taskId: string; failures: number }
-  | { kind: 'hold'; taskId: string; reason: HoldReason; detail: string };
+  | { kind: 'hold'; taskId: string; reason: HoldReason; detail: string; until?: string };
 
 /**
  * Plans one tick: expire leases past `expiresAt`, then walk ready tasks by priority (critical
@@ -94,6 +96,10 @@ function planReady(task: PlanTask, snapshot: Snapshot, ctx: PlanContext, load: M
   const hold = (reason: HoldReason, detail: string): Action => ({ kind: 'hold', taskId: task.id, reason, detail });
   if ((task.dispatchFailures ?? 0) >= MAX_DISPATCH_FAILURES) return { kind: 'deadletter', taskId: task.id, failures: task.dispatchFailures ?? 0 };
   if (ctx.orgProblem) return hold('org-chart', ctx.orgProblem);
+  if (task.nextAttemptAt && Date.parse(task.nextAttemptAt) > ctx.now.getTime()) {
+    const failures = task.dispatchFailures ?? 0;
+    return { kind: 'hold', taskId: task.id, reason: 'backoff', detail: `${failures} failed dispatch${failures === 1 ? '' : 'es'}; next attempt at ${task.nextAttemptAt}`, until: task.nextAttemptAt };
+  }
   const waiting = task.dependsOn.filter((id) => snapshot.statusOf(id) !== 'done');
   if (waiting.length) return hold('dependencies', `waits on ${waiting.join(', ')}`);
   const route = routeTask({ routing: task.routing, gateRole: task.gateRole }, ctx.org, load);

@@ -1,4 +1,5 @@
 import { mkdir, unlink, writeFile } from 'node:fs/promises';
+import { toDaemonSettings } from '../org/org-chart.js';
 import type { OrgChart } from '../org/schema.js';
 import type { Fault } from '../store/commit.js';
 import type { Store } from '../store/store.js';
@@ -126,7 +127,7 @@ async function onEnded(ctx: RunContext, request: SpawnRequest, end: RunEnd): Pro
 }
 
 async function fail(ctx: RunContext, request: SpawnRequest, reason: string): Promise<void> {
-  const failures = await recordFailure(ctx.store, request.taskId, request.sessionId, reason, request.agent);
+  const failures = await recordFailure(ctx.store, request.taskId, request.sessionId, reason, request.agent, toDaemonSettings(ctx.org).retryBackoffMs);
   if (failures === null) return;
   await ctx.onCommitted?.([request.taskId]);
   ctx.log(`attempt ${failures} of ${request.taskId} by ${request.agent} failed: ${reason}`);

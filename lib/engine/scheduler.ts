@@ -73,6 +73,7 @@ export function startScheduler(options: SchedulerOptions): SchedulerHandle {
   let again = false;
   let closed = false;
   let lastTickAt: string | null = null;
+  let wake: { at: number; timer: NodeJS.Timeout } | null = null;
 
   async function planNow() {
     const org = await options.loadOrg();
@@ -89,6 +90,7 @@ export function startScheduler(options: SchedulerOptions): SchedulerHandle {
   async function tick(): Promise<TickReport> {
     const { org, settings, now, snapshot, actions } = await planNow();
     lastTickAt = now.toISOString();
+    wakeForBackoff(actions, now);
     const dispatched: string[] = [];
     options.trace?.(`tick: ${snapshot.ready.length} ready, ${snapshot.inProgress.length} in progress -> ${summarizeActions(actions)}`);
     if (options.dryRun?.()) {
@@ -124,10 +126,20 @@ export function startScheduler(options: SchedulerOptions): SchedulerHandle {
     }
   }
 
+  /** A task held by `backoff` gets a tick when its next attempt is due (the poll would be up to 30 s late). */
+  function wakeForBackoff(actions: readonly Action[], now: Date): void {
+    const due = Math.min(...actions.map((a) => (a.kind === 'hold' && a.until ? Date.parse(a.until) : Infinity)));
+    if (!Number.isFinite(due) || (wake && wake.at <= due && wake.at > now.getTime())) return;
+    if (wake) clearTimeout(wake.timer);
+    const timer = setTimeout(() => ((wake = null), schedule()), Math.max(0, due - now.getTime()) + 5);
+    timer.unref();
+    wake = { at: due, timer };
+  }
+
   function logHold(action: Extract<Action, { kind: 'hold' }>): void {
     const key = `${action.taskId}:${action.reason}`;
     const now = options.store.clock().getTime();
-    if (action.reason === 'concurrency' || action.reason === 'agent-busy' || action.reason === 'dependencies') return;
+    if (action.reason === 'concurrency' || action.reason === 'agent-busy' || action.reason === 'dependencies' || action.reason === 'backoff') return;
     if ((held.get(key) ?? 0) > now) return;
     held.set(key, now + (options.holdLogIntervalMs ?? 60_000));
     options.log(`warning: ${action.taskId} held in ready, reason ${action.reason}: ${action.detail}`);
@@ -169,6 +181,7 @@ export function startScheduler(options: SchedulerOptions): SchedulerHandle {
     stats: () => ({ lastTickAt, activeRuns: runs.size }),
     async close() {
       closed = true;
+      if (wake) clearTimeout(wake.timer);
       await current;
     },
   };

@@ -1,5 +1,5 @@
 import type { Status } from '../core/status.js';
-import { toDispatchFailures } from '../core/task.js';
+import { toDispatchFailures, toNextAttemptAt } from '../core/task.js';
 import type { Store } from '../store/store.js';
 import type { StoredTask } from '../store/task-file.js';
 import { createGateRoleResolver } from './gates.js';
@@ -11,7 +11,7 @@ export function toPlanTask(stored: StoredTask, gateRole?: string): PlanTask {
   const { task } = stored;
   return {
     id: task.id, status: stored.status, priority: task.priority, createdAt: task.createdAt, routing: task.routing,
-    dependsOn: task.dependsOn, lease: task.lease, gateRole, dispatchFailures: toDispatchFailures(task.metadata),
+    dependsOn: task.dependsOn, lease: task.lease, gateRole, dispatchFailures: toDispatchFailures(task.metadata), nextAttemptAt: toNextAttemptAt(task.metadata),
   };
 }
 

@@ -86,6 +86,8 @@ export const DaemonSettingsSchema = closed({
   heartbeatTtlMs: positiveInt.default(300_000),
   spawnTimeoutMs: positiveInt.default(30_000),
   agentStopGraceMs: positiveInt.default(10_000),
+  retryBackoffMs: z.array(z.number().int('must be a whole number of milliseconds').min(0, 'must be 0 or more'), { error: 'must be a list of delays in milliseconds, e.g. [5000, 30000]' })
+    .min(1, 'must list at least one delay').default([5_000, 30_000]),
   gatewayUrl: z.url({ error: 'must be a URL such as http://127.0.0.1:18789' }).optional(),
   healthPort: z.number().int('must be a whole number').min(1, 'must be a port from 1 to 65535').max(65535, 'must be a port from 1 to 65535').optional(),
   dryRun: z.boolean().default(false),

@@ -102,8 +102,8 @@ function toGateChange(current: StoredTask, input: CompleteInput, flow: GateFlow,
 
 function withSummary(current: StoredTask, input: CompleteInput, status: Status, task: Task): Change {
   let body = current.body;
-  if (task.metadata.dispatchFailures !== undefined || task.metadata.lastFailureReason !== undefined) {
-    const { dispatchFailures: _failures, lastFailureReason: _reason, ...rest } = task.metadata;
+  if (task.metadata.dispatchFailures !== undefined || task.metadata.lastFailureReason !== undefined || task.metadata.nextAttemptAt !== undefined) {
+    const { dispatchFailures: _failures, lastFailureReason: _reason, nextAttemptAt: _next, ...rest } = task.metadata;
     task.metadata = rest; // a completed attempt ends the run of consecutive failures
   }
   if (input.summary) {

@@ -47,6 +47,7 @@ export async function resurrectTask(store: Store, arg: string, options: ActOptio
     const previousFailures = Number(metadata.dispatchFailures ?? 0);
     delete metadata.dispatchFailures;
     delete metadata.lastFailureReason;
+    delete metadata.nextAttemptAt;
     return {
       task: { ...current.task, metadata }, body: current.body, status: 'ready', reason: options.reason ?? 'resurrected',
       events: [{ type: 'task.resurrected', taskId: current.task.id, actor: options.actor, payload: { from: 'deadletter', to: 'ready', previousFailures } }],

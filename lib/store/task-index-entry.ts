@@ -1,7 +1,7 @@
 import { basename } from 'node:path';
 import { SvcError } from '../core/errors.js';
 import type { Status } from '../core/status.js';
-import { parseTask, toDispatchFailures, type Lease, type Priority, type Routing } from '../core/task.js';
+import { parseTask, toDispatchFailures, toNextAttemptAt, type Lease, type Priority, type Routing } from '../core/task.js';
 import { MAX_FILE_BYTES, parseFrontmatter } from '../fs/frontmatter.js';
 import { readRegularFileSync } from '../fs/regular-file.js';
 import { toTaskId } from './paths.js';
@@ -37,7 +37,7 @@ function toEntry(read: { task: StoredTask['task']; status: Status; path: string;
   const gate = task.gate ? { workflow: `${task.gate.workflow}`, current: `${task.gate.current}` } : undefined;
   return {
     id, status, path, title, priority, routing, dependsOn: dependsOn.length ? dependsOn : NO_DEPENDENCIES, lease: lease ?? undefined, agent, createdAt, updatedAt,
-    mtimeMs, stamp, gate, dispatchFailures: toDispatchFailures(task.metadata), moved: task.status !== status,
+    mtimeMs, stamp, gate, dispatchFailures: toDispatchFailures(task.metadata), nextAttemptAt: toNextAttemptAt(task.metadata), moved: task.status !== status,
   };
 }
 

@@ -25,6 +25,8 @@ export interface IndexEntry {
   gate: { workflow: string; current: string } | undefined;
   /** Consecutive failed dispatches (`metadata.dispatchFailures`). */
   dispatchFailures: number;
+  /** After a failed dispatch, when the next attempt may start (`metadata.nextAttemptAt`). */
+  nextAttemptAt: string | undefined;
   /** The frontmatter names another status than the directory (the file was moved by hand). */
   moved: boolean;
   mtimeMs: number;

@@ -11,6 +11,8 @@ export interface ListRow {
   updatedAt: string;
   dependsOn: string[];
   path: string;
+  /** After a failed dispatch, when the next attempt may start (absent when none is pending). */
+  nextAttemptAt?: string;
 }
 
 /** The row of a stored task: the agent is the lease holder, else `routing.agent`. */
@@ -20,5 +22,13 @@ export function toListRow(stored: StoredTask): ListRow {
     id: task.id, title: task.title, status: stored.status, priority: task.priority,
     agent: task.lease?.agent ?? task.routing.agent ?? null, createdAt: task.createdAt, updatedAt: task.updatedAt,
     dependsOn: task.dependsOn, path: stored.path,
+    ...(stored.status === 'ready' && isTime(task.metadata.nextAttemptAt) ? { nextAttemptAt: task.metadata.nextAttemptAt } : {}),
   };
+}
+
+// --- internal ---
+
+/** `metadata.nextAttemptAt` as `toNextAttemptAt` reads it (not imported: the command line loads this module without zod). */
+function isTime(value: unknown): value is string {
+  return typeof value === 'string' && Number.isFinite(Date.parse(value));
 }

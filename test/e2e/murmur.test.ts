@@ -10,7 +10,7 @@ import { svc } from '../helpers/cli.js';
 import { call, closeDaemons, healthy, startChild, startTestDaemon } from '../helpers/daemon.js';
 import { cleanRoots, tempRoot, within } from '../helpers/root.js';
 
-const FAST = { bootWindowMs: 200, pollIntervalMs: 150, spawnTimeoutMs: 1500 };
+const FAST = { bootWindowMs: 200, pollIntervalMs: 150, spawnTimeoutMs: 1500, retryBackoffMs: [100] };
 
 /** argv of an agent that holds its task until the task leaves in-progress (at most a minute), then exits 0. */
 function holdingAgent(): string[] {

@@ -9,7 +9,7 @@ import { svc } from '../helpers/cli.js';
 import { call, closeDaemons, startTestDaemon } from '../helpers/daemon.js';
 import { cleanRoots, tempRoot, within } from '../helpers/root.js';
 
-const FAST = { bootWindowMs: 200, pollIntervalMs: 150, spawnTimeoutMs: 1500 };
+const FAST = { bootWindowMs: 200, pollIntervalMs: 150, spawnTimeoutMs: 1500, retryBackoffMs: [100] };
 
 async function statusOf(root: string, id: string): Promise<string> {
   return (await createStore({ root }).get(id)).status;

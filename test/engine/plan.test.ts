@@ -41,6 +41,14 @@ order('the global limit counts tasks already in progress', () => {
   assert.equal(brief(plan(snap(ready, running), ctx({ maxConcurrentDispatches: 2 }))), ['t1>dev2:command', 't2:concurrency', 't3:concurrency']);
 });
 
+order('a task backing off after a failed dispatch waits until nextAttemptAt, and leaves its agent free for others', () => {
+  const ready = [task('t1', { dispatchFailures: 1, nextAttemptAt: '2026-11-21T10:00:05.000Z' }), task('t2', { dispatchFailures: 2, nextAttemptAt: '2026-11-21T10:00:00.000Z' }), task('t3')];
+  const actions = plan(snap(ready), ctx());
+  assert.equal(brief(actions), ['t1:backoff', 't2>dev:command', 't3>dev:command']);
+  assert.equal(actions[0], { kind: 'hold', taskId: 't1', reason: 'backoff', detail: '1 failed dispatch; next attempt at 2026-11-21T10:00:05.000Z', until: '2026-11-21T10:00:05.000Z' });
+  assert.equal(brief(plan(snap(ready), ctx({ now: new Date('2026-11-21T10:00:05.000Z') }))), ['t1>dev:command', 't2>dev:command', 't3:agent-busy']);
+});
+
 order('dependencies must all be done', () => {
   const ready = [task('t1', { dependsOn: ['a', 'b'] }), task('t2', { dependsOn: ['a'] })];
   assert.equal(brief(plan(snap(ready, [], ['a']), ctx())), ['t1:dependencies', 't2>dev:command']);

@@ -9,7 +9,7 @@ import { readEvents } from '../../lib/store/events.js';
 import { setStatus } from '../../lib/store/ops.js';
 import { createStore, type Store } from '../../lib/store/store.js';
 import { completingAgent, quittingAgent, writeOrg } from '../helpers/agents.js';
-import { cleanRoots, tempRoot, within } from '../helpers/root.js';
+import { cleanRoots, fixedClock, tempRoot, within } from '../helpers/root.js';
 
 const adapters: ReturnType<typeof createCommandAdapter>[] = [];
 
@@ -63,7 +63,7 @@ run('dispatches ready tasks to a command agent, one at a time, and they reach do
 
 run('three runs that end without completion deadletter the task, with the event and the console alert', async () => {
   const root = tempRoot();
-  writeOrg(root, { agents: [{ id: 'dev', name: 'Dev', command: quittingAgent() }] });
+  writeOrg(root, { agents: [{ id: 'dev', name: 'Dev', command: quittingAgent() }], aof: { daemon: { retryBackoffMs: [20] } } });
   const store = createStore({ root });
   const id = await readyTask(store, 'Doomed');
   const alerts: string[] = [];
@@ -83,18 +83,39 @@ run('three runs that end without completion deadletter the task, with the event 
   assert.match(alerts.join('\n'), new RegExp(`\\[AOF\\] DEADLETTER: ${id} "Doomed"[\\s\\S]*failures: 3, last reason: ended_without_completion, agent: dev[\\s\\S]*svc task resurrect ${id}`));
 });
 
-run('an agent that cannot be started fails with reason agent_unavailable, three times to deadletter', async () => {
+run('an agent that cannot be started fails with reason agent_unavailable, backs off 5 s then 30 s, and goes to deadletter at the third failure', async () => {
   const root = tempRoot();
   writeOrg(root, { agents: [{ id: 'dev', name: 'Dev', command: ['/nonexistent/agent-binary'] }] });
-  const store = createStore({ root });
+  const clock = fixedClock('2026-11-21T10:00:00.000Z');
+  const store = createStore({ root, clock });
   const id = await readyTask(store, 'No binary');
   const scheduler = schedulerFor(root, store);
-  scheduler.schedule();
-  await within(10_000, async () => (await statusOf(store, id)) === 'deadletter', 'deadletter');
+  const tick = async () => {
+    const report = await scheduler.tick();
+    await scheduler.idle(); // the tick a failure asks for, too
+    return report.actions.find((a) => a.taskId === id);
+  };
+  assert.equal(await tick(), { kind: 'dispatch', taskId: id, agent: 'dev', adapter: 'command' });
+  assert.equal((await store.get(id)).task.metadata.nextAttemptAt, '2026-11-21T10:00:05.000Z');
+  assert.equal(await tick(), { kind: 'hold', taskId: id, reason: 'backoff', detail: '1 failed dispatch; next attempt at 2026-11-21T10:00:05.000Z', until: '2026-11-21T10:00:05.000Z' });
+  clock.advance(4999);
+  assert.is((await tick())?.kind, 'hold', 'not a millisecond early');
+  clock.advance(1);
+  assert.is((await tick())?.kind, 'dispatch');
+  assert.equal((await store.get(id)).task.metadata.nextAttemptAt, '2026-11-21T10:00:35.000Z');
+  clock.advance(29_999);
+  assert.is((await tick())?.kind, 'hold');
+  clock.advance(1);
+  assert.is((await tick())?.kind, 'dispatch');
+  assert.is(await statusOf(store, id), 'deadletter');
+  assert.is((await store.get(id)).task.metadata.nextAttemptAt, undefined, 'no next attempt after the last');
   await scheduler.close();
-  await scheduler.drain(); // agent runs end and are checked before the root is removed
-  const failed = (await readEvents(root, { taskId: id, type: 'dispatch.failed' })).map((e) => [e.payload.reason, e.payload.failureCount]);
-  assert.equal(failed, [['agent_unavailable', 1], ['agent_unavailable', 2], ['agent_unavailable', 3]]);
+  await scheduler.drain();
+  const failed = (await within(3000, async () => {
+    const found = await readEvents(root, { taskId: id, type: 'dispatch.failed' });
+    return found.length === 3 && found;
+  }, 'three dispatch.failed')).map((e) => [e.payload.reason, e.payload.failureCount, e.payload.nextAttemptAt]);
+  assert.equal(failed, [['agent_unavailable', 1, '2026-11-21T10:00:05.000Z'], ['agent_unavailable', 2, '2026-11-21T10:00:35.000Z'], ['agent_unavailable', 3, undefined]]);
   assert.equal(readdirSync(`${root}/data/spawns`), [], 'no pending-spawn marker left');
 });
 

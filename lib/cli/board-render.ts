@@ -19,6 +19,8 @@ export interface BoardCard {
   title: string;
   priority: string;
   agent: string | null;
+  /** Who granted the lease of an in-progress task (`<host> pid <pid>`), when it says. */
+  leasedBy: string | null;
   /** Dependencies of a ready task that are not done yet. */
   waitsOn: string[];
   /** A ready task backing off after a failed dispatch: when its next attempt is due. */
@@ -82,7 +84,8 @@ type Segment = [text: string, style?: (text: string) => string];
 function toCard(row: ListRow, done: Set<string>, now: Date): BoardCard {
   const waitsOn = row.status === 'ready' ? row.dependsOn.filter((id) => !done.has(id)) : [];
   const backingOff = row.status === 'ready' && row.nextAttemptAt !== undefined && Date.parse(row.nextAttemptAt) > now.getTime();
-  return { id: row.id, title: row.title, priority: row.priority, agent: row.agent, waitsOn, ...(backingOff ? { nextAttemptAt: row.nextAttemptAt! } : {}) };
+  const leasedBy = row.status === 'in-progress' ? (row.leasedBy ?? null) : null;
+  return { id: row.id, title: row.title, priority: row.priority, agent: row.agent, leasedBy, waitsOn, ...(backingOff ? { nextAttemptAt: row.nextAttemptAt! } : {}) };
 }
 
 function sortColumn(status: Status, rows: ListRow[]): ListRow[] {
@@ -101,6 +104,7 @@ function toCells(column: BoardColumn & { cards: readonly BoardCard[] }, options:
     cells.push([[show(card.id)], ...(card.priority === 'normal' ? [] : [[` [${card.priority}]`, (text: string) => paint.priority(card.priority, text)] as Segment])]);
     cells.push([[`  ${toTerminalText(card.title)}`]]);
     if (card.agent) cells.push([[`  @${toTerminalText(card.agent)}`, paint.dim]]);
+    if (card.leasedBy) cells.push([[`  via ${toTerminalText(card.leasedBy)}`, paint.dim]]);
     if (card.waitsOn.length) cells.push([[`  waits on ${card.waitsOn.map(show).join(', ')}`, paint.dim]]);
     if (card.nextAttemptAt) cells.push([[`  retry at ${card.nextAttemptAt.slice(11, 19)} UTC`, paint.dim]]);
   }

@@ -6,6 +6,7 @@ import { findPackageRoot } from '../core/package-root.js';
 import { probeDaemon, spawnDetached, terminate, waitForExit, waitForHealthy, type DaemonProbe } from '../daemon/control.js';
 import { checkHealthPort, HEALTH_HOST, type HealthAnswer } from '../daemon/health-port.js';
 import { readPid } from '../daemon/pid.js';
+import type { LeaseOwners } from '../daemon/lease-owners.js';
 import type { ConfigReport } from '../daemon/org-state.js';
 import { controlService, DAEMON_NODE_FLAGS, installService, uninstallService, type ServiceOptions } from '../daemon/service.js';
 import { toPaths, type Paths } from '../store/paths.js';
@@ -198,10 +199,23 @@ function formatStatus(probe: DaemonProbe, paths: ReturnType<typeof toPaths>): st
     lines.push(`Version: ${s.version}`, `PID: ${probe.pid ?? s.pid}`, `Uptime: ${formatDuration(s.uptimeMs)}`, `Mode: ${s.mode}`);
     lines.push(`Tasks: ${Object.entries(s.tasks.byStatus).map(([name, n]) => `${name} ${n}`).join(', ')}${s.tasks.invalid ? `; ${s.tasks.invalid} invalid file(s), see svc doctor` : ''}`);
     for (const plugin of s.plugins) lines.push(`Plugin: ${plugin.id} (attached since ${plugin.since})`);
+    if (s.leases) lines.push(...formatLeases(s.leases));
     if (s.config) lines.push(...formatConfig(s.config));
   }
   lines.push(`Socket: ${paths.socket}`, `Log: ${paths.daemonLog}`);
   return lines;
+}
+
+/**
+ * `Leases:` (in-progress tasks by who granted their lease) and one `Other daemon:` line per daemon
+ * on another host, or another root of this one, that shares the tree.
+ */
+function formatLeases(leases: LeaseOwners): string[] {
+  const parts = [`${leases.thisDaemon} by this daemon (${leases.host} pid ${leases.pid})`];
+  const others = leases.others.reduce((n, other) => n + other.inProgress, 0);
+  if (others) parts.push(`${others} by ${leases.others.length} other daemon${leases.others.length === 1 ? '' : 's'}`);
+  if (leases.unowned) parts.push(`${leases.unowned} claimed by hand`);
+  return [`Leases: ${parts.join(', ')}`, ...leases.others.map((other) => `Other daemon: ${other.host} pid ${other.pid} (${other.inProgress} in progress)`)];
 }
 
 /** The org chart state of a daemon that just started (its scheduler reports it moments after it is healthy); null if it does not. */

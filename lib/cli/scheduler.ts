@@ -1,3 +1,4 @@
+import { hostname } from 'node:os';
 import type { CAC } from 'cac';
 import { createCommandAdapter } from '../adapters/command.js';
 import { createStandaloneAdapter } from '../adapters/standalone.js';
@@ -65,7 +66,7 @@ async function runActive(ctx: Context, store: Store): Promise<Action[]> {
   const standalone = createStandaloneAdapter({ gatewayUrl: () => settings.gatewayUrl, token: () => ctx.io.env.SVC_GATEWAY_TOKEN, timeoutMs: settings.spawnTimeoutMs });
   const scheduler = startScheduler({
     store, source: createListingSource(store), adapters: { command, standalone }, loadOrg: org, mode: () => 'standalone', pluginAttached: () => false,
-    log: (line) => ctx.io.stderr(`${line}\n`), alert: (text) => ctx.io.stderr(`${text}\n`),
+    log: (line) => ctx.io.stderr(`${line}\n`), alert: (text) => ctx.io.stderr(`${text}\n`), owner: { host: hostname(), pid: process.pid },
   });
   const report = await scheduler.tick();
   await scheduler.idle();

@@ -21,11 +21,17 @@ export const RoutingSchema = z.looseObject({
   workflow: z.string().min(1).optional(),
 });
 
-/** `lease`: present only while in progress; `sessionId` is the fencing token. */
+/**
+ * `lease`: present only while in progress; `sessionId` is the fencing token. `host` and `pid` name
+ * the process that granted it (a daemon, or the command line for a claim), so that with several
+ * hosts on one tree everyone can tell whose dispatch it is.
+ */
 export const LeaseSchema = z.looseObject({
   agent: z.string().min(1),
   expiresAt: timestamp,
   sessionId: z.string().min(1),
+  host: z.string().min(1).optional(),
+  pid: z.number().int().positive().optional(),
 });
 
 /** `sla`: only `alert` is accepted for `onViolation` in this phase. */

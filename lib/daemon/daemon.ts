@@ -1,4 +1,5 @@
 import { createServer, type Server } from 'node:http';
+import { hostname } from 'node:os';
 import { readPackageVersion } from '../core/package-root.js';
 import { systemClock, type Clock } from '../core/time.js';
 import { appendEvents } from '../store/events.js';
@@ -10,6 +11,8 @@ import type { ToolDef } from '../tools/registry.js';
 import { assertHealthy, assertPrivateDir, assertSocketPath, clearLeftovers, holdInstanceLock, listenPrivate, removePidFile, removeSocket, socketLost, writePidFile, type InstanceLock } from './instance.js';
 import { limitConnections } from './connections.js';
 import { createEventRetry, type EventRetry } from './event-retry.js';
+import { toLeasedBy } from '../store/task-row.js';
+import { toLeaseOwners } from './lease-owners.js';
 import { createLog, type DaemonLog } from './log.js';
 import { createRoutes, type HookName, type RouteContext, type StatusBody } from './routes.js';
 import { loadOrg, toDaemonSettings } from '../org/org-chart.js';
@@ -207,6 +210,7 @@ async function launch(paths: Paths, store: Store, options: DaemonOptions, clock:
   if (options.schedule !== false) {
     core.scheduling = await startScheduling({
       store, index, spawns, env: options.env ?? {}, log: (line) => log.info('scheduler', { message: line }), trace: log.debug('scheduler'), ...(options.fault ? { fault: options.fault } : {}),
+      owner: { host: hostname(), pid: core.pid },
       alert: (text) => (options.stderr ?? ((t: string) => process.stderr.write(t)))(`${text}\n`),
     });
     wake = core.scheduling.schedule;
@@ -242,8 +246,8 @@ function toRouteContext(core: Core): RouteContext {
     listTasks: async (status) => {
       if (!status || status === 'done' || status === 'cancelled') await index.loaded;
       await index.refresh();
-      const rows = [...index.summaries(status)].map(({ id, title, status: at, priority, agent, createdAt, updatedAt, dependsOn, nextAttemptAt }) =>
-        ({ id, title, status: at, priority, agent, createdAt, updatedAt, dependsOn, ...(at === 'ready' && nextAttemptAt ? { nextAttemptAt } : {}) }));
+      const rows = [...index.summaries(status)].map(({ id, title, status: at, priority, agent, createdAt, updatedAt, dependsOn, nextAttemptAt, lease }) =>
+        ({ id, title, status: at, priority, agent, createdAt, updatedAt, dependsOn, ...(at === 'ready' && nextAttemptAt ? { nextAttemptAt } : {}), ...toLeasedBy(lease) }));
       return { tasks: rows, invalid: index.invalid() };
     },
     scheduler: {
@@ -272,6 +276,7 @@ function statusOf(core: Core): StatusBody {
     uptimeMs: core.clock().getTime() - core.startedAt, mode: core.scheduling?.mode() ?? 'standalone', plugins: core.spawns.attached(),
     tasks: { byStatus: index.counts(), invalid: index.invalid().length, loaded: core.loaded },
     scheduler: core.scheduling?.stats() ?? { lastPollAt: null, lastTickAt: null },
+    leases: toLeaseOwners(index.summaries('in-progress'), { host: hostname(), pid: core.pid }),
   };
 }
 

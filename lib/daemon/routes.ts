@@ -6,6 +6,7 @@ import { formatIssues } from '../core/task.js';
 import { STATUSES, type Status } from '../core/status.js';
 import { invokeTool, type ToolContext, type ToolDef } from '../tools/registry.js';
 import { assertObject, readJson, route, sendError, sendJson, type Handler } from './http.js';
+import type { LeaseOwners } from './lease-owners.js';
 import type { DaemonLog } from './log.js';
 import type { ConfigReport } from './org-state.js';
 import type { AttachedPlugin, SpawnQueue } from './spawn-queue.js';
@@ -26,6 +27,8 @@ export interface StatusBody {
   plugins: AttachedPlugin[];
   tasks: { byStatus: Record<Status, number>; invalid: number; loaded: boolean };
   scheduler: { lastPollAt: string | null; lastTickAt: string | null };
+  /** Whose leases hold the in-progress tasks: this daemon, the other daemons on the tree, none. */
+  leases: LeaseOwners;
   /** The org chart's state (with a scheduler). */
   config?: ConfigReport;
 }

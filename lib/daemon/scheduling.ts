@@ -3,6 +3,7 @@ import { createCommandAdapter } from '../adapters/command.js';
 import { createStandaloneAdapter } from '../adapters/standalone.js';
 import { SvcError } from '../core/errors.js';
 import { findPackageRoot } from '../core/package-root.js';
+import type { LeaseOwner } from '../engine/dispatch.js';
 import { createGateRoleResolver, type GateRoleResolver } from '../engine/gates.js';
 import { startMurmur } from '../engine/murmur-runner.js';
 import type { Action, Mode, PlanTask, Snapshot } from '../engine/plan.js';
@@ -30,6 +31,8 @@ export interface SchedulingOptions {
   trace?: (line: string) => void;
   /** Fault injection for crash tests (see `runDispatch`); never set otherwise. */
   fault?: Fault;
+  /** This daemon, as recorded in the leases it grants (host and pid). */
+  owner?: LeaseOwner;
 }
 
 /** The daemon's scheduler: mode decided at boot, ticks from the index, polls for leases. */
@@ -72,7 +75,7 @@ export async function startScheduling(options: SchedulingOptions): Promise<Sched
     store, source, adapters: { command, standalone, plugin }, loadOrg: org.get, mode: boot.mode,
     pluginAttached: () => spawns.attached().length > 0, log: options.log, alert: options.alert, onCommitted: (ids) => index.update(ids),
     dryRun: () => org.settings().dryRun, orgProblem: org.problem,
-    ...(options.trace ? { trace: options.trace } : {}), ...(options.fault ? { fault: options.fault } : {}),
+    ...(options.trace ? { trace: options.trace } : {}), ...(options.fault ? { fault: options.fault } : {}), ...(options.owner ? { owner: options.owner } : {}),
   });
   const recovery = await startSpawnRecovery({
     store, log: options.log, running: () => findEnvValues('SVC_SESSION_ID'),

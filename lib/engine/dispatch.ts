@@ -13,19 +13,36 @@ export interface Leased {
   result: CommitResult;
 }
 
+/** Who grants a lease: the host and pid recorded in it. */
+export interface LeaseOwner {
+  host: string;
+  pid: number;
+}
+
+/** What a lease is for: the agent and adapter, how long, its session (fresh by default) and who grants it. */
+export interface LeaseRequest {
+  agent: string;
+  adapter: AdapterKind;
+  ttlMs: number;
+  sessionId?: string;
+  owner?: LeaseOwner;
+}
+
 /**
  * Leases a ready task to `agent` and moves it to in-progress, under the task lock after a re-read.
  * Returns null when the task is no longer ready (another daemon or process won it): a lease is
  * granted at most once, even with several daemons sharing the tree.
  */
-export async function leaseTask(store: Store, taskId: string, agent: string, adapter: AdapterKind, ttlMs: number, sessionId = store.newSessionId()): Promise<Leased | null> {
+export async function leaseTask(store: Store, taskId: string, request: LeaseRequest): Promise<Leased | null> {
+  const { agent, adapter, ttlMs, owner } = request;
+  const sessionId = request.sessionId ?? store.newSessionId();
   const result = await store.commit(taskId, (current) => {
     if (current.status !== 'ready' || current.task.status !== 'ready') return null;
     const expiresAt = new Date(store.clock().getTime() + ttlMs).toISOString();
     return {
-      task: { ...current.task, lease: { agent, expiresAt, sessionId } }, body: current.body, status: 'in-progress', cause: 'dispatch',
+      task: { ...current.task, lease: { agent, expiresAt, sessionId, ...(owner ? { host: owner.host, pid: owner.pid } : {}) } }, body: current.body, status: 'in-progress', cause: 'dispatch',
       reason: `dispatched to ${agent}`,
-      events: [{ type: 'task.dispatched', taskId, actor: ACTOR, payload: { agent, adapter, sessionId } }],
+      events: [{ type: 'task.dispatched', taskId, actor: ACTOR, payload: { agent, adapter, sessionId, ...(owner ? { host: owner.host, pid: owner.pid } : {}) } }],
     };
   }, ACTOR);
   return result.changed ? { sessionId, result } : null;

@@ -48,6 +48,8 @@ export interface PlanContext {
   gatewayConfigured: boolean;
   /** Set when the org chart is invalid and none is loaded: every ready task is held with it. */
   orgProblem?: string | null;
+  /** `aof.daemon.maxDispatchesPerDaemon`: at most `limit` tasks in progress under leases this daemon (`owner`) granted. */
+  perDaemon?: { limit: number; owner: { host: string; pid: number } };
 }
 
 /** One step the executor takes. */
@@ -65,21 +67,24 @@ export type Action =
 export function plan(snapshot: Snapshot, ctx: PlanContext): Action[] {
   const actions: Action[] = [];
   const load = new Map<string, number>();
-  let running = 0;
+  const count = { running: 0, mine: 0 };
+  const owner = ctx.perDaemon?.owner;
   for (const task of snapshot.inProgress) {
     if (task.lease && Date.parse(task.lease.expiresAt) <= ctx.now.getTime()) {
       actions.push({ kind: 'expire', taskId: task.id, agent: task.lease.agent, sessionId: task.lease.sessionId, expiredAt: task.lease.expiresAt });
       continue;
     }
-    running++;
+    count.running++;
+    if (owner && task.lease?.host === owner.host && task.lease.pid === owner.pid) count.mine++;
     const agent = task.lease?.agent;
     if (agent) load.set(agent, (load.get(agent) ?? 0) + 1);
   }
   for (const task of [...snapshot.ready].sort(byDispatchOrder)) {
-    const action = planReady(task, snapshot, ctx, load, running);
+    const action = planReady(task, snapshot, ctx, load, count);
     actions.push(action);
     if (action.kind !== 'dispatch') continue;
-    running++;
+    count.running++;
+    count.mine++;
     load.set(action.agent, (load.get(action.agent) ?? 0) + 1);
   }
   return actions;
@@ -92,7 +97,8 @@ export function byDispatchOrder(a: PlanTask, b: PlanTask): number {
 
 // --- internal ---
 
-function planReady(task: PlanTask, snapshot: Snapshot, ctx: PlanContext, load: Map<string, number>, running: number): Action {
+function planReady(task: PlanTask, snapshot: Snapshot, ctx: PlanContext, load: Map<string, number>, count: { running: number; mine: number }): Action {
+  const { running } = count;
   const hold = (reason: HoldReason, detail: string): Action => ({ kind: 'hold', taskId: task.id, reason, detail });
   if ((task.dispatchFailures ?? 0) >= MAX_DISPATCH_FAILURES) return { kind: 'deadletter', taskId: task.id, failures: task.dispatchFailures ?? 0 };
   if (ctx.orgProblem) return hold('org-chart', ctx.orgProblem);
@@ -108,6 +114,8 @@ function planReady(task: PlanTask, snapshot: Snapshot, ctx: PlanContext, load: M
   const limit = agent?.maxConcurrent ?? 1;
   if ((load.get(route.agent) ?? 0) >= limit) return hold('agent-busy', `agent ${route.agent} has ${limit} of ${limit} tasks in progress`);
   if (running >= ctx.maxConcurrentDispatches) return hold('concurrency', `${running} of ${ctx.maxConcurrentDispatches} dispatches in progress`);
+  const perDaemon = ctx.perDaemon;
+  if (perDaemon && count.mine >= perDaemon.limit) return hold('concurrency', `${count.mine} of ${perDaemon.limit} dispatches of this daemon in progress (maxDispatchesPerDaemon)`);
   if (agent?.command) return { kind: 'dispatch', taskId: task.id, agent: route.agent, adapter: 'command' };
   if (ctx.pluginAttached) return { kind: 'dispatch', taskId: task.id, agent: route.agent, adapter: 'plugin' };
   if (ctx.mode === 'booting') return hold('booting', 'waiting for a gateway plugin to attach during the boot window');

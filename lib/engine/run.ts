@@ -5,7 +5,7 @@ import type { Fault } from '../store/commit.js';
 import type { Store } from '../store/store.js';
 import type { StoredTask } from '../store/task-file.js';
 import { toFailureReason, type Adapter, type RunEnd, type SpawnRequest } from '../core/spawn.js';
-import { deadletterTask, formatDeadletterAlert, leaseTask, recordFailure } from './dispatch.js';
+import { deadletterTask, formatDeadletterAlert, leaseTask, recordFailure, type LeaseOwner } from './dispatch.js';
 import type { Action, AdapterKind } from './plan.js';
 import { toPrompt } from './prompt.js';
 
@@ -18,6 +18,8 @@ export interface RunContext {
   log: (line: string) => void;
   alert: (text: string) => void;
   onCommitted?: (ids: readonly string[]) => void | Promise<void>;
+  /** The daemon granting leases (recorded in each lease). */
+  owner?: LeaseOwner;
   /** Asks for another tick (after a run ends or a failure frees a slot). */
   schedule: () => void;
   /** Receives the promise of each run's end handling, so the owner can wait for runs to finish. */
@@ -46,7 +48,7 @@ export async function runDispatch(ctx: RunContext, action: Extract<Action, { kin
   const marker = await writeMarker(ctx.store.paths.spawns, action.taskId, sessionId, { agent: action.agent, adapter: action.adapter });
   try {
     ctx.fault?.('dispatch.marked');
-    const leased = await leaseTask(ctx.store, action.taskId, action.agent, action.adapter, ctx.ttlMs, sessionId);
+    const leased = await leaseTask(ctx.store, action.taskId, { agent: action.agent, adapter: action.adapter, ttlMs: ctx.ttlMs, sessionId, ...(ctx.owner ? { owner: ctx.owner } : {}) });
     if (!leased) {
       // Not ready after all (another daemon took it, or the index went by a cached listing): look again.
       await ctx.onCommitted?.([action.taskId]);

@@ -4,7 +4,7 @@ import { toDaemonSettings } from '../org/org-chart.js';
 import type { Fault } from '../store/commit.js';
 import type { Store } from '../store/store.js';
 import type { Adapter } from '../core/spawn.js';
-import { deadletterTask, expireLease, formatDeadletterAlert } from './dispatch.js';
+import { deadletterTask, expireLease, formatDeadletterAlert, type LeaseOwner } from './dispatch.js';
 import { plan, type Action, type AdapterKind, type Mode, type Snapshot } from './plan.js';
 import { runDispatch } from './run.js';
 
@@ -37,6 +37,8 @@ export interface SchedulerOptions {
   orgProblem?: () => string | null;
   /** Fault injection for crash tests: called at each step of a dispatch (see `runDispatch`). */
   fault?: Fault;
+  /** The daemon granting leases: recorded in each lease, and what `maxDispatchesPerDaemon` counts. */
+  owner?: LeaseOwner;
 }
 
 /** What one tick did. */
@@ -82,6 +84,7 @@ export function startScheduler(options: SchedulerOptions): SchedulerHandle {
     const snapshot = await options.source.snapshot();
     const actions = plan(snapshot, {
       org, now, maxConcurrentDispatches: settings.maxConcurrentDispatches, mode: options.mode(),
+      ...(settings.maxDispatchesPerDaemon && options.owner ? { perDaemon: { limit: settings.maxDispatchesPerDaemon, owner: options.owner } } : {}),
       pluginAttached: options.pluginAttached(), gatewayConfigured: Boolean(settings.gatewayUrl), orgProblem: options.orgProblem?.() ?? null,
     });
     return { org, settings, now, snapshot, actions };

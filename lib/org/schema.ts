@@ -82,6 +82,7 @@ export const DaemonSettingsSchema = closed({
   rescanIntervalMs: positiveInt.default(5_000),
   bootWindowMs: positiveInt.default(10_000),
   maxConcurrentDispatches: positiveInt.default(3),
+  maxDispatchesPerDaemon: positiveInt.optional(),
   defaultLeaseTtlMs: positiveInt.default(1_800_000),
   heartbeatTtlMs: positiveInt.default(300_000),
   spawnTimeoutMs: positiveInt.default(30_000),

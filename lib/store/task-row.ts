@@ -13,6 +13,8 @@ export interface ListRow {
   path: string;
   /** After a failed dispatch, when the next attempt may start (absent when none is pending). */
   nextAttemptAt?: string;
+  /** Who granted the lease of an in-progress task, `<host> pid <pid>` (several daemons may share a tree). */
+  leasedBy?: string;
 }
 
 /** The row of a stored task: the agent is the lease holder, else `routing.agent`. */
@@ -21,9 +23,14 @@ export function toListRow(stored: StoredTask): ListRow {
   return {
     id: task.id, title: task.title, status: stored.status, priority: task.priority,
     agent: task.lease?.agent ?? task.routing.agent ?? null, createdAt: task.createdAt, updatedAt: task.updatedAt,
-    dependsOn: task.dependsOn, path: stored.path,
+    dependsOn: task.dependsOn, path: stored.path, ...toLeasedBy(task.lease),
     ...(stored.status === 'ready' && isTime(task.metadata.nextAttemptAt) ? { nextAttemptAt: task.metadata.nextAttemptAt } : {}),
   };
+}
+
+/** `{leasedBy: "<host> pid <pid>"}` when a lease names who granted it, else nothing. */
+export function toLeasedBy(lease: { host?: string | undefined; pid?: number | undefined } | undefined): { leasedBy?: string } {
+  return lease?.host && lease.pid ? { leasedBy: `${lease.host} pid ${lease.pid}` } : {};
 }
 
 // --- internal ---

@@ -1,9 +1,12 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { isAlive } from '../../lib/daemon/pid.js';
 import { toPaths } from '../../lib/store/paths.js';
+import { initTree } from '../../lib/store/store.js';
+import { renderTask } from '../../lib/store/task-file.js';
 import { call, closeDaemons, healthy, runSvc, startChild, startTestDaemon } from '../helpers/daemon.js';
 import { cleanRoots, tempRoot, within } from '../helpers/root.js';
 
@@ -44,11 +47,45 @@ status('prints health, version, pid, uptime, mode, tasks and one line per attach
   assert.is(lines[4], 'Mode: plugin');
   assert.is(lines[5], 'Tasks: backlog 0, ready 0, in-progress 0, blocked 0, done 0, deadletter 0, cancelled 0');
   assert.match(lines[6]!, /^Plugin: gw-1 \(attached since \d{4}-\d\d-\d\dT/);
-  assert.is(lines[7], 'Config: no org chart (org/org-chart.yaml absent: only routing.agent routes, no local agents)');
-  assert.is(lines[8], `Socket: ${toPaths(root).socket}`);
+  assert.is(lines[7], `Leases: 0 by this daemon (${hostname()} pid ${process.pid})`);
+  assert.is(lines[8], 'Config: no org chart (org/org-chart.yaml absent: only routing.agent routes, no local agents)');
+  assert.is(lines[9], `Socket: ${toPaths(root).socket}`);
   const json = JSON.parse((await runSvc({ SVC_HOME: root }, 'daemon', 'status', '--json')).stdout) as Record<string, unknown>;
   assert.equal([json.status, json.healthy, json.version, json.pid, json.mode], ['running', true, pkgVersion, process.pid, 'plugin'], 'a plugin attached in the boot window: plugin-expected');
   await polling;
+});
+
+status('names the other daemons sharing the tree by the host and pid in their leases', async () => {
+  const root = tempRoot();
+  const paths = toPaths(root);
+  await initTree(paths);
+  const leased = (n: number, host?: string, pid?: number) => {
+    const id = `TASK-2026-01-01-00${n}`;
+    const stamp = '2026-01-01T00:00:00.000Z';
+    const lease = { agent: 'dev', expiresAt: '2099-01-01T00:00:00.000Z', sessionId: `s${n}`, ...(host ? { host, pid } : {}) };
+    writeFileSync(paths.taskFile('in-progress', id), renderTask({ schemaVersion: 1, id, project: 'p', title: `Run ${n}`, status: 'in-progress', priority: 'normal', routing: { agent: 'dev' }, createdAt: stamp, updatedAt: stamp, lastTransitionAt: stamp, createdBy: 'test', dependsOn: [], metadata: {}, lease }, 'x\n'));
+  };
+  leased(1, 'host-b.example', 4242);
+  leased(2, 'host-b.example', 4242);
+  leased(3, 'host-c.example', 77);
+  leased(4, hostname(), process.pid);
+  leased(5);
+  await startTestDaemon(root, { schedule: false });
+  const res = await runSvc({ SVC_HOME: root }, 'daemon', 'status');
+  const lines = res.stdout.split('\n');
+  const at = lines.findIndex((line) => line.startsWith('Leases: '));
+  assert.equal(lines.slice(at, at + 3), [
+    `Leases: 1 by this daemon (${hostname()} pid ${process.pid}), 3 by 2 other daemons, 1 claimed by hand`,
+    'Other daemon: host-b.example pid 4242 (2 in progress)',
+    'Other daemon: host-c.example pid 77 (1 in progress)',
+  ]);
+  const json = JSON.parse((await runSvc({ SVC_HOME: root }, 'daemon', 'status', '--json')).stdout) as { leases: unknown };
+  assert.equal(json.leases, {
+    host: hostname(), pid: process.pid, thisDaemon: 1, unowned: 1,
+    others: [{ host: 'host-b.example', pid: 4242, inProgress: 2 }, { host: 'host-c.example', pid: 77, inProgress: 1 }],
+  });
+  const board = await runSvc({ SVC_HOME: root, COLUMNS: '200' }, 'board');
+  assert.match(board.stdout, 'via host-b.example pid 4242');
 });
 
 const control = suite('cli.daemon start/stop');

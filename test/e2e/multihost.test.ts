@@ -3,6 +3,7 @@
 // done, dispatched and run exactly once, and no call may fail. SVC_MULTIHOST_TASKS sets the burst
 // (default 300) for a longer run.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { STATUSES } from '../../lib/core/status.js';
@@ -94,7 +95,7 @@ function orgOf(name: string, home: string): Record<string, unknown> {
   // `worker` runs on both hosts; `only-<host>` on its own host alone (inactive elsewhere).
   return {
     agents: [agent('worker', true), ...HOSTS.map((host) => agent(`only-${host}`, host === name))],
-    aof: { daemon: { maxConcurrentDispatches: 1000, rescanIntervalMs: 1000, pollIntervalMs: 5000, bootWindowMs: 200 } },
+    aof: { daemon: { maxConcurrentDispatches: 1000, maxDispatchesPerDaemon: 8, rescanIntervalMs: 1000, pollIntervalMs: 5000, bootWindowMs: 200 } },
   };
 }
 
@@ -125,6 +126,9 @@ function assertOnce(hosts: Host[], shared: string, ids: string[]): void {
   const dispatched = events.filter((event) => event.type === 'task.dispatched').map((event) => String(event.taskId));
   assert.equal(duplicates(dispatched), [], 'each task dispatched once');
   assert.equal(ids.filter((id) => !dispatched.includes(id)), [], 'every task dispatched');
+  const daemons = hosts.map((host) => `${hostname()} ${host.daemon?.child.pid}`);
+  const owners = events.filter((event) => event.type === 'task.dispatched').map((event) => { const { host, pid } = event.payload as { host?: string; pid?: number }; return `${host} ${pid}`; });
+  assert.equal(owners.filter((owner) => !daemons.includes(owner)), [], 'every lease names the daemon that granted it');
   assert.equal(events.filter((event) => event.type === 'dispatch.failed' || event.type === 'task.invalid').map((event) => [event.type, event.taskId, event.payload]), []);
   const tasks = toPaths(shared).tasks;
   const stranded = STATUSES.filter((status) => status !== 'done').flatMap((status) => readdirSync(`${tasks}/${status}`).filter((name) => name.endsWith('.md')).map((name) => `${status}/${name}`));

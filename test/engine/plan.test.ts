@@ -49,6 +49,18 @@ order('a task backing off after a failed dispatch waits until nextAttemptAt, and
   assert.equal(brief(plan(snap(ready), ctx({ now: new Date('2026-11-21T10:00:05.000Z') }))), ['t1>dev:command', 't2>dev:command', 't3:agent-busy']);
 });
 
+order('maxDispatchesPerDaemon counts only the leases this daemon granted; the global limit counts every lease', () => {
+  const lease = (host: string, pid: number) => ({ agent: 'x', expiresAt: '2026-11-21T11:00:00.000Z', sessionId: `s-${host}`, host, pid });
+  const running = [task('r1', { status: 'in-progress', lease: lease('host-a', 1) }), task('r2', { status: 'in-progress', lease: lease('host-b', 2) })];
+  const ready = [task('t1'), task('t2'), task('t3')];
+  const perDaemon = { limit: 2, owner: { host: 'host-a', pid: 1 } };
+  assert.equal(brief(plan(snap(ready, running), ctx({ maxConcurrentDispatches: 10, perDaemon }))), ['t1>dev:command', 't2:concurrency', 't3:concurrency']);
+  assert.equal(brief(plan(snap(ready, running), ctx({ maxConcurrentDispatches: 10, perDaemon: { ...perDaemon, owner: { host: 'host-c', pid: 3 } } }))), ['t1>dev:command', 't2>dev:command', 't3:agent-busy']);
+  assert.equal(brief(plan(snap(ready, running), ctx({ maxConcurrentDispatches: 3, perDaemon: { ...perDaemon, limit: 5 } }))), ['t1>dev:command', 't2:concurrency', 't3:concurrency']);
+  const held = plan(snap(ready, running), ctx({ maxConcurrentDispatches: 10, perDaemon }))[1] as { detail: string };
+  assert.is(held.detail, '2 of 2 dispatches of this daemon in progress (maxDispatchesPerDaemon)');
+});
+
 order('dependencies must all be done', () => {
   const ready = [task('t1', { dependsOn: ['a', 'b'] }), task('t2', { dependsOn: ['a'] })];
   assert.equal(brief(plan(snap(ready, [], ['a']), ctx())), ['t1:dependencies', 't2>dev:command']);

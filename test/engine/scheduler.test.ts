@@ -8,7 +8,7 @@ import { loadOrg } from '../../lib/org/org-chart.js';
 import { readEvents } from '../../lib/store/events.js';
 import { setStatus } from '../../lib/store/ops.js';
 import { createStore, type Store } from '../../lib/store/store.js';
-import { completingAgent, quittingAgent, writeOrg } from '../helpers/agents.js';
+import { completingAgent, quittingAgent, sleepingAgent, writeOrg } from '../helpers/agents.js';
 import { cleanRoots, fixedClock, tempRoot, within } from '../helpers/root.js';
 
 const adapters: ReturnType<typeof createCommandAdapter>[] = [];
@@ -59,6 +59,29 @@ run('dispatches ready tasks to a command agent, one at a time, and they reach do
   const dispatched = (await readEvents(root)).filter((e) => e.type === 'task.dispatched');
   assert.equal(dispatched.map((e) => [e.taskId, e.payload.agent, e.payload.adapter]), [[b, 'dev', 'command'], [a, 'dev', 'command']]);
   assert.match(readFileSync(`${root}/tasks/done/${a}.md`, 'utf8'), /## Completion summary\n\ndone by test agent/);
+});
+
+run('leases name the daemon that granted them, and maxDispatchesPerDaemon caps what it runs', async () => {
+  const root = tempRoot();
+  writeOrg(root, { agents: [{ id: 'dev', name: 'Dev', maxConcurrent: 10, command: sleepingAgent(10_000) }], aof: { daemon: { maxDispatchesPerDaemon: 2 } } });
+  const store = createStore({ root });
+  const ids = [await readyTask(store, 'A'), await readyTask(store, 'B'), await readyTask(store, 'C')];
+  const adapter = createCommandAdapter({ root, socketPath: `${root}/data/daemon.sock`, loadOrg: () => loadOrg(root), baseEnv: process.env, logFile: `${root}/data/logs/agents.log` });
+  adapters.push(adapter);
+  const scheduler = startScheduler({
+    store, source: createListingSource(store), adapters: { command: adapter }, loadOrg: () => loadOrg(root), mode: () => 'standalone',
+    pluginAttached: () => false, log: () => undefined, alert: () => undefined, owner: { host: 'host-a.example', pid: 4242 },
+  });
+  const report = await scheduler.tick();
+  assert.equal([...report.dispatched].sort(), ids.slice(0, 2));
+  assert.equal(report.actions.map((a) => a.kind), ['dispatch', 'dispatch', 'hold']);
+  for (const id of ids.slice(0, 2)) {
+    const { task } = await store.get(id);
+    assert.equal([task.lease?.host, task.lease?.pid], ['host-a.example', 4242]);
+  }
+  const dispatched = (await readEvents(root)).filter((e) => e.type === 'task.dispatched');
+  assert.equal(dispatched.map((e) => [e.payload.host, e.payload.pid]), [['host-a.example', 4242], ['host-a.example', 4242]]);
+  await scheduler.close();
 });
 
 run('three runs that end without completion deadletter the task, with the event and the console alert', async () => {

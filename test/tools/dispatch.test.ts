@@ -144,7 +144,7 @@ dispatch('answers with its task even when the scheduler leases it before the cal
   const file = `${root}/tasks/ready/TASK-2026-11-21-001.md`;
   await within(5000, () => existsSync(file), 'the new task in ready/');
   const scheduler = createStore({ root, clock: fixedClock() });
-  const leased = leaseTask(scheduler, 'TASK-2026-11-21-001', 'dev', 'command', 60_000);
+  const leased = leaseTask(scheduler, 'TASK-2026-11-21-001', { agent: 'dev', adapter: 'command', ttlMs: 60_000 });
   await within(5000, () => existsSync(`${root}/tasks/in-progress/TASK-2026-11-21-001.md`) && !existsSync(file), 'the lease');
   const lines = drain(fifo);
   const result = await answer;

@@ -16,8 +16,9 @@ const NETWORK_MAGIC = new Set([FUSE_SUPER_MAGIC, 0x6969, 0xff534d42, 0xfe534d42,
 export function isDirectReadDir(dir: string): boolean {
   let direct = directDirs.get(dir);
   if (direct === undefined) {
-    direct = toFsType(dir) === FUSE_SUPER_MAGIC;
-    directDirs.set(dir, direct);
+    const type = toFsType(dir);
+    direct = type === FUSE_SUPER_MAGIC;
+    if (type !== null) directDirs.set(dir, direct); // a directory not there yet is asked again
   }
   return direct;
 }
@@ -32,7 +33,7 @@ export function isNetworkDir(dir: string): boolean {
   if (network === undefined) {
     const type = toFsType(dir);
     network = type !== null && NETWORK_MAGIC.has(type);
-    networkDirs.set(dir, network);
+    if (type !== null) networkDirs.set(dir, network); // a directory not there yet is asked again
   }
   return network;
 }

@@ -1,8 +1,9 @@
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { rename } from 'node:fs/promises';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import { readEvents } from '../../lib/store/events.js';
 import { toPaths } from '../../lib/store/paths.js';
 import { initTree } from '../../lib/store/store.js';
 import { renderTask } from '../../lib/store/task-file.js';
@@ -10,7 +11,7 @@ import { TOOLS } from '../../lib/tools/index.js';
 import { writeOrg } from '../helpers/agents.js';
 import { call, closeDaemons, healthy, startChild, startTestDaemon } from '../helpers/daemon.js';
 import { startFakeGateway } from '../helpers/fake-gateway.js';
-import { cleanRoots, tempRoot, within } from '../helpers/root.js';
+import { cleanRoots, tempRoot, untilCount, within } from '../helpers/root.js';
 
 const stops: (() => Promise<void>)[] = [];
 const MANY = { maxConcurrentDispatches: 100_000, bootWindowMs: 200, pollIntervalMs: 1000, rescanIntervalMs: 1000 };
@@ -55,7 +56,7 @@ bulk('5,000 tasks arriving by `git checkout` are all dispatched, once each, and 
   await within(3000, async () => ((await call(root, 'GET', '/status')).body as { mode: string }).mode === 'standalone', 'standalone mode');
   const started = Date.now();
   git(paths.tasks, 'checkout', 'bulk');
-  await within(90_000, () => gateway.calls.length >= 5000, '5,000 spawns');
+  await untilCount(5000, () => gateway.calls.length, 30_000, '5,000 spawns');
   const seconds = (Date.now() - started) / 1000;
   const labels = gateway.calls.map((c) => String(c.body.args?.label));
   assert.is(labels.length, 5000);
@@ -93,8 +94,15 @@ bulk('two daemons sharing one tasks/ tree spawn each of 1,000 tasks exactly once
   const dispatches = Array.from({ length: 500 }, (_, i) =>
     call(i % 2 ? one : two, 'POST', '/v1/tool/invoke', { tool: 'svc_dispatch', params: { title: `Tool ${i}`, brief: 'x', agent: 'gw' } }));
   await Promise.all([...moves, ...dispatches]);
-  await within(90_000, () => gateway.calls.length >= 1000, '1,000 spawns');
-  await new Promise((resolve) => setTimeout(resolve, 1500)); // a duplicate would show up now
+  await untilCount(1000, () => gateway.calls.length, 30_000, '1,000 spawns');
+  // Every spawn follows a lease (a task.dispatched); once 1,000 leases are logged and every task
+  // is in progress under its live lease, no further spawn can come: a duplicate would show now.
+  const leases = async () => (await Promise.all([one, two].map((root) => readEvents(root, { type: 'task.dispatched' })))).flat(); // each daemon logs under its own data/
+  await untilCount(1000, async () => (await leases()).length, 30_000, '1,000 task.dispatched events');
+  await untilCount(1000, () => readdirSync(toPaths(one).statusDir('in-progress')).filter((name) => name.endsWith('.md')).length, 30_000, '1,000 tasks in progress');
+  const dispatched = await leases();
+  assert.is(dispatched.length, 1000, 'one lease per task');
+  assert.is(new Set(dispatched.map((e) => e.taskId)).size, 1000);
   const labels = gateway.calls.map((c) => String(c.body.args?.label));
   assert.is(labels.length, 1000, 'exactly 1,000 spawns');
   assert.is(new Set(labels).size, 1000, 'no task spawned twice');

@@ -1,13 +1,14 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { readEvents } from '../../lib/store/events.js';
 import { createStore } from '../../lib/store/store.js';
 import { TOOLS } from '../../lib/tools/index.js';
-import { completingAgent, heartbeatingAgent, quittingAgent, sleepingAgent, writeOrg } from '../helpers/agents.js';
+import { isAlive } from '../../lib/daemon/pid.js';
+import { completingAgent, lingeringAgent, quittingAgent, sleepingAgent, writeOrg } from '../helpers/agents.js';
 import { svc } from '../helpers/cli.js';
 import { call, closeDaemons, startTestDaemon } from '../helpers/daemon.js';
-import { cleanRoots, tempRoot, within } from '../helpers/root.js';
+import { cleanRoots, fixedClock, tempRoot, within } from '../helpers/root.js';
 
 const FAST = { bootWindowMs: 200, pollIntervalMs: 150, spawnTimeoutMs: 1500, retryBackoffMs: [100] };
 
@@ -21,8 +22,10 @@ async function dispatch(root: string, params: Record<string, unknown>): Promise<
   return (body as { result: { taskId: string } }).result.taskId;
 }
 
+const agentPids: number[] = [];
 const flow = suite('e2e.scheduling');
 flow.after.each(async () => {
+  for (const pid of agentPids.splice(0)) if (isAlive(pid)) process.kill(pid, 'SIGKILL');
   await closeDaemons();
   cleanRoots();
 });
@@ -58,12 +61,33 @@ flow('an expired lease goes back to ready (lease.expired) and the task is dispat
 });
 
 flow('heartbeats by the lease holder keep a short lease alive until the task is done', async () => {
+  // The daemon's clock is the test's: each beat comes 1 s after the last, within the 1.2 s lease,
+  // however slow the machine is.
   const root = tempRoot();
-  writeOrg(root, { agents: [{ id: 'dev', name: 'Dev', command: heartbeatingAgent(250, 1800) }], aof: { daemon: { ...FAST, defaultLeaseTtlMs: 1200, heartbeatTtlMs: 1200 } } });
-  await startTestDaemon(root, { tools: TOOLS, env: process.env });
+  const clock = fixedClock();
+  writeOrg(root, { agents: [{ id: 'dev', name: 'Dev', command: lingeringAgent() }], aof: { daemon: { ...FAST, defaultLeaseTtlMs: 1200, heartbeatTtlMs: 1200 } } });
+  await startTestDaemon(root, { tools: TOOLS, env: process.env, clock });
   const id = await dispatch(root, { title: 'Long', agent: 'dev' });
-  await within(20_000, async () => (await statusOf(root, id)) === 'done', 'done');
-  const events = await readEvents(root, { taskId: id });
+  const sessionId = (await within(10_000, async () => (await readEvents(root, { taskId: id, type: 'task.dispatched' }))[0], 'task.dispatched')).payload.sessionId;
+  const pidFile = `${root}/agent-${id}.pid`;
+  agentPids.push(await within(20_000, () => existsSync(pidFile) && Number(readFileSync(pidFile, 'utf8')), 'the agent to start'));
+  const tool = async (name: string, params: Record<string, unknown>) => {
+    const { status, body } = await call(root, 'POST', '/v1/tool/invoke', { tool: name, params: { taskId: id, sessionId, actor: 'dev', ...params } });
+    assert.is(status, 200, JSON.stringify(body));
+  };
+  for (let beat = 1; beat <= 5; beat++) {
+    clock.advance(1000);
+    await tool('svc_task_update', {});
+    const { body } = await call(root, 'POST', '/v1/scheduler/tick');
+    assert.equal((body as { actions: { taskId: string }[] }).actions.filter((a) => a.taskId === id), [], `beat ${beat}: nothing to do, the lease is alive`);
+    assert.is((await createStore({ root }).get(id)).task.lease?.expiresAt, new Date(clock().getTime() + 1200).toISOString());
+  }
+  await tool('svc_task_complete', { summary: 'finished after heartbeats' });
+  assert.is(await statusOf(root, id), 'done');
+  const events = await within(5000, async () => {
+    const found = await readEvents(root, { taskId: id });
+    return found.some((e) => e.type === 'task.transitioned' && e.payload.to === 'done') && found;
+  }, 'the completion logged');
   assert.is(events.filter((e) => e.type === 'task.dispatched').length, 1, 'one dispatch: the lease never expired');
   assert.is(events.filter((e) => e.type === 'lease.expired').length, 0);
 });

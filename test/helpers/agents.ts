@@ -26,22 +26,6 @@ export function writeOrg(root: string, org: Record<string, unknown>): void {
   writeFileSync(`${root}/org/org-chart.yaml`, dumpYaml({ schemaVersion: 1, ...org }));
 }
 
-/** argv of an agent that heartbeats every `everyMs` for `forMs`, then completes its task. */
-export function heartbeatingAgent(everyMs: number, forMs: number): string[] {
-  const script = `
-    const { execFileSync } = require('node:child_process');
-    const tool = (name, params) => execFileSync(process.execPath, [${JSON.stringify(SVC_BIN)}, 'tool', name, JSON.stringify({ taskId: process.env.SVC_TASK_ID, sessionId: process.env.SVC_SESSION_ID, actor: process.env.SVC_AGENT, ...params })]);
-    const end = Date.now() + ${forMs};
-    const beat = () => {
-      if (Date.now() >= end) return tool('svc_task_complete', { summary: 'finished after heartbeats' });
-      tool('svc_task_update', {});
-      setTimeout(beat, ${everyMs});
-    };
-    beat();
-  `;
-  return [process.execPath, '-e', script];
-}
-
 /** argv of an agent that stays busy for `ms` and then exits without completing. */
 export function sleepingAgent(ms: number): string[] {
   return [process.execPath, '-e', `setTimeout(() => {}, ${ms})`];

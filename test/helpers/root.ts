@@ -32,6 +32,26 @@ export async function within<T>(ms: number, fn: () => T | Promise<T>, what = 'co
   }
 }
 
+/**
+ * Waits until `count()` reaches `target`, failing only when it made no progress for `stallMs`: a
+ * slow machine (a busy CI runner) takes longer, a stuck one fails. Returns the final count.
+ */
+export async function untilCount(target: number, count: () => number | Promise<number>, stallMs: number, what: string): Promise<number> {
+  let last = -1;
+  let since = Date.now();
+  for (;;) {
+    const now = await count();
+    if (now >= target) return now;
+    if (now !== last) {
+      last = now;
+      since = Date.now();
+    } else if (Date.now() - since > stallMs) {
+      throw new Error(`no progress for ${stallMs} ms waiting for ${what}: ${now} of ${target}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
 /** A clock tests can move. */
 export function fixedClock(iso = '2026-11-21T10:00:00.000Z') {
   let now = new Date(iso);

@@ -16,8 +16,15 @@ export function cleanRoots(): void {
   while (made.length) removeSoon(made.pop()!);
 }
 
-/** Waits until `fn` returns a truthy value (or stops throwing), for at most `ms`. */
+/**
+ * A bound never shorter than this: it only turns a hang into a failure, and on a busy machine
+ * (a shared CI runner, CPU hogs beside the suite) a short one fails tests that are merely slow.
+ */
+const MIN_BOUND_MS = 15_000;
+
+/** Waits until `fn` returns a truthy value (or stops throwing), for at most `ms` (at least 15 s). */
 export async function within<T>(ms: number, fn: () => T | Promise<T>, what = 'condition'): Promise<T> {
+  ms = Math.max(ms, MIN_BOUND_MS);
   const deadline = Date.now() + ms;
   let last: unknown;
   for (;;) {

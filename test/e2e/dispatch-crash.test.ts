@@ -70,7 +70,7 @@ for (const [step, expected] of STEPS) {
     assert.is(dispatched.at(-1), ran[0], 'the run is the last dispatch');
     assert.is(events.filter((e) => e.type === 'task.transitioned' && e.payload.to === 'in-progress').length, dispatched.length);
     assertChain(events, id);
-    assert.is(findTaskFiles(store.paths, id).length, 1, 'one copy');
+    assert.is((await findTaskFiles(store.paths, id)).length, 1, 'one copy');
     // The agent may finish before the new daemon settled the markers: wait for that.
     await within(20_000, () => !existsSync(`${store.paths.spawns}/${id}@${ran[0]}`), 'no marker left');
     const doctor = await runSvc({ SVC_HOME: root, HOME: root }, 'doctor');

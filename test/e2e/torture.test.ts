@@ -132,7 +132,7 @@ torture(`a daemon and three writers SIGKILLed at random for ${DURATION_MS / 1000
     ops[kind] = records.filter((r) => r.op !== 'move-intent').length;
     const lastMove = new Map<string, Record>();
     for (const record of records) {
-      const copies = findTaskFiles(paths, record.id).length;
+      const copies = (await findTaskFiles(paths, record.id)).length;
       const stored = byId.get(record.id);
       if (record.op === 'create') {
         if (copies === 0) (lost++, problems.push(`lost create ${record.id} (${record.title})`));

@@ -9,11 +9,41 @@ const child = spawn(process.execPath, ['--import', 'tsx', 'node_modules/uvu/bin.
   stdio: ['ignore', 'pipe', 'inherit'],
 });
 let tail = '';
+const failures: string[] = [];
+let pending = '';
 child.stdout.on('data', (chunk: Buffer) => {
   process.stdout.write(chunk);
   tail = (tail + chunk.toString()).slice(-4000);
+  pending += chunk.toString();
+  const lines = pending.split('\n');
+  pending = lines.pop() ?? '';
+  collectFailures(lines);
 });
+
+// uvu prints a failure's details right after its file's suites; a long run scrolls them far
+// away from the totals, so the closing lines repeat each one (header, message, first lines).
+let open: string[] | undefined;
+let blanks = 0;
+let file = '';
+function collectFailures(lines: string[]): void {
+  for (const raw of lines) {
+    const line = raw.replace(/\u001b\[[0-9;]*m/g, '');
+    if (/^\S+\.test\.ts$/.test(line)) file = line;
+    if (/^\s+FAIL\s/.test(line)) {
+      open = [`${line}  (${file})`];
+      blanks = 0;
+      failures.push('');
+    } else if (open) {
+      blanks = line.trim() === '' ? blanks + 1 : 0;
+      if (blanks >= 2 || open.length >= 25) open = undefined;
+      else if (blanks === 0) open.push(line);
+    }
+    if (open) failures[failures.length - 1] = open.join('\n');
+  }
+}
 child.on('close', (code) => {
+  collectFailures([pending, '']);
+  if (failures.length) process.stdout.write(`\nfailures (repeated from above):\n${failures.join('\n\n')}\n`);
   const plain = tail.replace(/\u001b\[[0-9;]*m/g, '');
   const count = (label: string) => Number(new RegExp(`${label}:\\s+(\\d+)`).exec(plain)?.[1] ?? 0);
   const total = count('Total');

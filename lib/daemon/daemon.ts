@@ -2,7 +2,6 @@ import { createServer, type Server } from 'node:http';
 import { hostname } from 'node:os';
 import { readPackageVersion } from '../core/package-root.js';
 import { systemClock, type Clock } from '../core/time.js';
-import { appendEvents } from '../store/events.js';
 import { toPaths, type Paths } from '../store/paths.js';
 import type { Fault } from '../store/commit.js';
 import { createStore, type Store } from '../store/store.js';
@@ -168,7 +167,7 @@ async function launch(paths: Paths, store: Store, options: DaemonOptions, clock:
   parts.index = await createTaskIndex(paths, {
     rescanIntervalMs: options.rescanIntervalMs ?? settings.rescanIntervalMs,
     watch: options.watch,
-    onInvalid: (file) => void recordInvalid(paths, clock, log, file),
+    onInvalid: (file) => void recordInvalid(store.events, clock, log, file),
     busy: () => busy(),
     onError: (err) => log.error('index.error', { message: err instanceof Error ? err.message : String(err) }),
     onNeedsRepair: (id, why) => repair(id, why),
@@ -206,7 +205,7 @@ async function launch(paths: Paths, store: Store, options: DaemonOptions, clock:
   }
   await writePidFile(paths, core.pid);
   log.info('daemon.started', { pid: core.pid, version: core.version, socket: paths.socket, byStatus: index.counts() });
-  await appendEvents(paths.root, clock(), [{ type: 'daemon.started', actor: 'system', payload: { pid: core.pid, version: core.version } }]);
+  await store.events.record(clock(), [{ type: 'daemon.started', actor: 'system', payload: { pid: core.pid, version: core.version } }]);
   if (options.schedule !== false) {
     core.scheduling = await startScheduling({
       store, index, spawns, env: options.env ?? {}, log: (line) => log.info('scheduler', { message: line }), trace: log.debug('scheduler'), ...(options.fault ? { fault: options.fault } : {}),
@@ -301,9 +300,9 @@ function createStop(core: Core, server: Server, requests: RequestTracker): { clo
       await parts.index.close();
       await removePidFile(paths, pid);
       parts.log.info('daemon.stopped', { pid, uptimeMs: clock().getTime() - core.startedAt, ...(core.lost ? { lost: core.lost } : {}) });
-      await parts.events.close();
       // A daemon whose data/ was removed writes no event: appending would create data/ again.
-      if (!core.lost) await appendEvents(paths.root, clock(), [{ type: 'daemon.stopped', actor: 'system', payload: { pid } }]).catch(() => undefined);
+      if (!core.lost) await core.store.events.record(clock(), [{ type: 'daemon.stopped', actor: 'system', payload: { pid } }]);
+      await parts.events.close();
       await parts.log.close();
       await parts.lock.release();
       markClosed();

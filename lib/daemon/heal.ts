@@ -1,6 +1,5 @@
 import type { Clock } from '../core/time.js';
-import { appendEvents } from '../store/events.js';
-import type { Paths } from '../store/paths.js';
+import type { EventLog } from '../store/events.js';
 import type { Store } from '../store/store.js';
 import type { DaemonLog } from './log.js';
 
@@ -44,8 +43,8 @@ export function createHealer(store: Store, log: (line: string) => void, onHealed
 }
 
 /** Logs an invalid task file (once per change of the file) and records `task.invalid`. */
-export async function recordInvalid(paths: Paths, clock: Clock, log: DaemonLog, file: { path: string; status: string; message: string }): Promise<void> {
+export async function recordInvalid(events: EventLog, clock: Clock, log: DaemonLog, file: { path: string; status: string; message: string }): Promise<void> {
   log.warn('task.invalid', { path: file.path, message: file.message });
   const name = file.path.split('/').pop() ?? '';
-  await appendEvents(paths.root, clock(), [{ type: 'task.invalid', ...(name.endsWith('.md') ? { taskId: name.slice(0, -3) } : {}), actor: 'system', payload: { path: file.path, status: file.status, message: file.message } }]).catch(() => undefined);
+  await events.record(clock(), [{ type: 'task.invalid', ...(name.endsWith('.md') ? { taskId: name.slice(0, -3) } : {}), actor: 'system', payload: { path: file.path, status: file.status, message: file.message } }]);
 }

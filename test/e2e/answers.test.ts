@@ -48,4 +48,20 @@ answers('a change whose event cannot be appended still succeeds; the daemon logs
   assert.is((await readEvents(root, { taskId: id })).length, 2, 'written once, not again at the stop');
 });
 
+answers('a daemon starts while its event log cannot be appended; daemon.started is written once it can', async () => {
+  const root = tempRoot();
+  const paths = toPaths(root);
+  mkdirSync(paths.data, { recursive: true, mode: 0o700 });
+  writeFileSync(paths.events, 'not a directory\n');
+  const daemon = await startTestDaemon(root, { tools: TOOLS, schedule: false });
+  const health = await call(root, 'GET', '/healthz');
+  assert.is(health.status, 200, 'the daemon serves though its event log is broken');
+  await within(5000, () => /error events\.append_failed .*ENOTDIR/.test(readFileSync(paths.daemonLog, 'utf8')), 'the outage in the daemon log');
+  rmSync(paths.events);
+  mkdirSync(paths.events, { mode: 0o700 });
+  await within(10_000, async () => (await readEvents(root, { type: 'daemon.started' })).length === 1, 'daemon.started appended after the repair');
+  await daemon.close();
+  assert.equal((await readEvents(root)).map((e) => e.type), ['daemon.started', 'daemon.stopped']);
+});
+
 answers.run();

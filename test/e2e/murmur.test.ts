@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { readEvents, type SvcEvent } from '../../lib/store/events.js';
@@ -238,6 +238,24 @@ flow('a review created just before a crash (its task id not yet recorded) is ado
   await afterPolls(root);
   assert.equal(await reviewTasks(root), [written]);
   assert.is(stateOf(root).reviewStartedAt, startedAt);
+});
+
+flow('a review is created while the event log cannot be appended; its event is appended once it can', async () => {
+  const root = tempRoot();
+  writeTeam(root, { dev: completingAgent(), lead: holdingAgent() }, { triggers: [{ kind: 'interval', intervalMs: 600_000 }] });
+  const paths = toPaths(root);
+  mkdirSync(paths.data, { recursive: true, mode: 0o700 });
+  writeFileSync(paths.events, 'not a directory\n'); // every append fails with ENOTDIR
+  await startTestDaemon(root, { tools: TOOLS, env: process.env });
+  const [review] = await within(20_000, async () => { const found = await reviewTasks(root); return found.length ? found : null; }, 'review task created');
+  assert.is(stateOf(root).currentReviewTaskId, review, 'the guard is recorded though the event is not');
+  assert.match(readFileSync(paths.daemonLog, 'utf8'), /error events\.append_failed .*ENOTDIR/);
+  rmSync(paths.events);
+  mkdirSync(paths.events, { mode: 0o700 });
+  const created = await within(10_000, async () => (await reviewEvents(root, 'created'))[0], 'the review event appended after the repair');
+  assert.is(created.taskId, review);
+  await afterPolls(root);
+  assert.equal(await reviewTasks(root), [review], 'one review, not a second one for the unlogged first');
 });
 
 flow.run();

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { readEvents, type SvcEvent } from '../../lib/store/events.js';
@@ -122,6 +122,27 @@ flow('onViolation other than alert is refused by svc org validate and by the dae
   assert.is(config.using, 'none');
   assert.ok(config.problems.some((p) => /aof\.projects\.default\.sla\.onViolation: only "alert" is supported, found "block"/.test(p)), config.problems.join('\n'));
   assert.match(readFileSync(toPaths(root).daemonLog, 'utf8'), /org chart org\/org-chart\.yaml is invalid and no valid chart is loaded/);
+});
+
+flow('a violation is alerted while the event log cannot be appended; its event is appended once it can', async () => {
+  const root = tempRoot();
+  writeSlaOrg(root, { alerting: { rateLimitMinutes: 10 } });
+  const id = await claimed(root, 'Unlogged', 200);
+  const paths = toPaths(root);
+  rmSync(paths.events, { recursive: true, force: true });
+  writeFileSync(paths.events, 'not a directory\n'); // every append fails with ENOTDIR
+  let stderr = '';
+  await startTestDaemon(root, { tools: TOOLS, env: process.env, stderr: (text) => void (stderr += text) });
+  await within(15_000, () => alertsOf(stderr, id) === 1, 'the console alert');
+  assert.ok(id in JSON.parse(readFileSync(paths.slaAlerts, 'utf8')), 'the rate window is recorded');
+  assert.match(readFileSync(paths.daemonLog, 'utf8'), /error events\.append_failed .*ENOTDIR/);
+  rmSync(paths.events);
+  mkdirSync(paths.events, { mode: 0o700 });
+  const [event] = await within(10_000, async () => { const found = await violations(root, id); return found.length ? found : null; }, 'the violation event after the repair');
+  assert.is(event!.payload.limit, 200);
+  await afterPolls(root);
+  assert.is((await violations(root, id)).length, 1, 'one event, not repeated');
+  assert.is(alertsOf(stderr, id), 1, 'one alert in the window');
 });
 
 flow.run();

@@ -1,3 +1,4 @@
+import { basename } from 'node:path';
 import { toRoot } from '../store/paths.js';
 import type { Store } from '../store/store.js';
 import { createPaint, type Paint } from './color.js';
@@ -51,7 +52,7 @@ export function createContext(io: Io): Context {
     root,
     store: () => {
       if (!storeModule) throw new Error('svc: the store module was not loaded (call loadStore first)');
-      return (store ??= storeModule.createStore({ root, onEventError: (err) => io.stderr(toEventWarning(err)) }));
+      return (store ??= storeModule.createStore({ root, spoolEvents: true, onEventError: (err, _pending, spooledTo) => io.stderr(toEventWarning(err, spooledTo)) }));
     },
     paint: createPaint(io.color === true),
     columns: io.columns ?? (Number(io.env.COLUMNS) || DEFAULT_COLUMNS),
@@ -63,8 +64,11 @@ export function createContext(io: Io): Context {
 
 // --- internal ---
 
-/** The warning of a change made whose event line could not be written (the command still succeeds). */
-function toEventWarning(err: unknown): string {
+/** The warning of a change made whose event line could not be appended (the command still succeeds). */
+function toEventWarning(err: unknown, spooledTo: string | undefined): string {
   const reason = err instanceof Error ? err.message : String(err);
-  return `warning: the change was made, but its event could not be appended to the event log (${reason}).\nhint: check that data/events/ is writable; svc events will not show this change.\n`;
+  const hint = spooledTo
+    ? `the event is kept in data/events-spool/${basename(spooledTo)} and appended once data/events/ is writable, by the daemon, svc events or the next command that makes a change`
+    : 'it could not be kept in data/events-spool/ either, so svc events will not show this change; check that data/ is writable';
+  return `warning: the change was made, but its event could not be appended to the event log (${reason}).\nhint: ${hint}.\n`;
 }

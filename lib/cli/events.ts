@@ -1,7 +1,9 @@
+import { readdir } from 'node:fs/promises';
 import type { CAC } from 'cac';
 import { SvcError } from '../core/errors.js';
 import { toTerminalText } from '../core/text.js';
 import { createEventTail } from '../store/event-tail.js';
+import { toPaths } from '../store/paths.js';
 import type { SvcEvent } from '../store/events.js';
 import type { Context } from './context.js';
 import { onInterrupt } from './interrupt.js';
@@ -30,6 +32,7 @@ export function registerEvents(cli: CAC, ctx: Context): void {
     .option('--json', 'Print each event as one JSON object a line')
     .action(async (opts: Record<string, unknown>) => {
       const filter = toFilter(opts, new Date());
+      await mergeSpooled(ctx);
       const print = (event: SvcEvent) => {
         if (matches(event, filter)) ctx.io.stdout(`${opts.json ? JSON.stringify(event) : formatEvent(event)}\n`);
       };
@@ -58,6 +61,18 @@ export function toFilter(opts: Record<string, unknown>, now: Date): EventFilter 
 }
 
 // --- internal ---
+
+/**
+ * Events a command could not append were spooled (README, "Events"): they are appended first, so
+ * they are shown. The spool code is loaded only when there is a spool to merge.
+ */
+async function mergeSpooled(ctx: Context): Promise<void> {
+  const spooled = await readdir(toPaths(ctx.root).eventsSpool).catch(() => []);
+  if (spooled.length === 0) return;
+  const { mergeEventSpool } = await import('../store/event-spool.js');
+  await mergeEventSpool(ctx.root).catch((err: unknown) =>
+    ctx.io.stderr(`warning: data/events-spool/ holds events not yet appended to the event log (${err instanceof Error ? err.message : String(err)}); they are not shown.\n`));
+}
 
 function matches(event: SvcEvent, filter: EventFilter): boolean {
   if (filter.type && !(filter.type.endsWith('*') ? event.type.startsWith(filter.type.slice(0, -1)) : event.type === filter.type)) return false;

@@ -302,7 +302,7 @@ function createStop(core: Core, server: Server, requests: RequestTracker): { clo
       parts.log.info('daemon.stopped', { pid, uptimeMs: clock().getTime() - core.startedAt, ...(core.lost ? { lost: core.lost } : {}) });
       // A daemon whose data/ was removed writes no event: appending would create data/ again.
       if (!core.lost) await core.store.events.record(clock(), [{ type: 'daemon.stopped', actor: 'system', payload: { pid } }]);
-      await parts.events.close();
+      await parts.events.close({ spool: !core.lost });
       await parts.log.close();
       await parts.lock.release();
       markClosed();

@@ -14,20 +14,25 @@ export interface EventRetryOptions {
 export interface EventRetry {
   /** The store's `onEventError`. */
   onError(err: unknown, pending: number): void;
-  /** Stops retrying after a last attempt. */
-  close(): Promise<void>;
+  /**
+   * Stops retrying after a last attempt; what is still pending is written to the spool (unless
+   * `spool` is false, as for a daemon whose data/ was removed), for the next svc process to append.
+   */
+  close(options?: { spool?: boolean }): Promise<void>;
 }
 
 /**
  * Keeps the event log whole across an outage (a full disk, an unwritable `data/events/`): the
  * change that could not log its events has happened and was reported so; its lines are retried
- * every `everyMs` until they are written, and the outage is logged as a daemon error once.
+ * every `everyMs` until they are written, and the outage is logged as a daemon error once. Each
+ * retry with nothing pending merges the spool (lines that a command or an earlier daemon spooled).
  */
 export function createEventRetry(options: EventRetryOptions): EventRetry {
   const { events, log } = options;
   let failing = false;
   const retry = async () => {
     if (events.pending() > 0) await events.flush();
+    else await events.mergeSpool(); // lines a command or an earlier daemon could not append
     if (failing && events.pending() === 0) {
       failing = false;
       log()?.info('events.recovered', { message: 'the event log is writable again; the pending events were appended', dropped: events.dropped() });
@@ -42,9 +47,17 @@ export function createEventRetry(options: EventRetryOptions): EventRetry {
       const message = err instanceof Error ? err.message : String(err);
       log()?.error('events.append_failed', { message: `events of committed changes could not be appended (kept in memory and retried): ${message}`, pending });
     },
-    async close() {
+    async close({ spool = true } = {}) {
       clearInterval(timer);
       await retry();
+      const pending = events.pending();
+      if (pending === 0 || !spool) return;
+      try {
+        const file = await events.spoolPending();
+        log()?.warn('events.spooled', { message: `events not yet appended were kept in ${file}; the next svc command or daemon appends them`, pending });
+      } catch (err) {
+        log()?.error('events.lost', { message: `events not yet appended could not be spooled either: ${err instanceof Error ? err.message : String(err)}`, pending });
+      }
     },
   };
 }

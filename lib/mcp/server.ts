@@ -31,8 +31,11 @@ export interface McpServerHandle {
  */
 export function startMcpServer(options: McpServerOptions): McpServerHandle {
   const onError = options.onError;
-  const onEventError = onError ? (err: unknown) => onError(new Error(`a change was made, but its event could not be appended to the event log: ${err instanceof Error ? err.message : String(err)}`)) : undefined;
-  const ctx: ToolContext = { store: createStore({ root: options.root, ...(onEventError ? { onEventError } : {}) }) };
+  const onEventError = onError
+    ? (err: unknown, _pending: number, spooledTo?: string) =>
+        onError(new Error(`a change was made, but its event could not be appended to the event log: ${err instanceof Error ? err.message : String(err)}${spooledTo ? ` (kept in ${spooledTo} and appended later)` : ''}`))
+    : undefined;
+  const ctx: ToolContext = { store: createStore({ root: options.root, spoolEvents: true, ...(onEventError ? { onEventError } : {}) }) };
   let markClosed!: () => void;
   const closed = new Promise<void>((resolve) => (markClosed = resolve));
   const transport = new ClosingTransport(options.stdin, options.stdout, () => markClosed());

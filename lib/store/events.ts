@@ -2,6 +2,7 @@ import { appendFile, readFile, readdir } from 'node:fs/promises';
 import { hasCode } from '../core/errors.js';
 import { ensureDir } from '../fs/atomic.js';
 import { toIdDate } from '../core/ids.js';
+import { mergeEventSpool, spoolEventLines } from './event-spool.js';
 import { toPaths } from './paths.js';
 
 /** One line of the event log. */
@@ -26,10 +27,18 @@ export async function appendEvents(root: string, now: Date, events: readonly Eve
 
 /** Options of `createEventLog`. */
 export interface EventLogOptions {
-  /** Told when lines could not be appended (they are kept and retried); `pending` counts the lines waiting. */
-  onError?: (err: unknown, pending: number) => void;
+  /**
+   * Told when lines could not be appended: they are kept for a retry (`pending` counts the lines
+   * waiting) or, with `spool`, written to the spool file `spooledTo`.
+   */
+  onError?: (err: unknown, pending: number, spooledTo?: string) => void;
   /** Lines kept for a retry at most; past it the oldest are dropped and `dropped()` counts them. */
   maxPending?: number;
+  /**
+   * Write lines that cannot be appended to `data/events-spool/` rather than keep them in memory:
+   * for a process that may exit before a retry (a command). Kept in memory if the spool fails too.
+   */
+  spool?: boolean;
 }
 
 /** The event log as a committed change records to it: `record` never rejects. */
@@ -42,6 +51,10 @@ export interface EventLog {
   pending(): number;
   /** Lines given up on because too many were pending. */
   dropped(): number;
+  /** Appends what the spool holds (of any process) to the day files; the number of lines appended. */
+  mergeSpool(): Promise<number>;
+  /** Writes the pending lines to a spool file (before an exit); its path, or undefined when none were pending. */
+  spoolPending(): Promise<string | undefined>;
 }
 
 /**
@@ -53,9 +66,30 @@ export function createEventLog(root: string, options: EventLogOptions = {}): Eve
   const maxPending = options.maxPending ?? 100_000;
   let pending: DayLine[] = [];
   let dropped = 0;
-  let writing: Promise<boolean> = Promise.resolve(true);
-  const write = (lines: DayLine[]) => {
-    writing = writing.then(async () => {
+  /** The spool is merged after the first append of a process that works, and after each spooling. */
+  let mergeDue = true;
+  let writing: Promise<unknown> = Promise.resolve();
+  const serial = <T>(job: () => Promise<T>): Promise<T> => {
+    const next = writing.then(job);
+    writing = next.catch(() => undefined);
+    return next;
+  };
+  const merge = async (): Promise<number> => {
+    mergeDue = false;
+    try {
+      return await mergeEventSpool(root);
+    } catch {
+      mergeDue = true; // tried again after the next append that works
+      return 0;
+    }
+  };
+  const toSpool = async (lines: DayLine[]): Promise<string> => {
+    const file = await spoolEventLines(root, lines.map((l) => l.line).join(''));
+    mergeDue = true;
+    return file;
+  };
+  const write = (lines: DayLine[]) =>
+    serial(async () => {
       const batch = pending.concat(lines);
       let written = 0;
       try {
@@ -64,17 +98,26 @@ export function createEventLog(root: string, options: EventLogOptions = {}): Eve
           written += day.count;
         }
         pending = [];
-        return true;
       } catch (err) {
         const left = batch.slice(written);
+        if (options.spool) {
+          try {
+            const file = await toSpool(left);
+            pending = [];
+            options.onError?.(err, 0, file);
+            return false;
+          } catch {
+            // the spool cannot be written either: keep the lines in memory as without it
+          }
+        }
         pending = left.slice(Math.max(0, left.length - maxPending));
         dropped += left.length - pending.length;
         options.onError?.(err, pending.length);
         return false;
       }
+      if (mergeDue) await merge();
+      return true;
     });
-    return writing;
-  };
   return {
     async record(now, events) {
       if (events.length === 0) return;
@@ -85,6 +128,14 @@ export function createEventLog(root: string, options: EventLogOptions = {}): Eve
     flush: () => write([]),
     pending: () => pending.length,
     dropped: () => dropped,
+    mergeSpool: () => serial(merge),
+    spoolPending: () =>
+      serial(async () => {
+        if (pending.length === 0) return undefined;
+        const file = await toSpool(pending);
+        pending = [];
+        return file;
+      }),
   };
 }
 

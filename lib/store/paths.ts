@@ -22,6 +22,8 @@ export interface Paths {
   /** The log of `svc daemon watchdog` (restarts and their reasons, the critical report). */
   watchdogLog: string;
   events: string;
+  /** Event lines kept while `events` could not be appended, merged into it later (`data/events-spool/`). */
+  eventsSpool: string;
   conflicts: string;
   envFile: string;
   /** Markers of spawns leased but not yet handed to an adapter (requeued at once after a crash). */
@@ -60,6 +62,7 @@ export function toPaths(rootArg: string): Paths {
   const murmur = join(root, '.murmur');
   return {
     root, tasks, locks, seq, org, data, events, workflows, murmur,
+    eventsSpool: join(data, 'events-spool'),
     orgChart: join(org, 'org-chart.yaml'),
     socket: join(data, 'daemon.sock'),
     pidFile: join(data, 'daemon.pid'),

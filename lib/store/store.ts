@@ -24,8 +24,10 @@ export interface StoreOptions {
   newSessionId?: () => string;
   /** How long a writer waits for a held task lock before `locked` (default 5 s). */
   lockWaitMs?: number;
-  /** Told when events of a committed change could not be appended (they are kept and retried). */
-  onEventError?: (err: unknown, pending: number) => void;
+  /** Told when events of a committed change could not be appended (kept and retried, or spooled to `spooledTo`). */
+  onEventError?: (err: unknown, pending: number, spooledTo?: string) => void;
+  /** Spool events that cannot be appended to `data/events-spool/` (a process that exits soon, as a command). */
+  spoolEvents?: boolean;
   /** Fault injection for crash tests (see `commitTask`); never set otherwise. */
   fault?: Fault;
 }
@@ -69,7 +71,7 @@ export function createStore(options: StoreOptions) {
   const clock = options.clock ?? systemClock;
   const newSessionId = options.newSessionId ?? randomUUID;
   const lockWaitMs = options.lockWaitMs ?? 5000;
-  const events = createEventLog(paths.root, options.onEventError ? { onError: options.onEventError } : {});
+  const events = createEventLog(paths.root, { ...(options.onEventError ? { onError: options.onEventError } : {}), spool: options.spoolEvents === true });
   let initialized = false;
 
   async function init(): Promise<void> {

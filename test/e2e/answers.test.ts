@@ -1,6 +1,7 @@
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import { spoolEventLines } from '../../lib/store/event-spool.js';
 import { readEvents } from '../../lib/store/events.js';
 import { toPaths } from '../../lib/store/paths.js';
 import { TOOLS } from '../../lib/tools/index.js';
@@ -62,6 +63,32 @@ answers('a daemon starts while its event log cannot be appended; daemon.started 
   await within(10_000, async () => (await readEvents(root, { type: 'daemon.started' })).length === 1, 'daemon.started appended after the repair');
   await daemon.close();
   assert.equal((await readEvents(root)).map((e) => e.type), ['daemon.started', 'daemon.stopped']);
+});
+
+answers('events still pending at a stop are spooled, and the next daemon appends them once; a spool file is appended within a tick', async () => {
+  const root = tempRoot();
+  const paths = toPaths(root);
+  let daemon = await startTestDaemon(root, { tools: TOOLS, schedule: false });
+  await within(5000, async () => (await readEvents(root, { type: 'daemon.started' })).length === 1, 'daemon.started');
+  renameSync(paths.events, `${paths.events}.aside`);
+  writeFileSync(paths.events, 'not a directory\n');
+  const created = await invoke(root, 'svc_dispatch', { title: 'Pending at the stop', brief: 'Spooled.' });
+  assert.is(created.status, 200, JSON.stringify(created.body));
+  const id = created.body.result!.taskId;
+  await daemon.close();
+  assert.match(readFileSync(paths.daemonLog, 'utf8'), /warn events\.spooled .*"pending":2/, 'task.created and daemon.stopped spooled');
+  assert.is(readdirSync(paths.eventsSpool).length, 1);
+  rmSync(paths.events);
+  renameSync(`${paths.events}.aside`, paths.events);
+  daemon = await startTestDaemon(root, { tools: TOOLS, schedule: false });
+  await within(10_000, () => readdirSync(paths.eventsSpool).length === 0, 'the spool merged by the next daemon');
+  assert.equal((await readEvents(root, { taskId: id })).map((e) => e.type), ['task.created']);
+  const lifecycle = (await readEvents(root)).filter((e) => e.type.startsWith('daemon.')).map((e) => e.type);
+  assert.equal(lifecycle, ['daemon.started', 'daemon.started', 'daemon.stopped'], 'each once: the second start, then the spooled stop');
+  await spoolEventLines(root, `${JSON.stringify({ timestamp: new Date().toISOString(), type: 'test.late', actor: 't', payload: {} })}\n`);
+  await within(10_000, async () => (await readEvents(root, { type: 'test.late' })).length === 1, 'a spool file written later appended by the running daemon');
+  await daemon.close();
+  assert.is((await readEvents(root, { type: 'test.late' })).length, 1, 'appended once');
 });
 
 answers.run();

@@ -4,7 +4,7 @@ import * as assert from 'uvu/assert';
 import { toPaths } from '../../lib/store/paths.js';
 import { startDaemon } from '../../lib/daemon/daemon.js';
 import { call, closeDaemons, healthy, startChild, TEST_TOOLS, writeTaskFiles } from '../helpers/daemon.js';
-import { cleanRoots, tempRoot, within } from '../helpers/root.js';
+import { cleanRoots, logShows, tempRoot, within } from '../helpers/root.js';
 
 // Real `svc daemon run` processes from the built bin/svc.js (run `npm run build` first).
 type Ok<T> = { ok: true; result: T };
@@ -38,7 +38,7 @@ life('after SIGKILL the stale socket and pid stay; a new start removes them and 
   assert.equal(after, before);
   assert.equal(after.byStatus, { backlog: 0, ready: 3, 'in-progress': 0, blocked: 0, done: 2, deadletter: 0, cancelled: 0 });
   assert.equal(after.tasks.map((t) => t.id).sort(), ids.filter((_, i) => i % 2 === 0));
-  assert.match(readFileSync(paths.daemonLog, 'utf8'), /daemon\.leftovers_removed .*daemon\.sock/);
+  await logShows(paths.daemonLog, /daemon\.leftovers_removed .*daemon\.sock/);
 });
 
 life('a second start while one runs fails with exit 1, naming the running pid', async () => {

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { rename } from 'node:fs/promises';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -11,7 +11,7 @@ import { TOOLS } from '../../lib/tools/index.js';
 import { writeOrg } from '../helpers/agents.js';
 import { call, closeDaemons, healthy, startChild, startTestDaemon } from '../helpers/daemon.js';
 import { startFakeGateway } from '../helpers/fake-gateway.js';
-import { cleanRoots, tempRoot, untilCount, within } from '../helpers/root.js';
+import { cleanRoots, logShows, tempRoot, untilCount, within } from '../helpers/root.js';
 
 const stops: (() => Promise<void>)[] = [];
 const MANY = { maxConcurrentDispatches: 100_000, bootWindowMs: 200, pollIntervalMs: 1000, rescanIntervalMs: 1000 };
@@ -61,7 +61,7 @@ bulk('5,000 tasks arriving by `git checkout` are all dispatched, once each, and 
   const labels = gateway.calls.map((c) => String(c.body.args?.label));
   assert.is(labels.length, 5000);
   assert.is(new Set(labels).size, 5000, 'no task spawned twice');
-  assert.match(readFileSync(daemon.paths.daemonLog, 'utf8'), /rescan found \d+ new or changed task files/);
+  await logShows(daemon.paths.daemonLog, /rescan found \d+ new or changed task files/);
   process.stdout.write(`  (5,000 tasks from git checkout dispatched in ${seconds.toFixed(1)} s)\n`);
 });
 

@@ -8,7 +8,7 @@ import { TOOLS } from '../../lib/tools/index.js';
 import { completingAgent, quittingAgent, writeOrg } from '../helpers/agents.js';
 import { svc } from '../helpers/cli.js';
 import { call, closeDaemons, healthy, startChild, startTestDaemon } from '../helpers/daemon.js';
-import { cleanRoots, tempRoot, within } from '../helpers/root.js';
+import { cleanRoots, logShows, tempRoot, within } from '../helpers/root.js';
 
 const FAST = { bootWindowMs: 200, pollIntervalMs: 150, spawnTimeoutMs: 1500, retryBackoffMs: [100] };
 
@@ -101,7 +101,7 @@ flow('completionBatch fires at its threshold, not before; completing the review 
     currentReviewTaskId: null, reviewStartedAt: null, lastTriggeredBy: 'completionBatch',
   });
   assert.is(await statusOf(root, created.taskId!), 'done');
-  assert.match(readFileSync(toPaths(root).daemonLog, 'utf8'), /\[AOF\] Murmur: created review TASK-[\d-]+ for team core, routed to lead/);
+  await logShows(toPaths(root).daemonLog, /\[AOF\] Murmur: created review TASK-[\d-]+ for team core, routed to lead/);
 });
 
 flow('queueEmpty fires once the team has nothing ready or in progress after some work, not while a task is open', async () => {
@@ -174,7 +174,7 @@ flow('no review is created while global concurrency is at its maximum', async ()
   await startTestDaemon(root, { tools: TOOLS, env: process.env });
   await afterPolls(root);
   assert.is((await reviewEvents(root)).length, 0, 'held at the concurrency limit');
-  assert.match(readFileSync(toPaths(root).daemonLog, 'utf8'), /\[AOF\] Murmur: review of team core \(interval: no review has run yet\) waits: 1 tasks in progress/);
+  await logShows(toPaths(root).daemonLog, /\[AOF\] Murmur: review of team core \(interval: no review has run yet\) waits: 1 tasks in progress/);
   await complete(root, busy);
   const created = await within(20_000, async () => (await reviewEvents(root, 'created'))[0], 'review once a slot is free');
   assert.is(created.payload.trigger, 'interval');
@@ -192,7 +192,7 @@ flow('a stale review is cleared after reviewTimeoutMs with a warning, and its ta
   const timedOut = await within(20_000, async () => (await reviewEvents(root, 'timedOut'))[0], 'review timed out');
   assert.is(timedOut.taskId, id);
   assert.ok(Number(timedOut.payload.ageMs) >= 1000);
-  assert.match(readFileSync(toPaths(root).daemonLog, 'utf8'), new RegExp(`\\[AOF\\] Murmur: warning: stale review ${id} of team core`));
+  await logShows(toPaths(root).daemonLog, new RegExp(`\\[AOF\\] Murmur: warning: stale review ${id} of team core`));
   // The guard is released: the trigger fires again with a new review, and the stale task is untouched.
   const next = await within(20_000, async () => (await reviewEvents(root, 'created'))[1], 'a new review after the stale one');
   assert.is.not(next.taskId, id);
@@ -248,8 +248,9 @@ flow('a review is created while the event log cannot be appended; its event is a
   writeFileSync(paths.events, 'not a directory\n'); // every append fails with ENOTDIR
   await startTestDaemon(root, { tools: TOOLS, env: process.env });
   const [review] = await within(20_000, async () => { const found = await reviewTasks(root); return found.length ? found : null; }, 'review task created');
-  assert.is(stateOf(root).currentReviewTaskId, review, 'the guard is recorded though the event is not');
-  assert.match(readFileSync(paths.daemonLog, 'utf8'), /error events\.append_failed .*ENOTDIR/);
+  // The task is written before its id is recorded in the state file: wait for the record.
+  await within(10_000, () => stateOf(root).currentReviewTaskId === review, 'the guard recorded though the event is not');
+  await logShows(paths.daemonLog, /error events\.append_failed .*ENOTDIR/);
   rmSync(paths.events);
   mkdirSync(paths.events, { mode: 0o700 });
   const created = await within(10_000, async () => (await reviewEvents(root, 'created'))[0], 'the review event appended after the repair');

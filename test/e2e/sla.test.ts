@@ -8,7 +8,7 @@ import { TOOLS } from '../../lib/tools/index.js';
 import { writeOrg } from '../helpers/agents.js';
 import { svc } from '../helpers/cli.js';
 import { call, closeDaemons, healthy, startChild, startTestDaemon } from '../helpers/daemon.js';
-import { cleanRoots, tempRoot, within } from '../helpers/root.js';
+import { cleanRoots, logShows, tempRoot, within } from '../helpers/root.js';
 
 const FAST = { bootWindowMs: 200, pollIntervalMs: 150 };
 
@@ -121,7 +121,7 @@ flow('onViolation other than alert is refused by svc org validate and by the dae
   assert.is(config.orgChart, 'invalid');
   assert.is(config.using, 'none');
   assert.ok(config.problems.some((p) => /aof\.projects\.default\.sla\.onViolation: only "alert" is supported, found "block"/.test(p)), config.problems.join('\n'));
-  assert.match(readFileSync(toPaths(root).daemonLog, 'utf8'), /org chart org\/org-chart\.yaml is invalid and no valid chart is loaded/);
+  await logShows(toPaths(root).daemonLog, /org chart org\/org-chart\.yaml is invalid and no valid chart is loaded/);
 });
 
 flow('a violation is alerted while the event log cannot be appended; its event is appended once it can', async () => {
@@ -135,7 +135,7 @@ flow('a violation is alerted while the event log cannot be appended; its event i
   await startTestDaemon(root, { tools: TOOLS, env: process.env, stderr: (text) => void (stderr += text) });
   await within(15_000, () => alertsOf(stderr, id) === 1, 'the console alert');
   assert.ok(id in JSON.parse(readFileSync(paths.slaAlerts, 'utf8')), 'the rate window is recorded');
-  assert.match(readFileSync(paths.daemonLog, 'utf8'), /error events\.append_failed .*ENOTDIR/);
+  await logShows(paths.daemonLog, /error events\.append_failed .*ENOTDIR/);
   rmSync(paths.events);
   mkdirSync(paths.events, { mode: 0o700 });
   const [event] = await within(10_000, async () => { const found = await violations(root, id); return found.length ? found : null; }, 'the violation event after the repair');

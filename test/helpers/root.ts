@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -37,6 +37,14 @@ export async function within<T>(ms: number, fn: () => T | Promise<T>, what = 'co
     if (Date.now() > deadline) throw new Error(`timed out after ${ms} ms waiting for ${what}${last ? `: ${String(last)}` : ''}`);
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
+}
+
+/**
+ * Waits until the log file `file` has a line matching `pattern`: a daemon's log is a stream,
+ * written a moment after the event it records, so a read right after the event may miss it.
+ */
+export async function logShows(file: string, pattern: RegExp, what = String(pattern)): Promise<void> {
+  await within(10_000, () => { try { return pattern.test(readFileSync(file, 'utf8')); } catch { return false; } }, `${what} in ${file}`);
 }
 
 /**

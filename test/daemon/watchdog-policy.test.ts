@@ -6,7 +6,7 @@ import { startWatchdog, type Watchdog, type WatchdogOptions } from '../../lib/da
 import { appendEvents } from '../../lib/store/events.js';
 import { toPaths } from '../../lib/store/paths.js';
 import { writeTaskFiles } from '../helpers/daemon.js';
-import { cleanRoots, fixedClock, tempRoot, within } from '../helpers/root.js';
+import { cleanRoots, fixedClock, logShows, tempRoot, within } from '../helpers/root.js';
 
 // The restart policy over scripted health checks: each poll takes the next check of the script
 // (the last one repeats) and the clock moves by `step` ms per poll.
@@ -85,7 +85,7 @@ policy('a daemon stopped gracefully while watched is left stopped; one not runni
   const watched = scripted(root, [healthy, stopped]);
   await within(10_000, () => watched.polls() >= 5);
   assert.equal(watched.restarts, []);
-  assert.match(readFileSync(toPaths(root).watchdogLog, 'utf8'), 'watchdog.daemon_stopped');
+  await logShows(toPaths(root).watchdogLog, /watchdog\.daemon_stopped/);
   await watched.watchdog.close();
   const fresh = scripted(tempRoot(), [stopped, healthy]);
   await within(10_000, () => fresh.polls() >= 3);

@@ -1,8 +1,10 @@
+import { readdir } from 'node:fs/promises';
 import { relative } from 'node:path';
 import type { CAC } from 'cac';
 import { toProblemLines } from '../daemon/org-state.js';
 import { loadOrg } from '../org/org-chart.js';
 import { listWorkflows, loadWorkflow } from '../org/workflow.js';
+import { toPaths } from '../store/paths.js';
 import { applyReconcile, isFixable, planReconcile, RECONCILE_KINDS, type ReconcileAction, type ReconcileKind, type ReconcilePlan, type ReconcileResult } from '../store/reconcile.js';
 import type { Context } from './context.js';
 
@@ -27,10 +29,16 @@ export function registerDoctor(cli: CAC, ctx: Context): void {
       const store = ctx.store();
       const config = await checkConfig(ctx.root);
       const plan = await planReconcile(store.paths, store.clock());
-      if (!options.json) printConfig(ctx, config);
-      if (!options.fix) printPlan(ctx, plan, options.json === true, config);
-      else printResult(ctx, await applyReconcile(store.paths, plan, 'doctor', { events: store.events }), options.json === true, config);
-      if (config.length) ctx.exitCode = 1;
+      const spool = await checkSpool(ctx.root, options.fix === true);
+      const json = options.json === true;
+      if (!json) {
+        printConfig(ctx, config);
+        printSpool(ctx, spool);
+      }
+      const other = { config, spool: json ? spool : undefined, elsewhere: config.length > 0 || spool.problem };
+      if (!options.fix) printPlan(ctx, plan, json, other);
+      else printResult(ctx, await applyReconcile(store.paths, plan, 'doctor', { events: store.events }), json, other);
+      if (config.length || spool.problem) ctx.exitCode = 1;
     });
 }
 
@@ -47,7 +55,55 @@ export async function checkConfig(root: string): Promise<ConfigProblem[]> {
   return out;
 }
 
+/** Event lines spooled while `data/events/` could not be appended (README, "Events"), and what `--fix` did with them. */
+export interface SpoolCheck {
+  /** Spool files found (claims of a merge in progress included). */
+  files: number;
+  /** Lines appended by `--fix`. */
+  appended?: number;
+  /** Why `--fix` could not append them. */
+  error?: string;
+  /** Spooled events are still not in the event log. */
+  problem: boolean;
+}
+
+/** Counts the spool files of `root`; with `fix`, appends them to the event log first. */
+export async function checkSpool(root: string, fix: boolean): Promise<SpoolCheck> {
+  const count = async () => (await readdir(toPaths(root).eventsSpool).catch(() => [])).filter((name) => /\.jsonl(\..+\.merging)?$/.test(name)).length;
+  const files = await count();
+  if (!fix || files === 0) return { files, problem: files > 0 };
+  const { mergeEventSpool } = await import('../store/event-spool.js');
+  try {
+    const appended = await mergeEventSpool(root);
+    return { files, appended, problem: (await count()) > 0 };
+  } catch (err) {
+    return { files, error: err instanceof Error ? err.message : String(err), problem: true };
+  }
+}
+
 // --- internal ---
+
+/** What the summary line must not call clean: configuration problems, spooled events. */
+interface Elsewhere {
+  config: readonly ConfigProblem[];
+  /** Set for `--json`, where it is part of the object. */
+  spool: SpoolCheck | undefined;
+  elsewhere: boolean;
+}
+
+function printSpool(ctx: Context, spool: SpoolCheck): void {
+  if (spool.files === 0) return;
+  if (spool.error !== undefined) {
+    ctx.print(`failed: appending the events of data/events-spool/ (${plural(spool.files, ['file', 'files'])}): ${spool.error}`);
+    ctx.print('hint: check that data/events/ is writable, then run `svc doctor --fix` again.');
+  } else if (spool.appended !== undefined) {
+    ctx.print(`fixed: appended ${plural(spool.appended, ['spooled event', 'spooled events'])} from data/events-spool/ to the event log`);
+    if (spool.problem) ctx.print('data/events-spool/ still holds files another svc process is appending; run `svc doctor` again in a moment.');
+  } else {
+    ctx.print(`events: ${plural(spool.files, ['spool file', 'spool files'])} in data/events-spool/ not yet appended to the event log`);
+    ctx.print('hint: run `svc doctor --fix` (or `svc events`) to append them; a running daemon appends them within a second once data/events/ is writable.');
+  }
+}
 
 const NOUNS: Record<ReconcileKind, [string, string]> = {
   missing: ['missing directory', 'missing directories'],
@@ -68,27 +124,30 @@ function printConfig(ctx: Context, config: readonly ConfigProblem[]): void {
   if (config.length) ctx.print('hint: fix the listed fields (svc org validate checks the org chart); a daemon holds ready tasks while no valid org chart is loaded.');
 }
 
-function printPlan(ctx: Context, plan: ReconcilePlan, json: boolean, config: readonly ConfigProblem[]): void {
+function printPlan(ctx: Context, plan: ReconcilePlan, json: boolean, { config, spool, elsewhere }: Elsewhere): void {
   const { actions } = plan;
   ctx.exitCode = actions.length ? 1 : 0;
-  if (json) return ctx.json({ ok: actions.length === 0 && config.length === 0, problems: actions.length + config.length, counts: toCounts(actions), actions, config });
+  if (json) {
+    const problems = actions.length + config.length + (spool?.problem ? 1 : 0);
+    return ctx.json({ ok: problems === 0, problems, counts: toCounts(actions), actions, config, eventSpool: spool });
+  }
   for (const action of actions) ctx.print(action.line);
-  ctx.print(actions.length ? `${toSummary(actions, 'problem')}` : config.length ? 'tasks tree: no problems' : 'ok: no problems');
+  ctx.print(actions.length ? `${toSummary(actions, 'problem')}` : elsewhere ? 'tasks tree: no problems' : 'ok: no problems');
   if (actions.some((action) => isFixable(action.kind))) ctx.print('hint: run `svc doctor --fix` to apply the fixes.');
   if (actions.some((action) => action.kind === 'invalid')) ctx.print(`hint: ${INVALID_HINT}`);
 }
 
-function printResult(ctx: Context, result: ReconcileResult, json: boolean, config: readonly ConfigProblem[]): void {
+function printResult(ctx: Context, result: ReconcileResult, json: boolean, { config, spool, elsewhere }: Elsewhere): void {
   const invalid = result.remaining.filter((action) => action.kind === 'invalid');
   ctx.exitCode = invalid.length || result.failed.length ? 1 : 0;
   if (json) {
-    return ctx.json({ ok: ctx.exitCode === 0 && config.length === 0, fixed: result.applied.length, counts: toCounts(result.applied), ...result, config });
+    return ctx.json({ ok: ctx.exitCode === 0 && config.length === 0 && !spool?.problem, fixed: result.applied.length, counts: toCounts(result.applied), ...result, config, eventSpool: spool });
   }
   for (const action of result.applied) ctx.print(`fixed: ${action.line}`);
   for (const { action, message } of result.failed) ctx.print(`failed: ${action.line}: ${message}`);
   for (const action of result.remaining) ctx.print(action.line);
   const clean = !result.failed.length && !result.remaining.length;
-  const parts = [result.applied.length ? `fixed ${toSummary(result.applied, 'problem')}` : clean ? (config.length ? 'tasks tree: no problems' : 'ok: no problems') : 'nothing fixed'];
+  const parts = [result.applied.length ? `fixed ${toSummary(result.applied, 'problem')}` : clean ? (elsewhere ? 'tasks tree: no problems' : 'ok: no problems') : 'nothing fixed'];
   if (result.failed.length) parts.push(`${result.failed.length} failed`);
   if (result.remaining.length) parts.push(`reported, not changed: ${toSummary(result.remaining, 'file')}`);
   ctx.print(parts.join('; '));

@@ -132,6 +132,31 @@ committed('a command whose event can be neither appended nor spooled says so and
   assert.match(promoted.stderr, /hint: it could not be kept in data\/events-spool\/ either, so svc events will not show this change; check that data\/ is writable/);
 });
 
+committed('svc doctor reports spooled events and --fix appends them, or says why it cannot', async () => {
+  const root = tempRoot();
+  const id = (await svc(root, 'task', 'create', 'Doctored')).stdout.split('\n')[0]!;
+  const repair = breakEventsKeeping(root);
+  assert.is((await svc(root, 'task', 'promote', id)).code, 0);
+  const report = await svc(root, 'doctor');
+  assert.is(report.code, 1, report.stdout);
+  assert.match(report.stdout, /^events: 1 spool file in data\/events-spool\/ not yet appended to the event log$/m);
+  assert.match(report.stdout, /^hint: run `svc doctor --fix` \(or `svc events`\) to append them/m);
+  assert.match(report.stdout, /^tasks tree: no problems$/m);
+  const json = JSON.parse((await svc(root, 'doctor', '--json')).stdout) as { ok: boolean; problems: number; eventSpool: { files: number } };
+  assert.equal([json.ok, json.problems, json.eventSpool.files], [false, 1, 1]);
+  const failed = await svc(root, 'doctor', '--fix');
+  assert.is(failed.code, 1);
+  assert.match(failed.stdout, /^failed: appending the events of data\/events-spool\/ \(1 file\): .*ENOTDIR/m);
+  assert.is(readdirSync(toPaths(root).eventsSpool).length, 1, 'kept for the next try');
+  repair();
+  const fixed = await svc(root, 'doctor', '--fix');
+  assert.is(fixed.code, 0, fixed.stdout);
+  assert.match(fixed.stdout, /^fixed: appended 1 spooled event from data\/events-spool\/ to the event log$/m);
+  assert.match(fixed.stdout, /^ok: no problems$/m);
+  assert.equal((await readEvents(root, { taskId: id })).map((e) => e.payload.to ?? e.type), ['task.created', 'ready']);
+  assert.is((await svc(root, 'doctor')).code, 0);
+});
+
 const merge = suite('store.mergeEventSpool');
 merge.after.each(cleanRoots);
 

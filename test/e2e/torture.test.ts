@@ -4,17 +4,20 @@ import { fileURLToPath } from 'node:url';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { findTaskFiles } from '../../lib/store/commit.js';
+import { readEvents } from '../../lib/store/events.js';
 import { initTree, createStore } from '../../lib/store/store.js';
 import { toPaths } from '../../lib/store/paths.js';
 import { completingAgent, writeOrg } from '../helpers/agents.js';
-import { closeDaemons, runSvc, startChild, type ChildDaemon } from '../helpers/daemon.js';
+import { call, closeDaemons, runSvc, startChild, type ChildDaemon } from '../helpers/daemon.js';
 import { cleanRoots, tempRoot, within } from '../helpers/root.js';
 
 // The torture run: a daemon and three writers of different kinds (the command line, tools over the
 // socket, files renamed in and moved by hand) work on one root while the daemon and the writers
 // are SIGKILLed at random moments. Then `svc doctor` is clean and every change svc acknowledged
-// is present exactly once. SVC_TORTURE_MS sets how long the chaos lasts (default 45 s).
+// is present exactly once. SVC_TORTURE_MS sets how long the chaos lasts (default 45 s);
+// SVC_TORTURE_DEBUG=1 has each daemon trace its scheduler ticks to its log (DEBUG=svc:*).
 const DURATION_MS = Number(process.env.SVC_TORTURE_MS ?? 45_000);
+const startDaemon = (root: string) => startChild(root, undefined, process.env.SVC_TORTURE_DEBUG ? { DEBUG: 'svc:*' } : {});
 const KINDS = ['cli', 'tool', 'hand'] as const;
 type Kind = (typeof KINDS)[number];
 const writerScript = fileURLToPath(new URL('../helpers/torture-writer.ts', import.meta.url));
@@ -53,6 +56,26 @@ function readJournal(root: string, kind: Kind): Record[] {
   });
 }
 
+/** What a stalled settle leaves to read: the daemon's log, status and plan, open tasks, last events, agents' log. */
+async function stallReport(root: string, daemon: ChildDaemon): Promise<string> {
+  const paths = toPaths(root);
+  const tail = (file: string, lines: number) => (existsSync(file) ? readFileSync(file, 'utf8').split('\n').slice(-lines).join('\n') : `(no ${file})`);
+  const answer = async (path: string) => JSON.stringify((await call(root, 'GET', path).catch((err: unknown) => ({ body: String(err) }))).body).slice(0, 3000);
+  const open = (['ready', 'in-progress'] as const).flatMap((status) =>
+    readdirSync(paths.statusDir(status)).filter((name) => name.endsWith('.md')).slice(0, 8).map((name) => `--- ${status}/${name}\n${readFileSync(`${paths.statusDir(status)}/${name}`, 'utf8').split('---')[1]?.trim()}`));
+  const events = (await readEvents(root)).slice(-40).map((e) => `${e.timestamp} ${e.type} ${e.taskId ?? '-'} ${JSON.stringify(e.payload).slice(0, 200)}`);
+  return [
+    `daemon alive: ${daemon.child.exitCode === null && daemon.child.signalCode === null}; its output:\n${daemon.output().slice(-1500)}`,
+    `daemon log:\n${tail(paths.daemonLog, 40)}`,
+    `/status: ${await answer('/status')}`,
+    `/v1/scheduler/plan: ${await answer('/v1/scheduler/plan')}`,
+    `open tasks (first 8 of each):\n${open.join('\n')}`,
+    `last events:\n${events.join('\n')}`,
+    `agents' log:\n${tail(`${paths.logs}/agents.log`, 40)}`,
+    `spawn markers: ${existsSync(paths.spawns) ? readdirSync(paths.spawns).join(' ') : '-'}; runs: ${existsSync(paths.runs) ? readdirSync(paths.runs).join(' ') : '-'}`,
+  ].join('\n\n');
+}
+
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const count = (dir: string) => readdirSync(dir).filter((name) => name.endsWith('.md')).length;
 
@@ -74,7 +97,7 @@ torture(`a daemon and three writers SIGKILLed at random for ${DURATION_MS / 1000
     aof: { daemon: { bootWindowMs: 200, pollIntervalMs: 1000, rescanIntervalMs: 1000, defaultLeaseTtlMs: 30_000, retryBackoffMs: [200] } },
   });
   await initTree(paths);
-  let daemon: ChildDaemon = startChild(root);
+  let daemon: ChildDaemon = startDaemon(root);
   for (const kind of KINDS) writers.push(startWriter(root, kind, 1));
   const kills = { daemon: 0, cli: 0, tool: 0, hand: 0 };
   const end = Date.now() + DURATION_MS;
@@ -83,7 +106,7 @@ torture(`a daemon and three writers SIGKILLed at random for ${DURATION_MS / 1000
     if (Math.random() < 0.5) {
       await daemon.kill();
       kills.daemon++;
-      daemon = startChild(root);
+      daemon = startDaemon(root);
     } else {
       const at = Math.floor(Math.random() * writers.length);
       const victim = writers[at]!;
@@ -102,7 +125,7 @@ torture(`a daemon and three writers SIGKILLed at random for ${DURATION_MS / 1000
     if (open === 0) break;
     const done = count(paths.statusDir('done'));
     if (done !== last) [last, since] = [done, Date.now()];
-    if (Date.now() - since > 60_000) assert.unreachable(`${open} dispatched tasks still open after a minute without progress:\n${readFileSync(paths.daemonLog, 'utf8').split('\n').slice(-20).join('\n')}`);
+    if (Date.now() - since > 60_000) assert.unreachable(`${open} dispatched tasks still open after a minute without progress:\n${await stallReport(root, daemon)}`);
     await sleep(200);
   }
   // The daemon heals the hand moves (frontmatter status from the directory) as its rescan finds them.

@@ -28,7 +28,9 @@ function startWatch(root: string, options: { pty?: boolean; env?: Record<string,
   const argv = [SVC_BIN, 'board', '--watch', ...(options.args ?? [])];
   const env = { ...process.env, SVC_HOME: root, TERM: 'xterm-256color', COLUMNS: '100', ...options.env };
   const child = options.pty
-    ? spawn('script', ['-qec', [process.execPath, ...argv].map((arg) => `'${arg}'`).join(' '), '/dev/null'], { env, stdio: ['pipe', 'pipe', 'pipe'] })
+    ? // `exec`: the command is the terminal's only process, whatever shell `script` runs it with (dash,
+      // the usual /bin/sh when SHELL is unset, would otherwise stay between and die of the Ctrl-C itself).
+      spawn('script', ['-qec', `exec ${[process.execPath, ...argv].map((arg) => `'${arg}'`).join(' ')}`, '/dev/null'], { env, stdio: ['pipe', 'pipe', 'pipe'] })
     : spawn(process.execPath, argv, { env, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   child.stdout!.on('data', (chunk: Buffer) => void (out += chunk.toString()));

@@ -1,3 +1,4 @@
+import { hasCode } from '../core/errors.js';
 import type { Clock } from '../core/time.js';
 import type { EventLog } from '../store/events.js';
 import type { Store } from '../store/store.js';
@@ -7,11 +8,15 @@ import type { DaemonLog } from './log.js';
  * Repairs what the index reports, through the commit protocol: a file moved by hand gets its
  * frontmatter healed (the directory wins; `task.transitioned` by actor `filesystem`), and an id
  * found in two directories keeps its newer copy (the other goes to `data/conflicts/`). One repair
- * per id at a time; failures are logged and retried by the next report.
+ * per id at a time. A repair that fails (its task locked by a writer that died before recording
+ * itself in the lock, which counts as stale only after 10 s, say) is tried again after a growing
+ * pause: the file may never change again, so no later report of the index would bring it back.
  */
-export function createHealer(store: Store, log: (line: string) => void, onHealed: (id: string) => void) {
+export function createHealer(store: Store, log: (line: string) => void, onHealed: (id: string) => void, retryMs: readonly number[] = HEAL_RETRY_MS) {
   const pending = new Set<string>();
   const running = new Set<Promise<void>>();
+  const failures = new Map<string, number>(); // ids whose last repair failed, and how many times in a row
+  const timers = new Map<string, NodeJS.Timeout>();
   let closed = false;
   const heal = async (id: string, why: string) => {
     try {
@@ -19,28 +24,46 @@ export function createHealer(store: Store, log: (line: string) => void, onHealed
         if (current.task.status === current.status) return null; // nothing to heal (a duplicate is resolved by the re-read)
         return { task: current.task, body: current.body, status: current.status, reason: 'moved on disk' };
       }, 'filesystem');
+      failures.delete(id);
       if (result.changed) log(`healed ${id} (${why}): its frontmatter now says ${result.after.status}`);
       onHealed(id);
     } catch (err) {
-      log(`could not repair ${id} (${why}): ${err instanceof Error ? err.message : String(err)}`);
+      const message = err instanceof Error ? err.message : String(err);
+      if (hasCode(err, 'not_found')) return void (failures.delete(id), log(`could not repair ${id} (${why}): ${message}`)); // gone: nothing to repair
+      const failed = failures.get(id) ?? 0;
+      failures.set(id, failed + 1);
+      const pause = retryMs[Math.min(failed, retryMs.length - 1)]!;
+      log(`could not repair ${id} (${why}): ${message}; trying again in ${pause / 1000} s`);
+      if (closed) return;
+      const timer = setTimeout(() => (timers.delete(id), repair(id, why)), pause);
+      timer.unref();
+      timers.set(id, timer);
     } finally {
       pending.delete(id);
     }
   };
+  const repair = (id: string, why: string): void => {
+    if (closed || pending.has(id)) return;
+    clearTimeout(timers.get(id)); // a new report repairs now (the count of failures is kept)
+    timers.delete(id);
+    pending.add(id);
+    const job = heal(id, why);
+    running.add(job);
+    void job.finally(() => running.delete(job));
+  };
   return {
-    repair(id: string, why: string): void {
-      if (closed || pending.has(id)) return;
-      pending.add(id);
-      const job = heal(id, why);
-      running.add(job);
-      void job.finally(() => running.delete(job));
-    },
+    repair,
     async close(): Promise<void> {
       closed = true;
+      for (const timer of timers.values()) clearTimeout(timer);
+      timers.clear();
       await Promise.allSettled([...running]);
     },
   };
 }
+
+/** Pauses before each new try of a failed repair; the last repeats. */
+const HEAL_RETRY_MS = [1000, 2000, 5000, 10_000, 30_000];
 
 /** Logs an invalid task file (once per change of the file) and records `task.invalid`. */
 export async function recordInvalid(events: EventLog, clock: Clock, log: DaemonLog, file: { path: string; status: string; message: string }): Promise<void> {

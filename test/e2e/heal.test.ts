@@ -4,7 +4,7 @@ import * as assert from 'uvu/assert';
 import { readEvents } from '../../lib/store/events.js';
 import { createStore } from '../../lib/store/store.js';
 import { closeDaemons, startTestDaemon } from '../helpers/daemon.js';
-import { cleanRoots, tempRoot, within } from '../helpers/root.js';
+import { cleanRoots, logShows, tempRoot, within } from '../helpers/root.js';
 
 const heal = suite('e2e.heal');
 heal.after.each(async () => {
@@ -24,6 +24,23 @@ heal('a file moved by hand while the daemon runs gets its frontmatter healed, wi
     return found.length === 1 && found;
   }, 'one transition');
   assert.equal([moves[0]!.actor, moves[0]!.payload], ['filesystem', { from: 'backlog', to: 'blocked', reason: 'moved on disk' }]);
+});
+
+heal('a repair that fails (its task locked by a writer that died before recording itself) is tried again until it heals', async () => {
+  const root = tempRoot();
+  const store = createStore({ root });
+  const { task } = await store.create({ title: 'Moved while locked', createdBy: 'test' });
+  // A lock directory without its owner record: what a writer SIGKILLed between the two leaves; it counts as stale after 10 s.
+  mkdirSync(`${root}/tasks/.locks/${task.id}.lock`, { recursive: true });
+  renameSync(`${root}/tasks/backlog/${task.id}.md`, `${root}/tasks/blocked/${task.id}.md`);
+  const daemon = await startTestDaemon(root, { schedule: false });
+  await logShows(daemon.paths.daemonLog, new RegExp(`could not repair ${task.id} \\(moved\\): .*locked.*; trying again in 1 s`), 'the failed repair');
+  await within(30_000, () => /\nstatus: blocked\n/.test(readFileSync(`${root}/tasks/blocked/${task.id}.md`, 'utf8')), 'the repair tried again');
+  const moves = await within(5000, async () => {
+    const found = await readEvents(root, { taskId: task.id, type: 'task.transitioned' });
+    return found.length > 0 && found;
+  }, 'the transition');
+  assert.equal(moves.map((m) => [m.actor, m.payload.to]), [['filesystem', 'blocked']]);
 });
 
 heal('at start, an id found in two directories keeps its newer copy; the older goes to data/conflicts/', async () => {

@@ -67,6 +67,7 @@ async function stallReport(root: string, daemon: ChildDaemon): Promise<string> {
   return [
     `daemon alive: ${daemon.child.exitCode === null && daemon.child.signalCode === null}; its output:\n${daemon.output().slice(-1500)}`,
     `daemon log:\n${tail(paths.daemonLog, 40)}`,
+    `failures in the daemon log (last 20):\n${existsSync(paths.daemonLog) ? readFileSync(paths.daemonLog, 'utf8').split('\n').filter((l) => /could not|failed|error/.test(l)).slice(-20).join('\n') : '-'}`,
     `/status: ${await answer('/status')}`,
     `/v1/scheduler/plan: ${await answer('/v1/scheduler/plan')}`,
     `open tasks (first 8 of each):\n${open.join('\n')}`,
@@ -130,11 +131,14 @@ torture(`a daemon and three writers SIGKILLed at random for ${DURATION_MS / 1000
   }
   // The daemon heals the hand moves (frontmatter status from the directory) as its rescan finds them.
   const env = { SVC_HOME: root, HOME: root };
+  let doctorSaid = '';
   const before = await within(30_000, async () => {
     const out = await runSvc(env, 'doctor', '--json');
+    doctorSaid = out.stdout;
     const actions = (JSON.parse(out.stdout || '{}') as { actions?: { kind: string }[] }).actions ?? [];
     return actions.every((a) => a.kind !== 'heal') && actions;
-  }, 'the daemon to heal the hand moves');
+  }, 'the daemon to heal the hand moves').catch(async (err: unknown) =>
+    assert.unreachable(`${String(err)}\nsvc doctor --json: ${doctorSaid.slice(0, 3000)}\n\n${await stallReport(root, daemon)}`));
   await daemon.kill();
   const fixed = await runSvc(env, 'doctor', '--fix');
   const doctor = await runSvc(env, 'doctor');

@@ -1,10 +1,9 @@
-import { readdir } from 'node:fs/promises';
 import { relative } from 'node:path';
 import type { CAC } from 'cac';
 import { toProblemLines } from '../daemon/org-state.js';
 import { loadOrg } from '../org/org-chart.js';
 import { listWorkflows, loadWorkflow } from '../org/workflow.js';
-import { toPaths } from '../store/paths.js';
+import { countSpooled, mergeEventSpool } from '../store/event-spool.js';
 import { applyReconcile, isFixable, planReconcile, RECONCILE_KINDS, type ReconcileAction, type ReconcileKind, type ReconcilePlan, type ReconcileResult } from '../store/reconcile.js';
 import type { Context } from './context.js';
 
@@ -69,13 +68,11 @@ export interface SpoolCheck {
 
 /** Counts the spool files of `root`; with `fix`, appends them to the event log first. */
 export async function checkSpool(root: string, fix: boolean): Promise<SpoolCheck> {
-  const count = async () => (await readdir(toPaths(root).eventsSpool).catch(() => [])).filter((name) => /\.jsonl(\..+\.merging)?$/.test(name)).length;
-  const files = await count();
+  const files = await countSpooled(root);
   if (!fix || files === 0) return { files, problem: files > 0 };
-  const { mergeEventSpool } = await import('../store/event-spool.js');
   try {
     const appended = await mergeEventSpool(root);
-    return { files, appended, problem: (await count()) > 0 };
+    return { files, appended, problem: (await countSpooled(root)) > 0 };
   } catch (err) {
     return { files, error: err instanceof Error ? err.message : String(err), problem: true };
   }

@@ -12,7 +12,7 @@ import type { DaemonLog } from './log.js';
  * itself in the lock, which counts as stale only after 10 s, say) is tried again after a growing
  * pause: the file may never change again, so no later report of the index would bring it back.
  */
-export function createHealer(store: Store, log: (line: string) => void, onHealed: (id: string) => void, retryMs: readonly number[] = HEAL_RETRY_MS) {
+export function createHealer(store: Store, log: (line: string) => void, onHealed: (id: string) => void) {
   const pending = new Set<string>();
   const running = new Set<Promise<void>>();
   const failures = new Map<string, number>(); // ids whose last repair failed, and how many times in a row
@@ -32,7 +32,7 @@ export function createHealer(store: Store, log: (line: string) => void, onHealed
       if (hasCode(err, 'not_found')) return void (failures.delete(id), log(`could not repair ${id} (${why}): ${message}`)); // gone: nothing to repair
       const failed = failures.get(id) ?? 0;
       failures.set(id, failed + 1);
-      const pause = retryMs[Math.min(failed, retryMs.length - 1)]!;
+      const pause = HEAL_RETRY_MS[Math.min(failed, HEAL_RETRY_MS.length - 1)]!;
       log(`could not repair ${id} (${why}): ${message}; trying again in ${pause / 1000} s`);
       if (closed) return;
       const timer = setTimeout(() => (timers.delete(id), repair(id, why)), pause);

@@ -4,6 +4,7 @@ import { appendFile, readFile, readdir, rename, stat, unlink } from 'node:fs/pro
 import { join } from 'node:path';
 import { hasCode } from '../core/errors.js';
 import { ensureDir, writeDurable } from '../fs/atomic.js';
+import { isProcessAlive } from '../fs/process.js';
 import { toPaths } from './paths.js';
 
 /**
@@ -65,6 +66,12 @@ export async function mergeEventSpool(root: string): Promise<number> {
   return appended;
 }
 
+/** How many spool files (claims of a merge in progress included) wait in `data/events-spool/`. */
+export async function countSpooled(root: string): Promise<number> {
+  const names = await readdir(toPaths(root).eventsSpool).catch(() => [] as string[]);
+  return names.filter((name) => parseName(name) !== undefined).length;
+}
+
 // --- internal ---
 
 /** A spool file's own name, and for a claim of one the claiming host and pid; undefined for anything else. */
@@ -82,20 +89,11 @@ function parseName(name: string): SpoolName | undefined {
 /** A spool file is claimable; a claim is when its process is gone (on this host) or it is stale. */
 async function isClaimable(path: string, { claim }: SpoolName): Promise<boolean> {
   if (!claim) return true;
-  if (claim.host === hostname() && !isAlive(claim.pid)) return true;
+  if (claim.host === hostname() && !isProcessAlive(claim.pid)) return true; // a zombie counts as dead
   try {
     return Date.now() - (await stat(path)).ctimeMs > STALE_CLAIM_MS;
   } catch {
     return false;
-  }
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return hasCode(err, 'EPERM');
   }
 }
 

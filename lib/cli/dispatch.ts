@@ -16,7 +16,12 @@ interface Entry {
 
 /** `svc <group> <command>`: each group registers its commands on its own cac instance. */
 const GROUPS: Record<string, Entry & { summary: string }> = {
-  task: { summary: 'Create, list, show and move tasks (svc task --help)', load: async () => (await import('./task.js')).registerTask },
+  task: {
+    summary: 'Create, list, show, note and move tasks (svc task --help)',
+    load: async () => registerAll(await Promise.all([
+      import('./task.js').then((m) => m.registerTask), import('./task-bulk.js').then((m) => m.registerTaskBulk), import('./task-note.js').then((m) => m.registerTaskNote),
+    ])),
+  },
   daemon: { summary: 'Run, start, stop or install the daemon, and its status (svc daemon --help)', load: async () => (await import('./daemon.js')).registerDaemon },
   org: { summary: 'Check the org chart (svc org --help)', load: async () => (await import('./org.js')).registerOrg },
   scheduler: { summary: 'One scheduler tick, or its plan (svc scheduler --help)', load: async () => (await import('./scheduler.js')).registerScheduler, store: true },
@@ -62,11 +67,23 @@ export async function dispatch(argv: readonly string[], io: Io): Promise<number>
 
 // --- internal ---
 
-/** `svc task show -007`: a short id written with its dash, right after the subcommand, is the id argument, not an option. */
+/** Several modules' commands as one registration. */
+function registerAll(registers: readonly Register[]): Register {
+  return (cli, ctx) => registers.forEach((register) => register(cli, ctx));
+}
+
+/** Task commands that take several ids (`svc task cancel -007 -008`). */
+const BULK = new Set(['promote', 'cancel', 'block', 'unblock', 'resurrect']);
+
+/**
+ * `svc task show -007`: a short id written with its dash, right after the subcommand (or anywhere
+ * among the ids of a bulk command, but as an option's value), is an id argument, not an option.
+ */
 function toIdArgs(group: string | undefined, args: readonly string[]): string[] {
-  const [sub, id, ...more] = args;
-  if (group !== 'task' || sub === 'create' || id === undefined || !/^-\d{3,}$/.test(id)) return [...args];
-  return [sub!, id.slice(1), ...more];
+  const [sub, ...more] = args;
+  if (group !== 'task' || sub === undefined || sub === 'create') return [...args];
+  const isId = (arg: string, i: number) => /^-\d{3,}$/.test(arg) && (i === 0 || (BULK.has(sub) && !more[i - 1]!.startsWith('--')));
+  return [sub, ...more.map((arg, i) => (isId(arg, i) ? arg.slice(1) : arg))];
 }
 
 /** `svc tool <name> -`: the argument parser drops a lone `-`, so it becomes `--stdin` before parsing. */

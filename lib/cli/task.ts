@@ -10,10 +10,9 @@ import type { MoveResult } from '../tools/operator.js';
 import type { Context } from './context.js';
 import { formatMove, formatTaskDetail, toList, toText } from './format.js';
 import { operate } from './operate.js';
+import { OPERATOR, toCaller, withFlag, withLeaseOptions } from './task-caller.js';
 import { registerTaskList } from './task-list.js';
 
-/** Who the command line acts as, unless `--agent` names another actor. */
-const OPERATOR = 'operator';
 const STATUS_VALUES = `<status> is one of: ${STATUSES.join(', ')}`;
 
 /**
@@ -39,10 +38,6 @@ export function registerTask(cli: CAC, ctx: Context): void {
       ctx.print(`created in ${ctx.paint.status(created.status)}: ${created.path}`);
     });
 
-  cli.command('promote <id>', 'Move a task from backlog to ready').action(async (id: string) => {
-    printMove(ctx, await operate<MoveResult>(ctx, 'operator_task_promote', { taskId: String(id) }));
-  });
-
   withLeaseOptions(cli.command('status <id> <status>', `Move a task to a status along the transition table (README, "State on disk")\n${STATUS_VALUES}`).option('--reason <text>', 'Logged with the transition'))
     .example('svc task status -007 blocked --reason "waits for the API keys"')
     .action(async (id: string, status: string, opts: Record<string, unknown>) => {
@@ -60,12 +55,7 @@ export function registerTask(cli: CAC, ctx: Context): void {
       formatTaskDetail(stored, ctx.paint).forEach((line) => ctx.print(line));
     });
 
-  cli.command('resurrect <id>', 'Move a deadlettered task back to ready, resetting its failure count').action(async (id: string) => {
-    printMove(ctx, await operate<MoveResult>(ctx, 'operator_task_resurrect', { taskId: String(id) }));
-  });
-
   registerLeased(cli, ctx);
-  registerMore(cli, ctx);
 }
 
 // --- internal ---
@@ -96,40 +86,6 @@ function registerLeased(cli: CAC, ctx: Context): void {
       const as = lease.agent === OPERATOR ? '' : ` --agent ${lease.agent}`;
       ctx.print(`next: svc task close ${taskId}${as}, svc task update ${taskId}${as} --body ..., or name the lease with --session ${lease.sessionId}`);
     });
-}
-
-function registerMore(cli: CAC, ctx: Context): void {
-  withLeaseOptions(cli.command('cancel <id>', 'Cancel a task (terminal)').option('--reason <text>', 'Why')).action(async (id: string, opts: Record<string, unknown>) => {
-    const command = `svc task cancel {id}${withFlag('reason', opts.reason)}`;
-    printMove(ctx, await operate<MoveResult>(ctx, 'operator_task_cancel', { taskId: String(id), ...toCaller(opts, command), reason: toText(opts.reason) }));
-  });
-  withLeaseOptions(cli.command('block <id>', 'Block a task on something outside the task graph').option('--reason <text>', 'What it waits for (required)'))
-    .action(async (id: string, opts: Record<string, unknown>) => {
-      const command = `svc task block {id}${withFlag('reason', opts.reason)}`;
-      printMove(ctx, await operate<MoveResult>(ctx, 'operator_task_block', { taskId: String(id), ...toCaller(opts, command), reason: toText(opts.reason) ?? '' }));
-    });
-  cli.command('unblock <id>', 'Move a blocked task back to ready').action(async (id: string) => {
-    printMove(ctx, await operate<MoveResult>(ctx, 'operator_task_unblock', { taskId: String(id) }));
-  });
-}
-
-/** `--agent` and `--session`: who acts, and the lease it names (README, "Lease rules"). */
-function withLeaseOptions<T extends { option(name: string, description: string): T }>(command: T): T {
-  return command
-    .option('--agent <id>', `Act as this agent (default ${OPERATOR}); the holder of a lease moves its own task`)
-    .option('--session <id>', 'Name the lease to act under (its session id, from `svc task claim` or `svc task show`)');
-}
-
-/** The lease parameters of a call: `--agent` (default the operator), `--session`, and the command that names a lease. */
-function toCaller(opts: Record<string, unknown>, command: string): { actor: string; sessionId?: string; command: string } {
-  const sessionId = toText(opts.session);
-  return { actor: toText(opts.agent) ?? OPERATOR, ...(sessionId ? { sessionId } : {}), command };
-}
-
-/** ` --name 'value'` when the option was given, quoted for a POSIX shell. */
-function withFlag(name: string, value: unknown): string {
-  const text = toText(value);
-  return text === undefined ? '' : ` --${name} '${text.replaceAll("'", "'\\''")}'`;
 }
 
 function printMove(ctx: Context, move: MoveResult): void {

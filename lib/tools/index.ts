@@ -2,6 +2,7 @@ import { svcTaskComplete } from './complete.js';
 import { svcTaskDepAdd, svcTaskDepRemove } from './deps.js';
 import { svcDispatch } from './dispatch.js';
 import { svcTaskEdit } from './edit.js';
+import { svcTaskNote } from './note.js';
 import { svcStatus } from './status.js';
 import { svcTaskBlock, svcTaskCancel, svcTaskUnblock } from './state.js';
 import { svcTaskUpdate } from './update.js';
@@ -19,6 +20,7 @@ export const TOOLS: readonly ToolDef[] = [
   svcTaskBlock,
   svcTaskUnblock,
   svcStatus,
+  svcTaskNote,
   // Each tool is typed by its own schema; the list holds them under the common contract.
 ] as unknown as readonly ToolDef[];
 

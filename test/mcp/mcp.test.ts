@@ -34,13 +34,13 @@ async function connect() {
 const spawned = suite('mcp.svc mcp (spawned, official client)');
 spawned.after.each(cleanRoots);
 
-spawned('lists exactly the ten tools with the schemas generated from the zod schemas', async () => {
+spawned('lists exactly the eleven tools with the schemas generated from the zod schemas', async () => {
   const { client } = await connect();
   try {
     const { tools } = await client.listTools();
     const expected = toToolManifest();
     assert.equal(tools.map((tool) => tool.name), expected.map((entry) => entry.name));
-    assert.is(tools.length, 10);
+    assert.is(tools.length, 11);
     for (const [i, tool] of tools.entries()) {
       assert.equal(tool.inputSchema, expected[i]!.inputSchema, tool.name);
       assert.is(tool.description, expected[i]!.description);
@@ -120,7 +120,7 @@ inProcess('writes only protocol messages on stdout and settles `closed` when std
   const lines = out.split('\n').filter(Boolean).map((line) => JSON.parse(line) as { id: number; result: Structured });
   assert.equal(lines.map((line) => line.id), [1, 2]);
   assert.equal((lines[0]!.result.serverInfo as Structured).name, 'svc');
-  assert.is((lines[1]!.result.tools as unknown[]).length, 10);
+  assert.is((lines[1]!.result.tools as unknown[]).length, 11);
   let closed = false;
   void server.closed.then(() => { closed = true; });
   stdin.end();

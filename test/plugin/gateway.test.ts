@@ -50,7 +50,7 @@ test('the gateway refuses an unknown key in the plugin config, naming it', async
   assert.equal(report.issues, [{ path: 'plugins.entries.svc.config.memory.search', message: 'invalid config: must not have additional properties: "topK"' }]);
 });
 
-test('runtime inspection lists the ten tools and the four hooks', async () => {
+test('runtime inspection lists the eleven tools and the four hooks', async () => {
   const { code, out, json } = await openclaw({ dryRun: false }, 'plugins', 'inspect', 'svc', '--runtime', '--json');
   assert.is(code, 0, out);
   const report = json() as { plugin: { status: string; toolNames: string[] }; typedHooks: { name: string }[] };

@@ -10,12 +10,13 @@ import { rejects, setup, snapshot } from './helpers.js';
 const NAMES = [
   'svc_dispatch', 'svc_task_complete', 'svc_task_update', 'svc_task_edit', 'svc_task_cancel',
   'svc_task_dep_add', 'svc_task_dep_remove', 'svc_task_block', 'svc_task_unblock', 'svc_status',
+  'svc_task_note',
 ];
 
 const registry = suite('tools.invokeTool');
 registry.after.each(cleanRoots);
 
-registry('TOOLS holds exactly the ten tools of the specification', () => {
+registry('TOOLS holds exactly the ten tools of the specification, then svc_task_note', () => {
   assert.equal(TOOLS.map((tool) => tool.name), NAMES);
 });
 

@@ -17,9 +17,10 @@ interface Entry {
 /** `svc <group> <command>`: each group registers its commands on its own cac instance. */
 const GROUPS: Record<string, Entry & { summary: string }> = {
   task: {
-    summary: 'Create, list, show, note and move tasks (svc task --help)',
+    summary: 'Create, list, show and move tasks (svc task --help)',
     load: async () => registerAll(await Promise.all([
       import('./task.js').then((m) => m.registerTask), import('./task-bulk.js').then((m) => m.registerTaskBulk), import('./task-note.js').then((m) => m.registerTaskNote),
+      import('./task-tree.js').then((m) => m.registerTaskTree),
     ])),
   },
   daemon: { summary: 'Run, start, stop or install the daemon, and its status (svc daemon --help)', load: async () => (await import('./daemon.js')).registerDaemon },
@@ -76,13 +77,14 @@ function registerAll(registers: readonly Register[]): Register {
 const BULK = new Set(['promote', 'cancel', 'block', 'unblock', 'resurrect']);
 
 /**
- * `svc task show -007`: a short id written with its dash, right after the subcommand (or anywhere
- * among the ids of a bulk command, but as an option's value), is an id argument, not an option.
+ * `svc task show -007`: a short id written with its dash, right after the subcommand, after
+ * `--parent`, or anywhere among the ids of a bulk command (but as another option's value), is an id
+ * argument, not an option.
  */
 function toIdArgs(group: string | undefined, args: readonly string[]): string[] {
   const [sub, ...more] = args;
   if (group !== 'task' || sub === undefined || sub === 'create') return [...args];
-  const isId = (arg: string, i: number) => /^-\d{3,}$/.test(arg) && (i === 0 || (BULK.has(sub) && !more[i - 1]!.startsWith('--')));
+  const isId = (arg: string, i: number) => /^-\d{3,}$/.test(arg) && (i === 0 || more[i - 1] === '--parent' || (BULK.has(sub) && !more[i - 1]!.startsWith('--')));
   return [sub, ...more.map((arg, i) => (isId(arg, i) ? arg.slice(1) : arg))];
 }
 

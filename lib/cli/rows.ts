@@ -6,6 +6,7 @@ import { requestDaemon, toDaemonError } from '../daemon/client.js';
 import { toPaths } from '../store/paths.js';
 import type { InvalidFile } from '../store/store.js';
 import { loadStore, type Context } from './context.js';
+import { selectTasks, toFilterQuery, type TaskFilter } from '../store/task-filter.js';
 import { toListRow, type ListRow } from '../store/task-row.js';
 
 /** A listing: its rows (oldest first), the files that did not parse, and where it came from. */
@@ -19,34 +20,36 @@ export interface Listing {
  * The tasks of one status, or all: from a running daemon's index (no file is read, the store
  * module is never loaded), else from the files.
  */
-export async function listRows(ctx: Context, status?: Status): Promise<Listing> {
-  return (await listFromDaemon(ctx, status)) ?? (await listFromStore(ctx, status));
+export async function listRows(ctx: Context, status?: Status, filter: TaskFilter = {}): Promise<Listing> {
+  return (await listFromDaemon(ctx, status, filter)) ?? (await listFromStore(ctx, status, filter));
 }
 
 // --- internal ---
 
 /** The listing of a running daemon, or null when none runs. */
-async function listFromDaemon(ctx: Context, status: Status | undefined): Promise<Listing | null> {
+async function listFromDaemon(ctx: Context, status: Status | undefined, filter: TaskFilter): Promise<Listing | null> {
   const paths = toPaths(ctx.root);
   if (!existsSync(paths.socket)) return null;
   let reply: { status: number; body: unknown };
   try {
-    reply = await requestDaemon(paths.socket, 'GET', `/v1/tasks${status ? `?status=${status}` : ''}`, undefined, { timeoutMs: 60_000 });
+    const query = toFilterQuery(filter);
+    if (status) query.set('status', status);
+    reply = await requestDaemon(paths.socket, 'GET', `/v1/tasks${query.size ? `?${query}` : ''}`, undefined, { timeoutMs: 60_000 });
   } catch (err) {
     if (isSvcError(err, 'unavailable')) return null;
     throw err;
   }
   if (reply.status !== 200) throw toDaemonError(reply.status, reply.body);
-  const body = reply.body as { tasks: (ListRow & { agent?: string })[]; invalid: InvalidFile[] };
-  const rows = body.tasks.map((t) => ({
-    id: t.id, title: t.title, status: t.status, priority: t.priority, agent: t.agent ?? null, createdAt: t.createdAt, updatedAt: t.updatedAt, dependsOn: t.dependsOn,
-    path: paths.taskFile(t.status as Status, t.id), ...(t.nextAttemptAt ? { nextAttemptAt: t.nextAttemptAt } : {}), ...(t.leasedBy ? { leasedBy: t.leasedBy } : {}),
-  }));
+  const body = reply.body as { tasks: (Omit<ListRow, 'agent' | 'path'> & { agent?: string })[]; invalid: InvalidFile[] };
+  const rows = body.tasks.map((t): ListRow => ({ ...t, agent: t.agent ?? null, path: paths.taskFile(t.status as Status, t.id) }));
   return { rows: rows.sort((a, b) => compareText(a.createdAt, b.createdAt) || compareText(a.id, b.id)), invalid: body.invalid, source: 'daemon' };
 }
 
-async function listFromStore(ctx: Context, status: Status | undefined): Promise<Listing> {
+async function listFromStore(ctx: Context, status: Status | undefined, filter: TaskFilter): Promise<Listing> {
   await loadStore();
-  const { tasks, invalid } = await ctx.store().list(status ? [status] : STATUSES);
-  return { rows: tasks.map(toListRow), invalid, source: 'files' };
+  const store = ctx.store();
+  const { tasks, invalid } = await store.list(status ? [status] : STATUSES);
+  const parent = filter.parent === undefined ? undefined : await store.resolve(filter.parent);
+  const selected = await selectTasks(tasks, { ...filter, parent }, (stored) => stored.task, async (stored) => stored.body);
+  return { rows: selected.map(toListRow), invalid, source: 'files' };
 }

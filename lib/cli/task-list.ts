@@ -1,7 +1,12 @@
 import type { CAC } from 'cac';
+import { toCutoff } from '../core/duration.js';
+import { SvcError } from '../core/errors.js';
+import { PRIORITIES } from '../core/priority.js';
 import { assertStatus, STATUSES } from '../core/status.js';
+import { toDidYouMean } from '../core/suggest.js';
+import type { TaskFilter } from '../store/task-filter.js';
 import type { Context } from './context.js';
-import { formatInvalid, formatTaskTable, toText } from './format.js';
+import { formatInvalid, formatTaskTable, toList, toText } from './format.js';
 import { listRows } from './rows.js';
 
 /**
@@ -9,16 +14,37 @@ import { listRows } from './rows.js';
  * and the store module (zod, YAML) is never loaded; without one, the files are read.
  */
 export function registerTaskList(cli: CAC, ctx: Context): void {
-  cli.command('list', `List tasks, oldest first (from the daemon's index when one runs, else from the files)\n--status takes one of: ${STATUSES.join(', ')}`)
+  cli.command('list', `List tasks, oldest first (from the daemon's index when one runs, else from the files); the filters combine with AND\n--status takes one of: ${STATUSES.join(', ')}`)
     .option('--status <status>', 'Only this status').option('--agent <id>', 'Only tasks routed or leased to this agent')
+    .option('--tag <tags>', 'Only tasks with every one of these tags (comma-separated)').option('--project <id>', 'Only this project')
+    .option('--team <id>', 'Only tasks routed to this team').option('--priority <p>', `Only this priority (${PRIORITIES.join(', ')})`)
+    .option('--parent <id>', 'Only subtasks of this task').option('--since <when>', 'Only tasks updated since a duration back from now (2h, 7d) or a date')
+    .option('--text <words>', 'Only tasks whose title or body holds every word (case-insensitive)')
     .option('--json', 'Print a JSON array')
+    .example('svc task list --status ready --team core --tag api --since 2d --text login')
     .action(async (opts: Record<string, unknown>) => {
       const status = opts.status === undefined ? undefined : assertStatus(opts.status);
-      const { rows, invalid } = await listRows(ctx, status);
+      const { rows, invalid } = await listRows(ctx, status, toTaskFilter(opts, new Date()));
       const agent = toText(opts.agent);
       const shown = agent ? rows.filter((row) => row.agent === agent) : rows;
       formatInvalid(invalid).forEach((line) => ctx.io.stderr(`${line}\n`));
       if (opts.json) return ctx.io.stdout(`${JSON.stringify(shown)}\n`);
       formatTaskTable(shown, ctx.paint).forEach((line) => ctx.print(line));
     });
+}
+
+/** The filters of the options; a bad priority or `--since` is a `validation_error`. */
+export function toTaskFilter(opts: Record<string, unknown>, now: Date): TaskFilter {
+  const priority = toText(opts.priority);
+  if (priority !== undefined && !(PRIORITIES as readonly string[]).includes(priority)) {
+    throw new SvcError('validation_error', `Unknown priority ${JSON.stringify(priority)}.${toDidYouMean(priority, PRIORITIES)}`, `Use one of: ${PRIORITIES.join(', ')}.`);
+  }
+  const since = toText(opts.since);
+  const text = toText(opts.text);
+  if (text !== undefined && !text.trim()) throw new SvcError('validation_error', '--text is empty.', 'Pass the words to look for, e.g. --text "login page".');
+  const filter: TaskFilter = {
+    tags: toList(opts.tag), project: toText(opts.project), team: toText(opts.team), priority, parent: toText(opts.parent),
+    since: since === undefined ? undefined : toCutoff(since, now, '--since').toISOString(), text,
+  };
+  return Object.fromEntries(Object.entries(filter).filter(([, value]) => value !== undefined)) as TaskFilter;
 }

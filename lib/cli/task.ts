@@ -12,6 +12,7 @@ import { formatMove, formatTaskDetail, toList, toText } from './format.js';
 import { operate } from './operate.js';
 import { OPERATOR, toCaller, withFlag, withLeaseOptions } from './task-caller.js';
 import { registerTaskList } from './task-list.js';
+import { formatChildren, listChildren } from './task-tree.js';
 
 const STATUS_VALUES = `<status> is one of: ${STATUSES.join(', ')}`;
 
@@ -48,11 +49,14 @@ export function registerTask(cli: CAC, ctx: Context): void {
 
   registerTaskList(cli, ctx);
 
-  cli.command('show <id>', 'Show a task: its fields, then its body\n<id> is a full id, a unique prefix (2026-11-21-00) or a unique sequence (007, -007)').option('--json', 'Print JSON')
+  cli.command('show <id>', 'Show a task: its fields, its subtasks, then its body\n<id> is a full id, a unique prefix (2026-11-21-00) or a unique sequence (007, -007)').option('--json', 'Print JSON')
     .action(async (id: string, opts: Record<string, unknown>) => {
       const stored = await operate<StoredTask>(ctx, 'operator_task_show', { taskId: String(id) });
-      if (opts.json) return ctx.json({ ...stored.task, status: stored.status, body: stored.body, path: stored.path });
-      formatTaskDetail(stored, ctx.paint).forEach((line) => ctx.print(line));
+      const children = await listChildren(ctx, stored.task.id);
+      if (opts.json) return ctx.json({ ...stored.task, status: stored.status, body: stored.body, path: stored.path, children: children.map(({ id: child, title, status }) => ({ id: child, title, status })) });
+      const lines = formatTaskDetail(stored, ctx.paint);
+      lines.splice(lines.findIndex((line) => line.startsWith('file: ')) + 1, 0, ...formatChildren(children, ctx));
+      lines.forEach((line) => ctx.print(line));
     });
 
   registerLeased(cli, ctx);

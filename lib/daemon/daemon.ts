@@ -10,8 +10,8 @@ import type { ToolDef } from '../tools/registry.js';
 import { assertHealthy, assertPrivateDir, assertSocketPath, clearLeftovers, holdInstanceLock, listenPrivate, removePidFile, removeSocket, socketLost, writePidFile, type InstanceLock } from './instance.js';
 import { limitConnections } from './connections.js';
 import { createEventRetry, type EventRetry } from './event-retry.js';
-import { toLeasedBy } from '../store/task-row.js';
 import { toLeaseOwners } from './lease-owners.js';
+import { listIndexed } from './list-tasks.js';
 import { createLog, type DaemonLog } from './log.js';
 import { createRoutes, type HookName, type RouteContext, type StatusBody } from './routes.js';
 import { loadOrg, toDaemonSettings } from '../org/org-chart.js';
@@ -242,13 +242,7 @@ function toRouteContext(core: Core): RouteContext {
         core.scheduling?.schedule();
       },
     },
-    listTasks: async (status) => {
-      if (!status || status === 'done' || status === 'cancelled') await index.loaded;
-      await index.refresh();
-      const rows = [...index.summaries(status)].map(({ id, title, status: at, priority, agent, createdAt, updatedAt, dependsOn, nextAttemptAt, lease }) =>
-        ({ id, title, status: at, priority, agent, createdAt, updatedAt, dependsOn, ...(at === 'ready' && nextAttemptAt ? { nextAttemptAt } : {}), ...toLeasedBy(lease) }));
-      return { tasks: rows, invalid: index.invalid() };
-    },
+    listTasks: (status, filter) => listIndexed(index, core.store, status, filter),
     scheduler: {
       tick: () => requireScheduling(core.scheduling).tick(),
       dryRun: () => requireScheduling(core.scheduling).dryRun(),

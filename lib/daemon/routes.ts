@@ -4,6 +4,7 @@ import * as z from 'zod';
 import { SvcError } from '../core/errors.js';
 import { formatIssues } from '../core/task.js';
 import { STATUSES, type Status } from '../core/status.js';
+import { fromFilterQuery, type TaskFilter } from '../store/task-filter.js';
 import { invokeTool, type ToolContext, type ToolDef } from '../tools/registry.js';
 import { assertObject, readJson, route, sendError, sendJson, type Handler } from './http.js';
 import type { LeaseOwners } from './lease-owners.js';
@@ -48,8 +49,8 @@ export interface RouteContext {
   onHook: (name: HookName, payload: Record<string, unknown>, plugin: string | undefined) => Promise<void>;
   /** Waits until the task change counter passes `after` (or `waitMs` passes, or the client goes); resolves with the counter. */
   waitChanges: (after: number, waitMs: number, signal: AbortSignal) => Promise<number>;
-  /** `svc task list` served from the index: the entries of one status, or all, and the invalid files. */
-  listTasks: (status: Status | undefined) => Promise<{ tasks: unknown[]; invalid: unknown[] }>;
+  /** `svc task list` served from the index: the entries of one status, or all, that pass the filter, and the invalid files. */
+  listTasks: (status: Status | undefined, filter: TaskFilter) => Promise<{ tasks: unknown[]; invalid: unknown[] }>;
   /** `svc scheduler run`: one tick now, or the plan of one without acting. */
   scheduler: { tick: () => Promise<unknown[]>; dryRun: () => Promise<unknown[]> };
 }
@@ -69,7 +70,7 @@ export function createRoutes(ctx: RouteContext): (req: IncomingMessage, res: Ser
   app.get('/v1/spawns/wait', wrap((req, res) => waitSpawn(ctx, req, res)));
   app.post('/v1/spawns/:id/result', wrap((req, res) => spawnResult(ctx, req, res)));
   app.get('/v1/tasks/changes', wrap((req, res) => waitChanges(ctx, req, res)));
-  app.get('/v1/tasks', wrap(async (req, res) => sendJson(res, 200, { ok: true, ...(await ctx.listTasks(toStatusQuery(req))) })));
+  app.get('/v1/tasks', wrap(async (req, res) => sendJson(res, 200, { ok: true, ...(await ctx.listTasks(toStatusQuery(req), toFilterQuery(req))) })));
   app.post('/v1/scheduler/tick', wrap(async (_req, res) => (assertServing(ctx), sendJson(res, 200, { ok: true, actions: await ctx.scheduler.tick() }))));
   app.get('/v1/scheduler/plan', wrap(async (_req, res) => sendJson(res, 200, { ok: true, actions: await ctx.scheduler.dryRun() })));
   return (req, res) => void app.handler(req as Request, res, undefined as never);
@@ -77,7 +78,7 @@ export function createRoutes(ctx: RouteContext): (req: IncomingMessage, res: Ser
 
 // --- internal ---
 
-const ROUTES = 'GET /healthz, GET /status, POST /v1/tool/invoke, POST /v1/event/{session-end|agent-end|before-compaction|message-received}, GET /v1/spawns/wait, POST /v1/spawns/{id}/result, GET /v1/tasks?status=, GET /v1/tasks/changes?after=&waitMs=, POST /v1/scheduler/tick, GET /v1/scheduler/plan';
+const ROUTES = 'GET /healthz, GET /status, POST /v1/tool/invoke, POST /v1/event/{session-end|agent-end|before-compaction|message-received}, GET /v1/spawns/wait, POST /v1/spawns/{id}/result, GET /v1/tasks?status=&tags=&project=&team=&priority=&parent=&since=&text=, GET /v1/tasks/changes?after=&waitMs=, POST /v1/scheduler/tick, GET /v1/scheduler/plan';
 
 const ResultBody = z.object({
   ok: z.boolean(),
@@ -164,6 +165,14 @@ function toStatusQuery(req: IncomingMessage): Status | undefined {
   if (value === null || value === '') return undefined;
   if ((STATUSES as readonly string[]).includes(value)) return value as Status;
   throw new SvcError('validation_error', `Unknown status ${JSON.stringify(value)}.`, `Use one of: ${STATUSES.join(', ')}.`);
+}
+
+function toFilterQuery(req: IncomingMessage): TaskFilter {
+  const filter = fromFilterQuery(new URL(req.url ?? '/', 'http://svc').searchParams);
+  if (filter.since !== undefined && Number.isNaN(Date.parse(filter.since))) {
+    throw new SvcError('validation_error', `GET /v1/tasks takes since as a time (found ${JSON.stringify(filter.since)}).`, 'Ask GET /v1/tasks?since=2026-11-23T08:00:00Z.');
+  }
+  return filter;
 }
 
 function pluginOf(req: IncomingMessage): string | null {

@@ -31,12 +31,12 @@ export function fromStored(stored: StoredTask, stamp: string): IndexEntry {
  */
 function toEntry(read: { task: StoredTask['task']; status: Status; path: string; stamp: string; mtimeMs: number }): IndexEntry {
   const { task, status, path, stamp, mtimeMs } = read;
-  const copy = JSON.parse(JSON.stringify([task.id, task.title, task.priority, task.routing, task.dependsOn, task.lease ?? null, task.createdAt, task.updatedAt])) as [string, string, Priority, Routing, string[], Lease | null, string, string];
-  const [id, title, priority, routing, dependsOn, lease, createdAt, updatedAt] = copy;
+  const copy = JSON.parse(JSON.stringify([task.id, task.title, task.priority, task.routing, task.dependsOn, task.lease ?? null, task.createdAt, task.updatedAt, task.project, task.parentId ?? null])) as [string, string, Priority, Routing, string[], Lease | null, string, string, string, string | null];
+  const [id, title, priority, routing, dependsOn, lease, createdAt, updatedAt, project, parentId] = copy;
   const agent = lease?.agent ?? routing.agent;
   const gate = task.gate ? { workflow: `${task.gate.workflow}`, current: `${task.gate.current}` } : undefined;
   return {
-    id, status, path, title, priority, routing, dependsOn: dependsOn.length ? dependsOn : NO_DEPENDENCIES, lease: lease ?? undefined, agent, createdAt, updatedAt,
+    id, status, path, title, priority, routing, dependsOn: dependsOn.length ? dependsOn : NO_DEPENDENCIES, lease: lease ?? undefined, agent, createdAt, updatedAt, project, parentId: parentId ?? undefined,
     mtimeMs, stamp, gate, dispatchFailures: toDispatchFailures(task.metadata), nextAttemptAt: toNextAttemptAt(task.metadata), moved: task.status !== status,
   };
 }

@@ -21,6 +21,9 @@ export interface IndexEntry {
   agent?: string;
   createdAt: string;
   updatedAt: string;
+  project: string;
+  /** The parent task (`parentId`), for `svc task tree` and the listing's `--parent`. */
+  parentId: string | undefined;
   /** The workflow position of a gated task. */
   gate: { workflow: string; current: string } | undefined;
   /** Consecutive failed dispatches (`metadata.dispatchFailures`). */

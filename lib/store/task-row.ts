@@ -6,6 +6,7 @@ export interface ListRow {
   title: string;
   status: string;
   priority: string;
+  project: string;
   agent: string | null;
   createdAt: string;
   updatedAt: string;
@@ -15,17 +16,27 @@ export interface ListRow {
   nextAttemptAt?: string;
   /** Who granted the lease of an in-progress task, `<host> pid <pid>` (several daemons may share a tree). */
   leasedBy?: string;
+  /** `routing.team`, `routing.tags` and `parentId`, when set. */
+  team?: string;
+  tags?: string[];
+  parentId?: string;
 }
 
 /** The row of a stored task: the agent is the lease holder, else `routing.agent`. */
 export function toListRow(stored: StoredTask): ListRow {
   const { task } = stored;
   return {
-    id: task.id, title: task.title, status: stored.status, priority: task.priority,
+    id: task.id, title: task.title, status: stored.status, priority: task.priority, project: task.project,
     agent: task.lease?.agent ?? task.routing.agent ?? null, createdAt: task.createdAt, updatedAt: task.updatedAt,
     dependsOn: task.dependsOn, path: stored.path, ...toLeasedBy(task.lease),
     ...(stored.status === 'ready' && isTime(task.metadata.nextAttemptAt) ? { nextAttemptAt: task.metadata.nextAttemptAt } : {}),
+    ...toGrouping({ ...task.routing, parentId: task.parentId }),
   };
+}
+
+/** `{team, tags, parentId}`, each only when set (a row's optional grouping fields). */
+export function toGrouping(from: { team?: string | undefined; tags?: string[] | undefined; parentId?: string | undefined }): Pick<ListRow, 'team' | 'tags' | 'parentId'> {
+  return { ...(from.team ? { team: from.team } : {}), ...(from.tags?.length ? { tags: [...from.tags] } : {}), ...(from.parentId ? { parentId: from.parentId } : {}) };
 }
 
 /** `{leasedBy: "<host> pid <pid>"}` when a lease names who granted it, else nothing. */

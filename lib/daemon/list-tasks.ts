@@ -1,0 +1,31 @@
+import type { Status } from '../core/status.js';
+import type { Store } from '../store/store.js';
+import { selectTasks, type TaskFilter } from '../store/task-filter.js';
+import type { IndexEntry, TaskIndex } from '../store/task-index.js';
+import { toGrouping, toLeasedBy } from '../store/task-row.js';
+
+/** A row of `GET /v1/tasks` (the command line adds each file's path). */
+export type IndexRow = ReturnType<typeof toRow>;
+
+/**
+ * `GET /v1/tasks`: the tasks of one status, or all, from the index (refreshed first, so a write of
+ * another process is seen), filtered (README, "Command line"). The index holds no bodies: the
+ * `text` filter reads the body of a task only when the other filters pass and its title lacks a word.
+ */
+export async function listIndexed(index: TaskIndex, store: Store, status: Status | undefined, filter: TaskFilter = {}): Promise<{ tasks: IndexRow[]; invalid: ReturnType<TaskIndex['invalid']> }> {
+  if (!status || status === 'done' || status === 'cancelled') await index.loaded;
+  await index.refresh();
+  const parent = filter.parent === undefined ? undefined : await store.resolve(filter.parent);
+  const selected = await selectTasks(index.summaries(status), { ...filter, parent }, (entry) => entry, async (entry) => (await store.get(entry.id)).body);
+  return { tasks: selected.map(toRow), invalid: index.invalid() };
+}
+
+// --- internal ---
+
+function toRow(entry: IndexEntry) {
+  const { id, title, status, priority, project, agent, createdAt, updatedAt, dependsOn, nextAttemptAt, lease, routing, parentId } = entry;
+  return {
+    id, title, status, priority, project, agent, createdAt, updatedAt, dependsOn,
+    ...(status === 'ready' && nextAttemptAt ? { nextAttemptAt } : {}), ...toLeasedBy(lease), ...toGrouping({ ...routing, parentId }),
+  };
+}

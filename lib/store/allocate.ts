@@ -52,8 +52,9 @@ async function firstFree(paths: Paths, dir: string, date: string): Promise<numbe
 
 async function scanHighestSeq(paths: Paths, date: string): Promise<number> {
   let highest = 0;
-  for (const status of STATUSES) {
-    const names = await readdir(paths.statusDir(status)).catch((err: unknown) => {
+  // A task of this date archived since is in the archive of this month (its last transition was on or after it).
+  for (const dir of [...STATUSES.map((status) => paths.statusDir(status)), paths.archiveDir(date.slice(0, 7))]) {
+    const names = await readdir(dir).catch((err: unknown) => {
       if (hasCode(err, 'ENOENT')) return [] as string[];
       throw err;
     });

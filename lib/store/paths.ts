@@ -32,6 +32,11 @@ export interface Paths {
   runs: string;
   statusDir(status: Status): string;
   taskFile(status: Status, id: string): string;
+  /** Archived tasks (`tasks/archive/`, not a status: never loaded by the index, watched or reconciled). */
+  archive: string;
+  /** The archive of one month (`yyyy-mm`, the month of the task's last transition). */
+  archiveDir(month: string): string;
+  archiveFile(month: string, id: string): string;
   lockFile(id: string): string;
   /** Reservations of the ids of one UTC day: one empty file per allocated sequence number. */
   seqDir(date: string): string;
@@ -77,6 +82,9 @@ export function toPaths(rootArg: string): Paths {
     slaAlerts: join(data, 'sla-alerts.json'),
     statusDir: (status) => join(tasks, status),
     taskFile: (status, id) => join(tasks, status, `${id}.md`),
+    archive: join(tasks, 'archive'),
+    archiveDir: (month) => join(tasks, 'archive', month),
+    archiveFile: (month, id) => join(tasks, 'archive', month, `${id}.md`),
     lockFile: (id) => join(locks, `${id}.lock`),
     seqDir: (date) => join(seq, date),
     eventFile: (date) => join(events, `${date}.jsonl`),
@@ -91,6 +99,17 @@ export function toTaskId(fileName: string): string | null {
   if (fileName.startsWith('.') || !fileName.endsWith('.md')) return null;
   const id = fileName.slice(0, -3);
   return /^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(id) && !id.includes('..') && !/\.md\./.test(fileName) ? id : null;
+}
+
+/** The archive month of a time (`2026-10`), or null for a time that does not parse. */
+export function toArchiveMonth(iso: string): string | null {
+  const ms = Date.parse(iso);
+  return Number.isFinite(ms) ? new Date(ms).toISOString().slice(0, 7) : null;
+}
+
+/** True for an archive month directory name (`yyyy-mm`). */
+export function isArchiveMonth(name: string): boolean {
+  return /^\d{4}-(0[1-9]|1[0-2])$/.test(name);
 }
 
 /** True for a temporary file left by an atomic write (`<id>.md.<suffix>`). */

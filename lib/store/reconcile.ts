@@ -186,13 +186,13 @@ async function planMissing(paths: Paths): Promise<ReconcileAction[]> {
   return out;
 }
 
-/** One walk of `tasks/` (dot entries skipped): task files, temporaries, and stray `.md` files. */
+/** One walk of `tasks/` (dot entries and `tasks/archive/` skipped): task files, temporaries, and stray `.md` files. */
 async function scanTree(paths: Paths): Promise<Scan> {
   const scan: Scan = { files: [], temps: [], strays: [] };
   const walk = async (dir: string, depth: number): Promise<void> => {
     for (const entry of await readdirOrEmpty(dir)) {
-      if (entry.name.startsWith('.')) continue;
       const path = join(dir, entry.name);
+      if (entry.name.startsWith('.') || path === paths.archive) continue;
       const rel = relative(paths.root, path);
       const status = depth === 1 ? relative(paths.tasks, dir) : '';
       // In a status directory every entry but a plain subdirectory is classified: a directory, FIFO or

@@ -1,4 +1,7 @@
 import * as z from 'zod';
+import { isSvcError } from '../core/errors.js';
+import { archiveTasks } from '../store/archive.js';
+import { getArchived } from '../store/archived.js';
 import type { CommitResult } from '../store/commit.js';
 import { assertTasksExist } from '../store/deps.js';
 import type { Caller } from '../store/lease.js';
@@ -31,15 +34,20 @@ export interface MoveResult {
 }
 
 /**
- * The command line's own calls (`svc task create|show|promote|status|close|claim|update|cancel|block|unblock|resurrect`):
+ * The command line's own calls (`svc task create|show|promote|status|close|claim|update|cancel|block|unblock|resurrect`, `svc archive`):
  * the daemon serves them on its socket beside the agent tools, and the command line runs the same
  * handlers itself when no daemon runs. They are not agent tools: MCP and the plugin do not list them.
  */
 export const OPERATOR_TOOLS: readonly ToolDef[] = [
   define('operator_task_create', { title: z.string(), body: z.string().optional(), priority: priorityParam.optional(), agent: z.string().optional(), team: z.string().optional(), role: z.string().optional(), tags: z.array(z.string()).optional(), dependsOn: z.array(z.string()).optional(), project: z.string().optional(), parent: z.string().optional(), workflow: z.string().optional(), actor: z.string().optional() }, create),
   define('operator_task_show', { taskId: z.string().min(1) }, async (p, ctx) => {
-    const stored = await ctx.store.get(p.taskId);
+    const stored = await ctx.store.get(p.taskId).catch((err: unknown) => (isSvcError(err, 'not_found') ? getArchived(ctx.store.paths, p.taskId) : Promise.reject(err)));
     return { task: stored.task, status: stored.status, body: stored.body, path: stored.path };
+  }),
+  define('operator_archive', { before: z.iso.datetime(), dryRun: z.boolean().optional(), actor: z.string().optional() }, async (p, ctx) => {
+    const report = await archiveTasks(ctx.store, { before: new Date(p.before), actor: p.actor ?? OPERATOR, dryRun: !!p.dryRun });
+    await notifyCommitted(ctx, report.moved.map((move) => move.id));
+    return report;
   }),
   define('operator_task_promote', { taskId: z.string().min(1), actor: z.string().optional() }, async (p, ctx) => toMove(ctx, await promoteTask(ctx.store, p.taskId, { actor: p.actor ?? OPERATOR }))),
   define('operator_task_status', { ...leased, status: statusParam, reason: z.string().optional() }, async (p, ctx) => toMove(ctx, await setStatus(ctx.store, p.taskId, p.status, { ...toCaller(p), reason: p.reason }))),

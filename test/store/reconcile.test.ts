@@ -39,10 +39,12 @@ plan('reads only: planning a broken tree changes no file', async () => {
   assert.equal(listFiles(root), before);
 });
 
-plan('reports stray .md files outside the status directories and badly named ones inside', async () => {
+plan('reports stray .md files outside the status directories and badly named ones inside; tasks/archive/ is not looked into', async () => {
   const { root, store } = await setup();
-  mkdirSync(join(root, 'tasks/archive/2025'), { recursive: true });
-  writeFileSync(join(root, 'tasks/archive/2025/old.md'), '# old\n');
+  mkdirSync(join(root, 'tasks/attic/2025'), { recursive: true });
+  writeFileSync(join(root, 'tasks/attic/2025/old.md'), '# old\n');
+  mkdirSync(join(root, 'tasks/archive/2025-10'), { recursive: true });
+  writeFileSync(join(root, 'tasks/archive/2025-10/TASK-2025-10-01-001.md'), '# archived, not read\n');
   writeFileSync(join(root, 'tasks/README.md'), '# readme\n');
   mkdirSync(join(root, 'tasks/ready/sub'));
   writeFileSync(join(root, 'tasks/ready/sub/nested.md'), '# nested\n');
@@ -52,7 +54,7 @@ plan('reports stray .md files outside the status directories and badly named one
   assert.equal(actions.map((action) => [action.kind, action.line.split(':')[0]]), [
     ['invalid', 'invalid tasks/ready/my notes.md'],
     ['stray', 'stray tasks/README.md'],
-    ['stray', 'stray tasks/archive/2025/old.md'],
+    ['stray', 'stray tasks/attic/2025/old.md'],
     ['stray', 'stray tasks/ready/sub/nested.md'],
   ]);
 });

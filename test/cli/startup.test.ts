@@ -35,9 +35,14 @@ startup('with a daemon, the everyday commands load no store, zod, YAML or lock c
     [['task', 'status', two, 'ready'], / backlog -> ready/],
     [['task', 'claim', one], /leased to operator/],
     [['task', 'close', three], / backlog -> done/],
+    [['task', 'note', two, 'light'], / noted \(ready\)/],
+    [['task', 'list', '--text', 'light', '--since', '1h'], /Two/],
+    [['task', 'tree', one], /\(no subtasks\)/],
+    [['archive', '--dry-run'], /0 would archive/],
     [['board'], /Ready \(1\)/],
     [['daemon', 'status'], /Status: running \(healthy\)/],
     [['tool', 'svc_status', `{"status":"ready"}`], /"total": 1/],
+    [['task', 'promote', four, '005'], / backlog -> ready\n.+ backlog -> ready/],
     [['task', 'status', four, 'redy'], /^$/],
   ];
   for (const [argv, expected] of runs) {

@@ -16,7 +16,7 @@ export async function listIndexed(index: TaskIndex, store: Store, status: Status
   if (!status || status === 'done' || status === 'cancelled') await index.loaded;
   await index.refresh();
   const parent = filter.parent === undefined ? undefined : await store.resolve(filter.parent);
-  const selected = await selectTasks(index.summaries(status), { ...filter, parent }, (entry) => entry, async (entry) => (await store.get(entry.id)).body);
+  const selected = await selectTasks([...index.summaries(status)], { ...filter, parent }, (entry) => entry, async (entry) => (await store.get(entry.id)).body);
   return { tasks: selected.map(toRow), invalid: index.invalid() };
 }
 

@@ -106,7 +106,7 @@ manifest('generates one closed JSON schema per tool from its zod schema', () => 
 
 manifest('TOOL_NAMES (help and "did you mean" without loading the tools) are the names of TOOLS, in order; no operator call is an agent tool', () => {
   assert.equal([...TOOL_NAMES], TOOLS.map((tool) => tool.name));
-  assert.equal(OPERATOR_TOOLS.filter((tool) => !tool.name.startsWith('operator_task_')), []);
+  assert.equal(OPERATOR_TOOLS.filter((tool) => !tool.name.startsWith('operator_')), []);
   assert.equal(toToolManifest().filter((entry) => entry.name.startsWith('operator_')), []);
 });
 

@@ -1,9 +1,11 @@
+import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { readEvents } from '../../lib/store/events.js';
 import { TOOLS } from '../../lib/tools/index.js';
 import { OPERATOR_TOOLS } from '../../lib/tools/operator.js';
+import { SVC_BIN } from '../helpers/agents.js';
 import { svc } from '../helpers/cli.js';
 import { closeDaemons, startTestDaemon } from '../helpers/daemon.js';
 import { cleanRoots, tempRoot } from '../helpers/root.js';
@@ -72,6 +74,21 @@ note('through a running daemon the note is one call, and the daemon index is tol
   assert.is(out.stdout, `${id} noted (backlog)\n`, out.stderr);
   assert.match(readFileSync(`${root}/tasks/backlog/${id}.md`, 'utf8'), /operator: over the socket\n$/);
   assert.ok(daemon.index.get(id)!.updatedAt > before);
+});
+
+note('notes of several processes racing through a running daemon all land', async () => {
+  const root = tempRoot();
+  const id = firstLine((await svc(root, 'task', 'create', 'Raced', '--body', 'Keep me.')).stdout);
+  await startTestDaemon(root, { schedule: false, tools: [...TOOLS, ...OPERATOR_TOOLS] });
+  const script = (w: number) => `for i in 1 2 3 4; do "$NODE" "$BIN" ${w % 2 ? `tool svc_task_note '{"taskId":"${id}","actor":"a${w}","text":"w${w} n'$i'"}'` : `task note ${id} w${w} n$i`} >/dev/null || exit 1; done`;
+  const codes = await Promise.all([0, 1, 2, 3].map((w) => new Promise<number | null>((resolve) => {
+    spawn('sh', ['-c', script(w)], { env: { ...process.env, SVC_HOME: root, NODE: process.execPath, BIN: SVC_BIN }, stdio: 'inherit' }).on('close', resolve);
+  })));
+  assert.equal(codes, [0, 0, 0, 0]);
+  const text = readFileSync(`${root}/tasks/backlog/${id}.md`, 'utf8');
+  assert.ok(text.includes('\nKeep me.\n\n## Notes\n\n'), text);
+  for (const w of [0, 1, 2, 3]) for (const i of [1, 2, 3, 4]) assert.match(text, new RegExp(`Z ${w % 2 ? `a${w}` : 'operator'}: w${w} n${i}\n`));
+  assert.is(text.match(/^- \d{4}-/gm)!.length, 16);
 });
 
 note.run();

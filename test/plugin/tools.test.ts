@@ -47,6 +47,17 @@ test('a tool forwards to the daemon with the calling agent as actor; svc result 
   assert.equal(created.map((e) => e.actor), ['planner']);
 });
 
+test('svc_task_note is offered by the plugin: two agents noting on one task both stay, each as itself', async () => {
+  const root = tempRoot();
+  await startTestDaemon(root, { tools: TOOLS, schedule: false });
+  const { task } = await createStore({ root }).create({ title: 'Shared', body: 'Brief.', createdBy: 'test' });
+  const api = registered(root);
+  await Promise.all(['alice', 'bob'].map((agentId) => api.tool('svc_task_note', { agentId, sessionKey: `agent:${agentId}:main` }).execute('call-1', { taskId: task.id, text: `seen by ${agentId}` })));
+  const { body } = await createStore({ root }).get(task.id);
+  assert.match(body, /^Brief\.\n\n## Notes\n\n- /);
+  for (const agent of ['alice', 'bob']) assert.match(body, new RegExp(`Z ${agent}: seen by ${agent}\n`));
+});
+
 test('without an agent in the context the actor the model passed is kept', async () => {
   const root = tempRoot();
   await startTestDaemon(root, { tools: TOOLS, schedule: false });

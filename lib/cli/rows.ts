@@ -49,7 +49,7 @@ async function listFromStore(ctx: Context, status: Status | undefined, filter: T
   await loadStore();
   const store = ctx.store();
   const { tasks, invalid } = await store.list(status ? [status] : STATUSES);
-  const parent = filter.parent === undefined ? undefined : await store.resolve(filter.parent);
+  const parent = filter.parent === undefined ? undefined : await (await import('../store/archived.js')).resolveAnyId(store, filter.parent);
   const selected = await selectTasks(tasks, { ...filter, parent }, (stored) => stored.task, async (stored) => stored.body);
   return { rows: selected.map(toListRow), invalid, source: 'files' };
 }

@@ -1,4 +1,5 @@
 import type { Status } from '../core/status.js';
+import { resolveAnyId } from '../store/archived.js';
 import type { Store } from '../store/store.js';
 import { selectTasks, type TaskFilter } from '../store/task-filter.js';
 import type { IndexEntry, TaskIndex } from '../store/task-index.js';
@@ -15,7 +16,7 @@ export type IndexRow = ReturnType<typeof toRow>;
 export async function listIndexed(index: TaskIndex, store: Store, status: Status | undefined, filter: TaskFilter = {}): Promise<{ tasks: IndexRow[]; invalid: ReturnType<TaskIndex['invalid']> }> {
   if (!status || status === 'done' || status === 'cancelled') await index.loaded;
   await index.refresh();
-  const parent = filter.parent === undefined ? undefined : await store.resolve(filter.parent);
+  const parent = filter.parent === undefined ? undefined : await resolveAnyId(store, filter.parent);
   const selected = await selectTasks([...index.summaries(status)], { ...filter, parent }, (entry) => entry, async (entry) => (await store.get(entry.id)).body);
   return { tasks: selected.map(toRow), invalid: index.invalid() };
 }

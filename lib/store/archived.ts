@@ -1,11 +1,12 @@
 import { readdirSync } from 'node:fs';
-import { hasCode, SvcError } from '../core/errors.js';
+import { hasCode, isSvcError, SvcError } from '../core/errors.js';
 import { resolveIdArg } from '../core/ids.js';
 import { isStatus } from '../core/status.js';
 import { parseTask } from '../core/task.js';
 import { MAX_FILE_BYTES, parseFrontmatter } from '../fs/frontmatter.js';
 import { readRegularFileSync } from '../fs/regular-file.js';
 import { isArchiveMonth, toTaskId, type Paths } from './paths.js';
+import type { Store } from './store.js';
 import type { StoredTask } from './task-file.js';
 
 /** Every archived task: id -> its file (`tasks/archive/<yyyy-mm>/<id>.md`). Names only; nothing is read. */
@@ -33,6 +34,16 @@ export function getArchived(paths: Paths, arg: string): StoredTask {
   const task = parseTask(parsed.data, path);
   if (task.id !== id || !isStatus(task.status)) throw new SvcError('validation_error', `${path}: the frontmatter id is ${JSON.stringify(task.id)}.`, 'Rename the file to <id>.md or fix the id field.');
   return { task, body: parsed.body, path, status: task.status, stamp: { ino: stat.ino, size: stat.size, mtimeNs: stat.mtimeNs } };
+}
+
+/** Resolves an id argument among the tasks, else among the archived ones (`svc task list --parent` of an archived parent). */
+export async function resolveAnyId(store: Store, arg: string): Promise<string> {
+  try {
+    return await store.resolve(arg);
+  } catch (err) {
+    if (!isSvcError(err, 'not_found')) throw err;
+    return resolveIdArg(arg, listArchived(store.paths).keys());
+  }
 }
 
 // --- internal ---

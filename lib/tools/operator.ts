@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { isSvcError } from '../core/errors.js';
 import { archiveTasks } from '../store/archive.js';
-import { getArchived } from '../store/archived.js';
+import { getArchived, resolveAnyId } from '../store/archived.js';
 import type { CommitResult } from '../store/commit.js';
 import { assertTasksExist } from '../store/deps.js';
 import type { Caller } from '../store/lease.js';
@@ -112,7 +112,7 @@ async function create(p: CreateParams, ctx: ToolContext): Promise<ListRow> {
   const gate = p.workflow === undefined ? undefined : await toGate(ctx, p.workflow);
   const routing = Object.fromEntries(Object.entries({ agent: p.agent, team: p.team, role: p.role, tags: p.tags?.length ? p.tags : undefined, workflow: gate && p.workflow }).filter(([, v]) => v !== undefined));
   const dependsOn = await assertTasksExist(store, p.dependsOn ?? []);
-  const parentId = p.parent === undefined ? undefined : await store.resolve(p.parent);
+  const parentId = p.parent === undefined ? undefined : await resolveAnyId(store, p.parent);
   const created = await store.create({
     title: p.title, body: p.body, priority: p.priority ?? 'normal', routing, dependsOn, project: p.project ?? 'default',
     createdBy: 'cli', actor: p.actor ?? OPERATOR, ...(parentId ? { parentId } : {}), ...(gate ? { gate } : {}),

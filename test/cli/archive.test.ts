@@ -19,6 +19,8 @@ archive.after.each(async () => {
   cleanRoots();
 });
 
+const firstId = (out: { stdout: string }) => out.stdout.split('\n')[0]!;
+
 /** An old done task, an old cancelled one, a recent done one, an old open one (all created 2026-09-10, moved 2026-09-15 or now). */
 async function seed(root: string) {
   const clock = fixedClock('2026-09-10T08:00:00.000Z');
@@ -58,6 +60,9 @@ archive('moves old done and cancelled tasks to tasks/archive/<yyyy-mm>/; show st
   const events = (await readEvents(root, { taskId: ids.done })).map((event) => event.type);
   assert.equal(events.slice(0, 2), ['task.created', 'task.transitioned']);
   assert.equal(events.at(-1), 'task.archived');
+  const child = firstId(await svc(root, 'task', 'create', 'Follow-up', '--parent', ids.done));
+  assert.equal(JSON.parse((await svc(root, 'task', 'list', '--parent', '2026-09-10-001', '--json')).stdout).map((row: { id: string }) => row.id), [child], 'an archived parent still names its children');
+  assert.match((await svc(root, 'task', 'tree', ids.done)).stdout, new RegExp(`^${ids.done}  done  Old done\n└─ ${child}  backlog  Follow-up\n$`));
   const doctor = await svc(root, 'doctor');
   assert.not.match(doctor.stdout, /archive/);
   assert.is((await svc(root, 'archive')).stdout.trim().split('\n').at(-1)!.startsWith('0 archived'), true, 'a second run has nothing to do');

@@ -64,7 +64,7 @@ export async function archiveTasks(store: Store, options: { before: Date; actor:
 // --- internal ---
 
 /** Under the task's lock: re-read, re-check, write the archive copy durably, then unlink the original if unchanged. */
-async function archiveOne(store: Store, move: ArchiveMove, options: { before: Date; actor: string }): Promise<void> {
+async function archiveOne(store: Store, move: ArchiveMove, options: { actor: string }): Promise<void> {
   const { paths } = store;
   const now = store.clock();
   await withLock(paths.lockFile(move.id), { what: move.id, waitMs: 5000 }, async (lock) => {
@@ -76,9 +76,10 @@ async function archiveOne(store: Store, move: ArchiveMove, options: { before: Da
     const status = relative(paths.tasks, path).split('/')[0] as Status;
     if (!isTerminal(status)) throw new SvcError('invalid_transition', `${move.id} is in ${status} now: only done and cancelled tasks are archived.`, 'Nothing was moved.');
     if (isLeaseLive(task, now)) throw toLeaseHeld(move.id, task.lease);
-    if (!(Date.parse(task.lastTransitionAt) < options.before.getTime())) throw new SvcError('invalid_transition', `${move.id} moved at ${task.lastTransitionAt}, after the cutoff.`, 'Nothing was moved.');
-    const target = `${paths.root}/${move.to}`;
-    await ensureDir(paths.archiveDir(toArchiveMonth(task.lastTransitionAt)!));
+    if (task.lastTransitionAt !== move.lastTransitionAt) throw new SvcError('locked', `${move.id} moved again at ${task.lastTransitionAt} while the archive ran.`, 'Archive again.');
+    const month = toArchiveMonth(task.lastTransitionAt)!;
+    const target = paths.archiveFile(month, move.id);
+    await ensureDir(paths.archiveDir(month));
     // A copy already there is what a run that crashed before the unlink left: identical, it is ours.
     if (!(await createExclusive(target, text)) && readRegularFileSync(target, MAX_FILE_BYTES).text !== text) {
       throw new SvcError('validation_error', `${move.to} exists and differs from ${move.id} in ${status}.`, `Compare the two files and remove one (svc doctor does not look into ${relative(paths.root, paths.archive)}/).`);

@@ -3,6 +3,8 @@ import { SvcError, toSvcError } from '../core/errors.js';
 import { toDidYouMean } from '../core/suggest.js';
 import { createContext, loadStore, type Context, type Io } from './context.js';
 import { formatHelp } from './help.js';
+import { assertRootExists } from './root-check.js';
+import { isUsageError, toUsageError } from './usage.js';
 
 /** A module's commands, registered on a cac instance. */
 type Register = (cli: CAC, ctx: Context) => void;
@@ -52,21 +54,35 @@ export async function dispatch(argv: readonly string[], io: Io): Promise<number>
       const names = cli.commands.map((command) => command.name).filter(Boolean);
       return usage(ctx, argv, await toUnknown(first, group ? rest[0] : undefined, names), cli.name);
     }
+    assertRootExists(ctx.root, first ?? '', group ? cli.matchedCommand.name : '', cli.args);
     await cli.runMatchedCommand();
     return ctx.exitCode;
   } catch (err) {
     if (err instanceof Error && err.name === 'CACError') return usage(ctx, argv, err.message, cli.name);
+    if (isUsageError(err)) return usage(ctx, argv, err.message, cli.name, err.hint);
     return fail(ctx, argv, err instanceof SvcError ? err : toSvcError(err), err);
   }
 }
 
 // --- internal ---
 
-/** `svc task show -007`: a short id written with its dash, right after the subcommand, is the id argument, not an option. */
+/**
+ * `svc task show -007`: a short id written with its dash, right after the subcommand, is the id
+ * argument, not an option; so is the word after `--` (`svc task show -- -007`). After `--`, a word
+ * that cannot be an id is a usage error that says so.
+ */
 function toIdArgs(group: string | undefined, args: readonly string[]): string[] {
-  const [sub, id, ...more] = args;
-  if (group !== 'task' || sub === 'create' || id === undefined || !/^-\d{3,}$/.test(id)) return [...args];
-  return [sub!, id.slice(1), ...more];
+  const [sub, first, ...rest] = args;
+  if (group !== 'task' || sub === 'create' || first === undefined) return [...args];
+  const quoted = first === '--' && rest[0] !== undefined;
+  const id = quoted ? rest[0]! : first;
+  const more = quoted ? rest.slice(1) : rest;
+  if (/^-\d{3,}$/.test(id)) return [sub!, id.slice(1), ...more];
+  if (!quoted) return [...args];
+  if (id.startsWith('-')) {
+    throw toUsageError(new SvcError('validation_error', `${JSON.stringify(id)} is not a task id: an id is a full id (TASK-2026-11-21-007), a unique prefix of one, or a sequence such as 007 or -007.`, `List the ids with \`svc task list\`, then run svc task ${sub} <id>.`));
+  }
+  return [sub!, id, ...more];
 }
 
 /** `svc tool <name> -`: the argument parser drops a lone `-`, so it becomes `--stdin` before parsing. */
@@ -87,11 +103,11 @@ async function didYouMean(word: string, names: readonly string[], prefix: string
   return toDidYouMean(word, names, (name) => `\`${prefix}${name}\``);
 }
 
-/** A usage error: exit 2, the message and the help hint; with `--json`, the error shape. */
-function usage(ctx: Context, argv: readonly string[], message: string, name: string): number {
+/** A usage error: exit 2, the message and its hint (else the help hint); with `--json`, the error shape. */
+function usage(ctx: Context, argv: readonly string[], message: string, name: string, hint?: string): number {
   const help = `\`${name} --help\` for the commands and options.`;
-  if (argv.includes('--json')) ctx.io.stderr(`${JSON.stringify({ ok: false, error: { code: 'validation_error', message, hint: `Run ${help}` } })}\n`);
-  else ctx.io.stderr(`svc: ${message}\nhint: run ${help}\n`);
+  if (argv.includes('--json')) ctx.io.stderr(`${JSON.stringify({ ok: false, error: { code: 'validation_error', message, hint: hint ?? `Run ${help}` } })}\n`);
+  else ctx.io.stderr(`svc: ${message}\nhint: ${hint ?? `run ${help}`}\n`);
   return 2;
 }
 

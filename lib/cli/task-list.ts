@@ -3,6 +3,7 @@ import { assertStatus, STATUSES } from '../core/status.js';
 import type { Context } from './context.js';
 import { formatInvalid, formatTaskTable, toText } from './format.js';
 import { listRows } from './rows.js';
+import { asUsage } from './usage.js';
 
 /**
  * Registers `svc task list`. Light on purpose: with a daemon up, the listing comes from its index
@@ -13,7 +14,7 @@ export function registerTaskList(cli: CAC, ctx: Context): void {
     .option('--status <status>', 'Only this status').option('--agent <id>', 'Only tasks routed or leased to this agent')
     .option('--json', 'Print a JSON array')
     .action(async (opts: Record<string, unknown>) => {
-      const status = opts.status === undefined ? undefined : assertStatus(opts.status);
+      const status = opts.status === undefined ? undefined : asUsage(() => assertStatus(opts.status));
       const { rows, invalid } = await listRows(ctx, status);
       const agent = toText(opts.agent);
       const shown = agent ? rows.filter((row) => row.agent === agent) : rows;

@@ -11,6 +11,7 @@ import type { Context } from './context.js';
 import { formatMove, formatTaskDetail, toList, toText } from './format.js';
 import { operate } from './operate.js';
 import { registerTaskList } from './task-list.js';
+import { asUsage, toUsageError } from './usage.js';
 
 /** Who the command line acts as, unless `--agent` names another actor. */
 const OPERATOR = 'operator';
@@ -46,7 +47,7 @@ export function registerTask(cli: CAC, ctx: Context): void {
   withLeaseOptions(cli.command('status <id> <status>', `Move a task to a status along the transition table (README, "State on disk")\n${STATUS_VALUES}`).option('--reason <text>', 'Logged with the transition'))
     .example('svc task status -007 blocked --reason "waits for the API keys"')
     .action(async (id: string, status: string, opts: Record<string, unknown>) => {
-      const to = assertStatus(status);
+      const to = asUsage(() => assertStatus(status));
       const command = `svc task status {id} ${to}${withFlag('reason', opts.reason)}`;
       printMove(ctx, await operate<MoveResult>(ctx, 'operator_task_status', { taskId: String(id), ...toCaller(opts, command), status: to, reason: toText(opts.reason) }));
     });
@@ -81,7 +82,7 @@ function registerLeased(cli: CAC, ctx: Context): void {
     .option('--body <text>', 'New Markdown body').option('--status <status>', 'New status').option('--reason <text>', 'Logged with the transition'))
     .action(async (id: string, opts: Record<string, unknown>) => {
       if (opts.body === undefined && opts.status === undefined) throw new SvcError('validation_error', 'Nothing to update.', 'Pass --body and/or --status.');
-      const status = opts.status === undefined ? undefined : assertStatus(opts.status);
+      const status = opts.status === undefined ? undefined : asUsage(() => assertStatus(opts.status));
       const command = `svc task update {id}${withFlag('body', opts.body)}${withFlag('status', opts.status)}${withFlag('reason', opts.reason)}`;
       const params = { taskId: String(id), ...toCaller(opts, command), body: toText(opts.body), status, reason: toText(opts.reason), recover: !!opts.recoverOnFailure };
       const result = await operate<UpdateResult>(ctx, 'operator_task_update', params);
@@ -105,6 +106,7 @@ function registerMore(cli: CAC, ctx: Context): void {
   });
   withLeaseOptions(cli.command('block <id>', 'Block a task on something outside the task graph').option('--reason <text>', 'What it waits for (required)'))
     .action(async (id: string, opts: Record<string, unknown>) => {
+      if (!toText(opts.reason)?.trim()) throw new SvcError('validation_error', `Blocking ${id} needs a reason: none was given.`, `Say what the task waits for: svc task block ${id} --reason "waiting for API keys"`);
       const command = `svc task block {id}${withFlag('reason', opts.reason)}`;
       printMove(ctx, await operate<MoveResult>(ctx, 'operator_task_block', { taskId: String(id), ...toCaller(opts, command), reason: toText(opts.reason) ?? '' }));
     });
@@ -139,5 +141,5 @@ function printMove(ctx: Context, move: MoveResult): void {
 function toPriority(value: unknown): string {
   const text = String(value ?? 'normal');
   if ((PRIORITIES as readonly string[]).includes(text)) return text;
-  throw new SvcError('validation_error', `Unknown priority ${JSON.stringify(text)}.${toDidYouMean(text, PRIORITIES)}`, `Use one of: ${PRIORITIES.join(', ')}.`);
+  throw toUsageError(new SvcError('validation_error', `Unknown priority ${JSON.stringify(text)}.${toDidYouMean(text, PRIORITIES)}`, `Use one of: ${PRIORITIES.join(', ')}.`));
 }

@@ -26,7 +26,7 @@ create('prints the new id on its first line and writes the file in backlog', asy
 create('refuses an unknown priority, unknown dependencies and a huge title, creating nothing', async () => {
   const root = tempRoot();
   const bad = await svc(root, 'task', 'create', 'X', '--priority', 'urgent');
-  assert.is(bad.code, 1);
+  assert.is(bad.code, 2);
   assert.match(bad.stderr, /Unknown priority "urgent"/);
   assert.match(bad.stderr, /hint: Use one of: low, normal, high, critical/);
   const deps = await svc(root, 'task', 'create', 'X', '--depends-on', 'TASK-1999-01-01-001');

@@ -1,4 +1,3 @@
-import { ACTIVE_STATUSES } from '../core/status.js';
 import type { Team } from '../org/schema.js';
 import type { IndexEntry, TaskIndex } from '../store/task-index.js';
 import type { MurmurState } from './murmur-state.js';
@@ -34,9 +33,13 @@ export function summarizeTeam(options: SummaryOptions): TaskSummary {
   };
 }
 
-/** Open review tasks of a team other than the current one: reviews that went stale and were left as they are. */
+/**
+ * Review tasks of a team, other than the current one, still waiting or being worked on (ready or
+ * in progress): reviews that went stale and were left as they are. One an operator moved to
+ * blocked or done is handled.
+ */
 export function findStaleReviews(index: TaskIndex, teamId: string, currentId: string | null): IndexEntry[] {
-  return ACTIVE_STATUSES.flatMap((status) => [...index.summaries(status)]).filter((e) => e.id !== currentId && isReviewTitle(e.title, teamId))
+  return STALE_STATUSES.flatMap((status) => [...index.summaries(status)]).filter((e) => e.id !== currentId && isReviewTitle(e.title, teamId))
     .sort((a, b) => a.createdAt.localeCompare(b.createdAt));
 }
 
@@ -54,6 +57,8 @@ export function toSummaryTask(entry: IndexEntry): SummaryTask {
 }
 
 // --- internal ---
+
+const STALE_STATUSES = ['ready', 'in-progress'] as const;
 
 function isTeamTask(membership: Membership, teamId: string): (entry: IndexEntry) => boolean {
   return (entry) => !isReviewTitle(entry.title) && teamsOfTask(entry.routing, entry.agent, membership).includes(teamId);

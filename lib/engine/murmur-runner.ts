@@ -44,7 +44,8 @@ export function startMurmur(options: MurmurRunnerOptions): MurmurRunner {
   /** The text last written per team: a file is rewritten only when its state changed. */
   const written = new Map<string, string>();
   const counts = createMurmurCounts(index);
-  const heldLogged = new Set<string>();
+  /** The kind of wait (`held`, `deferred`) last logged per team: a wait is logged once. */
+  const heldLogged = new Map<string, string>();
   /** When each team's last review went stale (epoch ms), while this daemon runs. */
   const staleAt = new Map<string, number>();
   const startedAt = store.clock().getTime();
@@ -103,12 +104,12 @@ export function startMurmur(options: MurmurRunnerOptions): MurmurRunner {
     if (decision.kind !== 'held' && decision.kind !== 'deferred') heldLogged.delete(team.id);
     if (decision.kind === 'idle' || decision.kind === 'reviewing') return state;
     if (decision.kind === 'held' || decision.kind === 'deferred') {
-      if (!heldLogged.has(team.id)) {
+      if (heldLogged.get(team.id) !== decision.kind) {
         log(decision.kind === 'held'
           ? `review of team ${team.id} (${decision.trigger}: ${decision.reason}) waits: ${decision.running} tasks in progress, the global concurrency limit`
           : `review of team ${team.id} (${decision.trigger}: ${decision.reason}) waits until ${decision.until}: earlier reviews went stale and are still open (${decision.stale.join(', ')})`);
       }
-      heldLogged.add(team.id);
+      heldLogged.set(team.id, decision.kind);
       return state;
     }
     if (decision.kind === 'review') return createReview(team, state, decision, now);

@@ -15,7 +15,7 @@ export interface MurmurView {
   reviewStatus: Status | undefined;
   /** False while the index still loads done and cancelled tasks: an unknown review may be one of them. */
   indexLoaded: boolean;
-  /** Earlier reviews of the team that went stale and are still open (not done, not cancelled). */
+  /** Earlier reviews of the team that went stale and are still open (ready or in progress). */
   staleReviews?: readonly string[];
   /** When the last of them went stale (epoch ms). */
   lastStaleAt?: number | null;

@@ -106,7 +106,7 @@ function registerMore(cli: CAC, ctx: Context): void {
   });
   withLeaseOptions(cli.command('block <id>', 'Block a task on something outside the task graph').option('--reason <text>', 'What it waits for (required)'))
     .action(async (id: string, opts: Record<string, unknown>) => {
-      if (!toText(opts.reason)?.trim()) throw new SvcError('validation_error', `Blocking ${id} needs a reason: none was given.`, `Say what the task waits for: svc task block ${id} --reason "waiting for API keys"`);
+      if (!toText(opts.reason)?.trim()) throw new SvcError('validation_error', `Blocking ${String(id)} needs a reason: none was given.`, `Say what the task waits for: svc task block ${String(id)} --reason "waiting for API keys"`);
       const command = `svc task block {id}${withFlag('reason', opts.reason)}`;
       printMove(ctx, await operate<MoveResult>(ctx, 'operator_task_block', { taskId: String(id), ...toCaller(opts, command), reason: toText(opts.reason) ?? '' }));
     });

@@ -3,6 +3,8 @@ import { SvcError, toSvcError } from '../core/errors.js';
 import { toDidYouMean } from '../core/suggest.js';
 import { createContext, loadStore, type Context, type Io } from './context.js';
 import { formatHelp } from './help.js';
+import { assertRootExists } from './root-check.js';
+import { isUsageError, toUsageError } from './usage.js';
 
 /** A module's commands, registered on a cac instance. */
 type Register = (cli: CAC, ctx: Context) => void;
@@ -59,10 +61,12 @@ export async function dispatch(argv: readonly string[], io: Io): Promise<number>
       const names = cli.commands.map((command) => command.name).filter(Boolean);
       return usage(ctx, argv, await toUnknown(first, group ? rest[0] : undefined, names), cli.name);
     }
+    assertRootExists(ctx.root, first ?? '', group ? cli.matchedCommand.name : '', cli.args);
     await cli.runMatchedCommand();
     return ctx.exitCode;
   } catch (err) {
     if (err instanceof Error && err.name === 'CACError') return usage(ctx, argv, err.message, cli.name);
+    if (isUsageError(err)) return usage(ctx, argv, err.message, cli.name, err.hint);
     return fail(ctx, argv, err instanceof SvcError ? err : toSvcError(err), err);
   }
 }
@@ -80,11 +84,17 @@ const BULK = new Set(['promote', 'cancel', 'block', 'unblock', 'resurrect']);
 /**
  * `svc task show -007`: a short id written with its dash, right after the subcommand, after
  * `--parent`, or anywhere among the ids of a bulk command (but as another option's value), is an id
- * argument, not an option.
+ * argument, not an option; so is the word after `--` (`svc task show -- -007`). After `--`, a word
+ * that cannot be an id is a usage error that says so.
  */
 function toIdArgs(group: string | undefined, args: readonly string[]): string[] {
-  const [sub, ...more] = args;
+  const [sub, ...after] = args;
   if (group !== 'task' || sub === undefined || sub === 'create') return [...args];
+  const quoted = after[0] === '--' && after[1] !== undefined;
+  const more = quoted ? after.slice(1) : after;
+  if (quoted && more[0]!.startsWith('-') && !/^-\d{3,}$/.test(more[0]!)) {
+    throw toUsageError(new SvcError('validation_error', `${JSON.stringify(more[0])} is not a task id: an id is a full id (TASK-2026-11-21-007), a unique prefix of one, or a sequence such as 007 or -007.`, `List the ids with \`svc task list\`, then run svc task ${sub} <id>.`));
+  }
   const isId = (arg: string, i: number) => /^-\d{3,}$/.test(arg) && (i === 0 || more[i - 1] === '--parent' || (BULK.has(sub) && !more[i - 1]!.startsWith('--')));
   return [sub, ...more.map((arg, i) => (isId(arg, i) ? arg.slice(1) : arg))];
 }
@@ -107,11 +117,11 @@ async function didYouMean(word: string, names: readonly string[], prefix: string
   return toDidYouMean(word, names, (name) => `\`${prefix}${name}\``);
 }
 
-/** A usage error: exit 2, the message and the help hint; with `--json`, the error shape. */
-function usage(ctx: Context, argv: readonly string[], message: string, name: string): number {
+/** A usage error: exit 2, the message and its hint (else the help hint); with `--json`, the error shape. */
+function usage(ctx: Context, argv: readonly string[], message: string, name: string, hint?: string): number {
   const help = `\`${name} --help\` for the commands and options.`;
-  if (argv.includes('--json')) ctx.io.stderr(`${JSON.stringify({ ok: false, error: { code: 'validation_error', message, hint: `Run ${help}` } })}\n`);
-  else ctx.io.stderr(`svc: ${message}\nhint: run ${help}\n`);
+  if (argv.includes('--json')) ctx.io.stderr(`${JSON.stringify({ ok: false, error: { code: 'validation_error', message, hint: hint ?? `Run ${help}` } })}\n`);
+  else ctx.io.stderr(`svc: ${message}\nhint: ${hint ?? `run ${help}`}\n`);
   return 2;
 }
 

@@ -1,4 +1,4 @@
-import { toTerminalText } from '../core/text.js';
+import { toOneLine, toTerminalText } from '../core/text.js';
 import type { StoredTask } from '../store/task-file.js';
 import type { InvalidFile } from '../store/store.js';
 import type { ListRow } from '../store/task-row.js';
@@ -29,7 +29,7 @@ export function formatMove(move: { taskId: string; from: string; to: string; tra
 
 /** Warning lines for files that failed to parse. */
 export function formatInvalid(invalid: readonly InvalidFile[]): string[] {
-  return invalid.map((file) => `warning: skipped invalid task file ${toTerminalText(file.message.split('\n').join(' '))}`);
+  return invalid.map((file) => `warning: skipped invalid task file ${toTerminalText(toOneLine(file.message))}`);
 }
 
 /** The text of a string option; undefined when absent or given as a bare flag. */

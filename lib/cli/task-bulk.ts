@@ -30,6 +30,7 @@ export function registerTaskBulk(cli: CAC, ctx: Context): void {
     });
   withLeaseOptions(cli.command('block <...ids>', 'Block tasks on something outside the task graph').option('--reason <text>', 'What they wait for (required)').option(...json))
     .action(async (ids: string[], opts: Record<string, unknown>) => {
+      if (!toText(opts.reason)?.trim()) throw new SvcError('validation_error', `Blocking ${ids.map(String).join(' ')} needs a reason: none was given.`, `Say what the task waits for: svc task block ${ids.map(String).join(' ')} --reason "waiting for API keys"`);
       const command = `svc task block {id}${withFlag('reason', opts.reason)}`;
       await runEach(ctx, ids, opts, (id) => ['operator_task_block', { taskId: id, ...toCaller(opts, command), reason: toText(opts.reason) ?? '' }]);
     });

@@ -8,6 +8,7 @@ import type { TaskFilter } from '../store/task-filter.js';
 import type { Context } from './context.js';
 import { formatInvalid, formatTaskTable, toList, toText } from './format.js';
 import { listRows } from './rows.js';
+import { asUsage, toUsageError } from './usage.js';
 
 /**
  * Registers `svc task list`. Light on purpose: with a daemon up, the listing comes from its index
@@ -23,7 +24,7 @@ export function registerTaskList(cli: CAC, ctx: Context): void {
     .option('--json', 'Print a JSON array')
     .example('svc task list --status ready --team core --tag api --since 2d --text login')
     .action(async (opts: Record<string, unknown>) => {
-      const status = opts.status === undefined ? undefined : assertStatus(opts.status);
+      const status = opts.status === undefined ? undefined : asUsage(() => assertStatus(opts.status));
       const { rows, invalid } = await listRows(ctx, status, toTaskFilter(opts, new Date()));
       const agent = toText(opts.agent);
       const shown = agent ? rows.filter((row) => row.agent === agent) : rows;
@@ -37,7 +38,7 @@ export function registerTaskList(cli: CAC, ctx: Context): void {
 export function toTaskFilter(opts: Record<string, unknown>, now: Date): TaskFilter {
   const priority = toText(opts.priority);
   if (priority !== undefined && !(PRIORITIES as readonly string[]).includes(priority)) {
-    throw new SvcError('validation_error', `Unknown priority ${JSON.stringify(priority)}.${toDidYouMean(priority, PRIORITIES)}`, `Use one of: ${PRIORITIES.join(', ')}.`);
+    throw toUsageError(new SvcError('validation_error', `Unknown priority ${JSON.stringify(priority)}.${toDidYouMean(priority, PRIORITIES)}`, `Use one of: ${PRIORITIES.join(', ')}.`));
   }
   const since = toText(opts.since);
   const text = toText(opts.text);

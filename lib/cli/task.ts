@@ -13,6 +13,7 @@ import { operate } from './operate.js';
 import { OPERATOR, toCaller, withFlag, withLeaseOptions } from './task-caller.js';
 import { registerTaskList } from './task-list.js';
 import { formatChildren, listChildren } from './task-tree.js';
+import { asUsage, toUsageError } from './usage.js';
 
 const STATUS_VALUES = `<status> is one of: ${STATUSES.join(', ')}`;
 
@@ -42,7 +43,7 @@ export function registerTask(cli: CAC, ctx: Context): void {
   withLeaseOptions(cli.command('status <id> <status>', `Move a task to a status along the transition table (README, "State on disk")\n${STATUS_VALUES}`).option('--reason <text>', 'Logged with the transition'))
     .example('svc task status -007 blocked --reason "waits for the API keys"')
     .action(async (id: string, status: string, opts: Record<string, unknown>) => {
-      const to = assertStatus(status);
+      const to = asUsage(() => assertStatus(status));
       const command = `svc task status {id} ${to}${withFlag('reason', opts.reason)}`;
       printMove(ctx, await operate<MoveResult>(ctx, 'operator_task_status', { taskId: String(id), ...toCaller(opts, command), status: to, reason: toText(opts.reason) }));
     });
@@ -75,7 +76,7 @@ function registerLeased(cli: CAC, ctx: Context): void {
     .option('--body <text>', 'New Markdown body').option('--status <status>', 'New status').option('--reason <text>', 'Logged with the transition'))
     .action(async (id: string, opts: Record<string, unknown>) => {
       if (opts.body === undefined && opts.status === undefined) throw new SvcError('validation_error', 'Nothing to update.', 'Pass --body and/or --status.');
-      const status = opts.status === undefined ? undefined : assertStatus(opts.status);
+      const status = opts.status === undefined ? undefined : asUsage(() => assertStatus(opts.status));
       const command = `svc task update {id}${withFlag('body', opts.body)}${withFlag('status', opts.status)}${withFlag('reason', opts.reason)}`;
       const params = { taskId: String(id), ...toCaller(opts, command), body: toText(opts.body), status, reason: toText(opts.reason), recover: !!opts.recoverOnFailure };
       const result = await operate<UpdateResult>(ctx, 'operator_task_update', params);
@@ -99,5 +100,5 @@ function printMove(ctx: Context, move: MoveResult): void {
 function toPriority(value: unknown): string {
   const text = String(value ?? 'normal');
   if ((PRIORITIES as readonly string[]).includes(text)) return text;
-  throw new SvcError('validation_error', `Unknown priority ${JSON.stringify(text)}.${toDidYouMean(text, PRIORITIES)}`, `Use one of: ${PRIORITIES.join(', ')}.`);
+  throw toUsageError(new SvcError('validation_error', `Unknown priority ${JSON.stringify(text)}.${toDidYouMean(text, PRIORITIES)}`, `Use one of: ${PRIORITIES.join(', ')}.`));
 }

@@ -19,13 +19,22 @@ export function registerTool(cli: CAC, ctx: Context): void {
       try {
         parsed = JSON.parse(text);
       } catch (err) {
-        throw new SvcError('validation_error', `params is not JSON: ${(err as Error).message}`, `Quote the object, e.g. svc tool ${name} '{"taskId":"..."}'`);
+        throw new SvcError('validation_error', `params is not JSON: ${(err as Error).message}`, await toParamsHint(String(name)));
       }
       ctx.json(await operate(ctx, String(name), parsed as Record<string, unknown>, async () => (await import('../tools/index.js')).TOOLS));
     });
 }
 
 // --- internal ---
+
+/** The hint of params that are not JSON: the tool's required parameters, quoted for a POSIX shell. */
+async function toParamsHint(name: string): Promise<string> {
+  const [{ TOOLS }, { toRequiredExample }] = await Promise.all([import('../tools/index.js'), import('../tools/example.js')]);
+  const tool = TOOLS.find((t) => t.name === name);
+  const example = JSON.stringify(tool ? toRequiredExample(tool) : {}).replaceAll("'", "'\\''");
+  const needs = example === '{}' ? `${name} requires none` : `the parameters ${name} requires`;
+  return `Pass a JSON object in single quotes, e.g. svc tool ${name} '${example}' (${needs}; the optional ones: README, "Agent tools").`;
+}
 
 function assertToolName(name: string): void {
   if ((TOOL_NAMES as readonly string[]).includes(name)) return;

@@ -64,10 +64,8 @@ export function nextStatuses(from: Status, cause: Cause = 'move'): Status[] {
 /** Throws `invalid_transition` naming the task, both states and the allowed moves. */
 export function assertTransition(id: string, from: Status, to: Status, cause: Cause = 'move'): void {
   if (canTransition(from, to, cause)) return;
-  const allowed = nextStatuses(from, cause);
-  const hint = allowed.length
-    ? `From ${from}, ${id} can move to: ${allowed.join(', ')}.`
-    : `${from} is terminal: ${id} cannot move any more.`;
+  const moves = toMoveList(from, cause);
+  const hint = moves.length ? `From ${from}, ${id} can move to: ${moves.join(', ')}.` : `${from} is terminal: ${id} cannot move any more.`;
   const reserved = TRANSITIONS[from][to];
   const why = Array.isArray(reserved) ? ` (only by ${reserved.join(' or ')})` : '';
   throw new SvcError('invalid_transition', `${id} cannot move from ${from} to ${to}${why}.`, hint);
@@ -77,4 +75,15 @@ export function assertTransition(id: string, from: Status, to: Status, cause: Ca
 export function assertStatus(value: unknown): Status {
   if (isStatus(value)) return value;
   throw new SvcError('validation_error', `Unknown status ${JSON.stringify(value)}.${toDidYouMean(String(value), STATUSES)}`, `Use one of: ${STATUSES.join(', ')}.`);
+}
+
+// --- internal ---
+
+/** Every move out of `from`, the table's order: those open to `cause` as they are, the reserved ones with who makes them. */
+function toMoveList(from: Status, cause: Cause): string[] {
+  return STATUSES.flatMap((to) => {
+    const rule = TRANSITIONS[from][to];
+    if (!rule) return [];
+    return rule === 'any' || rule.includes(cause) ? [to] : [`${to} (only by ${rule.join(' or ')})`];
+  });
 }

@@ -3,6 +3,7 @@ import { SvcError } from './errors.js';
 import { isSafeId } from './ids.js';
 import { PRIORITIES, type Priority } from './priority.js';
 import { STATUSES, type Status } from './status.js';
+import { toTaskProblems } from './task-issues.js';
 
 /** Longest title accepted. */
 export const MAX_TITLE_LENGTH = 500;
@@ -91,9 +92,13 @@ export function parseTask(data: unknown, source: string): Task {
   if (dropped.length) {
     throw new SvcError('validation_error', `${source}: invalid task frontmatter:\n${dropped.map((path) => `  ${path}: ${DROPPED_KEY_PROBLEM}`).join('\n')}`, 'Rename the key; the file is left out of scheduling until it parses.');
   }
-  const result = TaskSchema.safeParse(data);
+  const result = TaskSchema.safeParse(data, { reportInput: true });
   if (result.success) return result.data;
-  throw new SvcError('validation_error', `${source}: invalid task frontmatter:\n${formatIssues(result.error.issues)}`, 'Fix the listed fields; the file is left out of scheduling until it parses.');
+  const problems = toTaskProblems(result.error.issues);
+  const count = problems.length === 1 ? '1 problem' : `${problems.length} problems`;
+  const upgrade = problems.some((line) => line.endsWith('upgrade svc'));
+  throw new SvcError('validation_error', `${source}: invalid task frontmatter (${count}):\n${problems.map((line) => `  ${line}`).join('\n')}`,
+    upgrade ? 'Upgrade svc to read this file (it was written by a newer version); the file is left out of scheduling until then.' : 'Fix the listed fields; the file is left out of scheduling until it parses.');
 }
 
 /** Why a `__proto__` key is refused rather than silently lost. */

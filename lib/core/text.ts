@@ -10,6 +10,15 @@ export function toTerminalText(text: string, options: { multiline?: boolean } = 
   return text.replace(unsafe, toEscape);
 }
 
+/**
+ * A multi-line message on one line (a log line, a doctor line): a line ending in `:` runs into the
+ * next (`invalid task frontmatter (1 problem): schemaVersion is missing`), other lines are joined
+ * with `; `.
+ */
+export function toOneLine(message: string): string {
+  return message.trim().replace(/:\s*\n\s*/g, ': ').replace(/\s*\n\s*/g, '; ');
+}
+
 // --- internal ---
 
 const RANGES = '\\u0000-\\u0008\\u000b-\\u001f\\u007f-\\u009f\\u061c\\u200e\\u200f\\u2028\\u2029\\u202a-\\u202e\\u2066-\\u2069';

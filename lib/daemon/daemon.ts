@@ -12,7 +12,7 @@ import { limitConnections } from './connections.js';
 import { createEventRetry, type EventRetry } from './event-retry.js';
 import { toLeaseOwners } from './lease-owners.js';
 import { listIndexed } from './list-tasks.js';
-import { createLog, type DaemonLog } from './log.js';
+import { createLog, toLineLogger, type DaemonLog } from './log.js';
 import { createRoutes, type HookName, type RouteContext, type StatusBody } from './routes.js';
 import { loadOrg, toDaemonSettings } from '../org/org-chart.js';
 import { createChangeFeed, type ChangeFeed } from './changes.js';
@@ -208,7 +208,7 @@ async function launch(paths: Paths, store: Store, options: DaemonOptions, clock:
   await store.events.record(clock(), [{ type: 'daemon.started', actor: 'system', payload: { pid: core.pid, version: core.version } }]);
   if (options.schedule !== false) {
     core.scheduling = await startScheduling({
-      store, index, spawns, env: options.env ?? {}, log: (line) => log.info('scheduler', { message: line }), trace: log.debug('scheduler'), ...(options.fault ? { fault: options.fault } : {}),
+      store, index, spawns, env: options.env ?? {}, log: toLineLogger(log, 'scheduler'), trace: log.debug('scheduler'), ...(options.fault ? { fault: options.fault } : {}),
       owner: { host: hostname(), pid: core.pid },
       alert: (text) => (options.stderr ?? ((t: string) => process.stderr.write(t)))(`${text}\n`),
     });

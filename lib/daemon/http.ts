@@ -38,16 +38,17 @@ export function sendError(res: ServerResponse, err: unknown, req?: IncomingMessa
 
 /**
  * Reads a JSON request body: empty is `undefined`; over `MAX_BODY_BYTES` is `too_large` (the
- * rest is drained so the client reads the answer); anything but JSON is `validation_error`.
+ * rest is drained so the client reads the answer); anything but JSON is `validation_error`, whose
+ * hint shows `example`, the body this route takes.
  */
-export async function readJson(req: IncomingMessage, limit = MAX_BODY_BYTES): Promise<unknown> {
+export async function readJson(req: IncomingMessage, example: string, limit = MAX_BODY_BYTES): Promise<unknown> {
   const text = await readBody(req, limit);
   if (!text.trim()) return undefined;
   try {
     return JSON.parse(text) as unknown;
   } catch (err) {
     const reason = err instanceof Error ? err.message : String(err);
-    throw new SvcError('validation_error', `The request body is not valid JSON: ${reason}.`, 'Send a JSON object, for example {"tool": "svc_status", "params": {}}.');
+    throw new SvcError('validation_error', `The request body is not valid JSON: ${reason}.`, `Send a JSON object, for example ${example}.`);
   }
 }
 

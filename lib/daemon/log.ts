@@ -57,6 +57,15 @@ export function createLog(options: LogOptions): DaemonLog {
   };
 }
 
+/**
+ * A line logger for a part of the daemon that writes plain lines (the scheduler, murmur, SLA): a
+ * line that says `warning:` (at its start, or after a prefix such as `[AOF] Murmur: `) is logged at
+ * level `warn`, every other line at `info`.
+ */
+export function toLineLogger(log: DaemonLog, event: string): (line: string) => void {
+  return (line) => (/^(?:\[AOF\] [^:]+: )?warning: /.test(line) ? log.warn(event, { message: line }) : log.info(event, { message: line }));
+}
+
 // --- internal ---
 
 function safeJson(fields: Record<string, unknown>): string {

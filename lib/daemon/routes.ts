@@ -17,6 +17,16 @@ export const HOOK_NAMES = ['session-end', 'agent-end', 'before-compaction', 'mes
 /** One of `HOOK_NAMES`. */
 export type HookName = (typeof HOOK_NAMES)[number];
 
+/** A body each event takes, shown in the hint of a body that is not one. */
+const HOOK_EXAMPLES: Record<HookName, string> = {
+  'session-end': '{"sessionKey": "agent:dev:svc-TASK-2026-11-21-001", "reason": "completed", "durationMs": 1200}',
+  'agent-end': '{"sessionKey": "agent:dev:svc-TASK-2026-11-21-001", "success": true, "durationMs": 1200}',
+  'before-compaction': '{"sessionKey": "agent:dev:svc-TASK-2026-11-21-001", "messageCount": 40, "tokenCount": 90000}',
+  'message-received': '{"sessionKey": "agent:dev:svc-TASK-2026-11-21-001", "from": "user", "content": "..."}',
+};
+const TOOL_EXAMPLE = '{"tool": "svc_status", "params": {}}';
+const RESULT_EXAMPLE = '{"ok": true, "sessionKey": "..."} or {"ok": false, "error": "...", "reason": "..."}';
+
 /** The body of `GET /status` (README, "The daemon"). */
 export interface StatusBody {
   status: 'running' | 'stopping';
@@ -99,7 +109,7 @@ function assertServing(ctx: RouteContext): void {
 
 async function invoke(ctx: RouteContext, req: IncomingMessage, res: ServerResponse): Promise<void> {
   assertServing(ctx);
-  const body = assertObject(await readJson(req), 'The tool envelope', '{"tool": "svc_status", "params": {}}');
+  const body = assertObject(await readJson(req, TOOL_EXAMPLE), 'The tool envelope', TOOL_EXAMPLE);
   await ctx.beforeTool();
   const result = await invokeTool(ctx.tools, body.tool, body.params, ctx.toolContext);
   sendJson(res, 200, { ok: true, result: result ?? null });
@@ -110,8 +120,9 @@ async function hook(ctx: RouteContext, req: IncomingMessage & { params?: Record<
   if (!(HOOK_NAMES as readonly string[]).includes(name)) {
     throw new SvcError('not_found', `Unknown event ${JSON.stringify(name)}.`, `Events: ${HOOK_NAMES.join(', ')}.`);
   }
-  const body = (await readJson(req)) ?? {};
-  const payload = assertObject(body, `The ${name} event payload`, '{"sessionKey": "agent:dev:svc-TASK-2026-11-21-001"}');
+  const example = HOOK_EXAMPLES[name as HookName];
+  const body = (await readJson(req, example)) ?? {};
+  const payload = assertObject(body, `The ${name} event payload`, example);
   await ctx.onHook(name as HookName, payload, pluginOf(req) ?? undefined);
   sendJson(res, 202, { ok: true });
 }
@@ -134,9 +145,9 @@ async function waitSpawn(ctx: RouteContext, req: IncomingMessage, res: ServerRes
 
 async function spawnResult(ctx: RouteContext, req: IncomingMessage & { params?: Record<string, string> }, res: ServerResponse): Promise<void> {
   const id = req.params?.id ?? '';
-  const parsed = ResultBody.safeParse(await readJson(req));
+  const parsed = ResultBody.safeParse(await readJson(req, RESULT_EXAMPLE));
   if (!parsed.success) {
-    throw new SvcError('validation_error', `Invalid spawn result for ${id}:\n${formatIssues(parsed.error.issues)}`, 'Send {"ok": true, "sessionKey": "..."} or {"ok": false, "error": "...", "reason": "..."}.');
+    throw new SvcError('validation_error', `Invalid spawn result for ${id}:\n${formatIssues(parsed.error.issues)}`, `Send ${RESULT_EXAMPLE}.`);
   }
   const outcome = ctx.spawns.settle(id, parsed.data);
   if (outcome === 'unknown') throw new SvcError('not_found', `No spawn ${JSON.stringify(id)} is waiting for a result.`, 'Post results only for spawns handed out by GET /v1/spawns/wait of this daemon.');

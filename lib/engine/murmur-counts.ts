@@ -2,29 +2,43 @@ import type { IndexChange, IndexEntry, TaskIndex } from '../store/task-index.js'
 import { isReviewTitle } from './murmur-review.js';
 import { teamsOfTask, type Membership } from './team-tasks.js';
 
-/** Completions and failures per team, counted from index changes until murmur takes them. */
+/** Completions and failed tasks per team, counted from index changes until murmur takes them. */
 export interface MurmurCounts {
   observe(change: IndexChange, membership: Membership | null): void;
-  /** The counts of a team since the last take (zero when none), reset to zero. */
+  /** What a team gained since the last take (zero when nothing): each completion, and each task that failed for the first time since the last review. */
   take(teamId: string): { completions: number; failures: number };
+  /** The tasks counted for a team since its last review (or since this daemon started), in the order counted. */
+  counted(teamId: string): { completed: string[]; failed: string[] };
+  /** Tasks that failed before this daemon started and were counted then: a new failure of one is not counted again. */
+  seedFailed(teamId: string, ids: Iterable<string>): void;
+  /** The team's review completed: its tasks may count again. */
+  reset(teamId: string): void;
 }
 
 /**
  * Counts from the index's status changes: a move to done is a completion; a move to deadletter, or
- * from in-progress back to ready with `dispatchFailures` grown since the dispatch, is a failure.
- * The agent of a task is the lease holder seen while it was in progress, else `routing.agent`.
+ * from in-progress back to ready with `dispatchFailures` grown since the dispatch, is a failure of
+ * that task, counted once per task until the team's next review. The agent of a task is the lease
+ * holder seen while it was in progress, else `routing.agent`.
  */
 export function createMurmurCounts(index: TaskIndex): MurmurCounts {
-  const counts = new Map<string, { completions: number; failures: number }>();
+  const teams = new Map<string, TeamTally>();
   const running = new Map<string, { agent: string | undefined; failures: number }>();
   for (const entry of index.summaries('in-progress')) running.set(entry.id, { agent: entry.lease?.agent, failures: entry.dispatchFailures });
+  const tally = (team: string) => teams.get(team) ?? teams.set(team, newTally()).get(team)!;
 
-  const add = (entry: IndexEntry, agent: string | undefined, what: 'completions' | 'failures', membership: Membership) => {
+  const add = (entry: IndexEntry, agent: string | undefined, what: 'completed' | 'failed', membership: Membership) => {
     if (isReviewTitle(entry.title)) return;
     for (const team of teamsOfTask(entry.routing, agent ?? entry.agent, membership)) {
-      const count = counts.get(team) ?? { completions: 0, failures: 0 };
-      count[what]++;
-      counts.set(team, count);
+      const t = tally(team);
+      if (what === 'completed') {
+        t.completions++;
+        t.completed.delete(entry.id); // listed once, in the order of its last completion
+        t.completed.add(entry.id);
+      } else if (!t.failed.has(entry.id)) {
+        t.failures++;
+        t.failed.add(entry.id);
+      }
     }
   };
 
@@ -36,14 +50,47 @@ export function createMurmurCounts(index: TaskIndex): MurmurCounts {
       if (!entry) return;
       if (change.to === 'in-progress') running.set(entry.id, { agent: entry.lease?.agent, failures: entry.dispatchFailures });
       if (!membership) return;
-      if (change.to === 'done' && change.from !== undefined) add(entry, seen?.agent, 'completions', membership);
-      if (change.to === 'deadletter') add(entry, seen?.agent, 'failures', membership);
-      if (change.from === 'in-progress' && change.to === 'ready' && seen && entry.dispatchFailures > seen.failures) add(entry, seen.agent, 'failures', membership);
+      if (change.to === 'done' && change.from !== undefined) add(entry, seen?.agent, 'completed', membership);
+      if (change.to === 'deadletter') add(entry, seen?.agent, 'failed', membership);
+      if (change.from === 'in-progress' && change.to === 'ready' && seen && entry.dispatchFailures > seen.failures) add(entry, seen.agent, 'failed', membership);
     },
     take(teamId) {
-      const count = counts.get(teamId) ?? { completions: 0, failures: 0 };
-      counts.delete(teamId);
-      return count;
+      const t = tally(teamId);
+      const gained = { completions: t.completions, failures: t.failures };
+      t.completions = 0;
+      t.failures = 0;
+      return gained;
+    },
+    counted(teamId) {
+      const t = teams.get(teamId);
+      return { completed: [...(t?.completed ?? [])], failed: [...(t?.failed ?? [])].filter((id) => !t?.seeded.has(id)) };
+    },
+    seedFailed(teamId, ids) {
+      const t = tally(teamId);
+      for (const id of ids) {
+        if (t.failed.has(id)) continue;
+        t.failed.add(id);
+        t.seeded.add(id);
+      }
+    },
+    reset(teamId) {
+      const t = tally(teamId);
+      teams.set(teamId, { ...newTally(), completions: t.completions, failures: t.failures }); // anything not yet taken counts for the next review
     },
   };
+}
+
+// --- internal ---
+
+interface TeamTally {
+  completions: number;
+  failures: number;
+  completed: Set<string>;
+  failed: Set<string>;
+  /** Failed before this daemon started: kept from counting again, listed from the index instead. */
+  seeded: Set<string>;
+}
+
+function newTally(): TeamTally {
+  return { completions: 0, failures: 0, completed: new Set(), failed: new Set(), seeded: new Set() };
 }

@@ -31,6 +31,8 @@ export interface ReviewInput {
   reason: string;
   state: MurmurState;
   summary: () => TaskSummary;
+  /** Earlier reviews of the team that went stale and are still open, named in the body. */
+  staleReviews?: readonly SummaryTask[];
 }
 
 /** Tasks listed per part of the summary; the counts cover the rest. */
@@ -54,6 +56,7 @@ export async function buildReview(input: ReviewInput): Promise<CreateInput> {
     "Look at the team's recent work, decide what comes next and create follow-up tasks with svc_dispatch;",
     'then complete this task with svc_task_complete (completing it resets the review counters).',
     '',
+    ...staleNotice(input.staleReviews ?? []),
   ].join('\n');
   return {
     title: `${REVIEW_TITLE_PREFIX}${team.id} (${trigger})`,
@@ -78,7 +81,7 @@ function formatSummary(summary: TaskSummary, state: MurmurState): string {
   const list = (items: readonly SummaryTask[]) => (items.length ? items.slice(0, SUMMARY_LIMIT).map(line).join('\n') + (items.length > SUMMARY_LIMIT ? `\n- ... and ${items.length - SUMMARY_LIMIT} more` : '') : '- none');
   const { ready, inProgress, blocked } = summary.open;
   return [
-    `Since ${state.lastReviewAt ? `the last review (${state.lastReviewAt})` : 'the start (no review has run yet)'}: ${state.completionsSinceLastReview} completed, ${state.failuresSinceLastReview} failed dispatches or deadletters.`,
+    `Since ${state.lastReviewAt ? `the last review (${state.lastReviewAt})` : 'the start (no review has run yet)'}: ${state.completionsSinceLastReview} completed, ${state.failuresSinceLastReview} failed or deadlettered.`,
     `Open now: ${ready} ready, ${inProgress} in progress, ${blocked} blocked.`,
     '',
     'Completed:',
@@ -87,6 +90,16 @@ function formatSummary(summary: TaskSummary, state: MurmurState): string {
     'Failing or deadlettered:',
     list(summary.failing),
   ].join('\n');
+}
+
+function staleNotice(stale: readonly SummaryTask[]): string[] {
+  if (!stale.length) return [];
+  const lines = stale.map((t) => `- ${t.id} ${JSON.stringify(t.title)} (${t.status})`);
+  return [
+    `Earlier reviews of this team went stale (not completed within reviewTimeoutMs) and are still open; complete or cancel them, since each one still open delays the next review by reviewTimeoutMs:`,
+    ...lines,
+    '',
+  ];
 }
 
 async function readDoc(file: string): Promise<string | null> {

@@ -3,9 +3,10 @@ import { toDaemonSettings } from '../org/org-chart.js';
 import type { Store } from '../store/store.js';
 import type { IndexChange, IndexEntry, TaskIndex } from '../store/task-index.js';
 import { applyDecision, evaluateMurmur, type MurmurDecision, type MurmurView } from './murmur.js';
-import { buildReview, isReviewTitle, type SummaryTask, type TaskSummary } from './murmur-review.js';
+import { buildReview, isReviewTitle } from './murmur-review.js';
 import { readMurmurState, writeMurmurState, type MurmurState } from './murmur-state.js';
 import { createMurmurCounts } from './murmur-counts.js';
+import { findFailedBefore, findStaleReviews, summarizeTeam, toSummaryTask } from './murmur-summary.js';
 import { membershipOf, teamsOfTask, type Membership } from './team-tasks.js';
 
 /** What the murmur executor is wired to (the daemon's store, index and org chart). */
@@ -43,7 +44,11 @@ export function startMurmur(options: MurmurRunnerOptions): MurmurRunner {
   /** The text last written per team: a file is rewritten only when its state changed. */
   const written = new Map<string, string>();
   const counts = createMurmurCounts(index);
-  const heldLogged = new Set<string>();
+  /** The kind of wait (`held`, `deferred`) last logged per team: a wait is logged once. */
+  const heldLogged = new Map<string, string>();
+  /** When each team's last review went stale (epoch ms), while this daemon runs. */
+  const staleAt = new Map<string, number>();
+  const startedAt = store.clock().getTime();
   let membership: Membership | null = null;
   let indexLoaded = false;
   let closed = false;
@@ -51,7 +56,11 @@ export function startMurmur(options: MurmurRunnerOptions): MurmurRunner {
   const log = (line: string) => options.log(`${MURMUR_PREFIX} ${line}`);
 
   async function evaluateTeam(team: Team & { orchestrator: string }, org: OrgChart): Promise<void> {
-    const before = states.get(team.id) ?? (await readMurmurState(paths, team.id, log));
+    let before = states.get(team.id);
+    if (!before) {
+      before = await readMurmurState(paths, team.id, log);
+      counts.seedFailed(team.id, findFailedBefore({ index, membership: membership!, team, state: before }, startedAt));
+    }
     let state = withCounts(before, counts.take(team.id));
     if (state.reviewStartedAt && !state.currentReviewTaskId) state = recoverCreation(team, state);
     states.set(team.id, state); // counted even if what follows fails
@@ -79,19 +88,34 @@ export function startMurmur(options: MurmurRunnerOptions): MurmurRunner {
       maxConcurrentDispatches: toDaemonSettings(org).maxConcurrentDispatches,
       reviewStatus: state.currentReviewTaskId ? index.get(state.currentReviewTaskId)?.status : undefined,
       indexLoaded,
+      ...staleOf(team, state),
     };
   }
 
+  /** The team's stale reviews still open, and when the last went stale (known here, else its creation plus the timeout). */
+  function staleOf(team: Team, state: MurmurState): { staleReviews: string[]; lastStaleAt: number | null } {
+    const stale = findStaleReviews(index, team.id, state.currentReviewTaskId);
+    if (!stale.length) return { staleReviews: [], lastStaleAt: null };
+    const expired = Math.max(...stale.map((e) => Date.parse(e.createdAt) + team.murmur!.reviewTimeoutMs));
+    return { staleReviews: stale.map((e) => e.id), lastStaleAt: Math.max(expired, staleAt.get(team.id) ?? -Infinity) };
+  }
+
   async function execute(team: Team & { orchestrator: string }, state: MurmurState, decision: MurmurDecision, now: Date): Promise<MurmurState> {
-    if (decision.kind !== 'held') heldLogged.delete(team.id);
+    if (decision.kind !== 'held' && decision.kind !== 'deferred') heldLogged.delete(team.id);
     if (decision.kind === 'idle' || decision.kind === 'reviewing') return state;
-    if (decision.kind === 'held') {
-      if (!heldLogged.has(team.id)) log(`review of team ${team.id} (${decision.trigger}: ${decision.reason}) waits: ${decision.running} tasks in progress, the global concurrency limit`);
-      heldLogged.add(team.id);
+    if (decision.kind === 'held' || decision.kind === 'deferred') {
+      if (heldLogged.get(team.id) !== decision.kind) {
+        log(decision.kind === 'held'
+          ? `review of team ${team.id} (${decision.trigger}: ${decision.reason}) waits: ${decision.running} tasks in progress, the global concurrency limit`
+          : `review of team ${team.id} (${decision.trigger}: ${decision.reason}) waits until ${decision.until}: earlier reviews went stale and are still open (${decision.stale.join(', ')})`);
+      }
+      heldLogged.set(team.id, decision.kind);
       return state;
     }
     if (decision.kind === 'review') return createReview(team, state, decision, now);
     const next = applyDecision(state, decision, now);
+    if (decision.kind === 'completed') counts.reset(team.id);
+    if (decision.kind === 'stale') staleAt.set(team.id, now.getTime());
     const taskId = decision.taskId;
     if (decision.kind === 'completed') log(`review ${taskId} of team ${team.id} completed; counters reset`);
     else if (decision.kind === 'ended') log(`review ${taskId} of team ${team.id} ${decision.why === 'cancelled' ? 'was cancelled' : 'no longer exists'}; the team can be reviewed again`);
@@ -105,7 +129,9 @@ export function startMurmur(options: MurmurRunnerOptions): MurmurRunner {
     // Written first: a crash before the task id is recorded is recovered from `reviewStartedAt` (see recoverCreation).
     const pending = applyDecision(state, decision, now);
     await save(team.id, pending);
-    const input = await buildReview({ paths, team, trigger: decision.trigger, reason: decision.reason, state, summary: () => summaryOf(team) });
+    const summary = () => summarizeTeam({ index, membership: membership!, team, state: states.get(team.id), counted: counts.counted(team.id) });
+    const staleReviews = findStaleReviews(index, team.id, null).map(toSummaryTask);
+    const input = await buildReview({ paths, team, trigger: decision.trigger, reason: decision.reason, state, summary, staleReviews });
     const created = await store.create(input);
     const id = created.task.id;
     const next = applyDecision(state, decision, now, id);
@@ -129,19 +155,6 @@ export function startMurmur(options: MurmurRunnerOptions): MurmurRunner {
       }
     }
     return { ...state, reviewStartedAt: null };
-  }
-
-  function summaryOf(team: Team): TaskSummary {
-    const state = states.get(team.id);
-    const since = state?.lastReviewAt ? Date.parse(state.lastReviewAt) : -Infinity;
-    const mine = (entry: IndexEntry) => !isReviewTitle(entry.title) && teamsOfTask(entry.routing, entry.agent, membership!).includes(team.id);
-    const pick = (entries: Iterable<IndexEntry>, keep: (e: IndexEntry) => boolean) => [...entries].filter((e) => mine(e) && keep(e));
-    const completed = pick(index.summaries('done'), (e) => Date.parse(e.updatedAt) >= since).sort((a, b) => b.updatedAt.localeCompare(a.updatedAt));
-    const failing = [...pick(index.summaries('deadletter'), () => true), ...pick(index.summaries('ready'), (e) => e.dispatchFailures > 0)];
-    return {
-      completed: completed.map(toSummaryTask), failing: failing.map(toSummaryTask),
-      open: { ready: pick(index.summaries('ready'), () => true).length, inProgress: pick(index.summaries('in-progress'), () => true).length, blocked: pick(index.summaries('blocked'), () => true).length },
-    };
   }
 
   async function event(taskId: string, payload: Record<string, unknown>, now: Date): Promise<void> {
@@ -197,8 +210,4 @@ function countWhere<T>(items: Iterable<T>, keep: (item: T) => boolean): number {
   let n = 0;
   for (const item of items) if (keep(item)) n++;
   return n;
-}
-
-function toSummaryTask(entry: IndexEntry): SummaryTask {
-  return { id: entry.id, title: entry.title, status: entry.status, dispatchFailures: entry.dispatchFailures };
 }

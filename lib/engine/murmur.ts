@@ -15,6 +15,10 @@ export interface MurmurView {
   reviewStatus: Status | undefined;
   /** False while the index still loads done and cancelled tasks: an unknown review may be one of them. */
   indexLoaded: boolean;
+  /** Earlier reviews of the team that went stale and are still open (ready or in progress). */
+  staleReviews?: readonly string[];
+  /** When the last of them went stale (epoch ms). */
+  lastStaleAt?: number | null;
 }
 
 /** What the executor does for one team. */
@@ -25,13 +29,15 @@ export type MurmurDecision =
   | { kind: 'ended'; taskId: string; why: 'cancelled' | 'missing' }
   | { kind: 'stale'; taskId: string; ageMs: number }
   | { kind: 'held'; trigger: TriggerKind; reason: string; running: number }
+  | { kind: 'deferred'; trigger: TriggerKind; reason: string; until: string; stale: readonly string[] }
   | { kind: 'review'; trigger: TriggerKind; reason: string };
 
 /**
  * Decides one team's next step. A review in progress blocks every trigger (the idempotency guard)
  * until it is done, cancelled, gone, or older than `reviewTimeoutMs`. Otherwise the triggers are
  * evaluated in listed order and the first that fires wins; no review is created while the global
- * concurrency limit is reached. Pure: no I/O, no clock.
+ * concurrency limit is reached, nor, after reviews went stale, before `reviewTimeoutMs` times the
+ * number of those still open has passed since the last went stale. Pure: no I/O, no clock.
  */
 export function evaluateMurmur(state: MurmurState, view: MurmurView, now: Date): MurmurDecision {
   const taskId = state.currentReviewTaskId;
@@ -47,6 +53,8 @@ export function evaluateMurmur(state: MurmurState, view: MurmurView, now: Date):
     const reason = firingReason(trigger, state, view, now);
     if (reason === null) continue;
     if (view.running >= view.maxConcurrentDispatches) return { kind: 'held', trigger: trigger.kind, reason, running: view.running };
+    const until = staleWaitUntil(view);
+    if (until !== null && now.getTime() < until) return { kind: 'deferred', trigger: trigger.kind, reason, until: new Date(until).toISOString(), stale: view.staleReviews ?? [] };
     return { kind: 'review', trigger: trigger.kind, reason };
   }
   return { kind: 'idle' };
@@ -63,7 +71,7 @@ export function firingReason(trigger: Trigger, state: MurmurState, view: Pick<Mu
     case 'completionBatch':
       return done >= trigger.threshold ? `${done} tasks completed since the last review (threshold ${trigger.threshold})` : null;
     case 'failureBatch':
-      return failed >= trigger.threshold ? `${failed} failed dispatches or deadletters since the last review (threshold ${trigger.threshold})` : null;
+      return failed >= trigger.threshold ? `${failed} tasks failed or deadlettered since the last review (threshold ${trigger.threshold})` : null;
     case 'interval': {
       if (!state.lastReviewAt) return 'no review has run yet';
       const elapsed = now.getTime() - Date.parse(state.lastReviewAt);
@@ -85,4 +93,13 @@ export function applyDecision(state: MurmurState, decision: MurmurDecision, now:
     default:
       return state;
   }
+}
+
+// --- internal ---
+
+/** After stale reviews: the end of the wait, `reviewTimeoutMs` per stale review still open, from the last one's expiry. */
+function staleWaitUntil(view: MurmurView): number | null {
+  const count = view.staleReviews?.length ?? 0;
+  if (!count || view.lastStaleAt === undefined || view.lastStaleAt === null) return null;
+  return view.lastStaleAt + view.murmur.reviewTimeoutMs * count;
 }

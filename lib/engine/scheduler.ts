@@ -69,6 +69,8 @@ const APPLY_CONCURRENCY = 16;
 /** Starts the scheduler: ticks are coalesced; several requests during a tick yield one more tick. */
 export function startScheduler(options: SchedulerOptions): SchedulerHandle {
   const held = new Map<string, number>();
+  /** Tasks whose `no-plugin-attached` hold was logged: once per task, again only after it was not held so. */
+  const waitingForPlugin = new Set<string>();
   const inflight = new Set<Promise<unknown>>();
   const runs = new Set<Promise<unknown>>();
   let current: Promise<void> | null = null;
@@ -100,6 +102,7 @@ export function startScheduler(options: SchedulerOptions): SchedulerHandle {
       for (const action of actions) if (action.kind !== 'hold') options.log(`dry run: would ${action.kind} ${action.taskId}${action.kind === 'dispatch' ? ` to ${action.agent} (${action.adapter})` : ''}`);
       return { actions, dispatched };
     }
+    forgetEndedHolds(actions);
     await forEachLimit(actions, APPLY_CONCURRENCY, (action) => apply(action, settings.defaultLeaseTtlMs, org, dispatched));
     return { actions, dispatched };
   }
@@ -143,9 +146,19 @@ export function startScheduler(options: SchedulerOptions): SchedulerHandle {
     const key = `${action.taskId}:${action.reason}`;
     const now = options.store.clock().getTime();
     if (action.reason === 'concurrency' || action.reason === 'agent-busy' || action.reason === 'dependencies' || action.reason === 'backoff') return;
-    if ((held.get(key) ?? 0) > now) return;
-    held.set(key, now + (options.holdLogIntervalMs ?? 60_000));
+    if (action.reason === 'no-plugin-attached') {
+      if (waitingForPlugin.has(action.taskId)) return;
+      waitingForPlugin.add(action.taskId);
+    } else {
+      if ((held.get(key) ?? 0) > now) return;
+      held.set(key, now + (options.holdLogIntervalMs ?? 60_000));
+    }
     options.log(`warning: ${action.taskId} held in ready, reason ${action.reason}: ${action.detail}`);
+  }
+
+  function forgetEndedHolds(actions: readonly Action[]): void {
+    const still = new Set(actions.flatMap((a) => (a.kind === 'hold' && a.reason === 'no-plugin-attached' ? [a.taskId] : [])));
+    for (const id of waitingForPlugin) if (!still.has(id)) waitingForPlugin.delete(id);
   }
 
   function track(promise: Promise<unknown>, into = inflight): void {

@@ -1,4 +1,5 @@
 import { toTerminalText } from '../core/text.js';
+import { formatDuration } from '../core/time.js';
 import type { OrgChart, ProjectSla } from '../org/schema.js';
 
 /** Limit of an in-progress task when neither the task nor its project sets one: 1 hour. */
@@ -70,10 +71,9 @@ export function isResearcher(agentId: string | undefined, org: OrgChart | null):
 
 /** The console alert of a violation (`[AOF] SLA VIOLATION:` lines). */
 export function formatSlaAlert(v: SlaViolation): string {
-  const hours = (ms: number) => `${(ms / 3_600_000).toFixed(2)} h`;
   return [
     `[AOF] SLA VIOLATION: ${v.task.id} "${v.task.title}"`,
-    `[AOF] SLA VIOLATION:   in progress for ${hours(v.durationMs)} (limit ${hours(v.limitMs)}, ${v.source}), agent: ${v.agent}`,
+    `[AOF] SLA VIOLATION:   in progress for ${formatDuration(v.durationMs)} (limit ${formatDuration(v.limitMs)}, ${v.source}), agent: ${v.agent}`,
     `[AOF] SLA VIOLATION:   action: check on ${v.agent} (\`svc task show ${v.task.id}\`); if it is stuck, \`svc task status ${v.task.id} ready\` or \`svc task block ${v.task.id} --reason ...\` (alerts never move the task)`,
   ].map((line) => toTerminalText(line)).join('\n');
 }

@@ -10,10 +10,18 @@ import type { StoredTask } from './task-file.js';
 export const OUTCOMES = ['complete', 'needs_review', 'blocked'] as const;
 export type Outcome = (typeof OUTCOMES)[number];
 
-/** The part of a workflow definition that completion needs. */
+/** The part of a workflow definition that completion needs, with the org chart's role holders. */
 export interface GateFlow {
   name: string;
   gates: readonly { id: string; role: string; canReject?: boolean | undefined }[];
+  /** Who may complete a gate without `callerRole`: the org chart's agents and each role's agents; absent without an org chart. */
+  holders?: GateHolders | undefined;
+}
+
+/** The agents of the org chart and the agents of each role. */
+export interface GateHolders {
+  agents: readonly string[];
+  roles: Readonly<Record<string, readonly string[]>>;
 }
 
 /** What `svc_task_complete` receives. */
@@ -62,6 +70,24 @@ function assertOutcome(current: StoredTask, input: CompleteInput, flow: GateFlow
       throw new SvcError('forbidden_role', `${id} is at gate \`${gate.id}\`, which role \`${gate.role}\` completes; the caller declared role \`${input.callerRole}\`.`, `Only an agent in role ${gate.role} can complete this gate.`);
     }
   }
+  if (flow && !input.callerRole && isAgent(flow, input.actor)) assertActorHoldsRole(current.task, input.actor, flow);
+}
+
+/** Without `callerRole`, an actor that is an agent of the org chart must hold the gate's role itself. */
+function assertActorHoldsRole(task: Task, actor: string, flow: GateFlow): void {
+  const gate = currentGate(task, flow);
+  const roles = flow.holders?.roles ?? {};
+  if (Object.hasOwn(roles, gate.role) && roles[gate.role]!.includes(actor)) return;
+  const held = Object.keys(roles).filter((role) => roles[role]!.includes(actor));
+  const holders = Object.hasOwn(roles, gate.role) ? roles[gate.role]! : [];
+  throw new SvcError('forbidden_role',
+    `${task.id} is at gate \`${gate.id}\`, which role \`${gate.role}\` completes; agent \`${actor}\` holds ${held.length ? `role ${held.map((r) => `\`${r}\``).join(', ')}` : 'no role'} in the org chart.`,
+    `Only an agent in role ${gate.role} (${holders.length ? holders.join(', ') : 'none listed'}) can complete this gate; add ${actor} to roles.${gate.role}.agents in org/org-chart.yaml if it should.`);
+}
+
+/** True when `actor` is an agent id of the org chart; other actors (an operator) are not checked against roles, and the gate event says so. */
+function isAgent(flow: GateFlow, actor: string): boolean {
+  return flow.holders?.agents.includes(actor) ?? false;
 }
 
 function currentGate(task: Task, flow: GateFlow) {
@@ -96,7 +122,9 @@ function toGateChange(current: StoredTask, input: CompleteInput, flow: GateFlow,
   }
   const task: Task = { ...current.task, gate: { workflow: flow.name, current: next, history } };
   const change = withSummary(current, input, status, task);
-  change.events!.push({ type: 'gate.transition', taskId: task.id, actor: input.actor, payload: { workflow: flow.name, from: gate.id, to: status === 'done' ? null : next, outcome: input.outcome } });
+  const payload: Record<string, unknown> = { workflow: flow.name, from: gate.id, to: status === 'done' ? null : next, outcome: input.outcome };
+  if (!input.callerRole && !isAgent(flow, input.actor)) payload.roleNotChecked = `actor ${input.actor} is not an agent of the org chart and declared no callerRole`;
+  change.events!.push({ type: 'gate.transition', taskId: task.id, actor: input.actor, payload });
   return change;
 }
 

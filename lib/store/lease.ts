@@ -94,18 +94,19 @@ export async function commitAsOperator(
   options: Caller & { recover?: boolean | undefined },
   build: (current: StoredTask) => Change | null,
 ): Promise<Awaited<ReturnType<Store['commit']>>> {
-  let recovered: { id: string; expiredAt: string } | undefined;
+  let recovered: { id: string; lease: Lease } | undefined;
   const result = await store.commit(arg, (current) => {
     const now = store.clock();
     assertLeaseAllows(current, now, options);
     if (options.recover && current.status === 'in-progress' && isLeaseExpired(current.task, now)) {
-      recovered = { id: current.task.id, expiredAt: current.task.lease.expiresAt };
+      recovered = { id: current.task.id, lease: current.task.lease };
       return toRecoveryChange(current, 'lease expired (recover-on-failure)');
     }
     return build(current);
   }, options.actor);
   if (recovered) {
-    throw new SvcError('lease_held', `Task has active lease: ${recovered.id} held a lease that expired at ${recovered.expiredAt}; it was reclaimed and moved to ready.`, 'Retry the command now.');
+    const { id, lease } = recovered;
+    throw new SvcError('lease_held', `The lease on ${id} had expired at ${lease.expiresAt} (agent ${lease.agent}, session ${lease.sessionId}): the lease was cleared and the task moved to ready (recovery_action); the command itself was not run.`, 'Retry the command now: the task is in ready.');
   }
   return result;
 }

@@ -2,6 +2,7 @@ import { readdir, stat } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { hasCode, isSvcError } from '../core/errors.js';
 import { isStatus, STATUSES, type Status } from '../core/status.js';
+import { toOneLine } from '../core/text.js';
 import { unlinkDurable } from '../fs/atomic.js';
 import { LOCK_STALE_MS, withLock } from '../fs/lock.js';
 import { byNewest, commitTask, moveToConflicts } from './commit.js';
@@ -172,7 +173,7 @@ function planTask(paths: Paths, id: string, found: Copy[]): ReconcileAction[] {
 
 function toInvalid(rel: string, path: string, message: string): ReconcileAction {
   const reason = message.startsWith(`${path}: `) ? message.slice(path.length + 2) : message;
-  return { kind: 'invalid', path, message, line: `invalid ${rel}: ${reason.replace(/\s*\n\s*/g, '; ')}` };
+  return { kind: 'invalid', path, message, line: `invalid ${rel}: ${toOneLine(reason)}` };
 }
 
 async function planMissing(paths: Paths): Promise<ReconcileAction[]> {

@@ -2,6 +2,7 @@ import { basename, dirname } from 'node:path';
 import { SvcError } from '../core/errors.js';
 import { isStatus, type Status } from '../core/status.js';
 import { parseTask, toOrderedTask, type Task } from '../core/task.js';
+import { toOneLine } from '../core/text.js';
 import { MAX_FILE_BYTES, MAX_FRONTMATTER_BYTES, parseFrontmatter, readBackData, stringifyFrontmatter } from '../fs/frontmatter.js';
 import { readRegularFile } from '../fs/regular-file.js';
 import { toTaskId } from './paths.js';
@@ -81,7 +82,7 @@ function assertReadsBack(id: string, data: Record<string, unknown>, text: string
   try {
     back = parseTask(readBackData(text, id), id);
   } catch (err) {
-    const reason = err instanceof Error ? err.message.replace(`${id}: `, '').replace(/\s*\n\s*/g, '; ') : String(err);
+    const reason = err instanceof Error ? toOneLine(err.message.replace(`${id}: `, '')) : String(err);
     throw new SvcError('validation_error', `${id}: the task file would not read back: ${reason}`, 'Keep metadata plain and shallow (at most 30 levels of nesting); nothing was written.', { cause: err });
   }
   const path = findDifference(data, toOrderedTask(back), '');

@@ -111,6 +111,7 @@ async function create(p: CreateParams, ctx: ToolContext): Promise<ListRow> {
   const { store } = ctx;
   const gate = p.workflow === undefined ? undefined : await toGate(ctx, p.workflow);
   const routing = Object.fromEntries(Object.entries({ agent: p.agent, team: p.team, role: p.role, tags: p.tags?.length ? p.tags : undefined, workflow: gate && p.workflow }).filter(([, v]) => v !== undefined));
+  if (p.agent !== undefined || p.team !== undefined || p.role !== undefined) await assertRoutingKnown(ctx, routing);
   const dependsOn = await assertTasksExist(store, p.dependsOn ?? []);
   const parentId = p.parent === undefined ? undefined : await resolveAnyId(store, p.parent);
   const created = await store.create({
@@ -119,6 +120,12 @@ async function create(p: CreateParams, ctx: ToolContext): Promise<ListRow> {
   });
   await notifyCommitted(ctx, [created.task.id]);
   return toListRow(created);
+}
+
+/** Refuses an agent, role or team the org chart does not know, as svc_dispatch does (the org modules load only then). */
+async function assertRoutingKnown(ctx: ToolContext, routing: Record<string, unknown>): Promise<void> {
+  const [{ toOrg }, { assertKnownRouting }] = await Promise.all([import('./org.js'), import('../org/routing.js')]);
+  assertKnownRouting(routing, await toOrg(ctx));
 }
 
 /** The first gate of a workflow (the org chart and workflow modules load only for a gated task). */

@@ -27,7 +27,17 @@ export async function toLeaseTtlMs(ctx: ToolContext): Promise<number> {
   return toDaemonSettings(org).heartbeatTtlMs;
 }
 
-/** Resolves `routing.workflow` names to definitions, from `org/workflows/<name>.yaml` of the root. */
+/**
+ * Resolves `routing.workflow` names to definitions, from `org/workflows/<name>.yaml` of the root,
+ * with the org chart's agents and role holders (none when the chart is absent or broken: then no
+ * actor counts as an agent, and a completion without `callerRole` is logged as not checked).
+ */
 export function toFlowLoader(ctx: ToolContext): (name: string) => Promise<GateFlow> {
-  return (name) => loadWorkflow(ctx.store.paths.root, name);
+  return async (name) => {
+    const workflow = await loadWorkflow(ctx.store.paths.root, name);
+    const org = await toOrg(ctx).catch(() => null);
+    if (!org) return workflow;
+    const roles = Object.fromEntries(Object.entries(org.roles).map(([role, def]) => [role, def.agents]));
+    return { ...workflow, holders: { agents: org.agents.map((agent) => agent.id), roles } };
+  };
 }

@@ -85,7 +85,7 @@ async function summarizeIndex(index: TaskIndexReader, params: StatusParamsInput)
   const wanted = params.status ? [params.status] : STATUSES.filter((status) => !isTerminal(status));
   const result = summarize(wanted.flatMap((status) => [...index.summaries(status)]), params);
   const counts = index.counts();
-  result.byStatus = Object.fromEntries(STATUSES.map((status) => [status, counts[status] ?? 0]));
+  result.byStatus = Object.fromEntries(STATUSES.map((status) => [status, !params.status || status === params.status ? (counts[status] ?? 0) : 0])); // a status filter counts only its status, as the agent filter counts only its tasks
   result.total = params.status ? (counts[params.status] ?? 0) : STATUSES.reduce((sum, status) => sum + (counts[status] ?? 0), 0);
   return result;
 }

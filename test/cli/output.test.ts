@@ -146,7 +146,7 @@ help('a mistyped command, subcommand, status, priority or tool gets a "did you m
   assert.equal([sub.code, /Did you mean `svc task list`\?/.test(sub.stderr)], [2, true]);
   const id = (await svc(root, 'task', 'create', 'x')).stdout.split('\n')[0]!;
   const status = await svc(root, 'task', 'status', id, 'redy');
-  assert.equal([status.code, /Unknown status "redy"\. Did you mean "ready"\?/.test(status.stderr)], [1, true]);
+  assert.equal([status.code, /Unknown status "redy"\. Did you mean "ready"\?/.test(status.stderr)], [2, true]);
   assert.match((await svc(root, 'task', 'create', 'y', '--priority', 'hihg')).stderr, /Did you mean "high"\?/);
   const tool = await svc(root, 'tool', 'svc_stauts');
   assert.equal([tool.code, /Unknown tool "svc_stauts"\. Did you mean "svc_status"\?/.test(tool.stderr)], [1, true]);

@@ -26,7 +26,7 @@ create('prints the new id on its first line and writes the file in backlog', asy
 create('refuses an unknown priority, unknown dependencies and a huge title, creating nothing', async () => {
   const root = tempRoot();
   const bad = await svc(root, 'task', 'create', 'X', '--priority', 'urgent');
-  assert.is(bad.code, 1);
+  assert.is(bad.code, 2);
   assert.match(bad.stderr, /Unknown priority "urgent"/);
   assert.match(bad.stderr, /hint: Use one of: low, normal, high, critical/);
   const deps = await svc(root, 'task', 'create', 'X', '--depends-on', 'TASK-1999-01-01-001');
@@ -136,8 +136,10 @@ leases('--recover-on-failure reclaims an expired lease to ready with recovery_ac
   const past = expireLease(root, id);
   const out = await svc(root, 'task', 'close', id, '--recover-on-failure');
   assert.is(out.code, 1);
-  assert.match(out.stderr, /reclaimed and moved to ready/);
-  assert.match(out.stderr, /hint: Retry the command now/);
+  assert.ok(out.stderr.startsWith(`svc: The lease on ${id} had expired at ${past} (agent dev, session `), out.stderr);
+  assert.match(out.stderr, /\): the lease was cleared and the task moved to ready \(recovery_action\); the command itself was not run\.\n/);
+  assert.not.match(out.stderr, /active lease|held a lease/);
+  assert.match(out.stderr, /hint: Retry the command now: the task is in ready\./);
   const ready = readFileSync(`${root}/tasks/ready/${id}.md`, 'utf8');
   assert.not.match(ready, /lease:/);
   const recovery = (await readEvents(root)).filter((e) => e.type === 'recovery_action');

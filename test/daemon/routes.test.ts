@@ -128,6 +128,22 @@ routes('an unknown event is 404 and a non-object payload 400', async () => {
   assert.is((bad.body as Err).error.code, 'validation_error');
 });
 
+routes('a body that is not JSON on /v1/event/<name> gets that event\'s own shape as its hint, not the tool envelope', async () => {
+  const root = tempRoot();
+  await startTestDaemon(root);
+  for (const [name, field] of [['agent-end', '"success": true'], ['session-end', '"reason"'], ['before-compaction', '"tokenCount"'], ['message-received', '"content"']]) {
+    const res = await call(root, 'POST', `/v1/event/${name}`, 'not json');
+    const { error } = res.body as Err;
+    assert.is(res.status, 400, name);
+    assert.match(error.message, /The request body is not valid JSON/);
+    assert.ok(error.hint?.startsWith('Send a JSON object, for example {"sessionKey": "agent:dev:svc-TASK-2026-11-21-001"'), error.hint);
+    assert.ok(error.hint?.includes(field!), `${name}: ${error.hint}`);
+    assert.not.match(error.hint!, /"tool"/);
+  }
+  const tool = await call(root, 'POST', '/v1/tool/invoke', 'not json');
+  assert.match((tool.body as Err).error.hint!, /\{"tool": "svc_status", "params": \{\}\}/);
+});
+
 routes('stopping: /healthz answers 503 while a tool call finishes, then pid and socket are gone', async () => {
   const root = tempRoot();
   const daemon = await startTestDaemon(root);

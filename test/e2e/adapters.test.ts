@@ -67,6 +67,8 @@ e2e('plugin gone: the task stays in ready with no-plugin-attached, no failure co
   await within(5000, async () => ((await call(root, 'GET', '/status')).body as { plugins: unknown[] }).plugins.length === 0, 'plugin detached');
   const id = await dispatch(root, { title: 'Waits', agent: 'gw' });
   await within(5000, async () => readFileSync(daemon.paths.daemonLog, 'utf8').includes(`${id} held in ready, reason no-plugin-attached`), 'warning logged');
+  const holdLines = readFileSync(daemon.paths.daemonLog, 'utf8').split('\n').filter((line) => line.includes(`${id} held in ready, reason no-plugin-attached`));
+  assert.equal(holdLines.map((line) => line.split(' ').slice(1, 3).join(' ')), ['warn scheduler'], 'logged once, as a warning');
   const held = await createStore({ root }).get(id);
   assert.is(held.status, 'ready');
   assert.is(held.task.metadata.dispatchFailures, undefined);

@@ -27,12 +27,13 @@ function writeTeam(root: string, agents: { dev: string[]; lead: string[] }, murm
   writeOrg(root, {
     agents: [{ id: 'dev', name: 'Dev', command: agents.dev, maxConcurrent: 3 }, { id: 'lead', name: 'Lead', command: agents.lead }],
     teams: [{ id: 'core', name: 'Core', members: ['dev'], orchestrator: 'lead', murmur }],
+    roles: { builder: { agents: ['dev'] } },
     aof: { daemon: { ...FAST, maxConcurrentDispatches: 10, ...daemon } },
   });
 }
 
-async function dispatch(root: string, title: string, agent = 'dev'): Promise<string> {
-  const { status, body } = await call(root, 'POST', '/v1/tool/invoke', { tool: 'svc_dispatch', params: { title, brief: 'Do it.', agent } });
+async function dispatch(root: string, title: string, route: Record<string, string> = { agent: 'dev' }): Promise<string> {
+  const { status, body } = await call(root, 'POST', '/v1/tool/invoke', { tool: 'svc_dispatch', params: { title, brief: 'Do it.', ...route } });
   assert.is(status, 200, JSON.stringify(body));
   return (body as { result: { taskId: string } }).result.taskId;
 }
@@ -85,14 +86,15 @@ flow('completionBatch fires at its threshold, not before; completing the review 
   await within(20_000, async () => (await statusOf(root, first)) === 'done' && stateOf(root).completionsSinceLastReview === 1, 'one completion counted');
   await afterPolls(root);
   assert.is((await reviewEvents(root)).length, 0, 'no review below the threshold');
-  const second = await dispatch(root, 'Second');
+  const second = await dispatch(root, 'Second', { role: 'builder' }); // routed by role: no agent left on the task once done
   const created = await within(20_000, async () => (await reviewEvents(root, 'created'))[0], 'review created');
   assert.equal(created.payload, { team: 'core', action: 'created', trigger: 'completionBatch', reason: '2 tasks completed since the last review (threshold 2)', agent: 'lead' });
   const review = await createStore({ root }).get(created.taskId!);
   assert.is(review.task.title, 'Murmur review: core (completionBatch)');
   assert.equal(review.task.routing, { agent: 'lead' });
   assert.equal(review.task.metadata.murmur, { team: 'core', trigger: 'completionBatch' });
-  assert.match(review.body, new RegExp(`## Task summary[\\s\\S]*- (${first}|${second}) "(First|Second)" \\(done\\)`));
+  assert.match(review.body, /2 completed, 0 failed or deadlettered/);
+  assert.match(review.body, new RegExp(`Completed:\\n- ${second} "Second" \\(done\\)\\n- ${first} "First" \\(done\\)\\n`), 'the summary lists both completions it counts');
   const completed = await within(20_000, async () => (await reviewEvents(root, 'completed'))[0], 'review completed');
   assert.is(completed.taskId, created.taskId);
   const state = await within(5000, () => (stateOf(root).currentReviewTaskId === null ? stateOf(root) : null), 'state after the review');
@@ -131,18 +133,28 @@ flow('interval fires at once when no review ever ran, then again only after inte
   assert.ok(gap >= 1500, `second review ${gap} ms after the first completed`);
 });
 
-flow('failureBatch counts failed dispatches and deadletters; the guard keeps it to one review', async () => {
+flow('failureBatch counts failed or deadlettered tasks: one task failing three times and deadlettered counts once; the guard keeps it to one review', async () => {
   const root = tempRoot();
-  writeTeam(root, { dev: quittingAgent(), lead: holdingAgent() }, { triggers: [{ kind: 'failureBatch', threshold: 2 }] });
+  writeTeam(root, { dev: quittingAgent(), lead: holdingAgent() }, { triggers: [{ kind: 'failureBatch', threshold: 2 }], context: ['taskSummary'] });
   let stderr = '';
   await startTestDaemon(root, { tools: TOOLS, env: process.env, stderr: (text) => void (stderr += text) });
   const id = await dispatch(root, 'Doomed');
-  const created = await within(20_000, async () => (await reviewEvents(root, 'created'))[0], 'review created');
-  assert.is(created.payload.trigger, 'failureBatch');
   await within(20_000, async () => (await statusOf(root, id)) === 'deadletter', 'deadletter');
   await within(5000, () => /\[AOF\] DEADLETTER: /.test(stderr), 'deadletter alert');
-  await within(10_000, () => stateOf(root).failuresSinceLastReview === 4, 'three failed dispatches and one deadletter counted');
+  await within(10_000, () => stateOf(root).failuresSinceLastReview === 1, 'one failing task counted');
   await afterPolls(root);
+  assert.is((await reviewEvents(root)).length, 0, 'one task is below the threshold of 2, however often it failed');
+  assert.is(stateOf(root).failuresSinceLastReview, 1);
+  const other = await dispatch(root, 'Doomed too');
+  const created = await within(20_000, async () => (await reviewEvents(root, 'created'))[0], 'review created');
+  assert.is(created.payload.trigger, 'failureBatch');
+  assert.is(created.payload.reason, '2 tasks failed or deadlettered since the last review (threshold 2)');
+  const body = (await createStore({ root }).get(created.taskId!)).body;
+  assert.match(body, new RegExp(`Failing or deadlettered:\\n(- .*\\n)*- ${id} "Doomed" \\(deadletter`));
+  assert.match(body, new RegExp(`- ${other} "Doomed too"`));
+  await within(20_000, async () => (await statusOf(root, other)) === 'deadletter', 'second deadletter');
+  await afterPolls(root);
+  assert.is(stateOf(root).failuresSinceLastReview, 2);
   assert.equal(await reviewTasks(root), [created.taskId]);
   assert.is(stateOf(root).currentReviewTaskId, created.taskId);
 });
@@ -193,9 +205,13 @@ flow('a stale review is cleared after reviewTimeoutMs with a warning, and its ta
   assert.is(timedOut.taskId, id);
   assert.ok(Number(timedOut.payload.ageMs) >= 1000);
   await logShows(toPaths(root).daemonLog, new RegExp(`\\[AOF\\] Murmur: warning: stale review ${id} of team core`));
-  // The guard is released: the trigger fires again with a new review, and the stale task is untouched.
+  // The guard is released: the trigger fires again, one more reviewTimeoutMs later, with a new review that names the stale one; the stale task is untouched.
   const next = await within(20_000, async () => (await reviewEvents(root, 'created'))[1], 'a new review after the stale one');
   assert.is.not(next.taskId, id);
+  const waited = Date.parse(next.timestamp) - Date.parse(timedOut.timestamp);
+  assert.ok(waited >= 1000, `the next review came ${waited} ms after the stale one, not one reviewTimeoutMs`);
+  await logShows(toPaths(root).daemonLog, new RegExp(`\\[AOF\\] Murmur: review of team core \\(interval: [^)]*\\) waits until \\S+: earlier reviews went stale and are still open \\(${id}\\)`));
+  assert.match((await createStore({ root }).get(next.taskId!)).body, new RegExp(`went stale[^\\n]*\\n- ${id} "Murmur review: core \\(interval\\)" \\((ready|in-progress)\\)`));
   assert.is(readFileSync(file, 'utf8'), before, 'the stale review task is not modified');
   assert.is((await readEvents(root, { taskId: id, type: 'task.transitioned' })).length, 1, 'only its dispatch moved it');
 });

@@ -66,7 +66,7 @@ flow('a task past its limit gives one alert and one event per rate window, none 
   assert.is(first!.payload.timestamp, Date.parse(first!.timestamp));
   const [projectFirst] = await within(10_000, async () => { const found = await violations(root, byProject); return found.length ? found : null; }, 'project violation');
   assert.is(projectFirst!.payload.limit, 500, 'no task limit: the project default applies');
-  assert.match(stderr, new RegExp(`\\[AOF\\] SLA VIOLATION: ${own} "Own limit"\\n\\[AOF\\] SLA VIOLATION:   in progress for 0\\.00 h \\(limit 0\\.00 h, task\\), agent: dev\\n`));
+  assert.match(stderr, new RegExp(`\\[AOF\\] SLA VIOLATION: ${own} "Own limit"\\n\\[AOF\\] SLA VIOLATION:   in progress for \\d+(\\.\\d)? s \\(limit 0\\.3 s, task\\), agent: dev\\n`));
   const second = await within(15_000, async () => (await violations(root, own))[1], 'second violation');
   assert.ok(Date.parse(second.timestamp) - Date.parse(first!.timestamp) >= windowMs, 'one event per window');
   assert.is(await createStore({ root }).get(own).then((t) => t.status), 'in-progress', 'alerts never move the task');

@@ -44,7 +44,7 @@ evaluate('triggers are evaluated in listed order: the first that fires wins', ()
   const s = state({ completionsSinceLastReview: 5, failuresSinceLastReview: 5 });
   const first = evaluateMurmur(s, view(murmur([{ kind: 'completionBatch', threshold: 9 }, { kind: 'failureBatch', threshold: 2 }, { kind: 'completionBatch', threshold: 1 }])), NOW);
   assert.equal(first.kind === 'review' && first.trigger, 'failureBatch');
-  assert.match(first.kind === 'review' ? first.reason : '', /5 failed dispatches or deadletters since the last review \(threshold 2\)/);
+  assert.match(first.kind === 'review' ? first.reason : '', /5 tasks failed or deadlettered since the last review \(threshold 2\)/);
 });
 
 evaluate('a review in progress blocks every trigger (the guard)', () => {
@@ -74,6 +74,19 @@ evaluate('no review is created while global concurrency is at its maximum', () =
   const s = state({ completionsSinceLastReview: 1 });
   assert.equal(evaluateMurmur(s, view(m, { running: 3, maxConcurrentDispatches: 3 }), NOW).kind, 'held');
   assert.equal(evaluateMurmur(s, view(m, { running: 2, maxConcurrentDispatches: 3 }), NOW).kind, 'review');
+});
+
+evaluate('after a review went stale, the next waits reviewTimeoutMs per stale review still open, from the last expiry', () => {
+  const m = murmur([{ kind: 'interval', intervalMs: 1 }], 5000);
+  const s = state({ lastReviewAt: ago(600_000) });
+  const one = (lastStaleAt: number, staleReviews = ['T-1']) => evaluateMurmur(s, view(m, { staleReviews, lastStaleAt }), NOW);
+  const deferred = one(NOW.getTime() - 4999);
+  assert.equal(deferred.kind, 'deferred');
+  assert.equal(deferred.kind === 'deferred' && [deferred.trigger, deferred.until, deferred.stale], ['interval', new Date(NOW.getTime() + 1).toISOString(), ['T-1']]);
+  assert.is(one(NOW.getTime() - 5000).kind, 'review', 'one reviewTimeoutMs after the stale one');
+  assert.is(one(NOW.getTime() - 5000, ['T-1', 'T-2']).kind, 'deferred', 'two still open: twice as long');
+  assert.is(one(NOW.getTime() - 10_000, ['T-1', 'T-2']).kind, 'review');
+  assert.is(evaluateMurmur(s, view(m, { staleReviews: [], lastStaleAt: NOW.getTime() }), NOW).kind, 'review', 'none open: no wait');
 });
 
 const apply = suite('engine.applyDecision');
@@ -132,6 +145,17 @@ review('routes to the orchestrator with metadata.murmur and the context sections
   assert.match(body, /3 completed, 0 failed/);
   assert.match(body, /## Vision\n\nShip a calm product\./);
   assert.not.match(body, /## Roadmap/, 'a missing document is left out');
+  assert.not.match(body, /went stale/);
+});
+
+review('names the earlier reviews that went stale and are still open', async () => {
+  const paths = toPaths(tempRoot());
+  const team = { id: 'core', name: 'Core', members: ['dev'], orchestrator: 'lead', murmur: { triggers: [{ kind: 'queueEmpty' as const }], context: [], reviewTimeoutMs: 1 } } satisfies Team;
+  const input = await buildReview({
+    paths, team, trigger: 'interval', reason: 'r', state: state(), summary: () => ({ completed: [], failing: [], open: { ready: 0, inProgress: 0, blocked: 0 } }),
+    staleReviews: [{ id: 'T-7', title: 'Murmur review: core (interval)', status: 'in-progress', dispatchFailures: 0 }],
+  });
+  assert.match(input.body ?? '', /Earlier reviews of this team went stale[^\n]*\n- T-7 "Murmur review: core \(interval\)" \(in-progress\)/);
 });
 
 const teams = suite('engine.teamsOfTask');

@@ -204,6 +204,31 @@ coalesce('a tick request made at any moment of a running tick, its very end incl
   assert.equal(missed, [], `requests made ${missed.join(', ')} microtask turns after the first were dropped`);
 });
 
+const holds = suite('engine.scheduler hold warnings');
+holds.after.each(cleanRoots);
+
+holds('a no-plugin-attached hold is logged once per task until it changes, then again when it returns', async () => {
+  const root = tempRoot();
+  writeOrg(root, { agents: [{ id: 'gw', name: 'Gateway agent' }] });
+  const store = createStore({ root });
+  const lines: string[] = [];
+  const scheduler = startScheduler({
+    store, source: createListingSource(store), adapters: {}, loadOrg: () => loadOrg(root), mode: () => 'plugin', pluginAttached: () => false,
+    log: (line) => lines.push(line), alert: () => undefined, holdLogIntervalMs: 0,
+  });
+  const id = await readyTask(store, 'Waits for the plugin', 'gw');
+  const warned = () => lines.filter((line) => line === `warning: ${id} held in ready, reason no-plugin-attached: plugin-expected mode and no plugin holds /v1/spawns/wait`).length;
+  for (let i = 0; i < 4; i++) await scheduler.tick();
+  assert.is(warned(), 1, lines.join('\n'));
+  await setStatus(store, id, 'backlog', { actor: 'test' });
+  await scheduler.tick();
+  await setStatus(store, id, 'ready', { actor: 'test' });
+  for (let i = 0; i < 3; i++) await scheduler.tick();
+  assert.is(warned(), 2, 'held again after it changed: one more warning');
+  await scheduler.close();
+});
+
 run.run();
 race.run();
 coalesce.run();
+holds.run();

@@ -57,8 +57,18 @@ check('the alert names the task, duration versus limit in hours, the agent and w
   const text = formatSlaAlert(v);
   assert.ok(text.split('\n').every((line) => line.startsWith('[AOF] SLA VIOLATION:')), text);
   assert.match(text, /T-1 "Slow"/);
-  assert.match(text, /in progress for 1\.50 h \(limit 1\.00 h, task\), agent: dev/);
+  assert.match(text, /in progress for 1\.5 h \(limit 1 h, task\), agent: dev/);
   assert.match(text, /action: check on dev/);
+});
+
+check('durations print in the unit that fits: 45 s, 12 min, 3.5 h, never 0.00 h', () => {
+  const line = (durationMs: number, limitMs: number) => formatSlaAlert({ ...checkSla(task({ maxInProgressMs: 1000, updatedAt: new Date(NOW.getTime() - 5000).toISOString() }), org, NOW)!, durationMs, limitMs }).split('\n')[1]!;
+  assert.match(line(45_000, 30_000), /in progress for 45 s \(limit 30 s, task\)/);
+  assert.match(line(12 * 60_000, 10 * 60_000), /in progress for 12 min \(limit 10 min, task\)/);
+  assert.match(line(3.5 * 3_600_000, 2 * 3_600_000), /in progress for 3\.5 h \(limit 2 h, task\)/);
+  assert.match(line(800, 300), /in progress for 0\.8 s \(limit 0\.3 s, task\)/);
+  assert.match(line(59_990, 3_599_000), /in progress for 1 min \(limit 1 h, task\)/, 'a value that rounds up takes the next unit');
+  assert.not.match(line(800, 300), /0\.00 h/);
 });
 
 check('the alert shows a title\'s control and bidirectional characters escaped', () => {

@@ -63,7 +63,7 @@ humans('a file saved with a byte-order mark (as some editors do) is read as the 
 /** Bad files a human (or an attacker with write access) can leave; each must be refused, named, left alone. */
 const BAD: { name: string; content: (good: string, root: string) => string; code: string; says: string }[] = [
   { name: 'malformed YAML', content: () => '---\ntitle: [unclosed\nstatus: ready\n---\nBody\n', code: 'validation_error', says: 'malformed YAML frontmatter' },
-  { name: 'a missing required field', content: (good) => good.replace(/^title: .*\n/m, ''), code: 'validation_error', says: 'title:' },
+  { name: 'a missing required field', content: (good) => good.replace(/^title: .*\n/m, ''), code: 'validation_error', says: 'title is missing' },
   { name: 'a frontmatter id with ../', content: (good) => good.replace(/^id: .*$/m, 'id: ../../etc/passwd'), code: 'validation_error', says: 'id:' },
   { name: 'a 2 MB body', content: (good) => good + 'x'.repeat(2 * 1024 * 1024), code: 'too_large', says: 'the limit is 1048576' },
   { name: 'a YAML alias bomb', content: () => aliasBomb(), code: 'validation_error', says: 'maxAliases' },

@@ -82,6 +82,31 @@ complete('refuses a callerRole that is not the current gate\'s role', async () =
   await rejects(call('svc_task_complete', { taskId: id, outcome: 'complete', callerRole: 'reviewer', actor: 'dev' }), 'forbidden_role', id, 'implementer', 'reviewer');
 });
 
+complete('refuses an agent that is only a reviewer completing the implementer gate without callerRole, and leaves the task as it was', async () => {
+  const { call, store, root } = gated();
+  const { id } = await inProgressTask(store, { workflow: 'implement-review', agent: 'lead' });
+  const before = snapshot(root);
+  const error = await rejects(call('svc_task_complete', { taskId: id, outcome: 'complete', actor: 'lead' }), 'forbidden_role', id, 'gate `implement`', 'role `implementer`', 'agent `lead` holds role `reviewer`');
+  assert.ok(error.hint?.includes('implementer (dev)'), error.hint);
+  assert.equal(snapshot(root), before);
+});
+
+complete('lets an agent holding the gate\'s role complete it without callerRole', async () => {
+  const { call, store, events } = gated();
+  const { id } = await inProgressTask(store, { workflow: 'implement-review' });
+  assert.equal(await call('svc_task_complete', { taskId: id, outcome: 'complete', actor: 'dev' }), { taskId: id, status: 'ready' });
+  const gate = (await events()).find((e) => e.type === 'gate.transition');
+  assert.is(gate!.payload?.roleNotChecked, undefined);
+});
+
+complete('lets an actor that is not an agent (operator) complete a gate, and logs that the role was not checked', async () => {
+  const { call, store, events } = gated();
+  const { id, sessionId } = await inProgressTask(store, { workflow: 'implement-review', agent: 'lead' });
+  assert.equal(await call('svc_task_complete', { taskId: id, outcome: 'complete', actor: 'operator', sessionId }), { taskId: id, status: 'ready' });
+  const gate = (await events()).find((e) => e.type === 'gate.transition');
+  assert.match(String(gate!.payload?.roleNotChecked), /actor operator is not an agent of the org chart/);
+});
+
 complete('refuses a stale session and leaves the task as it was', async () => {
   const { call, store, root } = setup();
   const { id } = await inProgressTask(store);

@@ -42,6 +42,9 @@ status('filters by status (terminal ones listed when asked for) and by agent', a
   assert.is(dev.total, 1);
   assert.equal(dev.tasks.map((t) => t.agent), ['dev']);
   assert.is(dev.byStatus.ready, 1);
+  assert.equal(dev.byStatus, { backlog: 0, ready: 1, 'in-progress': 0, blocked: 0, done: 0, deadletter: 0, cancelled: 0 });
+  const backlog = await call<Status>('svc_status', { status: 'backlog' });
+  assert.equal([backlog.total, backlog.byStatus], [2, { backlog: 2, ready: 0, 'in-progress': 0, blocked: 0, done: 0, deadletter: 0, cancelled: 0 }], 'the status filter filters byStatus the same way');
 });
 
 status('limit caps the listing but not the counts; compact lists {id, status} only', async () => {
@@ -137,6 +140,8 @@ summarizeSuite('with an index, counts come from its counts and done tasks are no
   const doneOnly = await call({ status: 'done' });
   assert.ok(loadedNow, 'listing done tasks waits until they are read');
   assert.equal([doneOnly.total, doneOnly.tasks.map((t) => t.id)], [100_000, ['T-2']]);
+  const readyOnly = await call({ status: 'ready' });
+  assert.equal(readyOnly.byStatus, { backlog: 0, ready: 1, 'in-progress': 0, blocked: 0, done: 0, deadletter: 0, cancelled: 0 }, 'byStatus filtered by status, as by agent');
 });
 
 status.run();

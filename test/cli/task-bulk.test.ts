@@ -53,7 +53,8 @@ bulk('cancel and block keep the lease rule for each id: a foreign lease refuses 
   assert.match(readFileSync(`${root}/tasks/blocked/${other}.md`, 'utf8'), /blockReason: keys/);
   const noReason = await svc(root, 'task', 'block', free!, other!);
   assert.is(noReason.code, 1);
-  assert.match(noReason.stderr, /Blocking needs a reason/);
+  assert.match(noReason.stderr, new RegExp(`Blocking ${free} ${other} needs a reason`));
+  assert.match(noReason.stderr, /hint: .*--reason "/);
 });
 
 bulk('resurrect takes several ids; with one id a failure reads as before', async () => {

@@ -73,7 +73,7 @@ filters('bad filters are refused with what was expected, with and without a daem
   for (const daemon of [false, true]) {
     if (daemon) await startTestDaemon(root, { schedule: false, tools: [...TOOLS, ...OPERATOR_TOOLS] });
     const priority = await svc(root, 'task', 'list', '--priority', 'urgnet');
-    assert.equal([priority.code, /Unknown priority "urgnet"/.test(priority.stderr)], [1, true], priority.stderr);
+    assert.equal([priority.code, /Unknown priority "urgnet"/.test(priority.stderr)], [2, true], priority.stderr);
     const since = await svc(root, 'task', 'list', '--since', 'yesterday');
     assert.match(since.stderr, /--since must be a duration back from now or a date \(found "yesterday"\)/);
     assert.match(since.stderr, /hint: Pass a duration such as 30m/);

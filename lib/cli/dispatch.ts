@@ -45,8 +45,10 @@ export async function dispatch(argv: readonly string[], io: Io): Promise<number>
   if (entries.some((entry) => entry.store)) await loadStore();
   for (const register of await Promise.all(entries.map((entry) => entry.load()))) register(cli, ctx);
   cli.option('-h, --help', 'Show what a command does, the values it accepts and its options');
+  if (first === 'task' || first === 'tool') cli.option('--request-id <id>', 'Send a change under this id: rerun a command that timed out with the id it printed, to get its outcome without applying it twice');
   try {
     cli.parse(['node', 'svc', ...(group ? toIdArgs(first, rest) : toToolArgs(argv))], { run: false });
+    if (cli.options.requestId !== undefined) ctx.requestId = String(cli.options.requestId);
     if (cli.options.help) return (io.stdout(formatHelp(cli, group || top ? [] : Object.entries(GROUPS).map(([name, g]) => ({ name, summary: g.summary })))), 0);
     if (!cli.matchedCommand) {
       const names = cli.commands.map((command) => command.name).filter(Boolean);

@@ -1,0 +1,59 @@
+import { readdir, stat, unlink } from 'node:fs/promises';
+import { join } from 'node:path';
+import { toPaths } from './paths.js';
+
+/** How long the answer of a request id is kept (README, "The daemon"). */
+export const REQUEST_TTL_MS = 24 * 3_600_000;
+/** The most request records kept; past it the oldest go first. */
+export const MAX_REQUEST_RECORDS = 10_000;
+/** The most bytes of request records kept; past it the oldest go first. */
+export const MAX_REQUEST_BYTES = 64 * 1024 * 1024;
+
+/** Limits of `pruneRequests` (tests pass small ones). */
+export interface PruneLimits {
+  ttlMs: number;
+  maxRecords: number;
+  maxBytes: number;
+}
+
+/**
+ * Removes the records of `data/requests/` older than the TTL, then the oldest ones while more
+ * than `maxRecords` or `maxBytes` are left. Returns how many it removed.
+ */
+export async function pruneRequests(root: string, now: Date, limits: PruneLimits = DEFAULT_LIMITS): Promise<number> {
+  const dir = toPaths(root).requests;
+  const names = await readdir(dir).catch(() => [] as string[]);
+  const records: { file: string; mtimeMs: number; size: number }[] = [];
+  for (const name of names) {
+    if (!name.endsWith('.json')) continue;
+    const file = join(dir, name);
+    const info = await stat(file).catch(() => null);
+    if (info?.isFile()) records.push({ file, mtimeMs: info.mtimeMs, size: info.size });
+  }
+  records.sort((a, b) => a.mtimeMs - b.mtimeMs);
+  let bytes = records.reduce((sum, r) => sum + r.size, 0);
+  let left = records.length;
+  let removed = 0;
+  for (const record of records) {
+    const expired = now.getTime() - record.mtimeMs > limits.ttlMs;
+    if (!expired && left <= limits.maxRecords && bytes <= limits.maxBytes) break;
+    if (await unlink(record.file).then(() => true, () => false)) removed++;
+    left--;
+    bytes -= record.size;
+  }
+  return removed;
+}
+
+/** Prunes `root`'s request records in the background, at most once a minute per process. */
+export function pruneRequestsSoon(root: string, now: Date): void {
+  const last = lastPrune.get(root) ?? -Infinity;
+  if (now.getTime() - last < PRUNE_EVERY_MS) return;
+  lastPrune.set(root, now.getTime());
+  void pruneRequests(root, now).catch(() => undefined);
+}
+
+// --- internal ---
+
+const DEFAULT_LIMITS: PruneLimits = { ttlMs: REQUEST_TTL_MS, maxRecords: MAX_REQUEST_RECORDS, maxBytes: MAX_REQUEST_BYTES };
+const PRUNE_EVERY_MS = 60_000;
+const lastPrune = new Map<string, number>();

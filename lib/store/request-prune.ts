@@ -18,22 +18,24 @@ export interface PruneLimits {
 
 /**
  * Removes the records of `data/requests/` older than the TTL, then the oldest ones while more
- * than `maxRecords` or `maxBytes` are left. Returns how many it removed.
+ * than `maxRecords` or `maxBytes` are left, and temporaries of writes killed over ten minutes
+ * ago. Returns how many files it removed.
  */
 export async function pruneRequests(root: string, now: Date, limits: PruneLimits = DEFAULT_LIMITS): Promise<number> {
   const dir = toPaths(root).requests;
   const names = await readdir(dir).catch(() => [] as string[]);
   const records: { file: string; mtimeMs: number; size: number }[] = [];
+  let removed = 0;
   for (const name of names) {
-    if (!name.endsWith('.json')) continue;
     const file = join(dir, name);
     const info = await stat(file).catch(() => null);
-    if (info?.isFile()) records.push({ file, mtimeMs: info.mtimeMs, size: info.size });
+    if (!info?.isFile()) continue;
+    if (/^[0-9a-f]{40}\.json$/.test(name)) records.push({ file, mtimeMs: info.mtimeMs, size: info.size });
+    else if (now.getTime() - info.mtimeMs > TEMP_TTL_MS && (await unlink(file).then(() => true, () => false))) removed++; // a temporary of a killed write
   }
   records.sort((a, b) => a.mtimeMs - b.mtimeMs);
   let bytes = records.reduce((sum, r) => sum + r.size, 0);
   let left = records.length;
-  let removed = 0;
   for (const record of records) {
     const expired = now.getTime() - record.mtimeMs > limits.ttlMs;
     if (!expired && left <= limits.maxRecords && bytes <= limits.maxBytes) break;
@@ -56,4 +58,5 @@ export function pruneRequestsSoon(root: string, now: Date): void {
 
 const DEFAULT_LIMITS: PruneLimits = { ttlMs: REQUEST_TTL_MS, maxRecords: MAX_REQUEST_RECORDS, maxBytes: MAX_REQUEST_BYTES };
 const PRUNE_EVERY_MS = 60_000;
+const TEMP_TTL_MS = 10 * 60_000;
 const lastPrune = new Map<string, number>();

@@ -65,5 +65,18 @@ prune('removes records past the TTL, then the oldest past the count and byte lim
   assert.is(await pruneRequests(root, now, { ttlMs: 3_600_000, maxRecords: 100, maxBytes: 1 }), 3);
 });
 
+prune('removes the temporary files of killed writes once they are ten minutes old', async () => {
+  const root = tempRoot();
+  await answerOnce(root, call, ok(1));
+  const dir = toPaths(root).requests;
+  const [record] = readdirSync(dir);
+  const now = new Date();
+  writeFileSync(join(dir, `${record}.123.abc.new`), 'old');
+  utimesSync(join(dir, `${record}.123.abc.new`), now, new Date(now.getTime() - 11 * 60_000));
+  writeFileSync(join(dir, `${record}.456.def.new`), 'fresh: maybe still being written');
+  assert.is(await pruneRequests(root, now), 1);
+  assert.equal(readdirSync(dir).sort(), [record, `${record}.456.def.new`].sort());
+});
+
 memory.run();
 prune.run();

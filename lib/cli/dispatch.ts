@@ -1,6 +1,7 @@
 import { cac, type CAC } from 'cac';
 import { SvcError, toSvcError } from '../core/errors.js';
 import { toDidYouMean } from '../core/suggest.js';
+import { toTerminalText } from '../core/text.js';
 import { createContext, loadStore, type Context, type Io } from './context.js';
 import { formatHelp } from './help.js';
 
@@ -102,8 +103,9 @@ function fail(ctx: Context, argv: readonly string[], error: SvcError, err: unkno
     ctx.io.stderr(`${JSON.stringify(error.toJSON())}\n`);
     return 1;
   }
-  ctx.io.stderr(`svc: ${error.message}\n`);
-  if (error.hint) ctx.io.stderr(`hint: ${error.hint}\n`);
+  // A message may quote a file (a config value, an id): its control characters are shown escaped.
+  ctx.io.stderr(`svc: ${toTerminalText(error.message, { multiline: true })}\n`);
+  if (error.hint) ctx.io.stderr(`hint: ${toTerminalText(error.hint, { multiline: true })}\n`);
   if (error !== err && process.env.DEBUG) ctx.io.stderr(`${(err as Error).stack ?? ''}\n`);
   return 1;
 }

@@ -29,15 +29,23 @@ full('creates and moves fail with the path, reads and health go on, and the daem
   const first = await runSvc(env, 'task', 'create', 'Before', 'the', 'disk', 'fills');
   assert.is(first.code, 0, first.stderr);
   const id = first.stdout.split('\n')[0]!;
+  const records = readdirSync(toPaths(root).requests);
   const free = fillDisk(root);
 
+  // A command's change is refused before it acts: its request record (README, "The daemon") finds no room.
   const create = await runSvc(env, 'task', 'create', 'During', '--body', 'x'.repeat(5000));
   assert.is(create.code, 1);
-  assert.match(create.stderr, /svc: No space left on device writing .*\/tasks\/backlog\/TASK-[\d-]+\.md\./);
+  assert.match(create.stderr, /svc: No space left on device writing .*\/data\/requests\/[0-9a-f]{40}\.json\./);
   assert.match(create.stderr, /hint: Free space/);
-  const promote = await runSvc(env, 'task', 'promote', id);
-  assert.is(promote.code, 1);
-  assert.match(promote.stderr, new RegExp(`No space left on device writing .*/tasks/ready/${id}\\.md`));
+  assert.is((await runSvc(env, 'task', 'promote', id)).code, 1);
+  // A call without a request id gets as far as the task file.
+  const invoke = (tool: string, params: unknown) => call(root, 'POST', '/v1/tool/invoke', { tool, params }) as Promise<{ status: number; body: any }>;
+  const created = await invoke('operator_task_create', { title: 'During', body: 'x'.repeat(5000) });
+  assert.is(created.status, 507);
+  assert.match(created.body.error.message, /^No space left on device writing .*\/tasks\/backlog\/TASK-[\d-]+\.md\.$/);
+  const promoted = await invoke('operator_task_promote', { taskId: id });
+  assert.is(promoted.status, 507);
+  assert.match(promoted.body.error.message, new RegExp(`No space left on device writing .*/tasks/ready/${id}\\.md`));
 
   assert.is((await call(root, 'GET', '/healthz')).status, 200);
   assert.ok(existsSync(toPaths(root).socket) && readFileSync(toPaths(root).daemonLog, 'utf8').includes('daemon.started'), 'the calls went through the daemon');
@@ -49,6 +57,7 @@ full('creates and moves fail with the path, reads and health go on, and the daem
   assert.is(show.code, 0, show.stderr);
   for (let i = 0; i < 20; i++) assert.is((await runSvc(env, 'task', 'create', `Refused ${i}`)).code, 1); // each failure is logged: the log's last page fills
   assert.equal(tempFiles(root), []);
+  assert.equal(readdirSync(toPaths(root).requests), records, 'no request record (nor its temporary) of a refused change');
 
   free();
   const after = await runSvc(env, 'task', 'create', 'After', 'space', 'returns');

@@ -41,6 +41,10 @@ export interface Context {
   json(value: unknown): void;
   /** Set by a command that must exit non-zero without throwing (e.g. 3 for "daemon not running"). */
   exitCode: number;
+  /** `--request-id`: the id a change is sent under (a rerun with the id of a call that timed out learns its outcome). */
+  requestId?: string;
+  /** The id a command of several calls was given or made (each call sends `<id>.<n>`): what a rerun names. */
+  requestBase?: string;
 }
 
 /** Builds the context of one CLI run. */

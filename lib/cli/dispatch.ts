@@ -1,6 +1,7 @@
 import { cac, type CAC } from 'cac';
 import { SvcError, toSvcError } from '../core/errors.js';
 import { toDidYouMean } from '../core/suggest.js';
+import { toTerminalText } from '../core/text.js';
 import { createContext, loadStore, type Context, type Io } from './context.js';
 import { formatHelp } from './help.js';
 import { assertRootExists } from './root-check.js';
@@ -54,8 +55,10 @@ export async function dispatch(argv: readonly string[], io: Io): Promise<number>
   if (entries.some((entry) => entry.store)) await loadStore();
   for (const register of await Promise.all(entries.map((entry) => entry.load()))) register(cli, ctx);
   cli.option('-h, --help', 'Show what a command does, the values it accepts and its options');
+  if (first === 'task' || first === 'tool') cli.option('--request-id <id>', 'Send a change under this id: rerun a command that timed out with the id it printed, to get its outcome without applying it twice');
   try {
     cli.parse(['node', 'svc', ...(group ? toIdArgs(first, rest) : toToolArgs(argv))], { run: false });
+    if (cli.options.requestId !== undefined) ctx.requestId = String(cli.options.requestId);
     if (cli.options.help) return (io.stdout(formatHelp(cli, group || top ? [] : Object.entries(GROUPS).map(([name, g]) => ({ name, summary: g.summary })))), 0);
     if (!cli.matchedCommand) {
       const names = cli.commands.map((command) => command.name).filter(Boolean);
@@ -130,8 +133,9 @@ function fail(ctx: Context, argv: readonly string[], error: SvcError, err: unkno
     ctx.io.stderr(`${JSON.stringify(error.toJSON())}\n`);
     return 1;
   }
-  ctx.io.stderr(`svc: ${error.message}\n`);
-  if (error.hint) ctx.io.stderr(`hint: ${error.hint}\n`);
+  // A message may quote a file (a config value, an id): its control characters are shown escaped.
+  ctx.io.stderr(`svc: ${toTerminalText(error.message, { multiline: true })}\n`);
+  if (error.hint) ctx.io.stderr(`hint: ${toTerminalText(error.hint, { multiline: true })}\n`);
   if (error !== err && process.env.DEBUG) ctx.io.stderr(`${(err as Error).stack ?? ''}\n`);
   return 1;
 }

@@ -2,6 +2,7 @@ import { basename } from 'node:path';
 import { createInterface } from 'node:readline/promises';
 import type { CAC } from 'cac';
 import { SvcError } from '../core/errors.js';
+import { toTerminalText } from '../core/text.js';
 import type { Context } from './context.js';
 import type { InitReport } from './init/run.js';
 import type { Ask } from './init/step.js';
@@ -12,6 +13,7 @@ interface InitFlags {
   standalone?: boolean;
   config?: string;
   json?: boolean;
+  force?: boolean;
 }
 
 /** Registers `svc init`: wires svc into an OpenClaw gateway config, step by step (see README "Use with OpenClaw"). */
@@ -21,6 +23,7 @@ export function registerInit(cli: CAC, ctx: Context): void {
     .option('--dry-run', 'Print what would change and write nothing')
     .option('--standalone', 'Register `svc mcp` as the gateway MCP server instead of the plugin')
     .option('--config <path>', 'The gateway config (default: OPENCLAW_CONFIG_PATH, else ~/.openclaw/openclaw.json)')
+    .option('--force', 'Replace sections of the gateway config that have the wrong type (refused otherwise)')
     .option('--json', 'Print the steps as JSON')
     .action(async (flags: InitFlags) => {
       const { runInit } = await import('./init/run.js');
@@ -36,7 +39,7 @@ export function registerInit(cli: CAC, ctx: Context): void {
       });
       try {
         const report = await runInit({
-          root: ctx.root, env: ctx.io.env, now: new Date(), yes: Boolean(flags.yes), dryRun: Boolean(flags.dryRun), standalone: Boolean(flags.standalone),
+          root: ctx.root, env: ctx.io.env, now: new Date(), yes: Boolean(flags.yes), dryRun: Boolean(flags.dryRun), standalone: Boolean(flags.standalone), force: Boolean(flags.force),
           ...(flags.config ? { configOption: String(flags.config) } : {}), ...(ask ? { ask } : {}),
         });
         if (flags.json) return ctx.json(report);
@@ -49,7 +52,10 @@ export function registerInit(cli: CAC, ctx: Context): void {
 
 // --- internal ---
 
+/** Prints the report; everything read from files (config values, agent ids, paths) has its control characters escaped. */
 function printReport(ctx: Context, report: InitReport, mode: { yes: boolean; dryRun: boolean; terminal: boolean }): void {
+  const print = ctx.print;
+  ctx = { ...ctx, print: (text) => print(toTerminalText(text, { multiline: true })) };
   ctx.print(`Gateway config: ${report.config}`);
   ctx.print(`Org chart:      ${report.orgChart}`);
   if (mode.dryRun) ctx.print('Dry run: nothing is written.');

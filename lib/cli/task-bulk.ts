@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { CAC } from 'cac';
 import { SvcError, toSvcError } from '../core/errors.js';
 import { toTerminalText } from '../core/text.js';
@@ -46,8 +47,13 @@ async function runEach(ctx: Context, ids: readonly string[], opts: Record<string
     const move = await operate<MoveResult>(ctx, ...call(args[0]!));
     return opts.json ? ctx.json(move) : ctx.print(formatMove(move, ctx.paint));
   }
+  // One request id for the command; each call sends `<id>.<n>`, so a rerun with the id replays each.
+  ctx.requestBase = ctx.requestId ?? randomUUID();
   const outcomes: BulkOutcome[] = [];
-  for (const id of args) outcomes.push(await runOne(ctx, id, call));
+  for (const [n, id] of args.entries()) {
+    ctx.requestId = `${ctx.requestBase}.${n + 1}`;
+    outcomes.push(await runOne(ctx, id, call));
+  }
   if (outcomes.some((outcome) => !outcome.ok)) ctx.exitCode = 1;
   if (opts.json) return ctx.json(outcomes);
   for (const outcome of outcomes) {

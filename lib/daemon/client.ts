@@ -1,10 +1,11 @@
-import { request } from 'node:http';
+import { request, type IncomingHttpHeaders } from 'node:http';
 import { ERROR_STATUS, type ErrorCode, hasCode, SvcError } from '../core/errors.js';
 
-/** A daemon's answer: the HTTP status and the parsed JSON body (null when empty). */
+/** A daemon's answer: the HTTP status, the parsed JSON body (null when empty) and the headers. */
 export interface DaemonResponse {
   status: number;
   body: unknown;
+  headers: IncomingHttpHeaders;
 }
 
 /** Options of `requestDaemon`. */
@@ -32,7 +33,7 @@ export function requestDaemon(socketPath: string, method: string, path: string, 
       const chunks: Buffer[] = [];
       res.on('data', (chunk: Buffer) => chunks.push(chunk));
       res.on('error', (err) => reject(toUnavailable(err, socketPath)));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: parseBody(Buffer.concat(chunks).toString('utf8')) }));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: parseBody(Buffer.concat(chunks).toString('utf8')), headers: res.headers }));
     });
     req.setTimeout(options.timeoutMs ?? 30_000, () => req.destroy(Object.assign(new Error('timed out'), { code: 'ETIMEDOUT' })));
     req.on('error', (err) => reject(toUnavailable(err, socketPath)));

@@ -25,12 +25,21 @@ export interface LogOptions {
 /** Opens the log file for appending (mode 0600, directory created 0700). */
 export function createLog(options: LogOptions): DaemonLog {
   mkdirSync(dirname(options.file), { recursive: true, mode: 0o700 });
-  const stream: WriteStream = createWriteStream(options.file, { flags: 'a', mode: 0o600 });
-  stream.on('error', () => undefined); // a full disk must not kill the daemon
+  // A full disk must not kill the daemon: a stream that failed is dropped (losing the lines of
+  // the moment) and the file opened again at the next line, so the log resumes once space returns.
+  let stream: WriteStream | undefined;
+  const open = (): WriteStream => {
+    const opened = createWriteStream(options.file, { flags: 'a', mode: 0o600 });
+    opened.on('error', () => {
+      if (stream === opened) stream = undefined;
+    });
+    return opened;
+  };
+  stream = open();
   const now = options.now ?? (() => new Date());
   let closed = false;
   const write = (line: string) => {
-    if (!closed) stream.write(line);
+    if (!closed) (stream ??= open()).write(line);
   };
   const entry = (level: string) => (event: string, fields?: Record<string, unknown>) =>
     write(`${now().toISOString()} ${level} ${event}${fields && Object.keys(fields).length ? ` ${safeJson(fields)}` : ''}\n`);
@@ -52,6 +61,7 @@ export function createLog(options: LogOptions): DaemonLog {
       new Promise<void>((done) => {
         if (closed) return done();
         closed = true;
+        if (!stream) return done();
         stream.end(() => done());
       }),
   };

@@ -9,6 +9,7 @@ import { invokeTool, type ToolContext, type ToolDef } from '../tools/registry.js
 import { assertObject, readJson, route, sendError, sendJson, type Handler } from './http.js';
 import type { LeaseOwners } from './lease-owners.js';
 import type { DaemonLog } from './log.js';
+import { sendOnce, toRequestId } from './request-once.js';
 import type { ConfigReport } from './org-state.js';
 import type { AttachedPlugin, SpawnQueue } from './spawn-queue.js';
 
@@ -75,7 +76,7 @@ export function createRoutes(ctx: RouteContext): (req: IncomingMessage, res: Ser
   });
   app.get('/healthz', wrap((_req, res) => healthz(ctx, res)));
   app.get('/status', wrap(async (_req, res) => sendJson(res, 200, await ctx.status())));
-  app.post('/v1/tool/invoke', wrap((req, res) => invoke(ctx, req, res)));
+  app.post('/v1/tool/invoke', wrap((req, res) => invoke(ctx, req, res, (err) => fail(err, req))));
   app.post('/v1/event/:name', wrap((req, res) => hook(ctx, req, res)));
   app.get('/v1/spawns/wait', wrap((req, res) => waitSpawn(ctx, req, res)));
   app.post('/v1/spawns/:id/result', wrap((req, res) => spawnResult(ctx, req, res)));
@@ -107,12 +108,14 @@ function assertServing(ctx: RouteContext): void {
   if (ctx.isStopping()) throw new SvcError('unavailable', 'The svc daemon is shutting down and takes no new requests.', 'Retry once it is back (`svc daemon status`).');
 }
 
-async function invoke(ctx: RouteContext, req: IncomingMessage, res: ServerResponse): Promise<void> {
+/** A tool call; one with a request id (`Idempotency-Key`) runs once, and a repeat gets its first answer. */
+async function invoke(ctx: RouteContext, req: IncomingMessage, res: ServerResponse, onFailure: (err: SvcError) => void): Promise<void> {
   assertServing(ctx);
+  const key = toRequestId(req);
   const body = assertObject(await readJson(req, TOOL_EXAMPLE), 'The tool envelope', TOOL_EXAMPLE);
-  await ctx.beforeTool();
-  const result = await invokeTool(ctx.tools, body.tool, body.params, ctx.toolContext);
-  sendJson(res, 200, { ok: true, result: result ?? null });
+  const run = async () => (await ctx.beforeTool(), invokeTool(ctx.tools, body.tool, body.params, ctx.toolContext));
+  if (key !== undefined) return sendOnce(res, ctx.toolContext.store.paths.root, { key, tool: String(body.tool), params: body.params }, run, onFailure);
+  sendJson(res, 200, { ok: true, result: (await run()) ?? null });
 }
 
 async function hook(ctx: RouteContext, req: IncomingMessage & { params?: Record<string, string> }, res: ServerResponse): Promise<void> {

@@ -3,13 +3,19 @@ import { link, lstat, mkdir, open, readFile, unlink } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import writeFileAtomic from 'write-file-atomic';
 import { hasCode, SvcError } from '../core/errors.js';
+import { toWriteError } from './write-error.js';
 
 /**
  * Writes a file durably: temporary file, fsync, rename (write-file-atomic), then fsync of the
- * directory so the rename itself survives a crash.
+ * directory so the rename itself survives a crash. A failed write leaves no temporary file
+ * (write-file-atomic removes it); a full disk is `no_space` naming `path`.
  */
 export async function writeDurable(path: string, content: string, mode?: number): Promise<void> {
-  await writeFileAtomic(path, content, { fsync: true, ...(mode === undefined ? {} : { mode }) });
+  try {
+    await writeFileAtomic(path, content, { fsync: true, ...(mode === undefined ? {} : { mode }) });
+  } catch (err) {
+    throw toWriteError(err, path);
+  }
   await fsyncDir(dirname(path));
 }
 
@@ -23,19 +29,13 @@ export async function writeAtomic(path: string, content: string): Promise<void> 
  * then hard-linked into place (link fails when the name exists). Returns false when it existed
  * (see `isNameTaken`). A network filesystem may answer a link with an error and still have made it,
  * or lose the temporary under load (ENOENT): a name found holding exactly this content after such
- * an error is ours, and a lost temporary is written again (three tries). `linkFn` stands in for
- * `link` in tests.
+ * an error is ours, and a lost temporary is written again (three tries). A temporary that cannot
+ * be written (a full disk: `no_space` naming `path`) is removed. `linkFn` stands in for `link` in tests.
  */
 export async function createExclusive(path: string, content: string, linkFn: (from: string, to: string) => Promise<void> = link): Promise<boolean> {
   for (let attempt = 1; ; attempt++) {
     const temp = `${path}.${process.pid}.${Math.random().toString(36).slice(2, 10)}.new`;
-    const handle = await open(temp, 'wx');
-    try {
-      await handle.writeFile(content);
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
+    await writeTemp(temp, content, path);
     try {
       await linkFn(temp, path);
       return true;
@@ -59,7 +59,7 @@ export async function createEmptyExclusive(path: string, openFn: (path: string, 
     return true;
   } catch (err) {
     if (await isNameTaken(err, path)) return false;
-    throw err;
+    throw toWriteError(err, path);
   }
 }
 
@@ -73,6 +73,27 @@ export async function isNameTaken(err: unknown, path: string): Promise<boolean> 
   if (hasCode(err, 'EEXIST')) return true;
   if (hasCode(err, 'ENOENT') || typeof (err as { code?: unknown } | null)?.code !== 'string') return false;
   return lstat(path).then(() => true, () => false);
+}
+
+/** Writes and fsyncs a new temporary file; on any failure it is removed and a full disk names `target`. */
+async function writeTemp(temp: string, content: string, target: string): Promise<void> {
+  let handle;
+  try {
+    handle = await open(temp, 'wx');
+  } catch (err) {
+    throw toWriteError(err, target);
+  }
+  try {
+    try {
+      await handle.writeFile(content);
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+  } catch (err) {
+    await unlink(temp).catch(() => undefined);
+    throw toWriteError(err, target);
+  }
 }
 
 /** True when `path` is a file holding exactly `content`. */

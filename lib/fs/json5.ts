@@ -10,8 +10,18 @@ export interface Json5Document {
   isPlainJson: boolean;
 }
 
-/** Parses JSON5 text; a syntax error is a `validation_error` naming `source:line:column`. */
+/** The deepest nesting of objects and arrays read; deeper text is refused before it is parsed (the parser recurses). */
+export const MAX_JSON5_DEPTH = 100;
+
+/**
+ * Parses JSON5 text; a syntax error is a `validation_error` naming `source:line:column`, and so is
+ * nesting deeper than `MAX_JSON5_DEPTH`.
+ */
 export function parseJson5(text: string, source: string): Json5Document {
+  const deep = findTooDeep(text, MAX_JSON5_DEPTH);
+  if (deep) {
+    throw new SvcError('validation_error', `${source}:${deep.line}:${deep.column}: nested deeper than ${MAX_JSON5_DEPTH} levels (objects and arrays), the most svc reads.`, 'A gateway config is a few levels deep: check that this is the right file; nothing was changed.');
+  }
   let value: unknown;
   try {
     value = JSON5.parse(text);
@@ -39,6 +49,38 @@ function isPlainJson(text: string): boolean {
   } catch {
     return false;
   }
+}
+
+/** Where the nesting of `{` and `[` outside strings and comments first passes `max` (1-based line and column), or null. */
+function findTooDeep(text: string, max: number): { line: number; column: number } | null {
+  let depth = 0;
+  let quote: string | null = null;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i];
+    if (quote) {
+      if (ch === '\\') i++;
+      else if (ch === quote) quote = null;
+    } else if (ch === '"' || ch === "'") {
+      quote = ch;
+    } else if (ch === '/' && text[i + 1] === '/') {
+      const end = text.indexOf('\n', i);
+      i = end < 0 ? text.length : end;
+    } else if (ch === '/' && text[i + 1] === '*') {
+      const end = text.indexOf('*/', i + 2);
+      i = end < 0 ? text.length : end + 1;
+    } else if (ch === '{' || ch === '[') {
+      if (++depth > max) return toLineColumn(text, i);
+    } else if (ch === '}' || ch === ']') {
+      depth--;
+    }
+  }
+  return null;
+}
+
+function toLineColumn(text: string, index: number): { line: number; column: number } {
+  const before = text.slice(0, index);
+  const line = before.split('\n').length;
+  return { line, column: index - before.lastIndexOf('\n') };
 }
 
 /** Scans outside string literals for `//` or a block comment opener. */

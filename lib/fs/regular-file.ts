@@ -4,6 +4,7 @@ import { dirname } from 'node:path';
 import { hasCode, SvcError } from '../core/errors.js';
 import { fsyncDir } from './atomic.js';
 import { isDirectReadDir, isNetworkDir, refuseDirectReads } from './network-fs.js';
+import { toWriteError } from './write-error.js';
 
 /** A file read whole, with the stat of the descriptor the bytes came from. */
 export interface RegularRead {
@@ -95,12 +96,18 @@ function takeBuffer(size: number): Buffer {
  * Replaces `path` durably (temporary file beside it, fsync, rename, directory fsync) without ever
  * following a symlink: the rename replaces the directory entry itself, so a link planted at
  * `path` is replaced, never written through. The mode of a regular file already there is kept.
+ * A failed write removes its temporary file; a full disk is `no_space` naming `path`.
  */
 export async function replaceFileDurable(path: string, content: string): Promise<void> {
   const existing = lstatOrNull(path);
   const mode = existing?.isFile() ? Number(existing.mode) & 0o7777 : 0o666;
   const temp = `${path}.${process.pid}.${Math.random().toString(36).slice(2, 10)}.tmp`;
-  const handle = await open(temp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, mode);
+  let handle;
+  try {
+    handle = await open(temp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, mode);
+  } catch (err) {
+    throw toWriteError(err, path);
+  }
   try {
     try {
       await handle.writeFile(content);
@@ -111,7 +118,7 @@ export async function replaceFileDurable(path: string, content: string): Promise
     await rename(temp, path);
   } catch (err) {
     await unlink(temp).catch(() => undefined);
-    throw err;
+    throw toWriteError(err, path);
   }
   await fsyncDir(dirname(path));
 }

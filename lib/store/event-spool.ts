@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
-import { appendFile, readFile, readdir, rename, stat, unlink } from 'node:fs/promises';
+import { readFile, readdir, rename, stat, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { hasCode } from '../core/errors.js';
+import { appendWhole } from '../fs/append.js';
 import { ensureDir, writeDurable } from '../fs/atomic.js';
 import { isProcessAlive } from '../fs/process.js';
 import { toPaths } from './paths.js';
@@ -116,7 +117,7 @@ async function appendSpooled(root: string, text: string): Promise<number> {
     const missing = lines.filter((line) => !present.has(line));
     if (missing.length === 0) continue;
     await ensureDir(paths.events, 0o700);
-    await appendFile(file, `${missing.join('\n')}\n`);
+    await appendWhole(file, `${missing.join('\n')}\n`);
     appended += missing.length;
   }
   return appended;

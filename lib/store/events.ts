@@ -1,5 +1,6 @@
-import { appendFile, readFile, readdir } from 'node:fs/promises';
+import { readFile, readdir } from 'node:fs/promises';
 import { hasCode } from '../core/errors.js';
+import { appendWhole } from '../fs/append.js';
 import { ensureDir } from '../fs/atomic.js';
 import { toIdDate } from '../core/ids.js';
 import { mergeEventSpool, spoolEventLines } from './event-spool.js';
@@ -176,11 +177,11 @@ async function appendToDay(root: string, date: string, lines: string): Promise<v
   const paths = toPaths(root);
   const file = paths.eventFile(date);
   try {
-    await appendFile(file, lines);
+    await appendWhole(file, lines);
   } catch (err) {
     if (!hasCode(err, 'ENOENT')) throw err;
     await ensureDir(paths.events, 0o700);
-    await appendFile(file, lines);
+    await appendWhole(file, lines);
   }
 }
 

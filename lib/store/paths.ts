@@ -30,6 +30,8 @@ export interface Paths {
   spawns: string;
   /** The pid of each running local command agent (`<task id>@<session>`), so a cancel ends it even after a restart. */
   runs: string;
+  /** The answers of recent request ids, one file each, so a retried call is answered, not applied again. */
+  requests: string;
   statusDir(status: Status): string;
   taskFile(status: Status, id: string): string;
   /** Archived tasks (`tasks/archive/`, not a status: never loaded by the index, watched or reconciled). */
@@ -79,6 +81,7 @@ export function toPaths(rootArg: string): Paths {
     envFile: join(data, 'daemon.env'),
     spawns: join(data, 'spawns'),
     runs: join(data, 'runs'),
+    requests: join(data, 'requests'),
     slaAlerts: join(data, 'sla-alerts.json'),
     statusDir: (status) => join(tasks, status),
     taskFile: (status, id) => join(tasks, status, `${id}.md`),

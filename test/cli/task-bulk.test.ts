@@ -21,6 +21,17 @@ bulk('promote takes several ids (bare sequences, with or without a dash) and rep
   assert.is(out.stdout, `${a} backlog -> ready\n${b} backlog -> ready\n${c} backlog -> ready\n`);
 });
 
+bulk('a bulk command rerun with its --request-id replays each call instead of acting again', async () => {
+  const root = tempRoot();
+  const [a, b] = await createMany(root, 2);
+  const first = await svc(root, 'task', 'promote', a!, b!, '--request-id', 'bulk-1');
+  assert.is(first.code, 0, first.stderr);
+  const again = await svc(root, 'task', 'promote', a!, b!, '--request-id', 'bulk-1');
+  assert.equal([again.code, again.stdout], [0, first.stdout], again.stderr);
+  const fresh = await svc(root, 'task', 'promote', a!, b!);
+  assert.is(fresh.code, 1, 'without the id, the moves are tried again and refused');
+});
+
 bulk('one failure is reported, the others are done, and the exit code is 1', async () => {
   const root = tempRoot();
   const [a, b] = await createMany(root, 2);

@@ -1,9 +1,10 @@
 import { constants } from 'node:fs';
-import { copyFile, readFile } from 'node:fs/promises';
+import { copyFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { SvcError } from '../../core/errors.js';
 import { writeDurable } from '../../fs/atomic.js';
+import { readFollowedFile } from '../../fs/followed-file.js';
 import { parseJson5, stringifyJson5 } from '../../fs/json5.js';
 
 /** The gateway config as read: its path, its value (a draft the steps change), how it was written. */
@@ -34,15 +35,17 @@ export function expandHome(path: string, env: Record<string, string | undefined>
   return path.startsWith('~/') ? join(toHome(env), path.slice(2)) : path;
 }
 
-/** Reads and parses the gateway config; a missing file or a malformed one is an error, nothing is written. */
+/** The largest gateway config or org chart `svc init` reads. */
+export const MAX_CONFIG_BYTES = 4 * 1024 * 1024;
+
+/**
+ * Reads and parses the gateway config: a regular file (a symlink to one is followed) of at most
+ * `MAX_CONFIG_BYTES`, nested at most `MAX_JSON5_DEPTH` deep. A missing, special, oversized or
+ * malformed file is an error, and nothing is written.
+ */
 export async function readGatewayConfig(path: string): Promise<GatewayConfigFile> {
-  let original: string;
-  try {
-    original = await readFile(path, 'utf8');
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw new SvcError('unavailable', `${path}: cannot be read (${(err as NodeJS.ErrnoException).code}).`, 'Check that the gateway config is a readable file.', { cause: err });
-    throw new SvcError('not_found', `No gateway config at ${path}.`, 'Set up the gateway first (`openclaw setup`), or pass the config with `svc init --config <path>` or OPENCLAW_CONFIG_PATH.');
-  }
+  const original = await readConfigText(path, 'the gateway config');
+  if (original === null) throw new SvcError('not_found', `No gateway config at ${path}.`, 'Set up the gateway first (`openclaw setup`), or pass the config with `svc init --config <path>` or OPENCLAW_CONFIG_PATH.');
   const doc = parseJson5(original, path);
   if (doc.value === null || typeof doc.value !== 'object' || Array.isArray(doc.value)) {
     throw new SvcError('validation_error', `${path}: the gateway config is not an object.`, 'The file must hold one JSON5 object ({ ... }); nothing was changed.');
@@ -67,6 +70,18 @@ export async function backupFile(path: string, now: Date): Promise<string> {
 /** Writes the changed config atomically (temporary file, fsync, rename), in the format it was read in. */
 export async function writeGatewayConfig(file: GatewayConfigFile): Promise<void> {
   await writeDurable(file.path, stringifyJson5(file.config, file.isPlainJson));
+}
+
+/** The text of a file `svc init` reads (see `readGatewayConfig`), or null when there is none. */
+export async function readConfigText(path: string, what: string): Promise<string | null> {
+  try {
+    return await readFollowedFile(path, MAX_CONFIG_BYTES, what);
+  } catch (err) {
+    if (err instanceof SvcError) throw err;
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return null;
+    throw new SvcError('unavailable', `${path}: ${what} cannot be read (${code ?? (err as Error).message}).`, `Check that ${what} is a readable file; nothing was written.`, { cause: err });
+  }
 }
 
 // --- internal ---

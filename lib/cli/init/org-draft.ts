@@ -1,10 +1,10 @@
-import { readFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { SvcError } from '../../core/errors.js';
 import { ensureDir, writeDurable } from '../../fs/atomic.js';
 import { dumpYaml, parseYaml } from '../../fs/frontmatter.js';
 import { validateOrg } from '../../org/org-chart.js';
 import type { OrgChart } from '../../org/schema.js';
+import { readConfigText } from './config-file.js';
 
 /** The org chart as `svc init` edits it: the raw document (unknown keys kept), or why it cannot be edited. */
 export interface OrgDraft {
@@ -22,10 +22,7 @@ export interface OrgDraft {
 
 /** Reads the org chart for editing; a missing one becomes an empty chart (`schemaVersion: 1`). */
 export async function readOrgDraft(file: string): Promise<OrgDraft> {
-  const original = await readFile(file, 'utf8').catch((err: NodeJS.ErrnoException) => {
-    if (err.code === 'ENOENT') return null;
-    throw new SvcError('unavailable', `${file}: cannot be read (${err.code}).`, 'Check that the org chart is a readable file.', { cause: err });
-  });
+  const original = await readConfigText(file, 'the org chart');
   if (original === null) return { file, exists: false, original, raw: { schemaVersion: 1, agents: [] }, chart: validateOrg({ schemaVersion: 1 }, file), changed: false };
   try {
     const raw = parseYaml(original, file);

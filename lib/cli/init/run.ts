@@ -1,13 +1,14 @@
-import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { SvcError } from '../../core/errors.js';
+import { toTerminalText } from '../../core/text.js';
 import { findPackageRoot } from '../../core/package-root.js';
 import { ensureDir, writeDurable } from '../../fs/atomic.js';
 import { toOrgChartFile } from '../../org/files.js';
-import { backupFile, readGatewayConfig, toGatewayConfigPath, toGatewayStateDir, writeGatewayConfig } from './config-file.js';
+import { backupFile, readConfigText, readGatewayConfig, toGatewayConfigPath, toGatewayStateDir, writeGatewayConfig } from './config-file.js';
 import { allowStep, memoryStep, pluginStep } from './gateway-steps.js';
 import { mcpStep } from './mcp-step.js';
 import { readOrgDraft, toOrgText, writeOrgDraft } from './org-draft.js';
+import { findHostileIds, findWrongTypes } from './config-checks.js';
 import type { Ask, InitState, Step, StepResult } from './step.js';
 import { gatewayFromOrgStep, orgFromGatewayStep, skillStep, standaloneStep } from './sync-steps.js';
 
@@ -23,6 +24,8 @@ export interface InitOptions {
   dryRun: boolean;
   /** Register `svc mcp` (standalone mode) instead of the plugin. */
   standalone?: boolean;
+  /** Replace sections of the gateway config that have the wrong type (refused otherwise). */
+  force?: boolean;
   ask?: Ask;
   now: Date;
 }
@@ -42,6 +45,14 @@ export interface InitReport {
 /** Runs the wizard: plans each step, asks or applies, then writes every changed file (backups first). */
 export async function runInit(options: InitOptions): Promise<InitReport> {
   const configFile = await readGatewayConfig(toGatewayConfigPath(options.configOption, options.env));
+  const hostile = findHostileIds(configFile.config);
+  if (hostile.length) {
+    throw new SvcError('validation_error', `${configFile.path}: agent ids with control characters (shown escaped): ${hostile.join(', ')}.`, 'Rename these agents in the gateway config to plain ids (letters, digits, - and _); nothing was written.');
+  }
+  const wrong = options.force ? [] : findWrongTypes(configFile.config);
+  if (wrong.length) {
+    throw new SvcError('validation_error', `${configFile.path}: svc init writes into these sections, which have another type:\n${wrong.map((line) => `  ${line}`).join('\n')}`, 'Fix them in the file, or run `svc init --force` to replace them (the backup keeps the old values); nothing was written.');
+  }
   const applies = !options.dryRun && (options.yes || Boolean(options.ask));
   const state: InitState = {
     root: options.root, packageRoot: findPackageRoot(), env: options.env,
@@ -82,7 +93,7 @@ export async function runInit(options: InitOptions): Promise<InitReport> {
 
 /** Refuses to write over a file someone changed while the wizard ran (a gateway writing its config, an editor). */
 async function assertUnchanged(file: string, original: string | null): Promise<void> {
-  const now = await readFile(file, 'utf8').catch((err: NodeJS.ErrnoException) => (err.code === 'ENOENT' ? null : Promise.reject(err)));
+  const now = await readConfigText(file, 'the file');
   if (now === original) return;
   throw new SvcError('unavailable', `${file} changed while svc init ran; nothing was written.`, 'Run svc init again: it plans against the file as it is now.');
 }
@@ -101,7 +112,7 @@ async function runStep(step: Step, state: InitState, applies: boolean): Promise<
     return result('planned');
   }
   if (state.ask && !plan.asked) {
-    const answer = await state.ask(`${step.name}:\n${plan.changes.map((change) => `  ${change}\n`).join('')}Apply? [y/N]`, 'n');
+    const answer = await state.ask(`${step.name}:\n${plan.changes.map((change) => `  ${toTerminalText(change)}\n`).join('')}Apply? [y/N]`, 'n');
     if (!/^y/i.test(answer)) return result('skipped', 'declined');
   }
   plan.apply();

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { isSafeId } from '../../core/ids.js';
 import { templatePath } from '../../core/package-root.js';
+import { readConfigText } from './config-file.js';
 import { addOrgAgents, toGatewayAgentIds, toOrgAgentIds } from './org-draft.js';
 import { addGatewayAgents, needsOwnership, readRoster, settleOwnership, toAgentName } from './roster.js';
 import { objectAt, valueAt, type InitState, type Plan, type Step } from './step.js';
@@ -46,9 +47,9 @@ export const gatewayFromOrgStep: Step = {
 /** The companion skill (`templates/skill/svc/SKILL.md`) in the gateway's managed skills folder. */
 export const skillStep: Step = {
   name: 'skill',
-  plan(state) {
+  async plan(state) {
     const content = readFileSync(templatePath('skill', 'svc', 'SKILL.md'), 'utf8');
-    const current = readIfExists(state.skillFile);
+    const current = await readConfigText(state.skillFile, 'the installed skill');
     if (current === content) return { kind: 'already' };
     const verb = current === null ? 'install' : 'update';
     return { kind: 'change', changes: [`${verb} ${state.skillFile}`], apply: () => void state.files.set(state.skillFile, { content }) };
@@ -58,13 +59,13 @@ export const skillStep: Step = {
 /** Standalone mode's settings: the gateway token in `data/daemon.env` (0600) and `aof.daemon.gatewayUrl` in the org chart. */
 export const standaloneStep: Step = {
   name: 'standalone adapter',
-  plan(state): Plan {
+  async plan(state): Promise<Plan> {
     const changes: string[] = [];
     const applies: Array<() => void> = [];
     const notes: string[] = [];
     const token = valueAt(state.config, 'gateway', 'auth', 'token');
     if (typeof token === 'string' && token && !/^\$\{.+\}$/.test(token)) {
-      const current = readIfExists(state.envFile);
+      const current = await readConfigText(state.envFile, 'data/daemon.env');
       const next = withEnvLine(current ?? '', 'SVC_GATEWAY_TOKEN', token);
       if (next !== current) {
         changes.push(`${state.envFile}: SVC_GATEWAY_TOKEN = gateway.auth.token (mode 0600)`);
@@ -90,15 +91,6 @@ export const standaloneStep: Step = {
 
 function skipInvalidOrg(state: InitState): Plan {
   return { kind: 'skip', why: `the org chart is invalid (${state.org.problem}); fix it (\`svc org validate\`) and run svc init again` };
-}
-
-function readIfExists(file: string): string | null {
-  try {
-    return readFileSync(file, 'utf8');
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw err;
-  }
 }
 
 /** The env file with `KEY=value` set: the existing line replaced, or appended; other lines kept. */

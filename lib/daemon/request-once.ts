@@ -1,0 +1,32 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { SvcError, toSvcError } from '../core/errors.js';
+import { assertRequestId, REQUEST_ID_HEADER } from '../core/request-id.js';
+import { answerOnce, type RequestCall } from '../store/request-memory.js';
+import { sendJson } from './http.js';
+
+/** The request id of a call (the `Idempotency-Key` header), validated; undefined when absent. */
+export function toRequestId(req: IncomingMessage): string | undefined {
+  const value = req.headers[REQUEST_ID_HEADER];
+  if (value === undefined) return undefined;
+  if (Array.isArray(value)) throw new SvcError('validation_error', `The ${REQUEST_ID_HEADER} header was sent ${value.length} times; a call has one request id.`, 'Send the header once.');
+  return assertRequestId(value.trim());
+}
+
+/**
+ * Answers a tool call that carries a request id: run once, its answer (success or error) kept in
+ * `data/requests/` and sent again to every repeat, with `idempotent-replayed: true`. Failures of
+ * the first run that are the daemon's own (HTTP 5xx) go to `onFailure` (the log), once.
+ */
+export async function sendOnce(res: ServerResponse, root: string, call: RequestCall, run: () => Promise<unknown>, onFailure: (err: SvcError) => void): Promise<void> {
+  const answer = await answerOnce(root, call, async () => {
+    try {
+      return { status: 200, body: { ok: true, result: (await run()) ?? null } };
+    } catch (err) {
+      const error = toSvcError(err);
+      if (error.status >= 500) onFailure(error);
+      return { status: error.status, body: error.toJSON() };
+    }
+  });
+  if (!res.headersSent) res.setHeader('idempotent-replayed', String(answer.repeated));
+  sendJson(res, answer.status, answer.body);
+}

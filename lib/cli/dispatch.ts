@@ -46,8 +46,12 @@ export async function dispatch(argv: readonly string[], io: Io): Promise<number>
   for (const register of await Promise.all(entries.map((entry) => entry.load()))) register(cli, ctx);
   cli.option('-h, --help', 'Show what a command does, the values it accepts and its options');
   try {
-    cli.parse(['node', 'svc', ...(group ? toIdArgs(first, rest) : toToolArgs(argv))], { run: false });
-    if (cli.options.help) return (io.stdout(formatHelp(cli, group || top ? [] : Object.entries(GROUPS).map(([name, g]) => ({ name, summary: g.summary })))), 0);
+    cli.parse(['node', 'svc', ...(group ? toIdArgs(first, rest) : toToolArgs(toIdOptions(argv)))], { run: false });
+    // A bare `svc` asks what there is: the help, as `--help` prints it.
+    if (cli.options.help || argv.length === 0) return (io.stdout(formatHelp(cli, group || top ? [] : Object.entries(GROUPS).map(([name, g]) => ({ name, summary: g.summary })))), 0);
+    // What follows `--` is positional (`svc task create -- "-x"`), not an option.
+    const afterDashes = (cli.options['--'] ?? []) as string[];
+    if (cli.matchedCommand && afterDashes.length > 0) Object.assign(cli, { args: [...cli.args, ...afterDashes], options: { ...cli.options, '--': [] } });
     if (!cli.matchedCommand) {
       const names = cli.commands.map((command) => command.name).filter(Boolean);
       return usage(ctx, argv, await toUnknown(first, group ? rest[0] : undefined, names), cli.name);
@@ -62,11 +66,33 @@ export async function dispatch(argv: readonly string[], io: Io): Promise<number>
 
 // --- internal ---
 
-/** `svc task show -007`: a short id written with its dash, right after the subcommand, is the id argument, not an option. */
+/**
+ * `svc task show -007`, `svc task promote -9`: a bare sequence written with its dash, after the
+ * subcommand or another id, is an id argument, not an option.
+ */
 function toIdArgs(group: string | undefined, args: readonly string[]): string[] {
-  const [sub, id, ...more] = args;
-  if (group !== 'task' || sub === 'create' || id === undefined || !/^-\d{3,}$/.test(id)) return [...args];
-  return [sub!, id.slice(1), ...more];
+  const [sub, ...more] = args;
+  if (group !== 'task' || sub === undefined || sub === 'create') return [...args];
+  const out = [sub];
+  let positional = true;
+  for (const arg of more) {
+    if (arg === '--') return [...out, ...more.slice(out.length - 1)];
+    const dashed: boolean = positional && /^-\d+$/.test(arg);
+    out.push(dashed ? arg.slice(1) : arg);
+    positional = dashed || !arg.startsWith('-');
+  }
+  return out;
+}
+
+/** `svc events --task -013`: a bare sequence with its dash is the option's value, not another option. */
+function toIdOptions(argv: readonly string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const next = argv[i + 1];
+    if (argv[i] === '--task' && next !== undefined && /^-\d+$/.test(next)) out.push(`--task=${argv[++i]}`);
+    else out.push(argv[i]!);
+  }
+  return out;
 }
 
 /** `svc tool <name> -`: the argument parser drops a lone `-`, so it becomes `--stdin` before parsing. */

@@ -46,6 +46,17 @@ create('exits 2 on usage errors', async () => {
   assert.is((await svc(root, 'frobnicate')).code, 2);
 });
 
+create('a bare svc prints the help (exit 0); a title after -- may start with a dash', async () => {
+  const root = tempRoot();
+  const bare = await svc(root);
+  assert.is(bare.code, 0, bare.stderr);
+  assert.is(bare.stdout, (await svc(root, '--help')).stdout);
+  assert.match(bare.stdout, /Usage: svc <command>/);
+  const dashed = await svc(root, 'task', 'create', '--priority', 'high', '--', '-x', '--not-an-option');
+  assert.is(dashed.code, 0, dashed.stderr);
+  assert.match(readFileSync(`${root}/tasks/backlog/${firstLine(dashed.stdout)}.md`, 'utf8'), /title: -x --not-an-option\n(.*\n)*priority: high/);
+});
+
 const moves = suite('cli.task moves');
 moves.after.each(cleanRoots);
 
@@ -185,20 +196,34 @@ leases('every moving command refuses a foreign lease with the command that works
   assert.is(named.stdout.trim(), `${other} in-progress -> cancelled`, named.stderr);
 });
 
-leases('short ids: a bare sequence resolves when one task has it, and is ambiguous across dates', async () => {
+leases('short ids: bare 2, 20 and 200 are today\'s tasks in every command, tool parameters and events --task', async () => {
   const root = tempRoot();
   const a = firstLine((await svc(root, 'task', 'create', 'A')).stdout);
   const b = firstLine((await svc(root, 'task', 'create', 'B')).stdout);
-  assert.match((await svc(root, 'task', 'show', '002')).stdout, new RegExp(`id: ${b}\n`));
-  assert.match((await svc(root, 'task', 'show', '1')).stdout, new RegExp(`id: ${a}\n`));
-  assert.match((await svc(root, 'task', 'show', '-002')).stdout, new RegExp(`id: ${b}\n`));
-  const older = b.replace(/TASK-\d{4}-\d{2}-\d{2}/, 'TASK-2020-01-01');
-  writeFileSync(`${root}/tasks/backlog/${older}.md`, readFileSync(`${root}/tasks/backlog/${b}.md`, 'utf8').replace(b, older));
-  const ambiguous = await svc(root, 'task', 'promote', '002');
-  assert.is(ambiguous.code, 1);
-  assert.match(ambiguous.stderr, new RegExp(`"002" matches 2 tasks: ${older}, ${b}`));
-  assert.match(ambiguous.stderr, /hint: Several dates have this sequence/);
-  assert.match((await svc(root, 'task', 'show', '404')).stderr, /No task matches "404"/);
+  const today = b.slice(0, -'-002'.length);
+  // Copies of B as the tasks 020 and 200 of today, and older dates sharing every sequence: each
+  // date starts with 2, so a bare 2 taken as a prefix would match them all.
+  const text = readFileSync(`${root}/tasks/backlog/${b}.md`, 'utf8');
+  const copy = (id: string) => writeFileSync(`${root}/tasks/backlog/${id}.md`, text.replace(b, id));
+  for (const id of [`${today}-020`, `${today}-200`, 'TASK-2026-01-05-002', 'TASK-2026-01-05-020', 'TASK-2026-01-05-200', 'TASK-2025-03-01-300', 'TASK-2024-03-01-300']) copy(id);
+  const shows = async (arg: string) => /^id: (\S+)$/m.exec((await svc(root, 'task', 'show', arg)).stdout)?.[1];
+  for (const [arg, id] of [['2', b], ['02', b], ['002', b], ['-002', b], ['-2', b], ['1', a], ['20', `${today}-020`], ['-020', `${today}-020`], ['200', `${today}-200`], ['300', 'TASK-2025-03-01-300']]) {
+    assert.is(await shows(arg!), id, `svc task show ${arg}`);
+  }
+  assert.is(await shows('--'), undefined);
+  assert.match((await svc(root, 'task', 'show', '--', '-20')).stdout, new RegExp(`id: ${today}-020\n`));
+  assert.is((await svc(root, 'task', 'promote', '200')).stdout.trim(), `${today}-200 backlog -> ready`);
+  assert.is((await svc(root, 'task', 'promote', '-20')).stdout.trim(), `${today}-020 backlog -> ready`);
+  const tool = await svc(root, 'tool', 'svc_task_edit', JSON.stringify({ taskId: '2', title: 'Renamed by sequence' }));
+  assert.is(tool.code, 0, tool.stderr);
+  assert.match(readFileSync(`${root}/tasks/backlog/${b}.md`, 'utf8'), /title: Renamed by sequence/);
+  const events = async (arg: string) => (await svc(root, 'events', '--json', '--task', arg)).stdout.trimEnd().split('\n').map((line) => JSON.parse(line) as { type: string; taskId: string });
+  for (const arg of ['2', '002', '-002']) assert.equal((await events(arg)).map((e) => [e.type, e.taskId]), [['task.created', b], ['task.updated', b]], `events --task ${arg}`);
+  assert.equal((await events('20')).map((e) => e.taskId), [`${today}-020`]);
+  const missing = await svc(root, 'task', 'show', '404');
+  assert.is(missing.code, 1);
+  assert.match(missing.stderr, /No task has the sequence number "404"/);
+  assert.not.match(missing.stderr, /Several dates/);
 });
 
 leases('update replaces the body and changes status by the table', async () => {

@@ -13,6 +13,7 @@ export const ERROR_STATUS = {
   blockers_required: 422,
   forbidden_role: 403,
   too_large: 413,
+  busy: 429,
   unavailable: 503,
   internal: 500,
 } as const;

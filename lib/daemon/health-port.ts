@@ -1,6 +1,8 @@
-import { createServer, request, type Server } from 'node:http';
+import { request, type Server } from 'node:http';
 import { hasCode, SvcError } from '../core/errors.js';
+import { limitConnections } from './connections.js';
 import { sendError, sendJson } from './http.js';
+import { createLimitedServer, DEFAULT_LIMITS, type ServerLimits } from './server-limits.js';
 
 /** The only address the health port ever binds: loopback. */
 export const HEALTH_HOST = '127.0.0.1';
@@ -8,6 +10,8 @@ export const HEALTH_HOST = '127.0.0.1';
 /** Options of `startHealthPort`. */
 export interface HealthPortOptions {
   port: number;
+  /** The socket's deadlines and connection cap, applied here too (`DEFAULT_LIMITS`). */
+  limits?: ServerLimits;
   /** Why the daemon is not healthy (answered with 503), or null when it is (200). */
   problem: () => string | null;
 }
@@ -31,14 +35,16 @@ export interface HealthAnswer {
  * healthy, 503 with the reason otherwise, 404 for every other method or path).
  */
 export async function startHealthPort(options: HealthPortOptions): Promise<HealthPort> {
-  const server = createServer((req, res) => {
+  const limits = options.limits ?? DEFAULT_LIMITS;
+  const server = createLimitedServer((req, res) => {
     const path = (req.url ?? '').split('?')[0];
     if ((req.method !== 'GET' && req.method !== 'HEAD') || path !== '/health') {
       return sendError(res, new SvcError('not_found', `${req.method} ${path} is not served on the health port: only GET /health is.`));
     }
     const problem = options.problem();
     sendJson(res, problem ? 503 : 200, problem ? { ok: false, reason: problem } : { ok: true });
-  });
+  }, limits);
+  limitConnections(server, { max: limits.maxConnections, idleMs: limits.headersMs + limits.checkIntervalMs, keepAliveMs: limits.keepAliveMs });
   await listen(server, options.port);
   const address = server.address();
   return {

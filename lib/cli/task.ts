@@ -53,7 +53,7 @@ export function registerTask(cli: CAC, ctx: Context): void {
 
   registerTaskList(cli, ctx);
 
-  cli.command('show <id>', 'Show a task: its fields, then its body\n<id> is a full id, a unique prefix (2026-11-21-00) or a unique sequence (007, -007)').option('--json', 'Print JSON')
+  cli.command('show <id>', 'Show a task: its fields, then its body\n<id> is a full id, a unique prefix (2026-11-21-00) or a bare sequence (007, -007, 7: today first)').option('--json', 'Print JSON')
     .action(async (id: string, opts: Record<string, unknown>) => {
       const stored = await operate<StoredTask>(ctx, 'operator_task_show', { taskId: String(id) });
       if (opts.json) return ctx.json({ ...stored.task, status: stored.status, body: stored.body, path: stored.path });
@@ -108,8 +108,10 @@ function registerMore(cli: CAC, ctx: Context): void {
       const command = `svc task block {id}${withFlag('reason', opts.reason)}`;
       printMove(ctx, await operate<MoveResult>(ctx, 'operator_task_block', { taskId: String(id), ...toCaller(opts, command), reason: toText(opts.reason) ?? '' }));
     });
-  cli.command('unblock <id>', 'Move a blocked task back to ready').action(async (id: string) => {
-    printMove(ctx, await operate<MoveResult>(ctx, 'operator_task_unblock', { taskId: String(id) }));
+  cli.command('unblock <id>', 'Move a blocked task back to ready, or to backlog when it was blocked from there').action(async (id: string) => {
+    const move = await operate<MoveResult>(ctx, 'operator_task_unblock', { taskId: String(id) });
+    printMove(ctx, move);
+    if (move.to === 'backlog') ctx.print(`It was blocked from backlog, so it went back there; \`svc task promote ${move.taskId}\` makes it ready.`);
   });
 }
 

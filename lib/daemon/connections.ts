@@ -1,16 +1,15 @@
 import type { IncomingMessage, Server } from 'node:http';
 import type { Socket } from 'node:net';
-import { DEFAULT_LIMITS, RETRY_AFTER_S } from './server-limits.js';
 
 /** Options of `limitConnections`. */
 export interface ConnectionLimits {
-  /** Connections open at once (256). */
-  max?: number;
-  /** A new connection with no request in flight for this long is closed (10 s: its head is late). */
-  idleMs?: number;
-  /** A connection is closed this long after its last answer unless its next request has arrived (5 s). */
-  keepAliveMs?: number;
-  /** Told when a connection is answered 503 `busy` because every open one has a whole request in flight. */
+  /** Connections open at once. */
+  max: number;
+  /** A new connection with no request in flight for this long is closed (its head is late). */
+  idleMs: number;
+  /** A connection is closed this long after its last answer unless its next request has arrived. */
+  keepAliveMs: number;
+  /** Told when a connection is refused because every open one has a whole request in flight. */
   onRefused?: (open: number) => void;
 }
 
@@ -19,22 +18,24 @@ export interface ConnectionStats {
   open(): number;
   /** Connections closed to make room for a new one, or idle past their time. */
   closedIdle(): number;
-  /** New connections answered 503 `busy` because every open one had a whole request in flight. */
+  /** New connections refused because every open one had a whole request in flight. */
   refused(): number;
+  /** True for a refused connection: its request is to be answered 503 `busy`, then it closes. */
+  isRefused(socket: Socket): boolean;
 }
 
 /**
  * Bounds the connections of a server: one with no request in flight is closed after `idleMs` (after
  * `keepAliveMs` once it has been answered), and past `max` one is closed to make room: the
- * longest-idle, else the one whose request has been arriving the longest (a client trickling its
- * body). A new one is refused, answered 503 `busy`, only when every open connection has a whole
- * request in flight. So clients that connect and never speak, or speak a byte at a time, cannot
- * exhaust the daemon's file descriptors, and a health check still gets through a flood of them.
+ * longest-idle, or the one whose request has been arriving the longest (a client trickling its
+ * body). A new one is refused only when every open connection has a whole request in flight: its
+ * request is answered 503 `busy` (see `isRefused`), or, past `max` refused ones waiting for
+ * their heads, it is closed at once. So clients that connect and never speak, or speak a byte at a
+ * time, cannot exhaust the daemon's file descriptors, and a health check still gets through.
  */
-export function limitConnections(server: Server, limits: ConnectionLimits = {}): ConnectionStats {
-  const max = limits.max ?? DEFAULT_LIMITS.maxConnections;
-  const idleMs = limits.idleMs ?? DEFAULT_LIMITS.headersMs;
-  const keepAliveMs = limits.keepAliveMs ?? DEFAULT_LIMITS.keepAliveMs;
+export function limitConnections(server: Server, limits: ConnectionLimits): ConnectionStats {
+  const { max, idleMs, keepAliveMs } = limits;
+  const refusedSockets = new Set<Socket>();
   const idle = new Map<Socket, Idle>(); // insertion order: longest idle first
   const busy = new Map<Socket, Arriving[]>(); // insertion order: oldest request first
   let closedIdle = 0;
@@ -60,7 +61,10 @@ export function limitConnections(server: Server, limits: ConnectionLimits = {}):
       if (room === undefined) {
         refused++;
         limits.onRefused?.(busy.size);
-        return void socket.end(toBusyAnswer(busy.size), () => socket.destroy());
+        if (refusedSockets.size >= max) return void socket.destroy();
+        refusedSockets.add(socket);
+        socket.once('close', () => refusedSockets.delete(socket));
+        return;
       }
       drop(room);
     }
@@ -72,6 +76,7 @@ export function limitConnections(server: Server, limits: ConnectionLimits = {}):
   });
   server.on('request', (req: IncomingMessage, res) => {
     const socket = req.socket;
+    if (refusedSockets.has(socket)) return;
     wake(socket);
     busy.set(socket, [...(busy.get(socket) ?? []), { req, since: performance.now() }]);
     res.once('close', () => {
@@ -81,7 +86,7 @@ export function limitConnections(server: Server, limits: ConnectionLimits = {}):
       if (!socket.destroyed) rest(socket, keepAliveMs);
     });
   });
-  return { open: () => idle.size + busy.size, closedIdle: () => closedIdle, refused: () => refused };
+  return { open: () => idle.size + busy.size, closedIdle: () => closedIdle, refused: () => refused, isRefused: (socket) => refusedSockets.has(socket) };
 }
 
 // --- internal ---
@@ -109,14 +114,4 @@ function findRoom(idle: Map<Socket, Idle>, busy: Map<Socket, Arriving[]>): Socke
     return idleState && idleState.since <= arriving.since ? idleSocket : socket;
   }
   return idleSocket;
-}
-
-/** What a refused connection reads: the error shape, as a route would answer it. */
-function toBusyAnswer(open: number): string {
-  const body = JSON.stringify({
-    ok: false,
-    error: { code: 'busy', message: `The svc daemon is busy: all ${open} open connections have a request in flight.`, hint: `Ask again after ${RETRY_AFTER_S} s.` },
-    reason: 'busy',
-  });
-  return `HTTP/1.1 503 Service Unavailable\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\nretry-after: ${RETRY_AFTER_S}\r\nconnection: close\r\n\r\n${body}`;
 }

@@ -8,7 +8,6 @@ import { createStore, type Store } from '../store/store.js';
 import { createTaskIndex, type IndexChange, type TaskIndex } from '../store/task-index.js';
 import type { ToolDef } from '../tools/registry.js';
 import { assertHealthy, assertPrivateDir, assertSocketPath, clearLeftovers, holdInstanceLock, listenPrivate, removePidFile, removeSocket, socketLost, writePidFile, type InstanceLock } from './instance.js';
-import { limitConnections } from './connections.js';
 import { createLimitedServer, toServerLimits, type ServerLimits } from './server-limits.js';
 import { toLongPollBudgets } from './long-polls.js';
 import { createEventRetry, type EventRetry } from './event-retry.js';
@@ -190,11 +189,9 @@ async function launch(paths: Paths, store: Store, options: DaemonOptions, clock:
   const { index } = core.parts;
   void index.loaded.then(() => ((core.loaded = true), log.info('index.loaded', { byStatus: index.counts() })), () => undefined);
   const limits = toServerLimits(options.limits);
-  const server = (parts.server = createLimitedServer(createRoutes(toRouteContext(core, limits)), limits));
-  limitConnections(server, {
-    max: limits.maxConnections, idleMs: limits.headersMs + limits.checkIntervalMs, keepAliveMs: limits.keepAliveMs,
-    onRefused: (busy) => log.warn('socket.refused', { message: `a connection was answered 503 busy: all ${busy} open connections have a request in flight` }),
-  });
+  const server = (parts.server = createLimitedServer(createRoutes(toRouteContext(core, limits)), limits, {
+    onRefused: (busy) => log.warn('socket.refused', { message: `a connection was refused (503 busy): all ${busy} open connections have a request in flight` }),
+  }));
   const requests = trackRequests(server);
   core.socketIno = await listenPrivate(server, paths.socket);
   await assertHealthy(paths);

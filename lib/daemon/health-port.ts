@@ -1,6 +1,5 @@
 import { request, type Server } from 'node:http';
 import { hasCode, SvcError } from '../core/errors.js';
-import { limitConnections } from './connections.js';
 import { sendError, sendJson } from './http.js';
 import { createLimitedServer, DEFAULT_LIMITS, type ServerLimits } from './server-limits.js';
 
@@ -28,6 +27,8 @@ export interface HealthAnswer {
   /** The HTTP status, or null when nothing answered. */
   status: number | null;
   reason?: string;
+  /** It answered 503 `busy`: alive, every connection has a request in flight. */
+  busy?: boolean;
 }
 
 /**
@@ -44,7 +45,6 @@ export async function startHealthPort(options: HealthPortOptions): Promise<Healt
     const problem = options.problem();
     sendJson(res, problem ? 503 : 200, problem ? { ok: false, reason: problem } : { ok: true });
   }, limits);
-  limitConnections(server, { max: limits.maxConnections, idleMs: limits.headersMs + limits.checkIntervalMs, keepAliveMs: limits.keepAliveMs });
   await listen(server, options.port);
   const address = server.address();
   return {
@@ -67,7 +67,8 @@ export function checkHealthPort(port: number, timeoutMs = 5000): Promise<HealthA
       res.on('end', () => {
         const status = res.statusCode ?? 0;
         if (status === 200) return resolve({ healthy: true, status });
-        resolve({ healthy: false, status, reason: `${url} answered HTTP ${status}${toReason(text)}` });
+        const reason = toReason(text);
+        resolve({ healthy: false, status, reason: `${url} answered HTTP ${status}${reason}`, ...(status === 503 && reason === ' (busy)' ? { busy: true } : {}) });
       });
     });
     req.on('timeout', () => req.destroy(new Error(`no answer within ${timeoutMs} ms`)));

@@ -1,4 +1,7 @@
-import { createServer, type RequestListener, type Server } from 'node:http';
+import { createServer, type RequestListener, type Server, type ServerResponse } from 'node:http';
+import { SvcError } from '../core/errors.js';
+import { limitConnections } from './connections.js';
+import { sendJson } from './http.js';
 
 /**
  * What one client may hold of the daemon's socket (README, "The daemon", Limits). A client that
@@ -41,17 +44,41 @@ export function toServerLimits(overrides: Partial<ServerLimits> = {}): ServerLim
   return { ...DEFAULT_LIMITS, ...overrides };
 }
 
+/** Options of `createLimitedServer`. */
+export interface LimitedServerOptions {
+  /** Told when a connection is refused because every open one has a whole request in flight. */
+  onRefused?: (open: number) => void;
+}
+
 /**
- * Creates an HTTP server that enforces the deadlines: node answers 408 and closes a connection
- * whose request head or whole request is late (checked every `checkIntervalMs`), and closes an
- * idle keep-alive connection after `keepAliveMs`. The connection cap is `limitConnections`'.
+ * Creates an HTTP server that enforces `limits`: node answers 408 and closes a connection whose
+ * request head or whole request is late (checked every `checkIntervalMs`) and closes an idle
+ * keep-alive connection; `limitConnections` caps the connections, and the request of one it
+ * refused is answered 503 `busy` here, before any route sees it.
  */
-export function createLimitedServer(handler: RequestListener, limits: ServerLimits): Server {
-  return createServer({
+export function createLimitedServer(handler: RequestListener, limits: ServerLimits, options: LimitedServerOptions = {}): Server {
+  const server = createServer({
     // node requires the head deadline not to pass the whole request's; a larger one waits for the latter
     headersTimeout: Math.min(limits.headersMs, limits.requestMs),
     requestTimeout: limits.requestMs,
     keepAliveTimeout: limits.keepAliveMs,
     connectionsCheckingInterval: limits.checkIntervalMs,
-  }, handler);
+  }, (req, res) => (connections.isRefused(req.socket) ? sendBusy(res, connections.open()) : handler(req, res)));
+  const connections = limitConnections(server, {
+    max: limits.maxConnections,
+    // node's own head deadline answers 408 first; this closes what it missed
+    idleMs: limits.headersMs + limits.checkIntervalMs,
+    keepAliveMs: limits.keepAliveMs,
+    ...(options.onRefused ? { onRefused: options.onRefused } : {}),
+  });
+  return server;
+}
+
+// --- internal ---
+
+function sendBusy(res: ServerResponse, open: number): void {
+  res.setHeader('retry-after', String(RETRY_AFTER_S));
+  res.setHeader('connection', 'close');
+  const error = new SvcError('busy', `The svc daemon is busy: all ${open} open connections have a request in flight.`, `Ask again after ${RETRY_AFTER_S} s (the Retry-After header).`);
+  sendJson(res, 503, { ...error.toJSON(), reason: 'busy' });
 }

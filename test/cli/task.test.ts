@@ -96,6 +96,25 @@ moves('an ambiguous prefix lists the matches; an unknown status is refused', asy
   assert.match(path.stderr, /Invalid task id/);
 });
 
+moves('unblock sends a task back where it was blocked from, backlog or ready, and says so', async () => {
+  const root = tempRoot();
+  const fromBacklog = firstLine((await svc(root, 'task', 'create', 'Waits in backlog')).stdout);
+  const fromReady = firstLine((await svc(root, 'task', 'create', 'Waits when ready')).stdout);
+  await svc(root, 'task', 'promote', fromReady);
+  for (const id of [fromBacklog, fromReady]) assert.is((await svc(root, 'task', 'block', id, '--reason', 'keys')).code, 0);
+  assert.match(readFileSync(`${root}/tasks/blocked/${fromBacklog}.md`, 'utf8'), /blockedFrom: backlog/);
+  const back = await svc(root, 'task', 'unblock', fromBacklog);
+  assert.is(back.stdout, `${fromBacklog} blocked -> backlog\nIt was blocked from backlog, so it went back there; \`svc task promote ${fromBacklog}\` makes it ready.\n`);
+  assert.not.match(readFileSync(`${root}/tasks/backlog/${fromBacklog}.md`, 'utf8'), /blockedFrom|blockReason/);
+  assert.is((await svc(root, 'task', 'unblock', fromReady)).stdout, `${fromReady} blocked -> ready\n`);
+  // the same through the status command and the agent tool
+  await svc(root, 'task', 'status', fromBacklog, 'blocked', '--reason', 'again');
+  const tool = await svc(root, 'tool', 'svc_task_unblock', JSON.stringify({ taskId: fromBacklog }));
+  assert.is((JSON.parse(tool.stdout) as { status: string }).status, 'backlog');
+  const unblocked = (await readEvents(root)).filter((e) => e.type === 'task.unblocked').map((e) => [e.taskId, (e.payload as { to: string }).to]);
+  assert.equal(unblocked, [[fromBacklog, 'backlog'], [fromReady, 'ready'], [fromBacklog, 'backlog']]);
+});
+
 moves('resurrect moves deadletter to ready, resets the counters and logs task.resurrected', async () => {
   const root = tempRoot();
   const id = firstLine((await svc(root, 'task', 'create', 'Dead')).stdout);

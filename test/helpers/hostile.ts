@@ -37,7 +37,7 @@ export function startHostile(plan: HostilePlan): Hostile {
   const exited = new Promise<void>((resolve) => child.on('close', () => resolve()));
   const hostile: Hostile = {
     stats: () => last,
-    until: (test, what, ms = 20_000) => within(ms, () => (test(last) ? last : null), `${what} (last: ${JSON.stringify(last)})`),
+    until: (test, what, ms = 45_000) => within(ms, () => (test(last) ? last : null), `${what} (last: ${JSON.stringify(last)})`),
     async kill() {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
       await exited;

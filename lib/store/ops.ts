@@ -93,7 +93,7 @@ export async function unblockTask(store: Store, arg: string, options: ActOptions
     delete metadata.blockReason;
     return {
       task: { ...current.task, metadata }, body: current.body, status: to, reason: options.reason ?? (to === 'backlog' ? 'unblocked; back to backlog, where it was blocked from' : 'unblocked'),
-      events: [{ type: 'task.unblocked', taskId: current.task.id, actor: options.actor, payload: { to } }],
+      events: [{ type: 'task.unblocked', taskId: current.task.id, actor: options.actor, payload: {} }], // the transition says where to
     };
   }, options.actor);
 }

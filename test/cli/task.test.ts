@@ -111,7 +111,7 @@ moves('unblock sends a task back where it was blocked from, backlog or ready, an
   await svc(root, 'task', 'status', fromBacklog, 'blocked', '--reason', 'again');
   const tool = await svc(root, 'tool', 'svc_task_unblock', JSON.stringify({ taskId: fromBacklog }));
   assert.is((JSON.parse(tool.stdout) as { status: string }).status, 'backlog');
-  const unblocked = (await readEvents(root)).filter((e) => e.type === 'task.unblocked').map((e) => [e.taskId, (e.payload as { to: string }).to]);
+  const unblocked = (await readEvents(root)).filter((e) => e.type === 'task.transitioned' && (e.payload as { from: string }).from === 'blocked').map((e) => [e.taskId, (e.payload as { to: string }).to]);
   assert.equal(unblocked, [[fromBacklog, 'backlog'], [fromReady, 'ready'], [fromBacklog, 'backlog']]);
 });
 

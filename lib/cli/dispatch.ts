@@ -46,7 +46,7 @@ export async function dispatch(argv: readonly string[], io: Io): Promise<number>
   for (const register of await Promise.all(entries.map((entry) => entry.load()))) register(cli, ctx);
   cli.option('-h, --help', 'Show what a command does, the values it accepts and its options');
   try {
-    cli.parse(['node', 'svc', ...(group ? toIdArgs(first, rest) : toToolArgs(toIdOptions(argv)))], { run: false });
+    cli.parse(['node', 'svc', ...(group ? toIdArgs(first, toIdOptions(rest)) : toToolArgs(toIdOptions(argv)))], { run: false });
     // A bare `svc` asks what there is: the help, as `--help` prints it.
     if (cli.options.help || argv.length === 0) return (io.stdout(formatHelp(cli, group || top ? [] : Object.entries(GROUPS).map(([name, g]) => ({ name, summary: g.summary })))), 0);
     // What follows `--` is positional (`svc task create -- "-x"`), not an option.
@@ -84,12 +84,15 @@ function toIdArgs(group: string | undefined, args: readonly string[]): string[] 
   return out;
 }
 
-/** `svc events --task -013`: a bare sequence with its dash is the option's value, not another option. */
+/** Options whose value is an id, or a comma-separated list of ids. */
+const ID_OPTIONS = ['--task', '--parent', '--depends-on'];
+
+/** `svc events --task -013`, `--parent -7`: a bare sequence with its dash is the option's value, not another option. */
 function toIdOptions(argv: readonly string[]): string[] {
   const out: string[] = [];
   for (let i = 0; i < argv.length; i++) {
     const next = argv[i + 1];
-    if (argv[i] === '--task' && next !== undefined && /^-\d+$/.test(next)) out.push(`--task=${argv[++i]}`);
+    if (ID_OPTIONS.includes(argv[i]!) && next !== undefined && /^-\d+(,\S*)?$/.test(next)) out.push(`${argv[i]}=${argv[++i]}`);
     else out.push(argv[i]!);
   }
   return out;

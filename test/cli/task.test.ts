@@ -239,6 +239,11 @@ leases('short ids: bare 2, 20 and 200 are today\'s tasks in every command, tool 
   const events = async (arg: string) => (await svc(root, 'events', '--json', '--task', arg)).stdout.trimEnd().split('\n').map((line) => JSON.parse(line) as { type: string; taskId: string });
   for (const arg of ['2', '002', '-002']) assert.equal((await events(arg)).map((e) => [e.type, e.taskId]), [['task.created', b], ['task.updated', b]], `events --task ${arg}`);
   assert.equal((await events('20')).map((e) => e.taskId), [`${today}-020`]);
+  const child = await svc(root, 'task', 'create', 'Child', '--parent', '-2', '--depends-on', '-1,20');
+  assert.is(child.code, 0, child.stderr);
+  const childText = readFileSync(`${root}/tasks/backlog/${firstLine(child.stdout)}.md`, 'utf8');
+  assert.match(childText, new RegExp(`parentId: ${b}\n`));
+  assert.match(childText, new RegExp(`dependsOn:\n  - ${a}\n  - ${today}-020\n`));
   const missing = await svc(root, 'task', 'show', '404');
   assert.is(missing.code, 1);
   assert.match(missing.stderr, /No task has the sequence number "404"/);

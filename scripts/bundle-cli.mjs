@@ -1,16 +1,19 @@
-// Build step: bundles the command line (dist/cli/main.js and everything it imports, packages
-// included) into dist/bin/: one small entry and chunks that load only when a command needs them,
-// so a command pays for its own code alone and no module resolution (docs/architecture.md,
-// "Command line"). dist/bin/meta.json records which sources each chunk holds.
+// Build step (`node scripts/bundle-cli.mjs <build folder>`, run by scripts/build.mjs): bundles the
+// command line (<build folder>/cli/main.js and everything it imports, packages included) into
+// <build folder>/bin/: one small entry and chunks that load only when a command needs them, so a
+// command pays for its own code alone and no module resolution (docs/architecture.md, "Command
+// line"). bin/meta.json records which sources each chunk holds.
 import { rmSync, writeFileSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
 import { build } from 'esbuild';
 
 const repo = new URL('..', import.meta.url).pathname;
-const outdir = new URL('../dist/bin/', import.meta.url).pathname;
+const folder = resolve(repo, process.argv[2] ?? 'dist');
+const outdir = join(folder, 'bin/');
 rmSync(outdir, { recursive: true, force: true }); // chunk names change with their content
 const result = await build({
   absWorkingDir: repo, // the metafile's paths are relative to the package root
-  entryPoints: { main: new URL('../dist/cli/main.js', import.meta.url).pathname },
+  entryPoints: { main: join(folder, 'cli/main.js') },
   outdir,
   bundle: true,
   splitting: true,
@@ -32,4 +35,6 @@ const result = await build({
     "const __dirname = __svcPath(new URL('.', import.meta.url));",
   ].join(' ') },
 });
-writeFileSync(`${outdir}meta.json`, JSON.stringify(result.metafile));
+// paths as they are once the build is swapped into dist/
+const built = `"${relative(repo, folder)}/`;
+writeFileSync(`${outdir}meta.json`, JSON.stringify(result.metafile).replaceAll(built, '"dist/'));

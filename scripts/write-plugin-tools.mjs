@@ -1,8 +1,11 @@
-// Build step: writes dist/plugin/tools.json, the JSON schemas of the svc_* tools generated from their
-// zod schemas (the same source as the daemon and MCP), which the OpenClaw plugin registers.
+// Build step (`node scripts/write-plugin-tools.mjs <build folder>`, run by scripts/build.mjs): writes
+// <build folder>/plugin/tools.json, the JSON schemas of the svc_* tools generated from their zod
+// schemas (the same source as the daemon and MCP), which the OpenClaw plugin registers.
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { toToolManifest } from '../dist/tools/manifest.js';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 
-const target = new URL('../dist/plugin/tools.json', import.meta.url);
-mkdirSync(new URL('.', target), { recursive: true });
-writeFileSync(target, `${JSON.stringify(toToolManifest(), null, 2)}\n`);
+const folder = resolve(new URL('..', import.meta.url).pathname, process.argv[2] ?? 'dist');
+const { toToolManifest } = await import(pathToFileURL(join(folder, 'tools/manifest.js')).href);
+mkdirSync(join(folder, 'plugin'), { recursive: true });
+writeFileSync(join(folder, 'plugin/tools.json'), `${JSON.stringify(toToolManifest(), null, 2)}\n`);

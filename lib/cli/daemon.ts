@@ -53,8 +53,8 @@ async function runDaemon(ctx: Context, healthPort: number | undefined): Promise<
 export async function startDaemonProcess(ctx: Context): Promise<boolean> {
   const paths = toPaths(ctx.root);
   const probe = await probeDaemon(paths);
-  if (probe.state === 'running') {
-    ctx.print(`svc daemon is already running (pid ${probe.pid}).`);
+  if (probe.state === 'running' || probe.state === 'busy') {
+    ctx.print(`svc daemon is already running (pid ${probe.pid ?? '?'})${probe.state === 'busy' ? `, and busy: ${probe.reason}` : ''}.`);
     return false;
   }
   if (probe.state === 'unhealthy') return alreadyThere(ctx, paths, probe);
@@ -193,7 +193,7 @@ async function uninstall(ctx: Context): Promise<void> {
 
 function formatStatus(probe: DaemonProbe, paths: ReturnType<typeof toPaths>): string[] {
   const s = probe.status;
-  const state = probe.state === 'running' ? 'running (healthy)' : probe.state === 'stopping' ? 'running (stopping)' : `running (unhealthy: ${probe.reason})`;
+  const state = probe.state === 'running' ? 'running (healthy)' : probe.state === 'stopping' ? 'running (stopping)' : probe.state === 'busy' ? `running (busy: ${probe.reason})` : `running (unhealthy: ${probe.reason})`;
   const lines = [`Status: ${state}`];
   if (s) {
     lines.push(`Version: ${s.version}`, `PID: ${probe.pid ?? s.pid}`, `Uptime: ${formatDuration(s.uptimeMs)}`, `Mode: ${s.mode}`);

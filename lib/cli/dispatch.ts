@@ -57,9 +57,13 @@ export async function dispatch(argv: readonly string[], io: Io): Promise<number>
   cli.option('-h, --help', 'Show what a command does, the values it accepts and its options');
   if (first === 'task' || first === 'tool') cli.option('--request-id <id>', 'Send a change under this id: rerun a command that timed out with the id it printed, to get its outcome without applying it twice');
   try {
-    cli.parse(['node', 'svc', ...(group ? toIdArgs(first, rest) : toToolArgs(argv))], { run: false });
+    cli.parse(['node', 'svc', ...(group ? toIdArgs(first, toIdOptions(rest)) : toToolArgs(toIdOptions(argv)))], { run: false });
     if (cli.options.requestId !== undefined) ctx.requestId = String(cli.options.requestId);
-    if (cli.options.help) return (io.stdout(formatHelp(cli, group || top ? [] : Object.entries(GROUPS).map(([name, g]) => ({ name, summary: g.summary })))), 0);
+    // A bare `svc` asks what there is: the help, as `--help` prints it.
+    if (cli.options.help || argv.length === 0) return (io.stdout(formatHelp(cli, group || top ? [] : Object.entries(GROUPS).map(([name, g]) => ({ name, summary: g.summary })))), 0);
+    // What follows `--` is positional (`svc task create -- "-x"`), not an option.
+    const afterDashes = (cli.options['--'] ?? []) as string[];
+    if (cli.matchedCommand && afterDashes.length > 0) Object.assign(cli, { args: [...cli.args, ...afterDashes], options: { ...cli.options, '--': [] } });
     if (!cli.matchedCommand) {
       const names = cli.commands.map((command) => command.name).filter(Boolean);
       return usage(ctx, argv, await toUnknown(first, group ? rest[0] : undefined, names), cli.name);
@@ -81,25 +85,40 @@ function registerAll(registers: readonly Register[]): Register {
   return (cli, ctx) => registers.forEach((register) => register(cli, ctx));
 }
 
-/** Task commands that take several ids (`svc task cancel -007 -008`). */
-const BULK = new Set(['promote', 'cancel', 'block', 'unblock', 'resurrect']);
-
 /**
- * `svc task show -007`: a short id written with its dash, right after the subcommand, after
- * `--parent`, or anywhere among the ids of a bulk command (but as another option's value), is an id
- * argument, not an option; so is the word after `--` (`svc task show -- -007`). After `--`, a word
- * that cannot be an id is a usage error that says so.
+ * `svc task show -007`, `svc task promote -9 -10`: a bare sequence written with its dash, after the
+ * subcommand or another id, is an id argument, not an option; so is the word after `--` (`svc task
+ * show -- -007`), and a word there that cannot be an id is a usage error that says so.
  */
 function toIdArgs(group: string | undefined, args: readonly string[]): string[] {
-  const [sub, ...after] = args;
+  const [sub, ...more] = args;
   if (group !== 'task' || sub === undefined || sub === 'create') return [...args];
-  const quoted = after[0] === '--' && after[1] !== undefined;
-  const more = quoted ? after.slice(1) : after;
-  if (quoted && more[0]!.startsWith('-') && !/^-\d{3,}$/.test(more[0]!)) {
-    throw toUsageError(new SvcError('validation_error', `${JSON.stringify(more[0])} is not a task id: an id is a full id (TASK-2026-11-21-007), a unique prefix of one, or a sequence such as 007 or -007.`, `List the ids with \`svc task list\`, then run svc task ${sub} <id>.`));
+  if (more[0] === '--' && more[1]?.startsWith('-') && !/^-\d+$/.test(more[1])) {
+    throw toUsageError(new SvcError('validation_error', `${JSON.stringify(more[1])} is not a task id: an id is a full id (TASK-2026-11-21-007), a unique prefix of one, or a sequence such as 7, 007 or -007.`, `List the ids with \`svc task list\`, then run svc task ${sub} <id>.`));
   }
-  const isId = (arg: string, i: number) => /^-\d{3,}$/.test(arg) && (i === 0 || more[i - 1] === '--parent' || (BULK.has(sub) && !more[i - 1]!.startsWith('--')));
-  return [sub, ...more.map((arg, i) => (isId(arg, i) ? arg.slice(1) : arg))];
+  const out = [sub];
+  let positional = true;
+  for (const arg of more) {
+    if (arg === '--') return [...out, ...more.slice(out.length - 1)];
+    const dashed: boolean = positional && /^-\d+$/.test(arg);
+    out.push(dashed ? arg.slice(1) : arg);
+    positional = dashed || !arg.startsWith('-');
+  }
+  return out;
+}
+
+/** Options whose value is an id, or a comma-separated list of ids. */
+const ID_OPTIONS = ['--task', '--parent', '--depends-on'];
+
+/** `svc events --task -013`, `--parent -7`: a bare sequence with its dash is the option's value, not another option. */
+function toIdOptions(argv: readonly string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const next = argv[i + 1];
+    if (ID_OPTIONS.includes(argv[i]!) && next !== undefined && /^-\d+(,\S*)?$/.test(next)) out.push(`${argv[i]}=${argv[++i]}`);
+    else out.push(argv[i]!);
+  }
+  return out;
 }
 
 /** `svc tool <name> -`: the argument parser drops a lone `-`, so it becomes `--stdin` before parsing. */

@@ -1,6 +1,7 @@
 import { readdir } from 'node:fs/promises';
 import type { CAC } from 'cac';
 import { SvcError } from '../core/errors.js';
+import { TASK_ID_PATTERN, resolveIdArg, toBareSeq, toIdDate } from '../core/ids.js';
 import { toTerminalText } from '../core/text.js';
 import { createEventTail } from '../store/event-tail.js';
 import { toPaths } from '../store/paths.js';
@@ -16,6 +17,8 @@ const PAYLOAD_WIDTH = 160;
 export interface EventFilter {
   type?: string;
   task?: string;
+  /** `task` is one whole id (a bare sequence resolved), not a prefix. */
+  exact?: boolean;
   since?: Date;
 }
 
@@ -27,21 +30,34 @@ export function registerEvents(cli: CAC, ctx: Context): void {
   cli.command('events', 'Print the event log (data/events/*.jsonl), one line per event')
     .option('-f, --follow', 'Keep printing new events as they are written')
     .option('--type <type>', 'Only this event type (a trailing * matches a prefix: task.*)')
-    .option('--task <id>', 'Only events of this task (full id or prefix)')
+    .option('--task <id>', 'Only events of this task (full id, prefix or bare sequence such as 013)')
     .option('--since <time>', 'Only events at or after a time (2026-11-23, 2026-11-23T08:00:00Z) or a duration back from now (30m, 2h, 1d)')
     .option('--json', 'Print each event as one JSON object a line')
     .action(async (opts: Record<string, unknown>) => {
-      const filter = toFilter(opts, new Date());
+      const now = new Date();
+      const filter = toFilter(opts, now);
       await mergeSpooled(ctx);
       const print = (event: SvcEvent) => {
         if (matches(event, filter)) ctx.io.stdout(`${opts.json ? JSON.stringify(event) : formatEvent(event)}\n`);
       };
+      // A bare sequence is resolved like every id argument, among the tree's tasks and the log's:
+      // the events of that sequence are held until the read is done and the id is known.
+      const seq = filter.task === undefined ? null : toBareSeq(filter.task);
+      const held: SvcEvent[] = [];
+      let onEvent = seq === null ? print : (event: SvcEvent) => { if (toAnySeq(event.taskId) === seq) held.push(event); };
       const tail = createEventTail(ctx.root, {
         fromDay: filter.since?.toISOString().slice(0, 10),
-        onEvent: print,
+        onEvent: (event) => onEvent(event),
         onBadLine: (file, line) => ctx.io.stderr(`warning: ${file}:${line} is not a JSON event; skipped\n`),
       });
       await tail.read();
+      if (seq !== null) {
+        const { listNames } = await import('../store/store.js');
+        const ids = new Set([...(await listNames(toPaths(ctx.root))).keys(), ...held.map((event) => event.taskId!)]);
+        Object.assign(filter, { task: resolveIdArg(filter.task!, ids, toIdDate(now)), exact: true });
+        held.forEach(print);
+        onEvent = print;
+      }
       if (opts.follow) await followUntilStopped(ctx, tail);
     });
 }
@@ -78,9 +94,14 @@ function matches(event: SvcEvent, filter: EventFilter): boolean {
   if (filter.type && !(filter.type.endsWith('*') ? event.type.startsWith(filter.type.slice(0, -1)) : event.type === filter.type)) return false;
   if (filter.task) {
     const id = event.taskId ?? '';
-    if (!id || !(id.startsWith(filter.task) || (id.startsWith('TASK-') && id.slice(5).startsWith(filter.task)))) return false;
+    if (filter.exact ? id !== filter.task : !id || !(id.startsWith(filter.task) || (id.startsWith('TASK-') && id.slice(5).startsWith(filter.task)))) return false;
   }
   return !filter.since || Date.parse(event.timestamp) >= filter.since.getTime();
+}
+
+function toAnySeq(id: string | undefined): number | null {
+  const match = id === undefined ? null : TASK_ID_PATTERN.exec(id);
+  return match ? Number(match[2]) : null;
 }
 
 const UNITS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };

@@ -22,7 +22,7 @@ export function registerTaskBulk(cli: CAC, ctx: Context): void {
     .action(async (ids: string[], opts: Record<string, unknown>) => runEach(ctx, ids, opts, (id) => ['operator_task_promote', { taskId: id }]));
   cli.command('resurrect <...ids>', 'Move deadlettered tasks back to ready, resetting their failure count').option(...json)
     .action(async (ids: string[], opts: Record<string, unknown>) => runEach(ctx, ids, opts, (id) => ['operator_task_resurrect', { taskId: id }]));
-  cli.command('unblock <...ids>', 'Move blocked tasks back to ready').option(...json)
+  cli.command('unblock <...ids>', 'Move blocked tasks back to ready, or to backlog when they were blocked from there').option(...json)
     .action(async (ids: string[], opts: Record<string, unknown>) => runEach(ctx, ids, opts, (id) => ['operator_task_unblock', { taskId: id }]));
   withLeaseOptions(cli.command('cancel <...ids>', 'Cancel tasks (terminal)').option('--reason <text>', 'Why').option(...json))
     .action(async (ids: string[], opts: Record<string, unknown>) => {
@@ -45,7 +45,7 @@ async function runEach(ctx: Context, ids: readonly string[], opts: Record<string
   const args = ids.map(String);
   if (args.length === 1) {
     const move = await operate<MoveResult>(ctx, ...call(args[0]!));
-    return opts.json ? ctx.json(move) : ctx.print(formatMove(move, ctx.paint));
+    return opts.json ? ctx.json(move) : printMove(ctx, move);
   }
   // One request id for the command; each call sends `<id>.<n>`, so a rerun with the id replays each.
   ctx.requestBase = ctx.requestId ?? randomUUID();
@@ -57,11 +57,17 @@ async function runEach(ctx: Context, ids: readonly string[], opts: Record<string
   if (outcomes.some((outcome) => !outcome.ok)) ctx.exitCode = 1;
   if (opts.json) return ctx.json(outcomes);
   for (const outcome of outcomes) {
-    if (outcome.ok) ctx.print(formatMove(outcome.move, ctx.paint));
+    if (outcome.ok) printMove(ctx, outcome.move);
     else ctx.io.stderr(`svc: ${toTerminalText(outcome.id)}: ${outcome.error.message}\n${outcome.error.hint ? `hint: ${outcome.error.hint}\n` : ''}`);
   }
   const failed = outcomes.filter((outcome) => !outcome.ok).length;
   if (failed) ctx.io.stderr(`svc: ${failed} of ${outcomes.length} failed; the others were done.\n`);
+}
+
+/** A move, and where an unblocked task went when that was not ready. */
+function printMove(ctx: Context, move: MoveResult): void {
+  ctx.print(formatMove(move, ctx.paint));
+  if (move.from === 'blocked' && move.to === 'backlog') ctx.print(`It was blocked from backlog, so it went back there; \`svc task promote ${move.taskId}\` makes it ready.`);
 }
 
 async function runOne(ctx: Context, id: string, call: Call): Promise<BulkOutcome> {

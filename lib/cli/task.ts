@@ -50,7 +50,7 @@ export function registerTask(cli: CAC, ctx: Context): void {
 
   registerTaskList(cli, ctx);
 
-  cli.command('show <id>', 'Show a task: its fields, its subtasks, then its body\n<id> is a full id, a unique prefix (2026-11-21-00) or a unique sequence (007, -007)').option('--json', 'Print JSON')
+  cli.command('show <id>', 'Show a task: its fields, its subtasks, then its body\n<id> is a full id, a unique prefix (2026-11-21-00) or a bare sequence (007, -007, 7: today first)').option('--json', 'Print JSON')
     .action(async (id: string, opts: Record<string, unknown>) => {
       const stored = await operate<StoredTask>(ctx, 'operator_task_show', { taskId: String(id) });
       const children = await listChildren(ctx, stored.task.id);

@@ -14,6 +14,7 @@ export const ERROR_STATUS = {
   forbidden_role: 403,
   too_large: 413,
   no_space: 507,
+  busy: 429,
   unavailable: 503,
   internal: 500,
 } as const;

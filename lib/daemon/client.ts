@@ -35,7 +35,8 @@ export function requestDaemon(socketPath: string, method: string, path: string, 
       res.on('error', (err) => reject(toUnavailable(err, socketPath)));
       res.on('end', () => resolve({ status: res.statusCode ?? 0, body: parseBody(Buffer.concat(chunks).toString('utf8')), headers: res.headers }));
     });
-    req.setTimeout(options.timeoutMs ?? 30_000, () => req.destroy(Object.assign(new Error('timed out'), { code: 'ETIMEDOUT' })));
+    const timeoutMs = options.timeoutMs ?? 30_000;
+    req.setTimeout(timeoutMs, () => req.destroy(Object.assign(new Error(`no answer within ${timeoutMs} ms`), { code: 'ETIMEDOUT' })));
     req.on('error', (err) => reject(toUnavailable(err, socketPath)));
     req.end(payload);
   });
@@ -75,7 +76,7 @@ function toUnavailable(err: Error, socketPath: string): SvcError {
     return new SvcError('unavailable', `Permission denied on ${socketPath}: the daemon belongs to another user.`, 'Run svc as the user who installed the daemon.', { cause: err });
   }
   if (hasCode(err, 'ETIMEDOUT')) {
-    return new SvcError('unavailable', `The svc daemon did not answer on ${socketPath} in time.`, 'Check it with `svc daemon status` and its log in data/logs/daemon.log.', { cause: err });
+    return new SvcError('unavailable', `The svc daemon did not answer on ${socketPath} (${err.message}).`, 'Check it with `svc daemon status` and its log in data/logs/daemon.log.', { cause: err });
   }
   return new SvcError('unavailable', `The svc daemon connection failed (${(err as { code?: string }).code ?? err.message}).`, 'Check it with `svc daemon status`.', { cause: err });
 }

@@ -1,83 +1,117 @@
-import type { Server } from 'node:http';
+import type { IncomingMessage, Server } from 'node:http';
 import type { Socket } from 'node:net';
-
-/** Default cap on connections open at once. */
-export const MAX_CONNECTIONS = 256;
-/** Default time a connection may stay open with no request in flight. */
-export const IDLE_TIMEOUT_MS = 30_000;
 
 /** Options of `limitConnections`. */
 export interface ConnectionLimits {
-  /** Connections open at once (256). */
-  max?: number;
-  /** A connection with no request in flight for this long is closed (30 s). */
-  idleMs?: number;
-  /** Told when a connection is refused because every open one is busy. */
+  /** Connections open at once. */
+  max: number;
+  /** A new connection with no request in flight for this long is closed (its head is late). */
+  idleMs: number;
+  /** A connection is closed this long after its last answer unless its next request has arrived. */
+  keepAliveMs: number;
+  /** Told when a connection is refused because every open one has a whole request in flight. */
   onRefused?: (open: number) => void;
 }
 
 /** What the limits did so far. */
 export interface ConnectionStats {
   open(): number;
-  /** Idle connections closed to make room for a new one, or after `idleMs`. */
+  /** Connections closed to make room for a new one, or idle past their time. */
   closedIdle(): number;
-  /** New connections refused because every open one had a request in flight. */
+  /** New connections refused because every open one had a whole request in flight. */
   refused(): number;
+  /** True for a refused connection: its request is to be answered 503 `busy`, then it closes. */
+  isRefused(socket: Socket): boolean;
 }
 
 /**
- * Bounds the connections of a server: one with no request in flight is closed after `idleMs`, and
- * past `max` the longest-idle one is closed to make room (a new one is refused only when every
- * open connection is busy). So clients that connect and never speak cannot exhaust the daemon's
- * file descriptors, and a health check still gets through a flood of them.
+ * Bounds the connections of a server: one with no request in flight is closed after `idleMs` (after
+ * `keepAliveMs` once it has been answered), and past `max` one is closed to make room: the
+ * longest-idle, or the one whose request has been arriving the longest (a client trickling its
+ * body). A new one is refused only when every open connection has a whole request in flight: its
+ * request is answered 503 `busy` (see `isRefused`), or, past `max` refused ones waiting for
+ * their heads, it is closed at once. So clients that connect and never speak, or speak a byte at a
+ * time, cannot exhaust the daemon's file descriptors, and a health check still gets through.
  */
-export function limitConnections(server: Server, limits: ConnectionLimits = {}): ConnectionStats {
-  const max = limits.max ?? MAX_CONNECTIONS;
-  const idleMs = limits.idleMs ?? IDLE_TIMEOUT_MS;
-  const idle = new Map<Socket, NodeJS.Timeout>(); // insertion order: longest idle first
-  const busy = new Map<Socket, number>();
+export function limitConnections(server: Server, limits: ConnectionLimits): ConnectionStats {
+  const { max, idleMs, keepAliveMs } = limits;
+  const refusedSockets = new Set<Socket>();
+  const idle = new Map<Socket, Idle>(); // insertion order: longest idle first
+  const busy = new Map<Socket, Arriving[]>(); // insertion order: oldest request first
   let closedIdle = 0;
   let refused = 0;
-  const rest = (socket: Socket) => {
-    const timer = setTimeout(() => drop(socket), idleMs);
+  const rest = (socket: Socket, ms: number) => {
+    const timer = setTimeout(() => drop(socket), ms);
     timer.unref();
-    idle.set(socket, timer);
+    idle.set(socket, { timer, since: performance.now() });
   };
   const wake = (socket: Socket) => {
-    clearTimeout(idle.get(socket));
+    clearTimeout(idle.get(socket)?.timer);
     idle.delete(socket);
   };
   const drop = (socket: Socket) => {
     wake(socket);
+    busy.delete(socket);
     closedIdle++;
     socket.destroy();
   };
   server.on('connection', (socket: Socket) => {
     if (idle.size + busy.size >= max) {
-      const oldest = idle.keys().next();
-      if (oldest.done) {
+      const room = findRoom(idle, busy);
+      if (room === undefined) {
         refused++;
         limits.onRefused?.(busy.size);
-        return void socket.destroy();
+        if (refusedSockets.size >= max) return void socket.destroy();
+        refusedSockets.add(socket);
+        socket.once('close', () => refusedSockets.delete(socket));
+        return;
       }
-      drop(oldest.value);
+      drop(room);
     }
-    rest(socket);
+    rest(socket, idleMs);
     socket.once('close', () => {
       wake(socket);
       busy.delete(socket);
     });
   });
-  server.on('request', (req, res) => {
+  server.on('request', (req: IncomingMessage, res) => {
     const socket = req.socket;
+    if (refusedSockets.has(socket)) return;
     wake(socket);
-    busy.set(socket, (busy.get(socket) ?? 0) + 1);
+    busy.set(socket, [...(busy.get(socket) ?? []), { req, since: performance.now() }]);
     res.once('close', () => {
-      const left = (busy.get(socket) ?? 1) - 1;
-      if (left > 0) return void busy.set(socket, left);
+      const left = (busy.get(socket) ?? []).filter((other) => other.req !== req);
+      if (left.length > 0) return void busy.set(socket, left);
       busy.delete(socket);
-      if (!socket.destroyed) rest(socket);
+      if (!socket.destroyed) rest(socket, keepAliveMs);
     });
   });
-  return { open: () => idle.size + busy.size, closedIdle: () => closedIdle, refused: () => refused };
+  return { open: () => idle.size + busy.size, closedIdle: () => closedIdle, refused: () => refused, isRefused: (socket) => refusedSockets.has(socket) };
+}
+
+// --- internal ---
+
+interface Idle {
+  timer: NodeJS.Timeout;
+  since: number;
+}
+
+interface Arriving {
+  req: IncomingMessage;
+  since: number;
+}
+
+/**
+ * The connection to close for room: of the longest-idle one and the one whose request has been
+ * arriving the longest (`complete` is false until its body is in), the one waiting longer; so a
+ * fresh connection whose head is on its way is the last to go.
+ */
+function findRoom(idle: Map<Socket, Idle>, busy: Map<Socket, Arriving[]>): Socket | undefined {
+  const [idleSocket, idleState] = idle.entries().next().value ?? [];
+  for (const [socket, reqs] of busy) {
+    const arriving = reqs.find(({ req }) => !req.complete);
+    if (!arriving) continue;
+    return idleState && idleState.since <= arriving.since ? idleSocket : socket;
+  }
+  return idleSocket;
 }

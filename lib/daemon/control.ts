@@ -4,7 +4,7 @@ import { dirname } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { isSvcError, SvcError } from '../core/errors.js';
 import type { Paths } from '../store/paths.js';
-import { requestDaemon } from './client.js';
+import { requestDaemon, toDaemonError } from './client.js';
 import { findSilentDaemon } from './identity.js';
 import { isAlive, readPid } from './pid.js';
 import type { StatusBody } from './routes.js';
@@ -16,7 +16,8 @@ import type { StatusBody } from './routes.js';
  * process running `svc daemon run` for this root. A pid file alone proves nothing.
  */
 export interface DaemonProbe {
-  state: 'running' | 'stopping' | 'unhealthy' | 'not-running';
+  /** `busy`: `/healthz` was answered 503 `busy` (every connection has a request in flight): alive, not failed. */
+  state: 'running' | 'busy' | 'stopping' | 'unhealthy' | 'not-running';
   healthy: boolean;
   pid: number | null;
   status?: StatusBody;
@@ -28,7 +29,11 @@ export async function probeDaemon(paths: Paths, timeoutMs = 3000): Promise<Daemo
   let health: number;
   let status: StatusBody;
   try {
-    health = (await requestDaemon(paths.socket, 'GET', '/healthz', undefined, { timeoutMs })).status;
+    const answer = await requestDaemon(paths.socket, 'GET', '/healthz', undefined, { timeoutMs });
+    health = answer.status;
+    if (health === 503 && (answer.body as { reason?: unknown } | null)?.reason === 'busy') {
+      return { state: 'busy', healthy: false, pid: findSilentDaemon(paths)?.pid ?? null, reason: `${paths.socket} answered 503 busy (${toDaemonError(503, answer.body).message.replace(/\.$/, '')})` };
+    }
     status = (await requestDaemon(paths.socket, 'GET', '/status', undefined, { timeoutMs })).body as StatusBody;
   } catch (err) {
     if (!isSvcError(err, 'unavailable')) throw err;

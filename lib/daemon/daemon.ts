@@ -1,4 +1,4 @@
-import { createServer, type Server } from 'node:http';
+import type { Server } from 'node:http';
 import { hostname } from 'node:os';
 import { readPackageVersion } from '../core/package-root.js';
 import { systemClock, type Clock } from '../core/time.js';
@@ -8,7 +8,8 @@ import { createStore, type Store } from '../store/store.js';
 import { createTaskIndex, type IndexChange, type TaskIndex } from '../store/task-index.js';
 import type { ToolDef } from '../tools/registry.js';
 import { assertHealthy, assertPrivateDir, assertSocketPath, clearLeftovers, holdInstanceLock, listenPrivate, removePidFile, removeSocket, socketLost, writePidFile, type InstanceLock } from './instance.js';
-import { limitConnections } from './connections.js';
+import { createLimitedServer, toServerLimits, type ServerLimits } from './server-limits.js';
+import { toLongPollBudgets } from './long-polls.js';
 import { createEventRetry, type EventRetry } from './event-retry.js';
 import { toLeaseOwners } from './lease-owners.js';
 import { listIndexed } from './list-tasks.js';
@@ -51,10 +52,8 @@ export interface DaemonOptions {
   env?: Record<string, string | undefined>;
   /** Open `GET /health` on 127.0.0.1:<port> (else `aof.daemon.healthPort`; none when neither). */
   healthPort?: number;
-  /** Socket connections open at once (256); past it the longest-idle one is closed. */
-  maxConnections?: number;
-  /** A socket connection with no request in flight is closed after this long (30 s). */
-  idleTimeoutMs?: number;
+  /** Deadlines, the connection cap and the long-poll budgets of the socket (`DEFAULT_LIMITS`). */
+  limits?: Partial<ServerLimits>;
   /** How often the daemon checks that its socket and instance lock are still its own (1 s). */
   instanceCheckMs?: number;
   /** Fault injection for crash tests: called at each step of a dispatch and of its commit; never set otherwise. */
@@ -189,18 +188,16 @@ async function launch(paths: Paths, store: Store, options: DaemonOptions, clock:
   };
   const { index } = core.parts;
   void index.loaded.then(() => ((core.loaded = true), log.info('index.loaded', { byStatus: index.counts() })), () => undefined);
-  const server = (parts.server = createServer(createRoutes(toRouteContext(core))));
-  limitConnections(server, {
-    ...(options.maxConnections ? { max: options.maxConnections } : {}),
-    ...(options.idleTimeoutMs ? { idleMs: options.idleTimeoutMs } : {}),
-    onRefused: (busy) => log.warn('socket.refused', { message: `a connection was refused: all ${busy} open connections have a request in flight` }),
-  });
+  const limits = toServerLimits(options.limits);
+  const server = (parts.server = createLimitedServer(createRoutes(toRouteContext(core, limits)), limits, {
+    onRefused: (busy) => log.warn('socket.refused', { message: `a connection was refused (503 busy): all ${busy} open connections have a request in flight` }),
+  }));
   const requests = trackRequests(server);
   core.socketIno = await listenPrivate(server, paths.socket);
   await assertHealthy(paths);
   const healthPort = options.healthPort ?? settings.healthPort;
   if (healthPort !== undefined) {
-    parts.health = await startHealthPort({ port: healthPort, problem: () => (core.stopping ? 'stopping' : null) });
+    parts.health = await startHealthPort({ port: healthPort, limits, problem: () => (core.stopping ? 'stopping' : null) });
     log.info('health.listening', { url: `http://127.0.0.1:${parts.health.port}/health` });
   }
   await writePidFile(paths, core.pid);
@@ -227,11 +224,11 @@ async function launch(paths: Paths, store: Store, options: DaemonOptions, clock:
   };
 }
 
-function toRouteContext(core: Core): RouteContext {
+function toRouteContext(core: Core, limits: ServerLimits): RouteContext {
   const { clock, spawns, parts } = core;
   const { index, log } = parts;
   return {
-    tools: core.options.tools, spawns, log, spawnWaitMs: core.options.spawnWaitMs ?? 25_000,
+    tools: core.options.tools, spawns, log, spawnWaitMs: core.options.spawnWaitMs ?? 25_000, longPolls: toLongPollBudgets(limits),
     status: async () => ({ ...statusOf(core), ...(core.scheduling ? { config: await core.scheduling.config() } : {}) }),
     isStopping: () => core.stopping,
     toolContext: {

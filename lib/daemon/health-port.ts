@@ -1,6 +1,7 @@
-import { createServer, request, type Server } from 'node:http';
+import { request, type Server } from 'node:http';
 import { hasCode, SvcError } from '../core/errors.js';
 import { sendError, sendJson } from './http.js';
+import { createLimitedServer, DEFAULT_LIMITS, type ServerLimits } from './server-limits.js';
 
 /** The only address the health port ever binds: loopback. */
 export const HEALTH_HOST = '127.0.0.1';
@@ -8,6 +9,8 @@ export const HEALTH_HOST = '127.0.0.1';
 /** Options of `startHealthPort`. */
 export interface HealthPortOptions {
   port: number;
+  /** The socket's deadlines and connection cap, applied here too (`DEFAULT_LIMITS`). */
+  limits?: ServerLimits;
   /** Why the daemon is not healthy (answered with 503), or null when it is (200). */
   problem: () => string | null;
 }
@@ -24,6 +27,8 @@ export interface HealthAnswer {
   /** The HTTP status, or null when nothing answered. */
   status: number | null;
   reason?: string;
+  /** It answered 503 `busy`: alive, every connection has a request in flight. */
+  busy?: boolean;
 }
 
 /**
@@ -31,14 +36,15 @@ export interface HealthAnswer {
  * healthy, 503 with the reason otherwise, 404 for every other method or path).
  */
 export async function startHealthPort(options: HealthPortOptions): Promise<HealthPort> {
-  const server = createServer((req, res) => {
+  const limits = options.limits ?? DEFAULT_LIMITS;
+  const server = createLimitedServer((req, res) => {
     const path = (req.url ?? '').split('?')[0];
     if ((req.method !== 'GET' && req.method !== 'HEAD') || path !== '/health') {
       return sendError(res, new SvcError('not_found', `${req.method} ${path} is not served on the health port: only GET /health is.`));
     }
     const problem = options.problem();
     sendJson(res, problem ? 503 : 200, problem ? { ok: false, reason: problem } : { ok: true });
-  });
+  }, limits);
   await listen(server, options.port);
   const address = server.address();
   return {
@@ -61,7 +67,8 @@ export function checkHealthPort(port: number, timeoutMs = 5000): Promise<HealthA
       res.on('end', () => {
         const status = res.statusCode ?? 0;
         if (status === 200) return resolve({ healthy: true, status });
-        resolve({ healthy: false, status, reason: `${url} answered HTTP ${status}${toReason(text)}` });
+        const reason = toReason(text);
+        resolve({ healthy: false, status, reason: `${url} answered HTTP ${status}${reason}`, ...(status === 503 && reason === ' (busy)' ? { busy: true } : {}) });
       });
     });
     req.on('timeout', () => req.destroy(new Error(`no answer within ${timeoutMs} ms`)));

@@ -8,6 +8,7 @@ import { fromFilterQuery, type TaskFilter } from '../store/task-filter.js';
 import { invokeTool, type ToolContext, type ToolDef } from '../tools/registry.js';
 import { assertObject, readJson, route, sendError, sendJson, type Handler } from './http.js';
 import type { LeaseOwners } from './lease-owners.js';
+import type { LongPollBudgets } from './long-polls.js';
 import type { DaemonLog } from './log.js';
 import { sendOnce, toRequestId } from './request-once.js';
 import type { ConfigReport } from './org-state.js';
@@ -57,6 +58,8 @@ export interface RouteContext {
   isStopping: () => boolean;
   /** How long `GET /v1/spawns/wait` holds an idle long-poll. */
   spawnWaitMs: number;
+  /** How many long-polls each long-poll route holds at once. */
+  longPolls: LongPollBudgets;
   onHook: (name: HookName, payload: Record<string, unknown>, plugin: string | undefined) => Promise<void>;
   /** Waits until the task change counter passes `after` (or `waitMs` passes, or the client goes); resolves with the counter. */
   waitChanges: (after: number, waitMs: number, signal: AbortSignal) => Promise<number>;
@@ -134,6 +137,7 @@ async function waitSpawn(ctx: RouteContext, req: IncomingMessage, res: ServerRes
   assertServing(ctx);
   const plugin = pluginOf(req);
   if (!plugin) throw new SvcError('validation_error', 'GET /v1/spawns/wait needs the header x-svc-plugin naming the plugin.', 'Send `x-svc-plugin: <plugin id>`, for example `x-svc-plugin: svc`.');
+  ctx.longPolls.spawns.take(res);
   const gone = new AbortController();
   res.on('close', () => gone.abort());
   const spawn = await ctx.spawns.take(plugin, ctx.spawnWaitMs, gone.signal);
@@ -168,6 +172,7 @@ async function waitChanges(ctx: RouteContext, req: IncomingMessage, res: ServerR
   if (!Number.isInteger(after) || !Number.isFinite(waitMs) || waitMs < 0) {
     throw new SvcError('validation_error', `GET /v1/tasks/changes takes whole numbers after and waitMs (found after=${query.get('after')}, waitMs=${query.get('waitMs')}).`, 'Ask GET /v1/tasks/changes?after=<last version>&waitMs=20000.');
   }
+  ctx.longPolls.changes.take(res);
   const gone = new AbortController();
   res.on('close', () => gone.abort());
   const version = await ctx.waitChanges(after, Math.min(waitMs, MAX_CHANGE_WAIT_MS), gone.signal);

@@ -7,12 +7,14 @@ import { isAlive, readPid } from './pid.js';
 import type { StatusBody } from './routes.js';
 
 /**
- * One look at the daemon: `healthy`; `transient` (starting or stopping: answering 503, alive
- * without its socket, or answering before its pid file is written); `stopped` (no pid file and no
- * socket: what a graceful stop leaves, or a daemon never started); `failed`.
+ * One look at the daemon: `healthy`; `busy` (it answered 503 `busy`: alive, every connection has a
+ * request in flight); `transient` (starting or stopping: answering 503, alive without its socket,
+ * or answering before its pid file is written); `stopped` (no pid file and no socket: what a
+ * graceful stop leaves, or a daemon never started); `failed` (the reason says whether it did not
+ * answer in time, refused, or answered something else).
  */
 export interface HealthCheck {
-  state: 'healthy' | 'transient' | 'stopped' | 'failed';
+  state: 'healthy' | 'busy' | 'transient' | 'stopped' | 'failed';
   reason?: string;
   /** The `/status` body when the socket answered it. */
   status?: StatusBody;
@@ -32,6 +34,7 @@ export async function checkDaemon(paths: Paths, options: CheckOptions = {}): Pro
   const status = probe.status;
   const answer = options.port === undefined ? null : await checkHealthPort(options.port, timeoutMs);
   if (answer ? answer.healthy : probe.healthy) return { state: 'healthy', status };
+  if (answer ? answer.busy : probe.state === 'busy') return { state: 'busy', reason: answer?.reason ?? probe.reason };
   if (answer ? answer.status === 503 : probe.state === 'stopping') return { state: 'transient', reason: answer?.reason ?? 'the daemon answers 503 (stopping)', status };
   if (isStopped(paths)) return { state: 'stopped', reason: 'no pid file and no socket' };
   const pid = readPid(paths);

@@ -8,7 +8,7 @@ import type { StatusBody } from './routes.js';
 export interface RestartRecord {
   at: string;
   reason: string;
-  /** What came of it: `restarted (pid 123, directly)`, `restart failed: ...`, `not restarted: limit reached`. */
+  /** What came of it: `restarted (pid 123, directly)`, `restart failed: ...`, `not restarted: limit reached`, or `started (...)` for the watchdog's first start of a daemon not running. */
   outcome: string;
 }
 
@@ -40,7 +40,7 @@ export interface TaskCounts {
  */
 export function formatCriticalReport(input: ReportInput): string[] {
   const { paths, current, lastHealthy } = input;
-  const restarts = input.history.filter((r) => r.outcome !== 'not restarted: limit reached').length;
+  const restarts = input.history.filter((r) => /^restart(ed|\s+failed)/.test(r.outcome)).length; // not a first start, nor the refusal
   const counts = countTasks(paths);
   const last = readLastEvent(paths);
   const seen = lastHealthy?.status;
@@ -103,7 +103,7 @@ export function formatMs(ms: number): string {
 
 // --- internal ---
 
-const STATE_WORDS = { failed: 'down', stopped: 'stopped', transient: 'starting or stopping' } as const;
+const STATE_WORDS = { failed: 'down', stopped: 'stopped', transient: 'starting or stopping', busy: 'busy (alive, answering 503)' } as const;
 
 function readTail(file: string, bytes: number): string {
   let fd: number;

@@ -100,7 +100,8 @@ interface LoopState {
   /** When the daemon was first seen starting or stopping, in this run of such looks. */
   transientSince: number | null;
   lastHealthy: { at: string; status?: HealthCheck['status'] } | null;
-  history: (RestartRecord & { time: number })[];
+  /** Restarts and first starts; only `counted` ones count toward `maxRestarts`. */
+  history: (RestartRecord & { time: number; counted: boolean })[];
   stopped: boolean;
   /** `close()` was called: an in-flight check acts no more. */
   closing: boolean;
@@ -132,6 +133,12 @@ async function poll(ctx: PollContext): Promise<void> {
     state.lastHealthy = { at: state.lastPollAt, status: result.status };
     return;
   }
+  if (result.state === 'busy') {
+    // alive and answering, only full: a restart would drop every request in flight
+    if (previous !== 'busy') ctx.say(`[AOF] Watchdog: the svc daemon answered 503 busy (${result.reason}); it is alive, so it is not restarted.`);
+    state.previous = 'busy';
+    return;
+  }
   const grace = ctx.options.transientGraceMs ?? 30_000;
   state.transientSince ??= result.state === 'transient' ? now.getTime() : null;
   if (result.state === 'transient' && now.getTime() - state.transientSince! <= grace) return void (state.previous = 'transient');
@@ -142,16 +149,17 @@ async function poll(ctx: PollContext): Promise<void> {
   }
   const reason = result.state === 'transient' ? `still starting or stopping after ${formatMs(grace)} (${result.reason})` : result.state === 'stopped' ? 'not running' : result.reason ?? 'unhealthy';
   state.transientSince = null;
-  await onFailure(ctx, now, reason, result);
+  // the watchdog's own first start of a daemon that is not running is no restart: it does not count
+  await onFailure(ctx, now, reason, result, previous === null && result.state === 'stopped');
 }
 
-async function onFailure(ctx: PollContext, now: Date, reason: string, result: HealthCheck): Promise<void> {
+async function onFailure(ctx: PollContext, now: Date, reason: string, result: HealthCheck, first: boolean): Promise<void> {
   const { options, state, log, say } = ctx;
   const time = now.getTime();
-  const recent = state.history.filter((r) => time - r.time <= options.windowMs);
-  state.history = recent;
-  if (recent.length >= options.maxRestarts) {
-    state.history.push({ at: now.toISOString(), time, reason, outcome: 'not restarted: limit reached' });
+  state.history = state.history.filter((r) => time - r.time <= options.windowMs);
+  const recent = state.history.filter((r) => r.counted);
+  if (!first && recent.length >= options.maxRestarts) {
+    state.history.push({ at: now.toISOString(), time, reason, outcome: 'not restarted: limit reached', counted: false });
     const report = formatCriticalReport({
       paths: ctx.paths, now, maxRestarts: options.maxRestarts, windowMs: options.windowMs, history: state.history,
       current: result, lastHealthy: state.lastHealthy, lastPollAt: state.lastPollAt ?? now.toISOString(),
@@ -160,18 +168,19 @@ async function onFailure(ctx: PollContext, now: Date, reason: string, result: He
     say(report.join('\n'));
     return ctx.end({ gaveUp: true, report });
   }
-  say(`[AOF] Watchdog: the svc daemon is unhealthy (${reason}); restarting it (${recent.length + 1} of ${options.maxRestarts} within ${formatMs(options.windowMs)}).`);
-  log.warn('watchdog.restarting', { reason, attempt: recent.length + 1 });
+  if (first) say(`[AOF] Watchdog: the svc daemon is not running; starting it (a first start, not counted as a restart).`);
+  else say(`[AOF] Watchdog: the svc daemon is unhealthy (${reason}); restarting it (${recent.length + 1} of ${options.maxRestarts} within ${formatMs(options.windowMs)}).`);
+  log.warn(first ? 'watchdog.starting' : 'watchdog.restarting', { reason, attempt: first ? 0 : recent.length + 1 });
   let outcome: string;
   try {
     const restarted = await options.restart(reason);
-    outcome = `restarted (pid ${restarted.pid ?? '?'}, ${restarted.how === 'supervisor' ? 'through the supervisor' : 'directly'})`;
+    outcome = `${first ? 'started' : 'restarted'} (pid ${restarted.pid ?? '?'}, ${restarted.how === 'supervisor' ? 'through the supervisor' : 'directly'})`;
     state.previous = 'restarted';
   } catch (err) {
-    outcome = `restart failed: ${(err instanceof Error ? err.message : String(err)).split('\n')[0]!.replace(/\.$/, '')}`;
+    outcome = `${first ? 'start' : 'restart'} failed: ${(err instanceof Error ? err.message : String(err)).split('\n')[0]!.replace(/\.$/, '')}`;
     state.previous = 'failed';
   }
-  state.history.push({ at: now.toISOString(), time, reason, outcome });
+  state.history.push({ at: now.toISOString(), time, reason, outcome, counted: !first });
   log.info('watchdog.restart', { reason, outcome });
   say(`[AOF] Watchdog: ${outcome}.`);
 }

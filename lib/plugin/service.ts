@@ -56,7 +56,7 @@ export function createSpawnService(options: SpawnServiceOptions): PluginService 
       }
       const reply = await requestSocket(options.settings.socket, 'GET', '/v1/spawns/wait', undefined, { headers: { 'x-svc-plugin': options.pluginId }, timeoutMs: 90_000, signal }).catch((err: unknown) => err as Error);
       if (signal.aborted) return;
-      const failure = reply instanceof Error ? withHint(reply) : reply.status >= 500 ? `the daemon answered HTTP ${reply.status}` : null;
+      const failure = reply instanceof Error ? withHint(reply) : reply.status >= 500 || reply.status === 429 ? `the daemon answered HTTP ${reply.status}${reply.status === 429 ? ' (too many spawn long-polls held)' : ''}` : null;
       if (failure) {
         if (!down) options.logger.warn(`svc: ${failure} Spawns wait until it is back; retrying with backoff.`);
         down = true;

@@ -1,6 +1,6 @@
 import { readdirSync } from 'node:fs';
 import { hasCode, isSvcError, SvcError } from '../core/errors.js';
-import { resolveIdArg } from '../core/ids.js';
+import { resolveIdArg, toIdDate } from '../core/ids.js';
 import { isStatus } from '../core/status.js';
 import { parseTask } from '../core/task.js';
 import { MAX_FILE_BYTES, parseFrontmatter } from '../fs/frontmatter.js';
@@ -25,9 +25,9 @@ export function listArchived(paths: Paths): Map<string, string> {
  * An archived task by id argument (full id, unique prefix or sequence, as for any task); its status
  * is the one it was archived in. `not_found` when no archived task matches.
  */
-export function getArchived(paths: Paths, arg: string): StoredTask {
+export function getArchived(paths: Paths, arg: string, now: Date): StoredTask {
   const archived = listArchived(paths);
-  const id = resolveIdArg(arg, archived.keys());
+  const id = resolveIdArg(arg, archived.keys(), toIdDate(now));
   const path = archived.get(id)!;
   const { text, stat } = readRegularFileSync(path, MAX_FILE_BYTES);
   const parsed = parseFrontmatter(text, path);
@@ -42,7 +42,7 @@ export async function resolveAnyId(store: Store, arg: string): Promise<string> {
     return await store.resolve(arg);
   } catch (err) {
     if (!isSvcError(err, 'not_found')) throw err;
-    return resolveIdArg(arg, listArchived(store.paths).keys());
+    return resolveIdArg(arg, listArchived(store.paths).keys(), toIdDate(store.clock()));
   }
 }
 

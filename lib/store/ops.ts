@@ -21,10 +21,11 @@ export async function setStatus(store: Store, arg: string, to: Status, options: 
   }, options.actor);
 }
 
-/** The change that moves `current` to `to` (null when it is already there). */
+/** The change that moves `current` to `to` (null when it is already there); a block records where from (`metadata.blockedFrom`). */
 export function toStatusChange(current: StoredTask, to: Status, reason?: string, cause?: Cause) {
   if (current.status === to && current.task.status === to) return null;
-  return { task: current.task, body: current.body, status: to, ...(reason ? { reason } : {}), ...(cause ? { cause } : {}) };
+  const task = { ...current.task, metadata: toBlockedFrom(current, to) };
+  return { task, body: current.body, status: to, ...(reason ? { reason } : {}), ...(cause ? { cause } : {}) };
 }
 
 /** Backlog -> ready. */
@@ -74,24 +75,25 @@ export async function blockTask(store: Store, arg: string, options: ActOptions &
   return store.commit(arg, (current) => {
     assertLeaseAllows(current, store.clock(), options);
     return {
-      task: { ...current.task, metadata: { ...current.task.metadata, blockReason: options.reason } },
+      task: { ...current.task, metadata: { ...toBlockedFrom(current, 'blocked'), blockReason: options.reason } },
       body: current.body, status: 'blocked', reason: options.reason,
       events: [{ type: 'task.blocked', taskId: current.task.id, actor: options.actor, payload: { reason: options.reason } }],
     };
   }, options.actor);
 }
 
-/** Blocked -> ready (a gated task stays at its gate). */
+/** Blocked -> ready, or back to backlog when it was blocked from there (a gated task stays at its gate). */
 export async function unblockTask(store: Store, arg: string, options: ActOptions): Promise<CommitResult> {
   return store.commit(arg, (current) => {
     if (current.status !== 'blocked') {
       throw new SvcError('invalid_transition', `${current.task.id} is in ${current.status}, not blocked: there is nothing to unblock.`, 'Only blocked tasks can be unblocked.');
     }
-    const metadata = { ...current.task.metadata };
+    const to = current.task.metadata.blockedFrom === 'backlog' ? 'backlog' : 'ready';
+    const metadata = toBlockedFrom(current, to);
     delete metadata.blockReason;
     return {
-      task: { ...current.task, metadata }, body: current.body, status: 'ready', reason: options.reason ?? 'unblocked',
-      events: [{ type: 'task.unblocked', taskId: current.task.id, actor: options.actor, payload: {} }],
+      task: { ...current.task, metadata }, body: current.body, status: to, reason: options.reason ?? (to === 'backlog' ? 'unblocked; back to backlog, where it was blocked from' : 'unblocked'),
+      events: [{ type: 'task.unblocked', taskId: current.task.id, actor: options.actor, payload: {} }], // the transition says where to
     };
   }, options.actor);
 }
@@ -129,4 +131,12 @@ export async function editTask(store: Store, arg: string, input: EditInput, opti
 
 function withoutUndefined<T extends object>(value: T): Partial<T> {
   return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
+}
+
+/** The metadata after a move to `to`: a block records the status it came from, any move out of blocked forgets it. */
+function toBlockedFrom(current: StoredTask, to: Status): Record<string, unknown> {
+  const metadata = { ...current.task.metadata };
+  if (to === 'blocked' && current.status !== 'blocked') metadata.blockedFrom = current.status;
+  else if (to !== 'blocked') delete metadata.blockedFrom;
+  return metadata;
 }

@@ -3,7 +3,7 @@ import { readdir, writeFile } from 'node:fs/promises';
 import { compareText } from '../core/compare.js';
 import { forEachLimit } from '../core/limit.js';
 import { hasCode } from '../core/errors.js';
-import { isSafeId, resolveIdArg } from '../core/ids.js';
+import { isSafeId, resolveIdArg, toIdDate } from '../core/ids.js';
 import { DEFAULT_PRIORITY, type Priority } from '../core/priority.js';
 import { STATUSES, type Status } from '../core/status.js';
 import { assertTaskText, parseTask, type Routing, type Task } from '../core/task.js';
@@ -115,10 +115,10 @@ export function createStore(options: StoreOptions) {
       }
     },
 
-    /** Resolves an id argument (full id or unique prefix, with or without `TASK-`). */
+    /** Resolves an id argument (full id, bare sequence of today or the latest date, or unique prefix). */
     async resolve(arg: string): Promise<string> {
       if (isSafeId(arg) && (await findTaskFiles(paths, arg)).length > 0) return arg;
-      return resolveIdArg(arg, (await listNames(paths)).keys());
+      return resolveIdArg(arg, (await listNames(paths)).keys(), toIdDate(clock()));
     },
 
     /** Reads one task by id or prefix; two copies (mid-move) yield the newer. */

@@ -41,7 +41,7 @@ export interface MoveResult {
 export const OPERATOR_TOOLS: readonly ToolDef[] = [
   define('operator_task_create', { title: z.string(), body: z.string().optional(), priority: priorityParam.optional(), agent: z.string().optional(), team: z.string().optional(), role: z.string().optional(), tags: z.array(z.string()).optional(), dependsOn: z.array(z.string()).optional(), project: z.string().optional(), parent: z.string().optional(), workflow: z.string().optional(), actor: z.string().optional() }, create),
   define('operator_task_show', { taskId: z.string().min(1) }, async (p, ctx) => {
-    const stored = await ctx.store.get(p.taskId).catch((err: unknown) => (isSvcError(err, 'not_found') ? getArchived(ctx.store.paths, p.taskId) : Promise.reject(err)));
+    const stored = await ctx.store.get(p.taskId).catch((err: unknown) => (isSvcError(err, 'not_found') ? getArchived(ctx.store.paths, p.taskId, ctx.store.clock()) : Promise.reject(err)));
     return { task: stored.task, status: stored.status, body: stored.body, path: stored.path };
   }),
   define('operator_archive', { before: z.iso.datetime(), dryRun: z.boolean().optional(), actor: z.string().optional() }, async (p, ctx) => {

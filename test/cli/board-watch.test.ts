@@ -88,6 +88,27 @@ watch('with a daemon: redraws from its index when a task moves, also when a file
   assert.is(await watcher.stop(), 0);
 });
 
+watch('piped into a reader that goes (| head -3): exits 0 at once, without waiting for a task change', async () => {
+  const root = tempRoot();
+  await svc(root, 'task', 'create', 'Nothing moves');
+  await startTestDaemon(root, { schedule: false, tools: [...TOOLS, ...OPERATOR_TOOLS] });
+  const started = performance.now();
+  // `head` exits after the first lines; the board then waits on the daemon's change feed (20 s a
+  // long-poll) and prints nothing more, since nothing moves: only the reader's going can end it
+  const pipeline = spawn('sh', ['-c', `'${process.execPath}' '${SVC_BIN}' board --watch | head -3`], { env: { ...process.env, SVC_HOME: root }, stdio: ['ignore', 'pipe', 'ignore'], detached: true });
+  let out = '';
+  pipeline.stdout.on('data', (chunk: Buffer) => void (out += chunk.toString()));
+  // a board that never notices is killed with its pipeline (its own process group), and fails below
+  const bound = setTimeout(() => process.kill(-pipeline.pid!, 'SIGKILL'), 30_000);
+  const code = await new Promise<number | null>((resolve) => pipeline.on('close', resolve));
+  clearTimeout(bound);
+  const seconds = (performance.now() - started) / 1000;
+  console.log(`  svc board --watch | head -3 ended after ${seconds.toFixed(1)} s`);
+  assert.is(code, 0);
+  assert.match(out, /^svc board --watch, .*\n\nBacklog \(1\)/);
+  assert.ok(seconds < 15, `ended in ${seconds.toFixed(1)} s, not after a long-poll of 20 s or more`);
+});
+
 watch('on a terminal: redraws in place, in colour; NO_COLOR keeps the redraw and drops the colour', async () => {
   const root = tempRoot();
   const id = (await svc(root, 'task', 'create', 'Move me', '--priority', 'high')).stdout.split('\n')[0]!;

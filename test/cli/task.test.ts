@@ -46,6 +46,17 @@ create('exits 2 on usage errors', async () => {
   assert.is((await svc(root, 'frobnicate')).code, 2);
 });
 
+create('a bare svc prints the help (exit 0); a title after -- may start with a dash', async () => {
+  const root = tempRoot();
+  const bare = await svc(root);
+  assert.is(bare.code, 0, bare.stderr);
+  assert.is(bare.stdout, (await svc(root, '--help')).stdout);
+  assert.match(bare.stdout, /Usage: svc <command>/);
+  const dashed = await svc(root, 'task', 'create', '--priority', 'high', '--', '-x', '--not-an-option');
+  assert.is(dashed.code, 0, dashed.stderr);
+  assert.match(readFileSync(`${root}/tasks/backlog/${firstLine(dashed.stdout)}.md`, 'utf8'), /title: -x --not-an-option\n(.*\n)*priority: high/);
+});
+
 const moves = suite('cli.task moves');
 moves.after.each(cleanRoots);
 
@@ -83,6 +94,25 @@ moves('an ambiguous prefix lists the matches; an unknown status is refused', asy
   const path = await svc(root, 'task', 'show', '../../etc/passwd');
   assert.is(path.code, 1);
   assert.match(path.stderr, /Invalid task id/);
+});
+
+moves('unblock sends a task back where it was blocked from, backlog or ready, and says so', async () => {
+  const root = tempRoot();
+  const fromBacklog = firstLine((await svc(root, 'task', 'create', 'Waits in backlog')).stdout);
+  const fromReady = firstLine((await svc(root, 'task', 'create', 'Waits when ready')).stdout);
+  await svc(root, 'task', 'promote', fromReady);
+  for (const id of [fromBacklog, fromReady]) assert.is((await svc(root, 'task', 'block', id, '--reason', 'keys')).code, 0);
+  assert.match(readFileSync(`${root}/tasks/blocked/${fromBacklog}.md`, 'utf8'), /blockedFrom: backlog/);
+  const back = await svc(root, 'task', 'unblock', fromBacklog);
+  assert.is(back.stdout, `${fromBacklog} blocked -> backlog\nIt was blocked from backlog, so it went back there; \`svc task promote ${fromBacklog}\` makes it ready.\n`);
+  assert.not.match(readFileSync(`${root}/tasks/backlog/${fromBacklog}.md`, 'utf8'), /blockedFrom|blockReason/);
+  assert.is((await svc(root, 'task', 'unblock', fromReady)).stdout, `${fromReady} blocked -> ready\n`);
+  // the same through the status command and the agent tool
+  await svc(root, 'task', 'status', fromBacklog, 'blocked', '--reason', 'again');
+  const tool = await svc(root, 'tool', 'svc_task_unblock', JSON.stringify({ taskId: fromBacklog }));
+  assert.is((JSON.parse(tool.stdout) as { status: string }).status, 'backlog');
+  const unblocked = (await readEvents(root)).filter((e) => e.type === 'task.transitioned' && (e.payload as { from: string }).from === 'blocked').map((e) => [e.taskId, (e.payload as { to: string }).to]);
+  assert.equal(unblocked, [[fromBacklog, 'backlog'], [fromReady, 'ready'], [fromBacklog, 'backlog']]);
 });
 
 moves('resurrect moves deadletter to ready, resets the counters and logs task.resurrected', async () => {
@@ -187,20 +217,39 @@ leases('every moving command refuses a foreign lease with the command that works
   assert.is(named.stdout.trim(), `${other} in-progress -> cancelled`, named.stderr);
 });
 
-leases('short ids: a bare sequence resolves when one task has it, and is ambiguous across dates', async () => {
+leases('short ids: bare 2, 20 and 200 are today\'s tasks in every command, tool parameters and events --task', async () => {
   const root = tempRoot();
   const a = firstLine((await svc(root, 'task', 'create', 'A')).stdout);
   const b = firstLine((await svc(root, 'task', 'create', 'B')).stdout);
-  assert.match((await svc(root, 'task', 'show', '002')).stdout, new RegExp(`id: ${b}\n`));
-  assert.match((await svc(root, 'task', 'show', '1')).stdout, new RegExp(`id: ${a}\n`));
-  assert.match((await svc(root, 'task', 'show', '-002')).stdout, new RegExp(`id: ${b}\n`));
-  const older = b.replace(/TASK-\d{4}-\d{2}-\d{2}/, 'TASK-2020-01-01');
-  writeFileSync(`${root}/tasks/backlog/${older}.md`, readFileSync(`${root}/tasks/backlog/${b}.md`, 'utf8').replace(b, older));
-  const ambiguous = await svc(root, 'task', 'promote', '002');
-  assert.is(ambiguous.code, 1);
-  assert.match(ambiguous.stderr, new RegExp(`"002" matches 2 tasks: ${older}, ${b}`));
-  assert.match(ambiguous.stderr, /hint: Several dates have this sequence/);
-  assert.match((await svc(root, 'task', 'show', '404')).stderr, /No task matches "404"/);
+  const today = b.slice(0, -'-002'.length);
+  // Copies of B as the tasks 020 and 200 of today, and older dates sharing every sequence: each
+  // date starts with 2, so a bare 2 taken as a prefix would match them all.
+  const text = readFileSync(`${root}/tasks/backlog/${b}.md`, 'utf8');
+  const copy = (id: string) => writeFileSync(`${root}/tasks/backlog/${id}.md`, text.replace(b, id));
+  for (const id of [`${today}-020`, `${today}-200`, 'TASK-2026-01-05-002', 'TASK-2026-01-05-020', 'TASK-2026-01-05-200', 'TASK-2025-03-01-300', 'TASK-2024-03-01-300']) copy(id);
+  const shows = async (arg: string) => /^id: (\S+)$/m.exec((await svc(root, 'task', 'show', arg)).stdout)?.[1];
+  for (const [arg, id] of [['2', b], ['02', b], ['002', b], ['-002', b], ['-2', b], ['1', a], ['20', `${today}-020`], ['-020', `${today}-020`], ['200', `${today}-200`], ['300', 'TASK-2025-03-01-300']]) {
+    assert.is(await shows(arg!), id, `svc task show ${arg}`);
+  }
+  assert.is(await shows('--'), undefined);
+  assert.match((await svc(root, 'task', 'show', '--', '-20')).stdout, new RegExp(`id: ${today}-020\n`));
+  assert.is((await svc(root, 'task', 'promote', '200')).stdout.trim(), `${today}-200 backlog -> ready`);
+  assert.is((await svc(root, 'task', 'promote', '-20')).stdout.trim(), `${today}-020 backlog -> ready`);
+  const tool = await svc(root, 'tool', 'svc_task_edit', JSON.stringify({ taskId: '2', title: 'Renamed by sequence' }));
+  assert.is(tool.code, 0, tool.stderr);
+  assert.match(readFileSync(`${root}/tasks/backlog/${b}.md`, 'utf8'), /title: Renamed by sequence/);
+  const events = async (arg: string) => (await svc(root, 'events', '--json', '--task', arg)).stdout.trimEnd().split('\n').map((line) => JSON.parse(line) as { type: string; taskId: string });
+  for (const arg of ['2', '002', '-002']) assert.equal((await events(arg)).map((e) => [e.type, e.taskId]), [['task.created', b], ['task.updated', b]], `events --task ${arg}`);
+  assert.equal((await events('20')).map((e) => e.taskId), [`${today}-020`]);
+  const child = await svc(root, 'task', 'create', 'Child', '--parent', '-2', '--depends-on', '-1,20');
+  assert.is(child.code, 0, child.stderr);
+  const childText = readFileSync(`${root}/tasks/backlog/${firstLine(child.stdout)}.md`, 'utf8');
+  assert.match(childText, new RegExp(`parentId: ${b}\n`));
+  assert.match(childText, new RegExp(`dependsOn:\n  - ${a}\n  - ${today}-020\n`));
+  const missing = await svc(root, 'task', 'show', '404');
+  assert.is(missing.code, 1);
+  assert.match(missing.stderr, /No task has the sequence number "404"/);
+  assert.not.match(missing.stderr, /Several dates/);
 });
 
 leases('update replaces the body and changes status by the table', async () => {

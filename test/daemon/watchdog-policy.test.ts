@@ -15,6 +15,7 @@ const failed = (reason: string): HealthCheck => ({ state: 'failed', reason });
 const healthy: HealthCheck = { state: 'healthy' };
 const stopped: HealthCheck = { state: 'stopped', reason: 'no pid file and no socket' };
 const stopping: HealthCheck = { state: 'transient', reason: 'the daemon answers 503 (stopping)' };
+const busy: HealthCheck = { state: 'busy', reason: 'data/daemon.sock answered 503 busy (all 256 open connections have a request in flight)' };
 
 const running: Watchdog[] = [];
 
@@ -114,6 +115,29 @@ policy('a restart that fails is recorded with its error and counts toward the li
     'restart failed: The daemon exited before it became healthy (exit code 1)',
     'not restarted: limit reached',
   ]);
+});
+
+policy('its own first start of a daemon not running is no restart: with maxRestarts 2 it still recovers two crashes', async () => {
+  const root = tempRoot();
+  const { watchdog, restarts, alerts } = scripted(root, [stopped, healthy, failed('crash 1'), healthy, failed('crash 2'), healthy, failed('crash 3')], { maxRestarts: 2 });
+  const outcome = await watchdog.done;
+  assert.equal(restarts, ['not running', 'crash 1', 'crash 2']);
+  assert.equal(watchdog.stats().history.map((r) => r.outcome), ['started (pid 1001, directly)', 'restarted (pid 1002, directly)', 'restarted (pid 1003, directly)', 'not restarted: limit reached']);
+  assert.match(alerts[0]!, 'the svc daemon is not running; starting it (a first start, not counted as a restart)');
+  assert.match(alerts[2]!, 'restarting it (1 of 2 within 1h)', 'each outcome has its own alert line after the first');
+  assert.match(alerts[1]!, '[AOF] Watchdog: started (pid 1001, directly).');
+  assert.match(outcome.report.join('\n'), 'Summary: 2 restart(s) within 1h reached restartPolicy.maxRestarts = 2; the daemon failed again: crash 3.');
+});
+
+policy('a daemon that answers 503 busy is alive: never restarted, and the alert says it answered busy', async () => {
+  const root = tempRoot();
+  const { restarts, alerts, polls } = scripted(root, [healthy, busy, busy, busy, busy, healthy, busy], { maxRestarts: 1 });
+  await within(10_000, () => polls() >= 10);
+  assert.equal(restarts, []);
+  assert.equal(alerts, [
+    '[AOF] Watchdog: the svc daemon answered 503 busy (data/daemon.sock answered 503 busy (all 256 open connections have a request in flight)); it is alive, so it is not restarted.\n',
+    '[AOF] Watchdog: the svc daemon answered 503 busy (data/daemon.sock answered 503 busy (all 256 open connections have a request in flight)); it is alive, so it is not restarted.\n',
+  ], 'once per run of busy looks');
 });
 
 policy.run();

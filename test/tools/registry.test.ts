@@ -47,7 +47,7 @@ registry('an ambiguous prefix is ambiguous_id listing the matches, and nothing c
   for (const [name, params] of calls) {
     await rejects(call(name, params), 'ambiguous_id', 'matches 2 tasks', 'TASK-2026-11-21-001', 'TASK-2026-11-21-002');
   }
-  await rejects(call('svc_task_dep_add', { taskId: 'TASK-2026-11-21-001', blockerId: '2026' }), 'ambiguous_id', 'TASK-2026-11-21-002');
+  await rejects(call('svc_task_dep_add', { taskId: 'TASK-2026-11-21-001', blockerId: '2026-11' }), 'ambiguous_id', 'TASK-2026-11-21-002');
   assert.equal(snapshot(root), before);
 });
 

@@ -73,12 +73,21 @@ block('requires a reason', async () => {
 const unblock = suite('tools.svc_task_unblock');
 unblock.after.each(cleanRoots);
 
-unblock('moves a blocked task to ready and clears the block reason', async () => {
+unblock('moves a task blocked from ready back to ready and clears the block reason', async () => {
   const { call, store } = setup();
-  const { task } = await store.create({ title: 'Keys', createdBy: 'test' });
+  const { task } = await store.create({ title: 'Keys', createdBy: 'test', status: 'ready' });
   await call('svc_task_block', { taskId: task.id, reason: 'keys' });
   assert.equal(await call('svc_task_unblock', { taskId: task.id }), { taskId: task.id, status: 'ready', transitioned: true });
   assert.is((await store.get(task.id)).task.metadata.blockReason, undefined);
+});
+
+unblock('moves a task blocked from backlog back to backlog, where it came from', async () => {
+  const { call, store } = setup();
+  const { task } = await store.create({ title: 'Not yet planned', createdBy: 'test' });
+  await call('svc_task_block', { taskId: task.id, reason: 'keys' });
+  assert.is((await store.get(task.id)).task.metadata.blockedFrom, 'backlog');
+  assert.equal(await call('svc_task_unblock', { taskId: task.id }), { taskId: task.id, status: 'backlog', transitioned: true });
+  assert.equal((await store.get(task.id)).task.metadata, {});
 });
 
 unblock('refuses a task that is not blocked', async () => {

@@ -120,7 +120,7 @@ archive('bad input is refused, moving nothing', async () => {
   assert.match(bad.stderr, /--older-than must be a duration back from now or a date \(found "a while"\)/);
   assert.ok(existsSync(`${root}/tasks/done/${ids.done}.md`));
   const missing = await svc(root, 'task', 'show', '999');
-  assert.match(missing.stderr, /No task matches "999"/);
+  assert.match(missing.stderr, /No task has the sequence number "999"/);
 });
 
 archive.run();

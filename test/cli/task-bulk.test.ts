@@ -40,7 +40,7 @@ bulk('one failure is reported, the others are done, and the exit code is 1', asy
   assert.is(out.code, 1);
   assert.is(out.stdout, `${a} backlog -> ready\n`);
   assert.match(out.stderr, new RegExp(`svc: ${b}: ${b} is in ready, not backlog`));
-  assert.match(out.stderr, /svc: 999: No task matches "999"/);
+  assert.match(out.stderr, /svc: 999: No task has the sequence number "999"/);
   assert.match(out.stderr, /svc: 2 of 3 failed; the others were done\./);
   const json = await svc(root, 'task', 'unblock', a!, '--json', b!);
   const outcomes = JSON.parse(json.stdout) as { id: string; ok: boolean; error?: { code: string } }[];

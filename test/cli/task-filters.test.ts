@@ -104,7 +104,7 @@ filters('task tree shows the subtasks recursively with their status; task show l
   assert.match(show.stdout, new RegExp(`\nfile: .+\nchildren:\n  ${ids.oldChild}  backlog  Old child\n  ${ids.child}  backlog  New child\n`));
   assert.equal(JSON.parse((await svc(root, 'task', 'show', ids.parent!, '--json')).stdout).children.map((c: { id: string }) => c.id), [ids.oldChild, ids.child]);
   const missing = await svc(root, 'task', 'tree', '999');
-  assert.equal([missing.code, /No task matches "999"/.test(missing.stderr)], [1, true]);
+  assert.equal([missing.code, /No task has the sequence number "999"/.test(missing.stderr)], [1, true]);
 });
 
 filters.run();

@@ -35,9 +35,9 @@ archive('getArchived resolves an id argument among archived tasks only', async (
   clock.set('2026-11-21T10:00:00.000Z');
   await archiveTasks(store, { before: new Date('2026-11-01T00:00:00Z'), actor: 'operator' });
   assert.equal([...listArchived(store.paths).keys()], [task.id]);
-  const found = getArchived(store.paths, '-001');
+  const found = getArchived(store.paths, '-001', store.clock());
   assert.equal([found.task.id, found.status, found.body.trim(), existsSync(found.path)], [task.id, 'done', 'Findings.', true]);
-  assert.throws(() => getArchived(store.paths, '002'), /No task matches "002"/);
+  assert.throws(() => getArchived(store.paths, '002', store.clock()), /No task has the sequence number "002"/);
 });
 
 archive('a copy left by a crash before the unlink is completed; a different one is refused', async () => {

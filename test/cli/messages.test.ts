@@ -60,7 +60,7 @@ messages('svc task show -- -003: the word after -- is the id; one that cannot be
   assert.match(missing.stderr, /No task has the sequence number "-009"/);
   const bad = await svc(root, 'task', 'show', '--', '-x');
   assert.is(bad.code, 2);
-  assert.match(bad.stderr, /^svc: "-x" is not a task id: an id is a full id \(TASK-2026-11-21-007\), a unique prefix of one, or a sequence such as 007 or -007\.\nhint: List the ids with `svc task list`, then run svc task show <id>\.\n$/);
+  assert.match(bad.stderr, /^svc: "-x" is not a task id: an id is a full id \(TASK-2026-11-21-007\), a unique prefix of one, or a sequence such as 7, 007 or -007\.\nhint: List the ids with `svc task list`, then run svc task show <id>\.\n$/);
   assert.not.match(bad.stderr, /missing required args/);
 });
 

@@ -1,0 +1,85 @@
+import type { CommandAdapter } from '../adapters/command.js';
+import type { Run } from '../adapters/runs.js';
+import { requeueOrphanedRun } from '../engine/dispatch.js';
+import type { Store } from '../store/store.js';
+
+/** Options of `createRunEnder`. */
+export interface RunEnderOptions {
+  store: Store;
+  command: CommandAdapter;
+  /** Plugin runs: asks the plugin to end the gateway runs of a task (sessions other than `keep`); returns their spawn ids. */
+  stopPluginRuns?: (taskId: string) => string[];
+  /** Plugin runs of a task asked to end whose end the plugin has not reported yet. */
+  pluginRunsEnding?: (taskId: string) => string[];
+  stopGraceMs: () => number;
+  log: (line: string) => void;
+  /** Asks for a tick (a run is gone: its task may be dispatched again). */
+  schedule: () => void;
+  /** Tells the index which tasks the ender committed. */
+  onCommitted: (ids: readonly string[]) => void | Promise<void>;
+}
+
+/** One run per task (README, "The scheduler"): the daemon's side of ending runs. */
+export type RunEnder = ReturnType<typeof createRunEnder>;
+
+/**
+ * Ends the runs of a task before it is dispatched again (lease expired, cancelled, back in ready),
+ * says what of them is still alive (the `previous-run-ending` hold) and, at a daemon start, settles
+ * the runs an earlier daemon recorded in `data/runs/`.
+ */
+export function createRunEnder(options: RunEnderOptions) {
+  const { store, command, log } = options;
+
+  return {
+    /** Starts ending every run of `taskId` (SIGTERM to local agents, a stop to plugin runs); logs it once per run. */
+    end(taskId: string, why: string): void {
+      const fresh = command.runs.of(taskId).filter((run) => run.state !== 'ending');
+      for (const run of command.runs.end(taskId)) {
+        if (fresh.includes(run)) log(`${taskId}: ending its local agent (session ${run.sessionId}, pid ${run.pid}) since ${why}: SIGTERM sent, SIGKILL after ${options.stopGraceMs()} ms`);
+      }
+      for (const id of options.stopPluginRuns?.(taskId) ?? []) log(`${taskId}: asked the plugin to end its gateway run (spawn ${id}) since ${why}`);
+    },
+    /** What of an earlier run of `taskId` is still alive, or null. */
+    describe(taskId: string): string | null {
+      const local = command.runs.of(taskId).map((run) => `the local agent of session ${run.sessionId} (pid ${run.pid}) ${run.state === 'ending' ? `got SIGTERM${run.killed ? ' and SIGKILL' : `; SIGKILL at ${new Date(run.killAt ?? 0).toISOString()}`}` : 'still runs'}`);
+      const plugin = (options.pluginRunsEnding?.(taskId) ?? []).map((id) => `the gateway run of spawn ${id} was asked to end`);
+      const parts = [...local, ...plugin];
+      return parts.length ? `${parts.join('; ')}; it is dispatched once that is over` : null;
+    },
+    /** A run was confirmed gone: an adopted run whose task it still holds sends the task back to ready, uncounted. */
+    gone(run: Run): void {
+      if (run.state === 'ending') log(`${run.taskId}: its local agent (session ${run.sessionId}, pid ${run.pid}) is gone`);
+      if (!run.adopted) return options.schedule();
+      void requeue(run).finally(options.schedule);
+    },
+    /**
+     * At a daemon start: every run recorded under `data/runs/` whose task is no longer in progress
+     * under that run's session is ended; one still holding its task is watched; a task whose run
+     * is gone while it still held it goes back to ready at once, not counted as a failed dispatch.
+     */
+    async start(): Promise<void> {
+      const { alive, gone } = command.runs.adopt();
+      for (const run of alive) {
+        const current = await store.get(run.taskId).catch(() => null);
+        if (current?.status === 'in-progress' && current.task.lease?.sessionId === run.sessionId) {
+          log(`${run.taskId}: its local agent (session ${run.sessionId}, pid ${run.pid}) still runs from before the restart; watching it`);
+        } else {
+          const where = current ? `its task is ${current.status}${current.status === 'in-progress' ? ' under another session' : ''}` : 'its task is gone';
+          this.end(run.taskId, `${where} (found at start)`);
+        }
+      }
+      for (const run of gone) await requeue(run);
+      if (gone.length) options.schedule();
+    },
+  };
+
+  async function requeue(run: Run): Promise<void> {
+    const moved = await requeueOrphanedRun(store, run.taskId, run.sessionId).catch((err: unknown) => {
+      log(`${run.taskId}: could not requeue it after its local agent (session ${run.sessionId}) ended: ${err instanceof Error ? err.message : String(err)}; its lease keeps it until it expires`);
+      return false;
+    });
+    if (!moved) return;
+    await options.onCommitted([run.taskId]);
+    log(`${run.taskId}: its local agent (session ${run.sessionId}, pid ${run.pid}), started by an earlier daemon, ended without completing: back to ready, not counted as a failed dispatch`);
+  }
+}

@@ -9,8 +9,8 @@ export interface RunEnderOptions {
   command: CommandAdapter;
   /** Plugin runs: asks the plugin to end the gateway runs of a task (sessions other than `keep`); returns their spawn ids. */
   stopPluginRuns?: (taskId: string) => string[];
-  /** Plugin runs of a task asked to end whose end the plugin has not reported yet. */
-  pluginRunsEnding?: (taskId: string) => string[];
+  /** Plugin runs of a task whose end the plugin has not reported yet, and whether they were asked to end. */
+  pluginRuns?: (taskId: string) => { id: string; stopping: boolean }[];
   stopGraceMs: () => number;
   log: (line: string) => void;
   /** Asks for a tick (a run is gone: its task may be dispatched again). */
@@ -42,7 +42,7 @@ export function createRunEnder(options: RunEnderOptions) {
     /** What of an earlier run of `taskId` is still alive, or null. */
     describe(taskId: string): string | null {
       const local = command.runs.of(taskId).map((run) => `the local agent of session ${run.sessionId} (pid ${run.pid}) ${run.state === 'ending' ? `got SIGTERM${run.killed ? ' and SIGKILL' : `; SIGKILL at ${new Date(run.killAt ?? 0).toISOString()}`}` : 'still runs'}`);
-      const plugin = (options.pluginRunsEnding?.(taskId) ?? []).map((id) => `the gateway run of spawn ${id} was asked to end`);
+      const plugin = (options.pluginRuns?.(taskId) ?? []).map((run) => `the gateway run of spawn ${run.id} ${run.stopping ? 'was asked to end' : 'still runs'}`);
       const parts = [...local, ...plugin];
       return parts.length ? `${parts.join('; ')}; it is dispatched once that is over` : null;
     },

@@ -11,6 +11,8 @@ export interface RunEnderOptions {
   stopPluginRuns?: (taskId: string) => string[];
   /** Plugin runs of a task whose end the plugin has not reported yet, and whether they were asked to end. */
   pluginRuns?: (taskId: string) => { id: string; stopping: boolean }[];
+  /** Standalone runs: cancels the gateway runs of a task this daemon spawned there (null when it spawned none); resolves with what it did. */
+  stopStandaloneRuns?: (taskId: string) => Promise<string> | null;
   stopGraceMs: () => number;
   log: (line: string) => void;
   /** Asks for a tick (a run is gone: its task may be dispatched again). */
@@ -29,6 +31,7 @@ export type RunEnder = ReturnType<typeof createRunEnder>;
  */
 export function createRunEnder(options: RunEnderOptions) {
   const { store, command, log } = options;
+  const cancelling = new Map<string, Promise<void>>(); // standalone runs being cancelled, by task
 
   return {
     /** Starts ending every run of `taskId` (SIGTERM to local agents, a stop to plugin runs); logs it once per run. */
@@ -38,12 +41,21 @@ export function createRunEnder(options: RunEnderOptions) {
         if (fresh.includes(run)) log(`${taskId}: ending its local agent (session ${run.sessionId}, pid ${run.pid}) since ${why}: SIGTERM sent, SIGKILL after ${options.stopGraceMs()} ms`);
       }
       for (const id of options.stopPluginRuns?.(taskId) ?? []) log(`${taskId}: asked the plugin to end its gateway run (spawn ${id}) since ${why}`);
+      const standalone = cancelling.has(taskId) ? null : options.stopStandaloneRuns?.(taskId);
+      if (standalone) {
+        const settled = standalone.then(
+          (done) => log(`${taskId}: cancelled its standalone gateway runs since ${why}: ${done}`),
+          (err: unknown) => log(`${taskId}: could not cancel its standalone gateway runs (${err instanceof Error ? err.message : String(err)}); the gateway may still run it`),
+        ).finally(() => (cancelling.delete(taskId), options.schedule()));
+        cancelling.set(taskId, settled);
+      }
     },
     /** What of an earlier run of `taskId` is still alive, or null. */
     describe(taskId: string): string | null {
       const local = command.runs.of(taskId).map((run) => `the local agent of session ${run.sessionId} (pid ${run.pid}) ${run.state === 'ending' ? `got SIGTERM${run.killed ? ' and SIGKILL' : `; SIGKILL at ${new Date(run.killAt ?? 0).toISOString()}`}` : 'still runs'}`);
       const plugin = (options.pluginRuns?.(taskId) ?? []).map((run) => `the gateway run of spawn ${run.id} ${run.stopping ? 'was asked to end' : 'still runs'}`);
-      const parts = [...local, ...plugin];
+      const standalone = cancelling.has(taskId) ? ['its standalone gateway run is being cancelled (subagents cancel)'] : [];
+      const parts = [...local, ...plugin, ...standalone];
       return parts.length ? `${parts.join('; ')}; it is dispatched once that is over` : null;
     },
     /** A run was confirmed gone: an adopted run whose task it still holds sends the task back to ready, uncounted. */

@@ -80,7 +80,7 @@ export async function startScheduling(options: SchedulingOptions): Promise<Sched
     endRuns: (id, why) => ender.end(id, why),
   });
   const ender = createRunEnder({
-    store, command, stopPluginRuns: plugin.stop, pluginRuns: plugin.runsOf, stopGraceMs: () => org.settings().agentStopGraceMs, log: options.log, schedule: () => scheduler.schedule(), onCommitted: (ids) => index.update(ids),
+    store, command, stopPluginRuns: plugin.stop, pluginRuns: plugin.runsOf, stopStandaloneRuns: standalone.stop, stopGraceMs: () => org.settings().agentStopGraceMs, log: options.log, schedule: () => scheduler.schedule(), onCommitted: (ids) => index.update(ids),
   });
   await ender.start();
   const recovery = await startSpawnRecovery({

@@ -147,8 +147,7 @@ function isRunAlive(run: Run, groups: Map<number, ProcessStat[]> | null): boolea
   const leader = readProcessStat(run.pid);
   if (leader && run.startTime !== null) {
     // The leader with its start time is the run; a recycled pid means the group is gone (a pid is not reused while its group lives).
-    if (leader.startTime === run.startTime) return true;
-    return false;
+    return leader.startTime === run.startTime;
   }
   return (groups.get(run.pid) ?? []).some((member) => readProcessEnv(member.pid)?.SVC_SESSION_ID === run.sessionId);
 }

@@ -5,8 +5,8 @@ import type { SpawnQueue } from './spawn-queue.js';
 export interface PluginAdapter extends Adapter {
   /** An `agent-end`/`session-end` event naming a running spawn's session key ends that run. */
   endSession(sessionKey: string, spawnId?: string): boolean;
-  /** Asks the plugin to end the runs of `taskId` (lease expired, task cancelled); returns the spawn ids newly asked. */
-  stop(taskId: string): string[];
+  /** Asks the plugin to end the runs of `taskId` but `keep` (a session: the spawn id); returns the spawn ids newly asked. */
+  stop(taskId: string, keep?: string): string[];
   /** Spawns of `taskId` whose end is not reported yet, and whether they were asked to end. */
   runsOf(taskId: string): { id: string; stopping: boolean }[];
 }
@@ -23,7 +23,7 @@ export function createPluginAdapter(spawns: SpawnQueue): PluginAdapter {
   const ofTask = (taskId: string) => [...running].filter(([key]) => key.endsWith(`:svc-${taskId.toLowerCase()}`)).map(([, id]) => id);
   return {
     kind: 'plugin',
-    stop: (taskId) => ofTask(taskId).filter((id) => !spawns.stopping(id) && spawns.stop(id)),
+    stop: (taskId, keep) => ofTask(taskId).filter((id) => id !== keep && !spawns.stopping(id) && spawns.stop(id)),
     runsOf: (taskId) => ofTask(taskId).map((id) => ({ id, stopping: spawns.stopping(id) })),
     /**
      * An agent-end or session-end event: the run of that session is over (idempotent with the result).

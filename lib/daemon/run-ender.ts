@@ -8,7 +8,7 @@ export interface RunEnderOptions {
   store: Store;
   command: CommandAdapter;
   /** Plugin runs: asks the plugin to end the gateway runs of a task (sessions other than `keep`); returns their spawn ids. */
-  stopPluginRuns?: (taskId: string) => string[];
+  stopPluginRuns?: (taskId: string, keep?: string) => string[];
   /** Plugin runs of a task whose end the plugin has not reported yet, and whether they were asked to end. */
   pluginRuns?: (taskId: string) => { id: string; stopping: boolean }[];
   /** Standalone runs: cancels the gateway runs of a task this daemon spawned there (null when it spawned none); resolves with what it did. */
@@ -17,6 +17,8 @@ export interface RunEnderOptions {
   log: (line: string) => void;
   /** Asks for a tick (a run is gone: its task may be dispatched again). */
   schedule: () => void;
+  /** The task's status and lease session as the index has them (for `sweep`). */
+  taskOf?: (taskId: string) => { status: string; sessionId?: string | undefined } | undefined;
   /** Tells the index which tasks the ender committed. */
   onCommitted: (ids: readonly string[]) => void | Promise<void>;
 }
@@ -34,14 +36,15 @@ export function createRunEnder(options: RunEnderOptions) {
   const cancelling = new Map<string, Promise<void>>(); // standalone runs being cancelled, by task
 
   return {
-    /** Starts ending every run of `taskId` (SIGTERM to local agents, a stop to plugin runs); logs it once per run. */
-    end(taskId: string, why: string): void {
+    /** Starts ending every run of `taskId` but `keep`'s (SIGTERM to local agents, a stop to gateway runs); logs it once per run. */
+    end(taskId: string, why: string, keep?: string): void {
       const fresh = command.runs.of(taskId).filter((run) => run.state !== 'ending');
-      for (const run of command.runs.end(taskId)) {
+      for (const run of command.runs.end(taskId, keep)) {
         if (fresh.includes(run)) log(`${taskId}: ending its local agent (session ${run.sessionId}, pid ${run.pid}) since ${why}: SIGTERM sent, SIGKILL after ${options.stopGraceMs()} ms`);
       }
-      for (const id of options.stopPluginRuns?.(taskId) ?? []) log(`${taskId}: asked the plugin to end its gateway run (spawn ${id}) since ${why}`);
-      const standalone = cancelling.has(taskId) ? null : options.stopStandaloneRuns?.(taskId);
+      for (const id of options.stopPluginRuns?.(taskId, keep) ?? []) log(`${taskId}: asked the plugin to end its gateway run (spawn ${id}) since ${why}`);
+      // The gateway's list does not tell one session's standalone run from another: none is cancelled while one is kept.
+      const standalone = cancelling.has(taskId) || keep !== undefined ? null : options.stopStandaloneRuns?.(taskId);
       if (standalone) {
         const settled = standalone.then(
           (done) => log(`${taskId}: cancelled its standalone gateway runs since ${why}: ${done}`),
@@ -57,6 +60,17 @@ export function createRunEnder(options: RunEnderOptions) {
       const standalone = cancelling.has(taskId) ? ['its standalone gateway run is being cancelled (subagents cancel)'] : [];
       const parts = [...local, ...plugin, ...standalone];
       return parts.length ? `${parts.join('; ')}; it is dispatched once that is over` : null;
+    },
+    /**
+     * Ends the local runs whose task went on without them: in progress under another session (its
+     * lease expired and another daemon sharing the tree dispatched it again) or cancelled.
+     */
+    sweep(): void {
+      for (const run of command.runs.all()) {
+        const task = run.state === 'ending' ? undefined : options.taskOf?.(run.taskId);
+        if (task?.status === 'in-progress' && task.sessionId !== run.sessionId) this.end(run.taskId, `its task is in progress under session ${task.sessionId}`, task.sessionId);
+        else if (task?.status === 'cancelled') this.end(run.taskId, 'it was cancelled');
+      }
     },
     /** A run was confirmed gone: an adopted run whose task it still holds sends the task back to ready, uncounted. */
     gone(run: Run): void {
@@ -77,7 +91,7 @@ export function createRunEnder(options: RunEnderOptions) {
           log(`${run.taskId}: its local agent (session ${run.sessionId}, pid ${run.pid}) still runs from before the restart; watching it`);
         } else {
           const where = current ? `its task is ${current.status}${current.status === 'in-progress' ? ' under another session' : ''}` : 'its task is gone';
-          this.end(run.taskId, `${where} (found at start)`);
+          this.end(run.taskId, `${where} (found at start)`, current?.status === 'in-progress' ? current.task.lease?.sessionId : undefined);
         }
       }
       for (const run of gone) await requeue(run);

@@ -81,6 +81,10 @@ export async function startScheduling(options: SchedulingOptions): Promise<Sched
   });
   const ender = createRunEnder({
     store, command, stopPluginRuns: plugin.stop, pluginRuns: plugin.runsOf, stopStandaloneRuns: standalone.stop, stopGraceMs: () => org.settings().agentStopGraceMs, log: options.log, schedule: () => scheduler.schedule(), onCommitted: (ids) => index.update(ids),
+    taskOf: (id) => {
+      const entry = index.get(id);
+      return entry && { status: entry.status, sessionId: entry.lease?.sessionId };
+    },
   });
   await ender.start();
   const recovery = await startSpawnRecovery({
@@ -98,6 +102,7 @@ export async function startScheduling(options: SchedulingOptions): Promise<Sched
   const poll = setInterval(() => {
     lastPollAt = store.clock().toISOString();
     boot.polled();
+    ender.sweep();
     schedule();
     void sla.check().catch((err: unknown) => options.log(`SLA check failed: ${err instanceof Error ? err.message : String(err)}`));
   }, settings.pollIntervalMs);

@@ -170,4 +170,37 @@ once('a run orphaned by a daemon crash is requeued at the next start without cou
   assert.match(readFileSync(`${root}/data/logs/daemon.log`, 'utf8'), 'not counted as a failed dispatch');
 });
 
+once('a local run whose task another daemon sharing the tree dispatched again (another session) is ended at the next poll', async () => {
+  const root = tempRoot();
+  writeOrg(root, { agents: [{ id: 'dev', name: 'Dev', command: sleepingAgent(0) }], aof: { daemon: FAST } });
+  startChild(root);
+  await healthy(root);
+  const id = await dispatch(root);
+  const pid = await agentPid(root, id);
+  const session = await sessionOf(root, id);
+  // What another host's daemon writes when it leases the task after this lease expired.
+  await createStore({ root }).commit(id, (current) => ({ task: { ...current.task, lease: { ...current.task.lease!, sessionId: 'other-host-session', host: 'host-b', pid: 1 } }, body: current.body, status: 'in-progress' }), 'scheduler');
+  await within(15_000, () => !isAlive(pid), 'the old run ended');
+  assert.is(readFileSync(`${root}/agent-${id}.term`, 'utf8').trim(), session);
+  assert.match(readFileSync(`${root}/data/logs/daemon.log`, 'utf8'), 'its task is in progress under session other-host-session');
+});
+
+once('a run a crashed daemon left running is watched by the next daemon: when it ends, its task is requeued without counting a failure', async () => {
+  const root = tempRoot();
+  writeOrg(root, { agents: [{ id: 'dev', name: 'Dev', command: sleepingAgent(0) }], aof: { daemon: FAST } });
+  const first = startChild(root);
+  await healthy(root);
+  const id = await dispatch(root);
+  const pid = await agentPid(root, id);
+  await first.kill();
+  startChild(root);
+  await healthy(root);
+  await within(10_000, () => readFileSync(`${root}/data/logs/daemon.log`, 'utf8').includes(`${id}: its local agent (session`), 'the adoption logged');
+  assert.is((await createStore({ root }).get(id)).status, 'in-progress', 'left to its agent while it runs');
+  process.kill(pid, 'SIGKILL');
+  await agentPid(root, id, 2);
+  const task = (await createStore({ root }).get(id)).task;
+  assert.is(task.metadata.dispatchFailures, undefined, 'not counted as a failed dispatch');
+});
+
 once.run();

@@ -79,8 +79,10 @@ export async function startScheduling(options: SchedulingOptions): Promise<Sched
     ...(options.trace ? { trace: options.trace } : {}), ...(options.fault ? { fault: options.fault } : {}), ...(options.owner ? { owner: options.owner } : {}),
     endRuns: (id, why) => ender.end(id, why),
   });
+  // One run per task (README, "The scheduler"): what ends the runs of each adapter, and the index's view of their tasks.
   const ender = createRunEnder({
-    store, command, stopPluginRuns: plugin.stop, pluginRuns: plugin.runsOf, stopStandaloneRuns: standalone.stop, stopGraceMs: () => org.settings().agentStopGraceMs, log: options.log, schedule: () => scheduler.schedule(), onCommitted: (ids) => index.update(ids),
+    store, command, stopPluginRuns: plugin.stop, pluginRuns: plugin.runsOf, stopStandaloneRuns: standalone.stop,
+    stopGraceMs: () => org.settings().agentStopGraceMs, log: options.log, schedule: () => scheduler.schedule(), onCommitted: (ids) => index.update(ids),
     taskOf: (id) => {
       const entry = index.get(id);
       return entry && { status: entry.status, sessionId: entry.lease?.sessionId };

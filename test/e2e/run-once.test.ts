@@ -31,13 +31,14 @@ function sleepingAgent(lingerMs: number): string[] {
   return [process.execPath, '-e', script];
 }
 
-/** Pids of the live processes whose environment names task `id` (`SVC_TASK_ID`). */
-function agentsOf(id: string): number[] {
+/** Pids of the live processes whose environment names task `id` of `root` (`SVC_TASK_ID`, `SVC_HOME`): other roots on this machine reuse ids. */
+function agentsOf(root: string, id: string): number[] {
   const found: number[] = [];
   for (const pid of readdirSync('/proc').filter((entry) => /^\d+$/.test(entry))) {
     try {
       if (/ [ZX] /.test(readFileSync(`/proc/${pid}/stat`, 'utf8').slice(0, 80).replace(/^.*\) /s, ' '))) continue;
-      if (readFileSync(`/proc/${pid}/environ`, 'latin1').split('\0').includes(`SVC_TASK_ID=${id}`)) found.push(Number(pid));
+      const env = readFileSync(`/proc/${pid}/environ`, 'latin1').split('\0');
+      if (env.includes(`SVC_TASK_ID=${id}`) && env.includes(`SVC_HOME=${root}`)) found.push(Number(pid));
     } catch {
       // gone, or another user's
     }
@@ -77,7 +78,7 @@ once('leases of a sleeping local agent expire three times: sampled every 100 ms,
   await healthy(root);
   const id = await dispatch(root);
   let most = 0;
-  const sampler = setInterval(() => (most = Math.max(most, agentsOf(id).length)), 100);
+  const sampler = setInterval(() => (most = Math.max(most, agentsOf(root, id).length)), 100);
   try {
     await agentPid(root, id, 4); // three expiries, then the fourth run
   } finally {
@@ -127,7 +128,7 @@ once('a task cancelled while the daemon is stopped has no agent left after the n
   assert.is(cancel.code, 0, cancel.stderr);
   startChild(root);
   await healthy(root);
-  await within(10_000, () => agentsOf(id).length === 0, 'no agent of the task left');
+  await within(10_000, () => agentsOf(root, id).length === 0, 'no agent of the task left');
   assert.is(readFileSync(`${root}/agent-${id}.term`, 'utf8').trim(), await sessionOf(root, id));
   await within(5000, () => readdirSync(`${root}/data/runs`).length === 0, 'its run record removed');
   assert.match(readFileSync(`${root}/data/logs/daemon.log`, 'utf8'), `its task is cancelled (found at start)`);

@@ -1,9 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, unlinkSync, writeSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { SpawnError, type Adapter, type RunEnd, type SpawnRequest, type SpawnRun } from '../core/spawn.js';
-import { isProcessAlive, readProcessInfo } from '../fs/process.js';
 import type { OrgChart } from '../org/schema.js';
+import { createRunRegistry, type Run, type RunRegistry } from './runs.js';
 
 /** Options of the command adapter. */
 export interface CommandAdapterOptions {
@@ -18,11 +18,13 @@ export interface CommandAdapterOptions {
   extraEnv?: Record<string, string>;
   /**
    * Where each running agent's pid is recorded (`<task id>@<session>`), so a daemon restarted
-   * while it runs can still end it when its task is cancelled. None when absent.
+   * while it runs can still end it. None when absent.
    */
   runsDir?: string;
-  /** How long an agent gets after SIGTERM before SIGKILL when its task is cancelled (10 s). */
+  /** How long an agent gets after SIGTERM before SIGKILL when its run is ended (10 s). */
   stopGraceMs?: () => number;
+  /** A task's last run is confirmed gone (its process group is empty). */
+  onGone?: (run: Run) => void;
   /**
    * Do not keep this process alive for the agents (the daemon: a stop never waits for them, and
    * their leases survive it). By default a process waits for the agents it started, as
@@ -33,14 +35,8 @@ export interface CommandAdapterOptions {
 
 /** The command adapter, with what the daemon needs beyond `spawn`. */
 export interface CommandAdapter extends Adapter {
-  /** Agent processes this adapter started that are still running. */
-  children(): number;
-  /**
-   * Ends the agents working on `taskId` (its task was cancelled): SIGTERM to the agent's process
-   * group, SIGKILL after the grace period. Agents of a previous daemon are found through `runsDir`
-   * and signalled only if `/proc` shows they still run that task's session. Returns how many.
-   */
-  cancel(taskId: string): number;
+  /** Every local agent run not yet confirmed gone: started here, or adopted from an earlier daemon. */
+  runs: RunRegistry;
   /** Kills at once the agents whose SIGKILL is pending; leaves every other agent running. */
   close(): void;
   /** Kills every running agent (tests). */
@@ -52,40 +48,15 @@ export interface CommandAdapter extends Adapter {
  * process group: the task in the environment (`SVC_TASK_ID`, `SVC_TASK_TITLE`, `SVC_TASK_BRIEF`,
  * `SVC_SESSION_ID`, `SVC_SOCKET`, `SVC_HOME`, `SVC_AGENT`, `SVC_TASK_GATE`), the prompt on stdin
  * (a file, so no pipe ties the agent to the daemon), stdout and stderr appended to `logFile`.
- * The run ends when the process exits.
+ * The run ends when the process exits; it is gone once no process of its group is left.
  */
 export function createCommandAdapter(options: CommandAdapterOptions): CommandAdapter {
-  const running = new Set<Run>();
-  sweepRuns(options.runsDir);
-  const pending = new Map<number, NodeJS.Timeout>(); // pids sent SIGTERM, and their SIGKILL timers
-  const terminate = (pid: number): boolean => {
-    if (pending.has(pid)) return true;
-    if (!signalGroup(pid, 'SIGTERM')) return false;
-    const timer = setTimeout(() => {
-      pending.delete(pid);
-      if (isProcessAlive(pid)) signalGroup(pid, 'SIGKILL');
-    }, options.stopGraceMs?.() ?? 10_000);
-    pending.set(pid, timer);
-    return true;
-  };
+  const runs = createRunRegistry({ dir: options.runsDir, stopGraceMs: () => options.stopGraceMs?.() ?? 10_000, ...(options.onGone ? { onGone: options.onGone } : {}) });
   return {
     kind: 'command',
-    children: () => running.size,
-    cancel(taskId) {
-      const pids = [...running].filter((run) => run.taskId === taskId).map((run) => run.pid);
-      pids.push(...adoptedRuns(options.runsDir, taskId, running));
-      return pids.filter(terminate).length;
-    },
-    close() {
-      for (const [pid, timer] of pending) {
-        clearTimeout(timer);
-        signalGroup(pid, 'SIGKILL');
-      }
-      pending.clear();
-    },
-    stop() {
-      for (const run of running) signalGroup(run.pid, 'SIGKILL');
-    },
+    runs,
+    close: () => runs.close(),
+    stop: () => runs.killAll(),
     async spawn(request: SpawnRequest): Promise<SpawnRun> {
       const org = await options.loadOrg();
       const agent = org?.agents.find((a) => a.id === request.agent);
@@ -93,17 +64,10 @@ export function createCommandAdapter(options: CommandAdapterOptions): CommandAda
       if (!argv?.length) throw new SpawnError('agent_unavailable', `agent ${request.agent} has no command in the org chart`);
       const env = { ...options.baseEnv, ...options.extraEnv, ...agent?.env, ...toTaskEnv(options, request) };
       const child = await start(argv, env, request.prompt, options);
-      const run: Run = { taskId: request.taskId, pid: child.pid!, record: recordRun(options.runsDir, request, child.pid!) };
-      running.add(run);
+      const run = runs.add(request.taskId, request.sessionId, child.pid!);
       const ended = new Promise<RunEnd>((resolve) => {
         child.on('exit', (code, signal) => {
-          running.delete(run);
-          forget(run.record);
-          const timer = pending.get(run.pid);
-          if (timer) {
-            clearTimeout(timer);
-            pending.delete(run.pid);
-          }
+          runs.exited(run);
           resolve(code === 0 ? { ok: true } : { ok: false, reason: 'ended_without_completion', error: signal ? `killed by ${signal}` : `exit code ${code}` });
         });
       });
@@ -113,13 +77,6 @@ export function createCommandAdapter(options: CommandAdapterOptions): CommandAda
 }
 
 // --- internal ---
-
-interface Run {
-  taskId: string;
-  pid: number;
-  /** The file recording its pid, when `runsDir` is set. */
-  record: string | null;
-}
 
 function toTaskEnv(options: CommandAdapterOptions, request: SpawnRequest): Record<string, string> {
   return {
@@ -163,89 +120,5 @@ function openPrompt(dir: string, prompt: string): number {
   } catch (err) {
     closeSync(fd);
     throw err;
-  }
-}
-
-/** SIGTERM/SIGKILL to the agent's process group (it was started detached); false when it is gone. */
-function signalGroup(pid: number, signal: NodeJS.Signals): boolean {
-  try {
-    process.kill(-pid, signal);
-    return true;
-  } catch {
-    try {
-      process.kill(pid, signal);
-      return true;
-    } catch {
-      return false;
-    }
-  }
-}
-
-function recordRun(dir: string | undefined, request: SpawnRequest, pid: number): string | null {
-  if (!dir) return null;
-  const file = join(dir, `${request.taskId}@${request.sessionId}`);
-  try {
-    mkdirSync(dir, { recursive: true, mode: 0o700 });
-    writeFileSync(file, `${pid}\n`);
-    return file;
-  } catch {
-    return null; // a record is a convenience: the run goes on without one
-  }
-}
-
-function forget(file: string | null): void {
-  if (!file) return;
-  try {
-    unlinkSync(file);
-  } catch {
-    // already gone
-  }
-}
-
-/**
- * Runs of `taskId` recorded by an earlier daemon (not among `running`) whose process is alive and
- * still runs that task's session (its `SVC_TASK_ID` and `SVC_SESSION_ID` in `/proc`). Records of
- * runs that are gone are removed.
- */
-function adoptedRuns(dir: string | undefined, taskId: string, running: ReadonlySet<Run>): number[] {
-  if (!dir) return [];
-  const mine = new Set([...running].map((run) => run.record));
-  const found: number[] = [];
-  let names: string[];
-  try {
-    names = readdirSync(dir).filter((name) => name.startsWith(`${taskId}@`));
-  } catch {
-    return [];
-  }
-  for (const name of names) {
-    const file = join(dir, name);
-    if (mine.has(file)) continue;
-    const pid = Number.parseInt(readFileOr(file), 10);
-    const env = Number.isSafeInteger(pid) && pid > 0 && isProcessAlive(pid) ? readProcessInfo(pid)?.env : null;
-    if (env && env.SVC_TASK_ID === taskId && env.SVC_SESSION_ID === name.slice(taskId.length + 1)) found.push(pid);
-    else forget(file);
-  }
-  return found;
-}
-
-/** Removes the records of runs whose process is gone (they ended while no daemon watched). */
-function sweepRuns(dir: string | undefined): void {
-  let names: string[];
-  try {
-    names = dir ? readdirSync(dir) : [];
-  } catch {
-    return;
-  }
-  for (const name of names) {
-    const at = name.indexOf('@');
-    if (at > 0) adoptedRuns(dir, name.slice(0, at), new Set());
-  }
-}
-
-function readFileOr(file: string): string {
-  try {
-    return readFileSync(file, 'utf8');
-  } catch {
-    return '';
   }
 }

@@ -8,35 +8,69 @@ export interface StandaloneAdapterOptions {
   timeoutMs?: number;
 }
 
+/** The standalone adapter, with what the daemon needs to end runs. */
+export interface StandaloneAdapter extends Adapter {
+  /**
+   * Cancels the gateway runs of `taskId`, if this adapter spawned it: the gateway tool `subagents`
+   * lists the requester's background tasks (each labelled with the svc task id) and cancels those
+   * still queued or running. Null when this adapter never spawned the task; else what it did.
+   */
+  stop(taskId: string): Promise<string> | null;
+}
+
+/** Tasks remembered as spawned here, at most (the oldest are forgotten first). */
+const SPAWNED_KEPT = 10_000;
+
 /**
  * Dispatches through the agent gateway's HTTP API: `POST {gatewayUrl}/tools/invoke` with the
  * gateway tool `sessions_spawn`. An HTTP error, `ok: false` or a `details.status` of `forbidden` or
  * `error` is a failed dispatch (`Agent not found` -> `agent_unavailable`). The gateway runs the
  * agent on its own; the run's end is seen through the task (completion, or lease expiry).
  */
-export function createStandaloneAdapter(options: StandaloneAdapterOptions): Adapter {
+export function createStandaloneAdapter(options: StandaloneAdapterOptions): StandaloneAdapter {
+  const spawned = new Set<string>();
   return {
     kind: 'standalone',
     async spawn(request: SpawnRequest): Promise<SpawnRun> {
       const base = options.gatewayUrl();
       if (!base) throw new SpawnError('no_gateway', 'aof.daemon.gatewayUrl is not set');
-      const body = JSON.parse(await post(base, request, options)) as unknown;
+      const body = JSON.parse(await post(base, 'sessions_spawn', { agentId: request.agent, task: request.prompt, label: request.taskId }, options)) as unknown;
       assertAccepted(body);
+      spawned.delete(request.taskId);
+      spawned.add(request.taskId);
+      if (spawned.size > SPAWNED_KEPT) spawned.delete(spawned.values().next().value!);
       return {};
+    },
+    stop(taskId) {
+      const base = options.gatewayUrl();
+      if (!base || !spawned.delete(taskId)) return null;
+      return cancelRuns(base, taskId, options);
     },
   };
 }
 
 // --- internal ---
 
-async function post(base: string, request: SpawnRequest, options: StandaloneAdapterOptions): Promise<string> {
+async function cancelRuns(base: string, taskId: string, options: StandaloneAdapterOptions): Promise<string> {
+  const listed = JSON.parse(await post(base, 'subagents', { action: 'list' }, options)) as { result?: { details?: { tasks?: { taskId?: string; label?: string; status?: string }[] } } };
+  const live = (listed.result?.details?.tasks ?? []).filter((task) => task.label === taskId && (task.status === 'running' || task.status === 'queued') && task.taskId);
+  const done: string[] = [];
+  for (const task of live) {
+    const reply = JSON.parse(await post(base, 'subagents', { action: 'cancel', taskId: task.taskId }, options)) as { result?: { details?: { cancelled?: boolean; reason?: string } } };
+    const details = reply.result?.details;
+    done.push(`${task.taskId} ${details?.cancelled ? 'cancelled' : `not cancelled (${details?.reason ?? 'no reason given'})`}`);
+  }
+  return done.length ? `gateway task ${done.join(', ')}` : 'no gateway run of it was still running';
+}
+
+async function post(base: string, tool: string, args: Record<string, unknown>, options: StandaloneAdapterOptions): Promise<string> {
   const token = options.token();
   let response: Response;
   try {
     response = await fetch(new URL('/tools/invoke', base), {
       method: 'POST',
       headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
-      body: JSON.stringify({ tool: 'sessions_spawn', args: { agentId: request.agent, task: request.prompt, label: request.taskId } }),
+      body: JSON.stringify({ tool, args }),
       signal: AbortSignal.timeout(options.timeoutMs ?? 30_000),
     });
   } catch (err) {

@@ -83,6 +83,7 @@ export function createRoutes(ctx: RouteContext): (req: IncomingMessage, res: Ser
   app.post('/v1/event/:name', wrap((req, res) => hook(ctx, req, res)));
   app.get('/v1/spawns/wait', wrap((req, res) => waitSpawn(ctx, req, res)));
   app.post('/v1/spawns/:id/result', wrap((req, res) => spawnResult(ctx, req, res)));
+  app.get('/v1/spawns/:id/stop', wrap((req, res) => waitStop(ctx, req, res)));
   app.get('/v1/tasks/changes', wrap((req, res) => waitChanges(ctx, req, res)));
   app.get('/v1/tasks', wrap(async (req, res) => sendJson(res, 200, { ok: true, ...(await ctx.listTasks(toStatusQuery(req), toFilterQuery(req))) })));
   app.post('/v1/scheduler/tick', wrap(async (_req, res) => (assertServing(ctx), sendJson(res, 200, { ok: true, actions: await ctx.scheduler.tick() }))));
@@ -92,7 +93,7 @@ export function createRoutes(ctx: RouteContext): (req: IncomingMessage, res: Ser
 
 // --- internal ---
 
-const ROUTES = 'GET /healthz, GET /status, POST /v1/tool/invoke, POST /v1/event/{session-end|agent-end|before-compaction|message-received}, GET /v1/spawns/wait, POST /v1/spawns/{id}/result, GET /v1/tasks?status=&tags=&project=&team=&priority=&parent=&since=&text=, GET /v1/tasks/changes?after=&waitMs=, POST /v1/scheduler/tick, GET /v1/scheduler/plan';
+const ROUTES = 'GET /healthz, GET /status, POST /v1/tool/invoke, POST /v1/event/{session-end|agent-end|before-compaction|message-received}, GET /v1/spawns/wait, POST /v1/spawns/{id}/result, GET /v1/spawns/{id}/stop, GET /v1/tasks?status=&tags=&project=&team=&priority=&parent=&since=&text=, GET /v1/tasks/changes?after=&waitMs=, POST /v1/scheduler/tick, GET /v1/scheduler/plan';
 
 const ResultBody = z.object({
   ok: z.boolean(),
@@ -164,6 +165,14 @@ async function spawnResult(ctx: RouteContext, req: IncomingMessage & { params?: 
 
 /** The most a change long-poll is held (below the idle limit of a connection). */
 const MAX_CHANGE_WAIT_MS = 25_000;
+
+/** A plugin's wait on a run it took: `{stop: true}` once the daemon wants it ended, `{stop: false, known}` after the hold. */
+async function waitStop(ctx: RouteContext, req: IncomingMessage & { params?: Record<string, string> }, res: ServerResponse): Promise<void> {
+  const gone = new AbortController();
+  res.on('close', () => gone.abort());
+  const state = await ctx.spawns.waitStop(req.params?.id ?? '', ctx.spawnWaitMs, gone.signal);
+  if (!res.destroyed) sendJson(res, 200, { ok: true, stop: state === 'stop', known: state !== 'unknown' });
+}
 
 async function waitChanges(ctx: RouteContext, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const query = new URL(req.url ?? '/', 'http://svc').searchParams;

@@ -17,6 +17,7 @@ import type { Store } from '../store/store.js';
 import type { IndexChange, IndexEntry, TaskIndex } from '../store/task-index.js';
 import { createOrgState, type ConfigReport } from './org-state.js';
 import { createPluginAdapter } from './plugin-adapter.js';
+import { createRunEnder } from './run-ender.js';
 import type { SpawnQueue } from './spawn-queue.js';
 
 /** What the daemon hands its scheduler. */
@@ -50,7 +51,7 @@ export interface Scheduling {
   onPluginEvent(name: string, payload: Record<string, unknown>): string | null;
   /** The org chart's state: loaded, absent, or invalid with its first problems. */
   config(): Promise<ConfigReport>;
-  /** A task changed status in the index: murmur counts the teams' completions and failures; a cancel ends the task's local agents. */
+  /** A task changed status in the index: murmur counts the teams' completions and failures; a cancel ends the task's runs. */
   observe(change: IndexChange): void;
   close(): Promise<void>;
 }
@@ -64,19 +65,30 @@ export async function startScheduling(options: SchedulingOptions): Promise<Sched
   const command = createCommandAdapter({
     root: store.paths.root, socketPath: store.paths.socket, loadOrg: org.get, baseEnv: options.env, logFile: `${store.paths.logs}/agents.log`,
     extraEnv: { SVC_BIN: `${findPackageRoot()}/bin/svc.js`, SVC_NODE: process.execPath },
-    runsDir: store.paths.runs, stopGraceMs: () => org.settings().agentStopGraceMs, unref: true,
+    runsDir: store.paths.runs, stopGraceMs: () => org.settings().agentStopGraceMs, unref: true, onGone: (run) => ender.gone(run),
   });
   const token = () => options.env.SVC_GATEWAY_TOKEN ?? readEnvFile(store.paths.envFile).SVC_GATEWAY_TOKEN;
   const standalone = createStandaloneAdapter({ gatewayUrl: () => org.settings().gatewayUrl, token, timeoutMs: settings.spawnTimeoutMs });
   const roleOf = createGateRoleResolver(store.paths.root, options.log);
-  const source = { snapshot: () => toSnapshot(index, roleOf) };
+  const source = { snapshot: async () => ({ ...(await toSnapshot(index, roleOf)), previousRun: ender.describe }) };
   const plugin = createPluginAdapter(spawns);
   const scheduler: SchedulerHandle = startScheduler({
     store, source, adapters: { command, standalone, plugin }, loadOrg: org.get, mode: boot.mode,
     pluginAttached: () => spawns.attached().length > 0, log: options.log, alert: options.alert, onCommitted: (ids) => index.update(ids),
     dryRun: () => org.settings().dryRun, orgProblem: org.problem,
     ...(options.trace ? { trace: options.trace } : {}), ...(options.fault ? { fault: options.fault } : {}), ...(options.owner ? { owner: options.owner } : {}),
+    endRuns: (id, why) => ender.end(id, why),
   });
+  // One run per task (README, "The scheduler"): what ends the runs of each adapter, and the index's view of their tasks.
+  const ender = createRunEnder({
+    store, command, stopPluginRuns: plugin.stop, pluginRuns: plugin.runsOf, stopStandaloneRuns: standalone.stop,
+    stopGraceMs: () => org.settings().agentStopGraceMs, log: options.log, schedule: () => scheduler.schedule(), onCommitted: (ids) => index.update(ids),
+    taskOf: (id) => {
+      const entry = index.get(id);
+      return entry && { status: entry.status, sessionId: entry.lease?.sessionId };
+    },
+  });
+  await ender.start();
   const recovery = await startSpawnRecovery({
     store, log: options.log, running: () => findEnvValues('SVC_SESSION_ID'),
     onRequeued: (ids) => void Promise.resolve(index.update(ids)).then(() => scheduler.schedule()),
@@ -92,6 +104,7 @@ export async function startScheduling(options: SchedulingOptions): Promise<Sched
   const poll = setInterval(() => {
     lastPollAt = store.clock().toISOString();
     boot.polled();
+    ender.sweep();
     schedule();
     void sla.check().catch((err: unknown) => options.log(`SLA check failed: ${err instanceof Error ? err.message : String(err)}`));
   }, settings.pollIntervalMs);
@@ -104,9 +117,7 @@ export async function startScheduling(options: SchedulingOptions): Promise<Sched
     busy: scheduler.busy,
     observe(change) {
       murmur.observe(change);
-      if (change.to !== 'cancelled') return;
-      const ended = command.cancel(change.id);
-      if (ended) options.log(`${change.id} was cancelled: sent SIGTERM to its local agent${ended === 1 ? '' : `s (${ended})`} (SIGKILL after ${org.settings().agentStopGraceMs} ms)`);
+      if (change.to === 'cancelled') ender.end(change.id, 'it was cancelled');
     },
     tick: async () => (await scheduler.tick()).actions,
     onPluginEvent(name, payload) {

@@ -1,5 +1,6 @@
 import type { SpawnRequest } from '../core/spawn.js';
 import { systemClock, type Clock } from '../core/time.js';
+import { createSpawnStops } from './spawn-stops.js';
 
 /** A spawn handed to a plugin by `GET /v1/spawns/wait` (docs/architecture.md, "Adapters"): the adapters' request. */
 export type Spawn = SpawnRequest;
@@ -50,6 +51,7 @@ export function createSpawnQueue(options: SpawnQueueOptions = {}) {
   const takenHooks = new Map<string, (pluginId: string) => void>();
   const graceMs = options.graceMs ?? 5000;
   const pickupMs = options.pickupTimeoutMs ?? 30_000;
+  const stops = createSpawnStops(pickupMs, (id) => settle(id, { ok: false, reason: 'stop_timeout', error: `The plugin did not report the end of spawn ${id} within ${pickupMs} ms of the stop.` }));
 
   function arm(spawn: Spawn): void {
     const error = `No plugin took spawn ${spawn.id} (task ${spawn.taskId}) within ${pickupMs} ms.`;
@@ -61,6 +63,7 @@ export function createSpawnQueue(options: SpawnQueueOptions = {}) {
     const resolve = open.get(id);
     if (!resolve) return 'unknown';
     open.delete(id);
+    stops.forget(id);
     takenHooks.delete(id);
     clearTimeout(timers.get(id));
     timers.delete(id);
@@ -133,6 +136,27 @@ export function createSpawnQueue(options: SpawnQueueOptions = {}) {
 
     /** Records a result; a repeated result for a settled spawn is `already` (idempotent). */
     settle,
+
+    /**
+     * Ends spawn `id`: one still queued is settled at once (`run_stopped`); one a plugin runs is
+     * asked to stop (`waitStop`), and settled as `stop_timeout` if the plugin does not report its
+     * end within the pickup timeout. False when the spawn is not open.
+     */
+    stop(id: string): boolean {
+      if (!open.has(id)) return false;
+      if (queued.some((spawn) => spawn.id === id)) return settle(id, { ok: false, reason: 'run_stopped', error: `Spawn ${id} was stopped before a plugin took it.` }) === 'settled';
+      stops.request(id);
+      return true;
+    },
+
+    /** True while spawn `id` was asked to stop and its end is not reported yet. */
+    stopping: (id: string) => open.has(id) && stops.isRequested(id),
+
+    /** A plugin's wait on spawn `id`: `stop` once it should end, `running` after `holdMs`, `unknown` for a spawn that is not open. */
+    async waitStop(id: string, holdMs: number, signal?: AbortSignal): Promise<'stop' | 'running' | 'unknown'> {
+      if (!open.has(id)) return 'unknown';
+      return (await stops.wait(id, holdMs, signal)) && open.has(id) ? 'stop' : open.has(id) ? 'running' : 'unknown';
+    },
 
     /** Plugins holding a long-poll now, or within the grace after their last one. */
     attached(): AttachedPlugin[] {

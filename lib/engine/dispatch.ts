@@ -110,6 +110,19 @@ export async function expireLease(store: Store, taskId: string, sessionId: strin
   return result.transitioned;
 }
 
+/**
+ * Moves a task still in progress under `sessionId` back to ready when that session's run ended
+ * unseen: started by an earlier daemon (a crash or a restart), its exit status is unknown, so it
+ * is not counted as a failed dispatch. Returns true when the task moved.
+ */
+export async function requeueOrphanedRun(store: Store, taskId: string, sessionId: string): Promise<boolean> {
+  const result = await store.commit(taskId, (current) => {
+    if (current.status !== 'in-progress' || current.task.lease?.sessionId !== sessionId) return null;
+    return { task: current.task, body: current.body, status: 'ready', reason: 'its local agent, started by an earlier daemon, ended without completing (not counted as a failed dispatch)' };
+  }, ACTOR);
+  return result.transitioned;
+}
+
 /** The console alert of a deadletter (`[AOF] DEADLETTER:` lines). */
 export function formatDeadletterAlert(dead: Deadlettered, agent: string | undefined): string {
   const { task } = dead;

@@ -30,12 +30,14 @@ export interface Snapshot {
   ready: readonly PlanTask[];
   inProgress: readonly PlanTask[];
   statusOf(id: string): Status | undefined;
+  /** What of an earlier run of this task may still be alive (being ended), or null: such a task is not dispatched yet. */
+  previousRun?: (id: string) => string | null;
 }
 
 /** How dispatch is possible right now (docs/architecture.md, "Adapters"). */
 export type Mode = 'booting' | 'plugin' | 'standalone';
 export type { AdapterKind };
-export type HoldReason = 'dependencies' | 'backoff' | 'no-route' | 'agent-busy' | 'concurrency' | 'booting' | 'no-plugin-attached' | 'no-gateway' | 'org-chart';
+export type HoldReason = 'previous-run-ending' | 'dependencies' | 'backoff' | 'no-route' | 'agent-busy' | 'concurrency' | 'booting' | 'no-plugin-attached' | 'no-gateway' | 'org-chart';
 
 /** Everything else a plan depends on. */
 export interface PlanContext {
@@ -101,6 +103,8 @@ function planReady(task: PlanTask, snapshot: Snapshot, ctx: PlanContext, load: M
   const { running } = count;
   const hold = (reason: HoldReason, detail: string): Action => ({ kind: 'hold', taskId: task.id, reason, detail });
   if ((task.dispatchFailures ?? 0) >= MAX_DISPATCH_FAILURES) return { kind: 'deadletter', taskId: task.id, failures: task.dispatchFailures ?? 0 };
+  const previous = snapshot.previousRun?.(task.id);
+  if (previous) return hold('previous-run-ending', previous);
   if (ctx.orgProblem) return hold('org-chart', ctx.orgProblem);
   if (task.nextAttemptAt && Date.parse(task.nextAttemptAt) > ctx.now.getTime()) {
     const failures = task.dispatchFailures ?? 0;

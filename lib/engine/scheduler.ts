@@ -39,6 +39,8 @@ export interface SchedulerOptions {
   fault?: Fault;
   /** The daemon granting leases: recorded in each lease, and what `maxDispatchesPerDaemon` counts. */
   owner?: LeaseOwner;
+  /** Ends whatever runs of the task may still be alive (its lease expired, or it waits to be dispatched again). */
+  endRuns?: (taskId: string, why: string) => void;
 }
 
 /** What one tick did. */
@@ -114,6 +116,7 @@ export function startScheduler(options: SchedulerOptions): SchedulerHandle {
         await options.onCommitted?.([action.taskId]); // expired, or renewed meanwhile (perhaps through another host): look again
         if (expired) {
           options.log(`lease of ${action.taskId} (agent ${action.agent}, session ${action.sessionId}) expired at ${action.expiredAt}: back to ready`);
+          options.endRuns?.(action.taskId, 'its lease expired');
           schedule();
         }
       } else if (action.kind === 'deadletter') {
@@ -121,6 +124,7 @@ export function startScheduler(options: SchedulerOptions): SchedulerHandle {
         if (dead) options.alert(formatDeadletterAlert(dead, undefined));
         await options.onCommitted?.([action.taskId]);
       } else if (action.kind === 'hold') {
+        if (action.reason === 'previous-run-ending') options.endRuns?.(action.taskId, 'it is to be dispatched again');
         logHold(action);
       } else {
         const run = runDispatch({ ...options, org, ttlMs, schedule, track: (ended) => track(ended, runs) }, action);
@@ -145,7 +149,7 @@ export function startScheduler(options: SchedulerOptions): SchedulerHandle {
   function logHold(action: Extract<Action, { kind: 'hold' }>): void {
     const key = `${action.taskId}:${action.reason}`;
     const now = options.store.clock().getTime();
-    if (action.reason === 'concurrency' || action.reason === 'agent-busy' || action.reason === 'dependencies' || action.reason === 'backoff') return;
+    if (['concurrency', 'agent-busy', 'dependencies', 'backoff', 'previous-run-ending'].includes(action.reason)) return;
     if (action.reason === 'no-plugin-attached') {
       if (waitingForPlugin.has(action.taskId)) return;
       waitingForPlugin.add(action.taskId);

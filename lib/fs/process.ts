@@ -68,6 +68,43 @@ export function findEnvValues(name: string): Set<string> {
   return found;
 }
 
+/** A live process as `/proc/<pid>/stat` shows it: its process group and start time (clock ticks since boot). */
+export interface ProcessStat {
+  pid: number;
+  pgrp: number;
+  startTime: number;
+}
+
+/** `/proc/<pid>/stat` of a live process (null when it is gone, a zombie, or there is no `/proc`). */
+export function readProcessStat(pid: number): ProcessStat | null {
+  try {
+    return parseStat(pid, readFileSync(`/proc/${pid}/stat`, 'utf8'));
+  } catch {
+    return null;
+  }
+}
+
+/** Every live process of this host by process group (Linux `/proc`; null where there is none). Zombies are left out. */
+export function listProcessGroups(): Map<number, ProcessStat[]> | null {
+  let pids: string[];
+  try {
+    pids = readdirSync('/proc').filter((entry) => /^\d+$/.test(entry));
+  } catch {
+    return null;
+  }
+  const groups = new Map<number, ProcessStat[]>();
+  for (const pid of pids) {
+    const stat = readProcessStat(Number(pid));
+    if (stat) groups.set(stat.pgrp, [...(groups.get(stat.pgrp) ?? []), stat]);
+  }
+  return groups;
+}
+
+/** The environment of `pid` (same user, Linux `/proc`); null when unreadable. */
+export function readProcessEnv(pid: number): Record<string, string> | null {
+  return readEnviron(pid);
+}
+
 /** True when this platform exposes processes under `/proc` (Linux). */
 export function hasProcFs(): boolean {
   try {
@@ -91,6 +128,15 @@ function readEnviron(pid: number): Record<string, string> | null {
   } catch {
     return null;
   }
+}
+
+/** Fields after the command name (which may hold spaces and parentheses): state is the 3rd, pgrp the 5th, starttime the 22nd. */
+function parseStat(pid: number, text: string): ProcessStat | null {
+  const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
+  if (fields[0] === 'Z' || fields[0] === 'X') return null;
+  const pgrp = Number(fields[2]);
+  const startTime = Number(fields[19]);
+  return Number.isSafeInteger(pgrp) && Number.isSafeInteger(startTime) ? { pid, pgrp, startTime } : null;
 }
 
 function readLinkOrNull(path: string): string | null {

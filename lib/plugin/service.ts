@@ -3,6 +3,10 @@ import type { PluginLogger, PluginService, SubagentRuntime } from './api.js';
 import type { PluginSettings } from './config.js';
 import { toRunKey } from './runs.js';
 import { requestSocket } from './socket.js';
+import { untilStopAsked } from './stop.js';
+
+/** What a wait on the run yields when the daemon asked to end it. */
+const STOP = Symbol('stop');
 
 /** A spawn as `GET /v1/spawns/wait` hands it out (the fields the plugin uses). */
 export type Spawn = Pick<SpawnRequest, 'id' | 'taskId' | 'agent' | 'sessionId' | 'prompt'>;
@@ -91,12 +95,25 @@ export function createSpawnService(options: SpawnServiceOptions): PluginService 
     if (!started) return null;
     const sessionKey = started.sessionKey ?? wanted;
     options.logger.info(`svc: task ${spawn.taskId} runs in session ${sessionKey} (run ${started.runId}).`);
+    const ended = new AbortController();
+    const stopAsked = untilStopAsked(options.settings.socket, spawn.id, AbortSignal.any([signal, ended.signal])).then((stop) => (stop ? STOP : new Promise<never>(() => undefined)));
+    try {
+      return await waitForEnd(spawn, sessionKey, started.runId, signal, stopAsked);
+    } finally {
+      ended.abort();
+    }
+  }
+
+  /** Waits until the run ends, outlives its timeout, or the daemon asks to end it (then the gateway session is deleted, which aborts the run). */
+  async function waitForEnd(spawn: Spawn, sessionKey: string, runId: string, signal: AbortSignal, stopAsked: Promise<typeof STOP>): Promise<SpawnOutcome | null> {
+    const subagent = options.subagent();
     const deadline = now() + options.settings.runTimeoutMs;
     for (;;) {
       const left = deadline - now();
       if (left <= 0) return { ok: false, sessionKey, reason: 'run_timeout', error: `The run of ${spawn.taskId} did not end within ${options.settings.runTimeoutMs} ms.` };
-      const waited = await raceAbort(subagent.waitForRun({ runId: started.runId, timeoutMs: Math.min(options.waitSliceMs ?? 60_000, left) }), signal);
+      const waited = await raceAbort(Promise.race([subagent.waitForRun({ runId, timeoutMs: Math.min(options.waitSliceMs ?? 60_000, left) }), stopAsked]), signal);
       if (!waited) return null;
+      if (waited === STOP) return await stopRun(spawn, sessionKey);
       if (waited.status === 'ok') return { ok: true, sessionKey };
       if (waited.retryableTransportError) {
         await sleep(1000, signal);
@@ -106,6 +123,13 @@ export function createSpawnService(options: SpawnServiceOptions): PluginService 
         return { ok: false, sessionKey, reason: waited.status === 'error' ? 'run_failed' : 'run_timeout', error: waited.error ?? `The run ended with ${waited.status}.` };
       }
     }
+  }
+
+  async function stopRun(spawn: Spawn, sessionKey: string): Promise<SpawnOutcome> {
+    const { deleteSession } = options.subagent();
+    const deleted = !deleteSession ? 'this gateway has no subagent.deleteSession' : await deleteSession({ sessionKey, deleteTranscript: false }).then(() => null, (err: unknown) => messageOf(err));
+    options.logger.info(`svc: the daemon ended the run of ${spawn.taskId} (its lease expired or it was cancelled); ${deleted ? `deleting session ${sessionKey} failed: ${deleted}` : `session ${sessionKey} deleted, which aborts its run`}.`);
+    return { ok: false, sessionKey, reason: 'run_stopped', error: `The svc daemon ended this run${deleted ? `; the gateway session could not be deleted: ${deleted}` : ''}.` };
   }
 
   async function postResult(id: string, outcome: SpawnOutcome): Promise<void> {

@@ -3,7 +3,7 @@ import type { Priority } from '../core/priority.js';
 import { assertStatus, type Cause, type Status } from '../core/status.js';
 import { assertTaskText, type Routing, type Task } from '../core/task.js';
 import type { CommitResult } from './commit.js';
-import { assertLeaseAllows, type Caller } from './lease.js';
+import { assertLeaseAllows, assertSession, type Caller } from './lease.js';
 import type { Store } from './store.js';
 import type { StoredTask } from './task-file.js';
 
@@ -56,11 +56,15 @@ export async function resurrectTask(store: Store, arg: string, options: ActOptio
   }, options.actor);
 }
 
-/** Moves a task to cancelled, recording `metadata.cancelReason`. */
+/**
+ * Moves a task to cancelled, recording `metadata.cancelReason`. No lease condition (README, "Lease
+ * rules"): cancelling is the kill switch for a run, so it works on a task another agent holds; that
+ * agent's next call is `stale_session`. A caller that names a session must still name the current one.
+ */
 export async function cancelTask(store: Store, arg: string, options: ActOptions): Promise<CommitResult> {
   return store.commit(arg, (current) => {
     if (current.status === 'cancelled') return null;
-    assertLeaseAllows(current, store.clock(), options);
+    assertSession(current, options.sessionId);
     const metadata = options.reason ? { ...current.task.metadata, cancelReason: options.reason } : current.task.metadata;
     return {
       task: { ...current.task, metadata }, body: current.body, status: 'cancelled', ...(options.reason ? { reason: options.reason } : {}),

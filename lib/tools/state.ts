@@ -27,7 +27,7 @@ export const CancelParams = toolParams({
 /** `svc_task_cancel`: moves a task to cancelled (terminal). */
 export const svcTaskCancel: ToolDef<typeof CancelParams> = {
   name: 'svc_task_cancel',
-  description: 'Cancel a task (terminal: it is never dispatched again). A task leased to someone else is refused unless the call names its sessionId. Returns {taskId, status, transitioned, reason?}.',
+  description: 'Cancel a task (terminal: it is never dispatched again), even one another agent holds: its run is ended and its holder\'s next call fails with stale_session. A sessionId, when given, must be the current lease. Returns {taskId, status, transitioned, reason?}.',
   params: CancelParams,
   async handler(params, ctx): Promise<StateResult> {
     const result = await cancelTask(ctx.store, params.taskId, { ...toCaller(params, 'svc_task_cancel'), ...withReason(params.reason) });

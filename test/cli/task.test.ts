@@ -199,7 +199,7 @@ leases('every moving command refuses a foreign lease with the command that works
   const root = tempRoot();
   const id = await claimed(root);
   const session = /sessionId: (\S+)/.exec(readFileSync(`${root}/tasks/in-progress/${id}.md`, 'utf8'))![1]!;
-  const commands = [['status', id, 'ready'], ['block', id, '--reason', 'keys'], ['cancel', id], ['close', id], ['update', id, '--status', 'ready']];
+  const commands = [['status', id, 'ready'], ['block', id, '--reason', 'keys'], ['close', id], ['update', id, '--status', 'ready']];
   for (const argv of commands) {
     const out = await svc(root, 'task', ...argv);
     assert.is(out.code, 1, argv.join(' '));
@@ -215,6 +215,17 @@ leases('every moving command refuses a foreign lease with the command that works
   assert.match(stale.stderr, /no longer holds/);
   const named = await svc(root, 'task', 'cancel', other, '--session', otherSession);
   assert.is(named.stdout.trim(), `${other} in-progress -> cancelled`, named.stderr);
+});
+
+leases('svc task cancel has no lease condition: it cancels a task another agent holds, whose next call is stale_session', async () => {
+  const root = tempRoot();
+  const id = await claimed(root);
+  const session = /sessionId: (\S+)/.exec(readFileSync(`${root}/tasks/in-progress/${id}.md`, 'utf8'))![1]!;
+  const cancel = await svc(root, 'task', 'cancel', id, '--reason', 'runaway');
+  assert.is(cancel.stdout.trim(), `${id} in-progress -> cancelled`, cancel.stderr);
+  const late = await svc(root, 'task', 'update', id, '--agent', 'dev', '--session', session, '--body', 'still at it');
+  assert.is(late.code, 1);
+  assert.match(late.stderr, `Session ${session} no longer holds ${id}`);
 });
 
 leases('short ids: bare 2, 20 and 200 are today\'s tasks in every command, tool parameters and events --task', async () => {

@@ -83,7 +83,7 @@ local('an agent that ignores SIGTERM is killed after agentStopGraceMs', async ()
   await call(root, 'POST', '/v1/tool/invoke', { tool: 'svc_task_cancel', params: { taskId: id, sessionId } });
   await within(10_000, () => existsSync(`${root}/agent-${id}.term`), 'the SIGTERM');
   await within(10_000, () => !isAlive(pid), 'the SIGKILL');
-  assert.match(readFileSync(`${root}/data/logs/daemon.log`, 'utf8'), `${id} was cancelled: sent SIGTERM to its local agent (SIGKILL after 300 ms)`);
+  assert.match(readFileSync(`${root}/data/logs/daemon.log`, 'utf8'), `${id}: ending its local agent (session ${sessionId}, pid ${pid}) since it was cancelled: SIGTERM sent, SIGKILL after 300 ms`);
 });
 
 local('a cancel by the command line after a daemon restart still ends the agent the earlier daemon started', async () => {

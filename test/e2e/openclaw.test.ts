@@ -24,7 +24,7 @@ e2e.before(async () => {
   const started = Date.now();
   install = await ensureOpenClaw((line) => process.stdout.write(`  (${line})\n`));
   process.stdout.write(`  (openclaw ready in ${((Date.now() - started) / 1000).toFixed(1)} s)\n`);
-  model = await startScriptedModel();
+  model = await startScriptedModel({ hold: /Never finish/ });
 });
 e2e.after.each(async () => {
   for (const handle of open.splice(0).reverse()) await handle.close();
@@ -139,6 +139,49 @@ e2e('plugin: after `svc init --yes` the gateway loads svc as a plugin, lists its
     return types.includes('plugin.agent-end') && types;
   }, 'the agent_end hook in the event log');
   process.stdout.write(`  (hook events: ${[...new Set(hooks)].join(', ')})\n`);
+});
+
+/** Cancels `id` as the operator (no lease named) and waits until the model's held request for it is dropped by the gateway. */
+async function cancelHeldRun(root: string, id: string, what: string): Promise<void> {
+  const closed = model.held.closedByClient;
+  const cancel = await runSvc({ SVC_HOME: root, HOME: root }, 'task', 'cancel', id, '--reason', 'runaway');
+  assert.is(cancel.code, 0, cancel.stderr);
+  await within(60_000, () => model.held.closedByClient > closed, `${what} (daemon log: ${daemonLog(root)})`);
+}
+
+e2e('standalone: an operator\'s cancel of a task a gateway run holds cancels that run through the gateway\'s subagents tool', async () => {
+  const port = await freePort();
+  const { root, home, configPath, config, logFile } = workspace(port, { bootWindowMs: 500, pollIntervalMs: 1000 });
+  writeFileSync(configPath, `${JSON.stringify(config, null, 2)}\n`);
+  await init(root, home, configPath, '--standalone');
+  await gatewayUp({ install, configPath, home, port, token: TOKEN, logFile });
+  daemonChild(root);
+  await healthy(root);
+  await within(10_000, async () => ((await call(root, 'GET', '/status')).body as { mode: string }).mode === 'standalone', 'standalone mode');
+  const held = model.held.open;
+  const { body } = await call(root, 'POST', '/v1/tool/invoke', { tool: 'svc_dispatch', params: { title: 'Never finish', brief: 'Never finish this.', agent: 'dev' } });
+  const id = (body as { result: { taskId: string } }).result.taskId;
+  await within(60_000, () => model.held.open > held, `the run waiting on the model (daemon log: ${daemonLog(root)})`);
+  await cancelHeldRun(root, id, 'the gateway run aborted');
+  const logged = /cancelled its standalone gateway runs since it was cancelled: gateway task \S+ cancelled/;
+  await within(30_000, () => logged.test(readFileSync(join(root, 'data', 'logs', 'daemon.log'), 'utf8')), `the log line (daemon log: ${daemonLog(root)})`);
+});
+
+e2e('plugin: an operator\'s cancel of a task a gateway session runs deletes that session, which aborts the run', async () => {
+  const port = await freePort();
+  const { root, home, configPath, config, logFile } = workspace(port, { bootWindowMs: 60_000, pollIntervalMs: 1000 });
+  writeFileSync(configPath, `${JSON.stringify(config, null, 2)}\n`);
+  await init(root, home, configPath);
+  const gateway = await gatewayUp({ install, configPath, home, port, token: TOKEN, logFile });
+  daemonChild(root);
+  await healthy(root);
+  await within(60_000, async () => ((await call(root, 'GET', '/status')).body as { mode: string }).mode === 'plugin', `plugin mode (gateway output: ${gateway.output().slice(-3000)})`);
+  const held = model.held.open;
+  const { body } = await call(root, 'POST', '/v1/tool/invoke', { tool: 'svc_dispatch', params: { title: 'Never finish', brief: 'Never finish this.', agent: 'dev' } });
+  const id = (body as { result: { taskId: string } }).result.taskId;
+  await within(60_000, () => model.held.open > held, `the run waiting on the model (gateway: ${gateway.output().slice(-3000)})`);
+  await cancelHeldRun(root, id, `the gateway run aborted (gateway: ${gateway.output().slice(-3000)})`);
+  await within(30_000, () => /spawn\.result.*"reason":"run_stopped"/.test(readFileSync(join(root, 'data', 'logs', 'daemon.log'), 'utf8')), 'the plugin reports the stopped run');
 });
 
 e2e('the gateway validates the plugin config of the specification\'s installation example and refuses an unknown key', async () => {

@@ -35,6 +35,14 @@ order('dispatches by priority, then age, within the agent and global limits', ()
   assert.equal(brief(plan(snap(ready), ctx())), ['t2>dev:command', 't4>dev:command', 't1:agent-busy', 't3:agent-busy']);
 });
 
+order('a task whose previous run is still alive is held previous-run-ending, and its slot goes to the next task', () => {
+  const ready = [task('t1'), task('t2'), task('t3')];
+  const snapshot = { ...snap(ready), previousRun: (id: string) => (id === 't1' ? 'the local agent of session s (pid 42) got SIGTERM' : null) };
+  const actions = plan(snapshot, ctx());
+  assert.equal(brief(actions), ['t1:previous-run-ending', 't2>dev:command', 't3>dev:command']);
+  assert.equal(actions[0], { kind: 'hold', taskId: 't1', reason: 'previous-run-ending', detail: 'the local agent of session s (pid 42) got SIGTERM' });
+});
+
 order('the global limit counts tasks already in progress', () => {
   const running = [task('r1', { status: 'in-progress', routing: {}, lease: { agent: 'x', expiresAt: '2026-11-21T11:00:00.000Z', sessionId: 's' } })];
   const ready = [task('t1', { routing: { agent: 'dev2' } }), task('t2', { routing: { agent: 'dev' } }), task('t3', { routing: { agent: 'dev' } })];

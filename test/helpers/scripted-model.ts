@@ -12,6 +12,8 @@ export interface ScriptedModel {
   /** The base URL to configure as the provider's `baseUrl` (ends with `/v1`). */
   url: string;
   turns: ModelTurn[];
+  /** Requests held open (a prompt matching `hold`): how many are waiting now, and how many their client closed. */
+  held: { open: number; closedByClient: number };
   close(): Promise<void>;
 }
 
@@ -23,14 +25,16 @@ const COMPLETE = /svc_task_complete\(\{ taskId: "([^"]+)", sessionId: "([^"]+)"/
  * directly when the tool is offered by name, else through the gateway's tool search (`tool_search`,
  * then `tool_call` with the id the search returned). Anything else gets a short final answer.
  */
-export async function startScriptedModel(): Promise<ScriptedModel> {
+export async function startScriptedModel(options: { hold?: RegExp } = {}): Promise<ScriptedModel> {
   const turns: ModelTurn[] = [];
-  const server = createServer((req, res) => void answer(req, res, turns));
+  const held = { open: 0, closedByClient: 0 };
+  const server = createServer((req, res) => void answer(req, res, turns, options.hold ? { pattern: options.hold, held } : undefined));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}/v1`,
     turns,
+    held,
     close: () => new Promise((resolve) => {
       server.closeAllConnections();
       server.close(() => resolve());
@@ -50,12 +54,19 @@ interface ToolCall {
   args: Record<string, unknown>;
 }
 
-async function answer(req: IncomingMessage, res: ServerResponse, turns: ModelTurn[]): Promise<void> {
+async function answer(req: IncomingMessage, res: ServerResponse, turns: ModelTurn[], hold?: { pattern: RegExp; held: ScriptedModel['held'] }): Promise<void> {
   let raw = '';
   for await (const chunk of req) raw += String(chunk);
   if (req.method === 'GET' && req.url?.endsWith('/models')) return json(res, { object: 'list', data: [{ id: 'scripted', object: 'model' }] });
   const body = parse(raw);
   const messages = (body.messages ?? []) as Message[];
+  if (hold && messages.some((m) => hold.pattern.test(textOf(m.content)))) {
+    // A run that never ends on its own: the answer waits until the client gives up on it (an aborted run).
+    hold.held.open++;
+    turns.push({ tools: [], reply: 'held' });
+    res.on('close', () => (hold.held.open--, hold.held.closedByClient++));
+    return;
+  }
   const tools = ((body.tools ?? []) as { function?: { name?: string }; name?: string }[]).map((t) => t.function?.name ?? t.name ?? '');
   const call = nextCall(messages, tools);
   turns.push({ tools, reply: call ? `${call.name} ${JSON.stringify(call.args)}` : 'text' });

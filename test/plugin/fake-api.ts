@@ -12,6 +12,10 @@ export interface FakeApi extends PluginApi {
   services: PluginService[];
   logs: string[];
   runs: SubagentRunParams[];
+  /** Session keys deleted through `subagent.deleteSession` (which aborts their active run), in order. */
+  deleted: string[];
+  /** Runs going on now (started, not ended or aborted). */
+  active: Set<string>;
   /** The tool `name` as the gateway would build it for a run of `agentId` in `sessionKey`. */
   tool(name: string, ctx?: HookContext): AgentTool;
   /** Fires a hook the way the gateway would; returns what the handler returned. */
@@ -31,6 +35,7 @@ export const completeThroughTool: RunScript = async (params, api) => {
 export function fakeApi(options: { mode?: RegistrationMode; config?: Record<string, unknown>; script?: RunScript } = {}): FakeApi {
   const script = options.script ?? completeThroughTool;
   const finished = new Map<string, Promise<AgentWaitResult>>();
+  const aborts = new Map<string, () => void>(); // session key -> abort of its latest run
   let runs = 0;
   const api: FakeApi = {
     id: 'svc',
@@ -41,6 +46,8 @@ export function fakeApi(options: { mode?: RegistrationMode; config?: Record<stri
     services: [],
     logs: [],
     runs: [],
+    deleted: [],
+    active: new Set(),
     logger: {
       info: (m) => void api.logs.push(`info ${m}`),
       warn: (m) => void api.logs.push(`warn ${m}`),
@@ -51,8 +58,15 @@ export function fakeApi(options: { mode?: RegistrationMode; config?: Record<stri
         async run(params) {
           api.runs.push(params);
           const runId = params.idempotencyKey ?? `run-${++runs}`; // the gateway names a run by its idempotency key
-          finished.set(runId, script(params, api).catch((err: unknown) => ({ status: 'error' as const, error: String(err) })));
+          const aborted = new Promise<AgentWaitResult>((resolve) => aborts.set(params.sessionKey, () => resolve({ status: 'error', error: 'aborted' })));
+          api.active.add(runId);
+          const result = Promise.race([script(params, api).catch((err: unknown) => ({ status: 'error' as const, error: String(err) })), aborted]);
+          finished.set(runId, result.finally(() => api.active.delete(runId)));
           return { runId, sessionKey: params.sessionKey };
+        },
+        async deleteSession({ sessionKey }) {
+          api.deleted.push(sessionKey);
+          aborts.get(sessionKey)?.();
         },
         async waitForRun({ runId, timeoutMs }) {
           let timer: NodeJS.Timeout | undefined;

@@ -169,6 +169,37 @@ test('a gateway that cannot start the run is posted as spawn_failed', async () =
   assert.is(failed.payload.reason, 'spawn_failed');
 });
 
+test('a lease that expires ends the gateway run (its session is deleted) before the task runs again, never two runs at once', async () => {
+  const root = tempRoot();
+  writeOrg(root, { agents: [{ id: 'gw', name: 'Gateway agent' }], aof: { daemon: { ...FAST, defaultLeaseTtlMs: 1000 } } });
+  await startTestDaemon(root, { tools: TOOLS });
+  let most = 0;
+  const { api } = await startPlugin(root, { script: () => ((most = Math.max(most, api.active.size)), new Promise(() => undefined)) });
+  await within(3000, async () => ((await call(root, 'GET', '/status')).body as { mode: string }).mode === 'plugin', 'plugin mode');
+  const id = await dispatch(root, 'Never ends on its own', 'gw');
+  await within(15_000, () => api.runs.length >= 3, 'two expiries and a third run');
+  assert.is(most, 1, 'one run at a time');
+  assert.equal(api.deleted.slice(0, 2), [`agent:gw:svc-${id}`, `agent:gw:svc-${id}`]);
+  const results = (await readEvents(root, { taskId: id, type: 'dispatch.failed' })).length;
+  assert.is(results, 0, 'a stopped run is not a failed dispatch');
+  assert.ok(api.logs.some((line) => line.includes(`the daemon ended the run of ${id}`)), api.logs.join('\n'));
+});
+
+test('an operator\'s cancel of a task a gateway run holds ends the run', async () => {
+  const root = tempRoot();
+  writeOrg(root, { agents: [{ id: 'gw', name: 'Gateway agent' }], aof: { daemon: FAST } });
+  await startTestDaemon(root, { tools: TOOLS });
+  const { api } = await startPlugin(root, { script: () => new Promise(() => undefined) });
+  await within(3000, async () => ((await call(root, 'GET', '/status')).body as { mode: string }).mode === 'plugin', 'plugin mode');
+  const id = await dispatch(root, 'Runaway', 'gw');
+  await within(10_000, () => api.active.size === 1, 'the run');
+  const { status, body } = await call(root, 'POST', '/v1/tool/invoke', { tool: 'svc_task_cancel', params: { taskId: id, actor: 'operator' } });
+  assert.is(status, 200, JSON.stringify(body));
+  await within(10_000, () => api.active.size === 0, 'the run aborted');
+  assert.equal(api.deleted, [`agent:gw:svc-${id}`]);
+  assert.is(await statusOf(root, id), 'cancelled');
+});
+
 test('stop aborts the long-poll, leaves a running session alone and leaves no handle behind', async () => {
   const root = tempRoot();
   writeOrg(root, { agents: [{ id: 'gw', name: 'Gateway agent' }], aof: { daemon: FAST } });

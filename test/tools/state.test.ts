@@ -19,6 +19,14 @@ cancel('moves a task to cancelled with the reason logged and kept; naming the le
   assert.equal([cancelled!.actor, cancelled!.payload], ['lead', { reason: 'duplicate' }]);
 });
 
+cancel('cancels a task another agent holds without naming its lease; the holder\'s next call is stale_session', async () => {
+  const { call, store } = setup();
+  const { id, sessionId } = await inProgressTask(store, { agent: 'dev' });
+  assert.equal(await call('svc_task_cancel', { taskId: id, actor: 'operator', reason: 'runaway' }), { taskId: id, status: 'cancelled', transitioned: true, reason: 'runaway' });
+  await rejects(call('svc_task_update', { taskId: id, actor: 'dev', sessionId, body: 'more' }), 'stale_session', sessionId);
+  await rejects(call('svc_task_complete', { taskId: id, actor: 'dev', sessionId }), 'stale_session', sessionId);
+});
+
 cancel('takes a bare sequence (-001 or 001) as the task id when one task has it', async () => {
   const { call, store } = setup();
   const { task } = await store.create({ title: 'Short', createdBy: 'test' });
@@ -51,7 +59,7 @@ block('on a leased task, refuses another agent with the call that works, and blo
   const { call, store, root } = setup();
   const { id, sessionId } = await inProgressTask(store, { agent: 'dev' });
   const before = snapshot(root);
-  for (const tool of ['svc_task_block', 'svc_task_cancel', 'svc_task_update', 'svc_task_complete']) {
+  for (const tool of ['svc_task_block', 'svc_task_update', 'svc_task_complete']) { // svc_task_cancel has no lease condition
     const params = tool === 'svc_task_update' ? { taskId: id, status: 'ready', actor: 'lead' } : { taskId: id, reason: 'keys', actor: 'lead' };
     const error = await rejects(call(tool, tool === 'svc_task_complete' ? { taskId: id, actor: 'lead' } : params), 'lease_held', 'Task has active lease', 'agent dev', sessionId);
     assert.ok(error.hint?.includes(`${tool}({ taskId: "${id}", sessionId: "${sessionId}"`), error.hint);

@@ -1,0 +1,111 @@
+import type { CommandAdapter } from '../adapters/command.js';
+import type { Run } from '../adapters/runs.js';
+import { requeueOrphanedRun } from '../engine/dispatch.js';
+import type { Store } from '../store/store.js';
+
+/** Options of `createRunEnder`. */
+export interface RunEnderOptions {
+  store: Store;
+  command: CommandAdapter;
+  /** Plugin runs: asks the plugin to end the gateway runs of a task (sessions other than `keep`); returns their spawn ids. */
+  stopPluginRuns?: (taskId: string, keep?: string) => string[];
+  /** Plugin runs of a task whose end the plugin has not reported yet, and whether they were asked to end. */
+  pluginRuns?: (taskId: string) => { id: string; stopping: boolean }[];
+  /** Standalone runs: cancels the gateway runs of a task this daemon spawned there (null when it spawned none); resolves with what it did. */
+  stopStandaloneRuns?: (taskId: string) => Promise<string> | null;
+  stopGraceMs: () => number;
+  log: (line: string) => void;
+  /** Asks for a tick (a run is gone: its task may be dispatched again). */
+  schedule: () => void;
+  /** The task's status and lease session as the index has them (for `sweep`). */
+  taskOf?: (taskId: string) => { status: string; sessionId?: string | undefined } | undefined;
+  /** Tells the index which tasks the ender committed. */
+  onCommitted: (ids: readonly string[]) => void | Promise<void>;
+}
+
+/** One run per task (README, "The scheduler"): the daemon's side of ending runs. */
+export type RunEnder = ReturnType<typeof createRunEnder>;
+
+/**
+ * Ends the runs of a task before it is dispatched again (lease expired, cancelled, back in ready),
+ * says what of them is still alive (the `previous-run-ending` hold) and, at a daemon start, settles
+ * the runs an earlier daemon recorded in `data/runs/`.
+ */
+export function createRunEnder(options: RunEnderOptions) {
+  const { store, command, log } = options;
+  const cancelling = new Map<string, Promise<void>>(); // standalone runs being cancelled, by task
+
+  return {
+    /** Starts ending every run of `taskId` but `keep`'s (SIGTERM to local agents, a stop to gateway runs); logs it once per run. */
+    end(taskId: string, why: string, keep?: string): void {
+      const fresh = command.runs.of(taskId).filter((run) => run.state !== 'ending');
+      for (const run of command.runs.end(taskId, keep)) {
+        if (fresh.includes(run)) log(`${taskId}: ending its local agent (session ${run.sessionId}, pid ${run.pid}) since ${why}: SIGTERM sent, SIGKILL after ${options.stopGraceMs()} ms`);
+      }
+      for (const id of options.stopPluginRuns?.(taskId, keep) ?? []) log(`${taskId}: asked the plugin to end its gateway run (spawn ${id}) since ${why}`);
+      // The gateway's list does not tell one session's standalone run from another: none is cancelled while one is kept.
+      const standalone = cancelling.has(taskId) || keep !== undefined ? null : options.stopStandaloneRuns?.(taskId);
+      if (standalone) {
+        const settled = standalone.then(
+          (done) => log(`${taskId}: cancelled its standalone gateway runs since ${why}: ${done}`),
+          (err: unknown) => log(`${taskId}: could not cancel its standalone gateway runs (${err instanceof Error ? err.message : String(err)}); the gateway may still run it`),
+        ).finally(() => (cancelling.delete(taskId), options.schedule()));
+        cancelling.set(taskId, settled);
+      }
+    },
+    /** What of an earlier run of `taskId` is still alive, or null. */
+    describe(taskId: string): string | null {
+      const local = command.runs.of(taskId).map((run) => `the local agent of session ${run.sessionId} (pid ${run.pid}) ${run.state === 'ending' ? `got SIGTERM${run.killed ? ' and SIGKILL' : `; SIGKILL at ${new Date(run.killAt ?? 0).toISOString()}`}` : 'still runs'}`);
+      const plugin = (options.pluginRuns?.(taskId) ?? []).map((run) => `the gateway run of spawn ${run.id} ${run.stopping ? 'was asked to end' : 'still runs'}`);
+      const standalone = cancelling.has(taskId) ? ['its standalone gateway run is being cancelled (subagents cancel)'] : [];
+      const parts = [...local, ...plugin, ...standalone];
+      return parts.length ? `${parts.join('; ')}; it is dispatched once that is over` : null;
+    },
+    /**
+     * Ends the local runs whose task went on without them: in progress under another session (its
+     * lease expired and another daemon sharing the tree dispatched it again) or cancelled.
+     */
+    sweep(): void {
+      for (const run of command.runs.all()) {
+        const task = run.state === 'ending' ? undefined : options.taskOf?.(run.taskId);
+        if (task?.status === 'in-progress' && task.sessionId !== run.sessionId) this.end(run.taskId, `its task is in progress under session ${task.sessionId}`, task.sessionId);
+        else if (task?.status === 'cancelled') this.end(run.taskId, 'it was cancelled');
+      }
+    },
+    /** A run was confirmed gone: an adopted run whose task it still holds sends the task back to ready, uncounted. */
+    gone(run: Run): void {
+      if (run.state === 'ending') log(`${run.taskId}: its local agent (session ${run.sessionId}, pid ${run.pid}) is gone`);
+      if (!run.adopted) return options.schedule();
+      void requeue(run).finally(options.schedule);
+    },
+    /**
+     * At a daemon start: every run recorded under `data/runs/` whose task is no longer in progress
+     * under that run's session is ended; one still holding its task is watched; a task whose run
+     * is gone while it still held it goes back to ready at once, not counted as a failed dispatch.
+     */
+    async start(): Promise<void> {
+      const { alive, gone } = command.runs.adopt();
+      for (const run of alive) {
+        const current = await store.get(run.taskId).catch(() => null);
+        if (current?.status === 'in-progress' && current.task.lease?.sessionId === run.sessionId) {
+          log(`${run.taskId}: its local agent (session ${run.sessionId}, pid ${run.pid}) still runs from before the restart; watching it`);
+        } else {
+          const where = current ? `its task is ${current.status}${current.status === 'in-progress' ? ' under another session' : ''}` : 'its task is gone';
+          this.end(run.taskId, `${where} (found at start)`, current?.status === 'in-progress' ? current.task.lease?.sessionId : undefined);
+        }
+      }
+      for (const run of gone) await requeue(run);
+      if (gone.length) options.schedule();
+    },
+  };
+
+  async function requeue(run: Run): Promise<void> {
+    const moved = await requeueOrphanedRun(store, run.taskId, run.sessionId).catch((err: unknown) => {
+      log(`${run.taskId}: could not requeue it after its local agent (session ${run.sessionId}) ended: ${err instanceof Error ? err.message : String(err)}; its lease keeps it until it expires`);
+      return false;
+    });
+    if (!moved) return;
+    await options.onCommitted([run.taskId]);
+    log(`${run.taskId}: its local agent (session ${run.sessionId}, pid ${run.pid}), started by an earlier daemon, ended without completing: back to ready, not counted as a failed dispatch`);
+  }
+}

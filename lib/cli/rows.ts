@@ -41,6 +41,7 @@ async function listFromDaemon(ctx: Context, status: Status | undefined): Promise
   const rows = body.tasks.map((t) => ({
     id: t.id, title: t.title, status: t.status, priority: t.priority, agent: t.agent ?? null, createdAt: t.createdAt, updatedAt: t.updatedAt, dependsOn: t.dependsOn,
     path: paths.taskFile(t.status as Status, t.id), ...(t.nextAttemptAt ? { nextAttemptAt: t.nextAttemptAt } : {}), ...(t.leasedBy ? { leasedBy: t.leasedBy } : {}),
+    ...(t.notBefore ? { notBefore: t.notBefore } : {}), ...(t.dueAt ? { dueAt: t.dueAt } : {}),
   }));
   return { rows: rows.sort((a, b) => compareText(a.createdAt, b.createdAt) || compareText(a.id, b.id)), invalid: body.invalid, source: 'daemon' };
 }

@@ -10,7 +10,7 @@ import type { ToolDef } from '../tools/registry.js';
 import { assertHealthy, assertPrivateDir, assertSocketPath, clearLeftovers, holdInstanceLock, listenPrivate, removePidFile, removeSocket, socketLost, writePidFile, type InstanceLock } from './instance.js';
 import { limitConnections } from './connections.js';
 import { createEventRetry, type EventRetry } from './event-retry.js';
-import { toLeasedBy } from '../store/task-row.js';
+import { toLeasedBy, toScheduleFields } from '../store/task-row.js';
 import { toLeaseOwners } from './lease-owners.js';
 import { createLog, type DaemonLog } from './log.js';
 import { createRoutes, type HookName, type RouteContext, type StatusBody } from './routes.js';
@@ -232,7 +232,7 @@ function toRouteContext(core: Core): RouteContext {
   const { index, log } = parts;
   return {
     tools: core.options.tools, spawns, log, spawnWaitMs: core.options.spawnWaitMs ?? 25_000,
-    status: async () => ({ ...statusOf(core), ...(core.scheduling ? { config: await core.scheduling.config() } : {}) }),
+    status: async () => ({ ...statusOf(core), ...(core.scheduling ? { config: await core.scheduling.config(), pausedAgents: core.scheduling.pausedAgents() } : {}) }),
     isStopping: () => core.stopping,
     toolContext: {
       store: core.store, index,
@@ -245,8 +245,8 @@ function toRouteContext(core: Core): RouteContext {
     listTasks: async (status) => {
       if (!status || status === 'done' || status === 'cancelled') await index.loaded;
       await index.refresh();
-      const rows = [...index.summaries(status)].map(({ id, title, status: at, priority, agent, createdAt, updatedAt, dependsOn, nextAttemptAt, lease }) =>
-        ({ id, title, status: at, priority, agent, createdAt, updatedAt, dependsOn, ...(at === 'ready' && nextAttemptAt ? { nextAttemptAt } : {}), ...toLeasedBy(lease) }));
+      const rows = [...index.summaries(status)].map(({ id, title, status: at, priority, agent, createdAt, updatedAt, dependsOn, nextAttemptAt, lease, notBefore, dueAt }) =>
+        ({ id, title, status: at, priority, agent, createdAt, updatedAt, dependsOn, ...(at === 'ready' && nextAttemptAt ? { nextAttemptAt } : {}), ...toLeasedBy(lease), ...toScheduleFields(at, { notBefore, dueAt }) }));
       return { tasks: rows, invalid: index.invalid() };
     },
     scheduler: {

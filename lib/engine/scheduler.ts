@@ -6,6 +6,7 @@ import type { Store } from '../store/store.js';
 import type { Adapter } from '../core/spawn.js';
 import { deadletterTask, expireLease, formatDeadletterAlert, type LeaseOwner } from './dispatch.js';
 import { plan, type Action, type AdapterKind, type Mode, type Snapshot } from './plan.js';
+import { createPauseReader } from './pause-reader.js';
 import { runDispatch } from './run.js';
 
 /** Where the scheduler reads state from: the daemon's index, or a store listing. */
@@ -63,6 +64,9 @@ export interface SchedulerHandle {
   close(): Promise<void>;
 }
 
+/** Expected waits, not logged: a busy agent, the global limit, dependencies, a backoff, a `notBefore`, an operator's pause. */
+const QUIET_HOLDS: ReadonlySet<string> = new Set(['concurrency', 'agent-busy', 'dependencies', 'backoff', 'not-before', 'agent-paused']);
+
 /** Actions of one tick applied at once: enough to overlap fsyncs, few enough to stay far from fd limits. */
 const APPLY_CONCURRENCY = 16;
 
@@ -76,14 +80,16 @@ export function startScheduler(options: SchedulerOptions): SchedulerHandle {
   let closed = false;
   let lastTickAt: string | null = null;
   let wake: { at: number; timer: NodeJS.Timeout } | null = null;
+  const pauses = createPauseReader(options.store.paths, options.log);
 
   async function planNow() {
     const org = await options.loadOrg();
     const settings = toDaemonSettings(org);
     const now = options.store.clock();
     const snapshot = await options.source.snapshot();
+    const paused = await pauses.get();
     const actions = plan(snapshot, {
-      org, now, maxConcurrentDispatches: settings.maxConcurrentDispatches, mode: options.mode(),
+      org, now, paused, maxConcurrentDispatches: settings.maxConcurrentDispatches, mode: options.mode(),
       ...(settings.maxDispatchesPerDaemon && options.owner ? { perDaemon: { limit: settings.maxDispatchesPerDaemon, owner: options.owner } } : {}),
       pluginAttached: options.pluginAttached(), gatewayConfigured: Boolean(settings.gatewayUrl), orgProblem: options.orgProblem?.() ?? null,
     });
@@ -119,6 +125,8 @@ export function startScheduler(options: SchedulerOptions): SchedulerHandle {
         await options.onCommitted?.([action.taskId]);
       } else if (action.kind === 'hold') {
         logHold(action);
+      } else if (await pauses.isPaused(action.agent)) {
+        options.log(`${action.taskId} not dispatched: agent ${action.agent} was paused meanwhile`); // paused after the plan was made
       } else {
         const run = runDispatch({ ...options, org, ttlMs, schedule, track: (ended) => track(ended, runs) }, action);
         track(run);
@@ -142,7 +150,7 @@ export function startScheduler(options: SchedulerOptions): SchedulerHandle {
   function logHold(action: Extract<Action, { kind: 'hold' }>): void {
     const key = `${action.taskId}:${action.reason}`;
     const now = options.store.clock().getTime();
-    if (action.reason === 'concurrency' || action.reason === 'agent-busy' || action.reason === 'dependencies' || action.reason === 'backoff') return;
+    if (QUIET_HOLDS.has(action.reason)) return;
     if ((held.get(key) ?? 0) > now) return;
     held.set(key, now + (options.holdLogIntervalMs ?? 60_000));
     options.log(`warning: ${action.taskId} held in ready, reason ${action.reason}: ${action.detail}`);

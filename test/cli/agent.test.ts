@@ -7,7 +7,7 @@ import { TOOLS } from '../../lib/tools/index.js';
 import { OPERATOR_TOOLS } from '../../lib/tools/operator.js';
 import { SVC_BIN, writeOrg } from '../helpers/agents.js';
 import { svc } from '../helpers/cli.js';
-import { closeDaemons, healthy, startChild, startTestDaemon } from '../helpers/daemon.js';
+import { call, closeDaemons, healthy, startChild, startTestDaemon } from '../helpers/daemon.js';
 import { cleanRoots, logShows, tempRoot, within } from '../helpers/root.js';
 
 /** argv of an agent that completes its task once `<SVC_HOME>/go` exists (so a test decides when a run ends). */
@@ -36,6 +36,7 @@ async function readyTask(root: string, title: string, agent = 'dev'): Promise<st
   return id;
 }
 
+const listed = async (root: string) => JSON.parse((await svc(root, 'task', 'list', '--json')).stdout) as { id: string; status: string }[];
 const statusOf = (root: string, id: string) => ['ready', 'in-progress', 'done'].find((s) => existsSync(toPaths(root).taskFile(s as never, id)));
 
 const bad = suite('cli.agent bad input');
@@ -108,10 +109,11 @@ live('a pause made by the command line stops new dispatches at once, running run
   await within(15_000, () => statusOf(root, first) === 'in-progress', 'the first task dispatched');
   assert.is((await svc(root, 'agent', 'pause', 'dev', '--reason', 'maintenance')).code, 0);
   await logShows(daemon.paths.daemonLog, /agent pauses changed: dev paused/);
-  const second = await readyTask(root, 'Waits for the resume');
   const other = await readyTask(root, 'Another agent is not paused', 'dev2');
   writeFileSync(`${root}/go`, '');
   await within(15_000, () => statusOf(root, first) === 'done' && statusOf(root, other) === 'done', 'the running run and dev2\'s task finish');
+  await within(15_000, async () => (await listed(root)).filter((row) => row.status === 'done').length === 2, 'the daemon\'s index sees both done');
+  const second = await readyTask(root, 'Waits for the resume'); // its tick plans before the next command runs
   const plan = await svc(root, 'scheduler', 'run');
   assert.match(plan.stdout, new RegExp(`hold        ${second}: agent-paused: agent dev is paused .*\\(maintenance\\)`));
   assert.match(plan.stdout, /by the running daemon/);
@@ -136,6 +138,7 @@ live('the pause survives a daemon restart and is shown by daemon status', async 
   await daemon.kill();
   daemon = startChild(root);
   await healthy(root);
+  await within(15_000, async () => ((await call(root, 'GET', '/status')).body as { mode: string }).mode === 'standalone', 'the boot window over (its end asks for a tick)');
   assert.match((await svc(root, 'scheduler', 'run')).stdout, new RegExp(`hold        ${id}: agent-paused`));
   assert.is(statusOf(root, id), 'ready');
   writeFileSync(`${root}/go`, '');

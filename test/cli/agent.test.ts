@@ -133,8 +133,8 @@ live('the pause survives a daemon restart and is shown by daemon status', async 
   let daemon = startChild(root);
   await healthy(root);
   assert.match((await svc(root, 'daemon', 'status')).stdout, /Paused: dev since \S+ by operator \(over budget\)/);
-  const status = JSON.parse((await svc(root, 'daemon', 'status', '--json')).stdout) as { pausedAgents?: { agent: string }[]; status?: { pausedAgents: { agent: string }[] } };
-  assert.equal((status.pausedAgents ?? status.status?.pausedAgents)?.map((p) => p.agent), ['dev']);
+  const status = JSON.parse((await svc(root, 'daemon', 'status', '--json')).stdout) as { pausedAgents: { agent: string; reason: string }[] };
+  assert.equal(status.pausedAgents.map((p) => [p.agent, p.reason]), [['dev', 'over budget']]);
   await daemon.kill();
   daemon = startChild(root);
   await healthy(root);

@@ -5,7 +5,7 @@ import { readEvents } from '../../lib/store/events.js';
 import { toPaths } from '../../lib/store/paths.js';
 import { TOOLS } from '../../lib/tools/index.js';
 import { OPERATOR_TOOLS } from '../../lib/tools/operator.js';
-import { SVC_BIN, writeOrg } from '../helpers/agents.js';
+import { quittingAgent, SVC_BIN, writeOrg } from '../helpers/agents.js';
 import { svc } from '../helpers/cli.js';
 import { call, closeDaemons, healthy, startChild, startTestDaemon } from '../helpers/daemon.js';
 import { cleanRoots, logShows, tempRoot, within } from '../helpers/root.js';
@@ -95,6 +95,20 @@ files('pause holds the agent\'s tasks in the plan, list shows it, resume release
   assert.equal(events.map((e) => [e.type, e.actor, e.payload]), [['agent.paused', 'operator', { agent: 'dev', reason: 'rotating keys' }], ['agent.resumed', 'operator', { agent: 'dev' }]]);
 });
 
+files('list counts failed dispatches in a row from the event log; a paused agent removed from the chart is listed and can be resumed', async () => {
+  const root = tempRoot();
+  writeOrg(root, { agents: [{ id: 'dev', name: 'Dev', command: quittingAgent() }, { id: 'old', name: 'Old' }] });
+  const id = await readyTask(root, 'Fails once');
+  assert.is((await svc(root, 'scheduler', 'run', '--active')).code, 0);
+  assert.is((await svc(root, 'agent', 'pause', 'old')).code, 0);
+  writeOrg(root, { agents: [{ id: 'dev', name: 'Dev', command: quittingAgent() }] });
+  const rows = JSON.parse((await svc(root, 'agent', 'list', '--json')).stdout).agents as { id: string; known: boolean; failuresInARow: number; lastDispatch: { taskId: string } | null }[];
+  assert.equal(rows.map((r) => [r.id, r.known, r.failuresInARow, r.lastDispatch?.taskId ?? null]), [['dev', true, 1, id], ['old', false, 0, null]]);
+  assert.match((await svc(root, 'agent', 'list')).stdout, /old +paused +0 +- +0\n/);
+  assert.match((await svc(root, 'agent', 'resume', 'old')).stdout, /agent old resumed/);
+  assert.is((await svc(root, 'agent', 'pause', 'old')).code, 1, 'once resumed, an agent not in the chart cannot be paused again');
+});
+
 const live = suite('cli.agent with a daemon');
 live.after.each(async () => {
   await closeDaemons();
@@ -132,7 +146,7 @@ live('the pause survives a daemon restart and is shown by daemon status', async 
   const id = await readyTask(root, 'Held across restarts');
   let daemon = startChild(root);
   await healthy(root);
-  assert.match((await svc(root, 'daemon', 'status')).stdout, /Paused: dev since \S+ by operator \(over budget\)/);
+  await within(15_000, async () => /Paused: dev since \S+ by operator \(over budget\)/.test((await svc(root, 'daemon', 'status')).stdout), 'the Paused line once the scheduler has read the file');
   const status = JSON.parse((await svc(root, 'daemon', 'status', '--json')).stdout) as { pausedAgents: { agent: string; reason: string }[] };
   assert.equal(status.pausedAgents.map((p) => [p.agent, p.reason]), [['dev', 'over budget']]);
   await daemon.kill();

@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { hasCode } from '../core/errors.js';
+import { toTimerDelay } from '../core/timer.js';
 import { writeDurable } from '../fs/atomic.js';
 import type { Store } from '../store/store.js';
 import type { IndexEntry, TaskIndex } from '../store/task-index.js';
@@ -57,9 +58,10 @@ export function startOverdue(options: OverdueOptions): OverdueRunner {
     const next = Math.min(...upcoming.map((task) => Date.parse(task.dueAt)));
     if (closed || !Number.isFinite(next) || (wake && wake.at <= next && wake.at > now.getTime())) return;
     if (wake) clearTimeout(wake.timer);
-    const timer = setTimeout(() => ((wake = null), void run().catch((err: unknown) => options.log(`overdue check failed: ${err instanceof Error ? err.message : String(err)}`))), Math.max(0, next - now.getTime()) + 5);
+    const delay = toTimerDelay(next - now.getTime() + 5);
+    const timer = setTimeout(() => ((wake = null), void run().catch((err: unknown) => options.log(`overdue check failed: ${err instanceof Error ? err.message : String(err)}`))), delay);
     timer.unref();
-    wake = { at: next, timer };
+    wake = { at: now.getTime() + delay - 5, timer };
   }
 
   const run = () => (running ??= check().finally(() => (running = null)));

@@ -1,4 +1,5 @@
 import { forEachLimit } from '../core/limit.js';
+import { toTimerDelay } from '../core/timer.js';
 import type { OrgChart } from '../org/schema.js';
 import { toDaemonSettings } from '../org/org-chart.js';
 import type { Fault } from '../store/commit.js';
@@ -142,9 +143,10 @@ export function startScheduler(options: SchedulerOptions): SchedulerHandle {
     const due = Math.min(...actions.map((a) => (a.kind === 'hold' && a.until ? Date.parse(a.until) : Infinity)));
     if (!Number.isFinite(due) || (wake && wake.at <= due && wake.at > now.getTime())) return;
     if (wake) clearTimeout(wake.timer);
-    const timer = setTimeout(() => ((wake = null), schedule()), Math.max(0, due - now.getTime()) + 5);
+    const delay = toTimerDelay(due - now.getTime() + 5); // a notBefore weeks ahead wakes once a few weeks, not at once
+    const timer = setTimeout(() => ((wake = null), schedule()), delay);
     timer.unref();
-    wake = { at: due, timer };
+    wake = { at: now.getTime() + delay - 5, timer };
   }
 
   function logHold(action: Extract<Action, { kind: 'hold' }>): void {

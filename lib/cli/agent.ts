@@ -46,7 +46,7 @@ function print(ctx: Context, result: PauseResult, json: boolean): void {
   if (result.paused) {
     const what = result.changed ? 'paused' : 'was already paused';
     ctx.print(toTerminalText(`agent ${agent} ${what} since ${pause!.since}${pause!.reason ? ` (${pause!.reason})` : ''}: no new dispatch; its running tasks finish`));
-    ctx.print(`resume with: svc agent resume ${agent}`);
+    ctx.print(toTerminalText(`resume with: svc agent resume ${agent}`));
   } else ctx.print(toTerminalText(result.changed ? `agent ${agent} resumed: its ready tasks can be dispatched again` : `agent ${agent} was not paused: nothing changed`));
 }
 

@@ -91,10 +91,9 @@ export async function startScheduling(options: SchedulingOptions): Promise<Sched
   const pauses = watchPauses(store.paths, options.log, () => scheduler.schedule());
   const sla = startSla({ store, index, loadOrg: org.get, log: options.log, alert: options.alert });
   const overdue = startOverdue({ store, index, log: options.log, alert: options.alert });
-  const checkOverdue = () => void overdue.check().catch((err: unknown) => options.log(`overdue check failed: ${err instanceof Error ? err.message : String(err)}`));
   const schedule = () => {
     scheduler.schedule();
-    checkOverdue();
+    overdue.request();
     if (!org.settings().dryRun) void murmur.run();
   };
   let lastPollAt: string | null = null;

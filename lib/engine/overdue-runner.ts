@@ -13,12 +13,16 @@ export interface OverdueOptions {
   log: (line: string) => void;
   /** Console alerts (`[AOF] OVERDUE:`), to the daemon's stderr. */
   alert: (text: string) => void;
+  /** Least time between two checks asked for by `request()` (200 ms). */
+  minGapMs?: number;
 }
 
 /** The daemon's overdue check. */
 export interface OverdueRunner {
   /** Alerts every open task whose `dueAt` passed and was not alerted yet; returns those alerted now. */
   check(): Promise<DueTask[]>;
+  /** Asks for a check soon: requests within `minGapMs` of the last check share one (the daemon asks on every tick request). */
+  request(): void;
   close(): void;
 }
 
@@ -59,17 +63,26 @@ export function startOverdue(options: OverdueOptions): OverdueRunner {
     if (closed || !Number.isFinite(next) || (wake && wake.at <= next && wake.at > now.getTime())) return;
     if (wake) clearTimeout(wake.timer);
     const delay = toTimerDelay(next - now.getTime() + 5);
-    const timer = setTimeout(() => ((wake = null), void run().catch((err: unknown) => options.log(`overdue check failed: ${err instanceof Error ? err.message : String(err)}`))), delay);
+    const timer = setTimeout(() => ((wake = null), void run().catch(fail)), delay);
     timer.unref();
     wake = { at: now.getTime() + delay - 5, timer };
   }
 
-  const run = () => (running ??= check().finally(() => (running = null)));
+  let lastRun = 0;
+  let pending: NodeJS.Timeout | null = null;
+  const run = () => ((lastRun = Date.now()), (running ??= check().finally(() => (running = null))));
+  const fail = (err: unknown) => options.log(`overdue check failed: ${err instanceof Error ? err.message : String(err)}`);
   return {
     check: run,
+    request() {
+      if (closed || pending) return;
+      pending = setTimeout(() => ((pending = null), void run().catch(fail)), Math.max(0, lastRun + (options.minGapMs ?? 200) - Date.now()));
+      pending.unref();
+    },
     close() {
       closed = true;
       if (wake) clearTimeout(wake.timer);
+      if (pending) clearTimeout(pending);
     },
   };
 }

@@ -152,8 +152,12 @@ live('the pause survives a daemon restart and is shown by daemon status', async 
   await daemon.kill();
   daemon = startChild(root);
   await healthy(root);
-  await within(15_000, async () => ((await call(root, 'GET', '/status')).body as { mode: string }).mode === 'standalone', 'the boot window over (its end asks for a tick)');
-  assert.match((await svc(root, 'scheduler', 'run')).stdout, new RegExp(`hold        ${id}: agent-paused`));
+  await within(15_000, async () => {
+    const body = (await call(root, 'GET', '/status')).body as { mode: string; config?: unknown };
+    return body.config !== undefined && body.mode === 'standalone'; // the scheduler runs (config) and its boot window is over (its end asks for a tick)
+  }, 'the scheduler started and out of its boot window');
+  const replan = await svc(root, 'scheduler', 'run');
+  assert.match(replan.stdout, new RegExp(`hold        ${id}: agent-paused`), replan.stdout + replan.stderr);
   assert.is(statusOf(root, id), 'ready');
   writeFileSync(`${root}/go`, '');
   assert.is((await svc(root, 'agent', 'resume', 'dev')).code, 0);

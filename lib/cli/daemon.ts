@@ -10,6 +10,7 @@ import type { LeaseOwners } from '../daemon/lease-owners.js';
 import type { ConfigReport } from '../daemon/org-state.js';
 import { controlService, DAEMON_NODE_FLAGS, installService, uninstallService, type ServiceOptions } from '../daemon/service.js';
 import { toPaths, type Paths } from '../store/paths.js';
+import { formatPausedLines } from './agent-format.js';
 import type { Context } from './context.js';
 import { toPort } from './port.js';
 
@@ -199,8 +200,7 @@ function formatStatus(probe: DaemonProbe, paths: ReturnType<typeof toPaths>): st
     lines.push(`Version: ${s.version}`, `PID: ${probe.pid ?? s.pid}`, `Uptime: ${formatDuration(s.uptimeMs)}`, `Mode: ${s.mode}`);
     lines.push(`Tasks: ${Object.entries(s.tasks.byStatus).map(([name, n]) => `${name} ${n}`).join(', ')}${s.tasks.invalid ? `; ${s.tasks.invalid} invalid file(s), see svc doctor` : ''}`);
     for (const plugin of s.plugins) lines.push(`Plugin: ${plugin.id} (attached since ${plugin.since})`);
-    if (s.leases) lines.push(...formatLeases(s.leases));
-    if (s.config) lines.push(...formatConfig(s.config));
+    lines.push(...(s.leases ? formatLeases(s.leases) : []), ...(s.config ? formatConfig(s.config) : []), ...formatPausedLines(s.pausedAgents ?? []));
   }
   lines.push(`Socket: ${paths.socket}`, `Log: ${paths.daemonLog}`);
   return lines;

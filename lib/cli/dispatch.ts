@@ -28,6 +28,7 @@ const GROUPS: Record<string, Entry & { summary: string }> = {
   },
   daemon: { summary: 'Run, start, stop or install the daemon, and its status (svc daemon --help)', load: async () => (await import('./daemon.js')).registerDaemon },
   org: { summary: 'Check the org chart (svc org --help)', load: async () => (await import('./org.js')).registerOrg },
+  agent: { summary: 'List agents; pause or resume one (svc agent --help)', load: async () => (await import('./agent.js')).registerAgent, store: true },
   scheduler: { summary: 'One scheduler tick, or its plan (svc scheduler --help)', load: async () => (await import('./scheduler.js')).registerScheduler, store: true },
 };
 

@@ -7,7 +7,7 @@ import { createPaint, type Paint } from './color.js';
 /** Table of tasks: id, status, priority, agent, title; status and priority in colour when `paint` is on. */
 export function formatTaskTable(tasks: readonly ListRow[], paint: Paint = PLAIN): string[] {
   if (!tasks.length) return ['(no tasks)'];
-  const rows = tasks.map((t) => [t.id, t.status, t.priority, toTerminalText(t.agent ?? '-'), toTerminalText(t.title)]);
+  const rows = tasks.map((t) => [t.id, t.status, t.priority, toTerminalText(t.agent ?? '-'), toTerminalText(t.title) + toWhen(t)]);
   const widths = [0, 1, 2, 3].map((i) => Math.max(...rows.map((r) => r[i]!.length), ['ID', 'STATUS', 'PRIORITY', 'AGENT'][i]!.length));
   const pad = (r: string[]) => r.map((cell, i) => (i < 4 ? cell.padEnd(widths[i]!) : cell));
   const line = (r: string[]) => pad(r).map((cell, i) => (i === 1 ? paint.status(r[1]!, cell) : i === 2 ? paint.priority(r[2]!, cell) : cell)).join('  ');
@@ -59,8 +59,22 @@ function toDetailLines(stored: StoredTask): string[] {
   if (task.lease) lines.push(`lease: ${task.lease.agent} until ${task.lease.expiresAt} (session ${task.lease.sessionId})`);
   if (task.gate) lines.push(`gate: ${task.gate.workflow} / ${task.gate.current}`);
   if (task.parentId) lines.push(`parentId: ${task.parentId}`);
+  if (task.notBefore) lines.push(`notBefore: ${task.notBefore}`);
+  if (task.dueAt) lines.push(`dueAt: ${task.dueAt}${isOverdue(stored.status, task.dueAt) ? ' (OVERDUE)' : ''}`);
   if (Object.keys(task.metadata).length) lines.push(`metadata: ${JSON.stringify(task.metadata)}`);
   lines.push(`file: ${stored.path}`);
   if (stored.body.trim()) lines.push('', stored.body.trimEnd());
   return lines;
+}
+
+/** ` [not before T]` and ` [due T]` (` [OVERDUE since T]` once passed) after a title in the table. */
+function toWhen(row: ListRow): string {
+  const notBefore = row.notBefore && Date.parse(row.notBefore) > Date.now() ? ` [not before ${row.notBefore}]` : '';
+  if (!row.dueAt) return notBefore;
+  return `${notBefore} [${isOverdue(row.status, row.dueAt) ? 'OVERDUE since' : 'due'} ${row.dueAt}]`;
+}
+
+/** A task not done or cancelled whose `dueAt` has passed. */
+function isOverdue(status: string, dueAt: string): boolean {
+  return status !== 'done' && status !== 'cancelled' && Date.parse(dueAt) <= Date.now();
 }

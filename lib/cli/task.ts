@@ -2,6 +2,7 @@ import type { CAC } from 'cac';
 import { SvcError } from '../core/errors.js';
 import { PRIORITIES } from '../core/priority.js';
 import { assertStatus, STATUSES } from '../core/status.js';
+import { toFutureTime } from '../core/schedule-time.js';
 import { toDidYouMean } from '../core/suggest.js';
 import type { StoredTask } from '../store/task-file.js';
 import type { ListRow } from '../store/task-row.js';
@@ -28,11 +29,13 @@ export function registerTask(cli: CAC, ctx: Context): void {
     .option('--depends-on <ids>', 'Comma-separated ids this task waits for').option('--body <text>', 'Markdown body')
     .option('--project <id>', 'Project id', { default: 'default' }).option('--parent <id>', 'Parent task id')
     .option('--workflow <name>', 'Gate the task through org/workflows/<name>.yaml').option('--json', 'Print JSON')
+    .option('--not-before <when>', 'Not dispatched before then: a duration from now (30m, 2h, 2d) or a date or time').option('--due <when>', 'Due by then (2d, or a date or time); past it, one OVERDUE alert')
     .example('svc task create Fix the login page --agent dev --priority high')
     .action(async (title: string[], opts: Record<string, unknown>) => {
       const params = {
         title: title.join(' '), body: toText(opts.body), priority: toPriority(opts.priority), agent: toText(opts.agent), team: toText(opts.team), role: toText(opts.role),
         tags: toList(opts.tags), dependsOn: toList(opts.dependsOn), project: toText(opts.project), parent: toText(opts.parent), workflow: toText(opts.workflow),
+        ...toTimeParams(opts, new Date()),
       };
       const created = await operate<ListRow>(ctx, 'operator_task_create', params);
       if (opts.json) return ctx.json(created);
@@ -101,4 +104,11 @@ function toPriority(value: unknown): string {
   const text = String(value ?? 'normal');
   if ((PRIORITIES as readonly string[]).includes(text)) return text;
   throw toUsageError(new SvcError('validation_error', `Unknown priority ${JSON.stringify(text)}.${toDidYouMean(text, PRIORITIES)}`, `Use one of: ${PRIORITIES.join(', ')}.`));
+}
+
+/** `--not-before` and `--due` as ISO times (a duration counts from `now`); a past time is refused before anything is sent. */
+function toTimeParams(opts: Record<string, unknown>, now: Date): { notBefore?: string; dueAt?: string } {
+  const notBefore = toText(opts.notBefore);
+  const due = toText(opts.due);
+  return { ...(notBefore === undefined ? {} : { notBefore: toFutureTime(notBefore, now, '--not-before') }), ...(due === undefined ? {} : { dueAt: toFutureTime(due, now, '--due') }) };
 }

@@ -67,6 +67,10 @@ export const TaskSchema = z.looseObject({
   sla: SlaSchema.optional(),
   parentId: idString.optional(),
   gate: GateSchema.optional(),
+  /** Not dispatched before this time (README, "The scheduler"). */
+  notBefore: timestamp.optional(),
+  /** Expected done by this time; past it, one `[AOF] OVERDUE:` alert. */
+  dueAt: timestamp.optional(),
 });
 
 export type Task = z.infer<typeof TaskSchema>;
@@ -83,7 +87,7 @@ export interface TaskDoc {
 /** Frontmatter key order on disk: the specification's order, then unknown keys. */
 export const TASK_KEY_ORDER = [
   'schemaVersion', 'id', 'project', 'title', 'status', 'priority', 'routing', 'createdAt', 'updatedAt',
-  'lastTransitionAt', 'createdBy', 'dependsOn', 'metadata', 'lease', 'sla', 'parentId', 'gate',
+  'lastTransitionAt', 'createdBy', 'dependsOn', 'metadata', 'lease', 'sla', 'parentId', 'gate', 'notBefore', 'dueAt',
 ] as const;
 
 /** Validates frontmatter data; every problem is listed, one `path: problem` a line. */

@@ -229,7 +229,7 @@ function toRouteContext(core: Core, limits: ServerLimits): RouteContext {
   const { index, log } = parts;
   return {
     tools: core.options.tools, spawns, log, spawnWaitMs: core.options.spawnWaitMs ?? 25_000, longPolls: toLongPollBudgets(limits),
-    status: async () => ({ ...statusOf(core), ...(core.scheduling ? { config: await core.scheduling.config() } : {}) }),
+    status: async () => ({ ...statusOf(core), ...(core.scheduling ? { config: await core.scheduling.config(), pausedAgents: core.scheduling.pausedAgents() } : {}) }),
     isStopping: () => core.stopping,
     toolContext: {
       store: core.store, index,

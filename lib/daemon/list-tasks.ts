@@ -3,7 +3,7 @@ import { resolveAnyId } from '../store/archived.js';
 import type { Store } from '../store/store.js';
 import { selectTasks, type TaskFilter } from '../store/task-filter.js';
 import type { IndexEntry, TaskIndex } from '../store/task-index.js';
-import { toGrouping, toLeasedBy } from '../store/task-row.js';
+import { toGrouping, toLeasedBy, toScheduleFields } from '../store/task-row.js';
 
 /** A row of `GET /v1/tasks` (the command line adds each file's path). */
 export type IndexRow = ReturnType<typeof toRow>;
@@ -24,9 +24,9 @@ export async function listIndexed(index: TaskIndex, store: Store, status: Status
 // --- internal ---
 
 function toRow(entry: IndexEntry) {
-  const { id, title, status, priority, project, agent, createdAt, updatedAt, dependsOn, nextAttemptAt, lease, routing, parentId } = entry;
+  const { id, title, status, priority, project, agent, createdAt, updatedAt, dependsOn, nextAttemptAt, lease, routing, parentId, notBefore, dueAt } = entry;
   return {
     id, title, status, priority, project, agent, createdAt, updatedAt, dependsOn,
-    ...(status === 'ready' && nextAttemptAt ? { nextAttemptAt } : {}), ...toLeasedBy(lease), ...toGrouping({ ...routing, parentId }),
+    ...(status === 'ready' && nextAttemptAt ? { nextAttemptAt } : {}), ...toLeasedBy(lease), ...toGrouping({ ...routing, parentId }), ...toScheduleFields(status, { notBefore, dueAt }),
   };
 }

@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { AgentPause } from '../store/agent-pauses.js';
 import polka, { type Middleware, type Request } from 'polka';
 import * as z from 'zod';
 import { SvcError } from '../core/errors.js';
@@ -44,6 +45,8 @@ export interface StatusBody {
   leases: LeaseOwners;
   /** The org chart's state (with a scheduler). */
   config?: ConfigReport;
+  /** The agents paused by `svc agent pause` (with a scheduler). */
+  pausedAgents?: AgentPause[];
 }
 
 /** What the routes need from the daemon. */

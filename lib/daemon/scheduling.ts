@@ -9,13 +9,16 @@ import { startMurmur } from '../engine/murmur-runner.js';
 import type { Action, Mode, PlanTask, Snapshot } from '../engine/plan.js';
 import { startSpawnRecovery } from '../engine/recover.js';
 import { startScheduler, type SchedulerHandle } from '../engine/scheduler.js';
+import { startOverdue } from '../engine/overdue-runner.js';
 import { startSla } from '../engine/sla-runner.js';
 import { findEnvValues } from '../fs/process.js';
 import { toDaemonSettings } from '../org/org-chart.js';
 import type { Fault } from '../store/commit.js';
+import type { AgentPause } from '../store/agent-pauses.js';
 import type { Store } from '../store/store.js';
 import type { IndexChange, IndexEntry, TaskIndex } from '../store/task-index.js';
 import { createOrgState, type ConfigReport } from './org-state.js';
+import { watchPauses } from './pause-watch.js';
 import { createPluginAdapter } from './plugin-adapter.js';
 import { createRunEnder } from './run-ender.js';
 import type { SpawnQueue } from './spawn-queue.js';
@@ -51,6 +54,8 @@ export interface Scheduling {
   onPluginEvent(name: string, payload: Record<string, unknown>): string | null;
   /** The org chart's state: loaded, absent, or invalid with its first problems. */
   config(): Promise<ConfigReport>;
+  /** The agents paused by `svc agent pause`, as last read. */
+  pausedAgents(): AgentPause[];
   /** A task changed status in the index: murmur counts the teams' completions and failures; a cancel ends the task's runs. */
   observe(change: IndexChange): void;
   close(): Promise<void>;
@@ -95,9 +100,12 @@ export async function startScheduling(options: SchedulingOptions): Promise<Sched
   });
   // Murmur runs with every tick request and poll, SLA on every poll (see README "Murmur" and "SLA alerts").
   const murmur = startMurmur({ store, index, loadOrg: org.get, log: options.log, onCreated: async (id) => (await index.update([id]), scheduler.schedule()) });
+  const pauses = watchPauses(store.paths, options.log, () => scheduler.schedule());
   const sla = startSla({ store, index, loadOrg: org.get, log: options.log, alert: options.alert });
+  const overdue = startOverdue({ store, index, log: options.log, alert: options.alert });
   const schedule = () => {
     scheduler.schedule();
+    overdue.request();
     if (!org.settings().dryRun) void murmur.run();
   };
   let lastPollAt: string | null = null;
@@ -127,8 +135,11 @@ export async function startScheduling(options: SchedulingOptions): Promise<Sched
     },
     dryRun: () => scheduler.preview(),
     config: org.report,
+    pausedAgents: pauses.current,
     async close() {
       clearInterval(poll);
+      pauses.close();
+      overdue.close();
       recovery.close();
       boot.close();
       await murmur.close();
@@ -184,7 +195,7 @@ async function toSnapshot(index: TaskIndex, roleOf: GateRoleResolver): Promise<S
 function toPlanTask(entry: IndexEntry, gateRole: string | undefined): PlanTask {
   return {
     id: entry.id, status: entry.status, priority: entry.priority, createdAt: entry.createdAt, routing: entry.routing,
-    dependsOn: entry.dependsOn, lease: entry.lease, gateRole, dispatchFailures: entry.dispatchFailures, nextAttemptAt: entry.nextAttemptAt,
+    dependsOn: entry.dependsOn, lease: entry.lease, gateRole, dispatchFailures: entry.dispatchFailures, nextAttemptAt: entry.nextAttemptAt, notBefore: entry.notBefore,
   };
 }
 

@@ -3,8 +3,9 @@ import { toPriorityRank } from '../core/priority.js';
 import type { Status } from '../core/status.js';
 import type { AdapterKind } from '../core/spawn.js';
 import type { Lease, Routing } from '../core/task.js';
-import { routeTask } from '../org/routing.js';
 import type { OrgChart } from '../org/schema.js';
+import type { AgentPause } from '../store/agent-pauses.js';
+import { routeUnpaused } from './paused-route.js';
 
 /** Failures after which a ready task goes to deadletter instead of being dispatched. */
 export const MAX_DISPATCH_FAILURES = 3;
@@ -23,6 +24,8 @@ export interface PlanTask {
   dispatchFailures?: number | undefined;
   /** After a failed dispatch, no attempt before this time (`metadata.nextAttemptAt`). */
   nextAttemptAt?: string | undefined;
+  /** `notBefore`: no dispatch before this time. */
+  notBefore?: string | undefined;
 }
 
 /** The state a plan is made from: ready and in-progress tasks, and any task's status by id. */
@@ -37,7 +40,7 @@ export interface Snapshot {
 /** How dispatch is possible right now (docs/architecture.md, "Adapters"). */
 export type Mode = 'booting' | 'plugin' | 'standalone';
 export type { AdapterKind };
-export type HoldReason = 'previous-run-ending' | 'dependencies' | 'backoff' | 'no-route' | 'agent-busy' | 'concurrency' | 'booting' | 'no-plugin-attached' | 'no-gateway' | 'org-chart';
+export type HoldReason = 'previous-run-ending' | 'dependencies' | 'backoff' | 'no-route' | 'agent-busy' | 'concurrency' | 'booting' | 'no-plugin-attached' | 'no-gateway' | 'org-chart' | 'not-before' | 'agent-paused';
 
 /** Everything else a plan depends on. */
 export interface PlanContext {
@@ -52,6 +55,8 @@ export interface PlanContext {
   orgProblem?: string | null;
   /** `aof.daemon.maxDispatchesPerDaemon`: at most `limit` tasks in progress under leases this daemon (`owner`) granted. */
   perDaemon?: { limit: number; owner: { host: string; pid: number } };
+  /** Paused agents (`svc agent pause`): they get no new dispatch. */
+  paused?: ReadonlyMap<string, AgentPause>;
 }
 
 /** One step the executor takes. */
@@ -106,14 +111,16 @@ function planReady(task: PlanTask, snapshot: Snapshot, ctx: PlanContext, load: M
   const previous = snapshot.previousRun?.(task.id);
   if (previous) return hold('previous-run-ending', previous);
   if (ctx.orgProblem) return hold('org-chart', ctx.orgProblem);
+  if (task.notBefore && Date.parse(task.notBefore) > ctx.now.getTime()) return { kind: 'hold', taskId: task.id, reason: 'not-before', detail: `not before ${task.notBefore}`, until: task.notBefore };
   if (task.nextAttemptAt && Date.parse(task.nextAttemptAt) > ctx.now.getTime()) {
     const failures = task.dispatchFailures ?? 0;
     return { kind: 'hold', taskId: task.id, reason: 'backoff', detail: `${failures} failed dispatch${failures === 1 ? '' : 'es'}; next attempt at ${task.nextAttemptAt}`, until: task.nextAttemptAt };
   }
   const waiting = task.dependsOn.filter((id) => snapshot.statusOf(id) !== 'done');
   if (waiting.length) return hold('dependencies', `waits on ${waiting.join(', ')}`);
-  const route = routeTask({ routing: task.routing, gateRole: task.gateRole }, ctx.org, load);
+  const route = routeUnpaused({ routing: task.routing, gateRole: task.gateRole }, ctx.org, load, ctx.paused);
   if ('none' in route) return hold('no-route', route.none);
+  if ('paused' in route) return hold('agent-paused', route.paused);
   const agent = ctx.org?.agents.find((a) => a.id === route.agent);
   const limit = agent?.maxConcurrent ?? 1;
   if ((load.get(route.agent) ?? 0) >= limit) return hold('agent-busy', `agent ${route.agent} has ${limit} of ${limit} tasks in progress`);

@@ -1,4 +1,5 @@
 import { forEachLimit } from '../core/limit.js';
+import { toTimerDelay } from '../core/timer.js';
 import type { OrgChart } from '../org/schema.js';
 import { toDaemonSettings } from '../org/org-chart.js';
 import type { Fault } from '../store/commit.js';
@@ -6,6 +7,7 @@ import type { Store } from '../store/store.js';
 import type { Adapter } from '../core/spawn.js';
 import { deadletterTask, expireLease, formatDeadletterAlert, type LeaseOwner } from './dispatch.js';
 import { plan, type Action, type AdapterKind, type Mode, type Snapshot } from './plan.js';
+import { createPauseReader } from './pause-reader.js';
 import { runDispatch } from './run.js';
 
 /** Where the scheduler reads state from: the daemon's index, or a store listing. */
@@ -65,6 +67,9 @@ export interface SchedulerHandle {
   close(): Promise<void>;
 }
 
+/** Expected waits, not logged: a busy agent, the global limit, dependencies, a backoff, a `notBefore`, an operator's pause. */
+const QUIET_HOLDS: ReadonlySet<string> = new Set(['concurrency', 'agent-busy', 'dependencies', 'backoff', 'not-before', 'agent-paused', 'previous-run-ending']);
+
 /** Actions of one tick applied at once: enough to overlap fsyncs, few enough to stay far from fd limits. */
 const APPLY_CONCURRENCY = 16;
 
@@ -80,14 +85,16 @@ export function startScheduler(options: SchedulerOptions): SchedulerHandle {
   let closed = false;
   let lastTickAt: string | null = null;
   let wake: { at: number; timer: NodeJS.Timeout } | null = null;
+  const pauses = createPauseReader(options.store.paths, options.log);
 
   async function planNow() {
     const org = await options.loadOrg();
     const settings = toDaemonSettings(org);
     const now = options.store.clock();
     const snapshot = await options.source.snapshot();
+    const paused = await pauses.get();
     const actions = plan(snapshot, {
-      org, now, maxConcurrentDispatches: settings.maxConcurrentDispatches, mode: options.mode(),
+      org, now, paused, maxConcurrentDispatches: settings.maxConcurrentDispatches, mode: options.mode(),
       ...(settings.maxDispatchesPerDaemon && options.owner ? { perDaemon: { limit: settings.maxDispatchesPerDaemon, owner: options.owner } } : {}),
       pluginAttached: options.pluginAttached(), gatewayConfigured: Boolean(settings.gatewayUrl), orgProblem: options.orgProblem?.() ?? null,
     });
@@ -126,6 +133,8 @@ export function startScheduler(options: SchedulerOptions): SchedulerHandle {
       } else if (action.kind === 'hold') {
         if (action.reason === 'previous-run-ending') options.endRuns?.(action.taskId, 'it is to be dispatched again');
         logHold(action);
+      } else if (await pauses.isPaused(action.agent)) {
+        options.log(`${action.taskId} not dispatched: agent ${action.agent} was paused meanwhile`); // paused after the plan was made
       } else {
         const run = runDispatch({ ...options, org, ttlMs, schedule, track: (ended) => track(ended, runs) }, action);
         track(run);
@@ -141,15 +150,16 @@ export function startScheduler(options: SchedulerOptions): SchedulerHandle {
     const due = Math.min(...actions.map((a) => (a.kind === 'hold' && a.until ? Date.parse(a.until) : Infinity)));
     if (!Number.isFinite(due) || (wake && wake.at <= due && wake.at > now.getTime())) return;
     if (wake) clearTimeout(wake.timer);
-    const timer = setTimeout(() => ((wake = null), schedule()), Math.max(0, due - now.getTime()) + 5);
+    const delay = toTimerDelay(due - now.getTime() + 5); // a notBefore weeks ahead wakes once a few weeks, not at once
+    const timer = setTimeout(() => ((wake = null), schedule()), delay);
     timer.unref();
-    wake = { at: due, timer };
+    wake = { at: now.getTime() + delay - 5, timer };
   }
 
   function logHold(action: Extract<Action, { kind: 'hold' }>): void {
     const key = `${action.taskId}:${action.reason}`;
     const now = options.store.clock().getTime();
-    if (['concurrency', 'agent-busy', 'dependencies', 'backoff', 'previous-run-ending'].includes(action.reason)) return;
+    if (QUIET_HOLDS.has(action.reason)) return;
     if (action.reason === 'no-plugin-attached') {
       if (waitingForPlugin.has(action.taskId)) return;
       waitingForPlugin.add(action.taskId);

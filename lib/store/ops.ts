@@ -108,9 +108,13 @@ export interface EditInput {
   description?: string;
   priority?: Priority;
   routing?: Pick<Routing, 'agent' | 'team' | 'role' | 'tags'>;
+  /** Not dispatched before this time (ISO). */
+  notBefore?: string;
+  /** Due by this time (ISO). */
+  dueAt?: string;
 }
 
-/** Edits title, body (description), priority and routing; returns the names of the fields changed. */
+/** Edits title, body (description), priority, routing, `notBefore` and `dueAt`; returns the names of the fields changed. */
 export async function editTask(store: Store, arg: string, input: EditInput, options: ActOptions): Promise<{ result: CommitResult; updatedFields: string[] }> {
   assertTaskText(input.title, input.description);
   let updatedFields: string[] = [];
@@ -123,6 +127,7 @@ export async function editTask(store: Store, arg: string, input: EditInput, opti
       const routing = { ...task.routing, ...withoutUndefined(input.routing) };
       if (JSON.stringify(routing) !== JSON.stringify(task.routing)) (task.routing = routing, updatedFields.push('routing'));
     }
+    for (const key of ['notBefore', 'dueAt'] as const) if (input[key] !== undefined && input[key] !== task[key]) (task[key] = input[key], updatedFields.push(key));
     const body = input.description !== undefined && input.description !== current.body ? input.description : current.body;
     if (body !== current.body) updatedFields.push('description');
     if (!updatedFields.length) return null;

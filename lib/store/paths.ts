@@ -49,6 +49,12 @@ export interface Paths {
   orgDoc(name: string): string;
   /** When each in-progress task last raised an SLA alert (the rate limit survives a restart). */
   slaAlerts: string;
+  /** Agents paused by `svc agent pause` (no new dispatch; survives a restart). */
+  agentPauses: string;
+  /** The lock directory of `agentPauses` (one writer at a time). */
+  agentPausesLock: string;
+  /** The tasks whose passed `dueAt` raised an OVERDUE alert (one alert per due time, across restarts). */
+  overdueAlerts: string;
 }
 
 /** The svc home: `SVC_HOME` when given, else `~/.svc`. */
@@ -83,6 +89,9 @@ export function toPaths(rootArg: string): Paths {
     runs: join(data, 'runs'),
     requests: join(data, 'requests'),
     slaAlerts: join(data, 'sla-alerts.json'),
+    agentPauses: join(data, 'agent-pauses.json'),
+    agentPausesLock: join(data, 'agent-pauses.lock'),
+    overdueAlerts: join(data, 'overdue-alerts.json'),
     statusDir: (status) => join(tasks, status),
     taskFile: (status, id) => join(tasks, status, `${id}.md`),
     archive: join(tasks, 'archive'),

@@ -45,6 +45,10 @@ export interface CreateInput {
   metadata?: Record<string, unknown>;
   sla?: Task['sla'];
   gate?: Task['gate'];
+  /** Not dispatched before this time (ISO). */
+  notBefore?: string;
+  /** Expected done by this time (ISO). */
+  dueAt?: string;
   createdBy: string;
   actor?: string;
 }
@@ -209,6 +213,8 @@ function toNewTask(id: string, status: Status, input: CreateInput, now: Date): T
   if (input.sla) task.sla = input.sla;
   if (input.parentId) task.parentId = input.parentId;
   if (input.gate) task.gate = input.gate;
+  if (input.notBefore) task.notBefore = input.notBefore;
+  if (input.dueAt) task.dueAt = input.dueAt;
   return task;
 }
 

@@ -30,6 +30,10 @@ export interface IndexEntry {
   dispatchFailures: number;
   /** After a failed dispatch, when the next attempt may start (`metadata.nextAttemptAt`). */
   nextAttemptAt: string | undefined;
+  /** Not dispatched before this time (`notBefore`). */
+  notBefore: string | undefined;
+  /** Due by this time (`dueAt`). */
+  dueAt: string | undefined;
   /** The frontmatter names another status than the directory (the file was moved by hand). */
   moved: boolean;
   mtimeMs: number;

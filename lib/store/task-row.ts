@@ -20,6 +20,10 @@ export interface ListRow {
   team?: string;
   tags?: string[];
   parentId?: string;
+  /** `notBefore` of a task not yet dispatched: it waits until then. */
+  notBefore?: string;
+  /** `dueAt`: when the task is due. */
+  dueAt?: string;
 }
 
 /** The row of a stored task: the agent is the lease holder, else `routing.agent`. */
@@ -31,6 +35,7 @@ export function toListRow(stored: StoredTask): ListRow {
     dependsOn: task.dependsOn, path: stored.path, ...toLeasedBy(task.lease),
     ...(stored.status === 'ready' && isTime(task.metadata.nextAttemptAt) ? { nextAttemptAt: task.metadata.nextAttemptAt } : {}),
     ...toGrouping({ ...task.routing, parentId: task.parentId }),
+    ...toScheduleFields(stored.status, task),
   };
 }
 
@@ -42,6 +47,11 @@ export function toGrouping(from: { team?: string | undefined; tags?: string[] | 
 /** `{leasedBy: "<host> pid <pid>"}` when a lease names who granted it, else nothing. */
 export function toLeasedBy(lease: { host?: string | undefined; pid?: number | undefined } | undefined): { leasedBy?: string } {
   return lease?.host && lease.pid ? { leasedBy: `${lease.host} pid ${lease.pid}` } : {};
+}
+
+/** `{notBefore?, dueAt?}` of a row: `notBefore` while the task is in backlog or ready, `dueAt` always. */
+export function toScheduleFields(status: string, task: { notBefore?: string | undefined; dueAt?: string | undefined }): { notBefore?: string; dueAt?: string } {
+  return { ...(task.notBefore && (status === 'ready' || status === 'backlog') ? { notBefore: task.notBefore } : {}), ...(task.dueAt ? { dueAt: task.dueAt } : {}) };
 }
 
 // --- internal ---

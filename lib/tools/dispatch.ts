@@ -7,6 +7,7 @@ import type { Store } from '../store/store.js';
 import { isRoutable, toOrg } from './org.js';
 import { actorParam, assertFieldSize, idParam, notifyCommitted, priorityParam, toActor, toolParams } from './params.js';
 import type { ToolDef } from './registry.js';
+import { scheduleTimeParams, toScheduleTimes } from './schedule-times.js';
 
 /** `svc_dispatch` params. */
 export const DispatchParams = toolParams({
@@ -20,6 +21,7 @@ export const DispatchParams = toolParams({
   parentId: idParam('Parent task id or unique prefix.').optional(),
   tags: z.array(z.string().min(1)).optional().describe('Capabilities the agent needs (capability-based routing).'),
   metadata: z.record(z.string(), z.unknown()).optional().describe('Arbitrary key-value data kept with the task.'),
+  ...scheduleTimeParams,
   actor: actorParam,
 });
 
@@ -44,6 +46,7 @@ export const svcDispatch: ToolDef<typeof DispatchParams> = {
     const ready = isRoutable(routing, await toOrg(ctx));
     const dependsOn = unique(await assertTasksExist(ctx.store, params.dependsOn ?? []));
     const parentId = params.parentId === undefined ? undefined : await resolveParent(ctx.store, params.parentId);
+    const times = toScheduleTimes(params, ctx.store.clock());
     const created = await ctx.store.create({
       title: params.title,
       body: params.brief,
@@ -53,6 +56,7 @@ export const svcDispatch: ToolDef<typeof DispatchParams> = {
       ...(params.priority ? { priority: params.priority } : {}),
       ...(parentId ? { parentId } : {}),
       ...(params.metadata ? { metadata: params.metadata } : {}),
+      ...times,
       createdBy: params.actor ?? 'svc_dispatch',
       actor: toActor(params),
     });

@@ -7,6 +7,7 @@ import { editTask, type EditInput } from '../store/ops.js';
 import { toOrg } from './org.js';
 import { actorParam, idParam, notifyCommitted, priorityParam, toActor, toolParams } from './params.js';
 import type { ToolDef } from './registry.js';
+import { scheduleTimeParams, toScheduleTimes } from './schedule-times.js';
 
 /** `svc_task_edit` params. */
 export const EditParams = toolParams({
@@ -23,6 +24,7 @@ export const EditParams = toolParams({
     })
     .optional()
     .describe('Routing fields to set: {role?, team?, agent?, tags?}; fields not given are kept.'),
+  ...scheduleTimeParams,
   actor: actorParam,
 });
 
@@ -37,13 +39,14 @@ export interface EditResult {
 export const svcTaskEdit: ToolDef<typeof EditParams> = {
   name: 'svc_task_edit',
   description:
-    'Edit a task\'s title, description (body), priority or routing. Fields not given are kept; updatedFields lists what changed. ' +
+    'Edit a task\'s title, description (body), priority, routing, notBefore or dueAt. Fields not given are kept; updatedFields lists what changed. ' +
     'Returns {taskId, updatedFields, task: {title, status, priority}}.',
   params: EditParams,
   async handler(params, ctx): Promise<EditResult> {
     assertTaskText(params.title, params.description);
     if (params.routing) assertKnownRouting(params.routing, await toOrg(ctx));
-    const { result, updatedFields } = await editTask(ctx.store, params.taskId, toEditInput(params), { actor: toActor(params) });
+    const input = { ...toEditInput(params), ...toScheduleTimes(params, ctx.store.clock()) };
+    const { result, updatedFields } = await editTask(ctx.store, params.taskId, input, { actor: toActor(params) });
     const { task, status } = result.after;
     await notifyCommitted(ctx, [task.id]);
     return { taskId: task.id, updatedFields, task: { title: task.title, status, priority: task.priority } };

@@ -7,6 +7,7 @@ import { assertTasksExist } from '../store/deps.js';
 import type { Caller } from '../store/lease.js';
 import { blockTask, cancelTask, promoteTask, resurrectTask, setStatus, unblockTask } from '../store/ops.js';
 import { toListRow, type ListRow } from '../store/task-row.js';
+import { toScheduleTimes } from './schedule-times.js';
 import { claimTask, closeTask, updateTaskAsOperator, type UpdateResult } from '../store/work.js';
 import { notifyCommitted, priorityParam, statusParam, toolParams } from './params.js';
 import type { ToolContext, ToolDef } from './registry.js';
@@ -39,7 +40,7 @@ export interface MoveResult {
  * handlers itself when no daemon runs. They are not agent tools: MCP and the plugin do not list them.
  */
 export const OPERATOR_TOOLS: readonly ToolDef[] = [
-  define('operator_task_create', { title: z.string(), body: z.string().optional(), priority: priorityParam.optional(), agent: z.string().optional(), team: z.string().optional(), role: z.string().optional(), tags: z.array(z.string()).optional(), dependsOn: z.array(z.string()).optional(), project: z.string().optional(), parent: z.string().optional(), workflow: z.string().optional(), actor: z.string().optional() }, create),
+  define('operator_task_create', { title: z.string(), body: z.string().optional(), priority: priorityParam.optional(), agent: z.string().optional(), team: z.string().optional(), role: z.string().optional(), tags: z.array(z.string()).optional(), dependsOn: z.array(z.string()).optional(), project: z.string().optional(), parent: z.string().optional(), workflow: z.string().optional(), notBefore: z.string().optional(), dueAt: z.string().optional(), actor: z.string().optional() }, create),
   define('operator_task_show', { taskId: z.string().min(1) }, async (p, ctx) => {
     const stored = await ctx.store.get(p.taskId).catch((err: unknown) => (isSvcError(err, 'not_found') ? getArchived(ctx.store.paths, p.taskId, ctx.store.clock()) : Promise.reject(err)));
     return { task: stored.task, status: stored.status, body: stored.body, path: stored.path };
@@ -104,6 +105,8 @@ interface CreateParams {
   project?: string | undefined;
   parent?: string | undefined;
   workflow?: string | undefined;
+  notBefore?: string | undefined;
+  dueAt?: string | undefined;
   actor?: string | undefined;
 }
 
@@ -114,9 +117,10 @@ async function create(p: CreateParams, ctx: ToolContext): Promise<ListRow> {
   if (p.agent !== undefined || p.team !== undefined || p.role !== undefined) await assertRoutingKnown(ctx, routing);
   const dependsOn = await assertTasksExist(store, p.dependsOn ?? []);
   const parentId = p.parent === undefined ? undefined : await resolveAnyId(store, p.parent);
+  const times = toScheduleTimes(p, store.clock());
   const created = await store.create({
     title: p.title, body: p.body, priority: p.priority ?? 'normal', routing, dependsOn, project: p.project ?? 'default',
-    createdBy: 'cli', actor: p.actor ?? OPERATOR, ...(parentId ? { parentId } : {}), ...(gate ? { gate } : {}),
+    createdBy: 'cli', actor: p.actor ?? OPERATOR, ...(parentId ? { parentId } : {}), ...(gate ? { gate } : {}), ...times,
   });
   await notifyCommitted(ctx, [created.task.id]);
   return toListRow(created);

@@ -1,0 +1,28 @@
+import { routeTask, type AgentLoad, type Route, type RouteRequest } from '../org/routing.js';
+import type { OrgChart } from '../org/schema.js';
+import type { AgentPause } from '../store/agent-pauses.js';
+
+/** A route, or why its agent cannot have the task now: every candidate is paused. */
+export type PausedRoute = Route | { paused: string };
+
+/**
+ * Routes a task around paused agents (README, "The scheduler"): a task routed to a role, team or
+ * tags goes to another active candidate that is not paused; one naming its agent, or whose every
+ * candidate is paused, is held (`agent-paused`), saying who paused it, when and why.
+ */
+export function routeUnpaused(request: RouteRequest, org: OrgChart | null, load: AgentLoad, paused: ReadonlyMap<string, AgentPause> | undefined): PausedRoute {
+  const route = routeTask(request, org, load);
+  if (!paused?.size || 'none' in route) return route;
+  const pause = paused.get(route.agent);
+  if (!pause) return route;
+  if (!request.routing.agent && org) {
+    const other = routeTask(request, { ...org, agents: org.agents.map((a) => (paused.has(a.id) ? { ...a, active: false } : a)) }, load);
+    if ('agent' in other) return other;
+  }
+  return { paused: `${describePause(pause)}${request.routing.agent ? '' : ' (so is every other candidate)'}; \`svc agent resume ${pause.agent}\` lets it run again` };
+}
+
+/** `agent dev is paused since <time> by <who> (<reason>)`. */
+export function describePause(pause: AgentPause): string {
+  return `agent ${pause.agent} is paused since ${pause.since} by ${pause.by}${pause.reason ? ` (${pause.reason})` : ''}`;
+}

@@ -1,0 +1,37 @@
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { MAX_TIMER_MS, toTimerDelay } from '../../lib/core/timer.js';
+import { startScheduler } from '../../lib/engine/scheduler.js';
+import { createListingSource } from '../../lib/engine/snapshot.js';
+import { loadOrg } from '../../lib/org/org-chart.js';
+import { setStatus } from '../../lib/store/ops.js';
+import { createStore } from '../../lib/store/store.js';
+import { writeOrg } from '../helpers/agents.js';
+import { cleanRoots, tempRoot } from '../helpers/root.js';
+
+const timers = suite('engine.scheduler wake-up timers');
+timers.after.each(cleanRoots);
+
+timers('a notBefore past the longest timer does not make the scheduler tick again and again', async () => {
+  assert.equal([toTimerDelay(-5), toTimerDelay(1000), toTimerDelay(40 * 86_400_000)], [0, 1000, MAX_TIMER_MS]);
+  const root = tempRoot();
+  writeOrg(root, { agents: [{ id: 'dev', name: 'Dev', command: ['true'] }] });
+  const store = createStore({ root });
+  const { task } = await store.create({ title: 'In forty days', createdBy: 'test', routing: { agent: 'dev' }, notBefore: new Date(Date.now() + 40 * 86_400_000).toISOString() });
+  await setStatus(store, task.id, 'ready', { actor: 'test' });
+  const listing = createListingSource(store);
+  let snapshots = 0;
+  const scheduler = startScheduler({
+    store, source: { snapshot: () => (snapshots++, listing.snapshot()) }, adapters: {}, loadOrg: () => loadOrg(root),
+    mode: () => 'standalone', pluginAttached: () => false, log: () => undefined, alert: () => undefined,
+  });
+  const report = await scheduler.tick();
+  assert.equal(report.actions.map((a) => [a.kind, a.kind === 'hold' ? a.reason : '']), [['hold', 'not-before']]);
+  // A timer past 2^31-1 ms would fire at once, and each tick would arm it again: hundreds of ticks in this window.
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  await scheduler.idle();
+  assert.is(snapshots, 1, `${snapshots} plans in 300 ms`);
+  await scheduler.close();
+});
+
+timers.run();

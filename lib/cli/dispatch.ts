@@ -31,6 +31,7 @@ const TOP: Record<string, Entry> = {
   quickstart: { load: async () => (await import('./quickstart.js')).registerQuickstart, store: true },
   mcp: { load: async () => (await import('./mcp.js')).registerMcp },
   init: { load: async () => (await import('./init.js')).registerInit },
+  migrate: { load: async () => (await import('./migrate.js')).registerMigrate, store: true },
 };
 
 /** Runs one command (anything but `--version`) and returns its exit code. */

@@ -42,6 +42,11 @@ export interface Paths {
   orgDoc(name: string): string;
   /** When each in-progress task last raised an SLA alert (the rate limit survives a restart). */
   slaAlerts: string;
+  /** What `svc migrate` did (`data/migrations.json`) and the copies it kept (`data/backups/<time>/`). */
+  migrations: string;
+  backups: string;
+  /** Maps of source ids to svc ids, one per import source (`data/imports/<source>.json`). */
+  imports: string;
 }
 
 /** The svc home: `SVC_HOME` when given, else `~/.svc`. */
@@ -75,6 +80,9 @@ export function toPaths(rootArg: string): Paths {
     spawns: join(data, 'spawns'),
     runs: join(data, 'runs'),
     slaAlerts: join(data, 'sla-alerts.json'),
+    migrations: join(data, 'migrations.json'),
+    backups: join(data, 'backups'),
+    imports: join(data, 'imports'),
     statusDir: (status) => join(tasks, status),
     taskFile: (status, id) => join(tasks, status, `${id}.md`),
     lockFile: (id) => join(locks, `${id}.lock`),

@@ -44,7 +44,7 @@ function printReport(ctx: Context, report: ImportReport): void {
     const label = LABEL[item.action][report.dryRun ? 0 : 1].padEnd(9);
     const id = item.id ?? (item.action === 'create' ? '(new id)' : '');
     const why = item.action === 'kept' ? ' (kept: changed in svc)' : item.reason ? `: ${t(item.reason)}` : '';
-    const dangling = item.dangling.length ? ` (dangling dependency: ${item.dangling.map(t).join(', ')}; svc doctor reports it)` : '';
+    const dangling = item.dangling.length ? ` (dangling dependency, kept: ${item.dangling.map(t).join(', ')} is not in svc)` : '';
     ctx.print(`  ${label} ${t(item.sourceId).padEnd(width)} -> ${t(id)}${why}${dangling}${item.action === 'invalid' ? ` [${t(item.file)}]` : ''}`);
   }
   for (const problem of report.problems) ctx.print(`  unreadable ${t(problem.file)}: ${t(problem.reason)}`);

@@ -1,5 +1,6 @@
 import { stat } from 'node:fs/promises';
 import { basename, join } from 'node:path';
+import { SvcError } from '../../core/errors.js';
 import type { Priority } from '../../core/priority.js';
 import type { Status } from '../../core/status.js';
 import type { ImportSource, SourceRead, SourceRecord } from '../record.js';
@@ -38,7 +39,9 @@ export const beadsSource: ImportSource = {
 async function toIssuesFile(path: string): Promise<string> {
   const isDir = (await stat(path).catch(() => null))?.isDirectory() === true;
   if (!isDir) return path;
-  return basename(path) === '.beads' ? join(path, 'issues.jsonl') : join(path, '.beads', 'issues.jsonl');
+  const file = basename(path) === '.beads' ? join(path, 'issues.jsonl') : join(path, '.beads', 'issues.jsonl');
+  if (!(await stat(file).catch(() => null))?.isFile()) throw new SvcError('validation_error', `${path} is not a beads project: ${file} is not a file.`, 'Give the directory that holds .beads/ (beads writes .beads/issues.jsonl; run `bd export` or `bd sync` there first if it is missing).');
+  return file;
 }
 
 /** A record, or why the line is refused. */

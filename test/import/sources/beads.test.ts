@@ -43,6 +43,9 @@ beads('imports .beads/issues.jsonl: statuses, priorities, dependencies rewritten
   assert.equal(report.items.find((item) => item.sourceId === 'wid-3')!.dangling, ['wid-9']);
   assert.is((await show(root, ids['wid-3.1']!)).parentId, ids['wid-3']);
   assert.is((await show(root, ids['wid-4']!)).priority, 'low');
+  const doctor = await svc(root, 'doctor');
+  assert.match(doctor.stdout, new RegExp(`^dangling dependency: ${ids['wid-3']} depends on wid-9, which is not a task`, 'm'));
+  assert.equal(JSON.parse((await svc(root, 'doctor', '--json')).stdout).dangling, [{ id: ids['wid-3'], missing: ['wid-9'] }]);
 });
 
 beads('is idempotent, updates from the source, keeps what svc changed, and reports a malformed line while the rest go in', async () => {

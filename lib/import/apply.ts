@@ -35,6 +35,7 @@ export async function applyImport(store: Store, plan: ImportPlan, options: Apply
         Object.assign(item, { action: 'invalid', reason: err instanceof Error ? err.message.replace(/\s*\n\s*/g, '; ') : String(err) });
       }
     }
+    await saveMap(store.paths, plan.map); // entries taken back from the tree, too
     return plan;
   });
 }

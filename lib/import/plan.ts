@@ -46,6 +46,7 @@ export async function planImport(store: Store, system: string, read: SourceRead,
   const plan: ImportPlan = { system, items: [], problems: [...read.problems], map };
   const ids = new Map<string, string>();
   const seen = new Set<string>();
+  if (read.records.some((record) => !map.entries[record.sourceId])) await adoptImported(store, system, map, options.now);
   for (const record of read.records) {
     const sourceHash = toHash({ ...record, file: undefined });
     const item: PlannedItem = { sourceId: record.sourceId, file: record.file, action: 'create', dangling: [], record, sourceHash };
@@ -55,7 +56,7 @@ export async function planImport(store: Store, system: string, read: SourceRead,
     if (item.action === 'invalid') continue;
     const entry = map.entries[record.sourceId];
     if (entry) await judgeExisting(store, item, entry);
-    else await pickId(store, item, ids, options.reserveIds, options.now);
+    else await pickId(store, item, ids, options.reserveIds, options.now, map);
     if (item.id) ids.set(record.sourceId, item.id);
   }
   for (const item of plan.items) if (item.action === 'create') buildTask(item, system, ids, map, options);
@@ -92,11 +93,34 @@ async function judgeExisting(store: Store, item: PlannedItem, entry: ImportMap['
   else Object.assign(item, { action: 'kept', reason: 'changed in svc since the import' });
 }
 
-async function pickId(store: Store, item: PlannedItem, ids: Map<string, string>, reserve: boolean, now: Date): Promise<void> {
+/**
+ * Tasks of this source that the map lacks (an import interrupted between creating a task and
+ * saving the map) are found by their `metadata.source` and taken back into the map, so they are
+ * updated from the source rather than created twice.
+ */
+async function adoptImported(store: Store, system: string, map: ImportMap, now: Date): Promise<void> {
+  for (const { task, body } of (await store.list()).tasks) {
+    const source = task.metadata.source as { system?: unknown; id?: unknown } | undefined;
+    if (!source || source.system !== system || typeof source.id !== 'string' || map.entries[source.id]) continue;
+    map.entries[source.id] = { id: task.id, sourceHash: '', svcHash: toHash(renderTask(task, body)), importedAt: now.toISOString() };
+  }
+}
+
+async function pickId(store: Store, item: PlannedItem, ids: Map<string, string>, reserve: boolean, now: Date, map: ImportMap): Promise<void> {
   const wanted = item.record.exact?.id;
+  if (wanted && (await isSameTask(store, wanted, item.record))) {
+    // Already there exactly as exported (an interrupted import, or the same export twice): nothing to write.
+    map.entries[item.sourceId] = { id: wanted, sourceHash: item.sourceHash, svcHash: toHash(renderTask(item.record.exact!, item.record.body)), importedAt: now.toISOString() };
+    return void Object.assign(item, { id: wanted, action: 'unchanged' });
+  }
   if (wanted && (await findTaskFiles(store.paths, wanted)).length === 0 && ![...ids.values()].includes(wanted)) return void (item.id = wanted);
   if (wanted) item.reason = `id clash: ${wanted} is taken in svc, so it gets a new id`;
   if (reserve) item.id = await allocateId(store.paths, now);
+}
+
+async function isSameTask(store: Store, id: string, record: SourceRecord): Promise<boolean> {
+  const current = await store.get(id).catch(() => null);
+  return current !== null && current.task.id === id && renderTask(current.task, current.body) === renderTask(record.exact!, record.body);
 }
 
 function buildTask(item: PlannedItem, system: string, ids: ReadonlyMap<string, string>, map: ImportMap, options: PlanOptions): void {

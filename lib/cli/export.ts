@@ -23,7 +23,7 @@ export function registerExport(cli: CAC, ctx: Context): void {
       if (format !== 'json' && format !== 'jsonl') throw new SvcError('validation_error', `Unknown export format ${JSON.stringify(format)}.`, 'Use --format json or --format jsonl.');
       const statuses = options.status === undefined ? STATUSES : toStatuses(String(options.status));
       const { document, invalid } = await exportTasks(ctx.store(), { statuses, withEvents: options.withEvents === true });
-      for (const file of invalid) ctx.io.stderr(`warning: left out ${toTerminalText(file.path)}: ${toTerminalText(file.message.split('\n').slice(1).join('; ').trim() || file.message)}\n`);
+      for (const file of invalid) ctx.io.stderr(`warning: left out ${toTerminalText(file.path)}: ${toTerminalText(file.message.replace(/:\s*\n\s*/g, ': ').replace(/\s*\n\s*/g, '; '))}\n`);
       const text = format === 'json' ? JSON.stringify(document, null, 2) : document.tasks.map((task) => JSON.stringify(task)).join('\n');
       if (text) ctx.print(toSafeJson(text));
     });

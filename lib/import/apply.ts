@@ -32,7 +32,7 @@ export async function applyImport(store: Store, plan: ImportPlan, options: Apply
         else continue;
         await saveMap(store.paths, plan.map);
       } catch (err) {
-        Object.assign(item, { action: 'invalid', reason: err instanceof Error ? err.message.replace(/\s*\n\s*/g, '; ') : String(err) });
+        Object.assign(item, { action: 'invalid', reason: err instanceof Error ? err.message.replace(/:\s*\n\s*/g, ': ').replace(/\s*\n\s*/g, '; ') : String(err) });
       }
     }
     await saveMap(store.paths, plan.map); // entries taken back from the tree, too

@@ -37,7 +37,7 @@ export async function exportTasks(store: Store, options: ExportOptions = {}): Pr
     if (events) out.events = events.get(stored.task.id) ?? [];
     return out;
   });
-  const invalid = listing.invalid.map(({ path, message }) => ({ path: relative(store.paths.root, path), message }));
+  const invalid = listing.invalid.map(({ path, message }) => ({ path: relative(store.paths.root, path), message: message.replace(`${path}: `, '') }));
   return { document: { format: 'svc-export', version: 1, exportedAt: store.clock().toISOString(), tasks }, invalid };
 }
 

@@ -132,6 +132,6 @@ function buildTask(item: PlannedItem, system: string, ids: ReadonlyMap<string, s
     renderTask(parseTask(task, item.file), item.record.body, item.file);
     item.task = task;
   } catch (err) {
-    Object.assign(item, { action: 'invalid', id: undefined, reason: (err instanceof Error ? err.message : String(err)).replace(`${item.file}: `, '').replace(/\s*\n\s*/g, '; ') });
+    Object.assign(item, { action: 'invalid', id: undefined, reason: (err instanceof Error ? err.message : String(err)).replace(`${item.file}: `, '').replace(/:\s*\n\s*/g, ': ').replace(/\s*\n\s*/g, '; ') });
   }
 }

@@ -63,7 +63,7 @@ export async function planFile(path: string, file: string, id: string, status: (
     const after = renderTask(parseTask(data, file), parsed.body, file);
     return { file, id, from, to: TASK_SCHEMA_VERSION, changes, before: text, after, stamp };
   } catch (err) {
-    const reason = (err instanceof Error ? err.message : String(err)).replace(`${file}: `, '').replace(/\s*\n\s*/g, '; ');
+    const reason = (err instanceof Error ? err.message : String(err)).replace(`${file}: `, '').replace(/:\s*\n\s*/g, ': ').replace(/\s*\n\s*/g, '; ');
     return { reason: `still invalid after the migration: ${reason}` };
   }
 }

@@ -69,6 +69,11 @@ roundTrip('--format jsonl, --status and --with-events', async () => {
   const report = JSON.parse(out.stdout);
   assert.is(report.summary.create, 2);
   assert.equal(report.items.find((item: { sourceId: string }) => item.sourceId === ids[2]).dangling, [ids[1]]);
+  writeFileSync(join(root, 'tasks/ready/future-1.md'), '---\nschemaVersion: 2\nid: future-1\ntitle: "\\e[31mred"\n---\n');
+  const withNewer = await svc(root, 'export', '--format', 'jsonl', '--status', 'ready');
+  assert.is(withNewer.code, 0);
+  assert.is(withNewer.stdout.trim().split('\n').length, 1);
+  assert.match(withNewer.stderr, /^warning: left out tasks\/ready\/future-1\.md: .*written by a newer svc \(schemaVersion 2; this svc reads 1\)/m);
   const bad = await svc(root, 'export', '--status', 'finished');
   assert.is(bad.code, 1);
   assert.match(bad.stderr, /unknown status "finished"/);

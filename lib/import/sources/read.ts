@@ -30,7 +30,7 @@ export function toStrings(value: unknown): string[] {
 
 /** A problem's reason from an error. */
 export function toReason(err: unknown): string {
-  return (err instanceof Error ? err.message : String(err)).replace(/\s*\n\s*/g, '; ');
+  return (err instanceof Error ? err.message : String(err)).replace(/:\s*\n\s*/g, ': ').replace(/\s*\n\s*/g, '; ');
 }
 
 /** A priority named by words other trackers use (critical, urgent, high, medium, normal, low). */

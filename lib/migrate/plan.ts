@@ -9,6 +9,9 @@ import { listNames } from '../store/store.js';
 import { readStamped, renderTask, type FileStamp } from '../store/task-file.js';
 import { MIGRATIONS } from './steps.js';
 
+/** How every file svc writes begins (`schemaVersion` is the first key). */
+const CURRENT_PREFIX = `---\nschemaVersion: ${TASK_SCHEMA_VERSION}\n`;
+
 /** One task file to migrate: where it is, from which version to which, each change, and the new text. */
 export interface FileMigration {
   /** Relative to the root (`tasks/<status>/<id>.md`). */
@@ -52,6 +55,7 @@ export async function planMigrations(paths: Paths): Promise<MigrationPlan> {
 /** Plans one file again (under its lock, before it is written): null when it needs nothing now. */
 export async function planFile(path: string, file: string, id: string, status: (typeof STATUSES)[number]): Promise<FileMigration | { newer: number } | { reason: string } | null> {
   const { text, stamp } = await readStamped(path);
+  if (text.startsWith(CURRENT_PREFIX)) return null; // what svc writes: no YAML to parse on the daemon's start
   const parsed = parseFrontmatter(text, file);
   const from = toSchemaVersion(parsed.data);
   if (from === null || from === TASK_SCHEMA_VERSION) return null;

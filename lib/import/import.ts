@@ -45,6 +45,7 @@ export interface ImportReport {
 /** Reads a source and imports it (README, "Moving in and out"): idempotent through `data/imports/<source>.json`. */
 export async function runImport(store: Store, sourceName: string, path: string, options: ImportOptions = {}): Promise<ImportReport> {
   const source = Object.hasOwn(SOURCES, sourceName) ? SOURCES[sourceName]! : undefined;
+  if (sourceName === 'aof') throw new SvcError('validation_error', 'Importing an AOF data directory is not implemented yet.', `Use one of: ${Object.keys(SOURCES).join(', ')}.`);
   if (!source) throw new SvcError('validation_error', `Unknown import source ${JSON.stringify(sourceName)}.${await toDidYouMean(sourceName, Object.keys(SOURCES), (name) => `\`${name}\``)}`, `Use one of: ${Object.keys(SOURCES).join(', ')}.`);
   const statusMap = options.statusMap === undefined ? undefined : parseStatusMap(options.statusMap);
   const read = await source.read(path, { ...(statusMap ? { statusMap } : {}) });

@@ -68,6 +68,8 @@ github('a file that is not gh output is refused; a bad entry among good ones is 
   const wrong = await svc(root, 'import', 'github', join(dir, 'object.json'));
   assert.is(wrong.code, 1);
   assert.match(wrong.stderr, /holds an object, not a list of issues; expected a JSON file written by `gh issue list/);
+  const unknown = await svc(root, 'import', 'gihub', dir);
+  assert.match(unknown.stderr, /Unknown import source "gihub"\. Did you mean `github`\?/);
   const dirArg = await svc(root, 'import', 'github', dir);
   assert.match(dirArg.stderr, /is not a file/);
   const issues = JSON.parse(readFileSync(join(dir, 'issues.json'), 'utf8'));

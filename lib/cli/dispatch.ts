@@ -42,6 +42,9 @@ const TOP: Record<string, Entry> = {
   mcp: { load: async () => (await import('./mcp.js')).registerMcp },
   init: { load: async () => (await import('./init.js')).registerInit },
   archive: { load: async () => (await import('./archive.js')).registerArchive },
+  migrate: { load: async () => (await import('./migrate.js')).registerMigrate, store: true },
+  export: { load: async () => (await import('./export.js')).registerExport, store: true },
+  import: { load: async () => (await import('./import.js')).registerImport, store: true },
 };
 
 /** Runs one command (anything but `--version`) and returns its exit code. */

@@ -2,6 +2,7 @@ import * as z from 'zod';
 import { SvcError } from './errors.js';
 import { isSafeId } from './ids.js';
 import { PRIORITIES, type Priority } from './priority.js';
+import { assertSchemaVersion } from './schema-version.js';
 import { STATUSES, type Status } from './status.js';
 import { toTaskProblems } from './task-issues.js';
 
@@ -92,6 +93,7 @@ export const TASK_KEY_ORDER = [
 
 /** Validates frontmatter data; every problem is listed, one `path: problem` a line. */
 export function parseTask(data: unknown, source: string): Task {
+  assertSchemaVersion(data, source);
   const dropped = findDroppedKeys(data);
   if (dropped.length) {
     throw new SvcError('validation_error', `${source}: invalid task frontmatter:\n${dropped.map((path) => `  ${path}: ${DROPPED_KEY_PROBLEM}`).join('\n')}`, 'Rename the key; the file is left out of scheduling until it parses.');

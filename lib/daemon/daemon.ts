@@ -14,6 +14,7 @@ import { createEventRetry, type EventRetry } from './event-retry.js';
 import { toLeaseOwners } from './lease-owners.js';
 import { listIndexed } from './list-tasks.js';
 import { createLog, toLineLogger, type DaemonLog } from './log.js';
+import { migrateAtStart } from './migrate-at-start.js';
 import { createRoutes, type HookName, type RouteContext, type StatusBody } from './routes.js';
 import { loadOrg, toDaemonSettings } from '../org/org-chart.js';
 import { createChangeFeed, type ChangeFeed } from './changes.js';
@@ -100,6 +101,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
     parts.events = createEventRetry({ events: store.events, log: () => parts.log });
     const removed = await clearLeftovers(paths);
     if (removed.length) parts.log.warn('daemon.leftovers_removed', { removed });
+    await migrateAtStart(store, parts.log);
     const daemon = await launch(paths, store, options, clock, parts as Running);
     signals?.onStop(() => void daemon.close());
     void daemon.closed.then(() => signals?.remove());

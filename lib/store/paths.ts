@@ -55,6 +55,11 @@ export interface Paths {
   agentPausesLock: string;
   /** The tasks whose passed `dueAt` raised an OVERDUE alert (one alert per due time, across restarts). */
   overdueAlerts: string;
+  /** What `svc migrate` did (`data/migrations.json`) and the copies it kept (`data/backups/<time>/`). */
+  migrations: string;
+  backups: string;
+  /** Maps of source ids to svc ids, one per import source (`data/imports/<source>.json`). */
+  imports: string;
 }
 
 /** The svc home: `SVC_HOME` when given, else `~/.svc`. */
@@ -92,6 +97,9 @@ export function toPaths(rootArg: string): Paths {
     agentPauses: join(data, 'agent-pauses.json'),
     agentPausesLock: join(data, 'agent-pauses.lock'),
     overdueAlerts: join(data, 'overdue-alerts.json'),
+    migrations: join(data, 'migrations.json'),
+    backups: join(data, 'backups'),
+    imports: join(data, 'imports'),
     statusDir: (status) => join(tasks, status),
     taskFile: (status, id) => join(tasks, status, `${id}.md`),
     archive: join(tasks, 'archive'),

@@ -1,0 +1,29 @@
+import { SvcError } from './errors.js';
+
+/** The task schema version this svc writes and reads (README, "Moving in and out"). */
+export const TASK_SCHEMA_VERSION = 1;
+
+/**
+ * The schema version of raw frontmatter: 0 when absent (a hand-written file, or one older than
+ * versioning), the number when it is a positive integer, null when it is something else.
+ */
+export function toSchemaVersion(data: Record<string, unknown>): number | null {
+  const version = data.schemaVersion;
+  if (version === undefined) return 0;
+  return typeof version === 'number' && Number.isInteger(version) && version > 0 ? version : null;
+}
+
+/**
+ * Throws for a task file written by a newer svc (its `schemaVersion` is above ours) or one that
+ * has no `schemaVersion` at all (`svc migrate` adds it): both are clearer than a schema error.
+ */
+export function assertSchemaVersion(data: unknown, source: string): void {
+  if (data === null || typeof data !== 'object' || Array.isArray(data)) return;
+  const version = toSchemaVersion(data as Record<string, unknown>);
+  if (version !== null && version > TASK_SCHEMA_VERSION) {
+    throw new SvcError('validation_error', `${source}: written by a newer svc (schemaVersion ${version}; this svc reads ${TASK_SCHEMA_VERSION}).`, 'Upgrade svc to read this file; it is left untouched.');
+  }
+  if (version === 0) {
+    throw new SvcError('validation_error', `${source}: invalid task frontmatter:\n  schemaVersion: missing (a hand-written file, or one older than schema versions): run \`svc migrate\``, 'Run `svc migrate` to add it and the defaults of missing fields (each changed file is backed up first).');
+  }
+}

@@ -1,0 +1,24 @@
+import { applyMigrations } from '../migrate/apply.js';
+import { planMigrations } from '../migrate/plan.js';
+import type { Store } from '../store/store.js';
+import type { DaemonLog } from './log.js';
+
+/**
+ * Runs the pending schema migrations before the daemon indexes the tree (README, "Moving in and
+ * out"), logging each file changed and each left alone. A failure is logged, never fatal: the
+ * files it could not fix are reported as invalid, as before.
+ */
+export async function migrateAtStart(store: Store, log: DaemonLog): Promise<void> {
+  try {
+    const plan = await planMigrations(store.paths);
+    for (const { file, version } of plan.newer) log.warn('migrate.newer', { file, version, message: `written by a newer svc (schemaVersion ${version}); upgrade svc; left untouched` });
+    for (const { file, reason } of plan.failed) log.warn('migrate.failed', { file, message: reason });
+    if (!plan.files.length) return;
+    const run = await applyMigrations(store.paths, plan, { now: store.clock(), actor: 'daemon', events: store.events });
+    for (const { file, from, to, changes } of run.files) log.info('migrate.applied', { file, from, to, changes });
+    for (const { file, reason } of run.skipped) log.warn('migrate.skipped', { file, message: reason });
+    if (run.backup) log.info('migrate.done', { files: run.files.length, backup: run.backup });
+  } catch (err) {
+    log.error('migrate.error', { message: err instanceof Error ? err.message : String(err) });
+  }
+}

@@ -1,0 +1,80 @@
+import { join } from 'node:path';
+import { canTransition, type Status } from '../core/status.js';
+import type { Task } from '../core/task.js';
+import { createExclusive, ensureDir } from '../fs/atomic.js';
+import { withLock } from '../fs/lock.js';
+import { findTaskFiles } from '../store/commit.js';
+import type { Store } from '../store/store.js';
+import { renderTask } from '../store/task-file.js';
+import { saveMap, toHash } from './map.js';
+import { rewriteDeps, type ImportPlan, type PlannedItem } from './plan.js';
+
+/** Options of `applyImport`: when, and who imports. */
+export interface ApplyImportOptions {
+  now: Date;
+  actor: string;
+}
+
+/**
+ * Writes a plan: each new task is created exclusively under its lock, each update goes through
+ * the commit protocol, both with a `task.imported` event; the map is saved after each task, so an
+ * interrupted import resumes without duplicates. One task that fails is reported; the rest go in.
+ */
+export async function applyImport(store: Store, plan: ImportPlan, options: ApplyImportOptions): Promise<ImportPlan> {
+  await store.init();
+  await ensureDir(store.paths.imports, 0o700);
+  return withLock(join(store.paths.imports, `.${plan.system}.lock`), { what: `the ${plan.system} import`, waitMs: 30_000 }, async () => {
+    const ids = new Map(plan.items.filter((item) => item.id).map((item) => [item.sourceId, item.id!]));
+    for (const item of plan.items) {
+      try {
+        if (item.action === 'create') await createTask(store, plan, item, options);
+        else if (item.action === 'update') await updateTask(store, plan, item, ids, options);
+        else continue;
+        await saveMap(store.paths, plan.map);
+      } catch (err) {
+        Object.assign(item, { action: 'invalid', reason: err instanceof Error ? err.message.replace(/:\s*\n\s*/g, ': ').replace(/\s*\n\s*/g, '; ') : String(err) });
+      }
+    }
+    await saveMap(store.paths, plan.map); // entries taken back from the tree, too
+    return plan;
+  });
+}
+
+// --- internal ---
+
+async function createTask(store: Store, plan: ImportPlan, item: PlannedItem, options: ApplyImportOptions): Promise<void> {
+  const task = item.task!;
+  const content = renderTask(task, item.record.body);
+  const created = await withLock(store.paths.lockFile(task.id), { what: task.id }, async () =>
+    (await findTaskFiles(store.paths, task.id)).length === 0 && (await createExclusive(store.paths.taskFile(task.status, task.id), content)),
+  );
+  if (!created) throw new Error(`id clash: ${task.id} appeared in svc during the import; run the import again`);
+  plan.map.entries[item.sourceId] = { id: task.id, sourceHash: item.sourceHash, svcHash: toHash(content), importedAt: options.now.toISOString() };
+  await store.events.record(options.now, [{ type: 'task.imported', taskId: task.id, actor: options.actor, payload: { source: plan.system, sourceId: item.sourceId, action: 'created', status: task.status, title: task.title } }]);
+}
+
+async function updateTask(store: Store, plan: ImportPlan, item: PlannedItem, ids: ReadonlyMap<string, string>, options: ApplyImportOptions): Promise<void> {
+  const { record } = item;
+  const deps = rewriteDeps(record.dependsOn, ids, plan.map);
+  item.dangling = deps.dangling;
+  const result = await store.commit(item.id!, (current) => {
+    const status = toReachable(current.status, record.status);
+    const metadata = { ...current.task.metadata };
+    if (record.extra) metadata[plan.system] = record.extra;
+    if (metadata.source && typeof metadata.source === 'object') metadata.source = { ...metadata.source, importedAt: options.now.toISOString() };
+    const task: Task = record.exact
+      ? { ...record.exact, id: current.task.id, dependsOn: deps.dependsOn, lease: current.task.lease, metadata: { ...record.exact.metadata } }
+      : { ...current.task, title: record.title.trim(), priority: record.priority ?? current.task.priority, routing: { ...current.task.routing, tags: record.tags ?? [] }, dependsOn: deps.dependsOn, metadata };
+    if (!record.exact && !record.tags?.length) delete task.routing.tags;
+    return { task, body: record.body, status: status.to, ...(status.cause ? { cause: status.cause } : {}), reason: 'changed at the source', events: [{ type: 'task.imported', taskId: current.task.id, actor: options.actor, payload: { source: plan.system, sourceId: item.sourceId, action: 'updated' } }] };
+  }, options.actor);
+  plan.map.entries[item.sourceId] = { id: result.after.task.id, sourceHash: item.sourceHash, svcHash: toHash(renderTask(result.after.task, result.after.body)), importedAt: options.now.toISOString() };
+}
+
+/** The source's new status when svc's transition table allows it (a direct move to done as a close), else the current one. */
+function toReachable(from: Status, to: Status): { to: Status; cause?: 'close' } {
+  if (from === to) return { to };
+  if (canTransition(from, to)) return { to };
+  if (to === 'done' && canTransition(from, to, 'close')) return { to, cause: 'close' };
+  return { to: from };
+}

@@ -1,0 +1,73 @@
+import { SvcError } from '../core/errors.js';
+import { isStatus, STATUSES, type Status } from '../core/status.js';
+import { toDidYouMean } from '../core/suggest.js';
+import type { Store } from '../store/store.js';
+import { applyImport } from './apply.js';
+import { planImport, type ImportAction } from './plan.js';
+import type { ImportSource, SourceProblem } from './record.js';
+import { backlogMdSource } from './sources/backlog-md.js';
+import { beadsSource } from './sources/beads.js';
+import { githubSource } from './sources/github.js';
+import { svcSource } from './sources/svc.js';
+
+/** Every import source by name. */
+export const SOURCES: Readonly<Record<string, ImportSource>> = { svc: svcSource, github: githubSource, beads: beadsSource, 'backlog-md': backlogMdSource };
+
+/** Options of `runImport`. */
+export interface ImportOptions {
+  dryRun?: boolean;
+  project?: string;
+  /** `--status-map "To Do=backlog,Done=done"` (backlog-md). */
+  statusMap?: string;
+  actor?: string;
+}
+
+/** One line of the report: a source entry, what happened to it, its svc id, why, and its dangling dependencies. */
+export interface ImportItem {
+  sourceId: string;
+  file: string;
+  action: ImportAction;
+  id?: string;
+  reason?: string;
+  dangling: string[];
+}
+
+/** What an import did (or, with `dryRun`, would do). */
+export interface ImportReport {
+  system: string;
+  dryRun: boolean;
+  items: ImportItem[];
+  /** Entries the source could not read (a malformed line or file), each with its file and reason. */
+  problems: SourceProblem[];
+  summary: Record<ImportAction | 'problems', number>;
+}
+
+/** Reads a source and imports it (README, "Moving in and out"): idempotent through `data/imports/<source>.json`. */
+export async function runImport(store: Store, sourceName: string, path: string, options: ImportOptions = {}): Promise<ImportReport> {
+  const source = Object.hasOwn(SOURCES, sourceName) ? SOURCES[sourceName]! : undefined;
+  if (sourceName === 'aof') throw new SvcError('validation_error', 'Importing an AOF data directory is not implemented yet.', `Use one of: ${Object.keys(SOURCES).join(', ')}.`);
+  if (!source) throw new SvcError('validation_error', `Unknown import source ${JSON.stringify(sourceName)}.${await toDidYouMean(sourceName, Object.keys(SOURCES), (name) => `\`${name}\``)}`, `Use one of: ${Object.keys(SOURCES).join(', ')}.`);
+  const statusMap = options.statusMap === undefined ? undefined : parseStatusMap(options.statusMap);
+  const read = await source.read(path, { ...(statusMap ? { statusMap } : {}) });
+  const now = store.clock();
+  await store.init();
+  const plan = await planImport(store, source.system, read, { ...(options.project ? { project: options.project } : {}), now, reserveIds: !options.dryRun });
+  if (!options.dryRun) await applyImport(store, plan, { now, actor: options.actor ?? `import:${source.system}` });
+  const items = plan.items.map(({ sourceId, file, action, id, reason, dangling }): ImportItem => ({ sourceId, file, action, ...(id ? { id } : {}), ...(reason ? { reason } : {}), dangling }));
+  const summary = { create: 0, update: 0, unchanged: 0, kept: 0, missing: 0, invalid: 0, problems: plan.problems.length };
+  for (const item of items) summary[item.action]++;
+  return { system: source.system, dryRun: options.dryRun === true, items, problems: plan.problems, summary };
+}
+
+/** Parses `"To Do=backlog,In Progress=ready"`; an unknown svc status is refused with the list. */
+export function parseStatusMap(text: string): Record<string, Status> {
+  const out: Record<string, Status> = {};
+  for (const pair of text.split(',').map((part) => part.trim()).filter(Boolean)) {
+    const at = pair.lastIndexOf('=');
+    const name = pair.slice(0, at).trim();
+    const status = pair.slice(at + 1).trim();
+    if (at <= 0 || !isStatus(status)) throw new SvcError('validation_error', `--status-map: ${JSON.stringify(pair)} is not <source status>=<svc status>.`, `Write pairs such as "To Do=backlog,Done=done"; svc statuses: ${STATUSES.join(', ')}.`);
+    out[name] = status;
+  }
+  return out;
+}

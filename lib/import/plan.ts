@@ -1,0 +1,137 @@
+import { isSafeId } from '../core/ids.js';
+import { parseTask, type Task } from '../core/task.js';
+import { allocateId } from '../store/allocate.js';
+import { findTaskFiles } from '../store/commit.js';
+import type { Store } from '../store/store.js';
+import { renderTask } from '../store/task-file.js';
+import { loadMap, toHash, type ImportMap } from './map.js';
+import type { SourceProblem, SourceRead, SourceRecord } from './record.js';
+import { toNewTask } from './task.js';
+
+/** What the import does with one source entry (README, "Moving in and out"). */
+export type ImportAction = 'create' | 'update' | 'unchanged' | 'kept' | 'missing' | 'invalid';
+
+/** One planned entry: the action, the svc id (unknown for a new task in a dry run), why, and the dependencies left dangling. */
+export interface PlannedItem {
+  sourceId: string;
+  file: string;
+  action: ImportAction;
+  id?: string;
+  reason?: string;
+  dangling: string[];
+  record: SourceRecord;
+  sourceHash: string;
+  /** A new task, as it will be written. */
+  task?: Task;
+}
+
+/** The plan of one import: every entry, the source's unreadable entries, and the map it starts from. */
+export interface ImportPlan {
+  system: string;
+  items: PlannedItem[];
+  problems: SourceProblem[];
+  map: ImportMap;
+}
+
+/** Options of `planImport`: the project of new tasks, the time, and whether ids may be reserved (not in a dry run). */
+export interface PlanOptions {
+  project?: string;
+  now: Date;
+  reserveIds: boolean;
+}
+
+/** Decides, for each record, whether it is new, changed at the source, changed in svc, or unchanged. */
+export async function planImport(store: Store, system: string, read: SourceRead, options: PlanOptions): Promise<ImportPlan> {
+  const map = await loadMap(store.paths, system);
+  const plan: ImportPlan = { system, items: [], problems: [...read.problems], map };
+  const ids = new Map<string, string>();
+  const seen = new Set<string>();
+  if (read.records.some((record) => !map.entries[record.sourceId])) await adoptImported(store, system, map, options.now);
+  for (const record of read.records) {
+    const sourceHash = toHash({ ...record, file: undefined });
+    const item: PlannedItem = { sourceId: record.sourceId, file: record.file, action: 'create', dangling: [], record, sourceHash };
+    plan.items.push(item);
+    if (seen.has(record.sourceId)) Object.assign(item, { action: 'invalid', reason: `the source has id ${record.sourceId} twice` });
+    seen.add(record.sourceId);
+    if (item.action === 'invalid') continue;
+    const entry = map.entries[record.sourceId];
+    if (entry) await judgeExisting(store, item, entry);
+    else await pickId(store, item, ids, options.reserveIds, options.now, map);
+    if (item.id) ids.set(record.sourceId, item.id);
+  }
+  for (const item of plan.items) if (item.action === 'create') buildTask(item, system, ids, map, options);
+  return plan;
+}
+
+/** The svc id a source id maps to (this run or an earlier one), if any. */
+export function toMappedId(sourceId: string, ids: ReadonlyMap<string, string>, map: ImportMap): string | undefined {
+  return ids.get(sourceId) ?? map.entries[sourceId]?.id;
+}
+
+/** Rewrites source ids of dependencies through the map; ids not imported are kept (as a safe id) and listed as dangling. */
+export function rewriteDeps(deps: readonly string[], ids: ReadonlyMap<string, string>, map: ImportMap): { dependsOn: string[]; dangling: string[] } {
+  const dependsOn: string[] = [];
+  const dangling: string[] = [];
+  for (const dep of deps) {
+    const mapped = toMappedId(dep, ids, map);
+    const id = mapped ?? (isSafeId(dep) ? dep : String(dep).replace(/[^A-Za-z0-9._-]/g, '-').replace(/^[^A-Za-z0-9]+/, '') || 'unknown');
+    if (!mapped) dangling.push(id);
+    if (!dependsOn.includes(id)) dependsOn.push(id);
+  }
+  return { dependsOn, dangling };
+}
+
+// --- internal ---
+
+async function judgeExisting(store: Store, item: PlannedItem, entry: ImportMap['entries'][string]): Promise<void> {
+  item.id = entry.id;
+  const current = await store.get(entry.id).catch(() => null);
+  if (!current) return void Object.assign(item, { action: 'missing', reason: `${entry.id} is no longer in svc; not created again` });
+  if (entry.sourceHash === item.sourceHash) return void (item.action = 'unchanged');
+  const svcHash = toHash(renderTask(current.task, current.body));
+  if (svcHash === entry.svcHash) item.action = 'update';
+  else Object.assign(item, { action: 'kept', reason: 'changed in svc since the import' });
+}
+
+/**
+ * Tasks of this source that the map lacks (an import interrupted between creating a task and
+ * saving the map) are found by their `metadata.source` and taken back into the map, so they are
+ * updated from the source rather than created twice.
+ */
+async function adoptImported(store: Store, system: string, map: ImportMap, now: Date): Promise<void> {
+  for (const { task, body } of (await store.list()).tasks) {
+    const source = task.metadata.source as { system?: unknown; id?: unknown } | undefined;
+    if (!source || source.system !== system || typeof source.id !== 'string' || map.entries[source.id]) continue;
+    map.entries[source.id] = { id: task.id, sourceHash: '', svcHash: toHash(renderTask(task, body)), importedAt: now.toISOString() };
+  }
+}
+
+async function pickId(store: Store, item: PlannedItem, ids: Map<string, string>, reserve: boolean, now: Date, map: ImportMap): Promise<void> {
+  const wanted = item.record.exact?.id;
+  if (wanted && (await isSameTask(store, wanted, item.record))) {
+    // Already there exactly as exported (an interrupted import, or the same export twice): nothing to write.
+    map.entries[item.sourceId] = { id: wanted, sourceHash: item.sourceHash, svcHash: toHash(renderTask(item.record.exact!, item.record.body)), importedAt: now.toISOString() };
+    return void Object.assign(item, { id: wanted, action: 'unchanged' });
+  }
+  if (wanted && (await findTaskFiles(store.paths, wanted)).length === 0 && ![...ids.values()].includes(wanted)) return void (item.id = wanted);
+  if (wanted) item.reason = `id clash: ${wanted} is taken in svc, so it gets a new id`;
+  if (reserve) item.id = await allocateId(store.paths, now);
+}
+
+async function isSameTask(store: Store, id: string, record: SourceRecord): Promise<boolean> {
+  const current = await store.get(id).catch(() => null);
+  return current !== null && current.task.id === id && renderTask(current.task, current.body) === renderTask(record.exact!, record.body);
+}
+
+function buildTask(item: PlannedItem, system: string, ids: ReadonlyMap<string, string>, map: ImportMap, options: PlanOptions): void {
+  const deps = rewriteDeps(item.record.dependsOn, ids, map);
+  item.dangling = deps.dangling;
+  const parentId = item.record.parentId === undefined ? undefined : rewriteDeps([item.record.parentId], ids, map).dependsOn[0];
+  try {
+    const task = toNewTask(item, system, { dependsOn: deps.dependsOn, parentId, project: options.project, now: options.now });
+    renderTask(parseTask(task, item.file), item.record.body, item.file);
+    item.task = task;
+  } catch (err) {
+    Object.assign(item, { action: 'invalid', id: undefined, reason: (err instanceof Error ? err.message : String(err)).replace(`${item.file}: `, '').replace(/:\s*\n\s*/g, ': ').replace(/\s*\n\s*/g, '; ') });
+  }
+}

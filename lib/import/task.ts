@@ -1,0 +1,39 @@
+import { DEFAULT_PRIORITY } from '../core/priority.js';
+import type { Task } from '../core/task.js';
+import type { SourceRecord } from './record.js';
+
+/** The id a task is checked with before its real id is reserved (a dry run). */
+const PROBE_ID = 'TASK-0000-00-00-000';
+
+/** What `toNewTask` needs beyond the record: rewritten links, the project of the import, the time. */
+export interface NewTaskOptions {
+  dependsOn: string[];
+  parentId?: string;
+  project?: string;
+  now: Date;
+}
+
+/**
+ * The svc task of a new source entry. An svc export keeps its task as it was (id, dependencies
+ * and parent rewritten only when they changed); any other source gets svc's defaults, its own
+ * fields, and `metadata.source {system, id, url?, importedAt}` with the rest under `metadata.<system>`.
+ */
+export function toNewTask(item: { id?: string; record: SourceRecord }, system: string, options: NewTaskOptions): Task {
+  const { record } = item;
+  const id = item.id ?? PROBE_ID;
+  if (record.exact) {
+    const task: Task = { ...record.exact, id, dependsOn: options.dependsOn };
+    if (options.parentId !== undefined) task.parentId = options.parentId;
+    return task;
+  }
+  const stamp = options.now.toISOString();
+  const source: Record<string, unknown> = { system, id: record.sourceId, ...(record.url ? { url: record.url } : {}), importedAt: stamp };
+  const task: Task = {
+    schemaVersion: 1, id, project: options.project ?? record.project ?? 'default', title: record.title.trim(), status: record.status,
+    priority: record.priority ?? DEFAULT_PRIORITY, routing: record.tags?.length ? { tags: record.tags } : {}, createdAt: record.createdAt ?? stamp,
+    updatedAt: stamp, lastTransitionAt: stamp, createdBy: `import:${system}`, dependsOn: options.dependsOn,
+    metadata: { source, ...(record.extra && Object.keys(record.extra).length ? { [system]: record.extra } : {}) },
+  };
+  if (options.parentId !== undefined) task.parentId = options.parentId;
+  return task;
+}

@@ -1,0 +1,73 @@
+import { lstat } from 'node:fs/promises';
+import { relative } from 'node:path';
+import { TASK_SCHEMA_VERSION, toSchemaVersion } from '../core/schema-version.js';
+import { STATUSES } from '../core/status.js';
+import { parseTask } from '../core/task.js';
+import { parseFrontmatter } from '../fs/frontmatter.js';
+import type { Paths } from '../store/paths.js';
+import { listNames } from '../store/store.js';
+import { readStamped, renderTask, type FileStamp } from '../store/task-file.js';
+import { MIGRATIONS } from './steps.js';
+
+/** How every file svc writes begins (`schemaVersion` is the first key). */
+const CURRENT_PREFIX = `---\nschemaVersion: ${TASK_SCHEMA_VERSION}\n`;
+
+/** One task file to migrate: where it is, from which version to which, each change, and the new text. */
+export interface FileMigration {
+  /** Relative to the root (`tasks/<status>/<id>.md`). */
+  file: string;
+  id: string;
+  from: number;
+  to: number;
+  changes: string[];
+  /** The file as read (kept as the backup) and as it will be written. */
+  before: string;
+  after: string;
+  stamp: FileStamp;
+}
+
+/** What `svc migrate` would do: files to migrate, files written by a newer svc, files it cannot fix. */
+export interface MigrationPlan {
+  version: number;
+  files: FileMigration[];
+  newer: { file: string; version: number }[];
+  failed: { file: string; reason: string }[];
+}
+
+/** Reads every task file and plans the steps each one needs (nothing is written). */
+export async function planMigrations(paths: Paths): Promise<MigrationPlan> {
+  const plan: MigrationPlan = { version: TASK_SCHEMA_VERSION, files: [], newer: [], failed: [] };
+  for (const [id, statuses] of await listNames(paths)) {
+    for (const status of statuses) {
+      const path = paths.taskFile(status, id);
+      const file = relative(paths.root, path);
+      const found = await planFile(path, file, id, status).catch(() => null); // unreadable: svc doctor reports it
+      if (!found) continue;
+      if ('newer' in found) plan.newer.push({ file, version: found.newer });
+      else if ('reason' in found) plan.failed.push({ file, reason: found.reason });
+      else plan.files.push(found);
+    }
+  }
+  for (const list of [plan.files, plan.newer, plan.failed]) list.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
+  return plan;
+}
+
+/** Plans one file again (under its lock, before it is written): null when it needs nothing now. */
+export async function planFile(path: string, file: string, id: string, status: (typeof STATUSES)[number]): Promise<FileMigration | { newer: number } | { reason: string } | null> {
+  const { text, stamp } = await readStamped(path);
+  if (text.startsWith(CURRENT_PREFIX)) return null; // what svc writes: no YAML to parse on the daemon's start
+  const parsed = parseFrontmatter(text, file);
+  const from = toSchemaVersion(parsed.data);
+  if (from === null || from === TASK_SCHEMA_VERSION) return null;
+  if (from > TASK_SCHEMA_VERSION) return { newer: from };
+  const data = { ...parsed.data };
+  const mtime = (await lstat(path)).mtime;
+  const changes = MIGRATIONS.filter((step) => step.version > from).flatMap((step) => step.apply(data, { id, status, mtime, body: parsed.body }));
+  try {
+    const after = renderTask(parseTask(data, file), parsed.body, file);
+    return { file, id, from, to: TASK_SCHEMA_VERSION, changes, before: text, after, stamp };
+  } catch (err) {
+    const reason = (err instanceof Error ? err.message : String(err)).replace(`${file}: `, '').replace(/:\s*\n\s*/g, ': ').replace(/\s*\n\s*/g, '; ');
+    return { reason: `still invalid after the migration: ${reason}` };
+  }
+}

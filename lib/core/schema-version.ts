@@ -21,9 +21,9 @@ export function assertSchemaVersion(data: unknown, source: string): void {
   if (data === null || typeof data !== 'object' || Array.isArray(data)) return;
   const version = toSchemaVersion(data as Record<string, unknown>);
   if (version !== null && version > TASK_SCHEMA_VERSION) {
-    throw new SvcError('validation_error', `${source}: written by a newer svc (schemaVersion ${version}; this svc reads ${TASK_SCHEMA_VERSION}).`, 'Upgrade svc to read this file; it is left untouched.');
+    throw new SvcError('validation_error', `${source}: invalid task frontmatter (1 problem):\n  schemaVersion ${version} is newer than this svc understands (it reads version ${TASK_SCHEMA_VERSION}); upgrade svc`, 'Upgrade svc to read this file; it is left untouched.');
   }
   if (version === 0) {
-    throw new SvcError('validation_error', `${source}: invalid task frontmatter:\n  schemaVersion: missing (a hand-written file, or one older than schema versions): run \`svc migrate\``, 'Run `svc migrate` to add it and the defaults of missing fields (each changed file is backed up first).');
+    throw new SvcError('validation_error', `${source}: invalid task frontmatter (1 problem):\n  schemaVersion is missing (this svc reads version ${TASK_SCHEMA_VERSION}); run \`svc migrate\` to add it`, 'Run `svc migrate` to add it and the defaults of missing fields (each changed file is backed up first).');
   }
 }

@@ -73,7 +73,7 @@ roundTrip('--format jsonl, --status and --with-events', async () => {
   const withNewer = await svc(root, 'export', '--format', 'jsonl', '--status', 'ready');
   assert.is(withNewer.code, 0);
   assert.is(withNewer.stdout.trim().split('\n').length, 1);
-  assert.match(withNewer.stderr, /^warning: left out tasks\/ready\/future-1\.md: .*written by a newer svc \(schemaVersion 2; this svc reads 1\)/m);
+  assert.match(withNewer.stderr, /^warning: left out tasks\/ready\/future-1\.md: .*schemaVersion 2 is newer than this svc understands \(it reads version 1\); upgrade svc/m);
   const bad = await svc(root, 'export', '--status', 'finished');
   assert.is(bad.code, 1);
   assert.match(bad.stderr, /unknown status "finished"/);
@@ -92,7 +92,7 @@ roundTrip('an id clash gets a new id with dependencies rewritten; a malformed li
   assert.is(out.code, 1);
   assert.match(out.stdout, new RegExp(`created +${ids[0]} -> (TASK-\\S+): id clash: ${ids[0]} is taken in svc, so it gets a new id`));
   assert.match(out.stdout, /unreadable .*in\.jsonl:2: not a JSON line/);
-  assert.match(out.stdout, /unreadable .*in\.jsonl:5: .*schemaVersion: missing/);
+  assert.match(out.stdout, /unreadable .*in\.jsonl:5: .*schemaVersion is missing/);
   assert.match(out.stdout, /Summary: 3 created, .* 2 skipped \(invalid or unreadable\)/);
   const tasks = JSON.parse((await svc(other, 'task', 'list', '--json')).stdout) as { id: string; title: string }[];
   assert.is(tasks.length, 4);

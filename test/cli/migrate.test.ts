@@ -28,8 +28,8 @@ migrate('a file without schemaVersion is reported as such until migrated, and on
   const root = world();
   const list = await svc(root, 'doctor', '--json');
   const invalid = JSON.stringify(JSON.parse(list.stdout));
-  assert.match(invalid, /schemaVersion: missing.*svc migrate/);
-  assert.match(invalid, /written by a newer svc \(schemaVersion 2; this svc reads 1\)/);
+  assert.match(invalid, /schemaVersion is missing \(this svc reads version 1\); run `svc migrate` to add it/);
+  assert.match(invalid, /schemaVersion 2 is newer than this svc understands \(it reads version 1\); upgrade svc/);
 });
 
 migrate('--dry-run lists each change per file and writes nothing', async () => {

@@ -41,9 +41,9 @@ problems('a newer schemaVersion is said to be newer, with "upgrade svc", and no 
 problems('a missing schemaVersion is said to be missing; the list warning reads as one line', async () => {
   const { root } = await handEdited((text) => text.replace('schemaVersion: 1\n', ''));
   const show = await svc(root, 'task', 'show', '001');
-  assert.match(show.stderr, /invalid task frontmatter \(1 problem\):\n  schemaVersion is missing \(this svc reads version 1\)\n/);
+  assert.match(show.stderr, /invalid task frontmatter \(1 problem\):\n  schemaVersion is missing \(this svc reads version 1\); run `svc migrate` to add it\n/);
   const list = await svc(root, 'task', 'list');
-  assert.match(list.stderr, /warning: skipped invalid task file \S+: invalid task frontmatter \(1 problem\): schemaVersion is missing \(this svc reads version 1\)\n/);
+  assert.match(list.stderr, /warning: skipped invalid task file \S+: invalid task frontmatter \(1 problem\): schemaVersion is missing \(this svc reads version 1\); run `svc migrate` to add it\n/);
   assert.not.match(list.stderr, /:;|:  /);
 });
 

@@ -15,6 +15,7 @@ import { toDaemonSettings } from '../org/org-chart.js';
 import type { Fault } from '../store/commit.js';
 import type { Store } from '../store/store.js';
 import type { IndexChange, IndexEntry, TaskIndex } from '../store/task-index.js';
+import { startDuties } from './duties.js';
 import { createOrgState, type ConfigReport } from './org-state.js';
 import { createPluginAdapter } from './plugin-adapter.js';
 import type { SpawnQueue } from './spawn-queue.js';
@@ -82,8 +83,10 @@ export async function startScheduling(options: SchedulingOptions): Promise<Sched
     onRequeued: (ids) => void Promise.resolve(index.update(ids)).then(() => scheduler.schedule()),
   });
   // Murmur runs with every tick request and poll, SLA on every poll (see README "Murmur" and "SLA alerts").
-  const murmur = startMurmur({ store, index, loadOrg: org.get, log: options.log, onCreated: async (id) => (await index.update([id]), scheduler.schedule()) });
-  const sla = startSla({ store, index, loadOrg: org.get, log: options.log, alert: options.alert });
+  // Each team's murmur and the SLA alerts have one owner among the daemons sharing the tree (README "Several hosts on one tree").
+  const duties = startDuties({ store, ...(options.owner ? { self: options.owner } : {}), ttlMs: () => org.settings().dutyTtlMs, log: options.log, onTaken: () => schedule() });
+  const murmur = startMurmur({ store, index, loadOrg: org.get, log: options.log, duty: duties, onCreated: async (id) => (await index.update([id]), scheduler.schedule()) });
+  const sla = startSla({ store, index, loadOrg: org.get, log: options.log, alert: options.alert, duty: duties });
   const schedule = () => {
     scheduler.schedule();
     if (!org.settings().dryRun) void murmur.run();
@@ -121,6 +124,7 @@ export async function startScheduling(options: SchedulingOptions): Promise<Sched
       recovery.close();
       boot.close();
       await murmur.close();
+      await duties.close();
       await scheduler.close();
       command.close();
     },

@@ -4,7 +4,8 @@ import type { Store } from '../store/store.js';
 import type { IndexChange, IndexEntry, TaskIndex } from '../store/task-index.js';
 import { applyDecision, evaluateMurmur, type MurmurDecision, type MurmurView } from './murmur.js';
 import { buildReview, isReviewTitle, type SummaryTask, type TaskSummary } from './murmur-review.js';
-import { readMurmurState, writeMurmurState, type MurmurState } from './murmur-state.js';
+import { murmurDuty, type DutyGate } from './duty-gate.js';
+import { readMurmurState, toMurmurState, writeMurmurState, type MurmurState } from './murmur-state.js';
 import { createMurmurCounts } from './murmur-counts.js';
 import { membershipOf, teamsOfTask, type Membership } from './team-tasks.js';
 
@@ -17,6 +18,8 @@ export interface MurmurRunnerOptions {
   log: (line: string) => void;
   /** Called with the id of each review task created, so the index and the scheduler see it at once. */
   onCreated?: (id: string) => void | Promise<void>;
+  /** One owner per team's murmur among daemons sharing the tree; without it this daemon runs every team. */
+  duty?: DutyGate;
 }
 
 /** Murmur in the daemon: counts the teams' completions and failures, and runs the triggers. */
@@ -51,7 +54,10 @@ export function startMurmur(options: MurmurRunnerOptions): MurmurRunner {
   const log = (line: string) => options.log(`${MURMUR_PREFIX} ${line}`);
 
   async function evaluateTeam(team: Team & { orchestrator: string }, org: OrgChart): Promise<void> {
-    const before = states.get(team.id) ?? (await readMurmurState(paths, team.id, log));
+    const duty = murmurDuty(team.id);
+    if (options.duty && !options.duty.owns(duty)) return void (counts.take(team.id), states.delete(team.id), written.delete(team.id)); // another daemon's duty
+    const handed = options.duty?.handover(duty);
+    const before = (handed === undefined ? undefined : toMurmurState(handed, () => undefined)) ?? states.get(team.id) ?? (await readMurmurState(paths, team.id, log));
     let state = withCounts(before, counts.take(team.id));
     if (state.reviewStartedAt && !state.currentReviewTaskId) state = recoverCreation(team, state);
     states.set(team.id, state); // counted even if what follows fails
@@ -66,6 +72,7 @@ export function startMurmur(options: MurmurRunnerOptions): MurmurRunner {
     const text = JSON.stringify(state);
     if (written.get(teamId) === text) return;
     await writeMurmurState(paths, teamId, state);
+    await options.duty?.save(murmurDuty(teamId), state);
     written.set(teamId, text);
   }
 

@@ -42,6 +42,8 @@ export interface Paths {
   orgDoc(name: string): string;
   /** When each in-progress task last raised an SLA alert (the rate limit survives a restart). */
   slaAlerts: string;
+  /** Who holds a team-wide duty (murmur of a team, SLA alerts) among the daemons sharing the tree, and its state. */
+  dutyFile(duty: string): string;
 }
 
 /** The svc home: `SVC_HOME` when given, else `~/.svc`. */
@@ -83,6 +85,7 @@ export function toPaths(rootArg: string): Paths {
     workflowFile: (name) => join(workflows, `${name}.yaml`),
     murmurFile: (teamId) => join(murmur, `${teamId}.json`),
     orgDoc: (name) => join(org, `${name}.md`),
+    dutyFile: (duty) => join(tasks, '.duties', `${duty}.json`),
   };
 }
 

@@ -5,7 +5,7 @@
 // into ready/ through either mount must be dispatched, never judged a duplicate of the name the other
 // mount still caches. SVC_GLUSTER_TASKS sets the burst (default 100).
 import { spawn } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -138,7 +138,8 @@ async function handMoves(hosts: Host[]): Promise<string[]> {
     for (let n = 0; n < HAND_MOVES; n++) {
       const id = `TASK-2026-01-01-${900 + i * 10 + n}`;
       const name = `${id}.md`;
-      writeFileSync(`${host.mount.path}/backlog/${name}`, handTask(id));
+      writeFileSync(`${host.mount.path}/backlog/.${name}.new`, handTask(id)); // written whole, then named, as an editor saves
+      renameSync(`${host.mount.path}/backlog/.${name}.new`, `${host.mount.path}/backlog/${name}`);
       const cached = keepLooking(`${other.mount.path}/backlog/${name}`);
       await new Promise((resolve) => setTimeout(resolve, 300));
       const code = await new Promise<number | null>((resolve) => spawn('mv', [`${host.mount.path}/backlog/${name}`, `${host.mount.path}/ready/${name}`]).once('close', resolve));

@@ -4,6 +4,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import * as assert from 'uvu/assert';
 import { STATUSES } from '../../lib/core/status.js';
+import type { DaemonResponse } from '../../lib/daemon/client.js';
 import { toPaths } from '../../lib/store/paths.js';
 import { writeOrg } from './agents.js';
 import { call, healthy, startChild, type ChildDaemon } from './daemon.js';
@@ -70,10 +71,19 @@ export async function stopDaemon(host: Host): Promise<void> {
   if (!stopped) await host.daemon.kill();
 }
 
+/** Calls in flight at once per daemon in a burst: well under the daemon's connection limit (256), which refuses more. */
+const IN_FLIGHT_PER_HOST = 64;
+
 /** `count` concurrent svc_dispatch calls for `worker`, alternating between the hosts; all must succeed. Returns the ids. */
 export async function dispatchBurst(hosts: Host[], count: number, label = 'Burst'): Promise<string[]> {
-  const replies = await Promise.all(Array.from({ length: count }, (_, i) =>
-    call(hosts[i % hosts.length]!.home, 'POST', '/v1/tool/invoke', { tool: 'svc_dispatch', params: { title: `${label} ${i}`, brief: `Task ${i} of the burst.`, agent: 'worker' } }, { timeoutMs: 600_000 })));
+  const replies: DaemonResponse[] = new Array(count);
+  let next = 0;
+  const worker = async () => {
+    for (let i = next++; i < count; i = next++) {
+      replies[i] = await call(hosts[i % hosts.length]!.home, 'POST', '/v1/tool/invoke', { tool: 'svc_dispatch', params: { title: `${label} ${i}`, brief: `Task ${i} of the burst.`, agent: 'worker' } }, { timeoutMs: 600_000 });
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(count, IN_FLIGHT_PER_HOST * hosts.length) }, worker));
   const failed = replies.filter((reply) => reply.status !== 200);
   assert.equal(failed.map((reply) => reply.body), [], 'every svc_dispatch call succeeds');
   const ids = replies.map((reply) => (reply.body as { result: { taskId: string } }).result.taskId);

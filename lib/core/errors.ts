@@ -68,3 +68,18 @@ export function isSvcError(err: unknown, code?: ErrorCode): err is SvcError {
 export function hasCode(err: unknown, code: string): boolean {
   return typeof err === 'object' && err !== null && (err as { code?: unknown }).code === code;
 }
+
+/**
+ * True when a file is gone: `ENOENT`, or `ESTALE`, which a network filesystem answers for a name
+ * or an open file that another host renamed over or removed (libuv has no name for it, so Node
+ * reports errno -116 as "Unknown system error"). Either way the file moved: look for it again.
+ */
+export function isGone(err: unknown): boolean {
+  if (hasCode(err, 'ENOENT') || hasCode(err, 'ESTALE')) return true;
+  return typeof err === 'object' && err !== null && (err as { errno?: unknown }).errno === -ESTALE;
+}
+
+// --- internal ---
+
+/** `ESTALE` on Linux. */
+const ESTALE = 116;

@@ -17,6 +17,7 @@ import type { Fault } from '../store/commit.js';
 import type { AgentPause } from '../store/agent-pauses.js';
 import type { Store } from '../store/store.js';
 import type { IndexChange, IndexEntry, TaskIndex } from '../store/task-index.js';
+import { startDuties } from './duties.js';
 import { createOrgState, type ConfigReport } from './org-state.js';
 import { watchPauses } from './pause-watch.js';
 import { createPluginAdapter } from './plugin-adapter.js';
@@ -99,9 +100,11 @@ export async function startScheduling(options: SchedulingOptions): Promise<Sched
     onRequeued: (ids) => void Promise.resolve(index.update(ids)).then(() => scheduler.schedule()),
   });
   // Murmur runs with every tick request and poll, SLA on every poll (see README "Murmur" and "SLA alerts").
-  const murmur = startMurmur({ store, index, loadOrg: org.get, log: options.log, onCreated: async (id) => (await index.update([id]), scheduler.schedule()) });
+  // Each team's murmur and the SLA alerts have one owner among the daemons sharing the tree (README "Several hosts on one tree").
+  const duties = startDuties({ store, ...(options.owner ? { self: options.owner } : {}), ttlMs: () => org.settings().dutyTtlMs, log: options.log, onTaken: () => schedule() });
+  const murmur = startMurmur({ store, index, loadOrg: org.get, log: options.log, duty: duties, onCreated: async (id) => (await index.update([id]), scheduler.schedule()) });
   const pauses = watchPauses(store.paths, options.log, () => scheduler.schedule());
-  const sla = startSla({ store, index, loadOrg: org.get, log: options.log, alert: options.alert });
+  const sla = startSla({ store, index, loadOrg: org.get, log: options.log, alert: options.alert, duty: duties });
   const overdue = startOverdue({ store, index, log: options.log, alert: options.alert });
   const schedule = () => {
     scheduler.schedule();
@@ -143,6 +146,7 @@ export async function startScheduling(options: SchedulingOptions): Promise<Sched
       recovery.close();
       boot.close();
       await murmur.close();
+      await duties.close();
       await scheduler.close();
       command.close();
     },

@@ -4,7 +4,8 @@ import type { Store } from '../store/store.js';
 import type { IndexChange, IndexEntry, TaskIndex } from '../store/task-index.js';
 import { applyDecision, evaluateMurmur, type MurmurDecision, type MurmurView } from './murmur.js';
 import { buildReview, isReviewTitle } from './murmur-review.js';
-import { readMurmurState, writeMurmurState, type MurmurState } from './murmur-state.js';
+import { murmurDuty, type DutyGate } from './duty-gate.js';
+import { readMurmurState, toMurmurState, writeMurmurState, type MurmurState } from './murmur-state.js';
 import { createMurmurCounts } from './murmur-counts.js';
 import { findFailedBefore, findStaleReviews, summarizeTeam, toSummaryTask } from './murmur-summary.js';
 import { membershipOf, teamsOfTask, type Membership } from './team-tasks.js';
@@ -18,6 +19,8 @@ export interface MurmurRunnerOptions {
   log: (line: string) => void;
   /** Called with the id of each review task created, so the index and the scheduler see it at once. */
   onCreated?: (id: string) => void | Promise<void>;
+  /** One owner per team's murmur among daemons sharing the tree; without it this daemon runs every team. */
+  duty?: DutyGate;
 }
 
 /** Murmur in the daemon: counts the teams' completions and failures, and runs the triggers. */
@@ -56,11 +59,13 @@ export function startMurmur(options: MurmurRunnerOptions): MurmurRunner {
   const log = (line: string) => options.log(`${MURMUR_PREFIX} ${line}`);
 
   async function evaluateTeam(team: Team & { orchestrator: string }, org: OrgChart): Promise<void> {
-    let before = states.get(team.id);
-    if (!before) {
-      before = await readMurmurState(paths, team.id, log);
-      counts.seedFailed(team.id, findFailedBefore({ index, membership: membership!, team, state: before }, startedAt));
-    }
+    const duty = murmurDuty(team.id);
+    if (options.duty && !options.duty.owns(duty)) return void (counts.take(team.id), states.delete(team.id), written.delete(team.id)); // another daemon's duty
+    const handed = options.duty?.handover(duty);
+    const own = states.get(team.id);
+    const before = (handed === undefined ? undefined : toMurmurState(handed, () => undefined)) ?? own ?? (await readMurmurState(paths, team.id, log));
+    // First look at the team here (a start, or a duty taken over): failures already counted stay counted once.
+    if (!own) counts.seedFailed(team.id, findFailedBefore({ index, membership: membership!, team, state: before }, startedAt));
     let state = withCounts(before, counts.take(team.id));
     if (state.reviewStartedAt && !state.currentReviewTaskId) state = recoverCreation(team, state);
     states.set(team.id, state); // counted even if what follows fails
@@ -75,6 +80,7 @@ export function startMurmur(options: MurmurRunnerOptions): MurmurRunner {
     const text = JSON.stringify(state);
     if (written.get(teamId) === text) return;
     await writeMurmurState(paths, teamId, state);
+    await options.duty?.save(murmurDuty(teamId), state);
     written.set(teamId, text);
   }
 

@@ -49,7 +49,8 @@ export async function writeMurmurState(paths: Paths, teamId: string, state: Murm
 
 const KINDS = ['queueEmpty', 'completionBatch', 'interval', 'failureBatch'];
 
-function toMurmurState(data: unknown, bad: (key: string) => void): MurmurState {
+/** A state from parsed JSON (a file, or the state a duty's last owner handed over); a field with the wrong type takes its fresh value. */
+export function toMurmurState(data: unknown, bad: (key: string) => void): MurmurState {
   const fresh = newMurmurState();
   const record = data !== null && typeof data === 'object' && !Array.isArray(data) ? (data as Record<string, unknown>) : {};
   const pick = <K extends keyof MurmurState>(key: K, ok: (value: unknown) => boolean): MurmurState[K] => {

@@ -5,6 +5,7 @@ import type { OrgChart } from '../org/schema.js';
 import type { Store } from '../store/store.js';
 import { readTaskFile } from '../store/task-file.js';
 import type { IndexEntry, TaskIndex } from '../store/task-index.js';
+import { SLA_DUTY, type DutyGate } from './duty-gate.js';
 import { checkSla, formatSlaAlert, toRateLimitMs, type SlaTask, type SlaViolation } from './sla.js';
 
 /** What the SLA check is wired to. */
@@ -15,6 +16,8 @@ export interface SlaRunnerOptions {
   log: (line: string) => void;
   /** Console alerts (`[AOF] SLA VIOLATION:`), to the daemon's stderr. */
   alert: (text: string) => void;
+  /** One owner of the SLA alerts among daemons sharing the tree; without it this daemon alerts. */
+  duty?: DutyGate;
 }
 
 /** The SLA check of the daemon's poll cycle. */
@@ -36,6 +39,9 @@ export function startSla(options: SlaRunnerOptions): SlaRunner {
   let running: Promise<SlaViolation[]> | null = null;
 
   async function check(): Promise<SlaViolation[]> {
+    if (options.duty && !options.duty.owns(SLA_DUTY)) return ((alerted = null), []); // another daemon's duty: read afresh once it is ours
+    const handed = options.duty?.handover(SLA_DUTY);
+    if (handed !== undefined) alerted = toAlerted(handed);
     const org = await options.loadOrg();
     const now = store.clock();
     alerted ??= await readAlerted(store.paths.slaAlerts, options.log);
@@ -56,7 +62,11 @@ export function startSla(options: SlaRunnerOptions): SlaRunner {
     for (const id of [...alerted.keys()]) if (!live.has(id)) changed = alerted.delete(id) || changed;
     for (const id of [...details.keys()]) if (!live.has(id)) details.delete(id);
     // Recorded before alerting: after a crash in between, an alert is lost rather than repeated.
-    if (changed) await writeDurable(store.paths.slaAlerts, `${JSON.stringify(Object.fromEntries([...alerted].map(([id, ms]) => [id, new Date(ms).toISOString()])), null, 2)}\n`);
+    if (changed) {
+      const record = Object.fromEntries([...alerted].map(([id, ms]) => [id, new Date(ms).toISOString()]));
+      await writeDurable(store.paths.slaAlerts, `${JSON.stringify(record, null, 2)}\n`);
+      await options.duty?.save(SLA_DUTY, record);
+    }
     for (const v of due) {
       await store.events.record(now, [{
         type: 'sla.violation', taskId: v.task.id, actor: 'scheduler',
@@ -93,14 +103,18 @@ export function startSla(options: SlaRunnerOptions): SlaRunner {
 
 async function readAlerted(file: string, log: (line: string) => void): Promise<Map<string, number>> {
   try {
-    const data = JSON.parse(await readFile(file, 'utf8')) as unknown;
-    const out = new Map<string, number>();
-    if (data && typeof data === 'object' && !Array.isArray(data)) {
-      for (const [id, at] of Object.entries(data)) if (typeof at === 'string' && !Number.isNaN(Date.parse(at))) out.set(id, Date.parse(at));
-    }
-    return out;
+    return toAlerted(JSON.parse(await readFile(file, 'utf8')) as unknown);
   } catch (err) {
     if (!hasCode(err, 'ENOENT')) log(`warning: ${file} is unreadable (${err instanceof Error ? err.message : String(err)}); SLA alerts start a fresh rate window`);
     return new Map();
   }
+}
+
+/** When each task last alerted, from `{ id: ISO time }` (a file, or the state the duty's last owner handed over). */
+function toAlerted(data: unknown): Map<string, number> {
+  const out = new Map<string, number>();
+  if (data && typeof data === 'object' && !Array.isArray(data)) {
+    for (const [id, at] of Object.entries(data)) if (typeof at === 'string' && !Number.isNaN(Date.parse(at))) out.set(id, Date.parse(at));
+  }
+  return out;
 }

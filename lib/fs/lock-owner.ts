@@ -1,6 +1,7 @@
-import { lstatSync, readFileSync, readlinkSync } from 'node:fs';
+import { lstatSync, readlinkSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
+import { readRegularFileSync } from './regular-file.js';
 
 /** How long a lock lives without being refreshed before another process may take it. */
 export const LOCK_STALE_MS = 10_000;
@@ -30,7 +31,7 @@ export function readOwnerText(lockPath: string): string | null {
     return readlinkSync(join(lockPath, 'owner'));
   } catch {
     try {
-      return readFileSync(join(lockPath, 'owner'), 'utf8').trim();
+      return readRegularFileSync(join(lockPath, 'owner'), 4096).text.trim(); // not readFileSync: a failed close on a network tree would abort
     } catch {
       return null;
     }

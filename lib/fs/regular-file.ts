@@ -34,9 +34,12 @@ export function readRegularFileSync(path: string, maxBytes: number): RegularRead
     const stat = fstatSync(fd, { bigint: true });
     assertRegular(path, stat);
     assertSize(path, stat.size, maxBytes);
-    return { text: direct ? readWhole(fd, path, maxBytes) : readAtMost(fd, path, maxBytes), stat };
-  } finally {
-    closeSync(fd);
+    const text = direct ? readWhole(fd, path, maxBytes) : readAtMost(fd, path, maxBytes);
+    closeQuietly(fd);
+    return { text, stat };
+  } catch (err) {
+    closeQuietly(fd);
+    throw err;
   }
 }
 
@@ -77,7 +80,9 @@ export async function readRegularFile(path: string, maxBytes: number): Promise<R
       if (spareBuffers.length < 8) spareBuffers.push(buffer);
     }
   } finally {
-    await handle.close();
+    // A close can fail with ESTALE or ENOENT on a network filesystem when another host renamed over
+    // the file meanwhile: what was read is whole, and a failed read has already thrown its error.
+    await handle.close().catch(() => undefined);
   }
 }
 
@@ -197,6 +202,19 @@ function readWhole(fd: number, path: string, maxBytes: number): string {
     if (total > maxBytes) assertSize(path, BigInt(total), maxBytes);
   }
   return directBuffer.toString('utf8', 0, total);
+}
+
+/**
+ * Closes a descriptor, ignoring a failure: on a network filesystem a close fails with ESTALE or
+ * ENOENT when another host renamed over the file meanwhile; the bytes read before are whole, and
+ * the descriptor is released by the kernel either way.
+ */
+function closeQuietly(fd: number): void {
+  try {
+    closeSync(fd);
+  } catch {
+    // see above
+  }
 }
 
 /** Shared by the synchronous direct reads (one at a time on this thread). */

@@ -85,6 +85,7 @@ export const DaemonSettingsSchema = closed({
   maxDispatchesPerDaemon: positiveInt.optional(),
   defaultLeaseTtlMs: positiveInt.default(1_800_000),
   heartbeatTtlMs: positiveInt.default(300_000),
+  dutyTtlMs: positiveInt.default(45_000),
   spawnTimeoutMs: positiveInt.default(30_000),
   agentStopGraceMs: positiveInt.default(10_000),
   retryBackoffMs: z.array(z.number().int('must be a whole number of milliseconds').min(0, 'must be 0 or more'), { error: 'must be a list of delays in milliseconds, e.g. [5000, 30000]' })

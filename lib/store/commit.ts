@@ -1,7 +1,7 @@
 import { lstatSync } from 'node:fs';
 import { lstat, unlink } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { hasCode, SvcError } from '../core/errors.js';
+import { isGone, SvcError } from '../core/errors.js';
 import { assertTransition, STATUSES, type Cause, type Status } from '../core/status.js';
 import { parseTask, type Task } from '../core/task.js';
 import { ensureDir, unlinkDurable } from '../fs/atomic.js';
@@ -9,6 +9,7 @@ import { MAX_FILE_BYTES } from '../fs/frontmatter.js';
 import { readRegularFileSync, replaceFileDurable } from '../fs/regular-file.js';
 import { withLock } from '../fs/lock.js';
 import { isNetworkDir } from '../fs/network-fs.js';
+import { confirmCopies } from './confirm-copies.js';
 import type { EventInput, EventLog } from './events.js';
 import type { Paths } from './paths.js';
 import { readTaskFileSettled } from './settled-read.js';
@@ -98,10 +99,11 @@ export async function commitTask(paths: Paths, id: string, change: ChangeFn, opt
  * Finds the one file of `id`, under its lock. A second copy (a crash between write and unlink, or a
  * git merge) is resolved here: the later `updatedAt` wins, the other goes to `data/conflicts/`.
  * Only what opens counts: a name a network filesystem still lists from its cache, but that is gone,
- * is no copy (nothing is repaired on a cached look).
+ * is no copy; and on a network filesystem two copies count only if a second look past the
+ * filesystem's staleness bound still finds both (`confirmCopies`): nothing is repaired on a cached look.
  */
 export async function locateTask(paths: Paths, id: string, now: Date): Promise<StoredTask> {
-  const copies = await readCopies(paths, id);
+  const copies = await confirmCopies(paths.tasks, id, await readCopies(paths, id), () => readCopies(paths, id), ({ copy }) => (copy instanceof Error ? undefined : copy.stamp.ino));
   const broken = copies.find(({ copy }) => copy instanceof Error);
   if (broken && copies.length === 1) throw broken.copy;
   if (broken) {
@@ -131,7 +133,7 @@ export async function readCopies(paths: Paths, id: string, options: { settle?: b
     const found = await findTaskFiles(paths, id);
     if (found.length === 0) break;
     const copies = await Promise.all(found.map(async (path) => ({ path, copy: await read(path).catch((err: unknown) => toError(err)) })));
-    const present = copies.filter(({ copy }) => !hasCode(copy, 'ENOENT'));
+    const present = copies.filter(({ copy }) => !isGone(copy));
     if (present.length) return present;
   }
   throw new SvcError('not_found', `Task ${id} does not exist.`, 'List tasks with `svc task list`.');
@@ -146,7 +148,7 @@ export async function readCopies(paths: Paths, id: string, options: { settle?: b
 export async function findTaskFiles(paths: Paths, id: string): Promise<string[]> {
   const candidates = STATUSES.map((status) => paths.taskFile(status, id));
   if (!isNetworkDir(paths.tasks)) return candidates.filter((path) => lstatSync(path, { throwIfNoEntry: false }) !== undefined);
-  const found = await Promise.all(candidates.map((path) => lstat(path).then(() => path, (err: unknown) => (hasCode(err, 'ENOENT') ? null : Promise.reject(err)))));
+  const found = await Promise.all(candidates.map((path) => lstat(path).then(() => path, (err: unknown) => (isGone(err) ? null : Promise.reject(err)))));
   return found.filter((path): path is string => path !== null);
 }
 
@@ -215,7 +217,7 @@ function toError(err: unknown): Error {
 
 async function isUnchanged(current: StoredTask): Promise<boolean> {
   const now = isNetworkDir(dirname(current.path))
-    ? await lstat(current.path, { bigint: true }).catch((err: unknown) => (hasCode(err, 'ENOENT') ? undefined : Promise.reject(err)))
+    ? await lstat(current.path, { bigint: true }).catch((err: unknown) => (isGone(err) ? undefined : Promise.reject(err)))
     : lstatSync(current.path, { bigint: true, throwIfNoEntry: false });
   return now !== undefined && isSameStamp(current.stamp, { ino: now.ino, size: now.size, mtimeNs: now.mtimeNs });
 }

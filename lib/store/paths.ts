@@ -60,6 +60,8 @@ export interface Paths {
   backups: string;
   /** Maps of source ids to svc ids, one per import source (`data/imports/<source>.json`). */
   imports: string;
+  /** Who holds a team-wide duty (murmur of a team, SLA alerts) among the daemons sharing the tree, and its state. */
+  dutyFile(duty: string): string;
 }
 
 /** The svc home: `SVC_HOME` when given, else `~/.svc`. */
@@ -111,6 +113,7 @@ export function toPaths(rootArg: string): Paths {
     workflowFile: (name) => join(workflows, `${name}.yaml`),
     murmurFile: (teamId) => join(murmur, `${teamId}.json`),
     orgDoc: (name) => join(org, `${name}.md`),
+    dutyFile: (duty) => join(tasks, '.duties', `${duty}.json`),
   };
 }
 

@@ -1,11 +1,12 @@
 import { readdir, stat } from 'node:fs/promises';
 import { join, relative } from 'node:path';
-import { hasCode, isSvcError } from '../core/errors.js';
+import { hasCode, isGone, isSvcError } from '../core/errors.js';
 import { isStatus, STATUSES, type Status } from '../core/status.js';
 import { toOneLine } from '../core/text.js';
 import { unlinkDurable } from '../fs/atomic.js';
 import { LOCK_STALE_MS, withLock } from '../fs/lock.js';
 import { byNewest, commitTask, moveToConflicts } from './commit.js';
+import { confirmCopies } from './confirm-copies.js';
 import { createEventLog, type EventLog } from './events.js';
 import { isTempName, toTaskId, type Paths } from './paths.js';
 import { initTree } from './store.js';
@@ -131,8 +132,8 @@ async function applyAction(paths: Paths, now: Date, action: ReconcileAction, how
 }
 
 async function resolveDuplicate(paths: Paths, id: string, now: Date): Promise<{ kept: string; conflicts: string[] } | null> {
-  const found = await readCopies(STATUSES.map((status) => ({ id, status, path: paths.taskFile(status, id) })));
-  const valid = (found.get(id) ?? []).filter(isStored).sort(byNewest);
+  const look = async () => ((await readCopies(STATUSES.map((status) => ({ id, status, path: paths.taskFile(status, id) })))).get(id) ?? []).filter(isStored);
+  const valid = (await confirmCopies(paths.tasks, id, await look(), look, (copy) => copy.stamp.ino)).sort(byNewest);
   if (valid.length < 2) return null;
   const conflicts: string[] = [];
   for (const loser of valid.slice(1)) conflicts.push(relative(paths.root, await moveToConflicts(paths, loser.path, now)));
@@ -228,7 +229,7 @@ async function readCopies(files: readonly { id: string; path: string; status: St
   const worker = async () => {
     while (next < files.length) {
       const { id, path, status } = files[next++]!;
-      const copy = await readTaskFileSettled(path).catch((err: unknown): Copy | null => (hasCode(err, 'ENOENT') ? null : { path, status, error: toError(err) }));
+      const copy = await readTaskFileSettled(path).catch((err: unknown): Copy | null => (isGone(err) ? null : { path, status, error: toError(err) }));
       if (!copy) continue;
       const list = out.get(id);
       if (list) list.push(copy);
@@ -239,9 +240,7 @@ async function readCopies(files: readonly { id: string; path: string; status: St
   return out;
 }
 
-function isStored(copy: Copy): copy is StoredTask {
-  return !('error' in copy);
-}
+const isStored = (copy: Copy): copy is StoredTask => !('error' in copy);
 
 function toError(err: unknown): Error {
   return err instanceof Error ? err : new Error(String(err));

@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { hasCode } from '../core/errors.js';
+import { isGone } from '../core/errors.js';
 import { readTaskFile, type StoredTask } from './task-file.js';
 
 /** How long a reader waits before reading a file that failed to parse a second time. */
@@ -18,7 +18,7 @@ export async function readTaskFileSettled(path: string, pause: Pause = pauseBefo
   try {
     return await readTaskFile(path);
   } catch (err) {
-    if (hasCode(err, 'ENOENT')) throw err;
+    if (isGone(err)) throw err;
     await pause();
     return readTaskFile(path);
   }

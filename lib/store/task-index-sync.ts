@@ -1,6 +1,6 @@
 import { lstatSync } from 'node:fs';
 import { lstat, readdir, stat } from 'node:fs/promises';
-import { hasCode } from '../core/errors.js';
+import { hasCode, isGone } from '../core/errors.js';
 import { forEachLimit } from '../core/limit.js';
 import { STATUSES, type Status } from '../core/status.js';
 import { isNetworkDir } from '../fs/network-fs.js';
@@ -63,7 +63,7 @@ export function loadFile(state: IndexState, file: { id: string; status: Status }
     if (!seen || seen.status === file.status || isNewer(entry, seen)) setEntry(state, entry, true);
     return undefined;
   } catch (err) {
-    if (!hasCode(err, 'ENOENT')) state.byStatus[file.status].delete(file.id);
+    if (!isGone(err)) state.byStatus[file.status].delete(file.id);
     return relocate(state, file.id).catch((next: unknown) => fail(state, next));
   }
 }
@@ -91,7 +91,7 @@ export async function relocate(state: IndexState, id: string, attempt = 0): Prom
       found++;
       if (!best || isNewer(entry, best)) best = entry;
     } catch (err) {
-      if (hasCode(err, 'ENOENT')) {
+      if (isGone(err)) {
         gone = true;
         continue;
       }
@@ -236,7 +236,7 @@ async function stampsOf(state: IndexState, paths: readonly string[]): Promise<(s
     return out;
   }
   await forEachLimit(paths.map((path, i) => [path, i] as const), 16, async ([path, i]) => {
-    const s = await lstat(path).catch((err: unknown) => (hasCode(err, 'ENOENT') ? null : Promise.reject(err)));
+    const s = await lstat(path).catch((err: unknown) => (isGone(err) ? null : Promise.reject(err)));
     out[i] = s ? toStamp(s) : null;
   });
   return out;

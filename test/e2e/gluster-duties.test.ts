@@ -1,0 +1,112 @@
+// One owner for team-wide duties: two daemons on two GlusterFS mounts of one tree, one team with
+// murmur and an SLA on the project. Each duty (the team's murmur, the SLA alerts) runs on one daemon
+// at a time, through its file in tasks/.duties/: one review per trigger and one alert per rate
+// window between them; when the owner is SIGKILLed the other daemon takes its duties over within a
+// minute (here `dutyTtlMs` is short) and goes on from the state the owner saved.
+import { existsSync, readFileSync } from 'node:fs';
+import { hostname } from 'node:os';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { toPaths } from '../../lib/store/paths.js';
+import { initTree } from '../../lib/store/store.js';
+import { sleepingAgent } from '../helpers/agents.js';
+import { call } from '../helpers/daemon.js';
+import { glusterMissing, startGlusterVolume, type GlusterVolume } from '../helpers/gluster.js';
+import { cleanRoots, within } from '../helpers/root.js';
+import { fuseAbsent } from '../helpers/sshfs.js';
+import { COMPLETING_AGENT, dispatchBurst, readEvents, untilDone, withTwoHosts, type Event, type Host } from '../helpers/two-daemons.js';
+
+const DUTY_TTL_MS = 6000;
+const WINDOW_MS = 20_000; // the SLA alerts' rate window
+const THRESHOLD = 4; // completions per murmur review
+
+const absent = fuseAbsent();
+if (absent) {
+  process.stderr.write(`\n${'!'.repeat(100)}\n!!! SKIPPED e2e.gluster-duties (team-wide duties of two daemons on GlusterFS): ${absent}.\n!!! These tests need FUSE; they ran NOT AT ALL on this machine.\n${'!'.repeat(100)}\n\n`);
+}
+
+const duties = suite('e2e.gluster-duties');
+let volume: GlusterVolume | undefined;
+duties.before(async () => {
+  if (absent) return;
+  const missing = await glusterMissing();
+  if (missing) throw new Error(missing);
+  volume = await startGlusterVolume();
+});
+duties.after(async () => void (await volume?.stop()));
+duties.after.each(cleanRoots);
+
+(absent ? duties.skip : duties)('murmur of a team and SLA alerts run on one of two daemons at a time: one review per trigger, one alert per window, taken over within a minute when the owner is SIGKILLed', async () => {
+  const vol = volume!;
+  const tree = `duties-${Date.now()}`;
+  await initTree(toPaths(`${vol.admin}/${tree}`));
+  const tasks = toPaths(`${vol.admin}/${tree}`).tasks;
+  const org = (name: string, home: string) => ({
+    agents: [
+      { id: 'lead', name: 'lead', maxConcurrent: 10, command: [process.execPath, '-e', COMPLETING_AGENT], env: { RESULTS: `${home}/results.jsonl`, HOST_LABEL: name } },
+      { id: 'slow', name: 'slow', maxConcurrent: 10, command: sleepingAgent(180_000) },
+    ],
+    teams: [{ id: 'core', name: 'Core', members: ['worker'], orchestrator: 'lead', murmur: { triggers: [{ kind: 'completionBatch', threshold: THRESHOLD }] } }],
+    aof: { projects: { default: { sla: { defaultMaxInProgressMs: 500, alerting: { rateLimitMinutes: WINDOW_MS / 60_000 } } } } },
+  });
+  const daemon = { dutyTtlMs: DUTY_TTL_MS, pollIntervalMs: 1000 };
+  await withTwoHosts({ mount: (home) => vol.mount(toPaths(home).tasks, { subdir: `${tree}/tasks` }), daemon, org }, async (hosts) => {
+    const slow = await call(hosts[0]!.home, 'POST', '/v1/tool/invoke', { tool: 'svc_dispatch', params: { title: 'Runs past its SLA', brief: 'Sleeps.', agent: 'slow' } });
+    assert.is(slow.status, 200, JSON.stringify(slow.body));
+    const slowId = (slow.body as { result: { taskId: string } }).result.taskId;
+    const first = await dispatchBurst(hosts, THRESHOLD, 'First');
+    await untilDone(tasks, first, hosts);
+    const review = await within(60_000, () => created(hosts)[0], 'a murmur review').catch((err: Error) => Promise.reject(new Error(`${err.message}\n${dutyLines(hosts)}`)));
+    const owner = hosts.find((host) => host.name === review.host)!;
+    await within(60_000, () => alerts(hosts, slowId).length > 0, 'an SLA alert for the slow task');
+    await new Promise((resolve) => setTimeout(resolve, 3 * DUTY_TTL_MS)); // both daemons poll many times meanwhile
+    assert.equal(created(hosts).map((event) => event.host), [owner.name], 'one review for the first batch, by one daemon');
+    const [firstAlert, ...later] = alerts(hosts, slowId).map((event) => Date.parse(event.timestamp));
+    assert.equal(later.filter((at) => at - firstAlert! < WINDOW_MS - 1000), [], 'one SLA alert in the first window');
+
+    const survivor = hosts.find((host) => host !== owner)!;
+    const self = `${hostname()} ${survivor.daemon!.child.pid}`;
+    await owner.daemon!.kill();
+    const killedAt = Date.now();
+    await within(60_000, () => ownerOf(tasks, 'murmur.core') === self && ownerOf(tasks, 'sla') === self, `${survivor.name} holding both duties`);
+    const takeoverMs = Date.now() - killedAt;
+    const second = await dispatchBurst([survivor], THRESHOLD, 'Second');
+    await untilDone(tasks, second, [survivor]);
+    await within(60_000, () => created(hosts).length === 2, 'a second murmur review');
+    await within(WINDOW_MS * 2, () => alerts(hosts, slowId).some((event) => Date.parse(event.timestamp) > killedAt), 'an SLA alert by the daemon that took over');
+    const reviews = created(hosts);
+    assert.equal(reviews.map((event) => event.host), [owner.name, survivor.name], 'the second review by the daemon that took over');
+    const times = alerts(hosts, slowId).map((event) => Date.parse(event.timestamp));
+    const gaps = times.slice(1).map((at, i) => at - times[i]!);
+    assert.equal(gaps.filter((gap) => gap < WINDOW_MS - 1000), [], `one alert per window, also across the takeover (gaps ${gaps.join(', ')} ms)`);
+    process.stdout.write(`  (duties taken over ${(takeoverMs / 1000).toFixed(1)} s after the owner was killed; dutyTtlMs ${DUTY_TTL_MS})\n`);
+  });
+});
+
+function created(hosts: Host[]): (Event & { host: string })[] {
+  return hosts.flatMap((host) => readEvents(host.home).filter((event) => event.type === 'murmur.review' && (event.payload as { action?: string }).action === 'created').map((event) => ({ ...event, host: host.name })))
+    .sort((a, b) => Date.parse(a.timestamp) - Date.parse(b.timestamp));
+}
+
+function alerts(hosts: Host[], taskId: string): Event[] {
+  return hosts.flatMap((host) => readEvents(host.home).filter((event) => event.type === 'sla.violation' && event.taskId === taskId))
+    .sort((a, b) => Date.parse(a.timestamp) - Date.parse(b.timestamp));
+}
+
+/** What the daemons logged about duties, murmur and SLA (for a failure's message). */
+function dutyLines(hosts: Host[]): string {
+  return hosts.map((host) => `${host.name}:\n${readFileSync(toPaths(host.home).daemonLog, 'utf8').split('\n').filter((line) => /duty|Murmur|SLA/.test(line)).slice(-20).join('\n')}`).join('\n');
+}
+
+function ownerOf(tasks: string, duty: string): string | null {
+  const file = `${tasks}/.duties/${duty}.json`;
+  if (!existsSync(file)) return null;
+  try {
+    const { owner } = JSON.parse(readFileSync(file, 'utf8')) as { owner: { host: string; pid: number } };
+    return `${owner.host} ${owner.pid}`;
+  } catch {
+    return null; // read while replaced
+  }
+}
+
+duties.run();

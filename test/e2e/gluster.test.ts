@@ -1,0 +1,165 @@
+// Several hosts on a real distributed filesystem: two daemons, each on its own GlusterFS mount of
+// one replica-2 volume (glusterd started by the test, bricks in a temp dir), take a burst of
+// svc_dispatch calls split across them, with the volume's client caches on (the defaults) and off
+// (the coherent options). Every task must be done, dispatched and run once; a task moved by hand
+// into ready/ through either mount must be dispatched, never judged a duplicate of the name the other
+// mount still caches. SVC_GLUSTER_TASKS sets the burst (default 100).
+import { spawn } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { STATUSES } from '../../lib/core/status.js';
+import { toPaths } from '../../lib/store/paths.js';
+import { initTree } from '../../lib/store/store.js';
+import { renderTask } from '../../lib/store/task-file.js';
+import { startGlusterVolume, glusterMissing, type GlusterVolume } from '../helpers/gluster.js';
+import { cleanRoots, within } from '../helpers/root.js';
+import { fuseAbsent } from '../helpers/sshfs.js';
+import { assertOnce, dispatchBurst, duplicates, readEvents, remoteLatency, results, untilDone, withTwoHosts, type Host } from '../helpers/two-daemons.js';
+
+const TASKS = Number(process.env.SVC_GLUSTER_TASKS ?? 100); // the issue's 1,000 took minutes per run on a 2-core machine: measured by hand (bench/README.md)
+const ONLY = process.env.SVC_GLUSTER_ONLY; // 'coherent', 'default' or 'kill': one of the tests (for measuring)
+const HAND_MOVES = 3;
+const KILL_TASKS = Number(process.env.SVC_GLUSTER_KILL_TASKS ?? 80);
+/** Short, so the killed daemon's leases expire soon; long enough for an agent on a busy machine. */
+const LEASE_TTL_MS = 15_000;
+
+const absent = fuseAbsent();
+if (absent) {
+  process.stderr.write(`\n${'!'.repeat(100)}\n!!! SKIPPED e2e.gluster (two daemons on GlusterFS mounts of one tree): ${absent}.\n!!! These tests need FUSE; they ran NOT AT ALL on this machine.\n${'!'.repeat(100)}\n\n`);
+}
+
+const gluster = suite('e2e.gluster');
+let volume: GlusterVolume | undefined;
+gluster.before(async () => {
+  if (absent) return;
+  const missing = await glusterMissing();
+  if (missing) throw new Error(missing);
+  volume = await startGlusterVolume();
+});
+gluster.after(async () => void (await volume?.stop()));
+gluster.after.each(cleanRoots);
+
+for (const coherent of [true, false].filter((on) => !ONLY || ONLY === (on ? 'coherent' : 'default'))) {
+  const label = coherent ? 'coherent options' : 'default options';
+  (absent ? gluster.skip : gluster)(`two daemons on two GlusterFS mounts (${label}): a burst of ${TASKS} svc_dispatch calls split across them and ${HAND_MOVES * 2} hand moves into ready/ are all done, each dispatched and run once, nothing sent to data/conflicts/`, async () => {
+    const vol = volume!;
+    await vol.setCoherent(coherent);
+    const tree = `${coherent ? 'coherent' : 'default'}-${Date.now()}`;
+    const tasks = await newTree(vol, tree);
+    await withTwoHosts({ mount: (home) => vol.mount(toPaths(home).tasks, { coherent, subdir: `${tree}/tasks` }), daemon: { defaultLeaseTtlMs: 120_000 } }, async (hosts) => {
+      const started = Date.now();
+      const ids = await dispatchBurst(hosts, TASKS);
+      const createdMs = Date.now() - started;
+      const moved = await handMoves(hosts);
+      await untilDone(tasks, [...ids, ...moved], hosts);
+      const drainMs = Date.now() - started;
+      await assertOnce(hosts, tasks, [...ids, ...moved]);
+      const latency = await remoteLatency(hosts);
+      process.stdout.write(`  (${label}: ${TASKS} calls answered in ${(createdMs / 1000).toFixed(1)} s, drained with ${HAND_MOVES * 2} hand moves in ${(drainMs / 1000).toFixed(1)} s; remote change dispatched by the other daemon after ${latency.map((ms) => (ms / 1000).toFixed(1)).join(', ')} s)\n`);
+    });
+  });
+}
+
+if (!ONLY || ONLY === 'kill') (absent ? gluster.skip : gluster)(`a daemon SIGKILLed mid-burst on GlusterFS: its leases expire and the other daemon finishes all ${KILL_TASKS} tasks, each completed once`, async () => {
+  const vol = volume!;
+  await vol.setCoherent(false);
+  const tree = `kill-${Date.now()}`;
+  const tasks = await newTree(vol, tree);
+  await withTwoHosts({ mount: (home) => vol.mount(toPaths(home).tasks, { subdir: `${tree}/tasks` }), daemon: { defaultLeaseTtlMs: LEASE_TTL_MS } }, async (hosts) => {
+    const [a, b] = hosts as [Host, Host];
+    const daemons = hosts.map((host) => `${hostname()} ${host.daemon!.child.pid}`);
+    const ids = await dispatchBurst(hosts, KILL_TASKS);
+    const byA = () => readEvents(a.home).filter((event) => event.type === 'task.dispatched').length;
+    await within(60_000, () => byA() >= 10, 'a dispatching 10 tasks');
+    await a.daemon!.kill();
+    const killedAt = Date.now();
+    await untilDone(tasks, ids, hosts);
+    const expired = readEvents(b.home).filter((event) => event.type === 'lease.expired');
+    assert.ok(expired.length > 0, 'b moved some of the killed daemon\'s leases back to ready');
+    await within(20_000, () => ids.every((id) => results(hosts).some((run) => run.taskId === id)), 'every agent recorded its answer');
+    assertOnceAfterKill(hosts, tasks, ids, daemons);
+    process.stdout.write(`  (${expired.length} leases of the killed daemon expired; all done ${((Date.now() - killedAt) / 1000).toFixed(1)} s after the kill)\n`);
+  });
+});
+
+/**
+ * Exactly once with a daemon killed: each task completed once (an agent of the killed daemon got no
+ * answer: its task was done before the kill, or ran again on the other daemon), dispatched twice at most
+ * and then only after its lease expired, no task outside done/, nothing in data/conflicts/.
+ */
+function assertOnceAfterKill(hosts: Host[], tasks: string, ids: string[], daemons: string[]): void {
+  const [, b] = hosts as [Host, Host];
+  const runs = results(hosts);
+  const completed = runs.filter((run) => run.status === 200).map((run) => run.taskId);
+  assert.equal(duplicates(completed), [], 'each task completed once');
+  // A completion the killed daemon applied but could not answer leaves its agent without a reply (status 0).
+  const unanswered = new Set(runs.filter((run) => run.status === 0 && run.host === 'a').map((run) => run.taskId));
+  const silent = ids.filter((id) => !completed.includes(id) && !unanswered.has(id));
+  const history = (id: string) => hosts.flatMap((host) => readEvents(host.home).filter((event) => event.taskId === id).map((event) => `${host.name} ${event.timestamp} ${event.type} ${JSON.stringify(event.payload)}`));
+  assert.equal(silent, [], `every task completed by an agent: ${silent.map((id) => `${id}:\n${history(id).join('\n')}\nruns: ${JSON.stringify(runs.filter((run) => run.taskId === id))}`).join('\n')}`);
+  assert.equal(runs.filter((run) => run.status !== 200 && run.status !== 0).map((run) => [run.taskId, run.reply]), [], 'no completion answered with a failure');
+  const events = hosts.flatMap((host) => readEvents(host.home));
+  const dispatched = events.filter((event) => event.type === 'task.dispatched');
+  const owners = dispatched.map((event) => { const { host, pid } = event.payload as { host?: string; pid?: number }; return `${host} ${pid}`; });
+  assert.equal(owners.filter((owner) => !daemons.includes(owner)), [], 'every lease names a daemon that granted it');
+  const expired = new Set(readEvents(b.home).filter((event) => event.type === 'lease.expired').map((event) => event.taskId));
+  const twice = duplicates(dispatched.map((event) => String(event.taskId)));
+  assert.equal(twice.filter((id) => !expired.has(id)), [], 'a task dispatched twice only after its lease expired');
+  assert.equal(duplicates(readEvents(b.home).filter((event) => event.type === 'task.dispatched').map((event) => String(event.taskId))), [], 'the surviving daemon dispatched each task once');
+  const stranded = STATUSES.filter((status) => status !== 'done').flatMap((status) => readdirSync(`${tasks}/${status}`).filter((name) => name.endsWith('.md')));
+  assert.equal(stranded, [], 'no task outside done/');
+  for (const host of hosts) assert.not.ok(existsSync(toPaths(host.home).conflicts) && readdirSync(toPaths(host.home).conflicts).length, `nothing in data/conflicts/ of ${host.name}`);
+  assert.not.match(readFileSync(toPaths(b.home).daemonLog, 'utf8'), /"internal"|internal error/, 'no internal error in the log of b');
+  assert.not.match(b.daemon!.output(), /Assertion failed|Aborted|core dumped/, 'b did not abort');
+}
+
+/**
+ * A fresh task tree in directory `name` of the volume, made through the test's own mount before any
+ * daemon starts (as a team sets the tree up once); returns its tasks/ as that mount shows it.
+ */
+async function newTree(vol: GlusterVolume, name: string): Promise<string> {
+  const root = `${vol.admin}/${name}`;
+  await initTree(toPaths(root));
+  return toPaths(root).tasks;
+}
+
+/**
+ * Writes tasks into backlog/ through each mount and moves them into ready/ with `mv` through the
+ * same mount, while the other mount is made to hold the backlog/ name in its cache (a look every
+ * 100 ms, as a daemon's rescan would): the other daemon sees the new ready/ name at once and the old
+ * backlog/ name for up to a second more. Returns the ids.
+ */
+async function handMoves(hosts: Host[]): Promise<string[]> {
+  const ids: string[] = [];
+  for (const [i, host] of hosts.entries()) {
+    const other = hosts[1 - i]!;
+    for (let n = 0; n < HAND_MOVES; n++) {
+      const id = `TASK-2026-01-01-${900 + i * 10 + n}`;
+      const name = `${id}.md`;
+      writeFileSync(`${host.mount.path}/backlog/.${name}.new`, handTask(id)); // written whole, then named, as an editor saves
+      renameSync(`${host.mount.path}/backlog/.${name}.new`, `${host.mount.path}/backlog/${name}`);
+      const cached = keepLooking(`${other.mount.path}/backlog/${name}`);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      const code = await new Promise<number | null>((resolve) => spawn('mv', [`${host.mount.path}/backlog/${name}`, `${host.mount.path}/ready/${name}`]).once('close', resolve));
+      assert.is(code, 0, `mv of ${name} on ${host.name}`);
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      cached.stop();
+      ids.push(id);
+    }
+  }
+  return ids;
+}
+
+function keepLooking(path: string): { stop(): void } {
+  const timer = setInterval(() => void statSync(path, { throwIfNoEntry: false }), 100);
+  return { stop: () => clearInterval(timer) };
+}
+
+function handTask(id: string): string {
+  const stamp = new Date().toISOString();
+  return renderTask({ schemaVersion: 1, id, project: 'test', title: `Moved by hand ${id}`, status: 'backlog', priority: 'normal', routing: { agent: 'worker' }, createdAt: stamp, updatedAt: stamp, lastTransitionAt: stamp, createdBy: 'test', dependsOn: [], metadata: {} }, 'Moved into ready/ by hand.\n');
+}
+
+gluster.run();

@@ -53,6 +53,16 @@ export function createRunEnder(options: RunEnderOptions) {
         cancelling.set(taskId, settled);
       }
     },
+    /**
+     * `end`, but judged on the task file read afresh, not on the plan or the index that asked for
+     * it: a plan made a moment before this daemon dispatched the task, or an index fed a stale view
+     * of a network tree, must not end the run that holds the task's current lease.
+     */
+    async endUnlessCurrent(taskId: string, why: string): Promise<void> {
+      const current = await store.get(taskId).catch(() => null);
+      const session = current?.status === 'in-progress' ? current.task.lease?.sessionId : undefined;
+      this.end(taskId, why, session);
+    },
     /** What of an earlier run of `taskId` is still alive, or null. */
     describe(taskId: string): string | null {
       const local = command.runs.of(taskId).map((run) => `the local agent of session ${run.sessionId} (pid ${run.pid}) ${run.state === 'ending' ? `got SIGTERM${run.killed ? ' and SIGKILL' : `; SIGKILL at ${new Date(run.killAt ?? 0).toISOString()}`}` : 'still runs'}`);
@@ -68,8 +78,8 @@ export function createRunEnder(options: RunEnderOptions) {
     sweep(): void {
       for (const run of command.runs.all()) {
         const task = run.state === 'ending' ? undefined : options.taskOf?.(run.taskId);
-        if (task?.status === 'in-progress' && task.sessionId !== run.sessionId) this.end(run.taskId, `its task is in progress under session ${task.sessionId}`, task.sessionId);
-        else if (task?.status === 'cancelled') this.end(run.taskId, 'it was cancelled');
+        if (task?.status === 'in-progress' && task.sessionId !== run.sessionId) void this.endUnlessCurrent(run.taskId, `its task is in progress under session ${task.sessionId}`);
+        else if (task?.status === 'cancelled') void this.endUnlessCurrent(run.taskId, 'it was cancelled');
       }
     },
     /** A run was confirmed gone: an adopted run whose task it still holds sends the task back to ready, uncounted. */

@@ -1,9 +1,11 @@
-import { constants } from 'node:fs';
 import { link, lstat, mkdir, open, readFile, unlink } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import writeFileAtomic from 'write-file-atomic';
 import { hasCode, SvcError } from '../core/errors.js';
+import { fsyncDir } from './fsync-dir.js';
 import { toWriteError } from './write-error.js';
+
+export { fsyncDir };
 
 /**
  * Writes a file durably: temporary file, fsync, rename (write-file-atomic), then fsync of the
@@ -111,16 +113,6 @@ export async function unlinkDurable(path: string): Promise<boolean> {
   }
   await fsyncDir(dirname(path));
   return true;
-}
-
-/** fsyncs a directory, so renames and unlinks in it are on disk. */
-export async function fsyncDir(dir: string): Promise<void> {
-  const handle = await open(dir, constants.O_RDONLY | constants.O_DIRECTORY);
-  try {
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
 }
 
 /** Creates directories (and parents) with an optional mode. */

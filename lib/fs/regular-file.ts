@@ -2,7 +2,7 @@ import { closeSync, constants, fstatSync, lstatSync, openSync, readlinkSync, rea
 import { lstat, open, rename, unlink } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { hasCode, SvcError } from '../core/errors.js';
-import { fsyncDir } from './atomic.js';
+import { fsyncDir } from './fsync-dir.js';
 import { isDirectReadDir, isNetworkDir, refuseDirectReads } from './network-fs.js';
 import { toWriteError } from './write-error.js';
 

@@ -11,6 +11,11 @@ import { promisify } from 'node:util';
 
 const run = promisify(execFile);
 
+// Debian installs glusterd, gluster and glusterfs in /usr/sbin, which a non-login PATH may lack.
+for (const dir of ['/usr/sbin', '/sbin']) {
+  if (!(process.env.PATH ?? '').split(':').includes(dir)) process.env.PATH = `${process.env.PATH ?? ''}:${dir}`;
+}
+
 /** The `performance.*` translators that cache on the client; the coherent volume turns them off. */
 export const CACHING_TRANSLATORS = ['stat-prefetch', 'quick-read', 'open-behind', 'write-behind', 'io-cache', 'read-ahead'] as const;
 /** glusterfs client arguments that keep no attribute, name or page cache past a call. */

@@ -3,7 +3,7 @@ import type { PluginLogger, PluginService, SubagentRuntime } from './api.js';
 import type { PluginSettings } from './config.js';
 import { toRunKey } from './runs.js';
 import { requestSocket } from './socket.js';
-import { untilStopAsked } from './stop.js';
+import { sleep, untilStopAsked } from './stop.js';
 
 /** What a wait on the run yields when the daemon asked to end it. */
 const STOP = Symbol('stop');
@@ -185,17 +185,5 @@ function raceAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<T | nul
       (value) => (signal.removeEventListener('abort', onAbort), resolve(value)),
       (err: unknown) => (signal.removeEventListener('abort', onAbort), reject(err)),
     );
-  });
-}
-
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(done, ms);
-    signal.addEventListener('abort', done, { once: true });
-    function done() {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    }
   });
 }

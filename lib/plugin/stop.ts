@@ -19,14 +19,13 @@ export async function untilStopAsked(socket: string, id: string, signal: AbortSi
       failures = 0;
       continue;
     }
-    await pause(RETRY_MS[Math.min(failures++, RETRY_MS.length - 1)]!, signal);
+    await sleep(RETRY_MS[Math.min(failures++, RETRY_MS.length - 1)]!, signal);
   }
   return false;
 }
 
-// --- internal ---
-
-function pause(ms: number, signal: AbortSignal): Promise<void> {
+/** Resolves after `ms`, or at once when `signal` aborts. */
+export function sleep(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
     const timer = setTimeout(done, ms);
     signal.addEventListener('abort', done, { once: true });

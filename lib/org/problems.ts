@@ -1,5 +1,6 @@
 import type * as z from 'zod';
 import { SvcError } from '../core/errors.js';
+import { article, describeValue } from '../core/describe.js';
 
 /** One problem found in a file: where (a document path such as `teams[0].members[1]`) and what. */
 export interface Problem {
@@ -50,17 +51,4 @@ export function recordsOf(value: unknown): Array<[number, Record<string, unknown
     const record = asRecord(item);
     return record ? [[index, record] as [number, Record<string, unknown>]] : [];
   });
-}
-
-// --- internal ---
-
-function article(expected: string): string {
-  return /^[aeiou]/.test(expected) ? `an ${expected}` : `a ${expected}`;
-}
-
-function describeValue(value: unknown): string {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'a list';
-  if (typeof value === 'object') return 'a mapping';
-  return `${typeof value} ${JSON.stringify(value)}`;
 }

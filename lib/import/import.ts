@@ -3,12 +3,14 @@ import { isStatus, STATUSES, type Status } from '../core/status.js';
 import { toDidYouMean } from '../core/suggest.js';
 import type { Store } from '../store/store.js';
 import { applyImport } from './apply.js';
-import { planImport, type ImportAction } from './plan.js';
+import { planImport, type ImportAction, type ImportItem } from './plan.js';
 import type { ImportSource, SourceProblem } from './record.js';
 import { backlogMdSource } from './sources/backlog-md.js';
 import { beadsSource } from './sources/beads.js';
 import { githubSource } from './sources/github.js';
 import { svcSource } from './sources/svc.js';
+
+export type { ImportItem };
 
 /** Every import source by name. */
 export const SOURCES: Readonly<Record<string, ImportSource>> = { svc: svcSource, github: githubSource, beads: beadsSource, 'backlog-md': backlogMdSource };
@@ -22,15 +24,6 @@ export interface ImportOptions {
   actor?: string;
 }
 
-/** One line of the report: a source entry, what happened to it, its svc id, why, and its dangling dependencies. */
-export interface ImportItem {
-  sourceId: string;
-  file: string;
-  action: ImportAction;
-  id?: string;
-  reason?: string;
-  dangling: string[];
-}
 
 /** What an import did (or, with `dryRun`, would do). */
 export interface ImportReport {
@@ -45,7 +38,6 @@ export interface ImportReport {
 /** Reads a source and imports it (README, "Moving in and out"): idempotent through `data/imports/<source>.json`. */
 export async function runImport(store: Store, sourceName: string, path: string, options: ImportOptions = {}): Promise<ImportReport> {
   const source = Object.hasOwn(SOURCES, sourceName) ? SOURCES[sourceName]! : undefined;
-  if (sourceName === 'aof') throw new SvcError('validation_error', 'Importing an AOF data directory is not implemented yet.', `Use one of: ${Object.keys(SOURCES).join(', ')}.`);
   if (!source) throw new SvcError('validation_error', `Unknown import source ${JSON.stringify(sourceName)}.${await toDidYouMean(sourceName, Object.keys(SOURCES), (name) => `\`${name}\``)}`, `Use one of: ${Object.keys(SOURCES).join(', ')}.`);
   const statusMap = options.statusMap === undefined ? undefined : parseStatusMap(options.statusMap);
   const read = await source.read(path, { ...(statusMap ? { statusMap } : {}) });

@@ -11,14 +11,18 @@ import { toNewTask } from './task.js';
 /** What the import does with one source entry (README, "Moving in and out"). */
 export type ImportAction = 'create' | 'update' | 'unchanged' | 'kept' | 'missing' | 'invalid';
 
-/** One planned entry: the action, the svc id (unknown for a new task in a dry run), why, and the dependencies left dangling. */
-export interface PlannedItem {
+/** One line of the report: a source entry, what happened to it, its svc id, why, and its dangling dependencies. */
+export interface ImportItem {
   sourceId: string;
   file: string;
   action: ImportAction;
   id?: string;
   reason?: string;
   dangling: string[];
+}
+
+/** One planned entry: the report's line (the svc id is unknown for a new task in a dry run) and what applying it needs. */
+export interface PlannedItem extends ImportItem {
   record: SourceRecord;
   sourceHash: string;
   /** A new task, as it will be written. */

@@ -46,6 +46,14 @@ function agentsOf(root: string, id: string): number[] {
   return found;
 }
 
+/** A daemon with one agent `dev` that sleeps until ended, and one task dispatched to it. */
+async function startDispatched(root: string): Promise<{ first: ReturnType<typeof startChild>; id: string }> {
+  writeOrg(root, { agents: [{ id: 'dev', name: 'Dev', command: sleepingAgent(0) }], aof: { daemon: FAST } });
+  const first = startChild(root);
+  await healthy(root);
+  return { first, id: await dispatch(root) };
+}
+
 async function dispatch(root: string): Promise<string> {
   const { status, body } = await call(root, 'POST', '/v1/tool/invoke', { tool: 'svc_dispatch', params: { title: 'Long work', brief: 'Take your time.', agent: 'dev' } });
   assert.is(status, 200, JSON.stringify(body));
@@ -117,10 +125,7 @@ once('a task waiting for its previous run to end shows the hold previous-run-end
 once('a task cancelled while the daemon is stopped has no agent left after the next start', async () => {
   const root = tempRoot();
   const env = { SVC_HOME: root, HOME: root };
-  writeOrg(root, { agents: [{ id: 'dev', name: 'Dev', command: sleepingAgent(0) }], aof: { daemon: FAST } });
-  startChild(root);
-  await healthy(root);
-  const id = await dispatch(root);
+  const { id } = await startDispatched(root);
   const pid = await agentPid(root, id);
   assert.is((await runSvc(env, 'daemon', 'stop')).code, 0);
   assert.ok(isAlive(pid), 'the agent outlives the stop');
@@ -137,10 +142,7 @@ once('a task cancelled while the daemon is stopped has no agent left after the n
 once('an operator\'s cancel of a task an agent holds succeeds, ends the run, and the holder\'s next call is stale_session', async () => {
   const root = tempRoot();
   const env = { SVC_HOME: root, HOME: root };
-  writeOrg(root, { agents: [{ id: 'dev', name: 'Dev', command: sleepingAgent(0) }], aof: { daemon: FAST } });
-  startChild(root);
-  await healthy(root);
-  const id = await dispatch(root);
+  const { id } = await startDispatched(root);
   const pid = await agentPid(root, id);
   const session = await sessionOf(root, id);
   const cancel = await runSvc(env, 'task', 'cancel', id, '--reason', 'runaway');
@@ -155,10 +157,7 @@ once('an operator\'s cancel of a task an agent holds succeeds, ends the run, and
 
 once('a run orphaned by a daemon crash is requeued at the next start without counting a failed dispatch', async () => {
   const root = tempRoot();
-  writeOrg(root, { agents: [{ id: 'dev', name: 'Dev', command: sleepingAgent(0) }], aof: { daemon: FAST } });
-  const first = startChild(root);
-  await healthy(root);
-  const id = await dispatch(root);
+  const { first, id } = await startDispatched(root);
   const pid = await agentPid(root, id);
   await first.kill();
   process.kill(pid, 'SIGKILL'); // the agent dies too while no daemon runs
@@ -173,10 +172,7 @@ once('a run orphaned by a daemon crash is requeued at the next start without cou
 
 once('a local run whose task another daemon sharing the tree dispatched again (another session) is ended at the next poll', async () => {
   const root = tempRoot();
-  writeOrg(root, { agents: [{ id: 'dev', name: 'Dev', command: sleepingAgent(0) }], aof: { daemon: FAST } });
-  startChild(root);
-  await healthy(root);
-  const id = await dispatch(root);
+  const { id } = await startDispatched(root);
   const pid = await agentPid(root, id);
   const session = await sessionOf(root, id);
   // What another host's daemon writes when it leases the task after this lease expired.
@@ -188,10 +184,7 @@ once('a local run whose task another daemon sharing the tree dispatched again (a
 
 once('a run a crashed daemon left running is watched by the next daemon: when it ends, its task is requeued without counting a failure', async () => {
   const root = tempRoot();
-  writeOrg(root, { agents: [{ id: 'dev', name: 'Dev', command: sleepingAgent(0) }], aof: { daemon: FAST } });
-  const first = startChild(root);
-  await healthy(root);
-  const id = await dispatch(root);
+  const { first, id } = await startDispatched(root);
   const pid = await agentPid(root, id);
   await first.kill();
   startChild(root);

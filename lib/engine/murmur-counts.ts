@@ -16,12 +16,14 @@ export interface MurmurCounts {
 }
 
 /**
- * Counts from the index's status changes: a move to done is a completion; a move to deadletter, or
+ * Counts from the index's status changes: a move to done is a completion, and so is a task first seen
+ * in done when it was last updated after `since` (completed by another daemon on the tree, or moved
+ * by hand, between two of this index's looks); a move to deadletter, or
  * from in-progress back to ready with `dispatchFailures` grown since the dispatch, is a failure of
  * that task, counted once per task until the team's next review. The agent of a task is the lease
  * holder seen while it was in progress, else `routing.agent`.
  */
-export function createMurmurCounts(index: TaskIndex): MurmurCounts {
+export function createMurmurCounts(index: TaskIndex, since: number): MurmurCounts {
   const teams = new Map<string, TeamTally>();
   const running = new Map<string, { agent: string | undefined; failures: number }>();
   for (const entry of index.summaries('in-progress')) running.set(entry.id, { agent: entry.lease?.agent, failures: entry.dispatchFailures });
@@ -50,7 +52,7 @@ export function createMurmurCounts(index: TaskIndex): MurmurCounts {
       if (!entry) return;
       if (change.to === 'in-progress') running.set(entry.id, { agent: entry.lease?.agent, failures: entry.dispatchFailures });
       if (!membership) return;
-      if (change.to === 'done' && change.from !== undefined) add(entry, seen?.agent, 'completed', membership);
+      if (change.to === 'done' && (change.from !== undefined || Date.parse(entry.updatedAt) >= since)) add(entry, seen?.agent, 'completed', membership);
       if (change.to === 'deadletter') add(entry, seen?.agent, 'failed', membership);
       if (change.from === 'in-progress' && change.to === 'ready' && seen && entry.dispatchFailures > seen.failures) add(entry, seen.agent, 'failed', membership);
     },

@@ -46,12 +46,12 @@ export function startMurmur(options: MurmurRunnerOptions): MurmurRunner {
   const states = new Map<string, MurmurState>();
   /** The text last written per team: a file is rewritten only when its state changed. */
   const written = new Map<string, string>();
-  const counts = createMurmurCounts(index);
+  const startedAt = store.clock().getTime();
+  const counts = createMurmurCounts(index, startedAt);
   /** The kind of wait (`held`, `deferred`) last logged per team: a wait is logged once. */
   const heldLogged = new Map<string, string>();
   /** When each team's last review went stale (epoch ms), while this daemon runs. */
   const staleAt = new Map<string, number>();
-  const startedAt = store.clock().getTime();
   let membership: Membership | null = null;
   let indexLoaded = false;
   let closed = false;

@@ -7,7 +7,7 @@ import { createStore } from '../../lib/store/store.js';
 import { TOOLS } from '../../lib/tools/index.js';
 import { completingAgent, quittingAgent, writeOrg } from '../helpers/agents.js';
 import { svc } from '../helpers/cli.js';
-import { call, closeDaemons, healthy, startChild, startTestDaemon } from '../helpers/daemon.js';
+import { call, closeDaemons, healthy, startChild, startTestDaemon, taskText } from '../helpers/daemon.js';
 import { cleanRoots, logShows, tempRoot, within } from '../helpers/root.js';
 
 const FAST = { bootWindowMs: 200, pollIntervalMs: 150, spawnTimeoutMs: 1500, retryBackoffMs: [100] };
@@ -104,6 +104,23 @@ flow('completionBatch fires at its threshold, not before; completing the review 
   });
   assert.is(await statusOf(root, created.taskId!), 'done');
   await logShows(toPaths(root).daemonLog, /\[AOF\] Murmur: created review TASK-[\d-]+ for team core, routed to lead/);
+});
+
+flow('a task first seen in done counts when it was updated since the daemon started (completed by another daemon on the tree, or by hand); an older one does not', async () => {
+  const root = tempRoot();
+  writeTeam(root, { dev: completingAgent(), lead: holdingAgent() }, { triggers: [{ kind: 'completionBatch', threshold: 2 }] }, { rescanIntervalMs: 200 });
+  await startTestDaemon(root, { tools: TOOLS, env: process.env });
+  const paths = toPaths(root);
+  const doneBy = (id: string, at: string) => taskText(id, 'done', `Done elsewhere ${id}`).replaceAll('2026-01-01T00:00:00.000Z', at);
+  writeFileSync(paths.taskFile('done', 'TASK-2026-01-01-001'), doneBy('TASK-2026-01-01-001', '2026-01-01T00:00:00.000Z'));
+  writeFileSync(paths.taskFile('done', 'TASK-2026-01-01-002'), doneBy('TASK-2026-01-01-002', new Date().toISOString()));
+  await within(20_000, () => stateOf(root).completionsSinceLastReview === 1, 'the fresh completion counted');
+  await afterPolls(root);
+  assert.is(stateOf(root).completionsSinceLastReview, 1, 'the task done before the daemon started is not counted');
+  assert.is((await reviewEvents(root)).length, 0, 'no review below the threshold');
+  writeFileSync(paths.taskFile('done', 'TASK-2026-01-01-003'), doneBy('TASK-2026-01-01-003', new Date().toISOString()));
+  const created = await within(20_000, async () => (await reviewEvents(root, 'created'))[0], 'review created');
+  assert.is(created.payload.reason, '2 tasks completed since the last review (threshold 2)');
 });
 
 flow('queueEmpty fires once the team has nothing ready or in progress after some work, not while a task is open', async () => {

@@ -15,7 +15,7 @@ import { listRows } from './rows.js';
 /** Who pauses and resumes from the command line. */
 const OPERATOR = 'operator';
 
-/** Registers `svc agent list|pause|resume` (README, "Command line"). */
+/** Registers `svc agent list|pause|resume` (docs/command-line.md). */
 export function registerAgent(cli: CAC, ctx: Context): void {
   cli.command('list', 'Each agent of the org chart: paused or not, runs in progress, last dispatch, failed dispatches in a row').option('--json', 'Print JSON')
     .action(async (opts: Record<string, unknown>) => {

@@ -57,7 +57,7 @@ export async function checkConfig(root: string): Promise<ConfigProblem[]> {
   return out;
 }
 
-/** Event lines spooled while `data/events/` could not be appended (README, "Events"), and what `--fix` did with them. */
+/** Event lines spooled while `data/events/` could not be appended (docs/events.md), and what `--fix` did with them. */
 export interface SpoolCheck {
   /** Spool files found (claims of a merge in progress included). */
   files: number;

@@ -79,7 +79,7 @@ export function toFilter(opts: Record<string, unknown>, now: Date): EventFilter 
 // --- internal ---
 
 /**
- * Events a command could not append were spooled (README, "Events"): they are appended first, so
+ * Events a command could not append were spooled (docs/events.md): they are appended first, so
  * they are shown. The spool code is loaded only when there is a spool to merge.
  */
 async function mergeSpooled(ctx: Context): Promise<void> {

@@ -16,7 +16,7 @@ interface InitFlags {
   force?: boolean;
 }
 
-/** Registers `svc init`: wires svc into an OpenClaw gateway config, step by step (see README "Use with OpenClaw"). */
+/** Registers `svc init`: wires svc into an OpenClaw gateway config, step by step (see docs/openclaw.md). */
 export function registerInit(cli: CAC, ctx: Context): void {
   cli.command('init', 'Register svc in the OpenClaw gateway config: plugin, allow-lists, agents both ways, skill, token')
     .option('--yes', 'Apply every step without asking (the memory module stays disabled)')

@@ -22,7 +22,7 @@ export const DEFAULT_TIMEOUT_MS = 120_000;
  * too old to know the call, leaves it to this process too. A change is sent under a request id
  * (`--request-id`, else a new one): when the daemon may have got it but did not answer, the error
  * names the id, and a rerun with it gets the first answer instead of applying the change twice,
- * with or without a daemon (README, "The daemon").
+ * with or without a daemon (docs/daemon.md).
  */
 export async function operate<T>(ctx: Context, tool: string, params: Record<string, unknown>, local: ToolSource = OPERATOR_SOURCE): Promise<T> {
   const requestId = READ_ONLY_TOOLS.has(tool) ? undefined : assertRequestId(ctx.requestId ?? randomUUID());

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { SvcError } from '../core/errors.js';
 
 /**
- * The commands that create the root when it does not exist yet (README, "State on disk"): the
+ * The commands that create the root when it does not exist yet (docs/state-on-disk.md): the
  * sample workspace, the gateway setup, the daemon and its service, creating a task, and serving or
  * invoking `svc_dispatch`. `svc org validate <path>` reads only that file, and `svc daemon
  * uninstall` removes a service whose root may be gone.

@@ -3,7 +3,7 @@ import { toText } from './format.js';
 /** Who the command line acts as, unless `--agent` names another actor. */
 export const OPERATOR = 'operator';
 
-/** `--agent` and `--session`: who acts, and the lease it names (README, "Lease rules"). */
+/** `--agent` and `--session`: who acts, and the lease it names (docs/command-line.md, "Lease rules"). */
 export function withLeaseOptions<T extends { option(name: string, description: string): T }>(command: T): T {
   return command
     .option('--agent <id>', `Act as this agent (default ${OPERATOR}); the holder of a lease moves its own task`)

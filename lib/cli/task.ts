@@ -43,7 +43,7 @@ export function registerTask(cli: CAC, ctx: Context): void {
       ctx.print(`created in ${ctx.paint.status(created.status)}: ${created.path}`);
     });
 
-  withLeaseOptions(cli.command('status <id> <status>', `Move a task to a status along the transition table (README, "State on disk")\n${STATUS_VALUES}`).option('--reason <text>', 'Logged with the transition'))
+  withLeaseOptions(cli.command('status <id> <status>', `Move a task to a status along the transition table (docs/state-on-disk.md)\n${STATUS_VALUES}`).option('--reason <text>', 'Logged with the transition'))
     .example('svc task status -007 blocked --reason "waits for the API keys"')
     .action(async (id: string, status: string, opts: Record<string, unknown>) => {
       const to = asUsage(() => assertStatus(status));

@@ -8,7 +8,7 @@ import { operate } from './operate.js';
 
 /** Registers `svc tool <name> [params]`: invokes an svc_* tool and prints its result as JSON. */
 export function registerTool(cli: CAC, ctx: Context): void {
-  cli.command('tool <name> [params]', `Invoke an svc_* tool; params is a JSON object, or - to read it from stdin\nThrough the daemon's socket when one runs, else in this process on the files. <name> is one of: ${TOOL_NAMES.join(', ')}. Their parameters: README, "Agent tools".`)
+  cli.command('tool <name> [params]', `Invoke an svc_* tool; params is a JSON object, or - to read it from stdin\nThrough the daemon's socket when one runs, else in this process on the files. <name> is one of: ${TOOL_NAMES.join(', ')}. Their parameters: docs/agent-tools.md.`)
     .option('--stdin', 'Read the params from stdin (what `-` means)')
     .example('svc tool svc_task_complete \'{"taskId":"TASK-2026-11-21-001","summary":"done"}\'')
     .example('echo \'{"status":"ready"}\' | svc tool svc_status -')
@@ -33,7 +33,7 @@ async function toParamsHint(name: string): Promise<string> {
   const tool = TOOLS.find((t) => t.name === name);
   const example = JSON.stringify(tool ? toRequiredExample(tool) : {}).replaceAll("'", "'\\''");
   const needs = example === '{}' ? `${name} requires none` : `the parameters ${name} requires`;
-  return `Pass a JSON object in single quotes, e.g. svc tool ${name} '${example}' (${needs}; the optional ones: README, "Agent tools").`;
+  return `Pass a JSON object in single quotes, e.g. svc tool ${name} '${example}' (${needs}; the optional ones: docs/agent-tools.md).`;
 }
 
 function assertToolName(name: string): void {

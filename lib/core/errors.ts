@@ -1,4 +1,4 @@
-/** Wire error codes (README, "Agent tools") and the HTTP status each maps to. */
+/** Wire error codes (docs/agent-tools.md) and the HTTP status each maps to. */
 export const ERROR_STATUS = {
   validation_error: 400,
   not_found: 404,

@@ -1,6 +1,6 @@
 import { SvcError } from './errors.js';
 
-/** The header that carries a call's request id (README, "The daemon": retries that never duplicate). */
+/** The header that carries a call's request id (docs/daemon.md: retries that never duplicate). */
 export const REQUEST_ID_HEADER = 'idempotency-key';
 
 /** The tools that change nothing: their calls carry no request id and their answers are not remembered. */

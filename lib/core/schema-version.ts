@@ -1,7 +1,7 @@
 import { describeValue } from './describe.js';
 import { SvcError } from './errors.js';
 
-/** The task schema version this svc writes and reads (README, "Moving in and out"). */
+/** The task schema version this svc writes and reads (docs/moving-in-and-out.md). */
 export const TASK_SCHEMA_VERSION = 1;
 
 /**

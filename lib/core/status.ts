@@ -21,7 +21,7 @@ export type Cause = (typeof CAUSES)[number];
 
 type Rule = readonly Cause[] | 'any';
 
-/** The transition table (README, "How a change is committed"). */
+/** The transition table (docs/state-on-disk.md). */
 export const TRANSITIONS: Readonly<Record<Status, Partial<Record<Status, Rule>>>> = {
   backlog: { ready: 'any', blocked: 'any', cancelled: 'any', done: ['close'] },
   ready: {

@@ -68,7 +68,7 @@ export const TaskSchema = z.looseObject({
   sla: SlaSchema.optional(),
   parentId: idString.optional(),
   gate: GateSchema.optional(),
-  /** Not dispatched before this time (README, "The scheduler"). */
+  /** Not dispatched before this time (docs/scheduler.md). */
   notBefore: timestamp.optional(),
   /** Expected done by this time; past it, one `[AOF] OVERDUE:` alert. */
   dueAt: timestamp.optional(),

@@ -10,7 +10,7 @@ export type IndexRow = ReturnType<typeof toRow>;
 
 /**
  * `GET /v1/tasks`: the tasks of one status, or all, from the index (refreshed first, so a write of
- * another process is seen), filtered (README, "Command line"). The index holds no bodies: the
+ * another process is seen), filtered (docs/command-line.md). The index holds no bodies: the
  * `text` filter reads the body of a task only when the other filters pass and its title lacks a word.
  */
 export async function listIndexed(index: TaskIndex, store: Store, status: Status | undefined, filter: TaskFilter = {}): Promise<{ tasks: IndexRow[]; invalid: ReturnType<TaskIndex['invalid']> }> {

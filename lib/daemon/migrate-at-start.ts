@@ -4,8 +4,8 @@ import type { Store } from '../store/store.js';
 import type { DaemonLog } from './log.js';
 
 /**
- * Runs the pending schema migrations before the daemon indexes the tree (README, "Moving in and
- * out"), logging each file changed and each left alone. A failure is logged, never fatal: the
+ * Runs the pending schema migrations before the daemon indexes the tree
+ * (docs/moving-in-and-out.md), logging each file changed and each left alone. A failure is logged, never fatal: the
  * files it could not fix are reported as invalid, as before.
  */
 export async function migrateAtStart(store: Store, log: DaemonLog): Promise<void> {

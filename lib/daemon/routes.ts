@@ -30,7 +30,7 @@ const HOOK_EXAMPLES: Record<HookName, string> = {
 const TOOL_EXAMPLE = '{"tool": "svc_status", "params": {}}';
 const RESULT_EXAMPLE = '{"ok": true, "sessionKey": "..."} or {"ok": false, "error": "...", "reason": "..."}';
 
-/** The body of `GET /status` (README, "The daemon"). */
+/** The body of `GET /status` (docs/daemon.md). */
 export interface StatusBody {
   status: 'running' | 'stopping';
   healthy: boolean;
@@ -72,7 +72,7 @@ export interface RouteContext {
   scheduler: { tick: () => Promise<unknown[]>; dryRun: () => Promise<unknown[]> };
 }
 
-/** Builds the request handler: every route of the README's route table, every failure in the error shape. */
+/** Builds the request handler: every route of the route table in docs/daemon.md, every failure in the error shape. */
 export function createRoutes(ctx: RouteContext): (req: IncomingMessage, res: ServerResponse) => void {
   const fail = (err: SvcError, req: IncomingMessage) => ctx.log.error('request.failed', { method: req.method, url: req.url, code: err.code, message: err.message, cause: err.cause });
   const wrap = (handler: Handler) => route(handler, fail) as unknown as Middleware;

@@ -23,7 +23,7 @@ export interface RunEnderOptions {
   onCommitted: (ids: readonly string[]) => void | Promise<void>;
 }
 
-/** One run per task (README, "The scheduler"): the daemon's side of ending runs. */
+/** One run per task (docs/scheduler.md): the daemon's side of ending runs. */
 export type RunEnder = ReturnType<typeof createRunEnder>;
 
 /**

@@ -85,7 +85,7 @@ export async function startScheduling(options: SchedulingOptions): Promise<Sched
     ...(options.trace ? { trace: options.trace } : {}), ...(options.fault ? { fault: options.fault } : {}), ...(options.owner ? { owner: options.owner } : {}),
     endRuns: (id, why) => void ender.endUnlessCurrent(id, why),
   });
-  // One run per task (README, "The scheduler"): what ends the runs of each adapter, and the index's view of their tasks.
+  // One run per task (docs/scheduler.md): what ends the runs of each adapter, and the index's view of their tasks.
   const ender = createRunEnder({
     store, command, stopPluginRuns: plugin.stop, pluginRuns: plugin.runsOf, stopStandaloneRuns: standalone.stop,
     stopGraceMs: () => org.settings().agentStopGraceMs, log: options.log, schedule: () => scheduler.schedule(), onCommitted: (ids) => index.update(ids),
@@ -99,8 +99,8 @@ export async function startScheduling(options: SchedulingOptions): Promise<Sched
     store, log: options.log, running: () => findEnvValues('SVC_SESSION_ID'),
     onRequeued: (ids) => void Promise.resolve(index.update(ids)).then(() => scheduler.schedule()),
   });
-  // Murmur runs with every tick request and poll, SLA on every poll (see README "Murmur" and "SLA alerts").
-  // Each team's murmur and the SLA alerts have one owner among the daemons sharing the tree (README "Several hosts on one tree").
+  // Murmur runs with every tick request and poll, SLA on every poll (see docs/murmur.md and docs/sla.md).
+  // Each team's murmur and the SLA alerts have one owner among the daemons sharing the tree (docs/several-hosts.md).
   const duties = startDuties({ store, ...(options.owner ? { self: options.owner } : {}), ttlMs: () => org.settings().dutyTtlMs, log: options.log, onTaken: () => schedule() });
   const murmur = startMurmur({ store, index, loadOrg: org.get, log: options.log, duty: duties, onCreated: async (id) => (await index.update([id]), scheduler.schedule()) });
   const pauses = watchPauses(store.paths, options.log, () => scheduler.schedule());

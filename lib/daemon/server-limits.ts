@@ -4,7 +4,7 @@ import { limitConnections } from './connections.js';
 import { sendJson } from './http.js';
 
 /**
- * What one client may hold of the daemon's socket (README, "The daemon", Limits). A client that
+ * What one client may hold of the daemon's socket (docs/daemon.md, Limits). A client that
  * trickles its request, holds connections open or piles up long-polls gets cut off by these, so
  * `/healthz` and ordinary requests always find room.
  */

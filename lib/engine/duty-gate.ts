@@ -1,6 +1,6 @@
 /**
  * Team-wide duties (murmur of a team, SLA alerts) among the daemons sharing one tree: each has one
- * owner at a time (see README "Several hosts on one tree"). Murmur and the SLA check run a duty only
+ * owner at a time (see docs/several-hosts.md). Murmur and the SLA check run a duty only
  * while `owns` says so, take the state the last owner handed over, and save theirs for the next.
  */
 export interface DutyGate {

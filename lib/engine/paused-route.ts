@@ -6,7 +6,7 @@ import type { AgentPause } from '../store/agent-pauses.js';
 export type PausedRoute = Route | { paused: string };
 
 /**
- * Routes a task around paused agents (README, "The scheduler"): a task routed to a role, team or
+ * Routes a task around paused agents (docs/scheduler.md): a task routed to a role, team or
  * tags goes to another active candidate that is not paused; one naming its agent, or whose every
  * candidate is paused, is held (`agent-paused`), saying who paused it, when and why.
  */

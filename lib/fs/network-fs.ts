@@ -41,7 +41,7 @@ export function isNetworkDir(dir: string): boolean {
 /**
  * How long a network filesystem's client may go on showing a name that another host already
  * renamed or removed: GlusterFS's defaults keep names and attributes a second in the kernel and
- * a second more in its `md-cache` translator; NFS keeps them `actimeo` (1 s as the README asks);
+ * a second more in its `md-cache` translator; NFS keeps them `actimeo` (1 s as docs/several-hosts.md asks);
  * sshfs's own 20 s cache does not count here, since a name it caches no longer opens. A second look
  * taken this long after the first sees no name the first saw only in a cache. 0 on a local disk.
  */
@@ -49,7 +49,7 @@ export function stalenessBoundMs(dir: string): number {
   return isNetworkDir(dir) ? NETWORK_STALENESS_MS : 0;
 }
 
-/** `stalenessBoundMs` of a network filesystem: its caches' lifetimes with the README's options, and a margin. */
+/** `stalenessBoundMs` of a network filesystem: its caches' lifetimes with the options of docs/several-hosts.md, and a margin. */
 export const NETWORK_STALENESS_MS = 3_000;
 
 /**

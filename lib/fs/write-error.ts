@@ -10,7 +10,7 @@ export function isDiskFull(err: unknown): boolean {
 
 /**
  * A write that failed for want of space becomes `no_space` naming the file it was writing
- * (README, "Reliability": a full disk); any other error is returned as it is.
+ * (docs/reliability.md: a full disk); any other error is returned as it is.
  */
 export function toWriteError(err: unknown, path: string): unknown {
   if (err instanceof SvcError || !isDiskFull(err)) return err;

@@ -35,7 +35,7 @@ export interface ImportReport {
   summary: Record<ImportAction | 'problems', number>;
 }
 
-/** Reads a source and imports it (README, "Moving in and out"): idempotent through `data/imports/<source>.json`. */
+/** Reads a source and imports it (docs/moving-in-and-out.md): idempotent through `data/imports/<source>.json`. */
 export async function runImport(store: Store, sourceName: string, path: string, options: ImportOptions = {}): Promise<ImportReport> {
   const source = Object.hasOwn(SOURCES, sourceName) ? SOURCES[sourceName]! : undefined;
   if (!source) throw new SvcError('validation_error', `Unknown import source ${JSON.stringify(sourceName)}.${await toDidYouMean(sourceName, Object.keys(SOURCES), (name) => `\`${name}\``)}`, `Use one of: ${Object.keys(SOURCES).join(', ')}.`);

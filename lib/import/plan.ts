@@ -8,7 +8,7 @@ import { loadMap, toHash, type ImportMap } from './map.js';
 import type { SourceProblem, SourceRead, SourceRecord } from './record.js';
 import { toNewTask } from './task.js';
 
-/** What the import does with one source entry (README, "Moving in and out"). */
+/** What the import does with one source entry (docs/moving-in-and-out.md). */
 export type ImportAction = 'create' | 'update' | 'unchanged' | 'kept' | 'missing' | 'invalid';
 
 /** One line of the report: a source entry, what happened to it, its svc id, why, and its dangling dependencies. */

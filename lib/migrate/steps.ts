@@ -21,7 +21,7 @@ export interface MigrationStep {
   apply(data: Record<string, unknown>, input: StepInput): string[];
 }
 
-/** Every step, in order; a future schema change appends one (README, "Moving in and out"). */
+/** Every step, in order; a future schema change appends one (docs/moving-in-and-out.md). */
 export const MIGRATIONS: readonly MigrationStep[] = [
   { version: 1, name: 'schemaVersion 1 and the defaults of missing required fields', apply: toVersion1 },
 ];

@@ -68,7 +68,7 @@ export const MemoryPoolsSchema = z.looseObject({
   cold: pathEntry.optional(),
 });
 
-/** `aof.daemon.watchdog`: opt-in health watchdog (README, "Org chart and workflows"). */
+/** `aof.daemon.watchdog`: opt-in health watchdog (docs/configuration.md). */
 export const WatchdogSchema = closed({
   enabled: z.boolean().default(false),
   pollIntervalMs: positiveInt.default(60_000),
@@ -76,7 +76,7 @@ export const WatchdogSchema = closed({
   alerting: closed({ channel: text.optional(), webhook: text.optional() }).prefault({}),
 });
 
-/** `aof.daemon`: exactly the settings of the README's `aof.daemon` table, with their defaults. */
+/** `aof.daemon`: exactly the settings of the `aof.daemon` table in docs/configuration.md, with their defaults. */
 export const DaemonSettingsSchema = closed({
   pollIntervalMs: positiveInt.default(30_000),
   rescanIntervalMs: positiveInt.default(5_000),

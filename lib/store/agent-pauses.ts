@@ -5,7 +5,7 @@ import { withLock } from '../fs/lock.js';
 import type { EventLog } from './events.js';
 import type { Paths } from './paths.js';
 
-/** A paused agent: since when, by whom, and why (README, "Command line": `svc agent pause`). */
+/** A paused agent: since when, by whom, and why (docs/command-line.md: `svc agent pause`). */
 export interface AgentPause {
   agent: string;
   since: string;

@@ -39,7 +39,7 @@ export interface ArchiveReport {
 
 /**
  * Moves done and cancelled tasks whose last transition is before `before` to the archive, each
- * under its lock (README, "Archive"). Kept: a task some open task depends on (its dependent would
+ * under its lock (docs/command-line.md, "Archive"). Kept: a task some open task depends on (its dependent would
  * wait for it forever). Refused: a task with a live lease, or one that changed meanwhile. An
  * archived task keeps its events; each move adds `task.archived`.
  */

@@ -9,7 +9,7 @@ import { isProcessAlive } from '../fs/process.js';
 import { toPaths } from './paths.js';
 
 /**
- * The event spool (README, "Events"): lines of committed changes that could not be appended to
+ * The event spool (docs/events.md): lines of committed changes that could not be appended to
  * `data/events/` are written to `data/events-spool/` instead, one file per failed append, and
  * appended to their day files later by whichever svc process merges the spool next. A process
  * that exits (a command, an MCP server, a stopping daemon) so loses no event of a change it made.

@@ -34,7 +34,7 @@ export function isLeaseHolder(lease: Lease, caller: Caller): boolean {
 }
 
 /**
- * The lease rule of every path that moves or rewrites a task (README, "Lease rules"): a session
+ * The lease rule of every path that moves or rewrites a task (docs/command-line.md, "Lease rules"): a session
  * the caller names must be the task's current lease (`stale_session` otherwise); a live lease
  * held by someone else refuses the change with `lease_held` ("Task has active lease"), naming the
  * holder, the expiry and the command that would work. An expired lease no longer protects a task.

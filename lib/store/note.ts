@@ -15,7 +15,7 @@ export const NOTES_HEADING = '## Notes';
  * heading (added when missing), under the task's lock: notes of several writers all land, none
  * replaces another. Fenced like every write: a named session must be the current lease
  * (`stale_session`); a note changes no status and replaces nothing, so a live lease does not
- * refuse it (README, "Lease rules").
+ * refuse it (docs/command-line.md, "Lease rules").
  */
 export async function noteTask(store: Store, arg: string, input: Caller & { text: string }): Promise<CommitResult> {
   const text = toNoteText(input.text);

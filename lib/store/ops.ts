@@ -57,8 +57,8 @@ export async function resurrectTask(store: Store, arg: string, options: ActOptio
 }
 
 /**
- * Moves a task to cancelled, recording `metadata.cancelReason`. No lease condition (README, "Lease
- * rules"): cancelling is the kill switch for a run, so it works on a task another agent holds; that
+ * Moves a task to cancelled, recording `metadata.cancelReason`. No lease condition (docs/command-line.md,
+ * "Lease rules"): cancelling is the kill switch for a run, so it works on a task another agent holds; that
  * agent's next call is `stale_session`. A caller that names a session must still name the current one.
  */
 export async function cancelTask(store: Store, arg: string, options: ActOptions): Promise<CommitResult> {

@@ -29,7 +29,7 @@ export interface AnswerOnceOptions {
 }
 
 /**
- * Runs `act` once per request id (README, "The daemon": retries that never duplicate). The first
+ * Runs `act` once per request id (docs/daemon.md: retries that never duplicate). The first
  * call records itself in `data/requests/` before acting and its answer after; a repeat of the
  * same call gets that answer (`repeated`) instead of acting again, and one that arrives while the
  * first still runs, in any process, waits for it. A first call whose process died before it

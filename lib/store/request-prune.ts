@@ -2,7 +2,7 @@ import { readdir, stat, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { toPaths } from './paths.js';
 
-/** How long the answer of a request id is kept (README, "The daemon"). */
+/** How long the answer of a request id is kept (docs/daemon.md). */
 export const REQUEST_TTL_MS = 24 * 3_600_000;
 /** The most request records kept; past it the oldest go first. */
 export const MAX_REQUEST_RECORDS = 10_000;

@@ -1,4 +1,4 @@
-/** The filters of `svc task list`, combined with AND (README, "Command line"). */
+/** The filters of `svc task list`, combined with AND (docs/command-line.md). */
 export interface TaskFilter {
   /** Every one of these tags (`routing.tags`). */
   tags?: string[] | undefined;

@@ -61,7 +61,7 @@ export async function invokeTool(tools: readonly ToolDef[], name: unknown, param
   }
   const parsed = tool.params.safeParse(params ?? {});
   if (!parsed.success) {
-    throw new SvcError('validation_error', `${name}: invalid params:\n${formatIssues(parsed.error.issues)}`, `See the ${name} parameters in the README's tool reference.`);
+    throw new SvcError('validation_error', `${name}: invalid params:\n${formatIssues(parsed.error.issues)}`, `See the ${name} parameters in docs/agent-tools.md.`);
   }
   return tool.handler(parsed.data, ctx);
 }

@@ -6,7 +6,7 @@ import * as assert from 'uvu/assert';
 import { init, makeWorld, readConfig, type InitWorld } from '../helpers/init.js';
 import { cleanRoots } from '../helpers/root.js';
 
-// `svc init` on hostile configs (README, "svc init"): each refused at once, with a clear message,
+// `svc init` on hostile configs (docs/openclaw.md, "svc init"): each refused at once, with a clear message,
 // nothing written, nothing raw on the terminal.
 
 /** Every entry under the world, by lstat (never following a link nor opening a FIFO): equal snapshots mean nothing was written. */

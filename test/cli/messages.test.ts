@@ -64,7 +64,7 @@ messages('svc task show -- -003: the word after -- is the id; one that cannot be
   assert.not.match(bad.stderr, /missing required args/);
 });
 
-messages('an unknown status or priority is a usage error: exit 2, as the README says, with the values to use', async () => {
+messages('an unknown status or priority is a usage error: exit 2, as docs/command-line.md says, with the values to use', async () => {
   const root = tempRoot();
   const id = firstLine((await svc(root, 'task', 'create', 'X')).stdout);
   const cases: Array<[string[], RegExp]> = [

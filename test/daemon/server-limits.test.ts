@@ -3,11 +3,11 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createLimitedServer, DEFAULT_LIMITS, toServerLimits } from '../../lib/daemon/server-limits.js';
 
-const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+const readme = readFileSync(new URL('../../docs/daemon.md', import.meta.url), 'utf8');
 
 const limits = suite('daemon.createLimitedServer');
 
-limits('the defaults are what the README says: 10 s head, 30 s request, 5 s keep-alive, 256 connections, 64 and 32 long-polls', () => {
+limits('the defaults are what docs/daemon.md says: 10 s head, 30 s request, 5 s keep-alive, 256 connections, 64 and 32 long-polls', () => {
   assert.equal({ ...DEFAULT_LIMITS }, { headersMs: 10_000, requestMs: 30_000, keepAliveMs: 5_000, maxConnections: 256, maxChangeWaits: 64, maxSpawnWaits: 32, checkIntervalMs: 1_000 });
   const row = (name: string) => readme.split('\n').find((line) => line.startsWith(`| ${name} |`)) ?? '';
   assert.match(row('request head (method, path, headers)'), /\| within 10 s of connecting \|/);

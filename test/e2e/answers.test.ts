@@ -8,7 +8,7 @@ import { TOOLS } from '../../lib/tools/index.js';
 import { call, closeDaemons, startTestDaemon } from '../helpers/daemon.js';
 import { cleanRoots, tempRoot, within } from '../helpers/root.js';
 
-// An answer is the truth (README, "Reliability"): once the task file is committed, the call says so.
+// An answer is the truth (docs/reliability.md): once the task file is committed, the call says so.
 
 type Reply = { status: number; body: { ok: boolean; result?: { taskId: string; status: string }; error?: { code: string; message: string } } };
 

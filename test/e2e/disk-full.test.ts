@@ -9,7 +9,7 @@ import { call, closeDaemons, runSvc, startTestDaemon } from '../helpers/daemon.j
 import { cleanRoots, within } from '../helpers/root.js';
 import { fillDisk, mountTmpfs, unmountAll } from '../helpers/tmpfs.js';
 
-// A full disk (README, "Reliability"): writes fail with a clear error and leave nothing behind,
+// A full disk (docs/reliability.md): writes fail with a clear error and leave nothing behind,
 // reads go on, and everything works again once space returns, without a restart.
 
 const tempFiles = (dir: string) =>
@@ -32,7 +32,7 @@ full('creates and moves fail with the path, reads and health go on, and the daem
   const records = readdirSync(toPaths(root).requests);
   const free = fillDisk(root);
 
-  // A command's change is refused before it acts: its request record (README, "The daemon") finds no room.
+  // A command's change is refused before it acts: its request record (docs/daemon.md) finds no room.
   const create = await runSvc(env, 'task', 'create', 'During', '--body', 'x'.repeat(5000));
   assert.is(create.code, 1);
   assert.match(create.stderr, /svc: No space left on device writing .*\/data\/requests\/[0-9a-f]{40}\.json\./);

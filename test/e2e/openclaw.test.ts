@@ -1,5 +1,5 @@
 // A real OpenClaw gateway (installed once into a cache folder), a scripted model on 127.0.0.1 and a
-// real svc daemon: the task flows of "Use with OpenClaw" in the README, in plugin and standalone mode.
+// real svc daemon: the task flows of docs/openclaw.md, in plugin and standalone mode.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';

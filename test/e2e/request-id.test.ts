@@ -8,7 +8,7 @@ import { toPaths } from '../../lib/store/paths.js';
 import { closeDaemons, healthy, runSvc, startChild } from '../helpers/daemon.js';
 import { cleanRoots, tempRoot, within } from '../helpers/root.js';
 
-// A retried call never duplicates (README, "The daemon"): a change the daemon may have got but did
+// A retried call never duplicates (docs/daemon.md): a change the daemon may have got but did
 // not answer names its request id, and a rerun with it returns the first answer.
 
 /** The task files of `root` (every status). */

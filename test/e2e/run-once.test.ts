@@ -8,7 +8,7 @@ import { writeOrg } from '../helpers/agents.js';
 import { call, closeDaemons, healthy, runSvc, startChild } from '../helpers/daemon.js';
 import { cleanRoots, tempRoot, within } from '../helpers/root.js';
 
-// One run per task, always (README, "The scheduler"): a task is dispatched again only once every
+// One run per task, always (docs/scheduler.md): a task is dispatched again only once every
 // earlier run of it is gone, whatever ended the earlier run's lease.
 const FAST = { bootWindowMs: 200, pollIntervalMs: 200, agentStopGraceMs: 2000 };
 const started: number[] = [];

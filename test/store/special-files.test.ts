@@ -9,7 +9,7 @@ import { svc } from '../helpers/cli.js';
 import { call, healthy, taskText, writeTaskFiles } from '../helpers/daemon.js';
 import { cleanRoots, tempRoot, within } from '../helpers/root.js';
 
-// Only regular files are tasks (README, "Reliability"). Whatever blocks or floods a reader (a FIFO,
+// Only regular files are tasks (docs/reliability.md). Whatever blocks or floods a reader (a FIFO,
 // a symlink to /dev/zero) runs in a child process here, under a memory limit, so a regression fails
 // the test instead of stalling or swelling the test process.
 

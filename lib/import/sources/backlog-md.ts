@@ -8,7 +8,7 @@ import { readSourceFile, toIsoTime, toPriority, toReason, toStrings } from './re
 
 /**
  * `svc import backlog-md <dir>`: a Backlog.md project (`backlog/tasks/*.md`, statuses from
- * `backlog/config.yml`). Statuses map by name (README, "Moving in and out"); `--status-map`
+ * `backlog/config.yml`). Statuses map by name (docs/moving-in-and-out.md); `--status-map`
  * overrides any of them.
  */
 export const backlogMdSource: ImportSource = {

@@ -6,7 +6,7 @@ import type { Status } from '../../core/status.js';
 import type { ImportSource, SourceRead, SourceRecord } from '../record.js';
 import { readSourceFile, toIsoTime, toReason, toStrings } from './read.js';
 
-/** beads statuses -> svc (README, "Moving in and out"); a run never survives a move, so in_progress comes in as ready. */
+/** beads statuses -> svc (docs/moving-in-and-out.md); a run never survives a move, so in_progress comes in as ready. */
 const STATUS: Record<string, Status> = { open: 'backlog', in_progress: 'ready', blocked: 'blocked', deferred: 'backlog', pinned: 'backlog', hooked: 'backlog', closed: 'done' };
 /** beads priorities 0 (highest) to 4 -> svc. */
 const PRIORITY: readonly Priority[] = ['critical', 'high', 'normal', 'low', 'low'];

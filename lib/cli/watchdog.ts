@@ -1,6 +1,6 @@
-import { startWatchdog } from '../daemon/watchdog.js';
-import { formatMs } from '../daemon/watchdog-report.js';
-import { restartDaemon } from '../daemon/watchdog-restart.js';
+import { startWatchdog } from '../daemon/watchdog/watchdog.js';
+import { formatMs } from '../daemon/watchdog/report.js';
+import { restartDaemon } from '../daemon/watchdog/restart.js';
 import { DAEMON_NODE_FLAGS, type ServiceOptions } from '../daemon/service.js';
 import { loadOrg, toDaemonSettings } from '../org/org-chart.js';
 import { toPaths } from '../store/paths.js';

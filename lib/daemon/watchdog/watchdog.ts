@@ -1,9 +1,9 @@
-import { systemClock, type Clock } from '../core/time.js';
-import { toPaths, type Paths } from '../store/paths.js';
-import { createLog, type DaemonLog } from './log.js';
-import { checkDaemon, type HealthCheck } from './watchdog-check.js';
-import { formatCriticalReport, formatMs, type RestartRecord } from './watchdog-report.js';
-import type { RestartResult } from './watchdog-restart.js';
+import { systemClock, type Clock } from '../../core/time.js';
+import { toPaths, type Paths } from '../../store/paths.js';
+import { createLog, type DaemonLog } from '../log.js';
+import { checkDaemon, type HealthCheck } from './check.js';
+import { formatCriticalReport, formatMs, type RestartRecord } from './report.js';
+import type { RestartResult } from './restart.js';
 
 /** Options of `startWatchdog` (the CLI reads them from `aof.daemon.watchdog` and `healthPort`). */
 export interface WatchdogOptions {

@@ -2,10 +2,10 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { installService, renderServiceFile, uninstallService } from '../../lib/daemon/service.js';
-import { toPaths } from '../../lib/store/paths.js';
-import { runSvc } from '../helpers/daemon.js';
-import { cleanRoots, tempRoot } from '../helpers/root.js';
+import { installService, renderServiceFile, uninstallService } from '../../../lib/daemon/service.js';
+import { toPaths } from '../../../lib/store/paths.js';
+import { runSvc } from '../../helpers/daemon.js';
+import { cleanRoots, tempRoot } from '../../helpers/root.js';
 
 function options(home: string, extra: { platform?: NodeJS.Platform; watchdog?: boolean } = {}) {
   return { home, svcHome: join(home, '.svc'), node: '/usr/bin/node', bin: '/opt/svc/bin/svc.js', ...extra };

@@ -1,7 +1,7 @@
-import type { Paths } from '../store/paths.js';
-import { spawnDetached, terminate, waitForExit, waitForHealthy } from './control.js';
-import { findSilentDaemon } from './identity.js';
-import { controlService, type ServiceOptions } from './service.js';
+import type { Paths } from '../../store/paths.js';
+import { spawnDetached, terminate, waitForExit, waitForHealthy } from '../control.js';
+import { findSilentDaemon } from '../identity.js';
+import { controlService, type ServiceOptions } from '../service.js';
 
 /** Options of `restartDaemon`. */
 export interface RestartOptions {

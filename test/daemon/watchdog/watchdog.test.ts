@@ -3,18 +3,18 @@ import { request } from 'node:http';
 import { createConnection } from 'node:net';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { checkHealthPort, startHealthPort, type HealthPort } from '../../lib/daemon/health-port.js';
-import { isAlive, readPid } from '../../lib/daemon/pid.js';
-import { startWatchdog, type Watchdog } from '../../lib/daemon/watchdog.js';
-import { restartDaemon } from '../../lib/daemon/watchdog-restart.js';
-import { DAEMON_NODE_FLAGS } from '../../lib/daemon/service.js';
-import { toPaths } from '../../lib/store/paths.js';
-import { closeDaemons, healthy, runSvc, startChild } from '../helpers/daemon.js';
-import { externalAddresses, freePort, listeningSockets } from '../helpers/net.js';
-import { cleanRoots, tempRoot, within } from '../helpers/root.js';
+import { checkHealthPort, startHealthPort, type HealthPort } from '../../../lib/daemon/health-port.js';
+import { isAlive, readPid } from '../../../lib/daemon/pid.js';
+import { startWatchdog, type Watchdog } from '../../../lib/daemon/watchdog/watchdog.js';
+import { restartDaemon } from '../../../lib/daemon/watchdog/restart.js';
+import { DAEMON_NODE_FLAGS } from '../../../lib/daemon/service.js';
+import { toPaths } from '../../../lib/store/paths.js';
+import { closeDaemons, healthy, runSvc, startChild } from '../../helpers/daemon.js';
+import { externalAddresses, freePort, listeningSockets } from '../../helpers/net.js';
+import { cleanRoots, tempRoot, within } from '../../helpers/root.js';
 
 // Daemons here are real processes of the built bin/svc.js (run `npm run build` first).
-const bin = new URL('../../bin/svc.js', import.meta.url).pathname;
+const bin = new URL('../../../bin/svc.js', import.meta.url).pathname;
 
 function get(port: number, path: string, method = 'GET'): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {

@@ -1,12 +1,12 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { checkHealthPort } from '../../lib/daemon/health-port.js';
-import { isAlive, readPid } from '../../lib/daemon/pid.js';
-import { toPaths } from '../../lib/store/paths.js';
-import { closeDaemons, healthy, runSvc, startChild, type ChildDaemon } from '../helpers/daemon.js';
-import { freePort } from '../helpers/net.js';
-import { cleanRoots, tempRoot, within } from '../helpers/root.js';
+import { checkHealthPort } from '../../../lib/daemon/health-port.js';
+import { isAlive, readPid } from '../../../lib/daemon/pid.js';
+import { toPaths } from '../../../lib/store/paths.js';
+import { closeDaemons, healthy, runSvc, startChild, type ChildDaemon } from '../../helpers/daemon.js';
+import { freePort } from '../../helpers/net.js';
+import { cleanRoots, tempRoot, within } from '../../helpers/root.js';
 
 // `svc daemon watchdog` as its own process (the built bin/svc.js), watching real daemon processes.
 const test = suite('cli.daemon watchdog');

@@ -1,12 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import type { HealthCheck } from '../../lib/daemon/watchdog-check.js';
-import { startWatchdog, type Watchdog, type WatchdogOptions } from '../../lib/daemon/watchdog.js';
-import { appendEvents } from '../../lib/store/events.js';
-import { toPaths } from '../../lib/store/paths.js';
-import { writeTaskFiles } from '../helpers/daemon.js';
-import { cleanRoots, fixedClock, logShows, tempRoot, within } from '../helpers/root.js';
+import type { HealthCheck } from '../../../lib/daemon/watchdog/check.js';
+import { startWatchdog, type Watchdog, type WatchdogOptions } from '../../../lib/daemon/watchdog/watchdog.js';
+import { appendEvents } from '../../../lib/store/events.js';
+import { toPaths } from '../../../lib/store/paths.js';
+import { writeTaskFiles } from '../../helpers/daemon.js';
+import { cleanRoots, fixedClock, logShows, tempRoot, within } from '../../helpers/root.js';
 
 // The restart policy over scripted health checks: each poll takes the next check of the script
 // (the last one repeats) and the clock moves by `step` ms per poll.

@@ -1,8 +1,8 @@
 import { closeSync, openSync, readdirSync, readSync, fstatSync } from 'node:fs';
-import type { Paths } from '../store/paths.js';
-import { toTaskId } from '../store/paths.js';
-import type { HealthCheck } from './watchdog-check.js';
-import type { StatusBody } from './routes.js';
+import type { Paths } from '../../store/paths.js';
+import { toTaskId } from '../../store/paths.js';
+import type { HealthCheck } from './check.js';
+import type { StatusBody } from '../routes.js';
 
 /** One restart (or the refusal to restart) in the watchdog's history. */
 export interface RestartRecord {

@@ -1,9 +1,9 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { checkDaemon } from '../../lib/daemon/watchdog-check.js';
-import { toPaths } from '../../lib/store/paths.js';
-import { call, closeDaemons, gate, gates, healthy, startChild, startTestDaemon } from '../helpers/daemon.js';
-import { cleanRoots, tempRoot, within } from '../helpers/root.js';
+import { checkDaemon } from '../../../lib/daemon/watchdog/check.js';
+import { toPaths } from '../../../lib/store/paths.js';
+import { call, closeDaemons, gate, gates, healthy, startChild, startTestDaemon } from '../../helpers/daemon.js';
+import { cleanRoots, tempRoot, within } from '../../helpers/root.js';
 
 // The frozen daemon is a real process of the built bin/svc.js (run `npm run build` first).
 const check = suite('daemon.checkDaemon');

@@ -5,8 +5,7 @@ import type { Status } from '../lib/core/status.js';
 import { toPaths } from '../lib/store/paths.js';
 import { createStore, initTree } from '../lib/store/store.js';
 import { renderTask } from '../lib/store/task-file.js';
-import { formatNumber, median, runQuiet, timeMs, type Row } from './measure.js';
-import type { BenchOptions } from './store.js';
+import { formatNumber, median, runQuiet, timeMs, type BenchOptions, type Row } from './measure.js';
 
 /** `svc --version` (median of 10 spawns) and `svc task list --json` on large trees. */
 export async function benchCli(options: BenchOptions): Promise<Row[]> {

@@ -7,8 +7,7 @@ import { requestDaemon } from '../lib/daemon/client.js';
 import { DAEMON_NODE_FLAGS } from '../lib/daemon/service.js';
 import { toPaths } from '../lib/store/paths.js';
 import { initTree } from '../lib/store/store.js';
-import { formatNumber, median, runQuiet, timeMs, type Row } from './measure.js';
-import type { BenchOptions } from './store.js';
+import { formatNumber, median, runQuiet, timeMs, type BenchOptions, type Row } from './measure.js';
 
 /**
  * The daemon section: start-to-healthy time and resident memory with 10,000 and 100,000 tasks in

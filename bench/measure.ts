@@ -8,6 +8,17 @@ export interface Row {
   note?: string;
 }
 
+/** What every bench section gets. */
+export interface BenchOptions {
+  quick: boolean;
+  /** The package root (where bin/svc.js is). */
+  repo: string;
+  /** A scratch directory for this run, removed afterwards. */
+  tmp: string;
+  /** Progress lines (stderr), so the table on stdout stays clean. */
+  log(text: string): void;
+}
+
 /** The median of some numbers. */
 export function median(values: readonly number[]): number {
   const sorted = [...values].sort((a, b) => a - b);

@@ -4,16 +4,18 @@ import { mkdirSync, rmSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { printTable, type Row } from './measure.js';
+import { printTable, type BenchOptions, type Row } from './measure.js';
+import { benchCli } from './cli.js';
 import { benchDaemon } from './daemon.js';
 import { benchScheduler } from './scheduler.js';
 import { benchStartup } from './startup.js';
-import { benchStore, type BenchOptions } from './store.js';
+import { benchStore } from './store.js';
 
 /** A bench section: a name and a function returning table rows. Add daemon, scheduler, ... here. */
 const SECTIONS: { name: string; run: (options: BenchOptions) => Promise<Row[]> }[] = [
   { name: 'startup', run: benchStartup },
   { name: 'store', run: benchStore },
+  { name: 'cli', run: benchCli },
   { name: 'daemon', run: benchDaemon },
   { name: 'scheduler', run: benchScheduler },
 ];

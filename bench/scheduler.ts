@@ -9,8 +9,8 @@ import { toPaths } from '../lib/store/paths.js';
 import { initTree } from '../lib/store/store.js';
 import { renderTask } from '../lib/store/task-file.js';
 import { TOOLS } from '../lib/tools/index.js';
-import { formatNumber, median, type Row } from './measure.js';
-import { rawRate, type BenchOptions } from './store.js';
+import { formatNumber, median, type BenchOptions, type Row } from './measure.js';
+import { rawRate } from './store.js';
 
 /**
  * The scheduler section: dispatch latency (a file renamed into ready/ -> the spawn reaching the

@@ -6,8 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { requestDaemon } from '../lib/daemon/client.js';
 import { DAEMON_NODE_FLAGS } from '../lib/daemon/service.js';
 import { toPaths } from '../lib/store/paths.js';
-import { formatNumber, median, type Row } from './measure.js';
-import type { BenchOptions } from './store.js';
+import { formatNumber, median, type BenchOptions, type Row } from './measure.js';
 
 /** The everyday commands timed, each given the iteration number (fresh tasks for the ones that move a task). */
 const COMMANDS: { name: string; argv: (i: number) => string[] }[] = [

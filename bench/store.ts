@@ -2,23 +2,11 @@ import { constants } from 'node:fs';
 import { mkdir, open, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createStore } from '../lib/store/store.js';
-import { benchCli } from './cli.js';
-import { formatNumber, median, timeMs, type Row } from './measure.js';
-
-/** What every bench section gets. */
-export interface BenchOptions {
-  quick: boolean;
-  /** The package root (where bin/svc.js is). */
-  repo: string;
-  /** A scratch directory for this run, removed afterwards. */
-  tmp: string;
-  /** Progress lines (stderr), so the table on stdout stays clean. */
-  log(text: string): void;
-}
+import { formatNumber, median, timeMs, type BenchOptions, type Row } from './measure.js';
 
 /**
  * The store section: creates/s and transitions/s with durable writes, beside the raw rate of
- * fsync'd write + rename + directory fsync on the same disk in the same run, then the CLI timings.
+ * fsync'd write + rename + directory fsync on the same disk in the same run.
  */
 export async function benchStore(options: BenchOptions): Promise<Row[]> {
   const ops = options.quick ? 100 : 500;
@@ -39,7 +27,6 @@ export async function benchStore(options: BenchOptions): Promise<Row[]> {
     { section: 'store', metric: 'raw fsync write+rename+dir fsync', value: formatNumber(raw, 'ops/s'), note: of },
     { section: 'store', metric: 'task create (durable)', value: formatNumber(create, 'ops/s'), note: `${of}; ${pct(create / raw)} of raw (target >= 60 %)` },
     { section: 'store', metric: 'task transition (durable)', value: formatNumber(transition, 'ops/s'), note: `${of}; ${pct(transition / raw)} of raw (target >= 60 %)` },
-    ...(await benchCli(options)),
   ];
 }
 

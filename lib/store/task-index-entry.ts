@@ -6,7 +6,40 @@ import { MAX_FILE_BYTES, parseFrontmatter } from '../fs/frontmatter.js';
 import { readRegularFileSync } from '../fs/regular-file.js';
 import { toTaskId } from './paths.js';
 import type { StoredTask } from './task-file.js';
-import type { IndexEntry } from './task-index.js';
+
+/** One task as the index holds it: frontmatter fields only, never the body. */
+export interface IndexEntry {
+  id: string;
+  status: Status;
+  path: string;
+  title: string;
+  priority: Priority;
+  routing: Routing;
+  dependsOn: string[];
+  lease?: Lease;
+  /** The lease holder, else `routing.agent`. */
+  agent?: string;
+  createdAt: string;
+  updatedAt: string;
+  project: string;
+  /** The parent task (`parentId`), for `svc task tree` and the listing's `--parent`. */
+  parentId: string | undefined;
+  /** The workflow position of a gated task. */
+  gate: { workflow: string; current: string } | undefined;
+  /** Consecutive failed dispatches (`metadata.dispatchFailures`). */
+  dispatchFailures: number;
+  /** After a failed dispatch, when the next attempt may start (`metadata.nextAttemptAt`). */
+  nextAttemptAt: string | undefined;
+  /** Not dispatched before this time (`notBefore`). */
+  notBefore: string | undefined;
+  /** Due by this time (`dueAt`). */
+  dueAt: string | undefined;
+  /** The frontmatter names another status than the directory (the file was moved by hand). */
+  moved: boolean;
+  mtimeMs: number;
+  /** Identity of the file version read: `<inode>:<size>:<mtimeMs>`, from a stat taken before the read. */
+  stamp: string;
+}
 
 /** The same checks as the store's `readTaskFile`, on a synchronous read, into a compact entry. */
 export function readEntrySync(path: string, status: Status, id: string, stamp: string, mtimeMs: number): IndexEntry {

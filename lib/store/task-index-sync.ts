@@ -8,8 +8,8 @@ import { toTaskId, type Paths } from './paths.js';
 import type { InvalidFile } from './store.js';
 import { readTaskFileSettled } from './settled-read.js';
 import { inSlices } from './slices.js';
-import { fromStored, readEntrySync } from './task-index-entry.js';
-import type { IndexChange, IndexEntry, TaskIndexOptions } from './task-index.js';
+import { fromStored, readEntrySync, type IndexEntry } from './task-index-entry.js';
+import type { IndexChange, TaskIndexOptions } from './task-index-options.js';
 
 // The task index's bookkeeping: reading files into entries, finding the copies of an id, syncing a
 // directory listing against the entries. `task-index.ts` wires it to the watcher and the timers.

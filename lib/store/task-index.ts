@@ -1,73 +1,15 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { ACTIVE_STATUSES, STATUSES, type Status } from '../core/status.js';
-import type { Lease, Priority, Routing } from '../core/task.js';
 import { watchTree, type WatchEvent } from '../fs/watcher.js';
 import type { Paths } from './paths.js';
 import { listNames, type InvalidFile } from './store.js';
 import { inSlices } from './slices.js';
+import type { IndexEntry } from './task-index-entry.js';
+import type { TaskIndexOptions } from './task-index-options.js';
 import { entriesOf, fail, isDirty, loadFile, newIndexState, recordDir, relocate, statDir, syncDir, type IndexState } from './task-index-sync.js';
 
-/** One task as the index holds it: frontmatter fields only, never the body. */
-export interface IndexEntry {
-  id: string;
-  status: Status;
-  path: string;
-  title: string;
-  priority: Priority;
-  routing: Routing;
-  dependsOn: string[];
-  lease?: Lease;
-  /** The lease holder, else `routing.agent`. */
-  agent?: string;
-  createdAt: string;
-  updatedAt: string;
-  project: string;
-  /** The parent task (`parentId`), for `svc task tree` and the listing's `--parent`. */
-  parentId: string | undefined;
-  /** The workflow position of a gated task. */
-  gate: { workflow: string; current: string } | undefined;
-  /** Consecutive failed dispatches (`metadata.dispatchFailures`). */
-  dispatchFailures: number;
-  /** After a failed dispatch, when the next attempt may start (`metadata.nextAttemptAt`). */
-  nextAttemptAt: string | undefined;
-  /** Not dispatched before this time (`notBefore`). */
-  notBefore: string | undefined;
-  /** Due by this time (`dueAt`). */
-  dueAt: string | undefined;
-  /** The frontmatter names another status than the directory (the file was moved by hand). */
-  moved: boolean;
-  mtimeMs: number;
-  /** Identity of the file version read: `<inode>:<size>:<mtimeMs>`, from a stat taken before the read. */
-  stamp: string;
-}
-
-/** A task that appeared, moved or went away after the initial load (`from`/`to` absent on appear/vanish). */
-export interface IndexChange {
-  id: string;
-  from?: Status;
-  to?: Status;
-}
-
-/** Options of `createTaskIndex`. */
-export interface TaskIndexOptions {
-  /** Period of the rescan of the active status directories (the truth; watchers drop events). */
-  rescanIntervalMs?: number;
-  /** Every how many rescans the terminal directories get a full stat sweep (else names only). */
-  terminalRescanEvery?: number;
-  /** Watch the active directories (default true). */
-  watch?: boolean;
-  onInvalid?: (file: InvalidFile) => void;
-  onChange?: (change: IndexChange) => void;
-  /** A file needs the commit protocol's repair: its frontmatter status differs from its directory (moved by hand), or its id is in two directories. */
-  onNeedsRepair?: (id: string, why: 'moved' | 'duplicate') => void;
-  /** A rescan found files the index did not have, or had older versions of (missed or dropped watcher events). */
-  onRescanFound?: (found: { count: number; full: boolean }) => void;
-  onError?: (err: unknown) => void;
-  /** Foreground work is under way (a tick, a dispatch): the background load of done and cancelled tasks pauses for it. */
-  busy?: () => boolean;
-  /** What happens between a read that fails to parse and the second read (default: a short pause; tests pass their own). */
-  beforeReread?: () => Promise<void>;
-}
+export type { IndexEntry } from './task-index-entry.js';
+export type { IndexChange, TaskIndexOptions } from './task-index-options.js';
 
 /** The in-memory index of `tasks/`, kept fresh by the watcher, the daemon's writes and rescans. */
 export interface TaskIndex {

@@ -5,7 +5,8 @@ import { loadOrg } from '../org/org-chart.js';
 import { listWorkflows, loadWorkflow } from '../org/workflow.js';
 import { countSpooled, mergeEventSpool } from '../store/event-spool.js';
 import { findDanglingDependencies, type DanglingDependency } from '../store/dangling.js';
-import { applyReconcile, isFixable, planReconcile, RECONCILE_KINDS, type ReconcileAction, type ReconcileKind, type ReconcilePlan, type ReconcileResult } from '../store/reconcile.js';
+import { isFixable, planReconcile, RECONCILE_KINDS, type ReconcileAction, type ReconcileKind, type ReconcilePlan } from '../store/reconcile.js';
+import { applyReconcile, type ReconcileResult } from '../store/reconcile-apply.js';
 import type { Context } from './context.js';
 
 interface DoctorOptions {

@@ -1,15 +1,10 @@
 import { readdir, stat } from 'node:fs/promises';
 import { join, relative } from 'node:path';
-import { hasCode, isGone, isSvcError } from '../core/errors.js';
+import { hasCode, isGone } from '../core/errors.js';
 import { isStatus, STATUSES, type Status } from '../core/status.js';
 import { toOneLine } from '../core/text.js';
-import { unlinkDurable } from '../fs/atomic.js';
-import { LOCK_STALE_MS, withLock } from '../fs/lock.js';
-import { byNewest, commitTask, moveToConflicts } from './commit.js';
-import { confirmCopies } from './confirm-copies.js';
-import { createEventLog, type EventLog } from './events.js';
+import { byNewest } from './commit.js';
 import { isTempName, toTaskId, type Paths } from './paths.js';
-import { initTree } from './store.js';
 import { readTaskFileSettled } from './settled-read.js';
 import type { StoredTask } from './task-file.js';
 
@@ -33,25 +28,6 @@ export interface ReconcilePlan {
   actions: ReconcileAction[];
 }
 
-/** What `applyReconcile` did: fixed, found already fixed, failed, and left for a human. */
-export interface ReconcileResult {
-  applied: ReconcileAction[];
-  skipped: ReconcileAction[];
-  failed: { action: ReconcileAction; message: string }[];
-  remaining: ReconcileAction[];
-}
-
-/** Options of `applyReconcile`. */
-export interface ApplyOptions {
-  /** How long to wait for a task lock; the default outlasts the stale lock of a killed process. */
-  lockWaitMs?: number;
-  /** Where the events of the repairs go (the store's `events`); a failure to append them is not the repair's. */
-  events?: EventLog;
-}
-
-/** Default lock wait of `applyReconcile`: a dead writer's lock goes stale before it runs out. */
-export const RECONCILE_LOCK_WAIT_MS = LOCK_STALE_MS + 5_000;
-
 /** True for the kinds `applyReconcile` fixes (the others need a human). */
 export function isFixable(kind: ReconcileKind): boolean {
   return kind !== 'invalid' && kind !== 'stray';
@@ -72,84 +48,36 @@ export async function planReconcile(paths: Paths, now: Date): Promise<ReconcileP
   return { root: paths.root, now, actions: [...(await planMissing(paths)), ...actions] };
 }
 
-/**
- * Applies a plan: missing directories through `initTree`, temporaries and duplicates under the
- * task lock, heals through the commit protocol (which logs one `task.transitioned`, actor
- * `filesystem`). Each action is re-checked first; running it twice does nothing the second time.
- */
-export async function applyReconcile(paths: Paths, plan: ReconcilePlan, actor: string, options: ApplyOptions = {}): Promise<ReconcileResult> {
-  const waitMs = options.lockWaitMs ?? RECONCILE_LOCK_WAIT_MS;
-  const events = options.events ?? createEventLog(paths.root);
-  const result: ReconcileResult = { applied: [], skipped: [], failed: [], remaining: [] };
-  for (const action of plan.actions) {
-    if (!isFixable(action.kind)) {
-      result.remaining.push(action);
-      continue;
+/** One copy of a task on disk: read, or the error that kept it from being read. */
+export type Copy = StoredTask | { path: string; status: Status; error: Error };
+
+/** Reads every file given, 64 at a time, into the copies of each id (a file gone meanwhile is left out). */
+export async function readCopies(files: readonly { id: string; path: string; status: Status }[]): Promise<Map<string, Copy[]>> {
+  const out = new Map<string, Copy[]>();
+  let next = 0;
+  const worker = async () => {
+    while (next < files.length) {
+      const { id, path, status } = files[next++]!;
+      const copy = await readTaskFileSettled(path).catch((err: unknown): Copy | null => (isGone(err) ? null : { path, status, error: toError(err) }));
+      if (!copy) continue;
+      const list = out.get(id);
+      if (list) list.push(copy);
+      else out.set(id, [copy]);
     }
-    try {
-      const done = await applyAction(paths, plan.now, action, { actor, waitMs, events });
-      (done ? result.applied : result.skipped).push(action);
-    } catch (err) {
-      result.failed.push({ action, message: err instanceof Error ? err.message : String(err) });
-    }
-  }
-  return result;
+  };
+  await Promise.all(Array.from({ length: Math.min(64, files.length) }, worker));
+  return out;
 }
+
+/** True for a copy that was read. */
+export const isStored = (copy: Copy): copy is StoredTask => !('error' in copy);
 
 // --- internal ---
 
-type Copy = StoredTask | { path: string; status: Status; error: Error };
 interface Scan {
   files: { id: string; path: string; status: Status }[];
   temps: ReconcileAction[];
   strays: ReconcileAction[];
-}
-
-interface How {
-  actor: string;
-  waitMs: number;
-  events: EventLog;
-}
-
-async function applyAction(paths: Paths, now: Date, action: ReconcileAction, how: How): Promise<boolean> {
-  const lock = <T>(id: string, fn: () => Promise<T>) => withLock(paths.lockFile(id), { what: id, waitMs: how.waitMs }, fn);
-  switch (action.kind) {
-    case 'missing':
-      await initTree(paths);
-      return true;
-    case 'temporary':
-      return lock(action.id, () => unlinkDurable(action.path));
-    case 'duplicate': {
-      const moved = await lock(action.id, () => resolveDuplicate(paths, action.id, now));
-      if (moved) await how.events.record(now, [{ type: 'recovery_action', taskId: action.id, actor: how.actor, payload: { action: 'duplicate_resolved', details: moved } }]);
-      return moved !== null;
-    }
-    case 'heal':
-      return heal(paths, action.id, now, how);
-    default:
-      return false;
-  }
-}
-
-async function resolveDuplicate(paths: Paths, id: string, now: Date): Promise<{ kept: string; conflicts: string[] } | null> {
-  const look = async () => ((await readCopies(STATUSES.map((status) => ({ id, status, path: paths.taskFile(status, id) })))).get(id) ?? []).filter(isStored);
-  const valid = (await confirmCopies(paths.tasks, id, await look(), look, (copy) => copy.stamp.ino)).sort(byNewest);
-  if (valid.length < 2) return null;
-  const conflicts: string[] = [];
-  for (const loser of valid.slice(1)) conflicts.push(relative(paths.root, await moveToConflicts(paths, loser.path, now)));
-  return { kept: relative(paths.root, valid[0]!.path), conflicts };
-}
-
-async function heal(paths: Paths, id: string, now: Date, how: How): Promise<boolean> {
-  try {
-    const result = await commitTask(paths, id, (cur) => (cur.task.status === cur.status ? null : { task: cur.task, body: cur.body, status: cur.status }), {
-      now, actor: how.actor, lockWaitMs: how.waitMs, events: how.events,
-    });
-    return result.changed;
-  } catch (err) {
-    if (isSvcError(err, 'not_found')) return false;
-    throw err;
-  }
 }
 
 function planTask(paths: Paths, id: string, found: Copy[]): ReconcileAction[] {
@@ -222,25 +150,6 @@ function classify(scan: Scan, file: { name: string; path: string; rel: string; s
     scan.strays.push(toInvalid(file.rel, file.path, 'the file name is not <id>.md with a valid id (letters, digits, ".", "_", "-"), so it is not read as a task'));
   }
 }
-
-async function readCopies(files: readonly { id: string; path: string; status: Status }[]): Promise<Map<string, Copy[]>> {
-  const out = new Map<string, Copy[]>();
-  let next = 0;
-  const worker = async () => {
-    while (next < files.length) {
-      const { id, path, status } = files[next++]!;
-      const copy = await readTaskFileSettled(path).catch((err: unknown): Copy | null => (isGone(err) ? null : { path, status, error: toError(err) }));
-      if (!copy) continue;
-      const list = out.get(id);
-      if (list) list.push(copy);
-      else out.set(id, [copy]);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(64, files.length) }, worker));
-  return out;
-}
-
-const isStored = (copy: Copy): copy is StoredTask => !('error' in copy);
 
 function toError(err: unknown): Error {
   return err instanceof Error ? err : new Error(String(err));

@@ -4,14 +4,12 @@ import type { CAC } from 'cac';
 import { SvcError } from '../core/errors.js';
 import { findPackageRoot } from '../core/package-root.js';
 import { probeDaemon, spawnDetached, terminate, waitForExit, waitForHealthy, type DaemonProbe } from '../daemon/control.js';
-import { checkHealthPort, HEALTH_HOST, type HealthAnswer } from '../daemon/health-port.js';
 import { readPid } from '../daemon/pid.js';
-import type { LeaseOwners } from '../daemon/lease-owners.js';
 import type { ConfigReport } from '../daemon/org-state.js';
 import { controlService, DAEMON_NODE_FLAGS, installService, uninstallService, type ServiceOptions } from '../daemon/service.js';
 import { toPaths, type Paths } from '../store/paths.js';
-import { formatPausedLines } from './agent-format.js';
 import type { Context } from './context.js';
+import { formatConfig, printDaemonStatus } from './daemon-status.js';
 import { toPort } from './port.js';
 
 /** How long `start` waits for a healthy daemon, and `stop` for it to exit. */
@@ -25,7 +23,7 @@ export function registerDaemon(cli: CAC, ctx: Context): void {
   cli.command('start', 'Start the daemon (through the supervisor when installed, else detached)').action(() => startDaemonProcess(ctx));
   cli.command('status', 'Show whether the daemon runs, its version, pid, uptime, mode, plugins and whether its org chart loaded').option('--json', 'Print the /status body as JSON')
     .option('--port <n>', 'Also query GET /health on 127.0.0.1:<n> (the health port)')
-    .action((opts: { json?: boolean; port?: unknown }) => status(ctx, opts.json === true, opts.port === undefined ? undefined : toPort(opts.port)));
+    .action((opts: { json?: boolean; port?: unknown }) => printDaemonStatus(ctx, opts.json === true, opts.port === undefined ? undefined : toPort(opts.port)));
   cli.command('watchdog', 'Watch the daemon\'s health and restart it when it fails (aof.daemon.watchdog)').option('--port <n>', 'Check GET /health on 127.0.0.1:<n> instead of the socket')
     .action(async (opts: { port?: unknown }) => (await import('./watchdog.js')).runWatchdog(ctx, { port: opts.port, service: serviceOptions(ctx), bin: binPath() }));
   cli.command('stop', 'Stop the daemon gracefully (SIGTERM, through the supervisor when installed)').option('--force', 'Bypass the supervisor: SIGTERM to the pid').action((opts: { force?: boolean }) => stopDaemonProcess(ctx, opts.force === true));
@@ -122,30 +120,6 @@ function strayPidFile(paths: Paths): string {
   return pid === null ? '' : ` (${paths.pidFile} names pid ${pid}, which is not an svc daemon of this root: it was not signalled; the next start removes the file)`;
 }
 
-async function status(ctx: Context, json: boolean, port: number | undefined): Promise<void> {
-  const paths = toPaths(ctx.root);
-  const [probe, health] = await Promise.all([probeDaemon(paths), port === undefined ? undefined : checkHealthPort(port)]);
-  const healthPort = port === undefined || !health ? {} : { healthPort: { url: `http://${HEALTH_HOST}:${port}/health`, status: health.status, healthy: health.healthy, ...(health.reason ? { reason: health.reason } : {}) } };
-  if (probe.state === 'not-running') {
-    ctx.exitCode = 3;
-    if (json) return ctx.json({ status: 'not running', healthy: false, ...healthPort });
-    ctx.print('Status: not running');
-    if (port !== undefined && health) ctx.print(formatHealthPort(port, health));
-    ctx.io.stderr('hint: start it with `svc daemon start` (or install the service with `svc daemon install`).\n');
-    return;
-  }
-  if (!probe.healthy || (health && !health.healthy)) ctx.exitCode = 1;
-  if (json) return ctx.json({ ...probe.status, healthy: probe.healthy, ...(probe.reason ? { reason: probe.reason } : {}), ...healthPort });
-  const lines = formatStatus(probe, paths);
-  if (port !== undefined && health) lines.splice(-2, 0, formatHealthPort(port, health));
-  for (const line of lines) ctx.print(line);
-}
-
-function formatHealthPort(port: number, health: HealthAnswer): string {
-  const url = `http://${HEALTH_HOST}:${port}/health`;
-  return health.healthy ? `Health port: ${url} answers 200 (healthy)` : `Health port: ${url} is not healthy (${health.reason})`;
-}
-
 /**
  * `svc daemon stop [--force]`: graceful SIGTERM (through the supervisor unless forced), waits until
  * gone. Only a pid proven to be this root's daemon is signalled (see `probeDaemon`).
@@ -192,32 +166,6 @@ async function uninstall(ctx: Context): Promise<void> {
   ctx.print(report.changed ? `Removed ${report.file}` : `Not installed (no ${report.file}).`);
 }
 
-function formatStatus(probe: DaemonProbe, paths: ReturnType<typeof toPaths>): string[] {
-  const s = probe.status;
-  const state = probe.state === 'running' ? 'running (healthy)' : probe.state === 'stopping' ? 'running (stopping)' : probe.state === 'busy' ? `running (busy: ${probe.reason})` : `running (unhealthy: ${probe.reason})`;
-  const lines = [`Status: ${state}`];
-  if (s) {
-    lines.push(`Version: ${s.version}`, `PID: ${probe.pid ?? s.pid}`, `Uptime: ${formatDuration(s.uptimeMs)}`, `Mode: ${s.mode}`);
-    lines.push(`Tasks: ${Object.entries(s.tasks.byStatus).map(([name, n]) => `${name} ${n}`).join(', ')}${s.tasks.invalid ? `; ${s.tasks.invalid} invalid file(s), see svc doctor` : ''}`);
-    for (const plugin of s.plugins) lines.push(`Plugin: ${plugin.id} (attached since ${plugin.since})`);
-    lines.push(...(s.leases ? formatLeases(s.leases) : []), ...(s.config ? formatConfig(s.config) : []), ...formatPausedLines(s.pausedAgents ?? []));
-  }
-  lines.push(`Socket: ${paths.socket}`, `Log: ${paths.daemonLog}`);
-  return lines;
-}
-
-/**
- * `Leases:` (in-progress tasks by who granted their lease) and one `Other daemon:` line per daemon
- * on another host, or another root of this one, that shares the tree.
- */
-function formatLeases(leases: LeaseOwners): string[] {
-  const parts = [`${leases.thisDaemon} by this daemon (${leases.host} pid ${leases.pid})`];
-  const others = leases.others.reduce((n, other) => n + other.inProgress, 0);
-  if (others) parts.push(`${others} by ${leases.others.length} other daemon${leases.others.length === 1 ? '' : 's'}`);
-  if (leases.unowned) parts.push(`${leases.unowned} claimed by hand`);
-  return [`Leases: ${parts.join(', ')}`, ...leases.others.map((other) => `Other daemon: ${other.host} pid ${other.pid} (${other.inProgress} in progress)`)];
-}
-
 /** The org chart state of a daemon that just started (its scheduler reports it moments after it is healthy); null if it does not. */
 async function waitForConfig(paths: ReturnType<typeof toPaths>): Promise<ConfigReport | null> {
   const deadline = Date.now() + 2000;
@@ -226,22 +174,6 @@ async function waitForConfig(paths: ReturnType<typeof toPaths>): Promise<ConfigR
     if (config || Date.now() > deadline) return config ?? null;
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
-}
-
-/** The `Config:` line, and for an invalid org chart its first problems below it. */
-function formatConfig(config: ConfigReport): string[] {
-  if (config.orgChart === 'ok') return [`Config: ${config.file} ok (${config.agents} agents)`];
-  if (config.orgChart === 'absent') return [`Config: no org chart (${config.file} absent: only routing.agent routes, no local agents)`];
-  const count = config.problemCount === 1 ? '1 problem' : `${config.problemCount} problems`;
-  const effect = config.using === 'previous' ? `still using the chart loaded before` : 'no chart loaded: ready tasks are held';
-  const more = config.problemCount > config.problems.length ? [`  ... (${config.problemCount - config.problems.length} more: svc org validate)`] : [];
-  return [`Config: ${config.file} INVALID since ${config.since} (${count}; ${effect}):`, ...config.problems.map((p) => `  ${p}`), ...more];
-}
-
-function formatDuration(ms: number): string {
-  const total = Math.floor(ms / 1000);
-  const [d, h, m, s] = [Math.floor(total / 86400), Math.floor(total / 3600) % 24, Math.floor(total / 60) % 60, total % 60];
-  return [d ? `${d}d` : '', h ? `${h}h` : '', m ? `${m}m` : '', `${s}s`].filter(Boolean).join(' ');
 }
 
 function serviceOptions(ctx: Context): ServiceOptions {

@@ -1,4 +1,4 @@
-import { cp } from 'node:fs/promises';
+import { cp, lstat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { canTransition, type Status } from '../core/status.js';
 import type { Task } from '../core/task.js';
@@ -64,7 +64,7 @@ async function updateTask(store: Store, plan: ImportPlan, item: PlannedItem, ids
   await copyFiles(store, plan.system, record, item.id!);
   const result = await store.commit(item.id!, (current) => {
     const status = toReachable(current.status, record.status);
-    const metadata = { ...current.task.metadata };
+    const metadata = { ...current.task.metadata, ...record.fields?.metadata };
     if (record.extra) metadata[plan.system] = record.extra;
     if (metadata.source && typeof metadata.source === 'object') metadata.source = { ...metadata.source, importedAt: options.now.toISOString() };
     const task: Task = record.exact
@@ -86,7 +86,9 @@ function toReachable(from: Status, to: Status): { to: Status; cause?: 'close' } 
 
 /** Copies an entry's files folder to `data/imports/<system>-files/<id>/` (files already there are replaced). */
 async function copyFiles(store: Store, system: string, record: SourceRecord, id: string): Promise<void> {
-  if (record.companion) await cp(record.companion, join(store.paths.imports, `${system}-files`, id), { recursive: true, force: true });
+  // Only folders and regular files: a symbolic link or a device among them is left behind.
+  const plain = async (path: string) => { const found = await lstat(path); return found.isDirectory() || found.isFile(); };
+  if (record.companion) await cp(record.companion, join(store.paths.imports, `${system}-files`, id), { recursive: true, force: true, filter: plain });
 }
 
 /** The source's history of the entry, for the `task.imported` event (the timeline of `svc events --task`). */

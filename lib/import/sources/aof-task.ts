@@ -59,34 +59,45 @@ export async function toAofRecord(parsed: { data: Record<string, unknown>; body:
   const routingIn = isRecord(data.routing) ? data.routing : {};
   const routing: Task['routing'] = {};
   for (const key of ROUTING_KEYS) if (typeof routingIn[key] === 'string' && routingIn[key]) routing[key] = routingIn[key] as string;
-  const gateIn = isRecord(data.gate) && typeof data.gate.current === 'string' ? data.gate.current : undefined;
-  const mapped = routing.workflow && gateIn ? await ctx.gateOf(routing.workflow, gateIn) : false;
-  const metadata: Record<string, unknown> = isRecord(data.metadata) ? { ...data.metadata } : {};
-  const status = toStatus(ctx.status, mapped, ctx.keepStatus);
-  if (ctx.status === 'review' && !mapped) metadata.blockReason = 'was in review';
-  const fields: Partial<Task> = { routing, metadata };
-  if (mapped) fields.gate = { workflow: routing.workflow!, current: gateIn!, history: [] };
-  if (typeof data.createdBy === 'string' && data.createdBy) fields.createdBy = data.createdBy;
-  const sla = toSla(data.sla);
-  if (sla) fields.sla = sla;
-  const extra: Record<string, unknown> = { status: ctx.status };
-  for (const [key, value] of Object.entries(data)) if (!CARRIED.has(key) && !(key === 'gate' && mapped) && !isEmpty(value)) extra[key] = value;
-  if (data.status !== ctx.status) extra.statusInFile = data.status;
-  const otherRouting = Object.fromEntries(Object.entries(routingIn).filter(([key]) => key !== 'tags' && !(ROUTING_KEYS as readonly string[]).includes(key)));
-  if (Object.keys(otherRouting).length) extra.routing = otherRouting;
-  if (isRecord(data.sla) && data.sla.onViolation !== undefined && data.sla.onViolation !== 'alert') extra.sla = data.sla;
+  const gate = isRecord(data.gate) && typeof data.gate.current === 'string' ? data.gate.current : undefined;
+  const mapped = routing.workflow && gate ? await ctx.gateOf(routing.workflow, gate) : false;
   const priority = toPriority(data.priority);
   const createdAt = toIsoTime(data.createdAt);
   const project = ctx.store.project ?? (typeof data.project === 'string' && data.project ? data.project : undefined);
   return {
-    sourceId: `${scope}${id}`, wantedId: id, file: ctx.file, title: data.title, body, status, ...(priority ? { priority } : {}),
-    tags: toStrings(routingIn.tags), dependsOn: toStrings(data.dependsOn).map((dep) => `${scope}${dep}`),
+    sourceId: `${scope}${id}`, wantedId: id, file: ctx.file, title: data.title, body, status: toStatus(ctx.status, mapped, ctx.keepStatus),
+    ...(priority ? { priority } : {}), tags: toStrings(routingIn.tags), dependsOn: toStrings(data.dependsOn).map((dep) => `${scope}${dep}`),
     ...(typeof data.parentId === 'string' && data.parentId ? { parentId: `${scope}${data.parentId}` } : {}),
-    ...(createdAt ? { createdAt } : {}), ...(project ? { project } : {}), extra, fields, ...(ctx.companion ? { companion: ctx.companion } : {}),
+    ...(createdAt ? { createdAt } : {}), ...(project ? { project } : {}), extra: toExtra(data, ctx.status, mapped, routingIn),
+    fields: toFields(data, ctx.status, routing, mapped ? gate : undefined), ...(ctx.companion ? { companion: ctx.companion } : {}),
   };
 }
 
 // --- internal ---
+
+/** The fields svc has besides the common ones: routing, metadata (with "was in review"), gate when mapped, createdBy, sla. */
+function toFields(data: Record<string, unknown>, status: AofStatus, routing: Task['routing'], gate: string | undefined): Partial<Task> {
+  const metadata: Record<string, unknown> = isRecord(data.metadata) ? { ...data.metadata } : {};
+  if (status === 'review' && gate === undefined) metadata.blockReason = 'was in review';
+  const fields: Partial<Task> = { routing, metadata };
+  if (gate !== undefined) fields.gate = { workflow: routing.workflow!, current: gate, history: [] };
+  if (typeof data.createdBy === 'string' && data.createdBy) fields.createdBy = data.createdBy;
+  const sla = toSla(data.sla);
+  if (sla) fields.sla = sla;
+  return fields;
+}
+
+/** What goes under `metadata.aof`: the AOF status and every field svc does not carry (empty ones left out). */
+function toExtra(data: Record<string, unknown>, status: AofStatus, mapped: boolean, routing: Record<string, unknown>): Record<string, unknown> {
+  const extra: Record<string, unknown> = { status };
+  for (const [key, value] of Object.entries(data)) if (!CARRIED.has(key) && !(key === 'gate' && mapped) && !isEmpty(value)) extra[key] = value;
+  if (data.status !== status) extra.statusInFile = data.status;
+  if (data.priority !== undefined && !toPriority(data.priority)) extra.priority = data.priority;
+  const otherRouting = Object.fromEntries(Object.entries(routing).filter(([key]) => key !== 'tags' && !(ROUTING_KEYS as readonly string[]).includes(key)));
+  if (Object.keys(otherRouting).length) extra.routing = otherRouting;
+  if (isRecord(data.sla) && data.sla.onViolation !== undefined && data.sla.onViolation !== 'alert') extra.sla = data.sla;
+  return extra;
+}
 
 function toStatus(status: AofStatus, mapped: boolean, keepStatus: boolean): Status {
   if (status === 'review') return mapped ? (keepStatus ? 'in-progress' : 'ready') : 'blocked';

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -97,13 +97,17 @@ aof('review maps to blocked "was in review" without the workflow, to the gate wh
   assert.equal(countByStatus(tasks), { backlog: 3, ready: 1, 'in-progress': 2, blocked: 2, done: 1, cancelled: 1, deadletter: 1 });
 });
 
-aof('companion files are copied, events kept once and summarised in each task\'s task.imported event', async () => {
+aof('companion files are copied (a symbolic link among them is not), events kept once and summarised in each task\'s task.imported event', async () => {
   const root = tempRoot();
   const dir = copyFixture('aof');
+  const secret = join(tempRoot(), 'secret.txt');
+  writeFileSync(secret, 'not for the import\n');
+  symlinkSync(secret, join(dir, 'tasks/ready', T(2), 'inputs/link.txt'));
   const { report } = await importJson(root, 'aof', dir);
   const ids = toIds(report.items);
   const files = join(root, 'data/imports/aof-files');
   assert.is(readFileSync(join(files, T(2), 'inputs/expiry.txt'), 'utf8'), 'notAfter=2026-12-31\n');
+  assert.not.ok(existsSync(join(files, T(2), 'inputs/link.txt')), 'the symbolic link is left behind');
   assert.is(readFileSync(join(files, T(3), 'outputs/notes.md'), 'utf8'), '# Progress\n\nBackup taken.\n');
   assert.is(readFileSync(join(files, ids[W(2)]!, 'outputs/summary.md'), 'utf8'), 'Cart endpoint added with tests.\n');
   assert.not.ok(existsSync(join(files, T(1))), 'a task whose folders are empty has no copy');

@@ -120,7 +120,8 @@ async function pickId(store: Store, item: PlannedItem, ids: Map<string, string>,
     return void Object.assign(item, { id: wanted, action: 'unchanged' });
   }
   if (wanted && (await findTaskFiles(store.paths, wanted)).length === 0 && ![...ids.values()].includes(wanted)) return void (item.id = wanted);
-  if (wanted) item.reason = `id clash: ${wanted} is taken in svc, so it gets a new id`;
+  const holder = [...ids].find(([, id]) => id === wanted)?.[0];
+  if (wanted) item.reason = `id clash: ${wanted} is taken ${holder ? `by ${holder} of this import` : 'in svc'}, so it gets a new id`;
   // A new id never takes one that another entry of this import keeps.
   if (reserve) do item.id = await allocateId(store.paths, now); while (claimed.has(item.id) || [...ids.values()].includes(item.id));
 }

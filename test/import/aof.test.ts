@@ -34,7 +34,7 @@ aof('imports every status folder: counts, ids kept or renamed, dependencies and 
   // AOF numbers each project's ids on its own: the project's three clash with the root's and get new ids.
   for (const n of [1, 2, 3]) {
     assert.is.not(ids[W(n)], T(n));
-    assert.match(report.items.find((item) => item.sourceId === W(n))!.reason!, /id clash/);
+    assert.is(report.items.find((item) => item.sourceId === W(n))!.reason, `id clash: ${T(n)} is taken by ${T(n)} of this import, so it gets a new id`);
   }
   const tasks = readTasks(root);
   assert.equal(countByStatus(tasks), { backlog: 3, ready: 2, blocked: 3, done: 1, cancelled: 1, deadletter: 1 });

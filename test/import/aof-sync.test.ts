@@ -60,7 +60,7 @@ sync('a change in AOF updates the task; a task changed in svc is kept', async ()
   assert.is(ids[T(4)], T(4));
 });
 
-sync('bad input: not an AOF directory is refused; a malformed file and a bad event line are reported, the rest go in', async () => {
+sync('bad input: not an AOF directory is refused; a malformed file and a bad event line are reported, a dangling dependency kept, the rest go in', async () => {
   const root = tempRoot();
   const notAof = await svc(root, 'import', 'aof', copyFixture('not-a-source'));
   assert.is(notAof.code, 1);
@@ -75,15 +75,20 @@ sync('bad input: not an AOF directory is refused; a malformed file and a bad eve
   writeFileSync(join(dir, 'tasks/done/TASK-2026-11-26-091.md'), '---\nschemaVersion: 1\nid: TASK-2026-11-26-091\nstatus: done\n---\nNo title.\n');
   writeFileSync(join(dir, 'tasks/backlog/TASK-2026-11-26-092.md'), 'no frontmatter at all\n');
   writeFileSync(join(dir, 'events/2026-11-26.jsonl'), `${readFileSync(join(dir, 'events/2026-11-26.jsonl'), 'utf8')}{"type": broken\n`);
+  const orphan = readFileSync(join(dir, 'tasks/done', `${T(6)}.md`), 'utf8').replaceAll(T(6), 'TASK-2026-11-26-093').replace('dependsOn: []', 'dependsOn:\n  - TASK-2026-11-20-001');
+  writeFileSync(join(dir, 'tasks/done/TASK-2026-11-26-093.md'), orphan);
   const { code, report } = await importJson(root, 'aof', dir);
   assert.is(code, 1);
-  assert.is(report.summary.create, 11);
+  assert.is(report.summary.create, 12);
+  assert.equal(report.items.find((item) => item.sourceId === 'TASK-2026-11-26-093')!.dangling, ['TASK-2026-11-20-001']);
+  const doctor = await svc(root, 'doctor');
+  assert.match(doctor.stdout, /^dangling dependency: TASK-2026-11-26-093 depends on TASK-2026-11-20-001, which is not a task/m);
   const problems = Object.fromEntries(report.problems.map((p) => [p.file.replace(`${dir}/`, ''), p.reason]));
   assert.match(problems['tasks/ready/TASK-2026-11-26-090.md']!, /malformed YAML frontmatter/);
   assert.match(problems['tasks/done/TASK-2026-11-26-091.md']!, /expected frontmatter with a `title`/);
   assert.match(problems['tasks/backlog/TASK-2026-11-26-092.md']!, /no YAML frontmatter/);
   assert.match(problems['events/2026-11-26.jsonl:25']!, /not a JSON event/);
-  assert.is(Object.keys(readTasks(root)).length, 11);
+  assert.is(Object.keys(readTasks(root)).length, 12);
   assert.is(readFileSync(join(root, 'data/imports/aof-events.jsonl'), 'utf8').trim().split('\n').length, 24);
   const text = await svc(root, 'import', 'aof', dir, '--dry-run');
   assert.match(text.stdout, /unreadable .*TASK-2026-11-26-090\.md: malformed YAML frontmatter/);

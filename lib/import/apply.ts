@@ -7,7 +7,7 @@ import { withLock } from '../fs/lock.js';
 import { findTaskFiles } from '../store/commit.js';
 import type { Store } from '../store/store.js';
 import { renderTask } from '../store/task-file.js';
-import { saveMap, toHash } from './map.js';
+import { loadMap, saveMap, toHash } from './map.js';
 import { rewriteDeps, type ImportPlan, type PlannedItem } from './plan.js';
 import type { SourceRecord } from './record.js';
 import { toImportBody } from './task.js';
@@ -27,6 +27,7 @@ export async function applyImport(store: Store, plan: ImportPlan, options: Apply
   await store.init();
   await ensureDir(store.paths.imports, 0o700);
   return withLock(join(store.paths.imports, `.${plan.system}.lock`), { what: `the ${plan.system} import`, waitMs: 30_000 }, async () => {
+    await takeConcurrentImports(store, plan);
     const ids = new Map(plan.items.filter((item) => item.id).map((item) => [item.sourceId, item.id!]));
     for (const item of plan.items) {
       try {
@@ -44,6 +45,21 @@ export async function applyImport(store: Store, plan: ImportPlan, options: Apply
 }
 
 // --- internal ---
+
+/**
+ * The plan was made before the lock: another import of the same source may have finished since.
+ * Its map entries are taken in (so saving ours does not drop them), and an entry it created is not
+ * created again.
+ */
+async function takeConcurrentImports(store: Store, plan: ImportPlan): Promise<void> {
+  const fresh = await loadMap(store.paths, plan.system);
+  for (const [key, entry] of Object.entries(plan.map.entries)) if (!fresh.entries[key]) fresh.entries[key] = entry;
+  plan.map.entries = fresh.entries;
+  for (const item of plan.items) {
+    const entry = item.action === 'create' ? fresh.entries[item.sourceId] : undefined;
+    if (entry) Object.assign(item, { action: 'unchanged', id: entry.id, reason: 'imported meanwhile by another import', task: undefined });
+  }
+}
 
 async function createTask(store: Store, plan: ImportPlan, item: PlannedItem, options: ApplyImportOptions): Promise<void> {
   const task = item.task!;

@@ -1,7 +1,9 @@
+import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import { SVC_BIN } from '../helpers/agents.js';
 import { svc } from '../helpers/cli.js';
 import { copyFixture, importJson, readTasks, toIds } from '../helpers/import.js';
 import { cleanRoots, tempRoot } from '../helpers/root.js';
@@ -58,6 +60,23 @@ sync('a change in AOF updates the task; a task changed in svc is kept', async ()
   assert.match(tasks[T(1)]!.text, /blockReason: waiting for the outage review\n/);
   assert.is(Object.keys(tasks).length, 11);
   assert.is(ids[T(4)], T(4));
+});
+
+sync('two imports at once (two processes) create each task once and keep each event line once', async () => {
+  const root = tempRoot();
+  const dir = copyFixture('aof');
+  const run = () => new Promise<number>((resolve) => {
+    const child = spawn(process.execPath, [SVC_BIN, 'import', 'aof', dir], { env: { ...process.env, SVC_HOME: root }, stdio: 'ignore' });
+    child.on('close', (code) => resolve(code ?? -1));
+  });
+  assert.equal(await Promise.all([run(), run()]), [0, 0]);
+  const tasks = readTasks(root);
+  const sources = Object.values(tasks).map(({ text }) => /\n  source:\n    system: aof\n    id: (\S+)\n/.exec(text)?.[1]);
+  assert.is(sources.length, 11);
+  assert.is(new Set(sources).size, 11, 'a source id was imported twice');
+  assert.is(Object.keys(JSON.parse(readFileSync(join(root, 'data/imports/aof.json'), 'utf8')).entries).length, 11);
+  assert.is(readFileSync(join(root, 'data/imports/aof-events.jsonl'), 'utf8'), readFileSync(join(dir, 'events/2026-11-26.jsonl'), 'utf8'));
+  assert.is((await importJson(root, 'aof', dir)).report.summary.unchanged, 11);
 });
 
 sync('bad input: not an AOF directory is refused; a malformed file and a bad event line are reported, a dangling dependency kept, the rest go in', async () => {

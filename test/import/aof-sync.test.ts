@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -93,6 +93,7 @@ sync('bad input: not an AOF directory is refused; a malformed file and a bad eve
   writeFileSync(join(dir, 'tasks/ready/TASK-2026-11-26-090.md'), '---\nid: TASK-2026-11-26-090\ntitle: [unclosed\n---\nbody\n');
   writeFileSync(join(dir, 'tasks/done/TASK-2026-11-26-091.md'), '---\nschemaVersion: 1\nid: TASK-2026-11-26-091\nstatus: done\n---\nNo title.\n');
   writeFileSync(join(dir, 'tasks/backlog/TASK-2026-11-26-092.md'), 'no frontmatter at all\n');
+  symlinkSync(join(dir, `tasks/done/${T(6)}.md`), join(dir, 'tasks/done/TASK-2026-11-26-094.md'));
   writeFileSync(join(dir, 'events/2026-11-26.jsonl'), `${readFileSync(join(dir, 'events/2026-11-26.jsonl'), 'utf8')}{"type": broken\n`);
   const orphan = readFileSync(join(dir, 'tasks/done', `${T(6)}.md`), 'utf8').replaceAll(T(6), 'TASK-2026-11-26-093').replace('dependsOn: []', 'dependsOn:\n  - TASK-2026-11-20-001');
   writeFileSync(join(dir, 'tasks/done/TASK-2026-11-26-093.md'), orphan);
@@ -106,6 +107,7 @@ sync('bad input: not an AOF directory is refused; a malformed file and a bad eve
   assert.match(problems['tasks/ready/TASK-2026-11-26-090.md']!, /malformed YAML frontmatter/);
   assert.match(problems['tasks/done/TASK-2026-11-26-091.md']!, /expected frontmatter with a `title`/);
   assert.match(problems['tasks/backlog/TASK-2026-11-26-092.md']!, /no YAML frontmatter/);
+  assert.match(problems['tasks/done/TASK-2026-11-26-094.md']!, /not a regular file/);
   assert.match(problems['events/2026-11-26.jsonl:25']!, /not a JSON event/);
   assert.is(Object.keys(readTasks(root)).length, 12);
   assert.is(readFileSync(join(root, 'data/imports/aof-events.jsonl'), 'utf8').trim().split('\n').length, 24);

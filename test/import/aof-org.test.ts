@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -88,6 +88,25 @@ org('an imported AOF task is dispatched and completed by the daemon through a lo
   const types = (await readEvents(root, { taskId: 'TASK-2026-11-26-003' })).map((event) => event.type);
   assert.ok(types.includes('task.imported') && types.includes('task.dispatched'), types.join(' '));
   assert.is(readTasks(root)['TASK-2026-11-26-002']!.status, 'ready', 'its dependent waits for the backlog task');
+});
+
+org('an AOF task in review at a gate svc\'s workflow has is dispatched to that gate\'s role and completes the workflow', async () => {
+  const root = tempRoot();
+  writeOrg(root, {
+    agents: [{ id: 'rev', name: 'Local reviewer', command: completingAgent('reviewed after the move', { outcome: 'complete' }) }],
+    roles: { reviewer: { agents: ['rev'] } },
+    aof: { daemon: { bootWindowMs: 200, pollIntervalMs: 200 } },
+  });
+  mkdirSync(join(root, 'org/workflows'), { recursive: true });
+  writeFileSync(join(root, 'org/workflows/standard-sdlc.yaml'), 'workflow:\n  name: standard-sdlc\n  gates:\n    - id: implement\n      role: swe\n    - id: code-review\n      role: reviewer\n');
+  const { report } = await importJson(root, 'aof', copyFixture('aof'));
+  const id = report.items.find((item) => item.sourceId === 'web-app/TASK-2026-11-26-002')!.id!;
+  assert.match(readTasks(root)[id]!.text, /gate:\n  workflow: standard-sdlc\n  current: code-review\n/);
+  await startTestDaemon(root, { tools: TOOLS, env: process.env });
+  await within(20_000, () => readTasks(root)[id]?.status === 'done', 'the gated task to be done');
+  await within(15_000, async () => (await readEvents(root, { taskId: id })).some((event) => event.type === 'task.completed'), 'its task.completed event');
+  const dispatched = (await readEvents(root, { taskId: id })).find((event) => event.type === 'task.dispatched');
+  assert.is(dispatched?.payload.agent, 'rev');
 });
 
 org.run();

@@ -7,6 +7,7 @@ interface ImportCliOptions {
   dryRun?: boolean;
   project?: string;
   statusMap?: string;
+  keepStatus?: boolean;
   json?: boolean;
 }
 
@@ -23,12 +24,14 @@ export function registerImport(cli: CAC, ctx: Context): void {
     .option('--dry-run', 'Print the plan; write nothing')
     .option('--project <project>', 'Project of the new tasks (default: the source\'s, else default)')
     .option('--status-map <map>', 'backlog-md: source status to svc status, e.g. "To Do=backlog,In Progress=ready,Done=done"')
+    .option('--keep-status', 'aof: keep in-progress tasks in progress (their lease dropped) instead of ready')
     .option('--json', 'Print the report as a JSON object')
     .action(async (source: string, path: string, options: ImportCliOptions) => {
       const report = await runImport(ctx.store(), String(source), String(path), {
         dryRun: options.dryRun === true, ...(options.project ? { project: String(options.project) } : {}), ...(options.statusMap !== undefined ? { statusMap: String(options.statusMap) } : {}),
+        keepStatus: options.keepStatus === true,
       });
-      if (report.summary.invalid || report.summary.problems) ctx.exitCode = 1;
+      if (report.summary.invalid || report.summary.problems || report.org?.problem) ctx.exitCode = 1;
       if (options.json) return ctx.json(report);
       printReport(ctx, report);
     });
@@ -48,7 +51,21 @@ function printReport(ctx: Context, report: ImportReport): void {
     ctx.print(`  ${label} ${t(item.sourceId).padEnd(width)} -> ${t(id)}${why}${dangling}${item.action === 'invalid' ? ` [${t(item.file)}]` : ''}`);
   }
   for (const problem of report.problems) ctx.print(`  unreadable ${t(problem.file)}: ${t(problem.reason)}`);
+  printExtras(ctx, report);
   const s = report.summary;
   const done = report.dryRun ? ['to create', 'to update'] : ['created', 'updated'];
   ctx.print(`Summary: ${s.create} ${done[0]}, ${s.update} ${done[1]}, ${s.unchanged} unchanged, ${s.kept} kept (changed in svc), ${s.missing} skipped (removed from svc), ${s.invalid + s.problems} skipped (invalid or unreadable).`);
+}
+
+/** The org chart merge (a preview in a dry run) and the kept event log of an aof import. */
+function printExtras(ctx: Context, report: ImportReport): void {
+  const t = (text: string) => toTerminalText(text);
+  const { org, events } = report;
+  if (org) {
+    const verb = org.problem ? 'not merged' : org.written ? 'merged into' : report.dryRun ? 'would merge into' : 'nothing to add to';
+    ctx.print(`Org chart ${t(org.from)} ${verb} ${t(org.file)}${org.problem ? `: ${t(org.problem)}` : ''}`);
+    for (const change of org.changes) ctx.print(`  ${change.action === 'add' ? 'add ' : 'keep'} ${change.kind} ${t(change.id)}${change.action === 'keep' ? ' (svc has it)' : ''}`);
+    if (org.ignored.length) ctx.print(`  not merged (svc has no such setting): ${org.ignored.map(t).join(', ')}`);
+  }
+  if (events) ctx.print(`Events: ${events.added} line(s) ${report.dryRun ? 'to add to' : 'added to'} ${events.file} (${events.lines} kept in all); each task's are summarised in its task.imported event (svc events --task <id>).`);
 }

@@ -1,3 +1,4 @@
+import { cp, lstat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { canTransition, type Status } from '../core/status.js';
 import type { Task } from '../core/task.js';
@@ -6,8 +7,10 @@ import { withLock } from '../fs/lock.js';
 import { findTaskFiles } from '../store/commit.js';
 import type { Store } from '../store/store.js';
 import { renderTask } from '../store/task-file.js';
-import { saveMap, toHash } from './map.js';
+import { loadMap, saveMap, toHash } from './map.js';
 import { rewriteDeps, type ImportPlan, type PlannedItem } from './plan.js';
+import type { SourceRecord } from './record.js';
+import { toImportBody } from './task.js';
 
 /** Options of `applyImport`: when, and who imports. */
 export interface ApplyImportOptions {
@@ -24,6 +27,7 @@ export async function applyImport(store: Store, plan: ImportPlan, options: Apply
   await store.init();
   await ensureDir(store.paths.imports, 0o700);
   return withLock(join(store.paths.imports, `.${plan.system}.lock`), { what: `the ${plan.system} import`, waitMs: 30_000 }, async () => {
+    await takeConcurrentImports(store, plan);
     const ids = new Map(plan.items.filter((item) => item.id).map((item) => [item.sourceId, item.id!]));
     for (const item of plan.items) {
       try {
@@ -42,31 +46,48 @@ export async function applyImport(store: Store, plan: ImportPlan, options: Apply
 
 // --- internal ---
 
+/**
+ * The plan was made before the lock: another import of the same source may have finished since.
+ * Its map entries are taken in (so saving ours does not drop them), and an entry it created is not
+ * created again.
+ */
+async function takeConcurrentImports(store: Store, plan: ImportPlan): Promise<void> {
+  const fresh = await loadMap(store.paths, plan.system);
+  for (const [key, entry] of Object.entries(plan.map.entries)) if (!fresh.entries[key]) fresh.entries[key] = entry;
+  plan.map.entries = fresh.entries;
+  for (const item of plan.items) {
+    const entry = item.action === 'create' ? fresh.entries[item.sourceId] : undefined;
+    if (entry) Object.assign(item, { action: 'unchanged', id: entry.id, reason: 'imported meanwhile by another import', task: undefined });
+  }
+}
+
 async function createTask(store: Store, plan: ImportPlan, item: PlannedItem, options: ApplyImportOptions): Promise<void> {
   const task = item.task!;
-  const content = renderTask(task, item.record.body);
+  await copyFiles(store, plan.system, item.record, task.id);
+  const content = renderTask(task, toImportBody(item.record, plan.system, task.id));
   const created = await withLock(store.paths.lockFile(task.id), { what: task.id }, async () =>
     (await findTaskFiles(store.paths, task.id)).length === 0 && (await createExclusive(store.paths.taskFile(task.status, task.id), content)),
   );
   if (!created) throw new Error(`id clash: ${task.id} appeared in svc during the import; run the import again`);
   plan.map.entries[item.sourceId] = { id: task.id, sourceHash: item.sourceHash, svcHash: toHash(content), importedAt: options.now.toISOString() };
-  await store.events.record(options.now, [{ type: 'task.imported', taskId: task.id, actor: options.actor, payload: { source: plan.system, sourceId: item.sourceId, action: 'created', status: task.status, title: task.title } }]);
+  await store.events.record(options.now, [{ type: 'task.imported', taskId: task.id, actor: options.actor, payload: { source: plan.system, sourceId: item.sourceId, action: 'created', status: task.status, title: task.title, ...toHistory(item) } }]);
 }
 
 async function updateTask(store: Store, plan: ImportPlan, item: PlannedItem, ids: ReadonlyMap<string, string>, options: ApplyImportOptions): Promise<void> {
   const { record } = item;
   const deps = rewriteDeps(record.dependsOn, ids, plan.map);
   item.dangling = deps.dangling;
+  await copyFiles(store, plan.system, record, item.id!);
   const result = await store.commit(item.id!, (current) => {
     const status = toReachable(current.status, record.status);
-    const metadata = { ...current.task.metadata };
+    const metadata = { ...current.task.metadata, ...record.fields?.metadata };
     if (record.extra) metadata[plan.system] = record.extra;
     if (metadata.source && typeof metadata.source === 'object') metadata.source = { ...metadata.source, importedAt: options.now.toISOString() };
     const task: Task = record.exact
       ? { ...record.exact, id: current.task.id, dependsOn: deps.dependsOn, lease: current.task.lease, metadata: { ...record.exact.metadata } }
-      : { ...current.task, title: record.title.trim(), priority: record.priority ?? current.task.priority, routing: { ...current.task.routing, tags: record.tags ?? [] }, dependsOn: deps.dependsOn, metadata };
+      : { ...current.task, title: record.title.trim(), priority: record.priority ?? current.task.priority, routing: { ...current.task.routing, ...record.fields?.routing, tags: record.tags ?? [] }, dependsOn: deps.dependsOn, metadata };
     if (!record.exact && !record.tags?.length) delete task.routing.tags;
-    return { task, body: record.body, status: status.to, ...(status.cause ? { cause: status.cause } : {}), reason: 'changed at the source', events: [{ type: 'task.imported', taskId: current.task.id, actor: options.actor, payload: { source: plan.system, sourceId: item.sourceId, action: 'updated' } }] };
+    return { task, body: toImportBody(record, plan.system, current.task.id), status: status.to, ...(status.cause ? { cause: status.cause } : {}), reason: 'changed at the source', events: [{ type: 'task.imported', taskId: current.task.id, actor: options.actor, payload: { source: plan.system, sourceId: item.sourceId, action: 'updated', ...toHistory(item) } }] };
   }, options.actor);
   plan.map.entries[item.sourceId] = { id: result.after.task.id, sourceHash: item.sourceHash, svcHash: toHash(renderTask(result.after.task, result.after.body)), importedAt: options.now.toISOString() };
 }
@@ -77,4 +98,17 @@ function toReachable(from: Status, to: Status): { to: Status; cause?: 'close' } 
   if (canTransition(from, to)) return { to };
   if (to === 'done' && canTransition(from, to, 'close')) return { to, cause: 'close' };
   return { to: from };
+}
+
+/** Copies an entry's files folder to `data/imports/<system>-files/<id>/` (files already there are replaced). */
+async function copyFiles(store: Store, system: string, record: SourceRecord, id: string): Promise<void> {
+  // Only folders and regular files: a symbolic link or a device among them is left behind.
+  const plain = async (path: string) => { const found = await lstat(path); return found.isDirectory() || found.isFile(); };
+  if (record.companion) await cp(record.companion, join(store.paths.imports, `${system}-files`, id), { recursive: true, force: true, filter: plain });
+}
+
+/** The source's history of the entry, for the `task.imported` event (the timeline of `svc events --task`). */
+function toHistory(item: PlannedItem): Record<string, unknown> {
+  const history = item.record.history;
+  return history?.count ? { sourceEvents: history.count, history: history.lines } : {};
 }

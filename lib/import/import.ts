@@ -4,7 +4,8 @@ import { toDidYouMean } from '../core/suggest.js';
 import type { Store } from '../store/store.js';
 import { applyImport } from './apply.js';
 import { planImport, type ImportAction, type ImportItem } from './plan.js';
-import type { ImportSource, SourceProblem } from './record.js';
+import type { ImportExtras, ImportSource, SourceProblem } from './record.js';
+import { aofSource } from './sources/aof.js';
 import { backlogMdSource } from './sources/backlog-md.js';
 import { beadsSource } from './sources/beads.js';
 import { githubSource } from './sources/github.js';
@@ -13,7 +14,7 @@ import { svcSource } from './sources/svc.js';
 export type { ImportItem };
 
 /** Every import source by name. */
-export const SOURCES: Readonly<Record<string, ImportSource>> = { svc: svcSource, github: githubSource, beads: beadsSource, 'backlog-md': backlogMdSource };
+export const SOURCES: Readonly<Record<string, ImportSource>> = { svc: svcSource, aof: aofSource, github: githubSource, beads: beadsSource, 'backlog-md': backlogMdSource };
 
 /** Options of `runImport`. */
 export interface ImportOptions {
@@ -21,12 +22,14 @@ export interface ImportOptions {
   project?: string;
   /** `--status-map "To Do=backlog,Done=done"` (backlog-md). */
   statusMap?: string;
+  /** aof: keep in-progress tasks in progress (without their lease) instead of ready. */
+  keepStatus?: boolean;
   actor?: string;
 }
 
 
 /** What an import did (or, with `dryRun`, would do). */
-export interface ImportReport {
+export interface ImportReport extends ImportExtras {
   system: string;
   dryRun: boolean;
   items: ImportItem[];
@@ -40,15 +43,16 @@ export async function runImport(store: Store, sourceName: string, path: string, 
   const source = Object.hasOwn(SOURCES, sourceName) ? SOURCES[sourceName]! : undefined;
   if (!source) throw new SvcError('validation_error', `Unknown import source ${JSON.stringify(sourceName)}.${await toDidYouMean(sourceName, Object.keys(SOURCES), (name) => `\`${name}\``)}`, `Use one of: ${Object.keys(SOURCES).join(', ')}.`);
   const statusMap = options.statusMap === undefined ? undefined : parseStatusMap(options.statusMap);
-  const read = await source.read(path, { ...(statusMap ? { statusMap } : {}) });
+  const read = await source.read(path, { ...(statusMap ? { statusMap } : {}), keepStatus: options.keepStatus === true, root: store.paths.root });
   const now = store.clock();
   await store.init();
   const plan = await planImport(store, source.system, read, { ...(options.project ? { project: options.project } : {}), now, reserveIds: !options.dryRun });
   if (!options.dryRun) await applyImport(store, plan, { now, actor: options.actor ?? `import:${source.system}` });
+  const extras = source.finish ? await source.finish(path, store, { dryRun: options.dryRun === true }) : {};
   const items = plan.items.map(({ sourceId, file, action, id, reason, dangling }): ImportItem => ({ sourceId, file, action, ...(id ? { id } : {}), ...(reason ? { reason } : {}), dangling }));
   const summary = { create: 0, update: 0, unchanged: 0, kept: 0, missing: 0, invalid: 0, problems: plan.problems.length };
   for (const item of items) summary[item.action]++;
-  return { system: source.system, dryRun: options.dryRun === true, items, problems: plan.problems, summary };
+  return { system: source.system, dryRun: options.dryRun === true, items, problems: plan.problems, summary, ...extras };
 }
 
 /** Parses `"To Do=backlog,In Progress=ready"`; an unknown svc status is refused with the list. */

@@ -5,8 +5,8 @@ import { findTaskFiles } from '../store/commit.js';
 import type { Store } from '../store/store.js';
 import { renderTask } from '../store/task-file.js';
 import { loadMap, toHash, type ImportMap } from './map.js';
-import type { SourceProblem, SourceRead, SourceRecord } from './record.js';
-import { toNewTask } from './task.js';
+import { toHashedRecord, type SourceProblem, type SourceRead, type SourceRecord } from './record.js';
+import { toImportBody, toNewTask } from './task.js';
 
 /** What the import does with one source entry (docs/moving-in-and-out.md). */
 export type ImportAction = 'create' | 'update' | 'unchanged' | 'kept' | 'missing' | 'invalid';
@@ -50,9 +50,10 @@ export async function planImport(store: Store, system: string, read: SourceRead,
   const plan: ImportPlan = { system, items: [], problems: [...read.problems], map };
   const ids = new Map<string, string>();
   const seen = new Set<string>();
+  const wanted = new Set(read.records.map((record) => record.exact?.id ?? record.wantedId).filter((id): id is string => id !== undefined));
   if (read.records.some((record) => !map.entries[record.sourceId])) await adoptImported(store, system, map, options.now);
   for (const record of read.records) {
-    const sourceHash = toHash({ ...record, file: undefined });
+    const sourceHash = toHash(toHashedRecord(record));
     const item: PlannedItem = { sourceId: record.sourceId, file: record.file, action: 'create', dangling: [], record, sourceHash };
     plan.items.push(item);
     if (seen.has(record.sourceId)) Object.assign(item, { action: 'invalid', reason: `the source has id ${record.sourceId} twice` });
@@ -60,10 +61,11 @@ export async function planImport(store: Store, system: string, read: SourceRead,
     if (item.action === 'invalid') continue;
     const entry = map.entries[record.sourceId];
     if (entry) await judgeExisting(store, item, entry);
-    else await pickId(store, item, ids, options.reserveIds, options.now, map);
+    else await pickId(store, item, ids, options.reserveIds, options.now, map, wanted);
     if (item.id) ids.set(record.sourceId, item.id);
   }
-  for (const item of plan.items) if (item.action === 'create') buildTask(item, system, ids, map, options);
+  const planned = new Set(plan.items.filter((item) => item.action === 'create').map((item) => item.sourceId));
+  for (const item of plan.items) if (item.action === 'create') buildTask(item, system, ids, map, options, planned);
   return plan;
 }
 
@@ -73,13 +75,13 @@ export function toMappedId(sourceId: string, ids: ReadonlyMap<string, string>, m
 }
 
 /** Rewrites source ids of dependencies through the map; ids not imported are kept (as a safe id) and listed as dangling. */
-export function rewriteDeps(deps: readonly string[], ids: ReadonlyMap<string, string>, map: ImportMap): { dependsOn: string[]; dangling: string[] } {
+export function rewriteDeps(deps: readonly string[], ids: ReadonlyMap<string, string>, map: ImportMap, planned: ReadonlySet<string> = new Set()): { dependsOn: string[]; dangling: string[] } {
   const dependsOn: string[] = [];
   const dangling: string[] = [];
   for (const dep of deps) {
     const mapped = toMappedId(dep, ids, map);
     const id = mapped ?? (isSafeId(dep) ? dep : String(dep).replace(/[^A-Za-z0-9._-]/g, '-').replace(/^[^A-Za-z0-9]+/, '') || 'unknown');
-    if (!mapped) dangling.push(id);
+    if (!mapped && !planned.has(dep)) dangling.push(id); // a task of this import without an id yet (a dry run) is not dangling
     if (!dependsOn.includes(id)) dependsOn.push(id);
   }
   return { dependsOn, dangling };
@@ -110,16 +112,18 @@ async function adoptImported(store: Store, system: string, map: ImportMap, now: 
   }
 }
 
-async function pickId(store: Store, item: PlannedItem, ids: Map<string, string>, reserve: boolean, now: Date, map: ImportMap): Promise<void> {
-  const wanted = item.record.exact?.id;
-  if (wanted && (await isSameTask(store, wanted, item.record))) {
+async function pickId(store: Store, item: PlannedItem, ids: Map<string, string>, reserve: boolean, now: Date, map: ImportMap, claimed: ReadonlySet<string>): Promise<void> {
+  const wanted = item.record.exact?.id ?? item.record.wantedId;
+  if (wanted && item.record.exact && (await isSameTask(store, wanted, item.record))) {
     // Already there exactly as exported (an interrupted import, or the same export twice): nothing to write.
     map.entries[item.sourceId] = { id: wanted, sourceHash: item.sourceHash, svcHash: toHash(renderTask(item.record.exact!, item.record.body)), importedAt: now.toISOString() };
     return void Object.assign(item, { id: wanted, action: 'unchanged' });
   }
   if (wanted && (await findTaskFiles(store.paths, wanted)).length === 0 && ![...ids.values()].includes(wanted)) return void (item.id = wanted);
-  if (wanted) item.reason = `id clash: ${wanted} is taken in svc, so it gets a new id`;
-  if (reserve) item.id = await allocateId(store.paths, now);
+  const holder = [...ids].find(([, id]) => id === wanted)?.[0];
+  if (wanted) item.reason = `id clash: ${wanted} is taken ${holder ? `by ${holder} of this import` : 'in svc'}, so it gets a new id`;
+  // A new id never takes one that another entry of this import keeps.
+  if (reserve) do item.id = await allocateId(store.paths, now); while (claimed.has(item.id) || [...ids.values()].includes(item.id));
 }
 
 async function isSameTask(store: Store, id: string, record: SourceRecord): Promise<boolean> {
@@ -127,13 +131,13 @@ async function isSameTask(store: Store, id: string, record: SourceRecord): Promi
   return current !== null && current.task.id === id && renderTask(current.task, current.body) === renderTask(record.exact!, record.body);
 }
 
-function buildTask(item: PlannedItem, system: string, ids: ReadonlyMap<string, string>, map: ImportMap, options: PlanOptions): void {
-  const deps = rewriteDeps(item.record.dependsOn, ids, map);
+function buildTask(item: PlannedItem, system: string, ids: ReadonlyMap<string, string>, map: ImportMap, options: PlanOptions, planned: ReadonlySet<string>): void {
+  const deps = rewriteDeps(item.record.dependsOn, ids, map, planned);
   item.dangling = deps.dangling;
   const parentId = item.record.parentId === undefined ? undefined : rewriteDeps([item.record.parentId], ids, map).dependsOn[0];
   try {
     const task = toNewTask(item, system, { dependsOn: deps.dependsOn, parentId, project: options.project, now: options.now });
-    renderTask(parseTask(task, item.file), item.record.body, item.file);
+    renderTask(parseTask(task, item.file), toImportBody(item.record, system, task.id), item.file);
     item.task = task;
   } catch (err) {
     Object.assign(item, { action: 'invalid', id: undefined, reason: (err instanceof Error ? err.message : String(err)).replace(`${item.file}: `, '').replace(/:\s*\n\s*/g, ': ').replace(/\s*\n\s*/g, '; ') });

@@ -1,6 +1,8 @@
 import type { Priority } from '../core/priority.js';
 import type { Status } from '../core/status.js';
 import type { Task } from '../core/task.js';
+import type { Store } from '../store/store.js';
+import type { OrgMerge } from './aof-org.js';
 
 /**
  * One task as a source gives it, before it becomes an svc task: its id in the source, where it
@@ -24,6 +26,20 @@ export interface SourceRecord {
   extra?: Record<string, unknown>;
   /** An svc export: the task exactly as exported (its own id kept when free). */
   exact?: Task;
+  /** The id the source already uses and svc also accepts: kept when free, else a new id. */
+  wantedId?: string;
+  /** Fields of svc's frontmatter the source also has (routing, sla, createdBy, metadata, gate). */
+  fields?: Partial<Task>;
+  /** A folder of the entry's files, copied to `data/imports/<system>-files/<svc id>/` and named in the body. */
+  companion?: string;
+  /** A summary of the source's events about this entry, one line each, for the `task.imported` event. */
+  history?: { count: number; lines: string[] };
+}
+
+/** The parts of a record that do not make it "changed at the source" (where it was read, its files folder, its history). */
+export function toHashedRecord(record: SourceRecord): Omit<SourceRecord, 'file' | 'companion' | 'history'> {
+  const { file: _file, companion: _companion, history: _history, ...rest } = record;
+  return rest;
 }
 
 /** An entry the source could not read, with the file and the reason. */
@@ -41,6 +57,10 @@ export interface SourceRead {
 /** Options a reader may use (`--status-map` of backlog-md). */
 export interface ReadOptions {
   statusMap?: Record<string, Status>;
+  /** aof: keep `in-progress` (and review at a mapped gate) as in-progress instead of ready. */
+  keepStatus?: boolean;
+  /** The svc root imported into (aof reads its workflows to map review tasks). */
+  root?: string;
 }
 
 /** An import source: its name and its reader of a path (a file or a directory). */
@@ -49,4 +69,12 @@ export interface ImportSource {
   /** What the path must be, for the error when it is not. */
   expects: string;
   read(path: string, options: ReadOptions): Promise<SourceRead>;
+  /** What a source brings besides tasks (aof: its org chart and event log), previewed in a dry run and written otherwise. */
+  finish?(path: string, store: Store, options: { dryRun: boolean }): Promise<ImportExtras>;
+}
+
+/** The report of `finish`: the org chart merge and the kept event log. */
+export interface ImportExtras {
+  org?: OrgMerge;
+  events?: { file: string; lines: number; added: number };
 }

@@ -34,6 +34,19 @@ export function toNewTask(item: { id?: string; record: SourceRecord }, system: s
     updatedAt: stamp, lastTransitionAt: stamp, createdBy: `import:${system}`, dependsOn: options.dependsOn,
     metadata: { source, ...(record.extra && Object.keys(record.extra).length ? { [system]: record.extra } : {}) },
   };
+  if (record.fields) Object.assign(task, record.fields, { routing: { ...record.fields.routing, ...task.routing }, metadata: { ...record.fields.metadata, ...task.metadata } });
   if (options.parentId !== undefined) task.parentId = options.parentId;
   return task;
+}
+
+/** The folder a source entry's files are copied to: `data/imports/<system>-files/<svc id>/`. */
+export function toFilesDir(system: string, id: string): string {
+  return `data/imports/${system}-files/${id}/`;
+}
+
+/** The body svc writes: the source's, byte for byte, then (when the entry has files) a line naming their copy. */
+export function toImportBody(record: SourceRecord, system: string, id: string): string {
+  if (!record.companion) return record.body;
+  const gap = record.body === '' ? '' : record.body.endsWith('\n') ? '\n' : '\n\n';
+  return `${record.body}${gap}Files imported from ${system}: ${toFilesDir(system, id)}\n`;
 }

@@ -84,6 +84,8 @@ beads('imported tasks dispatch and complete through the daemon like any other', 
   writeFileSync(join(root, 'tasks/ready', `${ids['wid-6']}.md`), yaml);
   await startTestDaemon(root, { tools: TOOLS, env: process.env });
   await within(20_000, () => readTasks(root)[ids['wid-6']!]?.status === 'done', 'the imported task to be done');
+  // The events of a change are appended after it is committed: wait for them, not only for the file.
+  await within(15_000, async () => (await readEvents(root, { taskId: ids['wid-6'] })).some((event) => event.type === 'task.completed'), 'its task.completed event');
   const types = (await readEvents(root, { taskId: ids['wid-6'] })).map((event) => event.type);
   assert.ok(types.includes('task.imported') && types.includes('task.dispatched') && types.includes('task.completed'), types.join(' '));
 });

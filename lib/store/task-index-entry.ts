@@ -5,6 +5,7 @@ import { parseTask, toDispatchFailures, toNextAttemptAt, type Lease, type Priori
 import { MAX_FILE_BYTES, parseFrontmatter } from '../fs/frontmatter.js';
 import { readRegularFileSync } from '../fs/regular-file.js';
 import { toTaskId } from './paths.js';
+import { toAwaitingField } from './task-row.js';
 import type { StoredTask } from './task-file.js';
 import type { IndexEntry } from './task-index.js';
 
@@ -37,7 +38,7 @@ function toEntry(read: { task: StoredTask['task']; status: Status; path: string;
   const gate = task.gate ? { workflow: `${task.gate.workflow}`, current: `${task.gate.current}` } : undefined;
   return {
     id, status, path, title, priority, routing, dependsOn: dependsOn.length ? dependsOn : NO_DEPENDENCIES, lease: lease ?? undefined, agent, createdAt, updatedAt, project, parentId: parentId ?? undefined,
-    mtimeMs, stamp, gate, dispatchFailures: toDispatchFailures(task.metadata), nextAttemptAt: toNextAttemptAt(task.metadata), moved: task.status !== status,
+    mtimeMs, stamp, gate, awaiting: toAwaitingField(status, task.metadata).awaiting, dispatchFailures: toDispatchFailures(task.metadata), nextAttemptAt: toNextAttemptAt(task.metadata), moved: task.status !== status,
     notBefore: task.notBefore === undefined ? undefined : `${task.notBefore}`, dueAt: task.dueAt === undefined ? undefined : `${task.dueAt}`,
   };
 }

@@ -26,6 +26,8 @@ export interface IndexEntry {
   parentId: string | undefined;
   /** The workflow position of a gated task. */
   gate: { workflow: string; current: string } | undefined;
+  /** A blocked task waiting at an approval gate (`metadata.awaiting`). */
+  awaiting: { gate: string; since: string } | undefined;
   /** Consecutive failed dispatches (`metadata.dispatchFailures`). */
   dispatchFailures: number;
   /** After a failed dispatch, when the next attempt may start (`metadata.nextAttemptAt`). */

@@ -72,9 +72,11 @@ flow('a task reaching an approval gate waits, is listed, is alerted once, refuse
   const stored = await createStore({ root }).get(id);
   assert.match(stored.body, /## Blockers \(rejected at gate signoff by alice\)\n\n- add the changelog/);
 
-  const approved = await runSvc(env, 'task', 'approve', id, '--note', 'ship it', '--by', 'bob');
+  const approved = await runSvc(env, 'task', 'approve', id, '--note', 'ship it', '--by', 'bob', '--request-id', 'approve-1');
   assert.is(approved.code, 0, approved.stderr);
   assert.is(approved.stdout, `${id} approved at gate signoff: now done\n`);
+  const retried = await runSvc(env, 'task', 'approve', id, '--note', 'ship it', '--by', 'bob', '--request-id', 'approve-1');
+  assert.is(retried.stdout, approved.stdout, 'a rerun under the same request id gets the first answer');
   assert.is((await createStore({ root }).get(id)).status, 'done');
   const twice = await runSvc(env, 'task', 'approve', id);
   assert.is(twice.code, 0, twice.stderr);

@@ -43,7 +43,7 @@ export interface IndexEntry {
   stamp: string;
 }
 
-/** A task that appeared, moved or went away after the initial load (`from`/`to` absent on appear/vanish). */
+/** A task that appeared, moved or went away after the initial load (`from`/`to` absent on appear/vanish; both blocked when it waits at a next approval gate). */
 export interface IndexChange {
   id: string;
   from?: Status;

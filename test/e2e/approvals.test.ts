@@ -18,7 +18,7 @@ function setUp(): { root: string; env: Record<string, string> } {
     aof: { daemon: FAST },
   });
   mkdirSync(`${root}/org/workflows`, { recursive: true });
-  writeFileSync(`${root}/org/workflows/ship.yaml`, 'workflow:\n  name: ship\n  gates:\n    - id: implement\n      role: implementer\n    - id: signoff\n      approval: true\n');
+  writeFileSync(`${root}/org/workflows/ship.yaml`, 'workflow:\n  name: ship\n  gates:\n    - id: implement\n      role: implementer\n    - id: signoff\n      approval: true\n    - id: legal\n      approval: true\n');
   return { root, env: { SVC_HOME: root, HOME: root } };
 }
 
@@ -72,24 +72,27 @@ flow('a task reaching an approval gate waits, is listed, is alerted once, refuse
   const stored = await createStore({ root }).get(id);
   assert.match(stored.body, /## Blockers \(rejected at gate signoff by alice\)\n\n- add the changelog/);
 
+  const signed = await runSvc(env, 'task', 'approve', id, '--by', 'bob');
+  assert.is(signed.stdout, `${id} approved at gate signoff: now blocked at gate legal\n`);
+  await within(15_000, () => daemon.output().includes(`[AOF] APPROVAL NEEDED: ${id} "Ship \\x1b[31mit" at gate legal`), 'the alert of the next approval gate');
   const approved = await runSvc(env, 'task', 'approve', id, '--note', 'ship it', '--by', 'bob', '--request-id', 'approve-1');
   assert.is(approved.code, 0, approved.stderr);
-  assert.is(approved.stdout, `${id} approved at gate signoff: now done\n`);
+  assert.is(approved.stdout, `${id} approved at gate legal: now done\n`);
   const retried = await runSvc(env, 'task', 'approve', id, '--note', 'ship it', '--by', 'bob', '--request-id', 'approve-1');
   assert.is(retried.stdout, approved.stdout, 'a rerun under the same request id gets the first answer');
   assert.is((await createStore({ root }).get(id)).status, 'done');
   const twice = await runSvc(env, 'task', 'approve', id);
   assert.is(twice.code, 0, twice.stderr);
-  assert.match(twice.stdout, new RegExp(`${id} was already approved at gate signoff by bob at .*; nothing changed \\(it is done\\)`));
+  assert.match(twice.stdout, new RegExp(`${id} was already approved at gate legal by bob at .*; nothing changed \\(it is done\\)`));
   const late = await runSvc(env, 'task', 'reject', id, '--note', 'too late');
   assert.is.not(late.code, 0);
-  assert.match(late.stderr, new RegExp(`${id} is done at gate \`signoff\` of workflow ship, not waiting for approval: there is nothing to reject`));
+  assert.match(late.stderr, new RegExp(`${id} is done at gate \`legal\` of workflow ship, not waiting for approval: there is nothing to reject`));
 
   const gateEvents = (await readEvents(root, { taskId: id })).filter((e) => e.type.startsWith('gate.'));
   const decisions = gateEvents.filter((e) => e.type === 'gate.approved' || e.type === 'gate.rejected').map((e) => [e.type, e.actor, e.payload.gate, e.payload.by, e.payload.note]);
-  assert.equal(decisions, [['gate.rejected', 'alice', 'signoff', 'alice', 'add the changelog'], ['gate.approved', 'bob', 'signoff', 'bob', 'ship it']]);
-  assert.is(gateEvents.filter((e) => e.type === 'gate.awaiting').length, 2);
-  assert.is(daemon.output().split('\n').filter((line) => line.startsWith(`[AOF] APPROVAL NEEDED: ${id} `)).length, 2, 'one alert per arrival');
+  assert.equal(decisions, [['gate.rejected', 'alice', 'signoff', 'alice', 'add the changelog'], ['gate.approved', 'bob', 'signoff', 'bob', null], ['gate.approved', 'bob', 'legal', 'bob', 'ship it']]);
+  assert.is(gateEvents.filter((e) => e.type === 'gate.awaiting').length, 3);
+  assert.is(daemon.output().split('\n').filter((line) => line.startsWith(`[AOF] APPROVAL NEEDED: ${id} `)).length, 3, 'one alert per arrival');
   assert.ok(again.since > first.since);
 });
 

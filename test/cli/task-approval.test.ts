@@ -55,7 +55,7 @@ approval('approving walks the gates: approval gate to approval gate, then to the
   assert.match(notWaiting.stderr, /svc task list --awaiting/);
 });
 
-approval('list --awaiting shows the waiting tasks, oldest wait first; a move of an awaiting task other than approve or reject is refused', async () => {
+approval('list --awaiting shows the waiting tasks, oldest wait first; a move of an awaiting task other than approve, reject or cancel is refused', async () => {
   const root = setUp();
   const older = await implemented(root, 'Older');
   const newer = await implemented(root, 'Newer');
@@ -72,6 +72,10 @@ approval('list --awaiting shows the waiting tasks, oldest wait first; a move of 
   const unblock = await svc(root, 'tool', 'svc_task_unblock', JSON.stringify({ taskId: newer, actor: 'dev' }));
   assert.is(unblock.code, 1);
   assert.match(unblock.stderr, /svc task approve/);
+  const update = await svc(root, 'tool', 'svc_task_update', JSON.stringify({ taskId: newer, status: 'ready', actor: 'dev' }));
+  assert.is(update.code, 1);
+  assert.match(update.stderr, /waits for approval at gate `signoff`/);
+  assert.is((await svc(root, 'task', 'update', newer, '--status', 'ready')).code, 1);
   assert.is((await createStore({ root }).get(newer)).status, 'blocked');
   assert.is((await svc(root, 'task', 'cancel', newer)).code, 0, 'a cancel is allowed');
   assert.equal((await svc(root, 'task', 'list', '--awaiting')).stdout.trimEnd().split('\n').slice(1).map((line) => line.split(/\s+/)[0]), [older]);

@@ -16,7 +16,7 @@ const RECHECK_MS = 5000;
 /**
  * `svc task logs <id> --follow`: prints the run's log and what is appended to it, woken by the
  * directory's change events, until its end line is written or the task no longer runs that session.
- * With no run yet, it waits for the first one.
+ * With no run yet, it waits for the first one while the task is ready or in progress.
  */
 export async function followRunLog(ctx: Context, taskId: string, run: number | undefined): Promise<void> {
   const dir = toPaths(ctx.root).runLogDir(taskId);
@@ -65,7 +65,7 @@ export async function followRunLog(ctx: Context, taskId: string, run: number | u
     };
     const watch = watchChanges(dir, () => wake());
     const recheck = setInterval(() => wake(true), RECHECK_MS);
-    wake();
+    wake(true);
   });
 }
 

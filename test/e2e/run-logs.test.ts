@@ -107,13 +107,15 @@ logs('the cap keeps the tail: header, a note that earlier output was dropped, th
 
 logs('--follow shows a running agent\'s lines as it writes them and ends when the run ends', async () => {
   const { root, env, id } = await start(`console.log('tick one'); waitFor('go-1'); console.log('tick two'); waitFor('go-2'); complete();`);
+  const backlog = await runSvc(env, 'task', 'logs', id, '--follow');
+  assert.is(backlog.stdout, `(${id} has no run logs, and no run is under way)\n`, 'a backlog task has no run to wait for');
+  assert.is((await runSvc(env, 'task', 'promote', id)).code, 0); // ready: the follow waits for its first run
   const follower = spawn(process.execPath, [SVC_BIN, 'task', 'logs', id, '--follow'], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   follower.stdout.on('data', (chunk: Buffer) => void (out += chunk.toString()));
   follower.stderr.on('data', (chunk: Buffer) => void (out += chunk.toString()));
   const exited = new Promise<{ code: number | null }>((resolve) => follower.on('close', (code) => resolve({ code })));
   try {
-    assert.is((await runSvc(env, 'task', 'promote', id)).code, 0);
     await within(20_000, () => out.includes('tick one\n'), 'the first line while the agent runs');
     assert.not.ok(out.includes('tick two'));
     writeFileSync(`${root}/go-1`, '');

@@ -1,8 +1,8 @@
 import { SvcError } from '../core/errors.js';
 import type { Status } from '../core/status.js';
 import type { Task } from '../core/task.js';
-import type { Change, CommitResult } from './commit.js';
 import { toAwaitingArrival } from './approval.js';
+import type { Change, CommitResult } from './commit.js';
 import { assertLeaseAllows, type Caller } from './lease.js';
 import type { Store } from './store.js';
 import type { StoredTask } from './task-file.js';
@@ -54,8 +54,9 @@ export async function completeTask(store: Store, arg: string, input: CompleteInp
 
 function assertOutcome(current: StoredTask, input: CompleteInput, flow: GateFlow | null): void {
   const id = current.task.id;
-  if (flow && currentGate(current.task, flow).approval) {
-    throw new SvcError('forbidden_role', `${id} is at gate \`${currentGate(current.task, flow).id}\`, an approval gate: a person approves it, not svc_task_complete.`, `An operator runs \`svc task approve ${id}\` or \`svc task reject ${id} --note ...\`.`);
+  const at = flow && currentGate(current.task, flow);
+  if (at?.approval) {
+    throw new SvcError('forbidden_role', `${id} is at gate \`${at.id}\`, an approval gate: a person approves it, not svc_task_complete.`, `An operator runs \`svc task approve ${id}\` or \`svc task reject ${id} --note ...\`.`);
   }
   if (flow && !input.outcome) {
     const gate = currentGate(current.task, flow);
@@ -79,7 +80,8 @@ function assertOutcome(current: StoredTask, input: CompleteInput, flow: GateFlow
 
 /** Without `callerRole`, an actor that is an agent of the org chart must hold the gate's role itself. */
 function assertActorHoldsRole(task: Task, actor: string, flow: GateFlow): void {
-  const gate = { ...currentGate(task, flow), role: currentGate(task, flow).role ?? '' };
+  const found = currentGate(task, flow);
+  const gate = { ...found, role: found.role ?? '' }; // an approval gate (no role) never gets here: assertOutcome refuses it first
   const roles = flow.holders?.roles ?? {};
   if (Object.hasOwn(roles, gate.role) && roles[gate.role]!.includes(actor)) return;
   const held = Object.keys(roles).filter((role) => roles[role]!.includes(actor));
@@ -125,8 +127,12 @@ function toGateChange(current: StoredTask, input: CompleteInput, flow: GateFlow,
     status = 'ready';
   }
   let task: Task = { ...current.task, gate: { workflow: flow.name, current: next, history } };
+  // The next gate is a person's: the task waits there, blocked, instead of going to ready (docs/approvals-and-logs.md).
   const arrival = status === 'ready' && flow.gates.find((g) => g.id === next)?.approval ? toAwaitingArrival(task, next, now, input.actor) : null;
-  if (arrival) (task = { ...task, metadata: arrival.metadata }), (status = 'blocked');
+  if (arrival) {
+    task = { ...task, metadata: arrival.metadata };
+    status = 'blocked';
+  }
   const change = withSummary(current, input, status, task);
   const payload: Record<string, unknown> = { workflow: flow.name, from: gate.id, to: status === 'done' ? null : next, outcome: input.outcome };
   if (!input.callerRole && !isAgent(flow, input.actor)) payload.roleNotChecked = `actor ${input.actor} is not an agent of the org chart and declared no callerRole`;

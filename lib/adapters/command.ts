@@ -3,6 +3,8 @@ import { closeSync, mkdirSync, openSync, unlinkSync, writeSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { SpawnError, type Adapter, type RunEnd, type SpawnRequest, type SpawnRun } from '../core/spawn.js';
 import type { OrgChart } from '../org/schema.js';
+import { DEFAULT_RUN_LOG_MAX_BYTES } from '../store/run-logs.js';
+import { openRunOutput, type RunOutput } from './run-output.js';
 import { createRunRegistry, type Run, type RunRegistry } from './runs.js';
 
 /** Options of the command adapter. */
@@ -12,8 +14,10 @@ export interface CommandAdapterOptions {
   loadOrg: () => Promise<OrgChart | null>;
   /** Environment every agent process starts from (PATH, HOME, ...). */
   baseEnv: Record<string, string | undefined>;
-  /** File the agents' stdout and stderr are appended to. */
+  /** The shared log: a line at the start and end of each run, naming the run's own log (`data/logs/runs/`). */
   logFile: string;
+  /** The cap of one run's log (`aof.daemon.runLogMaxBytes`, 10 MiB). */
+  runLogMaxBytes?: () => number;
   /** Extra variables, e.g. how to call svc (`SVC_BIN`, `SVC_NODE`). */
   extraEnv?: Record<string, string>;
   /**
@@ -47,7 +51,8 @@ export interface CommandAdapter extends Adapter {
  * Runs org chart agents that have `command: [argv...]` as local processes, detached in their own
  * process group: the task in the environment (`SVC_TASK_ID`, `SVC_TASK_TITLE`, `SVC_TASK_BRIEF`,
  * `SVC_SESSION_ID`, `SVC_SOCKET`, `SVC_HOME`, `SVC_AGENT`, `SVC_TASK_GATE`), the prompt on stdin
- * (a file, so no pipe ties the agent to the daemon), stdout and stderr appended to `logFile`.
+ * (a file, so no pipe ties the agent to the daemon), stdout and stderr to the run's own log
+ * (`data/logs/runs/<task id>/<session>-<n>.log`, capped, the tail kept).
  * The run ends when the process exits; it is gone once no process of its group is left.
  */
 export function createCommandAdapter(options: CommandAdapterOptions): CommandAdapter {
@@ -63,10 +68,12 @@ export function createCommandAdapter(options: CommandAdapterOptions): CommandAda
       const argv = agent?.command;
       if (!argv?.length) throw new SpawnError('agent_unavailable', `agent ${request.agent} has no command in the org chart`);
       const env = { ...options.baseEnv, ...options.extraEnv, ...agent?.env, ...toTaskEnv(options, request) };
-      const child = await start(argv, env, request.prompt, options);
+      const output = openRunOutput({ root: options.root, logFile: options.logFile, maxBytes: () => options.runLogMaxBytes?.() ?? DEFAULT_RUN_LOG_MAX_BYTES }, request);
+      const child = await start(argv, env, request.prompt, options, output);
       const run = runs.add(request.taskId, request.sessionId, child.pid!);
       const ended = new Promise<RunEnd>((resolve) => {
         child.on('exit', (code, signal) => {
+          output.ended(signal ? `killed by ${signal}` : `exit code ${code}`);
           runs.exited(run);
           resolve(code === 0 ? { ok: true } : { ok: false, reason: 'ended_without_completion', error: signal ? `killed by ${signal}` : `exit code ${code}` });
         });
@@ -91,10 +98,17 @@ function toTaskEnv(options: CommandAdapterOptions, request: SpawnRequest): Recor
  * written, unlinked, handed over as a descriptor (read from offset 0). Output goes straight to the
  * log file, so nothing but the exit ties the agent to this process.
  */
-function start(argv: readonly string[], env: Record<string, string | undefined>, prompt: string, options: CommandAdapterOptions): Promise<ChildProcess> {
-  mkdirSync(dirname(options.logFile), { recursive: true });
-  const log = openSync(options.logFile, 'a');
-  const input = openPrompt(dirname(options.logFile), prompt);
+function start(argv: readonly string[], env: Record<string, string | undefined>, prompt: string, options: CommandAdapterOptions, output: RunOutput): Promise<ChildProcess> {
+  const log = output.fd;
+  let input: number;
+  try {
+    mkdirSync(dirname(options.logFile), { recursive: true });
+    input = openPrompt(dirname(options.logFile), prompt);
+  } catch (err) {
+    closeSync(log);
+    output.failed(err instanceof Error ? err.message : String(err));
+    throw err;
+  }
   const release = () => (closeSync(log), closeSync(input));
   return new Promise((resolve, reject) => {
     const child = spawn(argv[0]!, argv.slice(1), { cwd: options.root, env, stdio: [input, log, log], detached: true });
@@ -105,6 +119,7 @@ function start(argv: readonly string[], env: Record<string, string | undefined>,
     });
     child.once('error', (err: NodeJS.ErrnoException) => {
       release();
+      output.failed(err.message);
       reject(new SpawnError(err.code === 'ENOENT' || err.code === 'EACCES' ? 'agent_unavailable' : 'spawn_failed', `cannot run ${argv[0]}: ${err.message}`, { cause: err }));
     });
   });

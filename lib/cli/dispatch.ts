@@ -23,6 +23,7 @@ const GROUPS: Record<string, Entry & { summary: string }> = {
     summary: 'Create, list, show and move tasks (svc task --help)',
     load: async () => registerAll(await Promise.all([
       import('./task.js').then((m) => m.registerTask), import('./task-bulk.js').then((m) => m.registerTaskBulk), import('./task-note.js').then((m) => m.registerTaskNote),
+      import('./task-approval.js').then((m) => m.registerTaskApproval), import('./task-logs.js').then((m) => m.registerTaskLogs),
       import('./task-tree.js').then((m) => m.registerTaskTree),
     ])),
   },

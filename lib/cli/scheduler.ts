@@ -61,7 +61,7 @@ async function runActive(ctx: Context, store: Store): Promise<Action[]> {
   const settings = toDaemonSettings(await org());
   const command = createCommandAdapter({
     root, socketPath: store.paths.socket, loadOrg: org, baseEnv: ctx.io.env, logFile: `${store.paths.logs}/agents.log`,
-    extraEnv: { SVC_BIN, SVC_NODE: process.execPath },
+    extraEnv: { SVC_BIN, SVC_NODE: process.execPath }, runLogMaxBytes: () => settings.runLogMaxBytes,
   });
   const standalone = createStandaloneAdapter({ gatewayUrl: () => settings.gatewayUrl, token: () => ctx.io.env.SVC_GATEWAY_TOKEN, timeoutMs: settings.spawnTimeoutMs });
   const scheduler = startScheduler({
@@ -71,7 +71,7 @@ async function runActive(ctx: Context, store: Store): Promise<Action[]> {
   const report = await scheduler.tick();
   await scheduler.idle();
   const running = scheduler.stats().activeRuns;
-  if (running) ctx.io.stderr(`waiting for ${running} agent run${running === 1 ? '' : 's'} to end (the agents' output goes to ${store.paths.logs}/agents.log)\n`);
+  if (running) ctx.io.stderr(`waiting for ${running} agent run${running === 1 ? '' : 's'} to end (each run's output goes to ${store.paths.logs}/runs/<task id>/; \`svc task logs <id>\` prints it)\n`);
   await scheduler.close();
   await scheduler.drain();
   return report.actions;

@@ -21,15 +21,20 @@ export function registerTaskList(cli: CAC, ctx: Context): void {
     .option('--team <id>', 'Only tasks routed to this team').option('--priority <p>', `Only this priority (${PRIORITIES.join(', ')})`)
     .option('--parent <id>', 'Only subtasks of this task').option('--since <when>', 'Only tasks updated since a duration back from now (2h, 7d) or a date')
     .option('--text <words>', 'Only tasks whose title or body holds every word (case-insensitive)')
+    .option('--awaiting', 'Only tasks waiting at an approval gate, longest wait first, with how long (docs/approvals-and-logs.md)')
     .option('--json', 'Print a JSON array')
     .example('svc task list --status ready --team core --tag api --since 2d --text login')
     .action(async (opts: Record<string, unknown>) => {
       const status = opts.status === undefined ? undefined : asUsage(() => assertStatus(opts.status));
-      const { rows, invalid } = await listRows(ctx, status, toTaskFilter(opts, new Date()));
+      if (opts.awaiting && status !== undefined && status !== 'blocked') throw toUsageError(new SvcError('validation_error', `--awaiting lists blocked tasks; --status ${status} excludes them.`, 'Drop --status, or use --status blocked.'));
+      const { rows, invalid } = await listRows(ctx, opts.awaiting ? 'blocked' : status, toTaskFilter(opts, new Date()));
       const agent = toText(opts.agent);
-      const shown = agent ? rows.filter((row) => row.agent === agent) : rows;
+      const kept = agent ? rows.filter((row) => row.agent === agent) : rows;
+      const approval = opts.awaiting ? await import('./task-approval.js') : null;
+      const shown = approval ? approval.toAwaitingRows(kept) : kept;
       formatInvalid(invalid).forEach((line) => ctx.io.stderr(`${line}\n`));
       if (opts.json) return ctx.io.stdout(`${JSON.stringify(shown)}\n`);
+      if (approval) return approval.formatAwaiting(shown, new Date()).forEach((line) => ctx.print(line));
       formatTaskTable(shown, ctx.paint).forEach((line) => ctx.print(line));
     });
 }

@@ -4,6 +4,7 @@ import { PRIORITIES } from '../core/priority.js';
 import { assertStatus, STATUSES } from '../core/status.js';
 import { toFutureTime } from '../core/schedule-time.js';
 import { toDidYouMean } from '../core/suggest.js';
+import { toTerminalText } from '../core/text.js';
 import type { StoredTask } from '../store/task-file.js';
 import type { ListRow } from '../store/task-row.js';
 import type { UpdateResult } from '../store/work.js';
@@ -57,9 +58,11 @@ export function registerTask(cli: CAC, ctx: Context): void {
     .action(async (id: string, opts: Record<string, unknown>) => {
       const stored = await operate<StoredTask>(ctx, 'operator_task_show', { taskId: String(id) });
       const children = await listChildren(ctx, stored.task.id);
-      if (opts.json) return ctx.json({ ...stored.task, status: stored.status, body: stored.body, path: stored.path, children: children.map(({ id: child, title, status }) => ({ id: child, title, status })) });
+      const lastRunLog = (await (await import('./task-logs.js')).listLogs(ctx, stored.task.id)).at(-1)?.path ?? null;
+      if (opts.json) return ctx.json({ ...stored.task, status: stored.status, body: stored.body, path: stored.path, lastRunLog, children: children.map(({ id: child, title, status }) => ({ id: child, title, status })) });
       const lines = formatTaskDetail(stored, ctx.paint);
-      lines.splice(lines.findIndex((line) => line.startsWith('file: ')) + 1, 0, ...formatChildren(children, ctx));
+      const log = lastRunLog ? [`last run log: ${toTerminalText(lastRunLog)} (svc task logs ${stored.task.id})`] : [];
+      lines.splice(lines.findIndex((line) => line.startsWith('file: ')) + 1, 0, ...log, ...formatChildren(children, ctx));
       lines.forEach((line) => ctx.print(line));
     });
 

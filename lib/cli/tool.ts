@@ -2,13 +2,13 @@ import { readFileSync } from 'node:fs';
 import type { CAC } from 'cac';
 import { SvcError } from '../core/errors.js';
 import { toDidYouMean } from '../core/suggest.js';
-import { TOOL_NAMES } from '../tools/names.js';
+import { APPROVAL_TOOL_NAMES, TOOL_NAMES } from '../tools/names.js';
 import type { Context } from './context.js';
 import { operate } from './operate.js';
 
 /** Registers `svc tool <name> [params]`: invokes an svc_* tool and prints its result as JSON. */
 export function registerTool(cli: CAC, ctx: Context): void {
-  cli.command('tool <name> [params]', `Invoke an svc_* tool; params is a JSON object, or - to read it from stdin\nThrough the daemon's socket when one runs, else in this process on the files. <name> is one of: ${TOOL_NAMES.join(', ')}. Their parameters: docs/agent-tools.md.`)
+  cli.command('tool <name> [params]', `Invoke an svc_* tool; params is a JSON object, or - to read it from stdin\nThrough the daemon's socket when one runs, else in this process on the files. <name> is one of: ${KNOWN.join(', ')}. Their parameters: docs/agent-tools.md (the approval tools: docs/approvals-and-logs.md).`)
     .option('--stdin', 'Read the params from stdin (what `-` means)')
     .example('svc tool svc_task_complete \'{"taskId":"TASK-2026-11-21-001","summary":"done"}\'')
     .example('echo \'{"status":"ready"}\' | svc tool svc_status -')
@@ -21,7 +21,7 @@ export function registerTool(cli: CAC, ctx: Context): void {
       } catch (err) {
         throw new SvcError('validation_error', `params is not JSON: ${(err as Error).message}`, await toParamsHint(String(name)));
       }
-      ctx.json(await operate(ctx, String(name), parsed as Record<string, unknown>, async () => (await import('../tools/index.js')).TOOLS));
+      ctx.json(await operate(ctx, String(name), parsed as Record<string, unknown>, loadTools));
     });
 }
 
@@ -29,14 +29,22 @@ export function registerTool(cli: CAC, ctx: Context): void {
 
 /** The hint of params that are not JSON: the tool's required parameters, quoted for a POSIX shell. */
 async function toParamsHint(name: string): Promise<string> {
-  const [{ TOOLS }, { toRequiredExample }] = await Promise.all([import('../tools/index.js'), import('../tools/example.js')]);
-  const tool = TOOLS.find((t) => t.name === name);
+  const [tools, { toRequiredExample }] = await Promise.all([loadTools(), import('../tools/example.js')]);
+  const tool = tools.find((t) => t.name === name);
   const example = JSON.stringify(tool ? toRequiredExample(tool) : {}).replaceAll("'", "'\\''");
   const needs = example === '{}' ? `${name} requires none` : `the parameters ${name} requires`;
   return `Pass a JSON object in single quotes, e.g. svc tool ${name} '${example}' (${needs}; the optional ones: docs/agent-tools.md).`;
 }
 
+/** The agent tools and the approval tools: what `svc tool` calls. */
+const KNOWN: readonly string[] = [...TOOL_NAMES, ...APPROVAL_TOOL_NAMES];
+
+async function loadTools() {
+  const [{ TOOLS }, { APPROVAL_TOOLS }] = await Promise.all([import('../tools/index.js'), import('../tools/approval.js')]);
+  return [...TOOLS, ...APPROVAL_TOOLS];
+}
+
 function assertToolName(name: string): void {
-  if ((TOOL_NAMES as readonly string[]).includes(name)) return;
-  throw new SvcError('unknown_tool', `Unknown tool ${JSON.stringify(name)}.${toDidYouMean(name, TOOL_NAMES)}`, `Known tools: ${TOOL_NAMES.join(', ')}.`);
+  if (KNOWN.includes(name)) return;
+  throw new SvcError('unknown_tool', `Unknown tool ${JSON.stringify(name)}.${toDidYouMean(name, KNOWN)}`, `Known tools: ${KNOWN.join(', ')}.`);
 }

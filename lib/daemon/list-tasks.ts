@@ -24,9 +24,10 @@ export async function listIndexed(index: TaskIndex, store: Store, status: Status
 // --- internal ---
 
 function toRow(entry: IndexEntry) {
-  const { id, title, status, priority, project, agent, createdAt, updatedAt, dependsOn, nextAttemptAt, lease, routing, parentId, notBefore, dueAt } = entry;
+  const { id, title, status, priority, project, agent, createdAt, updatedAt, dependsOn, nextAttemptAt, lease, routing, parentId, notBefore, dueAt, awaiting } = entry;
   return {
     id, title, status, priority, project, agent, createdAt, updatedAt, dependsOn,
     ...(status === 'ready' && nextAttemptAt ? { nextAttemptAt } : {}), ...toLeasedBy(lease), ...toGrouping({ ...routing, parentId }), ...toScheduleFields(status, { notBefore, dueAt }),
+    ...(awaiting ? { awaiting } : {}),
   };
 }

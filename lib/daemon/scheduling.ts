@@ -4,7 +4,8 @@ import { createStandaloneAdapter } from '../adapters/standalone.js';
 import { SvcError } from '../core/errors.js';
 import { findPackageRoot } from '../core/package-root.js';
 import type { LeaseOwner } from '../engine/dispatch.js';
-import { createGateRoleResolver, type GateRoleResolver } from '../engine/gates.js';
+import { createGateRoleResolver, type GateRoleResolver, type GateRoute } from '../engine/gates.js';
+import { createApprovalAlerts } from '../engine/approval-alert.js';
 import { startMurmur } from '../engine/murmur-runner.js';
 import type { Action, Mode, PlanTask, Snapshot } from '../engine/plan.js';
 import { startSpawnRecovery } from '../engine/recover.js';
@@ -71,7 +72,7 @@ export async function startScheduling(options: SchedulingOptions): Promise<Sched
   const command = createCommandAdapter({
     root: store.paths.root, socketPath: store.paths.socket, loadOrg: org.get, baseEnv: options.env, logFile: `${store.paths.logs}/agents.log`,
     extraEnv: { SVC_BIN: `${findPackageRoot()}/bin/svc.js`, SVC_NODE: process.execPath },
-    runsDir: store.paths.runs, stopGraceMs: () => org.settings().agentStopGraceMs, unref: true, onGone: (run) => ender.gone(run),
+    runsDir: store.paths.runs, stopGraceMs: () => org.settings().agentStopGraceMs, runLogMaxBytes: () => org.settings().runLogMaxBytes, unref: true, onGone: (run) => ender.gone(run),
   });
   const token = () => options.env.SVC_GATEWAY_TOKEN ?? readEnvFile(store.paths.envFile).SVC_GATEWAY_TOKEN;
   const standalone = createStandaloneAdapter({ gatewayUrl: () => org.settings().gatewayUrl, token, timeoutMs: settings.spawnTimeoutMs });
@@ -106,6 +107,7 @@ export async function startScheduling(options: SchedulingOptions): Promise<Sched
   const pauses = watchPauses(store.paths, options.log, () => scheduler.schedule());
   const sla = startSla({ store, index, loadOrg: org.get, log: options.log, alert: options.alert, duty: duties });
   const overdue = startOverdue({ store, index, log: options.log, alert: options.alert });
+  const approvals = createApprovalAlerts({ entryOf: (id) => index.get(id), alert: options.alert });
   const schedule = () => {
     scheduler.schedule();
     overdue.request();
@@ -128,6 +130,7 @@ export async function startScheduling(options: SchedulingOptions): Promise<Sched
     busy: scheduler.busy,
     observe(change) {
       murmur.observe(change);
+      approvals.observe(change);
       if (change.to === 'cancelled') ender.end(change.id, 'it was cancelled');
     },
     tick: async () => (await scheduler.tick()).actions,
@@ -196,10 +199,10 @@ async function toSnapshot(index: TaskIndex, roleOf: GateRoleResolver): Promise<S
   return { ready, inProgress, statusOf: (id) => index.get(id)?.status };
 }
 
-function toPlanTask(entry: IndexEntry, gateRole: string | undefined): PlanTask {
+function toPlanTask(entry: IndexEntry, gate: GateRoute | undefined): PlanTask {
   return {
     id: entry.id, status: entry.status, priority: entry.priority, createdAt: entry.createdAt, routing: entry.routing,
-    dependsOn: entry.dependsOn, lease: entry.lease, gateRole, dispatchFailures: entry.dispatchFailures, nextAttemptAt: entry.nextAttemptAt, notBefore: entry.notBefore,
+    dependsOn: entry.dependsOn, lease: entry.lease, gateRole: gate?.role, approval: gate?.approval, dispatchFailures: entry.dispatchFailures, nextAttemptAt: entry.nextAttemptAt, notBefore: entry.notBefore,
   };
 }
 

@@ -11,8 +11,14 @@ export interface GatedTask {
   gate?: { workflow: string; current: string } | undefined;
 }
 
-/** Resolves the role of a gated task's current gate. */
-export type GateRoleResolver = (task: GatedTask) => Promise<string | undefined>;
+/** The current gate of a gated task as the planner needs it: its role, or that a person approves it. */
+export interface GateRoute {
+  role?: string | undefined;
+  approval: boolean;
+}
+
+/** Resolves the current gate of a gated task (undefined for an ungated one). */
+export type GateRoleResolver = (task: GatedTask) => Promise<GateRoute | undefined>;
 
 /**
  * A resolver that reads each workflow file once, and again only when it changes, so ticks do not
@@ -33,7 +39,7 @@ export function createGateRoleResolver(root: string, log: (line: string) => void
     }
     const workflow = await flow.get();
     if (!workflow) return undefined;
-    const gate = task.gate ? findGate(workflow, task.gate.current) : firstGate(workflow);
-    return (gate ?? firstGate(workflow)).role;
+    const gate = (task.gate ? findGate(workflow, task.gate.current) : null) ?? firstGate(workflow);
+    return { role: gate.role, approval: gate.approval === true };
   };
 }

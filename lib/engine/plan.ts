@@ -21,6 +21,8 @@ export interface PlanTask {
   lease?: Lease | undefined;
   /** Role of the current gate, for a gated task. */
   gateRole?: string | undefined;
+  /** The current gate is an approval gate: a person moves the task on, never an agent. */
+  approval?: boolean | undefined;
   dispatchFailures?: number | undefined;
   /** After a failed dispatch, no attempt before this time (`metadata.nextAttemptAt`). */
   nextAttemptAt?: string | undefined;
@@ -40,7 +42,7 @@ export interface Snapshot {
 /** How dispatch is possible right now (docs/architecture.md, "Adapters"). */
 export type Mode = 'booting' | 'plugin' | 'standalone';
 export type { AdapterKind };
-export type HoldReason = 'previous-run-ending' | 'dependencies' | 'backoff' | 'no-route' | 'agent-busy' | 'concurrency' | 'booting' | 'no-plugin-attached' | 'no-gateway' | 'org-chart' | 'not-before' | 'agent-paused';
+export type HoldReason = 'previous-run-ending' | 'dependencies' | 'backoff' | 'no-route' | 'agent-busy' | 'concurrency' | 'booting' | 'no-plugin-attached' | 'no-gateway' | 'org-chart' | 'not-before' | 'agent-paused' | 'approval';
 
 /** Everything else a plan depends on. */
 export interface PlanContext {
@@ -111,6 +113,7 @@ function planReady(task: PlanTask, snapshot: Snapshot, ctx: PlanContext, load: M
   const previous = snapshot.previousRun?.(task.id);
   if (previous) return hold('previous-run-ending', previous);
   if (ctx.orgProblem) return hold('org-chart', ctx.orgProblem);
+  if (task.approval) return hold('approval', `its gate is an approval gate: \`svc task approve ${task.id}\` or \`svc task reject ${task.id} --note ...\``);
   if (task.notBefore && Date.parse(task.notBefore) > ctx.now.getTime()) return { kind: 'hold', taskId: task.id, reason: 'not-before', detail: `not before ${task.notBefore}`, until: task.notBefore };
   if (task.nextAttemptAt && Date.parse(task.nextAttemptAt) > ctx.now.getTime()) {
     const failures = task.dispatchFailures ?? 0;

@@ -2,16 +2,16 @@ import type { Status } from '../core/status.js';
 import { toDispatchFailures, toNextAttemptAt } from '../core/task.js';
 import type { Store } from '../store/store.js';
 import type { StoredTask } from '../store/task-file.js';
-import { createGateRoleResolver } from './gates.js';
+import { createGateRoleResolver, type GateRoute } from './gates.js';
 import type { PlanTask, Snapshot } from './plan.js';
 import type { SchedulerSource } from './scheduler.js';
 
 /** The planner's view of a stored task. */
-export function toPlanTask(stored: StoredTask, gateRole?: string): PlanTask {
+export function toPlanTask(stored: StoredTask, gate?: GateRoute): PlanTask {
   const { task } = stored;
   return {
     id: task.id, status: stored.status, priority: task.priority, createdAt: task.createdAt, routing: task.routing,
-    dependsOn: task.dependsOn, lease: task.lease, gateRole, dispatchFailures: toDispatchFailures(task.metadata), nextAttemptAt: toNextAttemptAt(task.metadata), notBefore: task.notBefore,
+    dependsOn: task.dependsOn, lease: task.lease, gateRole: gate?.role, approval: gate?.approval, dispatchFailures: toDispatchFailures(task.metadata), nextAttemptAt: toNextAttemptAt(task.metadata), notBefore: task.notBefore,
   };
 }
 

@@ -7,12 +7,16 @@ import { readIfExists, toWorkflowFile, toWorkflowsDir } from './files.js';
 import { describeIssue, recordsOf, throwProblems, toProblems, type Problem } from './problems.js';
 import type { OrgChart } from './schema.js';
 
-/** One gate (hop) of a workflow: the role that works it, and whether it may reject. */
+/**
+ * One gate (hop) of a workflow: the role that works it, and whether it may reject. An approval gate
+ * (`approval: true`) is never dispatched: a person approves or rejects it (docs/approvals-and-logs.md).
+ */
 export const GateDefSchema = z.looseObject({
   id: z.string().min(1, 'must not be empty'),
-  role: z.string().min(1, 'must not be empty'),
+  role: z.string().min(1, 'must not be empty').optional(),
   description: z.string().default(''),
   canReject: z.boolean().optional(),
+  approval: z.boolean().optional(),
 });
 
 /** The body of a workflow file (under the top key `workflow`). */
@@ -66,6 +70,7 @@ export function validateWorkflow(data: unknown, source: string, options: Workflo
   const problems: Problem[] = [
     ...(result.success ? [] : toProblems(result.error.issues)),
     ...duplicateGates(gates),
+    ...approvalProblems(gates),
     ...(options.org ? unknownRoles(gates, options.org) : []),
   ];
   if (problems.length || !result.success) {
@@ -111,6 +116,15 @@ function duplicateGates(gates: Array<[number, Record<string, unknown>]>): Proble
     seen.add(gate.id);
   }
   return problems;
+}
+
+/** Every gate but an approval gate names its role; the first gate is an agent's (a rejection returns there). */
+function approvalProblems(gates: Array<[number, Record<string, unknown>]>): Problem[] {
+  return gates.flatMap(([i, gate]): Problem[] => {
+    if (gate.approval !== true) return gate.role === undefined ? [{ path: `workflow.gates[${i}].role`, problem: 'is required (only an approval gate, `approval: true`, has no role)' }] : [];
+    if (i === 0) return [{ path: `workflow.gates[0].approval`, problem: 'the first gate cannot be an approval gate: a rejection returns the task there, to an agent' }];
+    return [];
+  });
 }
 
 function unknownRoles(gates: Array<[number, Record<string, unknown>]>, org: OrgChart): Problem[] {

@@ -1,6 +1,7 @@
 import { SvcError } from '../core/errors.js';
 import type { Status } from '../core/status.js';
 import type { Task } from '../core/task.js';
+import { toAwaitingArrival } from './approval.js';
 import type { Change, CommitResult } from './commit.js';
 import { assertLeaseAllows, type Caller } from './lease.js';
 import type { Store } from './store.js';
@@ -13,7 +14,7 @@ export type Outcome = (typeof OUTCOMES)[number];
 /** The part of a workflow definition that completion needs, with the org chart's role holders. */
 export interface GateFlow {
   name: string;
-  gates: readonly { id: string; role: string; canReject?: boolean | undefined }[];
+  gates: readonly { id: string; role?: string | undefined; canReject?: boolean | undefined; approval?: boolean | undefined }[];
   /** Who may complete a gate without `callerRole`: the org chart's agents and each role's agents; absent without an org chart. */
   holders?: GateHolders | undefined;
 }
@@ -53,6 +54,10 @@ export async function completeTask(store: Store, arg: string, input: CompleteInp
 
 function assertOutcome(current: StoredTask, input: CompleteInput, flow: GateFlow | null): void {
   const id = current.task.id;
+  const at = flow && currentGate(current.task, flow);
+  if (at?.approval) {
+    throw new SvcError('forbidden_role', `${id} is at gate \`${at.id}\`, an approval gate: a person approves it, not svc_task_complete.`, `An operator runs \`svc task approve ${id}\` or \`svc task reject ${id} --note ...\`.`);
+  }
   if (flow && !input.outcome) {
     const gate = currentGate(current.task, flow);
     throw new SvcError('outcome_required',
@@ -75,7 +80,8 @@ function assertOutcome(current: StoredTask, input: CompleteInput, flow: GateFlow
 
 /** Without `callerRole`, an actor that is an agent of the org chart must hold the gate's role itself. */
 function assertActorHoldsRole(task: Task, actor: string, flow: GateFlow): void {
-  const gate = currentGate(task, flow);
+  const found = currentGate(task, flow);
+  const gate = { ...found, role: found.role ?? '' }; // an approval gate (no role) never gets here: assertOutcome refuses it first
   const roles = flow.holders?.roles ?? {};
   if (Object.hasOwn(roles, gate.role) && roles[gate.role]!.includes(actor)) return;
   const held = Object.keys(roles).filter((role) => roles[role]!.includes(actor));
@@ -120,11 +126,18 @@ function toGateChange(current: StoredTask, input: CompleteInput, flow: GateFlow,
     next = flow.gates[0]!.id;
     status = 'ready';
   }
-  const task: Task = { ...current.task, gate: { workflow: flow.name, current: next, history } };
+  let task: Task = { ...current.task, gate: { workflow: flow.name, current: next, history } };
+  // The next gate is a person's: the task waits there, blocked, instead of going to ready (docs/approvals-and-logs.md).
+  const arrival = status === 'ready' && flow.gates.find((g) => g.id === next)?.approval ? toAwaitingArrival(task, next, now, input.actor) : null;
+  if (arrival) {
+    task = { ...task, metadata: arrival.metadata };
+    status = 'blocked';
+  }
   const change = withSummary(current, input, status, task);
   const payload: Record<string, unknown> = { workflow: flow.name, from: gate.id, to: status === 'done' ? null : next, outcome: input.outcome };
   if (!input.callerRole && !isAgent(flow, input.actor)) payload.roleNotChecked = `actor ${input.actor} is not an agent of the org chart and declared no callerRole`;
   change.events!.push({ type: 'gate.transition', taskId: task.id, actor: input.actor, payload });
+  if (arrival) change.events!.push(arrival.event);
   return change;
 }
 

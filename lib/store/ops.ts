@@ -2,6 +2,7 @@ import { SvcError } from '../core/errors.js';
 import type { Priority } from '../core/priority.js';
 import { assertStatus, type Cause, type Status } from '../core/status.js';
 import { assertTaskText, type Routing, type Task } from '../core/task.js';
+import { assertNotAwaiting } from './approval.js';
 import type { CommitResult } from './commit.js';
 import { assertLeaseAllows, assertSession, type Caller } from './lease.js';
 import type { Store } from './store.js';
@@ -17,6 +18,7 @@ export async function setStatus(store: Store, arg: string, to: Status, options: 
   assertStatus(to);
   return store.commit(arg, (current) => {
     assertLeaseAllows(current, store.clock(), options);
+    if (to !== 'cancelled' && to !== current.status) assertNotAwaiting(current, `moved to ${to}`);
     return toStatusChange(current, to, options.reason, options.cause);
   }, options.actor);
 }
@@ -92,6 +94,7 @@ export async function unblockTask(store: Store, arg: string, options: ActOptions
     if (current.status !== 'blocked') {
       throw new SvcError('invalid_transition', `${current.task.id} is in ${current.status}, not blocked: there is nothing to unblock.`, 'Only blocked tasks can be unblocked.');
     }
+    assertNotAwaiting(current, 'unblocked');
     const to = current.task.metadata.blockedFrom === 'backlog' ? 'backlog' : 'ready';
     const metadata = toBlockedFrom(current, to);
     delete metadata.blockReason;

@@ -32,6 +32,8 @@ export interface Paths {
   runs: string;
   /** The answers of recent request ids, one file each, so a retried call is answered, not applied again. */
   requests: string;
+  /** The log of each run of a task (a local agent's output, a check's), `<session or check>-<n>.log`. */
+  runLogDir(taskId: string): string;
   statusDir(status: Status): string;
   taskFile(status: Status, id: string): string;
   /** Archived tasks (`tasks/archive/`, not a status: never loaded by the index, watched or reconciled). */
@@ -102,6 +104,7 @@ export function toPaths(rootArg: string): Paths {
     migrations: join(data, 'migrations.json'),
     backups: join(data, 'backups'),
     imports: join(data, 'imports'),
+    runLogDir: (taskId) => join(data, 'logs', 'runs', taskId),
     statusDir: (status) => join(tasks, status),
     taskFile: (status, id) => join(tasks, status, `${id}.md`),
     archive: join(tasks, 'archive'),

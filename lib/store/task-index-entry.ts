@@ -5,6 +5,7 @@ import { parseTask, toDispatchFailures, toNextAttemptAt, type Lease, type Priori
 import { MAX_FILE_BYTES, parseFrontmatter } from '../fs/frontmatter.js';
 import { readRegularFileSync } from '../fs/regular-file.js';
 import { toTaskId } from './paths.js';
+import { toAwaitingField } from './task-row.js';
 import type { StoredTask } from './task-file.js';
 
 /** One task as the index holds it: frontmatter fields only, never the body. */
@@ -26,6 +27,8 @@ export interface IndexEntry {
   parentId: string | undefined;
   /** The workflow position of a gated task. */
   gate: { workflow: string; current: string } | undefined;
+  /** A blocked task waiting at an approval gate (`metadata.awaiting`). */
+  awaiting: { gate: string; since: string } | undefined;
   /** Consecutive failed dispatches (`metadata.dispatchFailures`). */
   dispatchFailures: number;
   /** After a failed dispatch, when the next attempt may start (`metadata.nextAttemptAt`). */
@@ -70,7 +73,7 @@ function toEntry(read: { task: StoredTask['task']; status: Status; path: string;
   const gate = task.gate ? { workflow: `${task.gate.workflow}`, current: `${task.gate.current}` } : undefined;
   return {
     id, status, path, title, priority, routing, dependsOn: dependsOn.length ? dependsOn : NO_DEPENDENCIES, lease: lease ?? undefined, agent, createdAt, updatedAt, project, parentId: parentId ?? undefined,
-    mtimeMs, stamp, gate, dispatchFailures: toDispatchFailures(task.metadata), nextAttemptAt: toNextAttemptAt(task.metadata), moved: task.status !== status,
+    mtimeMs, stamp, gate, awaiting: toAwaitingField(status, task.metadata).awaiting, dispatchFailures: toDispatchFailures(task.metadata), nextAttemptAt: toNextAttemptAt(task.metadata), moved: task.status !== status,
     notBefore: task.notBefore === undefined ? undefined : `${task.notBefore}`, dueAt: task.dueAt === undefined ? undefined : `${task.dueAt}`,
   };
 }

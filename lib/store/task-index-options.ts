@@ -1,7 +1,7 @@
 import type { Status } from '../core/status.js';
 import type { InvalidFile } from './store.js';
 
-/** A task that appeared, moved or went away after the initial load (`from`/`to` absent on appear/vanish). */
+/** A task that appeared, moved or went away after the initial load (`from`/`to` absent on appear/vanish; both blocked when it waits at a next approval gate). */
 export interface IndexChange {
   id: string;
   from?: Status;

@@ -173,14 +173,15 @@ export function recordDir(state: IndexState, status: Status, dirStat: { mtimeNs:
  */
 const RACY_MS = { fine: 20, coarse: 2000 };
 
-/** Sets the entry of an id; `quiet` for bulk loads, which are no change. */
+/** Sets the entry of an id; `quiet` for bulk loads, which are no change. A new `awaiting` of a blocked task is a change from blocked to blocked. */
 function setEntry(state: IndexState, entry: IndexEntry, quiet = false): void {
   const before = state.entries.get(entry.id);
   for (const status of STATUSES) if (status !== entry.status) state.byStatus[status].delete(entry.id);
   state.byStatus[entry.status].add(entry.id);
   state.entries.set(entry.id, entry);
   if (entry.moved) call(state, () => state.options.onNeedsRepair?.(entry.id, 'moved'));
-  if (!quiet && before?.status !== entry.status) notify(state, { id: entry.id, ...(before ? { from: before.status } : {}), to: entry.status });
+  const waitsAgain = entry.awaiting !== undefined && before?.awaiting?.since !== entry.awaiting.since;
+  if (!quiet && (before?.status !== entry.status || waitsAgain)) notify(state, { id: entry.id, ...(before ? { from: before.status } : {}), to: entry.status });
 }
 
 function removeEntry(state: IndexState, id: string): void {

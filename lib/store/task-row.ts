@@ -24,6 +24,8 @@ export interface ListRow {
   notBefore?: string;
   /** `dueAt`: when the task is due. */
   dueAt?: string;
+  /** A blocked task waiting for a person at an approval gate: the gate and since when. */
+  awaiting?: { gate: string; since: string };
 }
 
 /** The row of a stored task: the agent is the lease holder, else `routing.agent`. */
@@ -35,8 +37,15 @@ export function toListRow(stored: StoredTask): ListRow {
     dependsOn: task.dependsOn, path: stored.path, ...toLeasedBy(task.lease),
     ...(stored.status === 'ready' && isTime(task.metadata.nextAttemptAt) ? { nextAttemptAt: task.metadata.nextAttemptAt } : {}),
     ...toGrouping({ ...task.routing, parentId: task.parentId }),
-    ...toScheduleFields(stored.status, task),
+    ...toScheduleFields(stored.status, task), ...toAwaitingField(stored.status, task.metadata),
   };
+}
+
+/** `{awaiting: {gate, since}}` of a blocked task at an approval gate (`metadata.awaiting`), else nothing (a fresh copy). */
+export function toAwaitingField(status: string, metadata: Record<string, unknown>): { awaiting?: { gate: string; since: string } } {
+  const value = metadata.awaiting as { gate?: unknown; since?: unknown } | undefined;
+  if (status !== 'blocked' || typeof value?.gate !== 'string' || typeof value.since !== 'string') return {};
+  return { awaiting: { gate: `${value.gate}`, since: `${value.since}` } };
 }
 
 /** `{team, tags, parentId}`, each only when set (a row's optional grouping fields). */

@@ -1,6 +1,7 @@
 import { SvcError } from '../core/errors.js';
 import { assertStatus, type Status } from '../core/status.js';
 import { assertTaskText, type Task } from '../core/task.js';
+import { assertNotAwaiting } from './approval.js';
 import type { Change, CommitResult } from './commit.js';
 import { assertLeaseAllows, CLI_LEASE_TTL_MS, commitAsOperator, isLeaseHolder, type Caller } from './lease.js';
 import { toStatusChange } from './ops.js';
@@ -76,6 +77,7 @@ function toUpdateChange(current: StoredTask, input: UpdateInput, now: Date): Cha
   }
   const body = input.body ?? current.body;
   const status = input.status ?? current.status;
+  if (status !== current.status && status !== 'cancelled') assertNotAwaiting(current, `moved to ${status}`);
   const bodyUpdated = input.body !== undefined && input.body.trimEnd() !== current.body.trimEnd();
   if (!renewed && !bodyUpdated && status === current.status) return null;
   const events = bodyUpdated ? [{ type: 'task.updated', taskId: task.id, actor: input.actor, payload: { fields: ['body'] } }] : [];

@@ -4,3 +4,6 @@ export const TOOL_NAMES = [
   'svc_task_dep_add', 'svc_task_dep_remove', 'svc_task_block', 'svc_task_unblock', 'svc_status',
   'svc_task_note',
 ] as const;
+
+/** The approval tools (`tools/approval.ts`): on the daemon's socket and `svc tool`, never offered to agents over MCP or the plugin. */
+export const APPROVAL_TOOL_NAMES = ['svc_task_approve', 'svc_task_reject'] as const;

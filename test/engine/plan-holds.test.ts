@@ -65,3 +65,13 @@ notBefore('notBefore is checked before routing: a waiting task for a paused agen
 
 paused.run();
 notBefore.run();
+
+const approval = suite('engine.plan approval');
+
+approval('a ready task at an approval gate is held, never dispatched, even with an agent named and idle', () => {
+  const [hold] = plan(snap([task('t1', { approval: true }), task('t2')]), ctx());
+  assert.equal(brief(plan(snap([task('t1', { approval: true }), task('t2')]), ctx())), ['t1:approval', 't2>dev']);
+  assert.match((hold as { detail: string }).detail, /approval gate: `svc task approve t1`/);
+});
+
+approval.run();

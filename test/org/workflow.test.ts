@@ -98,9 +98,23 @@ validate('lists every problem of a workflow', () => {
     assert.match(message, /^wf\.yaml: invalid workflow \(5 problems\):/);
     assert.match(message, /  workflow\.name: required \(string\)/);
     assert.match(message, /  workflow\.rejectionStrategy: must be "origin" \(found "previous"\)/);
-    assert.match(message, /  workflow\.gates\[1\]\.role: required \(string\)/);
+    assert.match(message, /  workflow\.gates\[1\]\.role: is required \(only an approval gate, `approval: true`, has no role\)/);
     assert.match(message, /  workflow\.outcomes\.needs_review: must be "reject"/);
     assert.match(message, /  workflow\.gates\[1\]\.id: duplicate gate id "a"/);
+  }
+});
+
+validate('an approval gate needs no role; it cannot be the first gate, and approval must be a boolean', () => {
+  const workflow = validateWorkflow({ workflow: { name: 'ship', gates: [{ id: 'do', role: 'implementer' }, { id: 'signoff', approval: true }] } }, 'wf');
+  assert.equal(workflow.gates.map((g) => [g.id, g.role, g.approval]), [['do', 'implementer', undefined], ['signoff', undefined, true]]);
+  try {
+    validateWorkflow({ workflow: { name: 'bad', gates: [{ id: 'first', approval: true }, { id: 'then', role: 'implementer', approval: 'yes' }] } }, 'wf.yaml');
+    assert.unreachable('should refuse');
+  } catch (err) {
+    const { code, message } = err as { code: string; message: string };
+    assert.is(code, 'validation_error');
+    assert.match(message, /  workflow\.gates\[0\]\.approval: the first gate cannot be an approval gate/);
+    assert.match(message, /  workflow\.gates\[1\]\.approval: /);
   }
 });
 

@@ -1,0 +1,56 @@
+import { readFile } from 'node:fs/promises';
+import type { CAC } from 'cac';
+import { SvcError } from '../core/errors.js';
+import { toTerminalText } from '../core/text.js';
+import { toPaths } from '../store/paths.js';
+import type { RunLogEntry } from '../store/run-logs.js';
+import type { StoredTask } from '../store/task-file.js';
+import type { Context } from './context.js';
+import { toText } from './format.js';
+import { operate } from './operate.js';
+import { asUsage } from './usage.js';
+
+/**
+ * Registers `svc task logs <id>`: the logs of a task's runs (local agents and checks,
+ * `data/logs/runs/<task id>/`), oldest run first, control characters escaped (docs/approvals-and-logs.md).
+ */
+export function registerTaskLogs(cli: CAC, ctx: Context): void {
+  cli.command('logs <id>', 'Print the logs of a task\'s runs (local agents, checks), oldest first\n<id> is a full id, a unique prefix or a bare sequence (007, -007, 7)')
+    .option('--run <n>', 'Only the n-th run (1 is the first; the list numbers them)').option('--follow', 'Follow a running agent\'s log as it is written, until the run ends (the last run, or --run n)')
+    .option('--json', 'Print JSON: each run with its text')
+    .example('svc task logs 007 --follow')
+    .action(async (id: string, opts: Record<string, unknown>) => {
+      const run = opts.run === undefined ? undefined : asUsage(() => toRunNumber(opts.run));
+      if (opts.follow && opts.json) throw new SvcError('validation_error', '--follow prints the log as it grows; --json prints it once.', 'Drop one of them.');
+      const stored = await operate<StoredTask>(ctx, 'operator_task_show', { taskId: String(id) });
+      const taskId = stored.task.id;
+      if (opts.follow) return (await import('./task-logs-follow.js')).followRunLog(ctx, taskId, run);
+      const logs = await listLogs(ctx, taskId);
+      const chosen = run === undefined ? logs.map((entry, i) => ({ n: i + 1, ...entry })) : [{ n: run, ...pickRun(taskId, logs, run) }];
+      const texts = await Promise.all(chosen.map(async (entry) => readFile(entry.path, 'utf8').catch(() => '')));
+      if (opts.json) return ctx.json(chosen.map((entry, i) => ({ ...entry, text: texts[i] })));
+      if (!chosen.length) return ctx.print(`(${taskId} has no run logs yet)`);
+      texts.forEach((text) => ctx.io.stdout(toTerminalText(text.endsWith('\n') ? text : `${text}\n`, { multiline: true })));
+    });
+}
+
+/** The run logs of a task, oldest run first. */
+export async function listLogs(ctx: Context, taskId: string): Promise<RunLogEntry[]> {
+  return (await import('../store/run-logs.js')).listRunLogs(toPaths(ctx.root), taskId);
+}
+
+/** The n-th run (1-based) of a task's logs; a number past the last is a `not_found` saying how many there are. */
+export function pickRun(taskId: string, logs: readonly RunLogEntry[], n: number): RunLogEntry {
+  const entry = logs[n - 1];
+  if (entry) return entry;
+  throw new SvcError('not_found', `${taskId} has ${logs.length} run log${logs.length === 1 ? '' : 's'}; there is no run ${n}.`, logs.length ? `Pass --run 1 to ${logs.length}, or leave --run out for all.` : 'Its first run writes one once an agent runs it.');
+}
+
+// --- internal ---
+
+function toRunNumber(value: unknown): number {
+  const text = toText(value) ?? '';
+  const n = Number(text);
+  if (/^\d+$/.test(text) && n >= 1) return n;
+  throw new SvcError('validation_error', `--run takes a run number from 1 (found ${JSON.stringify(text)}).`, 'Run `svc task logs <id>` to see the runs in order.');
+}

@@ -1,0 +1,54 @@
+import * as z from 'zod';
+import { approveTask, rejectTask, type DecisionResult } from '../store/approval.js';
+import { toFlowLoader } from './org.js';
+import { assertFieldSize, idParam, notifyCommitted, toolParams } from './params.js';
+import type { ToolDef } from './registry.js';
+
+const actor = z.string().min(1).max(200).describe('Who decides (an operator\'s name), recorded in the event as `by`.');
+
+/** `svc_task_approve` params. */
+export const ApproveParams = toolParams({
+  taskId: idParam('The task waiting at an approval gate: full id or unique prefix.'),
+  note: z.string().min(1).optional().describe('Why, recorded in the event and the gate history.'),
+  actor,
+});
+
+/** `svc_task_reject` params. */
+export const RejectParams = toolParams({
+  taskId: idParam('The task waiting at an approval gate: full id or unique prefix.'),
+  note: z.string().min(1).describe('What must change: the blockers of the workflow\'s origin gate.'),
+  actor,
+});
+
+/** `svc_task_approve`: moves a task waiting at an approval gate on (next gate, or done). */
+export const svcTaskApprove: ToolDef<typeof ApproveParams> = {
+  name: 'svc_task_approve',
+  description: 'Approve the approval gate a blocked task waits at: it moves to the next gate, or to done after the last. Returns {taskId, gate, decision, status, at, changed, message}.',
+  params: ApproveParams,
+  async handler(params, ctx): Promise<DecisionResult> {
+    assertFieldSize('note', params.note);
+    const result = await approveTask(ctx.store, params.taskId, { actor: params.actor, note: params.note }, toFlowLoader(ctx));
+    if (result.changed) await notifyCommitted(ctx, [result.taskId]);
+    return result;
+  },
+};
+
+/** `svc_task_reject`: sends a task waiting at an approval gate back to the workflow's origin gate. */
+export const svcTaskReject: ToolDef<typeof RejectParams> = {
+  name: 'svc_task_reject',
+  description: 'Reject the approval gate a blocked task waits at: it returns to the workflow\'s origin gate (ready) with the note as its blockers. Returns {taskId, gate, decision, status, at, changed, message}.',
+  params: RejectParams,
+  async handler(params, ctx): Promise<DecisionResult> {
+    assertFieldSize('note', params.note);
+    const result = await rejectTask(ctx.store, params.taskId, { actor: params.actor, note: params.note }, toFlowLoader(ctx));
+    if (result.changed) await notifyCommitted(ctx, [result.taskId]);
+    return result;
+  },
+};
+
+/**
+ * The approval tools: served on the daemon's socket (`svc tool`, `POST /v1/tool/invoke`) for an
+ * operator, a web page or a chat bridge; never offered to agents over MCP or the plugin, so an agent
+ * cannot approve its own work (docs/approvals-and-logs.md).
+ */
+export const APPROVAL_TOOLS = [svcTaskApprove, svcTaskReject] as unknown as readonly ToolDef[];

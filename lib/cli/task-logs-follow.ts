@@ -8,7 +8,7 @@ import type { RunLogEntry } from '../store/run-logs.js';
 import type { StoredTask } from '../store/task-file.js';
 import type { Context } from './context.js';
 import { operate } from './operate.js';
-import { listLogs, pickRun } from './task-logs.js';
+import { listLogs, pickRun } from './task-logs-runs.js';
 
 /** How often a follow confirms, besides the log's own end line, that the run still runs (a daemon restarted meanwhile writes none). */
 const RECHECK_MS = 5000;

@@ -2,12 +2,11 @@ import { readFile } from 'node:fs/promises';
 import type { CAC } from 'cac';
 import { SvcError } from '../core/errors.js';
 import { toTerminalText } from '../core/text.js';
-import { toPaths } from '../store/paths.js';
-import type { RunLogEntry } from '../store/run-logs.js';
 import type { StoredTask } from '../store/task-file.js';
 import type { Context } from './context.js';
 import { toText } from './format.js';
 import { operate } from './operate.js';
+import { listLogs, pickRun } from './task-logs-runs.js';
 import { asUsage } from './usage.js';
 
 /**
@@ -32,18 +31,6 @@ export function registerTaskLogs(cli: CAC, ctx: Context): void {
       if (!chosen.length) return ctx.print(`(${taskId} has no run logs yet)`);
       texts.forEach((text) => ctx.io.stdout(toTerminalText(text.endsWith('\n') ? text : `${text}\n`, { multiline: true })));
     });
-}
-
-/** The run logs of a task, oldest run first. */
-export async function listLogs(ctx: Context, taskId: string): Promise<RunLogEntry[]> {
-  return (await import('../store/run-logs.js')).listRunLogs(toPaths(ctx.root), taskId);
-}
-
-/** The n-th run (1-based) of a task's logs; a number past the last is a `not_found` saying how many there are. */
-export function pickRun(taskId: string, logs: readonly RunLogEntry[], n: number): RunLogEntry {
-  const entry = logs[n - 1];
-  if (entry) return entry;
-  throw new SvcError('not_found', `${taskId} has ${logs.length} run log${logs.length === 1 ? '' : 's'}; there is no run ${n}.`, logs.length ? `Pass --run 1 to ${logs.length}, or leave --run out for all.` : 'Its first run writes one once an agent runs it.');
 }
 
 // --- internal ---

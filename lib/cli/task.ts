@@ -58,7 +58,7 @@ export function registerTask(cli: CAC, ctx: Context): void {
     .action(async (id: string, opts: Record<string, unknown>) => {
       const stored = await operate<StoredTask>(ctx, 'operator_task_show', { taskId: String(id) });
       const children = await listChildren(ctx, stored.task.id);
-      const lastRunLog = (await (await import('./task-logs.js')).listLogs(ctx, stored.task.id)).at(-1)?.path ?? null;
+      const lastRunLog = (await (await import('./task-logs-runs.js')).listLogs(ctx, stored.task.id)).at(-1)?.path ?? null;
       if (opts.json) return ctx.json({ ...stored.task, status: stored.status, body: stored.body, path: stored.path, lastRunLog, children: children.map(({ id: child, title, status }) => ({ id: child, title, status })) });
       const lines = formatTaskDetail(stored, ctx.paint);
       const log = lastRunLog ? [`last run log: ${toTerminalText(lastRunLog)} (svc task logs ${stored.task.id})`] : [];

@@ -2,7 +2,7 @@ import { SvcError } from '../core/errors.js';
 import type { Status } from '../core/status.js';
 import type { Task } from '../core/task.js';
 import type { Change, CommitResult } from './commit.js';
-import type { GateFlow } from './complete.js';
+import type { GateFlow } from './gate-flow.js';
 import type { Store } from './store.js';
 import type { StoredTask } from './task-file.js';
 

@@ -4,6 +4,7 @@ import type { Task } from '../core/task.js';
 import { toAwaitingArrival } from './approval.js';
 import type { Change, CommitResult } from './commit.js';
 import { assertLeaseAllows, type Caller } from './lease.js';
+import type { GateFlow } from './gate-flow.js';
 import type { Store } from './store.js';
 import type { StoredTask } from './task-file.js';
 
@@ -11,19 +12,7 @@ import type { StoredTask } from './task-file.js';
 export const OUTCOMES = ['complete', 'needs_review', 'blocked'] as const;
 export type Outcome = (typeof OUTCOMES)[number];
 
-/** The part of a workflow definition that completion needs, with the org chart's role holders. */
-export interface GateFlow {
-  name: string;
-  gates: readonly { id: string; role?: string | undefined; canReject?: boolean | undefined; approval?: boolean | undefined }[];
-  /** Who may complete a gate without `callerRole`: the org chart's agents and each role's agents; absent without an org chart. */
-  holders?: GateHolders | undefined;
-}
-
-/** The agents of the org chart and the agents of each role. */
-export interface GateHolders {
-  agents: readonly string[];
-  roles: Readonly<Record<string, readonly string[]>>;
-}
+export type { GateFlow, GateHolders } from './gate-flow.js';
 
 /** What `svc_task_complete` receives. */
 export interface CompleteInput extends Caller {

@@ -200,6 +200,7 @@ function toPlanTask(entry: IndexEntry, gateRole: string | undefined): PlanTask {
   return {
     id: entry.id, status: entry.status, priority: entry.priority, createdAt: entry.createdAt, routing: entry.routing,
     dependsOn: entry.dependsOn, lease: entry.lease, gateRole, dispatchFailures: entry.dispatchFailures, nextAttemptAt: entry.nextAttemptAt, notBefore: entry.notBefore,
+    workspaceHost: entry.workspaceHost,
   };
 }
 

@@ -39,6 +39,7 @@ function toEntry(read: { task: StoredTask['task']; status: Status; path: string;
     id, status, path, title, priority, routing, dependsOn: dependsOn.length ? dependsOn : NO_DEPENDENCIES, lease: lease ?? undefined, agent, createdAt, updatedAt, project, parentId: parentId ?? undefined,
     mtimeMs, stamp, gate, dispatchFailures: toDispatchFailures(task.metadata), nextAttemptAt: toNextAttemptAt(task.metadata), moved: task.status !== status,
     notBefore: task.notBefore === undefined ? undefined : `${task.notBefore}`, dueAt: task.dueAt === undefined ? undefined : `${task.dueAt}`,
+    workspaceHost: task.workspace === undefined ? undefined : `${task.workspace.host}`,
   };
 }
 

@@ -34,6 +34,8 @@ export interface IndexEntry {
   notBefore: string | undefined;
   /** Due by this time (`dueAt`). */
   dueAt: string | undefined;
+  /** The host that holds the task's worktree (`workspace.host`): only its daemon dispatches the task. */
+  workspaceHost: string | undefined;
   /** The frontmatter names another status than the directory (the file was moved by hand). */
   moved: boolean;
   mtimeMs: number;

@@ -11,6 +11,8 @@ import { startSpawnRecovery } from '../engine/recover.js';
 import { startScheduler, type SchedulerHandle } from '../engine/scheduler.js';
 import { startOverdue } from '../engine/overdue-runner.js';
 import { startSla } from '../engine/sla-runner.js';
+import { startWorkspaceCleanup } from '../engine/workspace-cleanup.js';
+import { startCheckRunner } from '../engine/check-runner.js';
 import { findEnvValues } from '../fs/process.js';
 import { toDaemonSettings } from '../org/org-chart.js';
 import type { Fault } from '../store/commit.js';
@@ -106,8 +108,15 @@ export async function startScheduling(options: SchedulingOptions): Promise<Sched
   const pauses = watchPauses(store.paths, options.log, () => scheduler.schedule());
   const sla = startSla({ store, index, loadOrg: org.get, log: options.log, alert: options.alert, duty: duties });
   const overdue = startOverdue({ store, index, log: options.log, alert: options.alert });
+  const worktrees = startWorkspaceCleanup({ store, log: options.log, host: options.owner?.host });
+  const checks = startCheckRunner({
+    store, inProgress: () => index.summaries('in-progress'), loadOrg: org.get, env: options.env, log: options.log, host: options.owner?.host,
+    onCommitted: async (ids) => (await index.update(ids), scheduler.schedule()),
+  });
+  void worktrees.sweep();
   const schedule = () => {
     scheduler.schedule();
+    checks.scan();
     overdue.request();
     if (!org.settings().dryRun) void murmur.run();
   };
@@ -116,6 +125,7 @@ export async function startScheduling(options: SchedulingOptions): Promise<Sched
     lastPollAt = store.clock().toISOString();
     boot.polled();
     ender.sweep();
+    void worktrees.sweep();
     schedule();
     void sla.check().catch((err: unknown) => options.log(`SLA check failed: ${err instanceof Error ? err.message : String(err)}`));
   }, settings.pollIntervalMs);
@@ -128,7 +138,8 @@ export async function startScheduling(options: SchedulingOptions): Promise<Sched
     busy: scheduler.busy,
     observe(change) {
       murmur.observe(change);
-      if (change.to === 'cancelled') ender.end(change.id, 'it was cancelled');
+      if (change.to === 'cancelled') (ender.end(change.id, 'it was cancelled'), checks.cancel(change.id));
+      if (change.to === 'done' || change.to === 'cancelled') worktrees.request(change.id);
     },
     tick: async () => (await scheduler.tick()).actions,
     onPluginEvent(name, payload) {
@@ -144,6 +155,8 @@ export async function startScheduling(options: SchedulingOptions): Promise<Sched
       pauses.close();
       overdue.close();
       recovery.close();
+      await worktrees.close();
+      await checks.close();
       boot.close();
       await murmur.close();
       await duties.close();

@@ -5,6 +5,7 @@ import type { Change, CommitResult } from './commit.js';
 import { assertLeaseAllows, type Caller } from './lease.js';
 import type { Store } from './store.js';
 import type { StoredTask } from './task-file.js';
+import { toCheckingChange, toDueChecks } from './checking.js';
 
 /** Outcomes of a completion. */
 export const OUTCOMES = ['complete', 'needs_review', 'blocked'] as const;
@@ -13,7 +14,7 @@ export type Outcome = (typeof OUTCOMES)[number];
 /** The part of a workflow definition that completion needs, with the org chart's role holders. */
 export interface GateFlow {
   name: string;
-  gates: readonly { id: string; role: string; canReject?: boolean | undefined }[];
+  gates: readonly { id: string; role: string; canReject?: boolean | undefined; verify?: readonly string[] | undefined }[];
   /** Who may complete a gate without `callerRole`: the org chart's agents and each role's agents; absent without an org chart. */
   holders?: GateHolders | undefined;
 }
@@ -45,8 +46,15 @@ export async function completeTask(store: Store, arg: string, input: CompleteInp
     if (current.status !== 'in-progress') {
       throw new SvcError('invalid_transition', `${current.task.id} is in ${current.status}, not in-progress: only a task being worked on can be completed.`, current.status === 'done' ? 'It is already done.' : 'Claim or dispatch it first, or close it with `svc task close`.');
     }
-    return flow ? toGateChange(current, input, flow, store.clock()) : toPlainChange(current, input);
+    const checks = toDueChecks(current.task, input, flow);
+    if (checks.length) return toCheckingChange(current, input, checks, store);
+    return toCompletionChange(current, input, flow, store.clock());
   }, input.actor);
+}
+
+/** The change a completion makes once nothing holds it back (its checks passed, or it has none). */
+export function toCompletionChange(current: StoredTask, input: CompleteInput, flow: GateFlow | null, now: Date): Change {
+  return flow ? toGateChange(current, input, flow, now) : toPlainChange(current, input);
 }
 
 // --- internal ---

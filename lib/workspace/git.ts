@@ -54,9 +54,11 @@ export async function addWorktree(request: WorktreeRequest): Promise<MadeWorktre
   const found = await runGit(repo, ['rev-parse', '--verify', '--quiet', `${base}^{commit}`]);
   if (!found.ok) throw new GitError(`base ${JSON.stringify(base)} is not a commit of ${repo}${found.stderr ? `: ${found.stderr}` : ''}`);
   await mkdir(dirname(path), { recursive: true });
+  const existed = (await runGit(repo, ['rev-parse', '--verify', '--quiet', `refs/heads/${branch}`])).ok;
   const made = await runGit(repo, ['worktree', 'add', '-b', branch, path, base]);
-  if (!made.ok) throw new GitError(`git worktree add -b ${branch} ${path} ${base} failed: ${made.stderr || made.stdout}`);
-  return { path, branch, base };
+  if (made.ok) return { path, branch, base };
+  if (!existed) await runGit(repo, ['branch', '-D', branch]); // a branch made before the failure is not left behind
+  throw new GitError(`git worktree add -b ${branch} ${path} ${base} failed: ${toMessage(made.stderr || made.stdout)}`);
 }
 
 /** `clean`, `dirty` (uncommitted changes or untracked files) or `missing` (no worktree there). */
@@ -69,13 +71,20 @@ export async function worktreeState(repo: string, path: string): Promise<'clean'
 /** `git worktree remove [--force] <path>`: the branch stays. */
 export async function removeWorktree(repo: string, path: string, force = false): Promise<void> {
   const removed = await runGit(repo, ['worktree', 'remove', ...(force ? ['--force'] : []), path]);
-  if (!removed.ok) throw new GitError(`git worktree remove ${path} failed: ${removed.stderr || removed.stdout}`);
+  if (!removed.ok) throw new GitError(`git worktree remove ${path} failed: ${toMessage(removed.stderr || removed.stdout)}`);
 }
 
 // --- internal ---
 
 const queues = new Map<string, Promise<void>>();
 const LOCK_RETRIES_MS = [100, 200, 400, 800, 1600];
+
+/** git's errors on one line: its `fatal:`/`error:` lines when there are any, else all it said. */
+function toMessage(text: string): string {
+  const lines = text.split('\n').map((line) => line.trim()).filter(Boolean);
+  const errors = lines.filter((line) => /^(fatal|error):/.test(line));
+  return (errors.length ? errors : lines).join('; ');
+}
 
 async function runRetrying(args: readonly string[], cwd: string): Promise<GitResult> {
   for (let attempt = 0; ; attempt++) {

@@ -82,7 +82,10 @@ checks('a daemon SIGKILLed during a check ends the old check and runs it again a
   await within(20_000, () => existsSync(`${root}/check-2.pids`), 'the check to run again');
   assert.not.ok(isAlive(oldCheck!) || isAlive(oldChild!), 'the old run was ended');
   assert.is((await createStore({ root }).get(id)).status, 'in-progress');
-  await runSvc({ SVC_HOME: root, HOME: root }, 'task', 'show', id).then((show) => assert.match(show.stdout, /svc/));
+  const show = await runSvc({ SVC_HOME: root, HOME: root }, 'task', 'show', id);
+  assert.match(show.stdout, /^status: in-progress$/m);
+  assert.match(show.stdout, /^lease: svc until \S+ \(session \S+\)$/m, 'svc task show names the daemon as the holder while the checks run');
+  assert.match(show.stdout, /"pendingCheck":\{"checks":\["slow"\]/);
   const { writeFileSync } = await import('node:fs');
   writeFileSync(`${root}/release`, '');
   await within(20_000, async () => (await createStore({ root }).get(id)).status === 'done', 'done');

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdir } from 'node:fs/promises';
+import { mkdir, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
 
 /** What a git command printed, and how it ended. */
@@ -50,6 +50,7 @@ export function runGit(repo: string, args: readonly string[], cwd = repo): Promi
 /** `git worktree add -b <branch> <path> <base>`; throws `GitError` with git's message (not a repository, base missing, branch taken, disk full). */
 export async function addWorktree(request: WorktreeRequest): Promise<MadeWorktree> {
   const { repo, path, branch } = request;
+  if (!(await stat(repo).then((s) => s.isDirectory(), () => false))) throw new GitError(`the repository ${repo} does not exist (or is not a directory)`);
   const base = request.base ?? (await currentBase(repo));
   const found = await runGit(repo, ['rev-parse', '--verify', '--quiet', `${base}^{commit}`]);
   if (!found.ok) throw new GitError(`base ${JSON.stringify(base)} is not a commit of ${repo}${found.stderr ? `: ${found.stderr}` : ''}`);

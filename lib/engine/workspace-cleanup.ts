@@ -68,6 +68,7 @@ async function cleanOne(options: WorkspaceCleanupOptions, host: string, taskId: 
   if (!record || record.host !== host || record.kept) return;
   const task = await store.get(taskId).catch(() => null);
   if (task?.status !== 'done' && task?.status !== 'cancelled') return;
+  if (await isInUse(store, record)) return; // a subtask works in it (routing.workspace: parent): a later sweep looks again
   const state = await worktreeState(record.repo, record.path);
   const now = store.clock().toISOString();
   if (state === 'dirty') {
@@ -80,4 +81,10 @@ async function cleanOne(options: WorkspaceCleanupOptions, host: string, taskId: 
   await deleteRecord(store.paths.workspaces, taskId);
   log(`removed the worktree of ${taskId} at ${record.path} (${task.status}); branch ${record.branch} is kept`);
   await store.events.record(store.clock(), [{ type: 'workspace.removed', taskId, actor: 'system', payload: { path: record.path, branch: record.branch, existed: state === 'clean' } }]);
+}
+
+/** Whether a task not yet ended works in this worktree, or will (a subtask with `routing.workspace: parent` not yet dispatched). */
+async function isInUse(store: Store, record: WorkspaceRecord): Promise<boolean> {
+  const { tasks } = await store.list(['backlog', 'ready', 'in-progress', 'blocked']);
+  return tasks.some(({ task }) => task.workspace?.path === record.path || (task.parentId === record.taskId && task.routing.workspace === 'parent'));
 }

@@ -74,7 +74,7 @@ ws('implement -> review with a check: one worktree across the gates, a failed ch
   assert.match(task.body, /FAIL: fixed\.txt is missing/);
   assert.equal(task.task.workspace, { name: 'app', path, branch: `svc/${id}`, base: 'main', host: task.task.workspace!.host });
   assert.is((task.task.metadata.lastCheck as { exitCode: number }).exitCode, 0);
-  const events = await readEvents(root, { taskId: id });
+  const events = await within(5000, async () => { const all = await readEvents(root, { taskId: id }); return all.some((e) => e.type === 'task.completed') && all; }, 'task.completed'); // appended just after the commit
   assert.equal(events.filter((e) => e.type === 'task.check_failed').map((e) => [e.payload.name, e.payload.exitCode, e.payload.to]), [['test', 1, 'ready']]);
   assert.is(events.filter((e) => e.type === 'task.verified').length, 1);
   assert.is(events.filter((e) => e.type === 'task.completed').length, 1);
@@ -182,6 +182,39 @@ ws('a worktree svc did not create is never removed, and one in the way of a new 
   await new Promise((resolve) => setTimeout(resolve, 600));
   assert.ok(existsSync(mine), 'the hand-made worktree is still there');
   assert.ok(branches(repo).includes('by-hand'));
+});
+
+ws('a subtask with routing.workspace parent works in its parent\'s worktree, which stays until the subtask ends even when the parent is done first', async () => {
+  const root = tempRoot();
+  const repo = makeRepo(`${root}/repo`);
+  const lead = scriptAgent(SVC_BIN, `
+    fs.writeFileSync('parent.txt', 'from the parent\\n');
+    sh('git', 'add', 'parent.txt'); sh('git', 'commit', '-q', '-m', 'parent work');
+    sh(process.execPath, ${JSON.stringify(SVC_BIN)}, 'tool', 'svc_dispatch', JSON.stringify({ title: 'Sub', brief: 'help', agent: 'helper', parentId: env.SVC_TASK_ID, workspace: 'parent', actor: 'lead' }));
+    complete({ summary: 'parent done' });`);
+  const helper = scriptAgent(SVC_BIN, `
+    const deadline = Date.now() + 20000;
+    while (!fs.existsSync(env.SVC_HOME + '/go') && Date.now() < deadline) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 50);
+    fs.writeFileSync(env.SVC_HOME + '/helper-seen', process.cwd() + ' ' + fs.readdirSync('.').filter((f) => f !== '.git').sort().join(','));
+    fs.writeFileSync('helper.txt', 'from the subtask\\n');
+    sh('git', 'add', 'helper.txt'); sh('git', 'commit', '-q', '-m', 'subtask work');
+    complete({ summary: 'sub done' });`);
+  writeOrg(root, { agents: [{ id: 'lead', name: 'Lead', command: lead, workspace: 'app' }, { id: 'helper', name: 'Helper', command: helper }], aof: { daemon: FAST, workspaces: { app: { repo } } } });
+  await startTestDaemon(root, { tools: [...TOOLS, ...OPERATOR_TOOLS], env: process.env });
+  const parent = await createReady(root, { title: 'Parent', agent: 'lead' });
+  await within(20_000, async () => (await statusOf(root, parent)) === 'done', 'the parent done');
+  const path = `${root}/worktrees/${parent}`;
+  const store = createStore({ root });
+  const sub = await within(10_000, async () => (await store.list()).tasks.find((t) => t.task.parentId === parent), 'the subtask');
+  await within(10_000, async () => (await store.get(sub.task.id)).status === 'in-progress', 'the subtask dispatched');
+  await new Promise((resolve) => setTimeout(resolve, 600)); // polls of the cleanup pass meanwhile
+  assert.ok(existsSync(path), 'the parent\'s worktree is kept while its subtask works in it');
+  writeFileSync(`${root}/go`, '');
+  await within(20_000, async () => (await store.get(sub.task.id)).status === 'done', 'the subtask done');
+  assert.is(readFileSync(`${root}/helper-seen`, 'utf8'), `${path} README.md,parent.txt`);
+  assert.equal((await store.get(sub.task.id)).task.workspace?.path, path);
+  await within(15_000, () => !existsSync(path), 'the worktree removed once no task works in it');
+  assert.equal(git(repo, 'log', '--format=%s', `main..svc/${parent}`).split('\n'), ['subtask work', 'parent work']);
 });
 
 ws('a task naming an unknown workspace or check is refused at creation, with "Did you mean"', async () => {

@@ -1,6 +1,7 @@
-import { mkdir, readFile, unlink, writeFile } from 'node:fs/promises';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { readFile, unlink } from 'node:fs/promises';
 import { hostname } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { CHECK_AGENT } from '../core/spawn.js';
 import type { Lease } from '../core/task.js';
 import { loadWorkflow } from '../org/workflow.js';
@@ -85,6 +86,7 @@ async function runTask(options: CheckRunnerOptions, id: string, session: string,
   const pending = toPendingCheck(stored.task);
   if (stored.task.lease?.sessionId !== session || !pending) return;
   const org = await options.loadOrg().catch(() => null);
+  if (!org) return log(`checks of ${id} wait: no valid org chart defines them right now (svc org validate)`); // the next scan tries again
   const pidFile = join(store.paths.checks, id);
   await endLeftover(pidFile);
   const outcomes: CheckOutcome[] = [];
@@ -95,7 +97,7 @@ async function runTask(options: CheckRunnerOptions, id: string, session: string,
     if (!outcome) return; // aborted: cancelled, or the daemon stops (it runs them again after its restart)
     outcomes.push(outcome);
     if (outcome.exitCode !== 0 || outcome.timedOut || outcome.signal) {
-      end = { passed: false, failed: outcome, maxFailures: org?.aof.daemon.maxCheckFailures ?? 3 };
+      end = { passed: false, failed: outcome, maxFailures: org.aof.daemon.maxCheckFailures };
       break;
     }
   }
@@ -107,9 +109,9 @@ async function runTask(options: CheckRunnerOptions, id: string, session: string,
   if (status) log(end.passed ? `checks of ${id} passed: now ${status}` : `check ${end.failed.name} of ${id} failed: now ${status}`);
 }
 
-async function runOne(options: CheckRunnerOptions, stored: StoredTask, name: string, session: string, org: OrgChart | null, pidFile: string, onCheck: (check: RunningCheck) => void): Promise<CheckOutcome | null> {
+async function runOne(options: CheckRunnerOptions, stored: StoredTask, name: string, session: string, org: OrgChart, pidFile: string, onCheck: (check: RunningCheck) => void): Promise<CheckOutcome | null> {
   const { task } = stored;
-  const def = org?.aof.checks[name];
+  const def = org.aof.checks[name];
   const cwd = def?.cwd ?? task.workspace?.path;
   const log = openRunLog(options.store.paths.runLogs, `check-${name}`, { taskId: task.id, what: `check ${name}`, session, startedAt: options.store.clock().toISOString() });
   try {
@@ -119,7 +121,7 @@ async function runOne(options: CheckRunnerOptions, stored: StoredTask, name: str
       return { name, exitCode: null, signal: null, timedOut: false, durationMs: 0, tail: log.tail(), log: log.path };
     }
     const env = { ...options.env, SVC_TASK_ID: task.id, SVC_CHECK: name, ...(task.workspace ? { SVC_WORKSPACE: task.workspace.path, SVC_BRANCH: task.workspace.branch } : {}) };
-    const check = runCheckProcess({ argv: def.run, cwd, env, timeoutMs: def.timeoutMs, log: log, onStart: (pgid) => void writePid(pidFile, pgid) });
+    const check = runCheckProcess({ argv: def.run, cwd, env, timeoutMs: def.timeoutMs, log: log, onStart: (pgid) => writePid(pidFile, pgid) });
     onCheck(check);
     const exit = await check.ended;
     await unlink(pidFile).catch(() => undefined);
@@ -137,9 +139,10 @@ async function toFlow(root: string, name: string, org: OrgChart | null): Promise
   return { ...workflow, holders: { agents: org.agents.map((a) => a.id), roles: Object.fromEntries(Object.entries(org.roles).map(([role, def]) => [role, def.agents])) } };
 }
 
-async function writePid(file: string, pgid: number): Promise<void> {
-  await mkdir(join(file, '..'), { recursive: true });
-  await writeFile(file, `${pgid}\n`);
+/** Synchronous, so the record is written before the check's end can remove it. */
+function writePid(file: string, pgid: number): void {
+  mkdirSync(dirname(file), { recursive: true });
+  writeFileSync(file, `${pgid}\n`);
 }
 
 /** Ends the process group of a check a killed daemon left running. */

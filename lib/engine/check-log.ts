@@ -31,7 +31,7 @@ export function openRunLog(dir: string, name: string, header: RunLogHeader, maxB
   mkdirSync(folder, { recursive: true });
   const n = nextNumber(folder, name);
   const path = join(folder, `${name}-${n}.log`);
-  const fd = openSync(path, 'wx', 0o600);
+  const fd = openSync(path, 'wx+', 0o600); // read back when the cap cuts the start
   const head = Buffer.from(`# task ${header.taskId} ${header.what} session ${header.session} started ${header.startedAt}\n`);
   writeSync(fd, head, 0, head.length, 0);
   let size = head.length;
@@ -64,7 +64,7 @@ function keepTail(fd: number, head: Buffer, maxBytes: number): number {
   const size = fstatSync(fd).size;
   const tail = Buffer.alloc(Math.min(maxBytes, size - head.length));
   readSync(fd, tail, 0, tail.length, size - tail.length);
-  const mark = Buffer.from('[... earlier output cut: the log keeps its last 10 MiB ...]\n');
+  const mark = Buffer.from(`[... earlier output cut: the log keeps its last ${maxBytes} bytes ...]\n`);
   ftruncateSync(fd, 0);
   writeSync(fd, head, 0, head.length, 0);
   writeSync(fd, mark, 0, mark.length, head.length);

@@ -2,6 +2,7 @@ import { statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { isAbsolute, join } from 'node:path';
 import { checkBranchTemplate, checkDirTemplate } from '../core/branch-template.js';
+import { CHECK_AGENT } from '../core/spawn.js';
 import { toDidYouMean } from '../core/suggest.js';
 import { asRecord, recordsOf, type Problem } from './problems.js';
 import type { WorkspaceDef } from './schema.js';
@@ -18,6 +19,7 @@ export function checkWorkspaces(data: unknown): Problem[] {
   const problems = Object.entries(workspaces).flatMap(([name, def]) => checkWorkspace(`aof.workspaces.${name}`, asRecord(def) ?? {}));
   const names = Object.keys(workspaces);
   for (const [i, agent] of recordsOf(asRecord(data)?.agents)) {
+    if (agent.id === CHECK_AGENT) problems.push({ path: `agents[${i}].id`, problem: `"${CHECK_AGENT}" is reserved: the daemon holds a task's lease under that name while it runs the task's checks` });
     if (typeof agent.workspace === 'string' && !names.includes(agent.workspace)) problems.push({ path: `agents[${i}].workspace`, problem: unknownWorkspace(agent.workspace, names) });
   }
   return problems;

@@ -23,10 +23,10 @@ export interface PendingCheck {
 /**
  * The checks a completion must pass first (docs/workspaces.md): outcome `complete` of a gate with
  * `verify`, or of a task with `routing.verify` (on a gated task, when the completion would make it
- * done). None for other outcomes, and none for the daemon's own completion after its checks passed.
+ * done). None for other outcomes. Whoever the caller says it is: the actor is not trusted here.
  */
 export function toDueChecks(task: Task, input: CompleteInput, flow: GateFlow | null): string[] {
-  if (input.actor === CHECK_AGENT || (input.outcome ?? 'complete') !== 'complete') return [];
+  if ((input.outcome ?? 'complete') !== 'complete') return [];
   if (!flow) return [...(task.routing.verify ?? [])];
   const index = Math.max(0, flow.gates.findIndex((gate) => gate.id === (task.gate?.current ?? flow.gates[0]?.id)));
   const gate = flow.gates[index];

@@ -38,7 +38,7 @@ validate('svc org validate lists every workspace problem at once, naming the fie
       escape: { repo, dir: '../{id}' },
       rooted: { repo, root: 'worktrees' },
     },
-  }, [{ id: 'dev', name: 'Dev', workspace: 'relativ' }, { id: 'ops', name: 'Ops', workspace: 'nowhere' }]);
+  }, [{ id: 'dev', name: 'Dev', workspace: 'relativ' }, { id: 'ops', name: 'Ops', workspace: 'nowhere' }, { id: 'svc', name: 'Impostor' }]);
   const result = await svc(root, 'org', 'validate');
   assert.is(result.code, 1);
   const text = result.stderr;
@@ -51,6 +51,7 @@ validate('svc org validate lists every workspace problem at once, naming the fie
   assert.match(text, /aof\.workspaces\.rooted\.root: must be an absolute path or start with ~\//);
   assert.match(text, /agents\[0\]\.workspace: unknown workspace "relativ" \(known workspaces: .*\)\. Did you mean "relative"\?/);
   assert.match(text, /agents\[1\]\.workspace: unknown workspace "nowhere"/);
+  assert.match(text, /agents\[2\]\.id: "svc" is reserved/);
 });
 
 validate('a workflow gate naming a check the org chart does not define is refused by svc doctor', async () => {

@@ -69,7 +69,7 @@ export function createCommandAdapter(options: CommandAdapterOptions): CommandAda
       if (!argv?.length) throw new SpawnError('agent_unavailable', `agent ${request.agent} has no command in the org chart`);
       const env = { ...options.baseEnv, ...options.extraEnv, ...agent?.env, ...toTaskEnv(options, request) };
       const output = openRunOutput({ root: options.root, logFile: options.logFile, maxBytes: () => options.runLogMaxBytes?.() ?? DEFAULT_RUN_LOG_MAX_BYTES }, request);
-      const child = await start(argv, env, request.prompt, options, output);
+      const child = await start(argv, env, request.prompt, { ...options, cwd: request.workspace?.path ?? options.root }, output);
       const run = runs.add(request.taskId, request.sessionId, child.pid!);
       const ended = new Promise<RunEnd>((resolve) => {
         child.on('exit', (code, signal) => {
@@ -89,7 +89,7 @@ function toTaskEnv(options: CommandAdapterOptions, request: SpawnRequest): Recor
   return {
     SVC_HOME: options.root, SVC_SOCKET: options.socketPath, SVC_TASK_ID: request.taskId, SVC_TASK_TITLE: request.task.title,
     SVC_TASK_BRIEF: request.task.body, SVC_SESSION_ID: request.sessionId, SVC_AGENT: request.agent,
-    SVC_TASK_GATE: request.task.gate?.current ?? '',
+    SVC_TASK_GATE: request.task.gate?.current ?? '', ...(request.workspace ? { SVC_WORKSPACE: request.workspace.path, SVC_BRANCH: request.workspace.branch } : {}),
   };
 }
 
@@ -98,7 +98,7 @@ function toTaskEnv(options: CommandAdapterOptions, request: SpawnRequest): Recor
  * written, unlinked, handed over as a descriptor (read from offset 0). Output goes straight to the
  * log file, so nothing but the exit ties the agent to this process.
  */
-function start(argv: readonly string[], env: Record<string, string | undefined>, prompt: string, options: CommandAdapterOptions, output: RunOutput): Promise<ChildProcess> {
+function start(argv: readonly string[], env: Record<string, string | undefined>, prompt: string, options: CommandAdapterOptions & { cwd: string }, output: RunOutput): Promise<ChildProcess> {
   const log = output.fd;
   let input: number;
   try {
@@ -111,7 +111,7 @@ function start(argv: readonly string[], env: Record<string, string | undefined>,
   }
   const release = () => (closeSync(log), closeSync(input));
   return new Promise((resolve, reject) => {
-    const child = spawn(argv[0]!, argv.slice(1), { cwd: options.root, env, stdio: [input, log, log], detached: true });
+    const child = spawn(argv[0]!, argv.slice(1), { cwd: options.cwd, env, stdio: [input, log, log], detached: true });
     if (options.unref) child.unref();
     child.once('spawn', () => {
       release();

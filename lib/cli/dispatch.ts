@@ -24,7 +24,7 @@ const GROUPS: Record<string, Entry & { summary: string }> = {
     load: async () => registerAll(await Promise.all([
       import('./task.js').then((m) => m.registerTask), import('./task-bulk.js').then((m) => m.registerTaskBulk), import('./task-note.js').then((m) => m.registerTaskNote),
       import('./task-approval.js').then((m) => m.registerTaskApproval), import('./task-logs.js').then((m) => m.registerTaskLogs),
-      import('./task-tree.js').then((m) => m.registerTaskTree),
+      import('./task-tree.js').then((m) => m.registerTaskTree), import('./task-workspace.js').then((m) => m.registerTaskWorkspace),
     ])),
   },
   daemon: { summary: 'Run, start, stop or install the daemon, and its status (svc daemon --help)', load: async () => (await import('./daemon.js')).registerDaemon },

@@ -7,6 +7,8 @@ import { countSpooled, mergeEventSpool } from '../store/event-spool.js';
 import { findDanglingDependencies, type DanglingDependency } from '../store/dangling.js';
 import { isFixable, planReconcile, RECONCILE_KINDS, type ReconcileAction, type ReconcileKind, type ReconcilePlan } from '../store/reconcile.js';
 import { applyReconcile, type ReconcileResult } from '../store/reconcile-apply.js';
+import { toTerminalText } from '../core/text.js';
+import { listRecords, type WorkspaceRecord } from '../workspace/records.js';
 import type { Context } from './context.js';
 
 interface DoctorOptions {
@@ -33,12 +35,14 @@ export function registerDoctor(cli: CAC, ctx: Context): void {
       const spool = await checkSpool(ctx.root, options.fix === true);
       const json = options.json === true;
       const dangling = await findDanglingDependencies(store.paths);
+      const keptWorktrees = (await listRecords(store.paths.workspaces)).filter((record) => record.kept);
       if (!json) {
+        for (const { taskId, path, branch, kept } of keptWorktrees) ctx.print(`kept worktree: ${taskId} at ${toTerminalText(path)} (branch ${toTerminalText(branch)}): ${toTerminalText(kept!.reason)}; svc task workspace ${taskId} --remove [--force] removes it`);
         printConfig(ctx, config);
         printSpool(ctx, spool);
         for (const { id, missing } of dangling) ctx.print(`dangling dependency: ${id} depends on ${missing.join(', ')}, which ${missing.length === 1 ? 'is not a task' : 'are not tasks'} (the task waits until they exist)`);
       }
-      const other = { config, spool: json ? spool : undefined, elsewhere: config.length > 0 || spool.problem, dangling };
+      const other = { config, spool: json ? spool : undefined, elsewhere: config.length > 0 || spool.problem, dangling, keptWorktrees };
       if (!options.fix) printPlan(ctx, plan, json, other);
       else printResult(ctx, await applyReconcile(store.paths, plan, 'doctor', { events: store.events }), json, other);
       if (config.length || spool.problem) ctx.exitCode = 1;
@@ -92,6 +96,8 @@ interface Elsewhere {
   elsewhere: boolean;
   /** Dependencies on ids that are no task (reported, never changed). */
   dangling: DanglingDependency[];
+  /** Worktrees svc created and kept at the end of their task (uncommitted changes). */
+  keptWorktrees: WorkspaceRecord[];
 }
 
 function printSpool(ctx: Context, spool: SpoolCheck): void {
@@ -127,12 +133,12 @@ function printConfig(ctx: Context, config: readonly ConfigProblem[]): void {
   if (config.length) ctx.print('hint: fix the listed fields (svc org validate checks the org chart); a daemon holds ready tasks while no valid org chart is loaded.');
 }
 
-function printPlan(ctx: Context, plan: ReconcilePlan, json: boolean, { config, spool, elsewhere, dangling }: Elsewhere): void {
+function printPlan(ctx: Context, plan: ReconcilePlan, json: boolean, { config, spool, elsewhere, dangling, keptWorktrees }: Elsewhere): void {
   const { actions } = plan;
   ctx.exitCode = actions.length ? 1 : 0;
   if (json) {
     const problems = actions.length + config.length + (spool?.problem ? 1 : 0);
-    return ctx.json({ ok: problems === 0, problems, counts: toCounts(actions), actions, config, eventSpool: spool, dangling });
+    return ctx.json({ ok: problems === 0, problems, counts: toCounts(actions), actions, config, eventSpool: spool, dangling, keptWorktrees });
   }
   for (const action of actions) ctx.print(action.line);
   ctx.print(actions.length ? `${toSummary(actions, 'problem')}` : elsewhere ? 'tasks tree: no problems' : 'ok: no problems');
@@ -140,11 +146,11 @@ function printPlan(ctx: Context, plan: ReconcilePlan, json: boolean, { config, s
   if (actions.some((action) => action.kind === 'invalid')) ctx.print(`hint: ${INVALID_HINT}`);
 }
 
-function printResult(ctx: Context, result: ReconcileResult, json: boolean, { config, spool, elsewhere, dangling }: Elsewhere): void {
+function printResult(ctx: Context, result: ReconcileResult, json: boolean, { config, spool, elsewhere, dangling, keptWorktrees }: Elsewhere): void {
   const invalid = result.remaining.filter((action) => action.kind === 'invalid');
   ctx.exitCode = invalid.length || result.failed.length ? 1 : 0;
   if (json) {
-    return ctx.json({ ok: ctx.exitCode === 0 && config.length === 0 && !spool?.problem, fixed: result.applied.length, counts: toCounts(result.applied), ...result, config, eventSpool: spool, dangling });
+    return ctx.json({ ok: ctx.exitCode === 0 && config.length === 0 && !spool?.problem, fixed: result.applied.length, counts: toCounts(result.applied), ...result, config, eventSpool: spool, dangling, keptWorktrees });
   }
   for (const action of result.applied) ctx.print(`fixed: ${action.line}`);
   for (const { action, message } of result.failed) ctx.print(`failed: ${action.line}: ${message}`);

@@ -58,6 +58,7 @@ function toDetailLines(stored: StoredTask): string[] {
   ];
   if (task.lease) lines.push(`lease: ${task.lease.agent} until ${task.lease.expiresAt} (session ${task.lease.sessionId})`);
   if (task.gate) lines.push(`gate: ${task.gate.workflow} / ${task.gate.current}`);
+  if (task.workspace) lines.push(`workspace: ${task.workspace.name} at ${task.workspace.path} (branch ${task.workspace.branch}, from ${task.workspace.base}, host ${task.workspace.host})`);
   if (task.parentId) lines.push(`parentId: ${task.parentId}`);
   if (task.notBefore) lines.push(`notBefore: ${task.notBefore}`);
   if (task.dueAt) lines.push(`dueAt: ${task.dueAt}${isOverdue(stored.status, task.dueAt) ? ' (OVERDUE)' : ''}`);

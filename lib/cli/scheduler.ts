@@ -46,7 +46,7 @@ async function askDaemon(store: Store, active: boolean): Promise<Action[] | null
 async function planOnce(ctx: Context, store: Store): Promise<Action[]> {
   const scheduler = startScheduler({
     store, source: createListingSource(store), adapters: {}, loadOrg: () => loadOrg(ctx.root), mode: () => 'standalone', pluginAttached: () => false,
-    log: () => undefined, alert: () => undefined,
+    log: () => undefined, alert: () => undefined, owner: { host: hostname(), pid: process.pid }, // this host: a task whose worktree is elsewhere is held
   });
   try {
     return await scheduler.preview();

@@ -30,12 +30,14 @@ export function registerTask(cli: CAC, ctx: Context): void {
     .option('--depends-on <ids>', 'Comma-separated ids this task waits for').option('--body <text>', 'Markdown body')
     .option('--project <id>', 'Project id', { default: 'default' }).option('--parent <id>', 'Parent task id')
     .option('--workflow <name>', 'Gate the task through org/workflows/<name>.yaml').option('--json', 'Print JSON')
+    .option('--workspace <name>', 'Work in a git worktree of this workspace (aof.workspaces), or "parent"').option('--verify <checks>', 'Comma-separated checks (aof.checks) that must pass before done')
     .option('--not-before <when>', 'Not dispatched before then: a duration from now (30m, 2h, 2d) or a date or time').option('--due <when>', 'Due by then (2d, or a date or time); past it, one OVERDUE alert')
     .example('svc task create Fix the login page --agent dev --priority high')
     .action(async (title: string[], opts: Record<string, unknown>) => {
       const params = {
         title: title.join(' '), body: toText(opts.body), priority: toPriority(opts.priority), agent: toText(opts.agent), team: toText(opts.team), role: toText(opts.role),
         tags: toList(opts.tags), dependsOn: toList(opts.dependsOn), project: toText(opts.project), parent: toText(opts.parent), workflow: toText(opts.workflow),
+        workspace: toText(opts.workspace), verify: toList(opts.verify),
         ...toTimeParams(opts, new Date()),
       };
       const created = await operate<ListRow>(ctx, 'operator_task_create', params);

@@ -1,5 +1,8 @@
 import type { Routing, Task } from './task.js';
 
+/** The agent of the lease a task holds while the daemon itself runs its checks (docs/workspaces.md). */
+export const CHECK_AGENT = 'svc';
+
 /** How a spawn reaches an agent: a local command, the gateway plugin, or the gateway's HTTP API. */
 export type AdapterKind = 'command' | 'plugin' | 'standalone';
 
@@ -17,6 +20,8 @@ export interface SpawnRequest {
   sessionId: string;
   prompt: string;
   task: { title: string; priority: string; routing: Routing; gate?: Task['gate']; body: string };
+  /** The git worktree the run works in (docs/workspaces.md), when the task has one. */
+  workspace?: { path: string; branch: string };
 }
 
 /** How an agent run ended: `ok: false` when it failed; the scheduler checks whether the task was completed. */

@@ -21,6 +21,19 @@ export const RoutingSchema = z.looseObject({
   role: z.string().min(1).optional(),
   tags: z.array(z.string()).optional(),
   workflow: z.string().min(1).optional(),
+  /** A workspace of the org chart (`aof.workspaces`), or `parent` for the parent task's worktree (docs/workspaces.md). */
+  workspace: z.string().min(1).optional(),
+  /** Checks of the org chart (`aof.checks`) that must pass before the task is done. */
+  verify: z.array(z.string().min(1)).optional(),
+});
+
+/** `workspace`: the git worktree a task works in, recorded at its first dispatch (docs/workspaces.md). */
+export const WorkspaceSchema = z.looseObject({
+  name: z.string().min(1),
+  path: z.string().min(1),
+  branch: z.string().min(1),
+  base: z.string().min(1),
+  host: z.string().min(1),
 });
 
 /**
@@ -72,11 +85,13 @@ export const TaskSchema = z.looseObject({
   notBefore: timestamp.optional(),
   /** Expected done by this time; past it, one `[AOF] OVERDUE:` alert. */
   dueAt: timestamp.optional(),
+  workspace: WorkspaceSchema.optional(),
 });
 
 export type Task = z.infer<typeof TaskSchema>;
 export type Routing = z.infer<typeof RoutingSchema>;
 export type Lease = z.infer<typeof LeaseSchema>;
+export type TaskWorkspace = z.infer<typeof WorkspaceSchema>;
 export type { Priority, Status };
 
 /** A task file: frontmatter and Markdown body. */
@@ -88,7 +103,7 @@ export interface TaskDoc {
 /** Frontmatter key order on disk: the specification's order, then unknown keys. */
 export const TASK_KEY_ORDER = [
   'schemaVersion', 'id', 'project', 'title', 'status', 'priority', 'routing', 'createdAt', 'updatedAt',
-  'lastTransitionAt', 'createdBy', 'dependsOn', 'metadata', 'lease', 'sla', 'parentId', 'gate', 'notBefore', 'dueAt',
+  'lastTransitionAt', 'createdBy', 'dependsOn', 'metadata', 'lease', 'sla', 'parentId', 'gate', 'notBefore', 'dueAt', 'workspace',
 ] as const;
 
 /** Validates frontmatter data; every problem is listed, one `path: problem` a line. */

@@ -12,6 +12,8 @@ import { startSpawnRecovery } from '../engine/recover.js';
 import { startScheduler, type SchedulerHandle } from '../engine/scheduler.js';
 import { startOverdue } from '../engine/overdue-runner.js';
 import { startSla } from '../engine/sla-runner.js';
+import { startWorkspaceCleanup } from '../engine/workspace-cleanup.js';
+import { startCheckRunner } from '../engine/check-runner.js';
 import { findEnvValues } from '../fs/process.js';
 import { toDaemonSettings } from '../org/org-chart.js';
 import type { Fault } from '../store/commit.js';
@@ -108,8 +110,15 @@ export async function startScheduling(options: SchedulingOptions): Promise<Sched
   const sla = startSla({ store, index, loadOrg: org.get, log: options.log, alert: options.alert, duty: duties });
   const overdue = startOverdue({ store, index, log: options.log, alert: options.alert });
   const approvals = createApprovalAlerts({ entryOf: (id) => index.get(id), alert: options.alert });
+  const worktrees = startWorkspaceCleanup({ store, log: options.log, host: options.owner?.host });
+  const checks = startCheckRunner({
+    store, inProgress: () => index.summaries('in-progress'), loadOrg: org.get, env: options.env, log: options.log, host: options.owner?.host,
+    onCommitted: async (ids) => (await index.update(ids), scheduler.schedule()),
+  });
+  void worktrees.sweep();
   const schedule = () => {
     scheduler.schedule();
+    checks.scan();
     overdue.request();
     if (!org.settings().dryRun) void murmur.run();
   };
@@ -118,6 +127,7 @@ export async function startScheduling(options: SchedulingOptions): Promise<Sched
     lastPollAt = store.clock().toISOString();
     boot.polled();
     ender.sweep();
+    void worktrees.sweep();
     schedule();
     void sla.check().catch((err: unknown) => options.log(`SLA check failed: ${err instanceof Error ? err.message : String(err)}`));
   }, settings.pollIntervalMs);
@@ -131,7 +141,8 @@ export async function startScheduling(options: SchedulingOptions): Promise<Sched
     observe(change) {
       murmur.observe(change);
       approvals.observe(change);
-      if (change.to === 'cancelled') ender.end(change.id, 'it was cancelled');
+      if (change.to === 'cancelled') (ender.end(change.id, 'it was cancelled'), checks.cancel(change.id));
+      if (change.to === 'done' || change.to === 'cancelled') worktrees.request(change.id);
     },
     tick: async () => (await scheduler.tick()).actions,
     onPluginEvent(name, payload) {
@@ -147,6 +158,8 @@ export async function startScheduling(options: SchedulingOptions): Promise<Sched
       pauses.close();
       overdue.close();
       recovery.close();
+      await worktrees.close();
+      await checks.close();
       boot.close();
       await murmur.close();
       await duties.close();
@@ -203,6 +216,7 @@ function toPlanTask(entry: IndexEntry, gate: GateRoute | undefined): PlanTask {
   return {
     id: entry.id, status: entry.status, priority: entry.priority, createdAt: entry.createdAt, routing: entry.routing,
     dependsOn: entry.dependsOn, lease: entry.lease, gateRole: gate?.role, approval: gate?.approval, dispatchFailures: entry.dispatchFailures, nextAttemptAt: entry.nextAttemptAt, notBefore: entry.notBefore,
+    workspaceHost: entry.workspaceHost,
   };
 }
 

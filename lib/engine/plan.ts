@@ -1,7 +1,7 @@
 import { compareText } from '../core/compare.js';
 import { toPriorityRank } from '../core/priority.js';
 import type { Status } from '../core/status.js';
-import type { AdapterKind } from '../core/spawn.js';
+import { CHECK_AGENT, type AdapterKind } from '../core/spawn.js';
 import type { Lease, Routing } from '../core/task.js';
 import type { OrgChart } from '../org/schema.js';
 import type { AgentPause } from '../store/agent-pauses.js';
@@ -28,6 +28,8 @@ export interface PlanTask {
   nextAttemptAt?: string | undefined;
   /** `notBefore`: no dispatch before this time. */
   notBefore?: string | undefined;
+  /** The host that holds the task's worktree: another host's daemon does not dispatch it. */
+  workspaceHost?: string | undefined;
 }
 
 /** The state a plan is made from: ready and in-progress tasks, and any task's status by id. */
@@ -42,7 +44,7 @@ export interface Snapshot {
 /** How dispatch is possible right now (docs/architecture.md, "Adapters"). */
 export type Mode = 'booting' | 'plugin' | 'standalone';
 export type { AdapterKind };
-export type HoldReason = 'previous-run-ending' | 'dependencies' | 'backoff' | 'no-route' | 'agent-busy' | 'concurrency' | 'booting' | 'no-plugin-attached' | 'no-gateway' | 'org-chart' | 'not-before' | 'agent-paused' | 'approval';
+export type HoldReason = 'previous-run-ending' | 'dependencies' | 'backoff' | 'no-route' | 'agent-busy' | 'concurrency' | 'booting' | 'no-plugin-attached' | 'no-gateway' | 'org-chart' | 'not-before' | 'agent-paused' | 'approval' | 'workspace-host';
 
 /** Everything else a plan depends on. */
 export interface PlanContext {
@@ -59,6 +61,8 @@ export interface PlanContext {
   perDaemon?: { limit: number; owner: { host: string; pid: number } };
   /** Paused agents (`svc agent pause`): they get no new dispatch. */
   paused?: ReadonlyMap<string, AgentPause>;
+  /** This daemon's host: a task whose worktree is on another host is held (docs/workspaces.md). */
+  host?: string | undefined;
 }
 
 /** One step the executor takes. */
@@ -79,7 +83,8 @@ export function plan(snapshot: Snapshot, ctx: PlanContext): Action[] {
   const count = { running: 0, mine: 0 };
   const owner = ctx.perDaemon?.owner;
   for (const task of snapshot.inProgress) {
-    if (task.lease && Date.parse(task.lease.expiresAt) <= ctx.now.getTime()) {
+    // A lease to `svc` is the daemon's own while it runs the task's checks: its check runner ends it (docs/workspaces.md).
+    if (task.lease && task.lease.agent !== CHECK_AGENT && Date.parse(task.lease.expiresAt) <= ctx.now.getTime()) {
       actions.push({ kind: 'expire', taskId: task.id, agent: task.lease.agent, sessionId: task.lease.sessionId, expiredAt: task.lease.expiresAt });
       continue;
     }
@@ -114,6 +119,7 @@ function planReady(task: PlanTask, snapshot: Snapshot, ctx: PlanContext, load: M
   if (previous) return hold('previous-run-ending', previous);
   if (ctx.orgProblem) return hold('org-chart', ctx.orgProblem);
   if (task.approval) return hold('approval', `its gate is an approval gate: \`svc task approve ${task.id}\` or \`svc task reject ${task.id} --note ...\``);
+  if (task.workspaceHost && ctx.host && task.workspaceHost !== ctx.host) return hold('workspace-host', `its worktree is on host ${task.workspaceHost}; only the daemon there dispatches it`);
   if (task.notBefore && Date.parse(task.notBefore) > ctx.now.getTime()) return { kind: 'hold', taskId: task.id, reason: 'not-before', detail: `not before ${task.notBefore}`, until: task.notBefore };
   if (task.nextAttemptAt && Date.parse(task.nextAttemptAt) > ctx.now.getTime()) {
     const failures = task.dispatchFailures ?? 0;

@@ -8,6 +8,7 @@ export function toPrompt(task: Task, body: string, sessionId: string, gateRole?:
     `You are assigned task ${task.id}: ${task.title}`,
     `Priority: ${task.priority}.${gated}`,
     '',
+    ...(task.workspace ? [`Workspace: work in the git worktree ${task.workspace.path} on branch ${task.workspace.branch} (commit your changes there; later gates work in the same worktree).`, ''] : []),
     body.trim() || '(no brief)',
     '',
     'When you are done, call:',

@@ -8,6 +8,7 @@ import { toFailureReason, type Adapter, type RunEnd, type SpawnRequest } from '.
 import { deadletterTask, formatDeadletterAlert, leaseTask, recordFailure, type LeaseOwner } from './dispatch.js';
 import type { Action, AdapterKind } from './plan.js';
 import { toPrompt } from './prompt.js';
+import { prepareWorkspace } from './workspace-step.js';
 
 /** What one dispatch needs from the scheduler. */
 export interface RunContext {
@@ -65,14 +66,18 @@ export async function runDispatch(ctx: RunContext, action: Extract<Action, { kin
 // --- internal ---
 
 async function handOver(ctx: RunContext, action: Extract<Action, { kind: 'dispatch' }>, sessionId: string, after: StoredTask): Promise<boolean> {
-  const { task, body } = after;
+  const { body } = after;
+  let task = after.task;
   const request: SpawnRequest = {
     id: sessionId, taskId: task.id, agent: action.agent, sessionId,
-    prompt: toPrompt(task, body, sessionId), task: { title: task.title, priority: task.priority, routing: task.routing, gate: task.gate, body },
+    prompt: '', task: { title: task.title, priority: task.priority, routing: task.routing, gate: task.gate, body },
   };
   const adapter = ctx.adapters[action.adapter];
   try {
     if (!adapter) throw Object.assign(new Error(`no ${action.adapter} adapter is available`), { reason: 'adapter_unavailable' });
+    const workspace = await prepareWorkspace({ store: ctx.store, org: ctx.org, agent: action.agent, sessionId, host: ctx.owner?.host }, after);
+    if (workspace) (task = { ...task, workspace }, request.workspace = { path: workspace.path, branch: workspace.branch });
+    request.prompt = toPrompt(task, body, sessionId);
     const run = await adapter.spawn(request);
     ctx.fault?.('dispatch.handed');
     ctx.log(`dispatched ${task.id} to ${action.agent} via ${action.adapter} (session ${sessionId})`);
@@ -83,8 +88,9 @@ async function handOver(ctx: RunContext, action: Extract<Action, { kind: 'dispat
     return true;
   } catch (err) {
     const reason = (err as { reason?: string }).reason ?? toFailureReason(err);
-    ctx.log(`dispatch of ${task.id} to ${action.agent} via ${action.adapter} failed: ${reason}: ${err instanceof Error ? err.message : String(err)}`);
-    await fail(ctx, request, reason);
+    const message = err instanceof Error ? err.message : String(err);
+    ctx.log(`dispatch of ${task.id} to ${action.agent} via ${action.adapter} failed: ${reason}: ${message}`);
+    await fail(ctx, request, reason === 'workspace_failed' || reason === 'workspace_elsewhere' ? `${reason}: ${message}` : reason);
     return false;
   }
 }

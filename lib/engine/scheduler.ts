@@ -94,7 +94,7 @@ export function startScheduler(options: SchedulerOptions): SchedulerHandle {
     const snapshot = await options.source.snapshot();
     const paused = await pauses.get();
     const actions = plan(snapshot, {
-      org, now, paused, maxConcurrentDispatches: settings.maxConcurrentDispatches, mode: options.mode(),
+      org, now, paused, host: options.owner?.host, maxConcurrentDispatches: settings.maxConcurrentDispatches, mode: options.mode(),
       ...(settings.maxDispatchesPerDaemon && options.owner ? { perDaemon: { limit: settings.maxDispatchesPerDaemon, owner: options.owner } } : {}),
       pluginAttached: options.pluginAttached(), gatewayConfigured: Boolean(settings.gatewayUrl), orgProblem: options.orgProblem?.() ?? null,
     });

@@ -11,7 +11,7 @@ export function toPlanTask(stored: StoredTask, gate?: GateRoute): PlanTask {
   const { task } = stored;
   return {
     id: task.id, status: stored.status, priority: task.priority, createdAt: task.createdAt, routing: task.routing,
-    dependsOn: task.dependsOn, lease: task.lease, gateRole: gate?.role, approval: gate?.approval, dispatchFailures: toDispatchFailures(task.metadata), nextAttemptAt: toNextAttemptAt(task.metadata), notBefore: task.notBefore,
+    dependsOn: task.dependsOn, lease: task.lease, gateRole: gate?.role, approval: gate?.approval, dispatchFailures: toDispatchFailures(task.metadata), nextAttemptAt: toNextAttemptAt(task.metadata), notBefore: task.notBefore, workspaceHost: task.workspace?.host,
   };
 }
 

@@ -2,6 +2,7 @@ import { parseYaml } from '../fs/frontmatter.js';
 import { readIfExists, toOrgChartFile } from './files.js';
 import { describeIssue, throwProblems, toProblems } from './problems.js';
 import { checkReferences } from './references.js';
+import { checkWorkspaces } from './workspaces.js';
 import { DaemonSettingsSchema, OrgChartSchema, type DaemonSettings, type OrgChart } from './schema.js';
 
 const HINT = 'Fix the listed fields (templates/org-chart.yaml is a complete example), then run `svc org validate`.';
@@ -21,7 +22,7 @@ export async function loadOrgFile(file: string): Promise<OrgChart | null> {
 /** Validates org chart data: every schema and cross-reference problem in one `validation_error`. */
 export function validateOrg(data: unknown, source: string): OrgChart {
   const result = OrgChartSchema.safeParse(data, { error: describeIssue });
-  const problems = [...(result.success ? [] : toProblems(result.error.issues)), ...checkReferences(data)];
+  const problems = [...(result.success ? [] : toProblems(result.error.issues)), ...checkReferences(data), ...checkWorkspaces(data)];
   if (problems.length || !result.success) throwProblems(source, 'org chart', problems, HINT);
   return result.data;
 }

@@ -1,9 +1,11 @@
 import { SvcError } from '../core/errors.js';
+import { toDidYouMean } from '../core/suggest.js';
 import type { Routing } from '../core/task.js';
+import { unknownWorkspace } from './workspaces.js';
 import type { Agent, OrgChart } from './schema.js';
 
 /** The routing fields that choose an agent (a task's `routing`, or any plain object of that shape). */
-export type RoutingFields = Pick<Routing, 'agent' | 'role' | 'team' | 'tags'>;
+export type RoutingFields = Pick<Routing, 'agent' | 'role' | 'team' | 'tags'> & Pick<Partial<Routing>, 'workspace' | 'verify'>;
 
 /** What to route: the task's routing and, for a gated task, the current gate's role. */
 export interface RouteRequest {
@@ -43,6 +45,9 @@ export function hasRoute(routing: RoutingFields): boolean {
 
 /** Throws `validation_error` listing the known ones when an org chart exists but does not know the named agent, role or team. */
 export function assertKnownRouting(routing: RoutingFields, org: OrgChart | null): void {
+  if (!org && (routing.workspace || routing.verify?.length)) {
+    throw new SvcError('validation_error', 'This task names a workspace or checks, and there is no org chart to define them.', 'Define them under aof.workspaces and aof.checks in org/org-chart.yaml (docs/workspaces.md).');
+  }
   if (!org) return;
   const problems: string[] = [];
   const agents = org.agents.map((a) => a.id);
@@ -51,11 +56,24 @@ export function assertKnownRouting(routing: RoutingFields, org: OrgChart | null)
   if (routing.agent && !agents.includes(routing.agent)) problems.push(unknown('agent', routing.agent, agents));
   if (routing.role && !roles.includes(routing.role)) problems.push(unknown('role', routing.role, roles));
   if (routing.team && !teams.includes(routing.team)) problems.push(unknown('team', routing.team, teams));
+  problems.push(...unknownWorkspaceOrChecks(routing, org));
   if (!problems.length) return;
-  throw new SvcError('validation_error', `The org chart does not know this routing:\n${problems.join('\n')}`, 'Name an agent, role or team of org/org-chart.yaml, or add it there.');
+  throw new SvcError('validation_error', `The org chart does not know this routing:\n${problems.join('\n')}`, 'Name an agent, role, team, workspace or check of org/org-chart.yaml, or add it there (checks are defined by the operator, under aof.checks).');
 }
 
 // --- internal ---
+
+/** A workspace other than `parent` must be under `aof.workspaces`, each check under `aof.checks`: a task cannot bring its own command. */
+function unknownWorkspaceOrChecks(routing: RoutingFields, org: OrgChart): string[] {
+  const problems: string[] = [];
+  const workspaces = Object.keys(org.aof.workspaces);
+  if (routing.workspace && routing.workspace !== 'parent' && !workspaces.includes(routing.workspace)) problems.push(`  routing.workspace: ${unknownWorkspace(routing.workspace, workspaces)}`);
+  const checks = Object.keys(org.aof.checks);
+  for (const name of routing.verify ?? []) {
+    if (!checks.includes(name)) problems.push(`  routing.verify: unknown check ${JSON.stringify(name)} (org chart checks: ${checks.length ? checks.join(', ') : 'none declared under aof.checks'}).${toDidYouMean(name, checks)}`);
+  }
+  return problems;
+}
 
 type Pool = { agents: Agent[]; label: string } | { none: string };
 

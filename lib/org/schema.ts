@@ -42,6 +42,8 @@ export const AgentSchema = z.looseObject({
   maxConcurrent: positiveInt.default(1),
   command: z.array(z.string().min(1, 'must not be empty')).min(1, 'needs at least the program to run').optional(),
   env: z.record(z.string(), z.string()).optional(),
+  /** A workspace of `aof.workspaces`: every task this agent works on gets a git worktree of it. */
+  workspace: z.string().min(1).optional(),
 });
 
 /** `teams[]`: members, the murmur orchestrator and triggers. */
@@ -94,6 +96,7 @@ export const DaemonSettingsSchema = closed({
   gatewayUrl: z.url({ error: 'must be a URL such as http://127.0.0.1:18789' }).optional(),
   healthPort: z.number().int('must be a whole number').min(1, 'must be a port from 1 to 65535').max(65535, 'must be a port from 1 to 65535').optional(),
   dryRun: z.boolean().default(false),
+  maxCheckFailures: positiveInt.default(3),
   watchdog: WatchdogSchema.prefault({}),
 });
 
@@ -107,9 +110,27 @@ export const ProjectSlaSchema = z.looseObject({
   alerting: z.looseObject({ rateLimitMinutes: z.number().positive('must be greater than 0').default(15) }).prefault({}),
 });
 
+/** `aof.workspaces.<name>`: a git repository tasks get worktrees of (docs/workspaces.md). */
+export const WorkspaceDefSchema = closed({
+  repo: z.string().min(1, 'must not be empty'),
+  base: z.string().min(1, 'must not be empty').optional(),
+  branch: z.string().min(1, 'must not be empty').default('svc/{id}'),
+  root: z.string().min(1, 'must not be empty').optional(),
+  dir: z.string().min(1, 'must not be empty').default('{id}'),
+});
+
+/** `aof.checks.<name>`: a command the daemon runs before a task is done (docs/workspaces.md). */
+export const CheckDefSchema = closed({
+  run: z.array(z.string().min(1, 'must not be empty')).min(1, 'needs at least the program to run'),
+  timeoutMs: positiveInt.default(600_000),
+  cwd: z.string().min(1, 'must not be empty').optional(),
+});
+
 /** `aof`: the service's own settings. */
 export const AofSchema = z.looseObject({
   daemon: DaemonSettingsSchema.prefault({}),
+  workspaces: z.record(id, WorkspaceDefSchema).default({}),
+  checks: z.record(id, CheckDefSchema).default({}),
   projects: z.record(z.string(), z.looseObject({ sla: ProjectSlaSchema.optional() })).default({}),
 });
 
@@ -131,4 +152,6 @@ export type Murmur = z.output<typeof MurmurSchema>;
 export type Trigger = z.output<typeof TriggerSchema>;
 export type TriggerKind = Trigger['kind'];
 export type DaemonSettings = z.output<typeof DaemonSettingsSchema>;
+export type WorkspaceDef = z.output<typeof WorkspaceDefSchema>;
+export type CheckDef = z.output<typeof CheckDefSchema>;
 export type ProjectSla = z.output<typeof ProjectSlaSchema>;

@@ -2,6 +2,7 @@ import { readdir } from 'node:fs/promises';
 import * as z from 'zod';
 import { SvcError } from '../core/errors.js';
 import { isSafeId } from '../core/ids.js';
+import { toDidYouMean } from '../core/suggest.js';
 import { parseYaml } from '../fs/frontmatter.js';
 import { readIfExists, toWorkflowFile, toWorkflowsDir } from './files.js';
 import { describeIssue, recordsOf, throwProblems, toProblems, type Problem } from './problems.js';
@@ -17,6 +18,8 @@ export const GateDefSchema = z.looseObject({
   description: z.string().default(''),
   canReject: z.boolean().optional(),
   approval: z.boolean().optional(),
+  /** Checks of the org chart (`aof.checks`) run when an agent completes this gate (docs/workspaces.md). */
+  verify: z.array(z.string().min(1, 'must not be empty')).optional(),
 });
 
 /** The body of a workflow file (under the top key `workflow`). */
@@ -72,6 +75,7 @@ export function validateWorkflow(data: unknown, source: string, options: Workflo
     ...duplicateGates(gates),
     ...approvalProblems(gates),
     ...(options.org ? unknownRoles(gates, options.org) : []),
+    ...(options.org ? unknownChecks(gates, options.org) : []),
   ];
   if (problems.length || !result.success) {
     throwProblems(source, 'workflow', problems, 'Fix the listed fields (templates/workflows/implement-review.yaml is an example).');
@@ -125,6 +129,14 @@ function approvalProblems(gates: Array<[number, Record<string, unknown>]>): Prob
     if (i === 0) return [{ path: `workflow.gates[0].approval`, problem: 'the first gate cannot be an approval gate: a rejection returns the task there, to an agent' }];
     return [];
   });
+}
+
+function unknownChecks(gates: Array<[number, Record<string, unknown>]>, org: OrgChart): Problem[] {
+  const known = Object.keys(org.aof.checks);
+  return gates.flatMap(([i, gate]) => (Array.isArray(gate.verify) ? gate.verify : []).flatMap((name: unknown, j: number) => {
+    if (typeof name !== 'string' || known.includes(name)) return [];
+    return [{ path: `workflow.gates[${i}].verify[${j}]`, problem: `unknown check ${JSON.stringify(name)} (org chart checks: ${known.length ? known.join(', ') : 'none declared under aof.checks'}).${toDidYouMean(name, known)}` }];
+  }));
 }
 
 function unknownRoles(gates: Array<[number, Record<string, unknown>]>, org: OrgChart): Problem[] {

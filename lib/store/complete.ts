@@ -7,6 +7,7 @@ import { assertLeaseAllows, type Caller } from './lease.js';
 import type { GateFlow } from './gate-flow.js';
 import type { Store } from './store.js';
 import type { StoredTask } from './task-file.js';
+import { toCheckingChange, toDueChecks } from './checking.js';
 
 /** Outcomes of a completion. */
 export const OUTCOMES = ['complete', 'needs_review', 'blocked'] as const;
@@ -35,8 +36,15 @@ export async function completeTask(store: Store, arg: string, input: CompleteInp
     if (current.status !== 'in-progress') {
       throw new SvcError('invalid_transition', `${current.task.id} is in ${current.status}, not in-progress: only a task being worked on can be completed.`, current.status === 'done' ? 'It is already done.' : 'Claim or dispatch it first, or close it with `svc task close`.');
     }
-    return flow ? toGateChange(current, input, flow, store.clock()) : toPlainChange(current, input);
+    const checks = toDueChecks(current.task, input, flow);
+    if (checks.length) return toCheckingChange(current, input, checks, store);
+    return toCompletionChange(current, input, flow, store.clock());
   }, input.actor);
+}
+
+/** The change a completion makes once nothing holds it back (its checks passed, or it has none). */
+export function toCompletionChange(current: StoredTask, input: CompleteInput, flow: GateFlow | null, now: Date): Change {
+  return flow ? toGateChange(current, input, flow, now) : toPlainChange(current, input);
 }
 
 // --- internal ---

@@ -30,6 +30,12 @@ export interface Paths {
   spawns: string;
   /** The pid of each running local command agent (`<task id>@<session>`), so a cancel ends it even after a restart. */
   runs: string;
+  /** The worktrees svc created, one record each (`<task id>.json`): only these are ever removed (docs/workspaces.md). */
+  workspaces: string;
+  /** A check's process group while it runs (`<task id>`), so a restarted daemon ends it before running the checks again. */
+  checks: string;
+  /** Per-run output logs, one folder per task (`<task id>/<session or check>-<n>.log`). */
+  runLogs: string;
   /** The answers of recent request ids, one file each, so a retried call is answered, not applied again. */
   requests: string;
   /** The log of each run of a task (a local agent's output, a check's), `<session or check>-<n>.log`. */
@@ -96,6 +102,9 @@ export function toPaths(rootArg: string): Paths {
     envFile: join(data, 'daemon.env'),
     spawns: join(data, 'spawns'),
     runs: join(data, 'runs'),
+    workspaces: join(data, 'workspaces'),
+    checks: join(data, 'checks'),
+    runLogs: join(data, 'logs', 'runs'),
     requests: join(data, 'requests'),
     slaAlerts: join(data, 'sla-alerts.json'),
     agentPauses: join(data, 'agent-pauses.json'),

@@ -37,6 +37,8 @@ export interface IndexEntry {
   notBefore: string | undefined;
   /** Due by this time (`dueAt`). */
   dueAt: string | undefined;
+  /** The host that holds the task's worktree (`workspace.host`): only its daemon dispatches the task. */
+  workspaceHost: string | undefined;
   /** The frontmatter names another status than the directory (the file was moved by hand). */
   moved: boolean;
   mtimeMs: number;
@@ -75,6 +77,7 @@ function toEntry(read: { task: StoredTask['task']; status: Status; path: string;
     id, status, path, title, priority, routing, dependsOn: dependsOn.length ? dependsOn : NO_DEPENDENCIES, lease: lease ?? undefined, agent, createdAt, updatedAt, project, parentId: parentId ?? undefined,
     mtimeMs, stamp, gate, awaiting: toAwaitingField(status, task.metadata).awaiting, dispatchFailures: toDispatchFailures(task.metadata), nextAttemptAt: toNextAttemptAt(task.metadata), moved: task.status !== status,
     notBefore: task.notBefore === undefined ? undefined : `${task.notBefore}`, dueAt: task.dueAt === undefined ? undefined : `${task.dueAt}`,
+    workspaceHost: task.workspace === undefined ? undefined : `${task.workspace.host}`,
   };
 }
 

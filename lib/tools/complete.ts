@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import type { Status } from '../core/status.js';
+import { toPendingCheck } from '../store/checking.js';
 import { completeTask, OUTCOMES } from '../store/complete.js';
 import { toFlowLoader } from './org.js';
 import { actorParam, assertFieldSize, idParam, notifyCommitted, sessionIdParam, toCaller, toolParams } from './params.js';
@@ -20,6 +21,8 @@ export const CompleteParams = toolParams({
 export interface CompleteResult {
   taskId: string;
   status: Status;
+  /** The checks the daemon runs before the completion goes through (the task stays in progress, leased to `svc`, meanwhile). */
+  checking?: string[];
 }
 
 /** `svc_task_complete`: completes an in-progress task, or moves a gated task through its workflow. */
@@ -27,7 +30,7 @@ export const svcTaskComplete: ToolDef<typeof CompleteParams> = {
   name: 'svc_task_complete',
   description:
     'Complete a task you are working on, or advance/reject the current gate of a gated task (outcome required there; blockers required for ' +
-    'needs_review and blocked). Pass sessionId, the lease token of your spawn prompt: a task leased to another session is refused (lease_held), a lease that ended is stale. Returns {taskId, status}.',
+    'needs_review and blocked). Pass sessionId, the lease token of your spawn prompt: a task leased to another session is refused (lease_held), a lease that ended is stale. Returns {taskId, status}; when the gate or task names checks, status stays in-progress and `checking` lists them: the daemon runs them and the completion goes through only if they pass.',
   params: CompleteParams,
   async handler(params, ctx): Promise<CompleteResult> {
     assertFieldSize('summary', params.summary);
@@ -40,6 +43,7 @@ export const svcTaskComplete: ToolDef<typeof CompleteParams> = {
       ...(params.callerRole ? { callerRole: params.callerRole } : {}),
     }, toFlowLoader(ctx));
     await notifyCommitted(ctx, [result.after.task.id]);
-    return { taskId: result.after.task.id, status: result.after.status };
+    const pending = result.after.status === 'in-progress' ? toPendingCheck(result.after.task) : null;
+    return { taskId: result.after.task.id, status: result.after.status, ...(pending ? { checking: pending.checks } : {}) };
   },
 };

@@ -20,6 +20,8 @@ export const DispatchParams = toolParams({
   dependsOn: z.array(idParam('Task id or unique prefix.')).optional().describe('Tasks that must be done first (ids or unique prefixes; each must exist).'),
   parentId: idParam('Parent task id or unique prefix.').optional(),
   tags: z.array(z.string().min(1)).optional().describe('Capabilities the agent needs (capability-based routing).'),
+  workspace: z.string().min(1).optional().describe('A workspace of the org chart (aof.workspaces), or "parent" for the parent task\'s worktree.'),
+  verify: z.array(z.string().min(1)).optional().describe('Checks of the org chart (aof.checks) that must pass before the task is done.'),
   metadata: z.record(z.string(), z.unknown()).optional().describe('Arbitrary key-value data kept with the task.'),
   ...scheduleTimeParams,
   actor: actorParam,
@@ -73,6 +75,8 @@ function toRouting(params: z.infer<typeof DispatchParams>): Routing {
   if (params.team) routing.team = params.team;
   if (params.role) routing.role = params.role;
   if (params.tags?.length) routing.tags = params.tags;
+  if (params.workspace) routing.workspace = params.workspace;
+  if (params.verify?.length) routing.verify = params.verify;
   return routing;
 }
 

@@ -40,7 +40,7 @@ export interface MoveResult {
  * handlers itself when no daemon runs. They are not agent tools: MCP and the plugin do not list them.
  */
 export const OPERATOR_TOOLS: readonly ToolDef[] = [
-  define('operator_task_create', { title: z.string(), body: z.string().optional(), priority: priorityParam.optional(), agent: z.string().optional(), team: z.string().optional(), role: z.string().optional(), tags: z.array(z.string()).optional(), dependsOn: z.array(z.string()).optional(), project: z.string().optional(), parent: z.string().optional(), workflow: z.string().optional(), notBefore: z.string().optional(), dueAt: z.string().optional(), actor: z.string().optional() }, create),
+  define('operator_task_create', { title: z.string(), body: z.string().optional(), priority: priorityParam.optional(), agent: z.string().optional(), team: z.string().optional(), role: z.string().optional(), tags: z.array(z.string()).optional(), workspace: z.string().min(1).optional(), verify: z.array(z.string().min(1)).optional(), dependsOn: z.array(z.string()).optional(), project: z.string().optional(), parent: z.string().optional(), workflow: z.string().optional(), notBefore: z.string().optional(), dueAt: z.string().optional(), actor: z.string().optional() }, create),
   define('operator_task_show', { taskId: z.string().min(1) }, async (p, ctx) => {
     const stored = await ctx.store.get(p.taskId).catch((err: unknown) => (isSvcError(err, 'not_found') ? getArchived(ctx.store.paths, p.taskId, ctx.store.clock()) : Promise.reject(err)));
     return { task: stored.task, status: stored.status, body: stored.body, path: stored.path };
@@ -101,6 +101,8 @@ interface CreateParams {
   team?: string | undefined;
   role?: string | undefined;
   tags?: string[] | undefined;
+  workspace?: string | undefined;
+  verify?: string[] | undefined;
   dependsOn?: string[] | undefined;
   project?: string | undefined;
   parent?: string | undefined;
@@ -113,8 +115,8 @@ interface CreateParams {
 async function create(p: CreateParams, ctx: ToolContext): Promise<ListRow> {
   const { store } = ctx;
   const gate = p.workflow === undefined ? undefined : await toGate(ctx, p.workflow);
-  const routing = Object.fromEntries(Object.entries({ agent: p.agent, team: p.team, role: p.role, tags: p.tags?.length ? p.tags : undefined, workflow: gate && p.workflow }).filter(([, v]) => v !== undefined));
-  if (p.agent !== undefined || p.team !== undefined || p.role !== undefined) await assertRoutingKnown(ctx, routing);
+  const routing = Object.fromEntries(Object.entries({ agent: p.agent, team: p.team, role: p.role, tags: p.tags?.length ? p.tags : undefined, workflow: gate && p.workflow, workspace: p.workspace, verify: p.verify?.length ? p.verify : undefined }).filter(([, v]) => v !== undefined));
+  if (p.agent !== undefined || p.team !== undefined || p.role !== undefined || routing.workspace !== undefined || routing.verify !== undefined) await assertRoutingKnown(ctx, routing);
   const dependsOn = await assertTasksExist(store, p.dependsOn ?? []);
   const parentId = p.parent === undefined ? undefined : await resolveAnyId(store, p.parent);
   const times = toScheduleTimes(p, store.clock());

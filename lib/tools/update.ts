@@ -43,6 +43,9 @@ export const svcTaskUpdate: ToolDef<typeof UpdateParams> = {
 async function assertNotGated(store: Store, arg: string): Promise<void> {
   const { task } = await store.get(arg);
   const workflow = task.routing.workflow;
+  if (!workflow && task.routing.verify?.length) {
+    throw new SvcError('invalid_transition', `${task.id} names checks (${task.routing.verify.join(', ')}): it reaches done only through svc_task_complete, once they pass.`, `Call svc_task_complete({ taskId: "${task.id}" }).`);
+  }
   if (!workflow) return;
   throw new SvcError(
     'invalid_transition',

@@ -76,6 +76,14 @@ update('refuses done on a gated task and points to svc_task_complete', async () 
   assert.is((await store.get(id)).status, 'in-progress');
 });
 
+update('refuses done on a task that names checks: only svc_task_complete, through the checks, makes it done', async () => {
+  const { call, store } = setup();
+  const created = await store.create({ title: 'Checked', status: 'ready', routing: { agent: 'dev', verify: ['test'] }, createdBy: 'test' });
+  const error = await rejects(call('svc_task_update', { taskId: created.task.id, status: 'done' }), 'invalid_transition', created.task.id, 'names checks (test)');
+  assert.ok(error.hint?.includes('svc_task_complete'));
+  assert.is((await store.get(created.task.id)).status, 'ready');
+});
+
 update('refuses a body over 1 MiB', async () => {
   const { call, store } = setup();
   const { task } = await store.create({ title: 'Small', createdBy: 'test' });

@@ -1,0 +1,90 @@
+import { hostname } from 'node:os';
+import type { Store } from '../store/store.js';
+import { GitError, removeWorktree, worktreeState } from '../workspace/git.js';
+import { deleteRecord, listRecords, readRecord, writeRecord, type WorkspaceRecord } from '../workspace/records.js';
+
+/** What the cleanup works with. */
+export interface WorkspaceCleanupOptions {
+  store: Store;
+  log: (line: string) => void;
+  /** This host: only the worktrees made here are looked at. */
+  host?: string | undefined;
+}
+
+/** Removes the worktrees of ended tasks: `request` one task, `sweep` every record. */
+export interface WorkspaceCleanup {
+  request(taskId: string): void;
+  sweep(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/**
+ * At `done` or `cancelled` (docs/workspaces.md), a worktree svc created (a record under
+ * `data/workspaces/`) is removed with `git worktree remove` when it has no uncommitted changes;
+ * its branch stays. A dirty one is kept, logged once and marked kept (listed by `svc doctor`).
+ * A worktree without a record (made by hand, or the parent's) is never touched.
+ */
+export function startWorkspaceCleanup(options: WorkspaceCleanupOptions): WorkspaceCleanup {
+  const host = options.host ?? hostname();
+  const pending = new Set<Promise<void>>();
+  let closed = false;
+  const clean = (taskId: string, record?: WorkspaceRecord | null) => {
+    if (closed) return Promise.resolve();
+    const run = cleanOne(options, host, taskId, record).catch((err: unknown) => options.log(`cleanup of the worktree of ${taskId} failed: ${err instanceof Error ? err.message : String(err)}`));
+    pending.add(run);
+    void run.finally(() => pending.delete(run));
+    return run;
+  };
+  return {
+    request: (taskId) => void clean(taskId),
+    async sweep() {
+      const records = await listRecords(options.store.paths.workspaces);
+      await Promise.all(records.filter((record) => !record.kept).map((record) => clean(record.taskId, record)));
+    },
+    async close() {
+      closed = true;
+      await Promise.allSettled([...pending]);
+    },
+  };
+}
+
+/** Removes a worktree svc created for a task, the branch kept; `force` also drops uncommitted changes. Returns what it did. */
+export async function removeTaskWorktree(store: Store, taskId: string, force: boolean): Promise<'removed' | 'missing'> {
+  const record = await readRecord(store.paths.workspaces, taskId);
+  if (!record) throw new GitError(`svc did not create a worktree for ${taskId} (no record under data/workspaces/): it never removes one it did not create`);
+  const state = await worktreeState(record.repo, record.path);
+  if (state === 'dirty' && !force) throw new GitError(`${record.path} has uncommitted changes: commit them, or pass --force to drop them`);
+  if (state !== 'missing') await removeWorktree(record.repo, record.path, force);
+  await deleteRecord(store.paths.workspaces, taskId);
+  await store.events.record(store.clock(), [{ type: 'workspace.removed', taskId, actor: 'operator', payload: { path: record.path, branch: record.branch, forced: force } }]);
+  return state === 'missing' ? 'missing' : 'removed';
+}
+
+// --- internal ---
+
+async function cleanOne(options: WorkspaceCleanupOptions, host: string, taskId: string, known?: WorkspaceRecord | null): Promise<void> {
+  const { store, log } = options;
+  const record = known ?? (await readRecord(store.paths.workspaces, taskId));
+  if (!record || record.host !== host || record.kept) return;
+  const task = await store.get(taskId).catch(() => null);
+  if (task?.status !== 'done' && task?.status !== 'cancelled') return;
+  if (await isInUse(store, record)) return; // a subtask works in it (routing.workspace: parent): a later sweep looks again
+  const state = await worktreeState(record.repo, record.path);
+  const now = store.clock().toISOString();
+  if (state === 'dirty') {
+    await writeRecord(store.paths.workspaces, { ...record, kept: { reason: `uncommitted changes when the task was ${task.status}`, at: now } });
+    log(`kept the worktree of ${taskId} at ${record.path}: it has uncommitted changes (svc doctor lists it; svc task workspace ${taskId} --remove [--force] removes it)`);
+    await store.events.record(store.clock(), [{ type: 'workspace.kept', taskId, actor: 'system', payload: { path: record.path, branch: record.branch, reason: 'uncommitted changes' } }]);
+    return;
+  }
+  if (state === 'clean') await removeWorktree(record.repo, record.path);
+  await deleteRecord(store.paths.workspaces, taskId);
+  log(`removed the worktree of ${taskId} at ${record.path} (${task.status}); branch ${record.branch} is kept`);
+  await store.events.record(store.clock(), [{ type: 'workspace.removed', taskId, actor: 'system', payload: { path: record.path, branch: record.branch, existed: state === 'clean' } }]);
+}
+
+/** Whether a task not yet ended works in this worktree, or will (a subtask with `routing.workspace: parent` not yet dispatched). */
+async function isInUse(store: Store, record: WorkspaceRecord): Promise<boolean> {
+  const { tasks } = await store.list(['backlog', 'ready', 'in-progress', 'blocked']);
+  return tasks.some(({ task }) => task.workspace?.path === record.path || (task.parentId === record.taskId && task.routing.workspace === 'parent'));
+}

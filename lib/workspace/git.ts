@@ -1,0 +1,113 @@
+import { execFile } from 'node:child_process';
+import { mkdir, stat } from 'node:fs/promises';
+import { dirname } from 'node:path';
+
+/** What a git command printed, and how it ended. */
+export interface GitResult {
+  ok: boolean;
+  stdout: string;
+  stderr: string;
+}
+
+/** Where a new worktree goes and what it starts from. */
+export interface WorktreeRequest {
+  repo: string;
+  path: string;
+  branch: string;
+  /** A commit-ish; the repository's HEAD when absent. */
+  base?: string | undefined;
+}
+
+/** A worktree that was made: its branch and the base it started from (the branch of HEAD, or the commit, when none was named). */
+export interface MadeWorktree {
+  path: string;
+  branch: string;
+  base: string;
+}
+
+/** A git failure, with git's own message. */
+export class GitError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'GitError';
+  }
+}
+
+/**
+ * Runs `git` in `cwd`, one command at a time per repository in this process: git's `index.lock`
+ * makes concurrent `worktree add` calls on one repository fail. A lock held by another process is
+ * waited out (a few tries).
+ */
+export function runGit(repo: string, args: readonly string[], cwd = repo): Promise<GitResult> {
+  const previous = queues.get(repo) ?? Promise.resolve();
+  const next = previous.then(() => runRetrying(args, cwd));
+  const settled = next.then(() => undefined, () => undefined);
+  queues.set(repo, settled);
+  void settled.then(() => queues.get(repo) === settled && queues.delete(repo));
+  return next;
+}
+
+/** `git worktree add -b <branch> <path> <base>`; throws `GitError` with git's message (not a repository, base missing, branch taken, disk full). */
+export async function addWorktree(request: WorktreeRequest): Promise<MadeWorktree> {
+  const { repo, path, branch } = request;
+  if (!(await stat(repo).then((s) => s.isDirectory(), () => false))) throw new GitError(`the repository ${repo} does not exist (or is not a directory)`);
+  const base = request.base ?? (await currentBase(repo));
+  const found = await runGit(repo, ['rev-parse', '--verify', '--quiet', `${base}^{commit}`]);
+  if (!found.ok) throw new GitError(`base ${JSON.stringify(base)} is not a commit of ${repo}${found.stderr ? `: ${found.stderr}` : ''}`);
+  await mkdir(dirname(path), { recursive: true });
+  const existed = (await runGit(repo, ['rev-parse', '--verify', '--quiet', `refs/heads/${branch}`])).ok;
+  const made = await runGit(repo, ['worktree', 'add', '-b', branch, path, base]);
+  if (made.ok) return { path, branch, base };
+  if (!existed) await runGit(repo, ['branch', '-D', branch]); // a branch made before the failure is not left behind
+  throw new GitError(`git worktree add -b ${branch} ${path} ${base} failed: ${toMessage(made.stderr || made.stdout)}`);
+}
+
+/** `clean`, `dirty` (uncommitted changes or untracked files) or `missing` (no worktree there). */
+export async function worktreeState(repo: string, path: string): Promise<'clean' | 'dirty' | 'missing'> {
+  const status = await runGit(repo, ['status', '--porcelain', '--untracked-files=all'], path).catch(() => null);
+  if (!status?.ok) return 'missing';
+  return status.stdout.trim() ? 'dirty' : 'clean';
+}
+
+/** `git worktree remove [--force] <path>`: the branch stays. */
+export async function removeWorktree(repo: string, path: string, force = false): Promise<void> {
+  const removed = await runGit(repo, ['worktree', 'remove', ...(force ? ['--force'] : []), path]);
+  if (!removed.ok) throw new GitError(`git worktree remove ${path} failed: ${toMessage(removed.stderr || removed.stdout)}`);
+}
+
+// --- internal ---
+
+const queues = new Map<string, Promise<void>>();
+const LOCK_RETRIES_MS = [100, 200, 400, 800, 1600];
+
+/** git's errors on one line: its `fatal:`/`error:` lines when there are any, else all it said. */
+function toMessage(text: string): string {
+  const lines = text.split('\n').map((line) => line.trim()).filter(Boolean);
+  const errors = lines.filter((line) => /^(fatal|error):/.test(line));
+  return (errors.length ? errors : lines).join('; ');
+}
+
+async function runRetrying(args: readonly string[], cwd: string): Promise<GitResult> {
+  for (let attempt = 0; ; attempt++) {
+    const result = await run(args, cwd);
+    const pause = LOCK_RETRIES_MS[attempt];
+    if (result.ok || pause === undefined || !/\.lock'?: File exists|index\.lock/.test(result.stderr)) return result;
+    await new Promise((resolve) => setTimeout(resolve, pause));
+  }
+}
+
+function run(args: readonly string[], cwd: string): Promise<GitResult> {
+  return new Promise((resolve) => {
+    execFile('git', [...args], { cwd, maxBuffer: 4 * 1024 * 1024 }, (err, stdout, stderr) => {
+      resolve({ ok: !err, stdout: String(stdout), stderr: String(stderr).trim() || (err && !('code' in err && typeof err.code === 'number') ? err.message : '') });
+    });
+  });
+}
+
+async function currentBase(repo: string): Promise<string> {
+  const branch = await runGit(repo, ['symbolic-ref', '--quiet', '--short', 'HEAD']);
+  if (branch.ok && branch.stdout.trim()) return branch.stdout.trim();
+  const head = await runGit(repo, ['rev-parse', '--verify', 'HEAD']);
+  if (!head.ok) throw new GitError(`${repo} has no HEAD commit to start a worktree from: ${head.stderr}`);
+  return head.stdout.trim();
+}

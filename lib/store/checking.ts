@@ -1,7 +1,7 @@
 import { CHECK_AGENT } from '../core/spawn.js';
 import type { Task } from '../core/task.js';
 import type { Change } from './commit.js';
-import type { CompleteInput, GateFlow } from './complete.js';
+import type { CompleteInput, GateFlow } from './gate-flow.js';
 import type { Store } from './store.js';
 import type { StoredTask } from './task-file.js';
 

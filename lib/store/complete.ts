@@ -3,25 +3,14 @@ import type { Status } from '../core/status.js';
 import type { Task } from '../core/task.js';
 import { toAwaitingArrival } from './approval.js';
 import type { Change, CommitResult } from './commit.js';
-import { assertLeaseAllows, type Caller } from './lease.js';
-import type { GateFlow } from './gate-flow.js';
+import { assertLeaseAllows } from './lease.js';
+import type { CompleteInput, GateFlow } from './gate-flow.js';
 import type { Store } from './store.js';
 import type { StoredTask } from './task-file.js';
 import { toCheckingChange, toDueChecks } from './checking.js';
 
-/** Outcomes of a completion. */
-export const OUTCOMES = ['complete', 'needs_review', 'blocked'] as const;
-export type Outcome = (typeof OUTCOMES)[number];
-
+export { OUTCOMES, type CompleteInput, type Outcome } from './gate-flow.js';
 export type { GateFlow, GateHolders } from './gate-flow.js';
-
-/** What `svc_task_complete` receives. */
-export interface CompleteInput extends Caller {
-  summary?: string;
-  outcome?: Outcome;
-  blockers?: string[];
-  callerRole?: string;
-}
 
 /**
  * Completes a task, or moves a gated task through its workflow (docs/architecture.md, "Workflows"),

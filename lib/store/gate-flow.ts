@@ -1,3 +1,17 @@
+import type { Caller } from './lease.js';
+
+/** Outcomes of a completion. */
+export const OUTCOMES = ['complete', 'needs_review', 'blocked'] as const;
+export type Outcome = (typeof OUTCOMES)[number];
+
+/** What `svc_task_complete` receives. */
+export interface CompleteInput extends Caller {
+  summary?: string;
+  outcome?: Outcome;
+  blockers?: string[];
+  callerRole?: string;
+}
+
 /** The part of a workflow definition that completion needs, with the org chart's role holders. */
 export interface GateFlow {
   name: string;

@@ -80,7 +80,7 @@ ws('implement -> review with a check: one worktree across the gates, a failed ch
   assert.is(events.filter((e) => e.type === 'task.completed').length, 1);
   const failedLog = String(events.find((e) => e.type === 'task.check_failed')!.payload.log);
   assert.ok(failedLog.startsWith(`${root}/data/logs/runs/${id}/check-test-1.log`), failedLog);
-  assert.match(readFileSync(failedLog, 'utf8'), new RegExp(`^# task ${id} check test session \\S+ started \\S+\\nFAIL: fixed.txt is missing\\n`));
+  assert.match(readFileSync(failedLog, 'utf8'), new RegExp(`^=== svc run: task ${id}, check test, session \\S+, started \\S+ ===\\nFAIL: fixed.txt is missing\\n`));
   const show = await runSvc({ SVC_HOME: root, HOME: root }, 'task', 'show', id);
   assert.match(show.stdout, new RegExp(`^workspace: app at ${path} \\(branch svc/${id}, from main, host \\S+\\)$`, 'm'));
   await within(15_000, () => !existsSync(path), 'the worktree to be removed');

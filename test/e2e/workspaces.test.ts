@@ -5,6 +5,7 @@ import * as assert from 'uvu/assert';
 import { readEvents } from '../../lib/store/events.js';
 import { createStore } from '../../lib/store/store.js';
 import { TOOLS } from '../../lib/tools/index.js';
+import { APPROVAL_TOOLS } from '../../lib/tools/approval.js';
 import { OPERATOR_TOOLS } from '../../lib/tools/operator.js';
 import { completingAgent, SVC_BIN, writeOrg } from '../helpers/agents.js';
 import { call, closeDaemons, runSvc, startTestDaemon } from '../helpers/daemon.js';
@@ -39,7 +40,7 @@ ws.after.each(async () => {
   cleanRoots();
 });
 
-ws('implement -> review with a check: one worktree across the gates, a failed check sends the task back with its output, the fix passes, done removes the worktree and keeps the branch', async () => {
+ws('implement -> review with a check -> approval: one worktree across the gates, a failed check sends the task back with its output, the fix passes, the task waits for approval, approved it is done, the worktree is removed and the branch keeps the commits', async () => {
   const root = tempRoot();
   const repo = makeRepo(`${root}/repo`);
   const implementer = scriptAgent(SVC_BIN, `
@@ -61,11 +62,17 @@ ws('implement -> review with a check: one worktree across the gates, a failed ch
     aof: { daemon: FAST, workspaces: { app: { repo, base: 'main', root: `${root}/wt` } }, checks: { test: { run: check, timeoutMs: 20_000 } } },
   });
   mkdirSync(`${root}/org/workflows`, { recursive: true });
-  writeFileSync(`${root}/org/workflows/ship.yaml`, 'workflow:\n  name: ship\n  gates:\n    - id: implement\n      role: implementer\n    - id: review\n      role: reviewer\n      verify: [test]\n');
-  await startTestDaemon(root, { tools: [...TOOLS, ...OPERATOR_TOOLS], env: process.env });
+  writeFileSync(`${root}/org/workflows/ship.yaml`, 'workflow:\n  name: ship\n  gates:\n    - id: implement\n      role: implementer\n    - id: review\n      role: reviewer\n      verify: [test]\n    - id: approve\n      approval: true\n');
+  await startTestDaemon(root, { tools: [...TOOLS, ...APPROVAL_TOOLS, ...OPERATOR_TOOLS], env: process.env });
   const id = await createReady(root, { title: 'Add the feature', workflow: 'ship', workspace: 'app' });
-  await within(30_000, async () => (await statusOf(root, id)) === 'done', `${id} to be done`);
+  await within(30_000, async () => (await statusOf(root, id)) === 'blocked', `${id} to wait for approval`);
   const path = `${root}/wt/${id}`;
+  const awaiting = await runSvc({ SVC_HOME: root, HOME: root }, 'task', 'list', '--awaiting', '--json');
+  assert.equal((JSON.parse(awaiting.stdout) as { id: string; awaiting: { gate: string } }[]).map((row) => [row.id, row.awaiting.gate]), [[id, 'approve']]);
+  assert.ok(existsSync(`${path}/fixed.txt`), 'the worktree is kept while the task waits');
+  const approved = await runSvc({ SVC_HOME: root, HOME: root }, 'task', 'approve', id, '--note', 'ship it');
+  assert.is(approved.code, 0, approved.stderr);
+  await within(15_000, async () => (await statusOf(root, id)) === 'done', `${id} to be done`);
   assert.equal(readFileSync(`${root}/cwd-impl`, 'utf8'), `${path}\n`, 'the implementer ran in the worktree');
   const reviews = readFileSync(`${root}/cwd-rev`, 'utf8').trim().split('\n');
   assert.equal(reviews, [`${path} ${path} svc/${id} implement the feature`, `${path} ${path} svc/${id} implement the feature`], 'the reviewer ran twice in the same worktree and saw the commit');

@@ -144,7 +144,7 @@ ws('a dirty worktree at done is kept and listed by svc doctor; svc task workspac
   writeOrg(root, { agents: [{ id: 'dev', name: 'Dev', command: agent, workspace: 'app' }], aof: { daemon: FAST, workspaces: { app: { repo } } } });
   await startTestDaemon(root, { tools: [...TOOLS, ...OPERATOR_TOOLS], env: process.env });
   const id = await createReady(root, { title: 'Leaves a mess', agent: 'dev' });
-  await within(20_000, async () => (await readEvents(root, { taskId: id, type: 'workspace.kept' })).length === 1, 'workspace.kept');
+  await within(45_000, async () => (await readEvents(root, { taskId: id, type: 'workspace.kept' })).length === 1, 'workspace.kept');
   const path = `${root}/worktrees/${id}`;
   assert.ok(existsSync(`${path}/scratch.txt`), 'the worktree and its uncommitted file are kept');
   await closeDaemons();

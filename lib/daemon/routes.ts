@@ -70,6 +70,8 @@ export interface RouteContext {
   listTasks: (status: Status | undefined, filter: TaskFilter) => Promise<{ tasks: unknown[]; invalid: unknown[] }>;
   /** `svc scheduler run`: one tick now, or the plan of one without acting. */
   scheduler: { tick: () => Promise<unknown[]>; dryRun: () => Promise<unknown[]> };
+  /** `GET /metrics`: the Prometheus text of the daemon's metrics (docs/metrics.md). */
+  metrics: Handler;
 }
 
 /** Builds the request handler: every route of the README's route table, every failure in the error shape. */
@@ -81,6 +83,7 @@ export function createRoutes(ctx: RouteContext): (req: IncomingMessage, res: Ser
     onNoMatch: (req, res) => sendError(res, new SvcError('not_found', `No route ${req.method} ${req.path}.`, `Routes: ${ROUTES}.`)),
   });
   app.get('/healthz', wrap((_req, res) => healthz(ctx, res)));
+  app.get('/metrics', wrap(ctx.metrics));
   app.get('/status', wrap(async (_req, res) => sendJson(res, 200, await ctx.status())));
   app.post('/v1/tool/invoke', wrap((req, res) => invoke(ctx, req, res, (err) => fail(err, req))));
   app.post('/v1/event/:name', wrap((req, res) => hook(ctx, req, res)));
@@ -96,7 +99,7 @@ export function createRoutes(ctx: RouteContext): (req: IncomingMessage, res: Ser
 
 // --- internal ---
 
-const ROUTES = 'GET /healthz, GET /status, POST /v1/tool/invoke, POST /v1/event/{session-end|agent-end|before-compaction|message-received}, GET /v1/spawns/wait, POST /v1/spawns/{id}/result, GET /v1/spawns/{id}/stop, GET /v1/tasks?status=&tags=&project=&team=&priority=&parent=&since=&text=, GET /v1/tasks/changes?after=&waitMs=, POST /v1/scheduler/tick, GET /v1/scheduler/plan';
+const ROUTES = 'GET /healthz, GET /status, GET /metrics, POST /v1/tool/invoke, POST /v1/event/{session-end|agent-end|before-compaction|message-received}, GET /v1/spawns/wait, POST /v1/spawns/{id}/result, GET /v1/spawns/{id}/stop, GET /v1/tasks?status=&tags=&project=&team=&priority=&parent=&since=&text=, GET /v1/tasks/changes?after=&waitMs=, POST /v1/scheduler/tick, GET /v1/scheduler/plan';
 
 const ResultBody = z.object({
   ok: z.boolean(),

@@ -1,0 +1,55 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { collectDefaultMetrics, Registry } from 'prom-client';
+import { SvcError } from '../core/errors.js';
+import type { Clock } from '../core/time.js';
+import type { IndexEntry } from '../store/task-index.js';
+import { sendError } from './http.js';
+import { createMetricCounters, type MetricCounters } from './metrics-counters.js';
+import { registerGauges, type GaugeSource } from './metrics-gauges.js';
+
+/** The content type of `GET /metrics`: the Prometheus text format 0.0.4. */
+export const METRICS_CONTENT_TYPE = Registry.PROMETHEUS_CONTENT_TYPE;
+
+/** A daemon's metrics (docs/metrics.md): a registry of its own, its counters, and the text of a scrape. */
+export interface Metrics {
+  counters: MetricCounters;
+  /** The Prometheus text of every metric now (gauges read at this instant). */
+  render(): Promise<string>;
+}
+
+/** Options of `createMetrics`. */
+export interface MetricsOptions {
+  clock: Clock;
+  /** The tasks ready when the daemon starts (their landing time is their `updatedAt`). */
+  ready: Iterable<IndexEntry>;
+  /** What the gauges read, at each scrape. */
+  source: Omit<GaugeSource, 'clock' | 'readySince'>;
+}
+
+/** Creates the registry of one daemon (never prom-client's global one): counters, gauges, process metrics. */
+export function createMetrics(options: MetricsOptions): Metrics {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry });
+  const counters = createMetricCounters(registry, options.clock, options.ready);
+  registerGauges(registry, { ...options.source, clock: options.clock, readySince: counters.readySince });
+  return { counters, render: () => registry.metrics() };
+}
+
+/**
+ * The handler of `GET /metrics`, the same on every listener that serves it (the socket, the health
+ * port, the web board's port): 200 with the text, 404 `not_found` for another method.
+ */
+export function metricsHandler(render: () => Promise<string>): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
+  return async (req, res) => {
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      return sendError(res, new SvcError('not_found', `${req.method} /metrics is not served: metrics are read with GET.`, 'Scrape GET /metrics.'));
+    }
+    try {
+      const text = await render();
+      res.writeHead(200, { 'content-type': METRICS_CONTENT_TYPE, 'content-length': Buffer.byteLength(text) });
+      res.end(req.method === 'HEAD' ? undefined : text);
+    } catch (err) {
+      sendError(res, err);
+    }
+  };
+}

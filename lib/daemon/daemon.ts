@@ -70,6 +70,8 @@ export interface Daemon {
   index: TaskIndex;
   spawns: SpawnQueue;
   log: DaemonLog;
+  /** Its metrics (docs/metrics.md): `metricsHandler(() => daemon.metrics)` serves them on any listener. */
+  metrics: Metrics;
   /** Subscribes to plugin lifecycle events; returns the unsubscribe function. */
   onHook(listener: HookListener): () => void;
   /** Resolves once the daemon has stopped (by `close()`, a signal, or losing its socket or lock). */
@@ -203,7 +205,7 @@ async function launch(paths: Paths, store: Store, options: DaemonOptions, clock:
   await assertHealthy(paths);
   const healthPort = options.healthPort ?? settings.healthPort;
   if (healthPort !== undefined) {
-    parts.health = await startHealthPort({ port: healthPort, limits, problem: () => (core.stopping ? 'stopping' : null), metrics: metricsHandler(metrics.render) });
+    parts.health = await startHealthPort({ port: healthPort, limits, problem: () => (core.stopping ? 'stopping' : null), metrics: metricsHandler(() => metrics) });
     log.info('health.listening', { url: `http://127.0.0.1:${parts.health.port}/health` });
   }
   await writePidFile(paths, core.pid);
@@ -222,7 +224,7 @@ async function launch(paths: Paths, store: Store, options: DaemonOptions, clock:
   const { close, closed } = createStop(core, server, requests);
   watchInstance(core, options.instanceCheckMs ?? 1000, close);
   return {
-    paths, pid: core.pid, store, index, spawns, log, closed, close, lost: () => core.lost,
+    paths, pid: core.pid, store, index, spawns, log, metrics, closed, close, lost: () => core.lost,
     onHook(listener) {
       core.listeners.add(listener);
       return () => core.listeners.delete(listener);
@@ -245,7 +247,7 @@ function toRouteContext(core: Core, limits: ServerLimits): RouteContext {
         core.scheduling?.schedule();
       },
     },
-    listTasks: (status, filter) => listIndexed(index, core.store, status, filter), metrics: metricsHandler(() => parts.metrics?.render() ?? Promise.resolve('')),
+    listTasks: (status, filter) => listIndexed(index, core.store, status, filter), metrics: metricsHandler(() => parts.metrics),
     scheduler: {
       tick: () => requireScheduling(core.scheduling).tick(),
       dryRun: () => requireScheduling(core.scheduling).dryRun(),

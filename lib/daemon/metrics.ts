@@ -3,7 +3,7 @@ import { collectDefaultMetrics, Registry } from 'prom-client';
 import { SvcError } from '../core/errors.js';
 import type { Clock } from '../core/time.js';
 import type { IndexEntry } from '../store/task-index.js';
-import { sendError } from './http.js';
+import { sendError, sendJson } from './http.js';
 import { createMetricCounters, type MetricCounters } from './metrics-counters.js';
 import { registerGauges, type GaugeSource } from './metrics-gauges.js';
 
@@ -15,6 +15,8 @@ export interface Metrics {
   counters: MetricCounters;
   /** The Prometheus text of every metric now (gauges read at this instant). */
   render(): Promise<string>;
+  /** The same as JSON: one object per metric family (`name`, `help`, `type`, `values` with `labels`). */
+  renderJson(): Promise<unknown[]>;
 }
 
 /** Options of `createMetrics`. */
@@ -32,20 +34,24 @@ export function createMetrics(options: MetricsOptions): Metrics {
   collectDefaultMetrics({ register: registry });
   const counters = createMetricCounters(registry, options.clock, options.ready);
   registerGauges(registry, { ...options.source, clock: options.clock, readySince: counters.readySince });
-  return { counters, render: () => registry.metrics() };
+  return { counters, render: () => registry.metrics(), renderJson: () => registry.getMetricsAsJSON() };
 }
 
 /**
  * The handler of `GET /metrics`, the same on every listener that serves it (the socket, the health
- * port, the web board's port): 200 with the text, 404 `not_found` for another method.
+ * port, the web board's port): 200 with the text (`?format=json`: as JSON), 404 `not_found` for
+ * another method.
  */
-export function metricsHandler(render: () => Promise<string>): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
+export function metricsHandler(metrics: () => Metrics | undefined): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
   return async (req, res) => {
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       return sendError(res, new SvcError('not_found', `${req.method} /metrics is not served: metrics are read with GET.`, 'Scrape GET /metrics.'));
     }
     try {
-      const text = await render();
+      const source = metrics();
+      if (!source) throw new SvcError('unavailable', 'The daemon is starting: its metrics are not registered yet.', 'Scrape again in a moment.');
+      if (new URL(req.url ?? '/', 'http://svc').searchParams.get('format') === 'json') return sendJson(res, 200, { ok: true, metrics: await source.renderJson() });
+      const text = await source.render();
       res.writeHead(200, { 'content-type': METRICS_CONTENT_TYPE, 'content-length': Buffer.byteLength(text) });
       res.end(req.method === 'HEAD' ? undefined : text);
     } catch (err) {

@@ -6,22 +6,35 @@ import { requestDaemon, toDaemonError } from '../daemon/client.js';
 import { toPaths } from '../store/paths.js';
 import type { InvalidFile } from '../store/store.js';
 import { loadStore, type Context } from './context.js';
-import { selectTasks, toFilterQuery, type TaskFilter } from '../store/task-filter.js';
-import { toListRow, type ListRow } from '../store/task-row.js';
+import { listCachedRows } from '../store/cached-rows.js';
+import { isFiltering, selectTasks, toFilterQuery, type FilterFields, type TaskFilter } from '../store/task-filter.js';
+import type { ListRow } from '../store/task-row.js';
+import { readVersion } from './version.js';
 
 /** A listing: its rows (oldest first), the files that did not parse, and where it came from. */
 export interface Listing {
   rows: ListRow[];
   invalid: InvalidFile[];
   source: 'daemon' | 'files';
+  /** Tasks of the statuses left out of the listing, per status (counted by name, never read). */
+  unlisted: Partial<Record<Status, number>>;
 }
 
+/** The statuses a listing shows: one, or several (every status by default). */
+export type Scope = Status | readonly Status[];
+
 /**
- * The tasks of one status, or all: from a running daemon's index (no file is read, the store
- * module is never loaded), else from the files.
+ * The tasks of some statuses: from a running daemon's index (no file is read, the store module is
+ * never loaded), else from the files. Without a daemon only the directories of the statuses shown
+ * are read (through the row cache); the others are counted by name.
  */
-export async function listRows(ctx: Context, status?: Status, filter: TaskFilter = {}): Promise<Listing> {
-  return (await listFromDaemon(ctx, status, filter)) ?? (await listFromStore(ctx, status, filter));
+export async function listRows(ctx: Context, scope: Scope = STATUSES, filter: TaskFilter = {}): Promise<Listing> {
+  const statuses: readonly Status[] = typeof scope === 'string' ? [scope] : scope;
+  const listing = (await listFromDaemon(ctx, statuses.length === 1 ? statuses[0] : undefined, filter)) ?? (await listFromFiles(ctx, statuses, filter));
+  if (listing.source === 'files') return listing;
+  const unlisted: Partial<Record<Status, number>> = {};
+  for (const row of listing.rows) if (!statuses.includes(row.status as Status)) unlisted[row.status as Status] = (unlisted[row.status as Status] ?? 0) + 1;
+  return { ...listing, rows: listing.rows.filter((row) => statuses.includes(row.status as Status)), unlisted };
 }
 
 // --- internal ---
@@ -42,14 +55,27 @@ async function listFromDaemon(ctx: Context, status: Status | undefined, filter: 
   if (reply.status !== 200) throw toDaemonError(reply.status, reply.body);
   const body = reply.body as { tasks: (Omit<ListRow, 'agent' | 'path'> & { agent?: string })[]; invalid: InvalidFile[] };
   const rows = body.tasks.map((t): ListRow => ({ ...t, agent: t.agent ?? null, path: paths.taskFile(t.status as Status, t.id) }));
-  return { rows: rows.sort((a, b) => compareText(a.createdAt, b.createdAt) || compareText(a.id, b.id)), invalid: body.invalid, source: 'daemon' };
+  return { rows: rows.sort((a, b) => compareText(a.createdAt, b.createdAt) || compareText(a.id, b.id)), invalid: body.invalid, source: 'daemon', unlisted: {} };
 }
 
-async function listFromStore(ctx: Context, status: Status | undefined, filter: TaskFilter): Promise<Listing> {
+/** The listing from the files: rows from the row cache or read, the statuses not shown counted by name. */
+async function listFromFiles(ctx: Context, statuses: readonly Status[], filter: TaskFilter): Promise<Listing> {
+  const paths = toPaths(ctx.root);
+  const { rows, invalid, counts } = await listCachedRows(paths, { statuses, version: readVersion() });
+  const unlisted = Object.fromEntries(STATUSES.filter((status) => !statuses.includes(status)).map((status) => [status, counts[status]]));
+  if (!isFiltering(filter)) return { rows, invalid, source: 'files', unlisted };
+  const parent = filter.parent === undefined ? undefined : await resolveParent(ctx, filter.parent);
+  const { readTaskFile } = await import('../store/task-file.js');
+  const selected = await selectTasks(rows, { ...filter, parent }, toFilterFields, async (row) => (await readTaskFile(row.path)).body);
+  return { rows: selected, invalid, source: 'files', unlisted };
+}
+
+/** The full id of a `--parent` argument, archived tasks included (the store is loaded for it). */
+async function resolveParent(ctx: Context, arg: string): Promise<string> {
   await loadStore();
-  const store = ctx.store();
-  const { tasks, invalid } = await store.list(status ? [status] : STATUSES);
-  const parent = filter.parent === undefined ? undefined : await (await import('../store/archived.js')).resolveAnyId(store, filter.parent);
-  const selected = await selectTasks(tasks, { ...filter, parent }, (stored) => stored.task, async (stored) => stored.body);
-  return { rows: selected.map(toListRow), invalid, source: 'files' };
+  return (await import('../store/archived.js')).resolveAnyId(ctx.store(), arg);
+}
+
+function toFilterFields(row: ListRow): FilterFields {
+  return { ...row, routing: { team: row.team, tags: row.tags } };
 }

@@ -6,10 +6,8 @@ import { requestDaemon, toDaemonError } from '../daemon/client.js';
 import { toPaths } from '../store/paths.js';
 import type { InvalidFile } from '../store/store.js';
 import { loadStore, type Context } from './context.js';
-import { listCachedRows } from '../store/cached-rows.js';
 import { isFiltering, selectTasks, toFilterQuery, type FilterFields, type TaskFilter } from '../store/task-filter.js';
 import type { ListRow } from '../store/task-row.js';
-import { readVersion } from './version.js';
 
 /** A listing: its rows (oldest first), the files that did not parse, and where it came from. */
 export interface Listing {
@@ -61,6 +59,8 @@ async function listFromDaemon(ctx: Context, status: Status | undefined, filter: 
 /** The listing from the files: rows from the row cache or read, the statuses not shown counted by name. */
 async function listFromFiles(ctx: Context, statuses: readonly Status[], filter: TaskFilter): Promise<Listing> {
   const paths = toPaths(ctx.root);
+  // Loaded only here: a listing served by a daemon reads no file.
+  const [{ listCachedRows }, { readVersion }] = await Promise.all([import('../store/cached-rows.js'), import('./version.js')]);
   const { rows, invalid, counts } = await listCachedRows(paths, { statuses, version: readVersion() });
   const unlisted = Object.fromEntries(STATUSES.filter((status) => !statuses.includes(status)).map((status) => [status, counts[status]]));
   if (!isFiltering(filter)) return { rows, invalid, source: 'files', unlisted };

@@ -33,7 +33,7 @@ export interface CachedRowsOptions {
  * the store's listing does (the newer `updatedAt` wins).
  */
 export async function listCachedRows(paths: Paths, options: CachedRowsOptions): Promise<RowListing> {
-  const names = await readNames(paths);
+  const names = await readTaskNames(paths);
   const counts = Object.fromEntries(STATUSES.map((status) => [status, 0])) as Record<Status, number>;
   const wanted = new Set(options.statuses);
   const rows: ListRow[] = [];
@@ -64,10 +64,8 @@ export async function listCachedRows(paths: Paths, options: CachedRowsOptions): 
   return { rows, invalid: invalid.sort((a, b) => compareText(a.path, b.path)), counts };
 }
 
-// --- internal ---
-
 /** id -> the status directories holding a file of that name (names only; the store's module is not loaded). */
-async function readNames(paths: Paths): Promise<Map<string, Status[]>> {
+export async function readTaskNames(paths: Paths): Promise<Map<string, Status[]>> {
   const out = new Map<string, Status[]>();
   const listed = await Promise.all(STATUSES.map(async (status) => [status, await readdir(paths.statusDir(status)).catch((err: unknown) => {
     if (isGone(err)) return [];
@@ -81,6 +79,8 @@ async function readNames(paths: Paths): Promise<Map<string, Status[]>> {
   }
   return out;
 }
+
+// --- internal ---
 
 /** Reads the rows of `ids` in `status` into `rows`, from the cache where it holds the same file version. */
 async function readRows(paths: Paths, status: Status, ids: readonly string[], cache: RowCache, rows: ListRow[], invalid: InvalidFile[]): Promise<void> {

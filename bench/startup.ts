@@ -83,14 +83,14 @@ async function timeCommands(options: BenchOptions, root: string, daemon: boolean
 }
 
 /** One run's wall time and CPU time (user + system, its children included), from bash's `time`. */
-interface Timing {
+export interface Timing {
   wallMs: number;
   cpuMs: number;
   code: number;
 }
 
 /** Runs a command with its output discarded, timed by bash's `time` keyword (millisecond resolution, CPU time from the kernel). */
-function timeRun(argv: readonly string[], env: NodeJS.ProcessEnv): Promise<Timing> {
+export function timeRun(argv: readonly string[], env: NodeJS.ProcessEnv): Promise<Timing> {
   const script = 'TIMEFORMAT="%3R %3U %3S"; { time "$@" >/dev/null 2>/dev/null </dev/null; } 2>&1; echo "$?"';
   return new Promise((resolve, reject) => {
     execFile('bash', ['-c', script, 'time', ...argv], { env }, (err, stdout) => {

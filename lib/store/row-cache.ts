@@ -36,7 +36,7 @@ export function loadRowCache(file: string, status: Status, version: string): Row
   return {
     get(name, stat) {
       const entry = entries[name];
-      if (!entry || BigInt(entry.mtimeNs) >= trustedBefore) return undefined;
+      if (!entry || !isRowShaped(entry) || BigInt(entry.mtimeNs) >= trustedBefore) return undefined;
       return entry.ino === String(stat.ino) && entry.size === String(stat.size) && entry.mtimeNs === String(stat.mtimeNs) ? entry.row : undefined;
     },
     set(name, stamp, row) {
@@ -90,4 +90,11 @@ function readCache(file: string, status: Status, version: string): { entries: Re
   } catch {
     return null;
   }
+}
+
+/** An entry as this version writes it (a hand-edited or damaged one is read again, not trusted). */
+function isRowShaped(entry: Entry): boolean {
+  const { row } = entry;
+  if (typeof entry.mtimeNs !== 'string' || !/^\d+$/.test(entry.mtimeNs) || row === null || typeof row !== 'object') return false;
+  return ['id', 'title', 'status', 'priority', 'project', 'createdAt', 'updatedAt'].every((key) => typeof row[key as keyof typeof row] === 'string') && Array.isArray(row.dependsOn);
 }

@@ -76,6 +76,21 @@ rows('a cache of another svc version, or one that is not JSON, is not used', asy
   assert.ok(JSON.parse(readFileSync(toPaths(root).rowCache('ready'), 'utf8')).entries[`${id}.md`], 'rewritten whole');
 });
 
+rows('an entry of the wrong shape (a cache edited by hand) is read again, not trusted', async () => {
+  const root = tempRoot();
+  const [id] = await writeTaskFiles(root, 1, () => 'ready');
+  const old = new Date(Date.now() - 60_000);
+  utimesSync(toPaths(root).taskFile('ready', id!), old, old);
+  await listCachedRows(toPaths(root), { statuses: ['ready'], version: VERSION });
+  const file = toPaths(root).rowCache('ready');
+  const cache = JSON.parse(readFileSync(file, 'utf8')) as { entries: Record<string, { row: Record<string, unknown> }> };
+  cache.entries[`${id}.md`]!.row.title = 42;
+  writeFileSync(file, JSON.stringify(cache));
+  const later = new Date(Date.now() + 60_000);
+  utimesSync(file, later, later);
+  assert.is((await listCachedRows(toPaths(root), { statuses: ['ready'], version: VERSION })).rows[0]!.title, 'Task 1');
+});
+
 rows('a task moved by hand into done/ leaves the active rows and counts as done, with its cached row in ready/ dropped', async () => {
   const root = tempRoot();
   const [first] = await writeTaskFiles(root, 3, () => 'ready');

@@ -28,13 +28,19 @@ export interface MetricsOptions {
   source: Omit<GaugeSource, 'clock' | 'readySince'>;
 }
 
-/** Creates the registry of one daemon (never prom-client's global one): counters, gauges, process metrics. */
+/**
+ * Creates the registry of one daemon (never prom-client's global one): its counters and gauges; a
+ * scrape adds the metrics of the process, registered once per process (they describe the process,
+ * and their event-loop and GC observers cannot be stopped, so a daemon restarted in one process
+ * must not add more).
+ */
 export function createMetrics(options: MetricsOptions): Metrics {
   const registry = new Registry();
-  collectDefaultMetrics({ register: registry });
   const counters = createMetricCounters(registry, options.clock, options.ready);
   registerGauges(registry, { ...options.source, clock: options.clock, readySince: counters.readySince });
-  return { counters, render: () => registry.metrics(), renderJson: () => registry.getMetricsAsJSON() };
+  const shared = processRegistry(); // observing from the start: GC durations, event-loop delay
+  const scraped = () => Registry.merge([shared, registry]);
+  return { counters, render: () => scraped().metrics(), renderJson: () => scraped().getMetricsAsJSON() };
 }
 
 /**
@@ -58,4 +64,16 @@ export function metricsHandler(metrics: () => Metrics | undefined): (req: Incomi
       sendError(res, err);
     }
   };
+}
+
+// --- internal ---
+
+let processMetrics: Registry | undefined;
+
+/** prom-client's default metrics of this process (CPU, memory, file descriptors, event loop, GC, heap). */
+function processRegistry(): Registry {
+  if (processMetrics) return processMetrics;
+  processMetrics = new Registry();
+  collectDefaultMetrics({ register: processMetrics });
+  return processMetrics;
 }

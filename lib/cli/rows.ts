@@ -28,32 +28,35 @@ export type Scope = Status | readonly Status[];
  */
 export async function listRows(ctx: Context, scope: Scope = STATUSES, filter: TaskFilter = {}): Promise<Listing> {
   const statuses: readonly Status[] = typeof scope === 'string' ? [scope] : scope;
-  const listing = (await listFromDaemon(ctx, statuses.length === 1 ? statuses[0] : undefined, filter)) ?? (await listFromFiles(ctx, statuses, filter));
-  if (listing.source === 'files') return listing;
-  const unlisted: Partial<Record<Status, number>> = {};
-  for (const row of listing.rows) if (!statuses.includes(row.status as Status)) unlisted[row.status as Status] = (unlisted[row.status as Status] ?? 0) + 1;
-  return { ...listing, rows: listing.rows.filter((row) => statuses.includes(row.status as Status)), unlisted };
+  return (await listFromDaemon(ctx, statuses, filter)) ?? (await listFromFiles(ctx, statuses, filter));
 }
 
 // --- internal ---
 
-/** The listing of a running daemon, or null when none runs. */
-async function listFromDaemon(ctx: Context, status: Status | undefined, filter: TaskFilter): Promise<Listing | null> {
+/**
+ * The listing of a running daemon, or null when none runs. Several statuses go as `statuses=`,
+ * which a daemon older than this command ignores (it lists all, and the rows are filtered here).
+ */
+async function listFromDaemon(ctx: Context, statuses: readonly Status[], filter: TaskFilter): Promise<Listing | null> {
   const paths = toPaths(ctx.root);
   if (!existsSync(paths.socket)) return null;
   let reply: { status: number; body: unknown };
   try {
     const query = toFilterQuery(filter);
-    if (status) query.set('status', status);
+    if (statuses.length === 1) query.set('status', statuses[0]!);
+    else if (statuses.length < STATUSES.length) query.set('statuses', statuses.join(','));
     reply = await requestDaemon(paths.socket, 'GET', `/v1/tasks${query.size ? `?${query}` : ''}`, undefined, { timeoutMs: 60_000 });
   } catch (err) {
     if (isSvcError(err, 'unavailable')) return null;
     throw err;
   }
   if (reply.status !== 200) throw toDaemonError(reply.status, reply.body);
-  const body = reply.body as { tasks: (Omit<ListRow, 'agent' | 'path'> & { agent?: string })[]; invalid: InvalidFile[] };
-  const rows = body.tasks.map((t): ListRow => ({ ...t, agent: t.agent ?? null, path: paths.taskFile(t.status as Status, t.id) }));
-  return { rows: rows.sort((a, b) => compareText(a.createdAt, b.createdAt) || compareText(a.id, b.id)), invalid: body.invalid, source: 'daemon', unlisted: {} };
+  const body = reply.body as { tasks: (Omit<ListRow, 'agent' | 'path'> & { agent?: string })[]; invalid: InvalidFile[]; counts?: Record<Status, number> };
+  const shown = (status: string) => statuses.includes(status as Status);
+  const rows = body.tasks.filter((t) => shown(t.status)).map((t): ListRow => ({ ...t, agent: t.agent ?? null, path: paths.taskFile(t.status as Status, t.id) }));
+  const unlisted: Partial<Record<Status, number>> = {};
+  for (const status of STATUSES.filter((s) => !shown(s))) unlisted[status] = body.counts?.[status] ?? body.tasks.filter((t) => t.status === status).length;
+  return { rows: rows.sort((a, b) => compareText(a.createdAt, b.createdAt) || compareText(a.id, b.id)), invalid: body.invalid, source: 'daemon', unlisted };
 }
 
 /** The listing from the files: rows from the row cache or read, the statuses not shown counted by name. */

@@ -247,7 +247,7 @@ function toRouteContext(core: Core, limits: ServerLimits): RouteContext {
         core.scheduling?.schedule();
       },
     },
-    listTasks: (status, filter) => listIndexed(index, core.store, status, filter), metrics: metricsHandler(() => parts.metrics),
+    listTasks: (statuses, filter) => listIndexed(index, core.store, statuses, filter), metrics: metricsHandler(() => parts.metrics),
     scheduler: {
       tick: () => requireScheduling(core.scheduling).tick(),
       dryRun: () => requireScheduling(core.scheduling).dryRun(),

@@ -57,6 +57,13 @@ scope('with a daemon the listing, its note and --all are the same as without', a
   await within(15_000, async () => (await call(root, 'GET', '/status')).body !== null, 'the daemon answering');
   const withDaemon = await Promise.all([['task', 'list'], ['task', 'list', '--all'], ['task', 'list', '--status', 'done'], ['board']].map((argv) => svc(root, ...argv)));
   assert.equal(withDaemon.map((out) => out.stdout), without.map((out) => out.stdout));
+  const some = await call(root, 'GET', '/v1/tasks?statuses=backlog,ready');
+  const body = some.body as { tasks: { status: string }[]; counts: Record<string, number> };
+  assert.equal([...new Set(body.tasks.map((t) => t.status))], ['backlog', 'ready']);
+  assert.is(body.counts.done, 3);
+  const bad = await call(root, 'GET', '/v1/tasks?statuses=backlog,doing');
+  assert.is(bad.status, 400);
+  assert.match(JSON.stringify(bad.body), /Unknown status \\"doing\\"/);
 });
 
 scope('with a filter the note says done and cancelled tasks were not searched', async () => {

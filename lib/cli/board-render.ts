@@ -27,6 +27,9 @@ export interface BoardCard {
   nextAttemptAt?: string;
 }
 
+/** The statuses the board shows (cancelled tasks are never read for it). */
+export const BOARD_STATUSES: readonly Status[] = ['backlog', 'ready', 'in-progress', 'done', 'blocked', 'deadletter'];
+
 /**
  * The columns of a listing: the four of the specification, then Blocked and Deadletter when not
  * empty. A ready task whose next attempt is after `now` shows when it is due.

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { requestDaemon } from '../daemon/client.js';
 import { toPaths } from '../store/paths.js';
-import { renderBoard, toBoardColumns, type BoardColumn } from './board-render.js';
+import { BOARD_STATUSES, renderBoard, toBoardColumns, type BoardColumn } from './board-render.js';
 import type { Context } from './context.js';
 import { formatInvalid } from './format.js';
 import { onInterrupt } from './interrupt.js';
@@ -28,7 +28,7 @@ export async function watchBoard(ctx: Context, options: { json: boolean; toJson:
     while (!signal.aborted) {
       version = await currentVersion(ctx, version, signal);
       if (signal.aborted) break;
-      const listing = await listRows(ctx);
+      const listing = await listRows(ctx, BOARD_STATUSES);
       const columns = toBoardColumns(listing.rows);
       const frame = options.json ? JSON.stringify(options.toJson(columns, listing)) : [...renderBoard(columns, { width: toWidth(ctx, terminal), paint: ctx.paint }), ...formatInvalid(listing.invalid)].join('\n');
       if (frame !== last) draw(ctx, { frame, terminal, json: options.json, first: last === null, source: listing.source });

@@ -1,6 +1,6 @@
 import type { CAC } from 'cac';
 import type { ListRow } from '../store/task-row.js';
-import { renderBoard, toBoardColumns, type BoardColumn } from './board-render.js';
+import { BOARD_STATUSES, renderBoard, toBoardColumns, type BoardColumn } from './board-render.js';
 import type { Context } from './context.js';
 import { formatInvalid } from './format.js';
 import { listRows, type Listing } from './rows.js';
@@ -12,7 +12,7 @@ export function registerBoard(cli: CAC, ctx: Context): void {
     .option('-w, --watch', 'Redraw the board as tasks move, until Ctrl-C (with a daemon: as its index changes; without: the files read every second)')
     .action(async (opts: Record<string, unknown>) => {
       if (opts.watch) return (await import('./board-watch.js')).watchBoard(ctx, { json: opts.json === true, toJson: toBoardJson });
-      const listing = await listRows(ctx);
+      const listing = await listRows(ctx, BOARD_STATUSES);
       const { rows, invalid } = listing;
       const columns = toBoardColumns(rows);
       if (opts.json) return ctx.json(toBoardJson(columns, listing));

@@ -34,6 +34,12 @@ export async function operate<T>(ctx: Context, tool: string, params: Record<stri
   return (await runOnce(ctx.root, { key: requestId, tool, params }, run)) as T;
 }
 
+/** A read: through a running daemon like `operate`, else `read` in this process (no store, no locks loaded). */
+export async function operateRead<T>(ctx: Context, tool: string, params: Record<string, unknown>, read: () => Promise<T>): Promise<T> {
+  const remote = await invokeRemote(ctx, tool, params, undefined);
+  return remote.answered ? (remote.result as T) : read();
+}
+
 // --- internal ---
 
 /** Causes of a failed request that mean nothing reached a daemon (so running the call here is safe). */

@@ -2,9 +2,9 @@ import type { CAC } from 'cac';
 import { toCutoff } from '../core/duration.js';
 import { SvcError } from '../core/errors.js';
 import { PRIORITIES } from '../core/priority.js';
-import { assertStatus, STATUSES } from '../core/status.js';
+import { assertStatus, isTerminal, STATUSES, type Status } from '../core/status.js';
 import { toDidYouMean } from '../core/suggest.js';
-import type { TaskFilter } from '../store/task-filter.js';
+import { isFiltering, type TaskFilter } from '../store/task-filter.js';
 import type { Context } from './context.js';
 import { formatInvalid, formatTaskTable, toList, toText } from './format.js';
 import { listRows } from './rows.js';
@@ -15,8 +15,8 @@ import { asUsage, toUsageError } from './usage.js';
  * and the store module (zod, YAML) is never loaded; without one, the files are read.
  */
 export function registerTaskList(cli: CAC, ctx: Context): void {
-  cli.command('list', `List tasks, oldest first (from the daemon's index when one runs, else from the files); the filters combine with AND\n--status takes one of: ${STATUSES.join(', ')}`)
-    .option('--status <status>', 'Only this status').option('--agent <id>', 'Only tasks routed or leased to this agent')
+  cli.command('list', `List the tasks not done or cancelled, oldest first (from the daemon's index when one runs, else from the files); the filters combine with AND\n--status takes one of: ${STATUSES.join(', ')}`)
+    .option('--status <status>', 'Only this status (done and cancelled included)').option('--all', 'Every status, done and cancelled included').option('--agent <id>', 'Only tasks routed or leased to this agent')
     .option('--tag <tags>', 'Only tasks with every one of these tags (comma-separated)').option('--project <id>', 'Only this project')
     .option('--team <id>', 'Only tasks routed to this team').option('--priority <p>', `Only this priority (${PRIORITIES.join(', ')})`)
     .option('--parent <id>', 'Only subtasks of this task').option('--since <when>', 'Only tasks updated since a duration back from now (2h, 7d) or a date')
@@ -27,17 +27,23 @@ export function registerTaskList(cli: CAC, ctx: Context): void {
     .action(async (opts: Record<string, unknown>) => {
       const status = opts.status === undefined ? undefined : asUsage(() => assertStatus(opts.status));
       if (opts.awaiting && status !== undefined && status !== 'blocked') throw toUsageError(new SvcError('validation_error', `--awaiting lists blocked tasks; --status ${status} excludes them.`, 'Drop --status, or use --status blocked.'));
-      const { rows, invalid } = await listRows(ctx, opts.awaiting ? 'blocked' : status, toTaskFilter(opts, new Date()));
+      const filter = toTaskFilter(opts, new Date());
+      const { rows, invalid, unlisted } = await listRows(ctx, opts.awaiting ? 'blocked' : status ?? (opts.all ? STATUSES : LISTED), filter);
       const agent = toText(opts.agent);
       const kept = agent ? rows.filter((row) => row.agent === agent) : rows;
       const approval = opts.awaiting ? await import('./task-approval.js') : null;
       const shown = approval ? approval.toAwaitingRows(kept) : kept;
       formatInvalid(invalid).forEach((line) => ctx.io.stderr(`${line}\n`));
-      if (opts.json) return ctx.io.stdout(`${JSON.stringify(shown)}\n`);
+      const note = status ?? opts.all ?? opts.awaiting ? null : toUnlistedNote(unlisted, agent !== undefined || isFiltering(filter));
+      if (opts.json) return (ctx.io.stdout(`${JSON.stringify(shown)}\n`), note && ctx.io.stderr(`${note}\n`));
       if (approval) return approval.formatAwaiting(shown, new Date()).forEach((line) => ctx.print(line));
       formatTaskTable(shown, ctx.paint).forEach((line) => ctx.print(line));
+      if (note) ctx.print(ctx.paint.dim(note));
     });
 }
+
+/** What `svc task list` shows without `--status` or `--all`: every status but done and cancelled. */
+export const LISTED: readonly Status[] = STATUSES.filter((status) => !isTerminal(status));
 
 /** The filters of the options; a bad priority or `--since` is a `validation_error`. */
 export function toTaskFilter(opts: Record<string, unknown>, now: Date): TaskFilter {
@@ -53,4 +59,14 @@ export function toTaskFilter(opts: Record<string, unknown>, now: Date): TaskFilt
     since: since === undefined ? undefined : toCutoff(since, now, '--since').toISOString(), text,
   };
   return Object.fromEntries(Object.entries(filter).filter(([, value]) => value !== undefined)) as TaskFilter;
+}
+
+// --- internal ---
+
+/** The line under a listing that left done and cancelled tasks out: how many, and how to list them. */
+function toUnlistedNote(unlisted: Partial<Record<Status, number>>, filtering: boolean): string | null {
+  const counts = (['done', 'cancelled'] as const).filter((status) => (unlisted[status] ?? 0) > 0).map((status) => `${unlisted[status]} ${status}`);
+  if (!counts.length) return null;
+  if (filtering) return '(done and cancelled tasks not searched: --all searches every status)';
+  return `(not listed: ${counts.join(' and ')}; --all lists every status, --status done one)`;
 }

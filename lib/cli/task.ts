@@ -8,10 +8,11 @@ import { toTerminalText } from '../core/text.js';
 import type { StoredTask } from '../store/task-file.js';
 import type { ListRow } from '../store/task-row.js';
 import type { UpdateResult } from '../store/work.js';
+import { toPaths } from '../store/paths.js';
 import type { MoveResult } from '../tools/operator.js';
 import type { Context } from './context.js';
 import { formatMove, formatTaskDetail, toList, toText } from './format.js';
-import { operate } from './operate.js';
+import { operate, operateRead } from './operate.js';
 import { OPERATOR, toCaller, withFlag, withLeaseOptions } from './task-caller.js';
 import { registerTaskList } from './task-list.js';
 import { formatChildren, listChildren } from './task-tree.js';
@@ -58,7 +59,8 @@ export function registerTask(cli: CAC, ctx: Context): void {
 
   cli.command('show <id>', 'Show a task: its fields, its subtasks, then its body\n<id> is a full id, a unique prefix (2026-11-21-00) or a bare sequence (007, -007, 7: today first)').option('--json', 'Print JSON')
     .action(async (id: string, opts: Record<string, unknown>) => {
-      const stored = await operate<StoredTask>(ctx, 'operator_task_show', { taskId: String(id) });
+      const local = async () => (await import('../store/read-task.js')).readTask(toPaths(ctx.root), String(id), new Date());
+      const stored = await operateRead<StoredTask>(ctx, 'operator_task_show', { taskId: String(id) }, local);
       const children = await listChildren(ctx, stored.task.id);
       const lastRunLog = (await (await import('./task-logs-runs.js')).listLogs(ctx, stored.task.id)).at(-1)?.path ?? null;
       if (opts.json) return ctx.json({ ...stored.task, status: stored.status, body: stored.body, path: stored.path, lastRunLog, children: children.map(({ id: child, title, status }) => ({ id: child, title, status })) });

@@ -23,6 +23,7 @@ import { requireScheduling, startScheduling, type Scheduling } from './schedulin
 import { createSpawnQueue, type SpawnQueue } from './spawn-queue.js';
 import { closeServer, trackRequests, trapSignals, type RequestTracker } from './shutdown.js';
 import { startHealthPort, type HealthPort } from './health-port.js';
+import { createMetrics, metricsHandler, type Metrics } from './metrics.js';
 
 /** Options of `startDaemon`; everything but `root` and `tools` has a default. */
 export interface DaemonOptions {
@@ -69,6 +70,8 @@ export interface Daemon {
   index: TaskIndex;
   spawns: SpawnQueue;
   log: DaemonLog;
+  /** Its metrics (docs/metrics.md): `metricsHandler(() => daemon.metrics)` serves them on any listener. */
+  metrics: Metrics;
   /** Subscribes to plugin lifecycle events; returns the unsubscribe function. */
   onHook(listener: HookListener): () => void;
   /** Resolves once the daemon has stopped (by `close()`, a signal, or losing its socket or lock). */
@@ -92,7 +95,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
   const clock = options.clock ?? systemClock;
   const signals = options.handleSignals ? trapSignals() : null;
   let parts: Partial<Running> = {};
-  const store = createStore({ root: paths.root, clock, onEventError: (err, pending) => parts.events?.onError(err, pending), ...(options.fault ? { fault: options.fault } : {}) });
+  const store = createStore({ root: paths.root, clock, onEventError: (err, pending) => (parts.metrics?.counters.onAppendFailure(), parts.events?.onError(err, pending)), onRecordEvents: (events) => parts.metrics?.counters.onEvents(events), ...(options.fault ? { fault: options.fault } : {}) });
   try {
     await store.init();
     assertPrivateDir(paths.data);
@@ -128,6 +131,7 @@ interface Running {
   index?: TaskIndex;
   server?: Server;
   health?: HealthPort;
+  metrics?: Metrics;
 }
 
 /** What a started daemon is made of, shared by the routes and the stop. */
@@ -175,6 +179,7 @@ async function launch(paths: Paths, store: Store, options: DaemonOptions, clock:
     onRescanFound: ({ count, full }) => log.info('index.rescan', { message: `rescan found ${count} new or changed task files`, count, full }),
     onChange: (change) => {
       changes.bump();
+      parts.metrics?.counters.onChange(change);
       observe(change);
       if (change.to === 'ready' || change.from === 'in-progress' || change.to === 'done') wake();
     },
@@ -189,6 +194,7 @@ async function launch(paths: Paths, store: Store, options: DaemonOptions, clock:
     socketIno: 0, lost: null, changes,
   };
   const { index } = core.parts;
+  const metrics = (parts.metrics = createMetrics({ clock, ready: index.summaries('ready'), source: { counts: () => index.counts(), invalid: () => index.invalid().length, summaries: (status) => index.summaries(status), plugins: () => spawns.attached(), mode: () => core.scheduling?.mode() ?? 'standalone', pendingEvents: () => store.events.pending(), spoolDir: paths.eventsSpool } }));
   void index.loaded.then(() => ((core.loaded = true), log.info('index.loaded', { byStatus: index.counts() })), () => undefined);
   const limits = toServerLimits(options.limits);
   const server = (parts.server = createLimitedServer(createRoutes(toRouteContext(core, limits)), limits, {
@@ -199,7 +205,7 @@ async function launch(paths: Paths, store: Store, options: DaemonOptions, clock:
   await assertHealthy(paths);
   const healthPort = options.healthPort ?? settings.healthPort;
   if (healthPort !== undefined) {
-    parts.health = await startHealthPort({ port: healthPort, limits, problem: () => (core.stopping ? 'stopping' : null) });
+    parts.health = await startHealthPort({ port: healthPort, limits, problem: () => (core.stopping ? 'stopping' : null), metrics: metricsHandler(() => metrics) });
     log.info('health.listening', { url: `http://127.0.0.1:${parts.health.port}/health` });
   }
   await writePidFile(paths, core.pid);
@@ -207,7 +213,7 @@ async function launch(paths: Paths, store: Store, options: DaemonOptions, clock:
   await store.events.record(clock(), [{ type: 'daemon.started', actor: 'system', payload: { pid: core.pid, version: core.version } }]);
   if (options.schedule !== false) {
     core.scheduling = await startScheduling({
-      store, index, spawns, env: options.env ?? {}, log: toLineLogger(log, 'scheduler'), trace: log.debug('scheduler'), ...(options.fault ? { fault: options.fault } : {}),
+      store, index, spawns, env: options.env ?? {}, log: toLineLogger(log, 'scheduler'), onHanded: metrics.counters.onHanded, trace: log.debug('scheduler'), ...(options.fault ? { fault: options.fault } : {}),
       owner: { host: hostname(), pid: core.pid },
       alert: (text) => (options.stderr ?? ((t: string) => process.stderr.write(t)))(`${text}\n`),
     });
@@ -218,7 +224,7 @@ async function launch(paths: Paths, store: Store, options: DaemonOptions, clock:
   const { close, closed } = createStop(core, server, requests);
   watchInstance(core, options.instanceCheckMs ?? 1000, close);
   return {
-    paths, pid: core.pid, store, index, spawns, log, closed, close, lost: () => core.lost,
+    paths, pid: core.pid, store, index, spawns, log, metrics, closed, close, lost: () => core.lost,
     onHook(listener) {
       core.listeners.add(listener);
       return () => core.listeners.delete(listener);
@@ -241,7 +247,7 @@ function toRouteContext(core: Core, limits: ServerLimits): RouteContext {
         core.scheduling?.schedule();
       },
     },
-    listTasks: (status, filter) => listIndexed(index, core.store, status, filter),
+    listTasks: (statuses, filter) => listIndexed(index, core.store, statuses, filter), metrics: metricsHandler(() => parts.metrics),
     scheduler: {
       tick: () => requireScheduling(core.scheduling).tick(),
       dryRun: () => requireScheduling(core.scheduling).dryRun(),

@@ -1,4 +1,4 @@
-import { request, type Server } from 'node:http';
+import { request, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { hasCode, SvcError } from '../core/errors.js';
 import { sendError, sendJson } from './http.js';
 import { createLimitedServer, DEFAULT_LIMITS, type ServerLimits } from './server-limits.js';
@@ -13,6 +13,8 @@ export interface HealthPortOptions {
   limits?: ServerLimits;
   /** Why the daemon is not healthy (answered with 503), or null when it is (200). */
   problem: () => string | null;
+  /** Serves `GET /metrics` too (the daemon's metrics, docs/metrics.md). */
+  metrics?: (req: IncomingMessage, res: ServerResponse) => Promise<void>;
 }
 
 /** The open health port. */
@@ -32,15 +34,16 @@ export interface HealthAnswer {
 }
 
 /**
- * Opens the daemon's one TCP listener on 127.0.0.1:`port`, serving `GET /health` alone (200
- * healthy, 503 with the reason otherwise, 404 for every other method or path).
+ * Opens the daemon's one TCP listener on 127.0.0.1:`port`, serving `GET /health` (200 healthy, 503
+ * with the reason otherwise), `GET /metrics` when given, and 404 for every other method or path.
  */
 export async function startHealthPort(options: HealthPortOptions): Promise<HealthPort> {
   const limits = options.limits ?? DEFAULT_LIMITS;
   const server = createLimitedServer((req, res) => {
     const path = (req.url ?? '').split('?')[0];
+    if (path === '/metrics' && options.metrics) return void options.metrics(req, res);
     if ((req.method !== 'GET' && req.method !== 'HEAD') || path !== '/health') {
-      return sendError(res, new SvcError('not_found', `${req.method} ${path} is not served on the health port: only GET /health is.`));
+      return sendError(res, new SvcError('not_found', `${req.method} ${path} is not served on the health port: only GET /health${options.metrics ? ' and GET /metrics are' : ' is'}.`));
     }
     const problem = options.problem();
     sendJson(res, problem ? 503 : 200, problem ? { ok: false, reason: problem } : { ok: true });

@@ -1,4 +1,4 @@
-import type { Status } from '../core/status.js';
+import { isTerminal, type Status } from '../core/status.js';
 import { resolveAnyId } from '../store/archived.js';
 import type { Store } from '../store/store.js';
 import { selectTasks, type TaskFilter } from '../store/task-filter.js';
@@ -9,16 +9,18 @@ import { toGrouping, toLeasedBy, toScheduleFields } from '../store/task-row.js';
 export type IndexRow = ReturnType<typeof toRow>;
 
 /**
- * `GET /v1/tasks`: the tasks of one status, or all, from the index (refreshed first, so a write of
- * another process is seen), filtered (docs/command-line.md). The index holds no bodies: the
- * `text` filter reads the body of a task only when the other filters pass and its title lacks a word.
+ * `GET /v1/tasks`: the tasks of some statuses, or all, from the index (refreshed first, so a write of
+ * another process is seen), filtered (docs/command-line.md), and the count of every status. The
+ * index holds no bodies: the `text` filter reads the body of a task only when the other filters
+ * pass and its title lacks a word.
  */
-export async function listIndexed(index: TaskIndex, store: Store, status: Status | undefined, filter: TaskFilter = {}): Promise<{ tasks: IndexRow[]; invalid: ReturnType<TaskIndex['invalid']> }> {
-  if (!status || status === 'done' || status === 'cancelled') await index.loaded;
+export async function listIndexed(index: TaskIndex, store: Store, statuses: readonly Status[] | undefined, filter: TaskFilter = {}): Promise<{ tasks: IndexRow[]; invalid: ReturnType<TaskIndex['invalid']>; counts: Record<Status, number> }> {
+  if (!statuses || statuses.some(isTerminal)) await index.loaded;
   await index.refresh();
   const parent = filter.parent === undefined ? undefined : await resolveAnyId(store, filter.parent);
-  const selected = await selectTasks([...index.summaries(status)], { ...filter, parent }, (entry) => entry, async (entry) => (await store.get(entry.id)).body);
-  return { tasks: selected.map(toRow), invalid: index.invalid() };
+  const entries = statuses ? statuses.flatMap((status) => [...index.summaries(status)]) : [...index.summaries()];
+  const selected = await selectTasks(entries, { ...filter, parent }, (entry) => entry, async (entry) => (await store.get(entry.id)).body);
+  return { tasks: selected.map(toRow), invalid: index.invalid(), counts: index.counts() };
 }
 
 // --- internal ---

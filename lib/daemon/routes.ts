@@ -67,9 +67,11 @@ export interface RouteContext {
   /** Waits until the task change counter passes `after` (or `waitMs` passes, or the client goes); resolves with the counter. */
   waitChanges: (after: number, waitMs: number, signal: AbortSignal) => Promise<number>;
   /** `svc task list` served from the index: the entries of one status, or all, that pass the filter, and the invalid files. */
-  listTasks: (status: Status | undefined, filter: TaskFilter) => Promise<{ tasks: unknown[]; invalid: unknown[] }>;
+  listTasks: (statuses: readonly Status[] | undefined, filter: TaskFilter) => Promise<{ tasks: unknown[]; invalid: unknown[]; counts: Record<Status, number> }>;
   /** `svc scheduler run`: one tick now, or the plan of one without acting. */
   scheduler: { tick: () => Promise<unknown[]>; dryRun: () => Promise<unknown[]> };
+  /** `GET /metrics`: the Prometheus text of the daemon's metrics (docs/metrics.md). */
+  metrics: Handler;
 }
 
 /** Builds the request handler: every route of the route table in docs/daemon.md, every failure in the error shape. */
@@ -81,6 +83,7 @@ export function createRoutes(ctx: RouteContext): (req: IncomingMessage, res: Ser
     onNoMatch: (req, res) => sendError(res, new SvcError('not_found', `No route ${req.method} ${req.path}.`, `Routes: ${ROUTES}.`)),
   });
   app.get('/healthz', wrap((_req, res) => healthz(ctx, res)));
+  app.get('/metrics', wrap(ctx.metrics));
   app.get('/status', wrap(async (_req, res) => sendJson(res, 200, await ctx.status())));
   app.post('/v1/tool/invoke', wrap((req, res) => invoke(ctx, req, res, (err) => fail(err, req))));
   app.post('/v1/event/:name', wrap((req, res) => hook(ctx, req, res)));
@@ -96,7 +99,7 @@ export function createRoutes(ctx: RouteContext): (req: IncomingMessage, res: Ser
 
 // --- internal ---
 
-const ROUTES = 'GET /healthz, GET /status, POST /v1/tool/invoke, POST /v1/event/{session-end|agent-end|before-compaction|message-received}, GET /v1/spawns/wait, POST /v1/spawns/{id}/result, GET /v1/spawns/{id}/stop, GET /v1/tasks?status=&tags=&project=&team=&priority=&parent=&since=&text=, GET /v1/tasks/changes?after=&waitMs=, POST /v1/scheduler/tick, GET /v1/scheduler/plan';
+const ROUTES = 'GET /healthz, GET /status, GET /metrics, POST /v1/tool/invoke, POST /v1/event/{session-end|agent-end|before-compaction|message-received}, GET /v1/spawns/wait, POST /v1/spawns/{id}/result, GET /v1/spawns/{id}/stop, GET /v1/tasks?status=&statuses=&tags=&project=&team=&priority=&parent=&since=&text=, GET /v1/tasks/changes?after=&waitMs=, POST /v1/scheduler/tick, GET /v1/scheduler/plan';
 
 const ResultBody = z.object({
   ok: z.boolean(),
@@ -191,11 +194,15 @@ async function waitChanges(ctx: RouteContext, req: IncomingMessage, res: ServerR
   if (!res.destroyed) sendJson(res, 200, { ok: true, version });
 }
 
-function toStatusQuery(req: IncomingMessage): Status | undefined {
-  const value = new URL(req.url ?? '/', 'http://svc').searchParams.get('status');
+/** `status=<one>` or `statuses=<a,b,...>` (the listing of several; an older daemon ignores it and lists all). */
+function toStatusQuery(req: IncomingMessage): Status[] | undefined {
+  const query = new URL(req.url ?? '/', 'http://svc').searchParams;
+  const value = query.get('status') || query.get('statuses');
   if (value === null || value === '') return undefined;
-  if ((STATUSES as readonly string[]).includes(value)) return value as Status;
-  throw new SvcError('validation_error', `Unknown status ${JSON.stringify(value)}.`, `Use one of: ${STATUSES.join(', ')}.`);
+  const statuses = value.split(',');
+  const unknown = statuses.find((status) => !(STATUSES as readonly string[]).includes(status));
+  if (unknown === undefined) return statuses as Status[];
+  throw new SvcError('validation_error', `Unknown status ${JSON.stringify(unknown)}.`, `Use one of: ${STATUSES.join(', ')}.`);
 }
 
 function toFilterQuery(req: IncomingMessage): TaskFilter {

@@ -2,12 +2,13 @@ import { readFileSync } from 'node:fs';
 import { createCommandAdapter } from '../adapters/command.js';
 import { createStandaloneAdapter } from '../adapters/standalone.js';
 import { SvcError } from '../core/errors.js';
+import type { Adapter } from '../core/spawn.js';
 import { findPackageRoot } from '../core/package-root.js';
 import type { LeaseOwner } from '../engine/dispatch.js';
 import { createGateRoleResolver, type GateRoleResolver, type GateRoute } from '../engine/gates.js';
 import { createApprovalAlerts } from '../engine/approval-alert.js';
 import { startMurmur } from '../engine/murmur-runner.js';
-import type { Action, Mode, PlanTask, Snapshot } from '../engine/plan.js';
+import type { Action, AdapterKind, Mode, PlanTask, Snapshot } from '../engine/plan.js';
 import { startSpawnRecovery } from '../engine/recover.js';
 import { startScheduler, type SchedulerHandle } from '../engine/scheduler.js';
 import { startOverdue } from '../engine/overdue-runner.js';
@@ -41,6 +42,8 @@ export interface SchedulingOptions {
   fault?: Fault;
   /** This daemon, as recorded in the leases it grants (host and pid). */
   owner?: LeaseOwner;
+  /** A spawn was handed to its adapter (the daemon's dispatch latency). */
+  onHanded?: (taskId: string, adapter: AdapterKind) => void;
 }
 
 /** The daemon's scheduler: mode decided at boot, ticks from the index, polls for leases. */
@@ -82,7 +85,7 @@ export async function startScheduling(options: SchedulingOptions): Promise<Sched
   const source = { snapshot: async () => ({ ...(await toSnapshot(index, roleOf)), previousRun: ender.describe }) };
   const plugin = createPluginAdapter(spawns);
   const scheduler: SchedulerHandle = startScheduler({
-    store, source, adapters: { command, standalone, plugin }, loadOrg: org.get, mode: boot.mode,
+    store, source, adapters: toTimed({ command, standalone, plugin }, options.onHanded), loadOrg: org.get, mode: boot.mode,
     pluginAttached: () => spawns.attached().length > 0, log: options.log, alert: options.alert, onCommitted: (ids) => index.update(ids),
     dryRun: () => org.settings().dryRun, orgProblem: org.problem,
     ...(options.trace ? { trace: options.trace } : {}), ...(options.fault ? { fault: options.fault } : {}), ...(options.owner ? { owner: options.owner } : {}),
@@ -218,6 +221,20 @@ function toPlanTask(entry: IndexEntry, gate: GateRoute | undefined): PlanTask {
     dependsOn: entry.dependsOn, lease: entry.lease, gateRole: gate?.role, approval: gate?.approval, dispatchFailures: entry.dispatchFailures, nextAttemptAt: entry.nextAttemptAt, notBefore: entry.notBefore,
     workspaceHost: entry.workspaceHost,
   };
+}
+
+/** The adapters as the scheduler sees them: each spawn handed over is told to `onHanded`. */
+function toTimed(adapters: Record<AdapterKind, Adapter>, onHanded?: (taskId: string, adapter: AdapterKind) => void): Record<AdapterKind, Adapter> {
+  if (!onHanded) return adapters;
+  const timed = (adapter: Adapter): Adapter => ({
+    kind: adapter.kind,
+    spawn: async (request) => {
+      const run = await adapter.spawn(request);
+      onHanded(request.taskId, adapter.kind);
+      return run;
+    },
+  });
+  return { command: timed(adapters.command), standalone: timed(adapters.standalone), plugin: timed(adapters.plugin) };
 }
 
 function readEnvFile(file: string): Record<string, string> {

@@ -40,6 +40,8 @@ export interface EventLogOptions {
    * for a process that may exit before a retry (a command). Kept in memory if the spool fails too.
    */
   spool?: boolean;
+  /** Told of every batch of events as it is recorded, before the append (the daemon's metrics count them). */
+  onRecord?: (events: readonly EventInput[]) => void;
 }
 
 /** The event log as a committed change records to it: `record` never rejects. */
@@ -122,6 +124,7 @@ export function createEventLog(root: string, options: EventLogOptions = {}): Eve
   return {
     async record(now, events) {
       if (events.length === 0) return;
+      options.onRecord?.(events);
       const timestamp = now.toISOString();
       const date = toIdDate(now);
       await write(events.map((event) => ({ date, line: `${JSON.stringify(toEvent(event, timestamp))}\n` })));

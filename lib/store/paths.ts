@@ -42,6 +42,8 @@ export interface Paths {
   runLogDir(taskId: string): string;
   statusDir(status: Status): string;
   taskFile(status: Status, id: string): string;
+  /** The listing rows of one status directory, cached by file identity (`data/cache/rows-<status>.json`). */
+  rowCache(status: Status): string;
   /** Archived tasks (`tasks/archive/`, not a status: never loaded by the index, watched or reconciled). */
   archive: string;
   /** The archive of one month (`yyyy-mm`, the month of the task's last transition). */
@@ -116,6 +118,7 @@ export function toPaths(rootArg: string): Paths {
     runLogDir: (taskId) => join(data, 'logs', 'runs', taskId),
     statusDir: (status) => join(tasks, status),
     taskFile: (status, id) => join(tasks, status, `${id}.md`),
+    rowCache: (status) => join(data, 'cache', `rows-${status}.json`),
     archive: join(tasks, 'archive'),
     archiveDir: (month) => join(tasks, 'archive', month),
     archiveFile: (month, id) => join(tasks, 'archive', month, `${id}.md`),

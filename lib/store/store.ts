@@ -12,7 +12,7 @@ import { createExclusive, ensureDir, isNameTaken } from '../fs/atomic.js';
 import { withLock } from '../fs/lock.js';
 import { allocateId } from './allocate.js';
 import { byNewest, commitTask, findTaskFiles, readCopies, toStored, type ChangeFn, type CommitResult, type Fault } from './commit.js';
-import { createEventLog } from './events.js';
+import { createEventLog, type EventInput } from './events.js';
 import { toPaths, toTaskId, type Paths } from './paths.js';
 import { readTaskFileSettled } from './settled-read.js';
 import { renderTask, type StoredTask } from './task-file.js';
@@ -28,6 +28,8 @@ export interface StoreOptions {
   onEventError?: (err: unknown, pending: number, spooledTo?: string) => void;
   /** Spool events that cannot be appended to `data/events-spool/` (a process that exits soon, as a command). */
   spoolEvents?: boolean;
+  /** Told of every batch of events the store records (see `EventLogOptions.onRecord`). */
+  onRecordEvents?: (events: readonly EventInput[]) => void;
   /** Fault injection for crash tests (see `commitTask`); never set otherwise. */
   fault?: Fault;
 }
@@ -75,7 +77,7 @@ export function createStore(options: StoreOptions) {
   const clock = options.clock ?? systemClock;
   const newSessionId = options.newSessionId ?? randomUUID;
   const lockWaitMs = options.lockWaitMs ?? 5000;
-  const events = createEventLog(paths.root, { ...(options.onEventError ? { onError: options.onEventError } : {}), spool: options.spoolEvents === true });
+  const events = createEventLog(paths.root, { ...(options.onEventError ? { onError: options.onEventError } : {}), spool: options.spoolEvents === true, ...(options.onRecordEvents ? { onRecord: options.onRecordEvents } : {}) });
   let initialized = false;
 
   async function init(): Promise<void> {

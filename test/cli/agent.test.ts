@@ -36,7 +36,7 @@ async function readyTask(root: string, title: string, agent = 'dev'): Promise<st
   return id;
 }
 
-const listed = async (root: string) => JSON.parse((await svc(root, 'task', 'list', '--json')).stdout) as { id: string; status: string }[];
+const listed = async (root: string) => JSON.parse((await svc(root, 'task', 'list', '--all', '--json')).stdout) as { id: string; status: string }[];
 const statusOf = (root: string, id: string) => ['ready', 'in-progress', 'done'].find((s) => existsSync(toPaths(root).taskFile(s as never, id)));
 
 const bad = suite('cli.agent bad input');

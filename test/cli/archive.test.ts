@@ -53,7 +53,7 @@ archive('moves old done and cancelled tasks to tasks/archive/<yyyy-mm>/; show st
   assert.match(readFileSync(`${root}/tasks/archive/2026-09/${ids.cancelled}.md`, 'utf8'), /status: cancelled/);
   assert.ok(existsSync(`${root}/tasks/done/${ids.recent}.md`), 'a recent task stays');
   assert.ok(existsSync(`${root}/tasks/backlog/${ids.open}.md`), 'an open task stays');
-  const list = JSON.parse((await svc(root, 'task', 'list', '--json')).stdout) as { id: string }[];
+  const list = JSON.parse((await svc(root, 'task', 'list', '--all', '--json')).stdout) as { id: string }[];
   assert.equal(list.map((row) => row.id), [ids.recent, ids.open]);
   const show = await svc(root, 'task', 'show', '001');
   assert.match(show.stdout, new RegExp(`id: ${ids.done}\n[\\s\\S]*status: done\n[\\s\\S]*file: ${root}/tasks/archive/2026-09/${ids.done}.md`));

@@ -94,7 +94,7 @@ roundTrip('an id clash gets a new id with dependencies rewritten; a malformed li
   assert.match(out.stdout, /unreadable .*in\.jsonl:2: not a JSON line/);
   assert.match(out.stdout, /unreadable .*in\.jsonl:5: .*schemaVersion is missing/);
   assert.match(out.stdout, /Summary: 3 created, .* 2 skipped \(invalid or unreadable\)/);
-  const tasks = JSON.parse((await svc(other, 'task', 'list', '--json')).stdout) as { id: string; title: string }[];
+  const tasks = JSON.parse((await svc(other, 'task', 'list', '--all', '--json')).stdout) as { id: string; title: string }[];
   assert.is(tasks.length, 4);
   assert.is(readFileSync(join(other, 'tasks/backlog', `${taken}.md`), 'utf8').includes('Already here'), true);
 });

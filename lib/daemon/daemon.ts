@@ -23,6 +23,7 @@ import { requireScheduling, startScheduling, type Scheduling } from './schedulin
 import { createSpawnQueue, type SpawnQueue } from './spawn-queue.js';
 import { closeServer, trackRequests, trapSignals, type RequestTracker } from './shutdown.js';
 import { startHealthPort, type HealthPort } from './health-port.js';
+import { createWebPort, type WebMount, type WebPort, type WebStarter } from './web-port.js';
 
 /** Options of `startDaemon`; everything but `root` and `tools` has a default. */
 export interface DaemonOptions {
@@ -53,6 +54,9 @@ export interface DaemonOptions {
   env?: Record<string, string | undefined>;
   /** Open `GET /health` on 127.0.0.1:<port> (else `aof.daemon.healthPort`; none when neither). */
   healthPort?: number;
+  /** The web board (lib/web), opened by `svc web` or at start on `webPort` (else `aof.daemon.webPort`). */
+  web?: WebStarter;
+  webPort?: number;
   /** Deadlines, the connection cap and the long-poll budgets of the socket (`DEFAULT_LIMITS`). */
   limits?: Partial<ServerLimits>;
   /** How often the daemon checks that its socket and instance lock are still its own (1 s). */
@@ -151,6 +155,8 @@ interface Core {
   healer: ReturnType<typeof createHealer>;
   /** Task changes, for the long-poll of `svc board --watch`. */
   changes: ChangeFeed;
+  /** The web board's listener (docs/web-board.md). */
+  web: WebPort;
 }
 
 async function launch(paths: Paths, store: Store, options: DaemonOptions, clock: Clock, parts: Running): Promise<Daemon> {
@@ -186,8 +192,9 @@ async function launch(paths: Paths, store: Store, options: DaemonOptions, clock:
   const core: Core = {
     paths, store, options, clock, parts: parts as Core['parts'], spawns, listeners: new Set(),
     pid: process.pid, version: options.version ?? readPackageVersion(), startedAt: clock().getTime(), stopping: false, loaded: false, scheduling: null, healer,
-    socketIno: 0, lost: null, changes,
+    socketIno: 0, lost: null, changes, web: null as unknown as WebPort,
   };
+  core.web = createWebPort(toWebMount(core), options.web);
   const { index } = core.parts;
   void index.loaded.then(() => ((core.loaded = true), log.info('index.loaded', { byStatus: index.counts() })), () => undefined);
   const limits = toServerLimits(options.limits);
@@ -202,6 +209,8 @@ async function launch(paths: Paths, store: Store, options: DaemonOptions, clock:
     parts.health = await startHealthPort({ port: healthPort, limits, problem: () => (core.stopping ? 'stopping' : null) });
     log.info('health.listening', { url: `http://127.0.0.1:${parts.health.port}/health` });
   }
+  const webPort = options.webPort ?? settings.webPort;
+  if (webPort !== undefined) await core.web.open(webPort);
   await writePidFile(paths, core.pid);
   log.info('daemon.started', { pid: core.pid, version: core.version, socket: paths.socket, byStatus: index.counts() });
   await store.events.record(clock(), [{ type: 'daemon.started', actor: 'system', payload: { pid: core.pid, version: core.version } }]);
@@ -247,6 +256,7 @@ function toRouteContext(core: Core, limits: ServerLimits): RouteContext {
       dryRun: () => requireScheduling(core.scheduling).dryRun(),
     },
     beforeTool: () => index.refresh(),
+    openWeb: (port) => core.web.open(port),
     waitChanges: async (after, waitMs, signal) => {
       await index.refresh();
       return core.changes.wait(after, waitMs, signal);
@@ -258,6 +268,15 @@ function toRouteContext(core: Core, limits: ServerLimits): RouteContext {
       await core.store.events.record(clock(), [{ type: `plugin.${name}`, actor: plugin ?? 'plugin', payload }]); // the hook took effect: its answer is success
       for (const listener of core.listeners) listener(name, payload, plugin);
     },
+  };
+}
+
+/** What the web board reads and calls: the same index, feed and tools as the socket. */
+function toWebMount(core: Core): WebMount {
+  const route = toRouteContext(core, toServerLimits(core.options.limits));
+  return {
+    paths: core.paths, store: core.store, index: core.parts.index, changes: core.changes, tools: core.options.tools, toolContext: route.toolContext,
+    beforeTool: route.beforeTool, status: route.status, plan: async () => (core.scheduling ? core.scheduling.dryRun() : []), log: core.parts.log, clock: core.clock,
   };
 }
 
@@ -283,6 +302,7 @@ function createStop(core: Core, server: Server, requests: RequestTracker): { clo
       core.stopping = true;
       core.changes.close(); // held long-polls answer now instead of holding the drain
       parts.log.info('daemon.stopping', { pid, inFlight: requests.count() });
+      await core.web.close(); // open boards reconnect to the next daemon
       await core.scheduling?.close();
       await core.healer.close();
       core.spawns.close();

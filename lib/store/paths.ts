@@ -26,6 +26,10 @@ export interface Paths {
   eventsSpool: string;
   conflicts: string;
   envFile: string;
+  /** Per-run agent logs, `<task id>/<run>.log` (read by the web board when present). */
+  runLogs: string;
+  /** The web board's token (`svc web`), mode 0600. */
+  webToken: string;
   /** Markers of spawns leased but not yet handed to an adapter (requeued at once after a crash). */
   spawns: string;
   /** The pid of each running local command agent (`<task id>@<session>`), so a cancel ends it even after a restart. */
@@ -93,6 +97,8 @@ export function toPaths(rootArg: string): Paths {
     conflicts: join(data, 'conflicts'),
     envFile: join(data, 'daemon.env'),
     spawns: join(data, 'spawns'),
+    webToken: join(data, 'web.token'),
+    runLogs: join(data, 'logs', 'runs'),
     runs: join(data, 'runs'),
     requests: join(data, 'requests'),
     slaAlerts: join(data, 'sla-alerts.json'),

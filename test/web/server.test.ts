@@ -1,0 +1,133 @@
+import { existsSync, renameSync, statSync } from 'node:fs';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { readEvents as readEventLog } from '../../lib/store/events.js';
+import { toPaths } from '../../lib/store/paths.js';
+import { closeDaemons, runSvc, writeTaskFiles } from '../helpers/daemon.js';
+import { cleanRoots, tempRoot } from '../helpers/root.js';
+import { authed, readEvents, startWebDaemon, webRequest } from '../helpers/web.js';
+
+const web = suite('web.startWebBoard');
+web.after.each(async () => {
+  await closeDaemons();
+  cleanRoots();
+});
+
+const ID = 'TASK-2026-01-01-001';
+
+web('a request without the token gets 401 and changes nothing, on every route', async () => {
+  const root = tempRoot();
+  await writeTaskFiles(root, 1);
+  const { web: address } = await startWebDaemon(root);
+  for (const path of ['/', '/agents', `/task/${ID}`, '/api/meta', '/api/board/stream', `/api/task/${ID}`, '/assets/app.js']) {
+    const answer = await webRequest(address.port, 'GET', path);
+    assert.is(answer.status, 401, path);
+    assert.match(answer.text, /svc web/);
+  }
+  const wrong = await webRequest(address.port, 'GET', '/?token=not-the-token');
+  assert.is(wrong.status, 401);
+  const post = await webRequest(address.port, 'POST', '/api/action/promote', { 'content-type': 'application/json' }, JSON.stringify({ taskId: ID }));
+  assert.is(post.status, 401);
+  // The cookie alone does not carry a change: the token header is what the page's own script adds.
+  const cookieOnly = await webRequest(address.port, 'POST', '/api/action/promote', { cookie: `svc_web_${address.port}=${address.token}`, 'content-type': 'application/json' }, JSON.stringify({ taskId: ID }));
+  assert.is(cookieOnly.status, 401);
+  assert.ok(existsSync(toPaths(root).taskFile('backlog', ID)), 'the task is still in backlog');
+});
+
+web('a foreign Host header is refused with 421 even with the token (DNS rebinding)', async () => {
+  const root = tempRoot();
+  await writeTaskFiles(root, 1);
+  const { web: address } = await startWebDaemon(root);
+  for (const host of ['evil.example', `evil.example:${address.port}`, `127.0.0.1:${address.port + 1}`, 'localhost']) {
+    const answer = await webRequest(address.port, 'POST', '/api/action/promote', { ...authed(address.token, address.port, true), host }, JSON.stringify({ taskId: ID }));
+    assert.is(answer.status, 421, host);
+  }
+  assert.is((await webRequest(address.port, 'GET', '/', { ...authed(address.token, address.port), host: `localhost:${address.port}` })).status, 200);
+  assert.ok(existsSync(toPaths(root).taskFile('backlog', ID)));
+});
+
+web('a state change by GET is refused and changes nothing', async () => {
+  const root = tempRoot();
+  await writeTaskFiles(root, 1);
+  const { web: address } = await startWebDaemon(root);
+  const answer = await webRequest(address.port, 'GET', `/api/action/promote?taskId=${ID}`, authed(address.token, address.port, true));
+  assert.is(answer.status, 400);
+  assert.match(answer.text, /takes POST/);
+  assert.ok(existsSync(toPaths(root).taskFile('backlog', ID)));
+});
+
+web('the URL token becomes an HttpOnly SameSite=Strict cookie, and every answer carries the CSP and no CORS', async () => {
+  const root = tempRoot();
+  const { web: address } = await startWebDaemon(root);
+  assert.is((statSync(toPaths(root).webToken).mode & 0o777), 0o600);
+  const first = await webRequest(address.port, 'GET', `/?token=${address.token}&as=alice`, { origin: 'http://evil.example' });
+  assert.is(first.status, 303);
+  assert.is(first.headers.location, '/');
+  const cookies = first.headers['set-cookie'] as string[];
+  assert.ok(cookies.some((c) => c.startsWith(`svc_web_${address.port}=${address.token}`) && /HttpOnly/.test(c) && /SameSite=Strict/.test(c)), cookies.join(' | '));
+  const page = await webRequest(address.port, 'GET', '/', { cookie: cookies.map((c) => c.split(';')[0]).join('; '), origin: 'http://evil.example' });
+  assert.is(page.status, 200);
+  assert.match(page.text, /<meta name="svc-actor" content="alice">/);
+  for (const answer of [first, page, await webRequest(address.port, 'GET', '/api/meta')]) {
+    assert.match(String(answer.headers['content-security-policy']), /default-src 'none'; script-src 'self'; style-src 'self'/);
+    assert.is(answer.headers['access-control-allow-origin'], undefined);
+  }
+  assert.not.match(page.text, /<script>|<style>|style=/, 'nothing inline: the CSP allows none');
+});
+
+web('an action runs as the --as name through the operator tool, and its errors come back', async () => {
+  const root = tempRoot();
+  await writeTaskFiles(root, 1);
+  const { web: address } = await startWebDaemon(root);
+  const headers = { ...authed(address.token, address.port, true), cookie: `svc_web_${address.port}=${address.token}; svc_web_as_${address.port}=alice` };
+  const ok = await webRequest(address.port, 'POST', '/api/action/promote', headers, JSON.stringify({ taskId: ID }));
+  assert.is(ok.status, 200, ok.text);
+  assert.ok(existsSync(toPaths(root).taskFile('ready', ID)));
+  const events = await readEventLog(root, { taskId: ID });
+  assert.ok(events.some((event) => event.actor === 'alice'), JSON.stringify(events));
+  const again = await webRequest(address.port, 'POST', '/api/action/resurrect', headers, JSON.stringify({ taskId: ID }));
+  assert.is(again.status, 409, again.text);
+  assert.match(JSON.parse(again.text).error.code, /invalid_transition/);
+  const meta = JSON.parse((await webRequest(address.port, 'GET', '/api/meta', headers)).text);
+  assert.equal(meta.actions.includes('approve'), false, 'no approval tools in this daemon: no approve button');
+});
+
+web('the stream starts with a snapshot, sends a hand move as a change, and resumes after the last event id', async () => {
+  const root = tempRoot();
+  const [a, b] = await writeTaskFiles(root, 2);
+  const { daemon, web: address } = await startWebDaemon(root);
+  await daemon.index.watching;
+  const headers = authed(address.token, address.port);
+  const paths = toPaths(root);
+  const opened = readEvents(address.port, '/api/board/stream', headers, (events) => events.some((e) => e.event === 'change' && e.data.upserts.some((c: any) => c.id === a && c.status === 'ready')));
+  await new Promise((resolve) => setTimeout(resolve, 200)); // the stream is open before the move
+  renameSync(paths.taskFile('backlog', a!), paths.taskFile('ready', a!));
+  const events = await opened;
+  assert.is(events[0]!.event, 'snapshot');
+  assert.equal(events[0]!.data.cards.map((c: any) => c.id).sort(), [a, b]);
+  const change = events.find((e) => e.event === 'change')!;
+  assert.match(change.id, new RegExp(`^${events[0]!.data.epoch}\\.\\d+$`));
+  renameSync(paths.taskFile('backlog', b!), paths.taskFile('ready', b!));
+  const resumed = await readEvents(address.port, '/api/board/stream', { ...headers, 'last-event-id': change.id }, (list) => list.some((e) => e.event === 'change' && e.data.upserts.some((c: any) => c.id === b)));
+  assert.is(resumed[0]!.event, 'change', 'a resume replays the changes after its id, no snapshot');
+  assert.ok(resumed.every((e) => e.data.seq > change.data.seq));
+  const stale = await readEvents(address.port, '/api/board/stream', { ...headers, 'last-event-id': 'abcdef.3' }, (list) => list.length > 0);
+  assert.is(stale[0]!.event, 'snapshot', 'an id of another daemon start gets a snapshot');
+});
+
+web('svc web prints the URL with the token; with no daemon it says how to start one and exits 1', async () => {
+  const root = tempRoot();
+  const none = await runSvc({ SVC_HOME: root }, 'web');
+  assert.is(none.code, 1);
+  assert.match(none.stderr, /svc daemon start/);
+  await startWebDaemon(root);
+  const shown = await runSvc({ SVC_HOME: root }, 'web', '--json', '--as', 'bob');
+  assert.is(shown.code, 0, shown.stderr);
+  const body = JSON.parse(shown.stdout);
+  assert.match(body.url, new RegExp(`^http://127\\.0\\.0\\.1:${body.port}/\\?token=[A-Za-z0-9_-]{32,}&as=bob$`));
+  const host = await runSvc({ SVC_HOME: root }, 'web', '--host', '0.0.0.0');
+  assert.is(host.code, 1);
+  assert.match(host.stderr, /127\.0\.0\.1 only/);
+});
+
+web.run();

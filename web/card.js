@@ -1,0 +1,35 @@
+// One task card of the board, with its quick actions.
+import { html } from 'htm/preact';
+import { useState } from 'preact/hooks';
+import { act, timeLeft } from './api.js';
+
+const ACTIVE = ['backlog', 'ready', 'in-progress', 'blocked'];
+
+/** A card: id, title, priority, agent, gate, lease time left, backoff, open dependencies, SLA and deadletter marks. */
+export function Card({ card, now, actions }) {
+  const [error, setError] = useState('');
+  const run = (name, body = {}) => act(name, { taskId: card.id, ...body }).then(() => setError(''), (err) => setError(err.message));
+  const can = (name) => actions.includes(name);
+  return html`<article class="card prio-${card.priority}" data-card=${card.id} data-status=${card.status}>
+    <header><a class="id" href=${`/task/${encodeURIComponent(card.id)}`}>${card.id}</a><span class="prio">${card.priority}</span></header>
+    <div class="title">${card.title}</div>
+    <div class="facts">
+      ${card.agent && html`<span class="agent">@${card.agent}</span>`}
+      ${card.gate && html`<span class="gate">gate ${card.gate}</span>`}
+      ${card.leaseExpiresAt && html`<span class="lease">lease ${timeLeft(card.leaseExpiresAt, now)}</span>`}
+      ${card.nextAttemptAt && html`<span class="backoff">retry in ${timeLeft(card.nextAttemptAt, now)}</span>`}
+      ${card.openDeps.length > 0 && html`<span class="deps">waits on ${card.openDeps.join(', ')}</span>`}
+      ${card.dispatchFailures > 0 && html`<span class="fail">${card.dispatchFailures} failed</span>`}
+      ${card.sla && html`<span class="mark sla">SLA</span>`}
+      ${card.status === 'deadletter' && html`<span class="mark dead">deadletter</span>`}
+    </div>
+    <footer>
+      ${card.status === 'backlog' && can('promote') && html`<button data-action="promote" onClick=${() => run('promote')}>promote</button>`}
+      ${card.gate && can('approve') && html`<button data-action="approve" onClick=${() => run('approve')}>approve</button>`}
+      ${card.gate && can('reject') && html`<button data-action="reject" onClick=${() => run('reject', { reason: 'rejected on the web board' })}>reject</button>`}
+      ${ACTIVE.includes(card.status) && can('cancel') && html`<button data-action="cancel" onClick=${() => run('cancel', { reason: 'cancelled on the web board' })}>cancel</button>`}
+      ${['deadletter', 'cancelled'].includes(card.status) && can('resurrect') && html`<button data-action="resurrect" onClick=${() => run('resurrect')}>resurrect</button>`}
+    </footer>
+    ${error && html`<p class="error" role="alert">${error}</p>`}
+  </article>`;
+}

@@ -28,7 +28,7 @@ export function Card({ card, now, actions }) {
       ${card.gate && can('approve') && html`<button data-action="approve" onClick=${() => run('approve')}>approve</button>`}
       ${card.gate && can('reject') && html`<button data-action="reject" onClick=${() => run('reject', { reason: 'rejected on the web board' })}>reject</button>`}
       ${ACTIVE.includes(card.status) && can('cancel') && html`<button data-action="cancel" onClick=${() => run('cancel', { reason: 'cancelled on the web board' })}>cancel</button>`}
-      ${['deadletter', 'cancelled'].includes(card.status) && can('resurrect') && html`<button data-action="resurrect" onClick=${() => run('resurrect')}>resurrect</button>`}
+      ${card.status === 'deadletter' && can('resurrect') && html`<button data-action="resurrect" onClick=${() => run('resurrect')}>resurrect</button>`}
     </footer>
     ${error && html`<p class="error" role="alert">${error}</p>`}
   </article>`;

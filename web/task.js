@@ -45,10 +45,10 @@ function Actions({ id, status, gated, priority, actions }) {
     ${status === 'backlog' && can('promote') && html`<button data-action="promote" onClick=${() => run('promote')}>promote</button>`}
     ${can('priority') && html`<select data-action="priority" value=${priority} onChange=${(e) => run('priority', { priority: e.currentTarget.value })}>${['low', 'normal', 'high', 'critical'].map((p) => html`<option>${p}</option>`)}</select>`}
     <input placeholder="reason" value=${reason} onInput=${(e) => setReason(e.currentTarget.value)} />
-    ${status !== 'blocked' && can('block') && html`<button data-action="block" onClick=${() => run('block', { reason })}>block</button>`}
+    ${['backlog', 'ready', 'in-progress'].includes(status) && can('block') && html`<button data-action="block" onClick=${() => run('block', { reason })}>block</button>`}
     ${status === 'blocked' && can('unblock') && html`<button data-action="unblock" onClick=${() => run('unblock')}>unblock</button>`}
-    ${can('cancel') && html`<button data-action="cancel" onClick=${() => run('cancel', { reason: reason || 'cancelled on the web board' })}>cancel</button>`}
-    ${can('resurrect') && html`<button data-action="resurrect" onClick=${() => run('resurrect')}>resurrect</button>`}
+    ${['backlog', 'ready', 'in-progress', 'blocked'].includes(status) && can('cancel') && html`<button data-action="cancel" onClick=${() => run('cancel', { reason: reason || 'cancelled on the web board' })}>cancel</button>`}
+    ${status === 'deadletter' && can('resurrect') && html`<button data-action="resurrect" onClick=${() => run('resurrect')}>resurrect</button>`}
     ${gated && can('approve') && html`<button data-action="approve" onClick=${() => run('approve', { reason })}>approve</button>`}
     ${gated && can('reject') && html`<button data-action="reject" onClick=${() => run('reject', { reason })}>reject</button>`}
     ${error && html`<p class="error" role="alert">${error}</p>`}

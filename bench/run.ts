@@ -9,6 +9,7 @@ import { benchDaemon } from './daemon.js';
 import { benchScheduler } from './scheduler.js';
 import { benchStartup } from './startup.js';
 import { benchStore, type BenchOptions } from './store.js';
+import { benchWeb } from './web.js';
 
 /** A bench section: a name and a function returning table rows. Add daemon, scheduler, ... here. */
 const SECTIONS: { name: string; run: (options: BenchOptions) => Promise<Row[]> }[] = [
@@ -16,6 +17,7 @@ const SECTIONS: { name: string; run: (options: BenchOptions) => Promise<Row[]> }
   { name: 'store', run: benchStore },
   { name: 'daemon', run: benchDaemon },
   { name: 'scheduler', run: benchScheduler },
+  { name: 'web', run: benchWeb },
 ];
 
 const repo = fileURLToPath(new URL('..', import.meta.url));

@@ -99,4 +99,40 @@ board('a daemon restart mid-session resumes the live view: no task twice, none i
   await close();
 });
 
+board('done shows the latest 50 with more; filters narrow the board and stay in the URL', async () => {
+  const root = tempRoot();
+  await writeTaskFiles(root, 60, () => 'done');
+  const [backlog] = await writeTaskFiles(root, 1, () => 'backlog', 61);
+  const { web } = await startWebDaemon(root);
+  const { page, close } = await openPage(browser);
+  await page.goto(web.url);
+  await page.waitForSelector('[data-column="done"] [data-card]');
+  assert.is(await page.textContent('[data-count="done"]'), '60');
+  assert.is(await page.locator('[data-column="done"] [data-card]').count(), 50);
+  await page.click('[data-more="done"]');
+  await within(15_000, async () => (await page.locator('[data-column="done"] [data-card]').count()) === 60, 'all 60 after more');
+  await page.fill('input[name="text"]', 'Task 61');
+  await within(15_000, async () => (await page.locator('[data-card]').count()) === 1, 'one card left');
+  assert.match(page.url(), /\?text=Task\+61$/);
+  await page.reload();
+  await page.waitForSelector(`[data-card="${backlog}"]`);
+  assert.is(await page.locator('[data-card]').count(), 1, 'the filter came back from the URL');
+  await close();
+});
+
+board('the agents page shows each agent with its active run and the scheduler plan', async () => {
+  const root = tempRoot();
+  writeOrg(root, { agents: [{ id: 'dev', name: 'Dev', command: waitingAgent() }, { id: 'idle', name: 'Idle', command: waitingAgent() }] });
+  const [a] = await writeTaskFiles(root, 1, () => 'ready');
+  const { web } = await startWebDaemon(root, { schedule: true });
+  const { page, close } = await openPage(browser);
+  await page.goto(web.url.replace('/?', '/agents?'));
+  await page.waitForSelector('[data-agent="idle"]');
+  await page.waitForSelector(`[data-agent="dev"] a[href="/task/${a}"]`, { timeout: 15_000 });
+  assert.match(await page.textContent('[data-mode]') ?? '', /\w/);
+  writeFileSync(`${root}/go-${a}`, '');
+  await page.waitForSelector(`[data-agent="dev"] a[href="/task/${a}"]`, { state: 'detached', timeout: 15_000 });
+  await close();
+});
+
 board.run();

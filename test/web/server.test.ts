@@ -125,6 +125,9 @@ web('svc web prints the URL with the token; with no daemon it says how to start 
   assert.is(shown.code, 0, shown.stderr);
   const body = JSON.parse(shown.stdout);
   assert.match(body.url, new RegExp(`^http://127\\.0\\.0\\.1:${body.port}/\\?token=[A-Za-z0-9_-]{32,}&as=bob$`));
+  const other = await runSvc({ SVC_HOME: root }, 'web', '--port', String(body.port === 65535 ? 65534 : body.port + 1));
+  assert.is(other.code, 1);
+  assert.match(other.stderr, new RegExp(`already listens on port ${body.port}`));
   const host = await runSvc({ SVC_HOME: root }, 'web', '--host', '0.0.0.0');
   assert.is(host.code, 1);
   assert.match(host.stderr, /127\.0\.0\.1 only/);

@@ -1,12 +1,28 @@
 // One task card of the board, with its quick actions.
 import { html } from 'htm/preact';
+import { Component } from 'preact';
 import { useState } from 'preact/hooks';
 import { act, timeLeft } from './api.js';
 
 const ACTIVE = ['backlog', 'ready', 'in-progress', 'blocked'];
 
+/**
+ * A card that draws again only when its task changed, the actions changed, or it shows a countdown
+ * (lease, backoff) and the clock ticked: a board of a thousand cards does not redraw them all each second.
+ */
+export class Card extends Component {
+  shouldComponentUpdate(next) {
+    const { card, now, actions } = this.props;
+    return next.card !== card || next.actions !== actions || (next.now !== now && !!(card.leaseExpiresAt || card.nextAttemptAt));
+  }
+
+  render(props) {
+    return html`<${CardView} ...${props} />`;
+  }
+}
+
 /** A card: id, title, priority, agent, gate, lease time left, backoff, open dependencies, SLA and deadletter marks. */
-export function Card({ card, now, actions }) {
+function CardView({ card, now, actions }) {
   const [error, setError] = useState('');
   const run = (name, body = {}) => act(name, { taskId: card.id, ...body }).then(() => setError(''), (err) => setError(err.message));
   const can = (name) => actions.includes(name);

@@ -41,8 +41,7 @@ function CardView({ card, now, actions }) {
     </div>
     <footer>
       ${card.status === 'backlog' && can('promote') && html`<button data-action="promote" onClick=${() => run('promote')}>promote</button>`}
-      ${card.gate && can('approve') && html`<button data-action="approve" onClick=${() => run('approve')}>approve</button>`}
-      ${card.gate && can('reject') && html`<button data-action="reject" onClick=${() => run('reject', { reason: 'rejected on the web board' })}>reject</button>`}
+      ${card.gate && ['ready', 'blocked'].includes(card.status) && can('approve') && html`<button data-action="approve" onClick=${() => run('approve')}>approve</button>`}
       ${ACTIVE.includes(card.status) && can('cancel') && html`<button data-action="cancel" onClick=${() => run('cancel', { reason: 'cancelled on the web board' })}>cancel</button>`}
       ${card.status === 'deadletter' && can('resurrect') && html`<button data-action="resurrect" onClick=${() => run('resurrect')}>resurrect</button>`}
     </footer>

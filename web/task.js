@@ -49,8 +49,8 @@ function Actions({ id, status, gated, priority, actions }) {
     ${status === 'blocked' && can('unblock') && html`<button data-action="unblock" onClick=${() => run('unblock')}>unblock</button>`}
     ${['backlog', 'ready', 'in-progress', 'blocked'].includes(status) && can('cancel') && html`<button data-action="cancel" onClick=${() => run('cancel', { reason: reason || 'cancelled on the web board' })}>cancel</button>`}
     ${status === 'deadletter' && can('resurrect') && html`<button data-action="resurrect" onClick=${() => run('resurrect')}>resurrect</button>`}
-    ${gated && can('approve') && html`<button data-action="approve" onClick=${() => run('approve', { reason })}>approve</button>`}
-    ${gated && can('reject') && html`<button data-action="reject" onClick=${() => run('reject', { reason })}>reject</button>`}
+    ${gated && can('approve') && html`<button data-action="approve" onClick=${() => run('approve', { note: reason })}>approve</button>`}
+    ${gated && can('reject') && html`<button data-action="reject" onClick=${() => run('reject', { note: reason })}>reject (the reason says what must change)</button>`}
     ${error && html`<p class="error" role="alert">${error}</p>`}
   </section>`;
 }

@@ -38,7 +38,7 @@ SAMPLE.forEach(([status, title, priority, agent, extra], i) => {
   const task = { schemaVersion: 1, id, project: 'svc', title, status, priority, routing: { agent }, createdAt: stamp, updatedAt: stamp, lastTransitionAt: stamp, createdBy: 'operator', dependsOn: [], metadata: {}, ...extra };
   writeFileSync(paths.taskFile(status, id), renderTask(task, `## Goal\n\n${title}.\n`));
 });
-const daemon = await startDaemon({ root, tools: [...TOOLS, ...OPERATOR_TOOLS], web: startWebBoard, webPort: 0, schedule: false, stderr: () => undefined });
+const daemon = await startDaemon({ root, tools: [...TOOLS, ...OPERATOR_TOOLS], web: startWebBoard, schedule: false, stderr: () => undefined });
 const browser = await chromium.launch({ executablePath: process.env.SVC_CHROMIUM ?? '/usr/bin/chromium', args: process.getuid?.() === 0 ? ['--no-sandbox'] : [] });
 try {
   const reply = await fetchAddress(paths);

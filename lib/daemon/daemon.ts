@@ -23,7 +23,7 @@ import { requireScheduling, startScheduling, type Scheduling } from './schedulin
 import { createSpawnQueue, type SpawnQueue } from './spawn-queue.js';
 import { closeServer, trackRequests, trapSignals, type RequestTracker } from './shutdown.js';
 import { startHealthPort, type HealthPort } from './health-port.js';
-import { createWebPort, type WebMount, type WebPort, type WebStarter } from './web-port.js';
+import { createWebPort, type WebPort, type WebStarter } from './web-port.js';
 
 /** Options of `startDaemon`; everything but `root` and `tools` has a default. */
 export interface DaemonOptions {
@@ -54,9 +54,8 @@ export interface DaemonOptions {
   env?: Record<string, string | undefined>;
   /** Open `GET /health` on 127.0.0.1:<port> (else `aof.daemon.healthPort`; none when neither). */
   healthPort?: number;
-  /** The web board (lib/web), opened by `svc web` or at start on `webPort` (else `aof.daemon.webPort`). */
+  /** The web board (lib/web), opened by `svc web` (`POST /v1/web`) or at start on `aof.daemon.webPort`. */
   web?: WebStarter;
-  webPort?: number;
   /** Deadlines, the connection cap and the long-poll budgets of the socket (`DEFAULT_LIMITS`). */
   limits?: Partial<ServerLimits>;
   /** How often the daemon checks that its socket and instance lock are still its own (1 s). */
@@ -194,11 +193,12 @@ async function launch(paths: Paths, store: Store, options: DaemonOptions, clock:
     pid: process.pid, version: options.version ?? readPackageVersion(), startedAt: clock().getTime(), stopping: false, loaded: false, scheduling: null, healer,
     socketIno: 0, lost: null, changes, web: null as unknown as WebPort,
   };
-  core.web = createWebPort(toWebMount(core), options.web);
   const { index } = core.parts;
   void index.loaded.then(() => ((core.loaded = true), log.info('index.loaded', { byStatus: index.counts() })), () => undefined);
   const limits = toServerLimits(options.limits);
-  const server = (parts.server = createLimitedServer(createRoutes(toRouteContext(core, limits)), limits, {
+  const routeContext = toRouteContext(core, limits);
+  core.web = createWebPort({ ...routeContext, paths, store, index, changes, clock, plan: async () => core.scheduling?.dryRun() ?? [] }, options.web);
+  const server = (parts.server = createLimitedServer(createRoutes(routeContext), limits, {
     onRefused: (busy) => log.warn('socket.refused', { message: `a connection was refused (503 busy): all ${busy} open connections have a request in flight` }),
   }));
   const requests = trackRequests(server);
@@ -209,8 +209,7 @@ async function launch(paths: Paths, store: Store, options: DaemonOptions, clock:
     parts.health = await startHealthPort({ port: healthPort, limits, problem: () => (core.stopping ? 'stopping' : null) });
     log.info('health.listening', { url: `http://127.0.0.1:${parts.health.port}/health` });
   }
-  const webPort = options.webPort ?? settings.webPort;
-  if (webPort !== undefined) await core.web.open(webPort);
+  if (settings.webPort !== undefined) await core.web.open(settings.webPort);
   await writePidFile(paths, core.pid);
   log.info('daemon.started', { pid: core.pid, version: core.version, socket: paths.socket, byStatus: index.counts() });
   await store.events.record(clock(), [{ type: 'daemon.started', actor: 'system', payload: { pid: core.pid, version: core.version } }]);
@@ -268,15 +267,6 @@ function toRouteContext(core: Core, limits: ServerLimits): RouteContext {
       await core.store.events.record(clock(), [{ type: `plugin.${name}`, actor: plugin ?? 'plugin', payload }]); // the hook took effect: its answer is success
       for (const listener of core.listeners) listener(name, payload, plugin);
     },
-  };
-}
-
-/** What the web board reads and calls: the same index, feed and tools as the socket. */
-function toWebMount(core: Core): WebMount {
-  const route = toRouteContext(core, toServerLimits(core.options.limits));
-  return {
-    paths: core.paths, store: core.store, index: core.parts.index, changes: core.changes, tools: core.options.tools, toolContext: route.toolContext,
-    beforeTool: route.beforeTool, status: route.status, plan: async () => (core.scheduling ? core.scheduling.dryRun() : []), log: core.parts.log, clock: core.clock,
   };
 }
 

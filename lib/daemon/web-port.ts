@@ -5,29 +5,22 @@ import { hasCode, SvcError } from '../core/errors.js';
 import type { Paths } from '../store/paths.js';
 import type { Store } from '../store/store.js';
 import type { TaskIndex } from '../store/task-index.js';
-import type { ToolContext, ToolDef } from '../tools/registry.js';
 import type { ChangeFeed } from './changes.js';
-import type { DaemonLog } from './log.js';
-import type { StatusBody } from './routes.js';
+import type { RouteContext } from './routes.js';
 
 /** The only address the web board binds (docs/web-board.md, "Security"). */
 export const WEB_HOST = '127.0.0.1';
 
-/** What the daemon hands the web board: its index, change feed, tools and status. */
-export interface WebMount {
+/** What the daemon hands the web board: the socket's tools and status, its index, change feed and log. */
+export type WebMount = Pick<RouteContext, 'tools' | 'toolContext' | 'beforeTool' | 'status' | 'log'> & {
   paths: Paths;
   store: Store;
   index: TaskIndex;
   changes: ChangeFeed;
-  tools: readonly ToolDef[];
-  toolContext: ToolContext;
-  beforeTool: () => Promise<void>;
-  status: () => Promise<StatusBody>;
   /** The plan of a scheduler tick (`svc scheduler run --dry-run`); empty without a scheduler. */
   plan: () => Promise<unknown[]>;
-  log: DaemonLog;
   clock: Clock;
-}
+};
 
 /** A started web board listener. */
 export interface WebServer {

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Status } from '../core/status.js';
 import { isTerminal } from '../core/status.js';
+import type { IndexEntry } from '../store/task-index.js';
 import type { WebMount } from '../daemon/web-port.js';
 import { readEvents } from '../store/events.js';
 import { selectSnapshot, toCard, type Card } from './cards.js';
@@ -40,7 +41,7 @@ const COALESCE_MS = 15;
 /** How often the day's SLA violations are read again. */
 const SLA_EVERY_MS = 30_000;
 
-/** Starts following `mount.changes`: each change of the index becomes a batch of cards, diffed by file stamp and open dependencies. */
+/** Starts following `mount.changes`: each change of the index becomes a batch of cards, diffed by status, file stamp and open dependencies. */
 export function startBoardFeed(mount: WebMount): BoardFeed {
   const epoch = randomBytes(6).toString('hex');
   const startedAt = mount.clock().toISOString();
@@ -50,20 +51,20 @@ export function startBoardFeed(mount: WebMount): BoardFeed {
   let seq = 0;
   let slaIds = new Set<string>();
   const stop = new AbortController();
-  const keyOf = (card: Card) => `${card.status}|${card.updatedAt}|${card.openDeps.join(',')}|${card.sla ?? ''}|${card.title}|${card.priority}|${card.agent ?? ''}|${card.leaseExpiresAt ?? ''}|${card.nextAttemptAt ?? ''}`;
+  // What a card is drawn from: its file (status and stamp), its open dependencies, its SLA mark.
+  const keyOf = (entry: IndexEntry) => `${entry.status}|${entry.stamp}|${slaIds.has(entry.id) ? 1 : 0}|${entry.dependsOn.length ? entry.dependsOn.map((dep) => mount.index.get(dep)?.status).join(',') : ''}`;
   const diff = () => {
     const upserts: Card[] = [];
     const present = new Set<string>();
     for (const entry of mount.index.summaries()) {
       present.add(entry.id);
-      const card = toCard(entry, mount.index, slaIds);
-      const key = keyOf(card);
+      const key = keyOf(entry);
       const before = seen.get(entry.id);
       if (before === key) continue;
       seen.set(entry.id, key);
       // A done or cancelled task read by the background load is history, not news: no event.
       if (before === undefined && isTerminal(entry.status) && entry.updatedAt < startedAt) continue;
-      upserts.push(card);
+      upserts.push(toCard(entry, mount.index, slaIds));
     }
     const removed = [...seen.keys()].filter((id) => !present.has(id));
     for (const id of removed) seen.delete(id);
@@ -73,7 +74,7 @@ export function startBoardFeed(mount: WebMount): BoardFeed {
     if (kept.length > KEPT) kept.shift();
     for (const listener of listeners) listener(change);
   };
-  for (const entry of mount.index.summaries()) seen.set(entry.id, keyOf(toCard(entry, mount.index, slaIds)));
+  for (const entry of mount.index.summaries()) seen.set(entry.id, keyOf(entry));
   void follow(mount, stop.signal, diff);
   void watchSla(mount, stop.signal, (ids) => ((slaIds = ids), diff()));
   return {

@@ -9,6 +9,7 @@ import { DAEMON_NODE_FLAGS } from '../lib/daemon/service.js';
 import { toPaths } from '../lib/store/paths.js';
 import { initTree } from '../lib/store/store.js';
 import { formatNumber, median, type Row } from './measure.js';
+import { dispatchLatency } from './scheduler.js';
 import type { BenchOptions } from './store.js';
 
 /**
@@ -44,12 +45,15 @@ export async function benchWeb(options: BenchOptions): Promise<Row[]> {
     const shown = await moveLatency(browser, root, url, size);
     options.log(`web: hand move to card moved: p50 ${median(shown).toFixed(0)} ms, max ${Math.max(...shown).toFixed(0)} ms`);
     const growth = await rssWithBoards(browser, root, url, daemon.pid!, size, options.log);
+    const [alone, watched] = [await dispatchLatency(join(options.tmp, 'latency-alone'), { count: options.quick ? 200 : 1000, tree: size, complete: false }, options.log),
+      await dispatchLatency(join(options.tmp, 'latency-boards'), { count: options.quick ? 200 : 1000, tree: size, complete: false, around: (at) => openBoards(browser, at, 20) }, options.log)];
     const n = size.toLocaleString('en');
     return [
       { section: 'web', metric: `board first render, ${n} tasks`, value: formatNumber(median(renders), 'ms'), note: `goto to ${active + 50} cards drawn (every active task and the latest 50 done), median of 3 (target <= 1 s)` },
       { section: 'web', metric: 'board page weight', value: formatNumber(weight / 1024, 'kB'), note: 'HTML, app.js and app.css as sent, uncompressed (target <= 200 kB)' },
       { section: 'web', metric: `board snapshot, ${n} tasks`, value: formatNumber(snapshot / 1024, 'kB'), note: 'the first event of the stream: every active card and the latest 50 done, uncompressed' },
       { section: 'web', metric: 'hand move shown on the board', value: `${formatNumber(median(shown), 'ms')} / ${formatNumber(Math.max(...shown), 'ms')}`, note: `p50 / max of ${shown.length} renames backlog -> ready, to the card in the ready column (target <= 200 ms)` },
+      { section: 'web', metric: 'dispatch latency p99, 20 boards / none', value: `${formatNumber(watched.p99, 'ms')} / ${formatNumber(alone.p99, 'ms')}`, note: `the scheduler section's dispatch latency (p50 ${watched.p50.toFixed(1)} / ${alone.p50.toFixed(1)} ms) with 20 boards open on the daemon, then none (target: within 10 %)` },
       { section: 'web', metric: 'daemon RSS growth, 20 open boards', value: formatNumber(growth, 'MB'), note: '20 pages on the board while 200 tasks move by hand, each page seeing every move (target <= 20 MB)' },
     ];
   } finally {
@@ -93,6 +97,19 @@ async function rssWithBoards(browser: Browser, root: string, url: string, pid: n
   log(`web: RSS ${before.toFixed(0)} MB before 20 boards, ${after.toFixed(0)} MB after`);
   await Promise.all(pages.map((page) => page.context().close()));
   return after - before;
+}
+
+/** Opens `count` boards on the daemon of `root` (each its own browser context); returns their closing. */
+async function openBoards(browser: Browser, root: string, count: number): Promise<() => Promise<void>> {
+  const url = await openBoard(root);
+  const pages = await Promise.all(Array.from({ length: count }, async () => {
+    const page = await (await browser.newContext()).newPage();
+    page.setDefaultTimeout(120_000);
+    await page.goto(url);
+    await page.waitForSelector('[data-live="on"]');
+    return page;
+  }));
+  return async () => void (await Promise.all(pages.map((page) => page.context().close())));
 }
 
 /** Renames 20 backlog tasks into ready/ one at a time and times each until its card is in the ready column. */

@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { Status } from '../core/status.js';
-import { isTerminal } from '../core/status.js';
+import { isTerminal, STATUSES, type Status } from '../core/status.js';
 import type { IndexEntry } from '../store/task-index.js';
 import type { WebMount } from '../daemon/web-port.js';
 import { readEvents } from '../store/events.js';
@@ -38,6 +37,9 @@ export interface BoardFeed {
 const KEPT = 2000;
 /** Changes arriving within this are sent as one batch. */
 const COALESCE_MS = 15;
+/** The statuses compared on every change; done and cancelled only when their counts move, or this often. */
+const SCANNED: readonly Status[] = ['backlog', 'ready', 'in-progress', 'blocked', 'deadletter'];
+const FULL_EVERY_MS = 2000;
 /** How often the day's SLA violations are read again. */
 const SLA_EVERY_MS = 30_000;
 
@@ -53,29 +55,45 @@ export function startBoardFeed(mount: WebMount): BoardFeed {
   const stop = new AbortController();
   // What a card is drawn from: its file (status and stamp), its open dependencies, its SLA mark.
   const keyOf = (entry: IndexEntry) => `${entry.status}|${entry.stamp}|${slaIds.has(entry.id) ? 1 : 0}|${entry.dependsOn.length ? entry.dependsOn.map((dep) => mount.index.get(dep)?.status).join(',') : ''}`;
+  let lastFull = 0;
+  let lastTerminal = '';
   const diff = () => {
+    const counts = mount.index.counts();
+    // Done and cancelled hold most tasks: they are compared when their counts move, else every FULL_EVERY_MS.
+    const terminal = `${counts.done}|${counts.cancelled}`;
+    const full = terminal !== lastTerminal || Date.now() - lastFull >= FULL_EVERY_MS;
+    if (full) ((lastFull = Date.now()), (lastTerminal = terminal));
+    const scanned = full ? STATUSES : SCANNED;
     const upserts: Card[] = [];
     const present = new Set<string>();
-    for (const entry of mount.index.summaries()) {
-      present.add(entry.id);
-      const key = keyOf(entry);
-      const before = seen.get(entry.id);
-      if (before === key) continue;
-      seen.set(entry.id, key);
-      // A done or cancelled task read by the background load is history, not news: no event.
-      if (before === undefined && isTerminal(entry.status) && entry.updatedAt < startedAt) continue;
-      upserts.push(toCard(entry, mount.index, slaIds));
+    for (const status of scanned) {
+      for (const entry of mount.index.summaries(status)) {
+        present.add(entry.id);
+        const key = keyOf(entry);
+        const before = seen.get(entry.id);
+        if (before === key) continue;
+        seen.set(entry.id, key);
+        // A done or cancelled task read by the background load is history, not news: no event.
+        if (before === undefined && isTerminal(entry.status) && entry.updatedAt < startedAt) continue;
+        upserts.push(toCard(entry, mount.index, slaIds));
+      }
     }
-    const removed = [...seen.keys()].filter((id) => !present.has(id));
+    const removed = [...seen].filter(([id, key]) => !present.has(id) && (full || SCANNED.includes(key.slice(0, key.indexOf('|')) as Status))).map(([id]) => id);
     for (const id of removed) seen.delete(id);
+    publish(upserts, removed, counts);
+    return full;
+  };
+  const publish = (upserts: Card[], removed: string[], counts: Record<Status, number>) => {
     if (!upserts.length && !removed.length) return;
-    const change: BoardChange = { seq: ++seq, upserts, removed, counts: mount.index.counts() };
+    const change: BoardChange = { seq: ++seq, upserts, removed, counts };
     kept.push(change);
     if (kept.length > KEPT) kept.shift();
     for (const listener of listeners) listener(change);
   };
   for (const entry of mount.index.summaries()) seen.set(entry.id, keyOf(entry));
   void follow(mount, stop.signal, diff);
+  // A page that opened while done and cancelled were still being read gets their latest cards now.
+  void mount.index.loaded.then(() => stop.signal.aborted || publish(selectSnapshot(mount.index.summaries()).filter((entry) => isTerminal(entry.status)).map((entry) => toCard(entry, mount.index, slaIds)), [], mount.index.counts()), () => undefined);
   void watchSla(mount, stop.signal, (ids) => ((slaIds = ids), diff()));
   return {
     epoch,
@@ -97,12 +115,14 @@ export function startBoardFeed(mount: WebMount): BoardFeed {
 
 // --- internal ---
 
-async function follow(mount: WebMount, signal: AbortSignal, diff: () => void): Promise<void> {
+/** Diffs after each change; after a diff that left done and cancelled out, a full one follows within FULL_EVERY_MS. */
+async function follow(mount: WebMount, signal: AbortSignal, diff: () => boolean): Promise<void> {
   let version = mount.changes.version();
+  let full = true;
   while (!signal.aborted) {
-    version = await mount.changes.wait(version, 25_000, signal);
+    version = await mount.changes.wait(version, full ? 25_000 : FULL_EVERY_MS, signal);
     await sleep(COALESCE_MS); // a burst of changes is one batch; a closed feed cannot spin
-    if (!signal.aborted) diff();
+    if (!signal.aborted) full = diff();
   }
 }
 

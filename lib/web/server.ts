@@ -29,7 +29,9 @@ export const startWebBoard: WebStarter = async (mount, { port, token }) => {
     (req as IncomingMessage & { actor?: string }).actor = admitted.actor;
     router.handler(req, res);
   });
-  server.keepAliveTimeout = 5000;
+  // A slow client gets no more than the socket's deadlines (daemon/server-limits.ts): a request head
+  // within 10 s, a whole request within 30 s; an event stream, once asked, stays open.
+  Object.assign(server, { keepAliveTimeout: 5000, headersTimeout: 10_000, requestTimeout: 30_000, maxConnections: 512 });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen({ port, host: WEB_HOST, exclusive: true }, () => resolve());

@@ -113,7 +113,7 @@ board('done shows the latest 50 with more; filters narrow the board and stay in 
   await within(15_000, async () => (await page.locator('[data-column="done"] [data-card]').count()) === 60, 'all 60 after more');
   await page.fill('input[name="text"]', 'Task 61');
   await within(15_000, async () => (await page.locator('[data-card]').count()) === 1, 'one card left');
-  assert.match(page.url(), /\?text=Task\+61$/);
+  await within(15_000, () => /\?text=Task\+61$/.test(page.url()), 'the filter in the URL');
   await page.reload();
   await page.waitForSelector(`[data-card="${backlog}"]`);
   assert.is(await page.locator('[data-card]').count(), 1, 'the filter came back from the URL');

@@ -9,19 +9,20 @@ import { renderMarkdown } from './markdown.js';
 export function TaskPage({ id, actions }) {
   const [detail, setDetail] = useState(null);
   const [error, setError] = useState('');
+  const [acted, setActed] = useState(0);
   const [board] = useBoard();
   const card = board.cards.get(detail?.task.id ?? id);
   const stamp = card ? `${card.status}|${card.updatedAt}` : '';
   useEffect(() => {
     getJson(`/api/task/${encodeURIComponent(id)}`).then((body) => (setDetail(body), setError('')), (err) => setError(err.message));
-  }, [id, stamp]);
+  }, [id, stamp, acted]); // read again when the task's card changes and after each action (its events)
   if (!detail) return html`<main class="task"><nav><a href="/">board</a></nav>${error ? html`<p class="error" role="alert">${error}</p>` : html`<p>loading…</p>`}</main>`;
   const { task, status } = detail;
   return html`<main class="task" data-task=${task.id}>
     <nav><a href="/">board</a> · <a href="/agents">agents and scheduler</a></nav>
     <h1><span class="id">${task.id}</span> <span class="title">${task.title}</span></h1>
     <p>status <strong data-status=${status}>${status}</strong></p>
-    <${Actions} id=${task.id} status=${status} gated=${!!task.gate} priority=${task.priority} actions=${actions} />
+    <${Actions} id=${task.id} status=${status} gated=${!!task.gate} priority=${task.priority} actions=${actions} onDone=${() => setActed((n) => n + 1)} />
     <table class="frontmatter"><tbody>${Object.entries(task).filter(([key]) => key !== 'title').map(([key, value]) => html`<tr><th>${key}</th><td>${typeof value === 'string' ? value : JSON.stringify(value)}</td></tr>`)}</tbody></table>
     <section class="body" dangerouslySetInnerHTML=${{ __html: renderMarkdown(detail.body) }}></section>
     <section><h2>Depends on</h2>${links(detail.dependsOn)}<h2>Dependents</h2>${links(detail.dependents)}</section>
@@ -36,10 +37,10 @@ function links(list) {
   return html`<ul>${list.map((item) => html`<li><a href=${`/task/${encodeURIComponent(item.id)}`}>${item.id}</a> ${item.status ?? 'unknown'} ${item.title ?? ''}</li>`)}</ul>`;
 }
 
-function Actions({ id, status, gated, priority, actions }) {
+function Actions({ id, status, gated, priority, actions, onDone }) {
   const [error, setError] = useState('');
   const [reason, setReason] = useState('');
-  const run = (name, body = {}) => act(name, { taskId: id, ...body }).then(() => setError(''), (err) => setError(err.message));
+  const run = (name, body = {}) => act(name, { taskId: id, ...body }).then(() => (setError(''), onDone()), (err) => setError(err.message));
   const can = (name) => actions.includes(name);
   return html`<section class="actions">
     ${status === 'backlog' && can('promote') && html`<button data-action="promote" onClick=${() => run('promote')}>promote</button>`}

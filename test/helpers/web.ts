@@ -41,10 +41,10 @@ export function authed(token: string, port: number, post = false): Record<string
 }
 
 /**
- * Reads Server-Sent Events from `path` until `until` returns true for the events so far (or the
- * bound passes); then closes the stream.
+ * Reads Server-Sent Events from `path` (each passed to `onEvent` as it comes) until `until` returns
+ * true for the events so far (or the bound passes); then closes the stream.
  */
-export function readEvents(port: number, path: string, headers: Record<string, string>, until: (events: Array<{ event: string; id: string; data: any }>) => boolean, ms = 15_000): Promise<Array<{ event: string; id: string; data: any }>> {
+export function readEvents(port: number, path: string, headers: Record<string, string>, until: (events: Array<{ event: string; id: string; data: any }>) => boolean, onEvent?: (event: { event: string; id: string; data: any }) => void, ms = 15_000): Promise<Array<{ event: string; id: string; data: any }>> {
   return new Promise((resolve, reject) => {
     const events: Array<{ event: string; id: string; data: any }> = [];
     const timer = setTimeout(() => (req.destroy(), reject(new Error(`no matching events within ${ms} ms: ${JSON.stringify(events).slice(0, 500)}`))), ms);
@@ -56,7 +56,9 @@ export function readEvents(port: number, path: string, headers: Record<string, s
         buffer = blocks.pop() ?? '';
         for (const block of blocks) {
           const fields = Object.fromEntries(block.split('\n').filter((line) => !line.startsWith(':') && line.includes(': ')).map((line) => [line.slice(0, line.indexOf(': ')), line.slice(line.indexOf(': ') + 2)]));
-          if (fields.event) events.push({ event: fields.event, id: fields.id ?? '', data: JSON.parse(fields.data ?? 'null') });
+          if (!fields.event) continue;
+          events.push({ event: fields.event, id: fields.id ?? '', data: JSON.parse(fields.data ?? 'null') });
+          onEvent?.(events.at(-1)!);
         }
         if (until(events)) (clearTimeout(timer), req.destroy(), resolve(events));
       });

@@ -117,10 +117,8 @@ web('the stream starts with a snapshot, sends a hand move as a change, and resum
   await daemon.index.watching;
   const headers = authed(address.token, address.port);
   const paths = toPaths(root);
-  const opened = readEvents(address.port, '/api/board/stream', headers, (events) => events.some((e) => e.event === 'change' && e.data.upserts.some((c: any) => c.id === a && c.status === 'ready')));
-  await new Promise((resolve) => setTimeout(resolve, 200)); // the stream is open before the move
-  renameSync(paths.taskFile('backlog', a!), paths.taskFile('ready', a!));
-  const events = await opened;
+  const moveOnSnapshot = (event: { event: string }) => event.event === 'snapshot' && renameSync(paths.taskFile('backlog', a!), paths.taskFile('ready', a!));
+  const events = await readEvents(address.port, '/api/board/stream', headers, (list) => list.some((e) => e.event === 'change' && e.data.upserts.some((c: any) => c.id === a && c.status === 'ready')), moveOnSnapshot);
   assert.is(events[0]!.event, 'snapshot');
   assert.equal(events[0]!.data.cards.map((c: any) => c.id).sort(), [a, b]);
   const change = events.find((e) => e.event === 'change')!;

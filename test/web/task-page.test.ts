@@ -86,7 +86,7 @@ taskPage('a title and body full of scripts, onerror images and javascript: links
   assert.ok(hrefs.every((href) => /^(\/|https?:)/.test(href)), `only page and web links: ${hrefs.join(' ')}`);
   assert.is(await page.$$eval('.body img, .body iframe, .body svg, .body script', (list) => list.length), 0);
   assert.is(await page.$$eval('script', (list) => list.length), 1, 'the page\'s own script alone');
-  await page.waitForTimeout(300); // an onerror or a load would fire by now
+  await within(15_000, () => watch.requests.some((url) => url.endsWith(`/api/task/${id}/log`)), 'the page settled (its log stream asked)');
   assert.equal(watch.dialogs, [], 'no dialog');
   const origin = `http://127.0.0.1:${web.port}/`;
   assert.equal(watch.requests.filter((url) => !url.startsWith(origin)), [], 'no request leaves the board');

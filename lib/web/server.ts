@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { SvcError } from '../core/errors.js';
 import { assertObject, readJson, sendError, sendJson } from '../daemon/http.js';
+import { resolveAnyId } from '../store/archived.js';
 import { createRouter, type Router } from '../daemon/router.js';
 import { WEB_HOST, type WebMount, type WebServer, type WebStarter } from '../daemon/web-port.js';
 import { listActions, runAction } from './actions.js';
@@ -86,11 +87,13 @@ function listTerminal(mount: WebMount, req: IncomingMessage) {
   return latest([...mount.index.summaries(status)], offset, limit).map((entry) => toCard(entry, mount.index, new Set()));
 }
 
-function streamLogs(mount: WebMount, req: Req, res: ServerResponse): void {
+/** The log lines of one task: its id resolved first (a prefix would match the lines of others). */
+async function streamLogs(mount: WebMount, req: Req, res: ServerResponse): Promise<void> {
+  const id = await resolveAnyId(mount.store, req.params?.id ?? '');
   const stream = openEventStream(req, res);
   const gone = new AbortController();
   stream.onClose(() => gone.abort());
-  void followTaskLogs(mount.paths, req.params?.id ?? '', (batch) => stream.send('lines', null, batch), gone.signal).catch((err: unknown) => {
+  void followTaskLogs(mount.paths, id, (batch) => stream.send('lines', null, batch), gone.signal).catch((err: unknown) => {
     stream.send('failure', null, { message: err instanceof Error ? err.message : String(err) });
   });
 }

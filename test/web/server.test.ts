@@ -60,6 +60,17 @@ web('a state change by GET is refused and changes nothing', async () => {
   assert.ok(existsSync(toPaths(root).taskFile('backlog', ID)));
 });
 
+web('the logs of a task that does not exist, or of a prefix of several, are refused, not every line that contains it', async () => {
+  const root = tempRoot();
+  await writeTaskFiles(root, 2);
+  const { web: address } = await startWebDaemon(root);
+  const headers = authed(address.token, address.port);
+  assert.is((await webRequest(address.port, 'GET', '/api/task/TASK-2026-01-01-999/log', headers)).status, 404);
+  const prefix = await webRequest(address.port, 'GET', '/api/task/TASK-2026-01-01-00/log', headers);
+  assert.is(prefix.status, 409, prefix.text);
+  assert.match(JSON.parse(prefix.text).error.code, /ambiguous_id/);
+});
+
 web('the URL token becomes an HttpOnly SameSite=Strict cookie, and every answer carries the CSP and no CORS', async () => {
   const root = tempRoot();
   const { web: address } = await startWebDaemon(root);

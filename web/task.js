@@ -21,7 +21,7 @@ export function TaskPage({ id, actions }) {
   return html`<main class="task" data-task=${task.id}>
     <nav><a href="/">board</a> · <a href="/agents">agents and scheduler</a></nav>
     <h1><span class="id">${task.id}</span> <span class="title">${task.title}</span></h1>
-    <p>status <strong data-status=${status}>${status}</strong></p>
+    <p>status <strong data-status=${status}>${status}</strong>${task.workspace?.path ? html` · workspace <code data-workspace>${task.workspace.path}</code> on branch <code>${task.workspace.branch}</code>` : ''}</p>
     <${Actions} id=${task.id} status=${status} gated=${!!task.gate} priority=${task.priority} actions=${actions} onDone=${() => setActed((n) => n + 1)} />
     <table class="frontmatter"><tbody>${Object.entries(task).filter(([key]) => key !== 'title').map(([key, value]) => html`<tr><th>${key}</th><td>${typeof value === 'string' ? value : JSON.stringify(value)}</td></tr>`)}</tbody></table>
     <section class="body" dangerouslySetInnerHTML=${{ __html: renderMarkdown(detail.body) }}></section>

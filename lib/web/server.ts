@@ -1,15 +1,14 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { SvcError } from '../core/errors.js';
 import { assertObject, readJson, sendError, sendJson } from '../daemon/http.js';
-import { resolveAnyId } from '../store/archived.js';
 import { createRouter, type Router } from '../daemon/router.js';
 import { WEB_HOST, type WebMount, type WebServer, type WebStarter } from '../daemon/web-port.js';
+import { resolveAnyId } from '../store/archived.js';
 import { listActions, runAction } from './actions.js';
 import { readAgentsPage } from './agents.js';
 import { startBoardFeed, type BoardFeed } from './board-feed.js';
 import { openEventStream, streamBoard } from './board-stream.js';
-import { latest } from './cards.js';
-import { toCard } from './cards.js';
+import { latest, toCard } from './cards.js';
 import { createGuard, setSecurityHeaders, type Guard } from './guard.js';
 import { sendAsset, sendPage, type View } from './page.js';
 import { readTaskDetail } from './task-detail.js';
@@ -34,7 +33,7 @@ export const startWebBoard: WebStarter = async (mount, { port, token }) => {
   // within 10 s, a whole request within 30 s; an event stream, once asked, stays open.
   Object.assign(server, { keepAliveTimeout: 5000, headersTimeout: 10_000, requestTimeout: 30_000, maxConnections: 512 });
   await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
+    server.once('error', (err) => (feed.close(), reject(err)));
     server.listen({ port, host: WEB_HOST, exclusive: true }, () => resolve());
   });
   const bound = (server.address() as { port: number }).port;

@@ -1,4 +1,6 @@
 import { existsSync, renameSync, statSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { suite } from 'uvu';
 import * as z from 'zod';
 import * as assert from 'uvu/assert';
@@ -7,7 +9,8 @@ import { toPaths } from '../../lib/store/paths.js';
 import { TOOLS } from '../../lib/tools/index.js';
 import { OPERATOR_TOOLS } from '../../lib/tools/operator.js';
 import type { ToolDef } from '../../lib/tools/registry.js';
-import { closeDaemons, runSvc, writeTaskFiles } from '../helpers/daemon.js';
+import { startWebBoard } from '../../lib/web/server.js';
+import { closeDaemons, runSvc, startTestDaemon, writeTaskFiles } from '../helpers/daemon.js';
 import { cleanRoots, tempRoot } from '../helpers/root.js';
 import { authed, readEvents, startWebDaemon, webRequest } from '../helpers/web.js';
 
@@ -158,6 +161,25 @@ web('svc web prints the URL with the token; with no daemon it says how to start 
   const host = await runSvc({ SVC_HOME: root }, 'web', '--host', '0.0.0.0');
   assert.is(host.code, 1);
   assert.match(host.stderr, /127\.0\.0\.1 only/);
+});
+
+web('a port in use is refused with a hint, and the daemon then opens the board on another', async () => {
+  const root = tempRoot();
+  const busy = createServer();
+  await new Promise<void>((resolve) => busy.listen(0, '127.0.0.1', resolve));
+  const port = (busy.address() as AddressInfo).port;
+  try {
+    await startTestDaemon(root, { tools: [...TOOLS, ...OPERATOR_TOOLS], web: startWebBoard, schedule: false });
+    const refused = await runSvc({ SVC_HOME: root }, 'web', '--port', String(port));
+    assert.is(refused.code, 1);
+    assert.match(refused.stderr, new RegExp(`cannot listen on 127\\.0\\.0\\.1:${port} \\(EADDRINUSE\\)`));
+    assert.match(refused.stderr, /--port/);
+    const opened = await runSvc({ SVC_HOME: root }, 'web', '--json');
+    assert.is(opened.code, 0, opened.stderr);
+    assert.is.not(JSON.parse(opened.stdout).port, port);
+  } finally {
+    busy.close();
+  }
 });
 
 web.run();

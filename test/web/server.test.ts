@@ -1,6 +1,6 @@
-import { existsSync, renameSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, renameSync, statSync } from 'node:fs';
 import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { connect, type AddressInfo } from 'node:net';
 import { suite } from 'uvu';
 import * as z from 'zod';
 import * as assert from 'uvu/assert';
@@ -10,7 +10,7 @@ import { TOOLS } from '../../lib/tools/index.js';
 import { OPERATOR_TOOLS } from '../../lib/tools/operator.js';
 import type { ToolDef } from '../../lib/tools/registry.js';
 import { startWebBoard } from '../../lib/web/server.js';
-import { closeDaemons, runSvc, startTestDaemon, writeTaskFiles } from '../helpers/daemon.js';
+import { call, closeDaemons, runSvc, startTestDaemon, writeTaskFiles } from '../helpers/daemon.js';
 import { cleanRoots, tempRoot } from '../helpers/root.js';
 import { authed, readEvents, startWebDaemon, webRequest } from '../helpers/web.js';
 
@@ -161,6 +161,28 @@ web('svc web prints the URL with the token; with no daemon it says how to start 
   const host = await runSvc({ SVC_HOME: root }, 'web', '--host', '0.0.0.0');
   assert.is(host.code, 1);
   assert.match(host.stderr, /127\.0\.0\.1 only/);
+});
+
+web('a hostile client on the web port (garbage, a huge body, streams dropped midway) leaves the daemon and the board serving', async () => {
+  const root = tempRoot();
+  await writeTaskFiles(root, 1);
+  const { web: address } = await startWebDaemon(root);
+  const raw = (text: string) => new Promise<string>((resolve) => {
+    const socket = connect(address.port, '127.0.0.1', () => socket.end(text));
+    let answer = '';
+    socket.on('data', (chunk) => void (answer += chunk.toString()));
+    socket.on('close', () => resolve(answer));
+    socket.on('error', () => resolve(answer));
+  });
+  assert.match(await raw('GARBAGE\r\n\r\n'), /^HTTP\/1\.1 400/);
+  const huge = await webRequest(address.port, 'POST', '/api/action/create', authed(address.token, address.port, true), JSON.stringify({ title: 'x'.repeat(2 * 1024 * 1024) }));
+  assert.is(huge.status, 413);
+  const dropped = await Promise.all(Array.from({ length: 20 }, () => readEvents(address.port, '/api/board/stream', authed(address.token, address.port), (list) => list.length > 0)));
+  assert.ok(dropped.every((list) => list[0]!.event === 'snapshot'));
+  assert.is((await call(root, 'GET', '/healthz')).status, 200);
+  const meta = await webRequest(address.port, 'GET', '/api/meta', authed(address.token, address.port));
+  assert.is(meta.status, 200);
+  assert.equal(readdirSync(toPaths(root).tasks + '/backlog').filter((name) => name.endsWith('.md')), ['TASK-2026-01-01-001.md'], 'nothing was created');
 });
 
 web('a port in use is refused with a hint, and the daemon then opens the board on another', async () => {

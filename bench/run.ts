@@ -10,6 +10,7 @@ import { benchDaemon } from './daemon.js';
 import { benchScheduler } from './scheduler.js';
 import { benchStartup } from './startup.js';
 import { benchStore } from './store.js';
+import { benchWeb } from './web.js';
 
 /** A bench section: a name and a function returning table rows. Add daemon, scheduler, ... here. */
 const SECTIONS: { name: string; run: (options: BenchOptions) => Promise<Row[]> }[] = [
@@ -18,6 +19,7 @@ const SECTIONS: { name: string; run: (options: BenchOptions) => Promise<Row[]> }
   { name: 'cli', run: benchCli },
   { name: 'daemon', run: benchDaemon },
   { name: 'scheduler', run: benchScheduler },
+  { name: 'web', run: benchWeb },
 ];
 
 const repo = fileURLToPath(new URL('..', import.meta.url));

@@ -9,6 +9,7 @@ import { toPaths } from '../lib/store/paths.js';
 import { initTree } from '../lib/store/store.js';
 import { renderTask } from '../lib/store/task-file.js';
 import { TOOLS } from '../lib/tools/index.js';
+import { startWebBoard } from '../lib/web/server.js';
 import { formatNumber, median, type BenchOptions, type Row } from './measure.js';
 import { rawRate } from './store.js';
 
@@ -38,7 +39,7 @@ export async function benchScheduler(options: BenchOptions): Promise<Row[]> {
 
 const AT = '2026-11-21T00:00:00.000Z';
 
-interface Latency {
+export interface Latency {
   p50: number;
   p99: number;
   max: number;
@@ -57,9 +58,10 @@ function latencyRows(name: string, latency: Latency, note: string): Row[] {
  * Renames ready tasks into tasks/ready/ one at a time, the next as soon as the gateway double has the
  * previous spawn (`complete`: once svc_task_complete for it has answered), and times each landing to
  * the spawn's arrival. The daemon starts on a tree of `tree` tasks (95 % done) and the sequence begins
- * just past the boot window, while done tasks are still being read in the background.
+ * just past the boot window, while done tasks are still being read in the background. `around`
+ * runs once the daemon is up and returns what to do before it stops.
  */
-async function dispatchLatency(root: string, run: { count: number; tree: number; complete: boolean }, log: (text: string) => void): Promise<Latency> {
+export async function dispatchLatency(root: string, run: { count: number; tree: number; complete: boolean; around?: (root: string) => Promise<() => Promise<void>> }, log: (text: string) => void): Promise<Latency> {
   let arrived: ((prompt: string) => void) | null = null;
   const gateway = createServer((req, res) => {
     let body = '';
@@ -73,7 +75,8 @@ async function dispatchLatency(root: string, run: { count: number; tree: number;
   const url = `http://127.0.0.1:${(gateway.address() as AddressInfo).port}`;
   await writeOrgChart(root, { agents: [{ id: 'gw', name: 'Gateway agent', maxConcurrent: 100_000 }], aof: { daemon: { gatewayUrl: url, bootWindowMs: 100, maxConcurrentDispatches: 100_000 } } });
   fillTree(root, run.tree);
-  const daemon = await startDaemon({ root, tools: TOOLS, env: { SVC_GATEWAY_TOKEN: 'bench' } });
+  const daemon = await startDaemon({ root, tools: TOOLS, web: startWebBoard, env: { SVC_GATEWAY_TOKEN: 'bench' } });
+  const after = await run.around?.(root); // the web section opens boards here
   const staging = join(root, 'staging');
   mkdirSync(staging);
   const samples: number[] = [];
@@ -90,6 +93,7 @@ async function dispatchLatency(root: string, run: { count: number; tree: number;
       if (run.complete) await complete(daemon.paths.socket, id, prompt);
     }
   } finally {
+    await after?.();
     await daemon.close();
     await new Promise<void>((resolve) => gateway.close(() => resolve()));
   }

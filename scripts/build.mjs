@@ -1,5 +1,5 @@
 // `npm run build`: tsc's output, the plugin's tool schemas and the command line's bundle are
-// written into .dist-next/ (beside dist/, so source maps point the same way), then swapped into
+// written into .dist-next/ (with the web board's page, dist/web/page/) (beside dist/, so source maps point the same way), then swapped into
 // dist/, one build of the tree at a time (.dist-lock), so an `svc` command run meanwhile (while
 // `npm test` rebuilds, say) loads either the old build or the new one, never a half-written or
 // missing file (docs/architecture.md, "Command line"):
@@ -32,6 +32,7 @@ try {
   run(createRequire(import.meta.url).resolve('typescript/bin/tsc'), '-p', 'tsconfig.json', '--outDir', next);
   run(join(repo, 'scripts/write-plugin-tools.mjs'), next);
   run(join(repo, 'scripts/bundle-cli.mjs'), next);
+  run(join(repo, 'scripts/bundle-web.mjs'), next);
   swapFolders();
   swapBundle();
 } finally {

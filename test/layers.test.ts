@@ -4,7 +4,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 
 // docs/architecture.md, "Layers": imports only point down the ranks.
-const RANK: Record<string, number> = { core: 0, fs: 1, net: 1, store: 2, org: 2, workspace: 2, engine: 3, adapters: 3, tools: 3, migrate: 3, import: 3, daemon: 4, mcp: 4, cli: 5 };
+const RANK: Record<string, number> = { core: 0, fs: 1, net: 1, store: 2, org: 2, workspace: 2, engine: 3, adapters: 3, tools: 3, migrate: 3, import: 3, daemon: 4, mcp: 4, web: 5, cli: 6 };
 const lib = new URL('../lib', import.meta.url).pathname;
 
 function files(dir: string): string[] {

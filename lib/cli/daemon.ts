@@ -33,10 +33,10 @@ export function registerDaemon(cli: CAC, ctx: Context): void {
 
 /** `svc daemon run`: the daemon serves the agent tools and the command line's own calls. */
 async function runDaemon(ctx: Context, healthPort: number | undefined): Promise<void> {
-  const [{ startDaemon }, { TOOLS }, { APPROVAL_TOOLS }, { OPERATOR_TOOLS }] = await Promise.all([import('../daemon/daemon.js'), import('../tools/index.js'), import('../tools/approval.js'), import('../tools/operator.js')]);
+  const [{ startDaemon }, { TOOLS }, { APPROVAL_TOOLS }, { OPERATOR_TOOLS }, { startWebBoard }] = await Promise.all([import('../daemon/daemon.js'), import('../tools/index.js'), import('../tools/approval.js'), import('../tools/operator.js'), import('../web/server.js')]);
   const fault = toFault(ctx.io.env.SVC_TEST_CRASH_AT);
   const daemon = await startDaemon({
-    root: ctx.root, tools: [...TOOLS, ...APPROVAL_TOOLS, ...OPERATOR_TOOLS], stderr: (text) => ctx.io.stderr(text), handleSignals: true, env: ctx.io.env,
+    root: ctx.root, tools: [...TOOLS, ...APPROVAL_TOOLS, ...OPERATOR_TOOLS], web: startWebBoard, stderr: (text) => ctx.io.stderr(text), handleSignals: true, env: ctx.io.env,
     ...(healthPort === undefined ? {} : { healthPort }), ...(fault ? { fault } : {}),
   });
   ctx.print(`svc daemon running (pid ${daemon.pid}) on ${daemon.paths.socket}; log: ${daemon.paths.daemonLog}`);

@@ -36,6 +36,7 @@ const GROUPS: Record<string, Entry & { summary: string }> = {
 /** `svc <command>`: top-level commands. */
 const TOP: Record<string, Entry> = {
   board: { load: async () => (await import('./board.js')).registerBoard },
+  web: { load: async () => (await import('./web.js')).registerWeb },
   tool: { load: async () => (await import('./tool.js')).registerTool },
   events: { load: async () => (await import('./events.js')).registerEvents },
   doctor: { load: async () => (await import('./doctor.js')).registerDoctor, store: true },

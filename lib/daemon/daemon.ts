@@ -24,6 +24,7 @@ import { createSpawnQueue, type SpawnQueue } from './spawn-queue.js';
 import { closeServer, trackRequests, trapSignals, type RequestTracker } from './shutdown.js';
 import { startHealthPort, type HealthPort } from './health-port.js';
 import { createMetrics, metricsHandler, type Metrics } from './metrics.js';
+import { createWebPort, type WebPort, type WebStarter } from './web-port.js';
 
 /** Options of `startDaemon`; everything but `root` and `tools` has a default. */
 export interface DaemonOptions {
@@ -54,6 +55,8 @@ export interface DaemonOptions {
   env?: Record<string, string | undefined>;
   /** Open `GET /health` on 127.0.0.1:<port> (else `aof.daemon.healthPort`; none when neither). */
   healthPort?: number;
+  /** The web board (lib/web), opened by `svc web` (`POST /v1/web`) or at start on `aof.daemon.webPort`. */
+  web?: WebStarter;
   /** Deadlines, the connection cap and the long-poll budgets of the socket (`DEFAULT_LIMITS`). */
   limits?: Partial<ServerLimits>;
   /** How often the daemon checks that its socket and instance lock are still its own (1 s). */
@@ -155,6 +158,8 @@ interface Core {
   healer: ReturnType<typeof createHealer>;
   /** Task changes, for the long-poll of `svc board --watch`. */
   changes: ChangeFeed;
+  /** The web board's listener (docs/web-board.md). */
+  web: WebPort;
 }
 
 async function launch(paths: Paths, store: Store, options: DaemonOptions, clock: Clock, parts: Running): Promise<Daemon> {
@@ -191,13 +196,15 @@ async function launch(paths: Paths, store: Store, options: DaemonOptions, clock:
   const core: Core = {
     paths, store, options, clock, parts: parts as Core['parts'], spawns, listeners: new Set(),
     pid: process.pid, version: options.version ?? readPackageVersion(), startedAt: clock().getTime(), stopping: false, loaded: false, scheduling: null, healer,
-    socketIno: 0, lost: null, changes,
+    socketIno: 0, lost: null, changes, web: null as unknown as WebPort,
   };
   const { index } = core.parts;
   const metrics = (parts.metrics = createMetrics({ clock, ready: index.summaries('ready'), source: { counts: () => index.counts(), invalid: () => index.invalid().length, summaries: (status) => index.summaries(status), plugins: () => spawns.attached(), mode: () => core.scheduling?.mode() ?? 'standalone', pendingEvents: () => store.events.pending(), spoolDir: paths.eventsSpool } }));
   void index.loaded.then(() => ((core.loaded = true), log.info('index.loaded', { byStatus: index.counts() })), () => undefined);
   const limits = toServerLimits(options.limits);
-  const server = (parts.server = createLimitedServer(createRoutes(toRouteContext(core, limits)), limits, {
+  const routeContext = toRouteContext(core, limits);
+  core.web = createWebPort({ ...routeContext, paths, store, index, changes, clock, plan: async () => core.scheduling?.dryRun() ?? [], metrics: metricsHandler(() => metrics) }, options.web);
+  const server = (parts.server = createLimitedServer(createRoutes(routeContext), limits, {
     onRefused: (busy) => log.warn('socket.refused', { message: `a connection was refused (503 busy): all ${busy} open connections have a request in flight` }),
   }));
   const requests = trackRequests(server);
@@ -208,6 +215,7 @@ async function launch(paths: Paths, store: Store, options: DaemonOptions, clock:
     parts.health = await startHealthPort({ port: healthPort, limits, problem: () => (core.stopping ? 'stopping' : null), metrics: metricsHandler(() => metrics) });
     log.info('health.listening', { url: `http://127.0.0.1:${parts.health.port}/health` });
   }
+  if (settings.webPort !== undefined) await core.web.open(settings.webPort);
   await writePidFile(paths, core.pid);
   log.info('daemon.started', { pid: core.pid, version: core.version, socket: paths.socket, byStatus: index.counts() });
   await store.events.record(clock(), [{ type: 'daemon.started', actor: 'system', payload: { pid: core.pid, version: core.version } }]);
@@ -253,6 +261,7 @@ function toRouteContext(core: Core, limits: ServerLimits): RouteContext {
       dryRun: () => requireScheduling(core.scheduling).dryRun(),
     },
     beforeTool: () => index.refresh(),
+    openWeb: (port) => core.web.open(port),
     waitChanges: async (after, waitMs, signal) => {
       await index.refresh();
       return core.changes.wait(after, waitMs, signal);
@@ -289,6 +298,7 @@ function createStop(core: Core, server: Server, requests: RequestTracker): { clo
       core.stopping = true;
       core.changes.close(); // held long-polls answer now instead of holding the drain
       parts.log.info('daemon.stopping', { pid, inFlight: requests.count() });
+      await core.web.close(); // open boards reconnect to the next daemon
       await core.scheduling?.close();
       await core.healer.close();
       core.spawns.close();

@@ -14,6 +14,7 @@ import type { DaemonLog } from './log.js';
 import { sendOnce, toRequestId } from './request-once.js';
 import type { ConfigReport } from './org-state.js';
 import type { AttachedPlugin, SpawnQueue } from './spawn-queue.js';
+import type { WebAddress } from './web-port.js';
 
 /** The plugin lifecycle events accepted on `POST /v1/event/<name>`. */
 export const HOOK_NAMES = ['session-end', 'agent-end', 'before-compaction', 'message-received'] as const;
@@ -68,6 +69,8 @@ export interface RouteContext {
   waitChanges: (after: number, waitMs: number, signal: AbortSignal) => Promise<number>;
   /** `svc task list` served from the index: the entries of one status, or all, that pass the filter, and the invalid files. */
   listTasks: (statuses: readonly Status[] | undefined, filter: TaskFilter) => Promise<{ tasks: unknown[]; invalid: unknown[]; counts: Record<Status, number> }>;
+  /** `svc web`: opens the web board (once) and answers where it listens and its token. */
+  openWeb: (port: number | undefined) => Promise<WebAddress>;
   /** `svc scheduler run`: one tick now, or the plan of one without acting. */
   scheduler: { tick: () => Promise<unknown[]>; dryRun: () => Promise<unknown[]> };
   /** `GET /metrics`: the Prometheus text of the daemon's metrics (docs/metrics.md). */
@@ -93,13 +96,15 @@ export function createRoutes(ctx: RouteContext): (req: IncomingMessage, res: Ser
   app.get('/v1/tasks/changes', wrap((req, res) => waitChanges(ctx, req, res)));
   app.get('/v1/tasks', wrap(async (req, res) => sendJson(res, 200, { ok: true, ...(await ctx.listTasks(toStatusQuery(req), toFilterQuery(req))) })));
   app.post('/v1/scheduler/tick', wrap(async (_req, res) => (assertServing(ctx), sendJson(res, 200, { ok: true, actions: await ctx.scheduler.tick() }))));
+  app.post('/v1/web', wrap(async (req, res) => (assertServing(ctx), sendJson(res, 200, { ok: true, ...(await ctx.openWeb(toWebPort(await readJson(req, WEB_EXAMPLE)))) }))));
   app.get('/v1/scheduler/plan', wrap(async (_req, res) => sendJson(res, 200, { ok: true, actions: await ctx.scheduler.dryRun() })));
   return (req, res) => void app.handler(req as Request, res, undefined as never);
 }
 
 // --- internal ---
 
-const ROUTES = 'GET /healthz, GET /status, GET /metrics, POST /v1/tool/invoke, POST /v1/event/{session-end|agent-end|before-compaction|message-received}, GET /v1/spawns/wait, POST /v1/spawns/{id}/result, GET /v1/spawns/{id}/stop, GET /v1/tasks?status=&statuses=&tags=&project=&team=&priority=&parent=&since=&text=, GET /v1/tasks/changes?after=&waitMs=, POST /v1/scheduler/tick, GET /v1/scheduler/plan';
+const ROUTES = 'GET /healthz, GET /status, GET /metrics, POST /v1/tool/invoke, POST /v1/event/{session-end|agent-end|before-compaction|message-received}, GET /v1/spawns/wait, POST /v1/spawns/{id}/result, GET /v1/spawns/{id}/stop, GET /v1/tasks?status=&statuses=&tags=&project=&team=&priority=&parent=&since=&text=, GET /v1/tasks/changes?after=&waitMs=, POST /v1/scheduler/tick, GET /v1/scheduler/plan, POST /v1/web';
+const WEB_EXAMPLE = '{"port": 7420}';
 
 const ResultBody = z.object({
   ok: z.boolean(),
@@ -211,6 +216,12 @@ function toFilterQuery(req: IncomingMessage): TaskFilter {
     throw new SvcError('validation_error', `GET /v1/tasks takes since as a time (found ${JSON.stringify(filter.since)}).`, 'Ask GET /v1/tasks?since=2026-11-23T08:00:00Z.');
   }
   return filter;
+}
+
+function toWebPort(body: unknown): number | undefined {
+  const port = body === undefined ? undefined : assertObject(body, 'The web request', WEB_EXAMPLE).port;
+  if (port === undefined || (Number.isInteger(port) && (port as number) >= 0 && (port as number) <= 65535)) return port as number | undefined;
+  throw new SvcError('validation_error', `POST /v1/web takes port as a whole number from 0 to 65535 (found ${JSON.stringify(port)}).`, `Send ${WEB_EXAMPLE}, or {} for any free port.`);
 }
 
 function pluginOf(req: IncomingMessage): string | null {

@@ -95,6 +95,7 @@ export const DaemonSettingsSchema = closed({
     .min(1, 'must list at least one delay').default([5_000, 30_000]),
   gatewayUrl: z.url({ error: 'must be a URL such as http://127.0.0.1:18789' }).optional(),
   healthPort: z.number().int('must be a whole number').min(1, 'must be a port from 1 to 65535').max(65535, 'must be a port from 1 to 65535').optional(),
+  webPort: z.number().int('must be a whole number').min(1, 'must be a port from 1 to 65535').max(65535, 'must be a port from 1 to 65535').optional(),
   dryRun: z.boolean().default(false),
   maxCheckFailures: positiveInt.default(3),
   watchdog: WatchdogSchema.prefault({}),

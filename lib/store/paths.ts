@@ -26,6 +26,8 @@ export interface Paths {
   eventsSpool: string;
   conflicts: string;
   envFile: string;
+  /** The web board's token (`svc web`), mode 0600. */
+  webToken: string;
   /** Markers of spawns leased but not yet handed to an adapter (requeued at once after a crash). */
   spawns: string;
   /** The pid of each running local command agent (`<task id>@<session>`), so a cancel ends it even after a restart. */
@@ -103,10 +105,11 @@ export function toPaths(rootArg: string): Paths {
     conflicts: join(data, 'conflicts'),
     envFile: join(data, 'daemon.env'),
     spawns: join(data, 'spawns'),
+    webToken: join(data, 'web.token'),
+    runLogs: join(data, 'logs', 'runs'),
     runs: join(data, 'runs'),
     workspaces: join(data, 'workspaces'),
     checks: join(data, 'checks'),
-    runLogs: join(data, 'logs', 'runs'),
     requests: join(data, 'requests'),
     slaAlerts: join(data, 'sla-alerts.json'),
     agentPauses: join(data, 'agent-pauses.json'),

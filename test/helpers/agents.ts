@@ -69,3 +69,23 @@ export function recordingAgent(): string[] {
   `;
   return [process.execPath, '-e', script];
 }
+
+/**
+ * argv of an agent that prints `working on <task id>` (to its log), waits until the file
+ * `<SVC_HOME>/go-<task id>` exists, then completes its task: a test sees it in progress first.
+ */
+export function waitingAgent(): string[] {
+  const script = `
+    const { existsSync } = require('node:fs');
+    const { execFileSync } = require('node:child_process');
+    const id = process.env.SVC_TASK_ID;
+    console.log('working on ' + id);
+    const timer = setInterval(() => {
+      if (!existsSync(process.env.SVC_HOME + '/go-' + id)) return;
+      clearInterval(timer);
+      const params = { taskId: id, sessionId: process.env.SVC_SESSION_ID, summary: 'done', actor: process.env.SVC_AGENT };
+      execFileSync(process.execPath, [${JSON.stringify(SVC_BIN)}, 'tool', 'svc_task_complete', JSON.stringify(params)], { stdio: 'inherit' });
+    }, 50);
+  `;
+  return [process.execPath, '-e', script];
+}

@@ -1,0 +1,109 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { SvcError } from '../core/errors.js';
+import { assertObject, readJson, sendError, sendJson } from '../daemon/http.js';
+import { createRouter, type Router } from '../daemon/router.js';
+import { WEB_HOST, type WebMount, type WebServer, type WebStarter } from '../daemon/web-port.js';
+import { resolveAnyId } from '../store/archived.js';
+import { listActions, runAction } from './actions.js';
+import { readAgentsPage } from './agents.js';
+import { startBoardFeed, type BoardFeed } from './board-feed.js';
+import { openEventStream, streamBoard } from './board-stream.js';
+import { latest, toCard } from './cards.js';
+import { createGuard, setSecurityHeaders, type Guard } from './guard.js';
+import { sendAsset, sendPage, type View } from './page.js';
+import { readTaskDetail } from './task-detail.js';
+import { followTaskLogs } from './task-logs.js';
+
+/** Starts the web board on 127.0.0.1 (docs/web-board.md): the page, its JSON and event streams, and its actions. */
+export const startWebBoard: WebStarter = async (mount, { port, token }) => {
+  const feed = startBoardFeed(mount);
+  let guard: Guard | null = null;
+  let router: Router | null = null;
+  const server = createServer((req, res) => {
+    setSecurityHeaders(res);
+    if (!guard || !router) return sendError(res, new SvcError('unavailable', 'The web board is starting.', 'Reload in a moment.'));
+    const admitted = req.method === 'POST' ? guard.admitPost(req) : guard.admit(req);
+    if (!admitted.ok) return sendJson(res, admitted.status, { ok: false, error: { code: admitted.status === 401 ? 'unauthorized' : 'misdirected', message: admitted.message, hint: admitted.hint } });
+    if (admitted.setCookies) res.setHeader('set-cookie', admitted.setCookies);
+    if (admitted.redirect) return void res.writeHead(303, { location: admitted.redirect }).end();
+    (req as IncomingMessage & { actor?: string }).actor = admitted.actor;
+    router.handler(req, res);
+  });
+  // A slow client gets no more than the socket's deadlines (daemon/server-limits.ts): a request head
+  // within 10 s, a whole request within 30 s; an event stream, once asked, stays open.
+  Object.assign(server, { keepAliveTimeout: 5000, headersTimeout: 10_000, requestTimeout: 30_000, maxConnections: 512 });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', (err) => (feed.close(), reject(err)));
+    server.listen({ port, host: WEB_HOST, exclusive: true }, () => resolve());
+  });
+  const bound = (server.address() as { port: number }).port;
+  guard = createGuard(bound, token);
+  router = buildRoutes(mount, feed, token);
+  return toHandle(server, bound, feed);
+};
+
+// --- internal ---
+
+type Req = IncomingMessage & { params?: Record<string, string>; actor?: string };
+
+function buildRoutes(mount: WebMount, feed: BoardFeed, token: string): Router {
+  const page = (view: View) => (req: Req, res: ServerResponse) => sendPage(res, view, { token, actor: req.actor ?? 'operator', taskId: req.params?.id });
+  const router = createRouter(
+    (req, res) => sendError(res, new SvcError('not_found', `No page ${req.method} ${(req.url ?? '').split('?')[0]} on the web board.`, 'Pages: /, /task/<id>, /agents.')),
+    (err, _req, res) => sendError(res, err),
+  );
+  router
+    .get('/', page('board'))
+    .get('/task/:id', page('task'))
+    .get('/agents', page('agents'))
+    .get('/assets/:name', (req, res) => sendAsset(res, req.params?.name ?? ''))
+    .get('/api/meta', (req: Req, res) => sendJson(res, 200, { ok: true, actor: req.actor, actions: listActions(mount) }))
+    .get('/api/board/stream', (req, res) => streamBoard(feed, req, res))
+    .get('/api/tasks', (req, res) => sendJson(res, 200, { ok: true, cards: listTerminal(mount, req) }))
+    .get('/api/task/:id', async (req, res) => sendJson(res, 200, { ok: true, ...(await readTaskDetail(mount, req.params?.id ?? '')) }))
+    .get('/api/task/:id/log', (req, res) => streamLogs(mount, req, res))
+    .get('/api/agents', async (_req, res) => sendJson(res, 200, { ok: true, ...(await readAgentsPage(mount)) }))
+    .get('/api/action/:name', (req) => refuseGet(req))
+    .post('/api/action/:name', async (req: Req, res) => {
+      const body = assertObject((await readJson(req, '{"taskId": "TASK-..."}')) ?? {}, 'The action', '{"taskId": "TASK-..."}');
+      sendJson(res, 200, { ok: true, result: (await runAction(mount, req.params?.name ?? '', body, req.actor ?? 'operator')) ?? null });
+    });
+  if (mount.metrics) router.get('/metrics', mount.metrics); // behind the same guard: a scraper sends the token as a bearer
+  return router;
+}
+
+function refuseGet(req: IncomingMessage): never {
+  throw new SvcError('validation_error', `${req.url ?? ''} changes state: it takes POST with the x-svc-token header, never GET.`, 'Use the buttons of the board page; nothing was changed.');
+}
+
+/** `GET /api/tasks?status=done&offset=50&limit=50`: the next cards of a done or cancelled column ("more"). */
+function listTerminal(mount: WebMount, req: IncomingMessage) {
+  const query = new URL(req.url ?? '/', 'http://svc').searchParams;
+  const status = query.get('status');
+  if (status !== 'done' && status !== 'cancelled') throw new SvcError('validation_error', `GET /api/tasks takes status done or cancelled (found ${JSON.stringify(status)}).`, 'Ask /api/tasks?status=done&offset=50&limit=50.');
+  const offset = Math.max(0, Number(query.get('offset')) || 0);
+  const limit = Math.min(500, Math.max(1, Number(query.get('limit')) || 50));
+  return latest([...mount.index.summaries(status)], offset, limit).map((entry) => toCard(entry, mount.index, new Set()));
+}
+
+/** The log lines of one task: its id resolved first (a prefix would match the lines of others). */
+async function streamLogs(mount: WebMount, req: Req, res: ServerResponse): Promise<void> {
+  const id = await resolveAnyId(mount.store, req.params?.id ?? '');
+  const stream = openEventStream(req, res);
+  const gone = new AbortController();
+  stream.onClose(() => gone.abort());
+  void followTaskLogs(mount.paths, id, (batch) => stream.send('lines', null, batch), gone.signal).catch((err: unknown) => {
+    stream.send('failure', null, { message: err instanceof Error ? err.message : String(err) });
+  });
+}
+
+function toHandle(server: ReturnType<typeof createServer>, port: number, feed: BoardFeed): WebServer {
+  return {
+    port,
+    close: () => new Promise<void>((done) => {
+      feed.close();
+      server.close(() => done());
+      server.closeAllConnections();
+    }),
+  };
+}

@@ -14,7 +14,6 @@ import type { DaemonLog } from './log.js';
 import { sendOnce, toRequestId } from './request-once.js';
 import type { ConfigReport } from './org-state.js';
 import type { AttachedPlugin, SpawnQueue } from './spawn-queue.js';
-import type { WebAddress } from './web-port.js';
 
 /** The plugin lifecycle events accepted on `POST /v1/event/<name>`. */
 export const HOOK_NAMES = ['session-end', 'agent-end', 'before-compaction', 'message-received'] as const;
@@ -48,6 +47,13 @@ export interface StatusBody {
   config?: ConfigReport;
   /** The agents paused by `svc agent pause` (with a scheduler). */
   pausedAgents?: AgentPause[];
+}
+
+/** Where the board listens, and the token its URL carries once. */
+export interface WebAddress {
+  port: number;
+  token: string;
+  url: string;
 }
 
 /** What the routes need from the daemon. */

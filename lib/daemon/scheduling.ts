@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import { createCommandAdapter } from '../adapters/command.js';
 import { createStandaloneAdapter } from '../adapters/standalone.js';
 import { SvcError } from '../core/errors.js';
@@ -15,6 +14,7 @@ import { startOverdue } from '../engine/overdue-runner.js';
 import { startSla } from '../engine/sla-runner.js';
 import { startWorkspaceCleanup } from '../engine/workspace-cleanup.js';
 import { startCheckRunner } from '../engine/check-runner.js';
+import { readEnvFile } from '../fs/env-file.js';
 import { findEnvValues } from '../fs/process.js';
 import { toDaemonSettings } from '../org/org-chart.js';
 import type { Fault } from '../store/commit.js';
@@ -235,17 +235,4 @@ function toTimed(adapters: Record<AdapterKind, Adapter>, onHanded?: (taskId: str
     },
   });
   return { command: timed(adapters.command), standalone: timed(adapters.standalone), plugin: timed(adapters.plugin) };
-}
-
-function readEnvFile(file: string): Record<string, string> {
-  try {
-    const out: Record<string, string> = {};
-    for (const line of readFileSync(file, 'utf8').split('\n')) {
-      const match = /^\s*([A-Z_][A-Z0-9_]*)\s*=\s*(.*?)\s*$/.exec(line);
-      if (match) out[match[1]!] = match[2]!.replace(/^(['"])(.*)\1$/, '$2');
-    }
-    return out;
-  } catch {
-    return {};
-  }
 }

@@ -7,7 +7,7 @@ import type { Paths } from '../store/paths.js';
 import type { Store } from '../store/store.js';
 import type { TaskIndex } from '../store/task-index.js';
 import type { ChangeFeed } from './changes.js';
-import type { RouteContext } from './routes.js';
+import type { RouteContext, WebAddress } from './routes.js';
 
 /** The only address the web board binds (docs/web-board.md, "Security"). */
 export const WEB_HOST = '127.0.0.1';
@@ -34,12 +34,7 @@ export interface WebServer {
 /** Starts the web board on 127.0.0.1:`port` (0: any free port) with `token` (lib/web). */
 export type WebStarter = (mount: WebMount, options: { port: number; token: string }) => Promise<WebServer>;
 
-/** Where the board listens, and the token its URL carries once. */
-export interface WebAddress {
-  port: number;
-  token: string;
-  url: string;
-}
+export type { WebAddress } from './routes.js';
 
 /** The daemon's web board: opened at start (`aof.daemon.webPort`) or by `svc web`, closed at stop. */
 export interface WebPort {

@@ -1,0 +1,58 @@
+import { hostname } from 'node:os';
+import { listIndexed } from './list-tasks.js';
+import { toLeaseOwners } from './lease-owners.js';
+import { toLongPollBudgets } from './long-polls.js';
+import { metricsHandler } from './metrics.js';
+import type { RouteContext, StatusBody } from './routes.js';
+import { requireScheduling } from './scheduling.js';
+import type { ServerLimits } from './server-limits.js';
+import type { Core } from './daemon-options.js';
+
+/** What the socket's routes are wired to: the daemon's tools, index, scheduler, web board and hooks. */
+export function toRouteContext(core: Core, limits: ServerLimits): RouteContext {
+  const { clock, spawns, parts } = core;
+  const { index, log } = parts;
+  return {
+    tools: core.options.tools, spawns, log, spawnWaitMs: core.options.spawnWaitMs ?? 25_000, longPolls: toLongPollBudgets(limits),
+    status: async () => ({ ...statusOf(core), ...(core.scheduling ? { config: await core.scheduling.config(), pausedAgents: core.scheduling.pausedAgents() } : {}) }),
+    isStopping: () => core.stopping,
+    toolContext: {
+      store: core.store, index,
+      onCommitted: async (ids) => {
+        await index.update(ids);
+        core.changes.bump();
+        core.scheduling?.schedule();
+      },
+    },
+    listTasks: (statuses, filter) => listIndexed(index, core.store, statuses, filter), metrics: metricsHandler(() => parts.metrics),
+    scheduler: {
+      tick: () => requireScheduling(core.scheduling).tick(),
+      dryRun: () => requireScheduling(core.scheduling).dryRun(),
+    },
+    beforeTool: () => index.refresh(),
+    openWeb: (port) => core.web.open(port),
+    waitChanges: async (after, waitMs, signal) => {
+      await index.refresh();
+      return core.changes.wait(after, waitMs, signal);
+    },
+    onHook: async (name, payload, plugin) => {
+      const ended = core.scheduling?.onPluginEvent(name, payload);
+      if (ended) log.info('spawn.ended', { sessionKey: ended, by: name });
+      log.info(`event.${name}`, { plugin });
+      await core.store.events.record(clock(), [{ type: `plugin.${name}`, actor: plugin ?? 'plugin', payload }]); // the hook took effect: its answer is success
+      for (const listener of core.listeners) listener(name, payload, plugin);
+    },
+  };
+}
+
+/** The body of `GET /status`. */
+export function statusOf(core: Core): StatusBody {
+  const { index } = core.parts;
+  return {
+    status: core.stopping ? 'stopping' : 'running', healthy: !core.stopping, version: core.version, pid: core.pid,
+    uptimeMs: core.clock().getTime() - core.startedAt, mode: core.scheduling?.mode() ?? 'standalone', plugins: core.spawns.attached(),
+    tasks: { byStatus: index.counts(), invalid: index.invalid().length, loaded: core.loaded },
+    scheduler: core.scheduling?.stats() ?? { lastPollAt: null, lastTickAt: null },
+    leases: toLeaseOwners(index.summaries('in-progress'), { host: hostname(), pid: core.pid }),
+  };
+}

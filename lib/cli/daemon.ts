@@ -8,7 +8,7 @@ import { checkHealthPort, HEALTH_HOST, type HealthAnswer } from '../daemon/healt
 import { readPid } from '../daemon/pid.js';
 import type { LeaseOwners } from '../daemon/lease-owners.js';
 import type { ConfigReport } from '../daemon/org-state.js';
-import { controlService, DAEMON_ENV, DAEMON_NODE_FLAGS, installService, uninstallService, type ServiceOptions } from '../daemon/service.js';
+import { controlService, DAEMON_NODE_FLAGS, installService, uninstallService, type ServiceOptions } from '../daemon/service.js';
 import { toPaths, type Paths } from '../store/paths.js';
 import { formatPausedLines } from './agent-format.js';
 import type { Context } from './context.js';
@@ -62,7 +62,7 @@ export async function startDaemonProcess(ctx: Context): Promise<boolean> {
   if (probe.state === 'stopping' && probe.pid !== null) await waitForExit(probe.pid, STOP_TIMEOUT_MS);
   let exited = () => null as string | null;
   if (!(await controlService(serviceOptions(ctx), 'start'))) {
-    const child = spawnDetached({ node: process.execPath, args: [...DAEMON_NODE_FLAGS, binPath(), 'daemon', 'run'], env: { ...DAEMON_ENV, ...ctx.io.env, SVC_HOME: paths.root }, logFile: paths.daemonLog });
+    const child = spawnDetached({ node: process.execPath, args: [...DAEMON_NODE_FLAGS, binPath(), 'daemon', 'run'], env: { ...ctx.io.env, SVC_HOME: paths.root }, logFile: paths.daemonLog });
     exited = child.exited;
   }
   const up = await waitForHealthy(paths, START_TIMEOUT_MS, exited);

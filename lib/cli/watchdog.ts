@@ -1,7 +1,7 @@
 import { startWatchdog } from '../daemon/watchdog.js';
 import { formatMs } from '../daemon/watchdog-report.js';
 import { restartDaemon } from '../daemon/watchdog-restart.js';
-import { DAEMON_ENV, DAEMON_NODE_FLAGS, type ServiceOptions } from '../daemon/service.js';
+import { DAEMON_NODE_FLAGS, type ServiceOptions } from '../daemon/service.js';
 import { loadOrg, toDaemonSettings } from '../org/org-chart.js';
 import { toPaths } from '../store/paths.js';
 import type { Context } from './context.js';
@@ -31,7 +31,7 @@ export async function runWatchdog(ctx: Context, options: WatchdogCommandOptions)
     restart: () => restartDaemon({
       paths, service: options.service,
       // a port given on the command line is passed on, so a daemon started here opens it
-      command: { node: process.execPath, args: [...DAEMON_NODE_FLAGS, options.bin, 'daemon', 'run', ...(flagPort === undefined ? [] : ['--port', String(flagPort)])], env: { ...DAEMON_ENV, ...ctx.io.env, SVC_HOME: paths.root } },
+      command: { node: process.execPath, args: [...DAEMON_NODE_FLAGS, options.bin, 'daemon', 'run', ...(flagPort === undefined ? [] : ['--port', String(flagPort)])], env: { ...ctx.io.env, SVC_HOME: paths.root } },
     }),
   });
   const via = port === undefined ? `${paths.socket} (/healthz)` : `http://127.0.0.1:${port}/health`;

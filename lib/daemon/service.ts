@@ -14,14 +14,6 @@ import { toPaths } from '../store/paths.js';
  */
 export const DAEMON_NODE_FLAGS = ['--max-old-space-size=1024'] as const;
 
-/**
- * Environment of the daemon process. Node runs file system calls on libuv's thread pool, 4 threads
- * unless told otherwise before it starts; on a network filesystem each call waits a round trip
- * (5 to 40 ms on GlusterFS without client caches), so 4 threads cap the daemon at a few hundred
- * calls a second however idle the CPU. 16 threads cost a few idle stacks.
- */
-export const DAEMON_ENV = { UV_THREADPOOL_SIZE: '16' } as const;
-
 /** The launchd label (`~/Library/LaunchAgents/<label>.plist`). */
 export const SERVICE_LABEL = 'svc.daemon';
 /** The systemd user unit (`~/.config/systemd/user/<unit>`). */

@@ -5,7 +5,6 @@ import { z } from 'zod';
 import { main } from '../../lib/cli/main.js';
 import { requestDaemon, type DaemonResponse, type RequestOptions } from '../../lib/daemon/client.js';
 import { startDaemon, type Daemon, type DaemonOptions } from '../../lib/daemon/daemon.js';
-import { DAEMON_ENV } from '../../lib/daemon/service.js';
 import type { Status } from '../../lib/core/status.js';
 import { toPaths } from '../../lib/store/paths.js';
 import { initTree } from '../../lib/store/store.js';
@@ -95,7 +94,7 @@ const bin = fileURLToPath(new URL('../../bin/svc.js', import.meta.url));
 
 /** Starts `node bin/svc.js <args>` (default `daemon run`) on `root`, with `env` added; needs `npm run build` first. */
 export function startChild(root: string, args: string[] = ['daemon', 'run'], env: Record<string, string> = {}): ChildDaemon {
-  const child = spawn(process.execPath, [bin, ...args], { env: { ...DAEMON_ENV, ...process.env, SVC_HOME: root, DEBUG: '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [bin, ...args], { env: { ...process.env, SVC_HOME: root, DEBUG: '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout!.on('data', (chunk: Buffer) => void (output += chunk.toString()));
   child.stderr!.on('data', (chunk: Buffer) => void (output += chunk.toString()));

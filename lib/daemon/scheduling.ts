@@ -106,12 +106,12 @@ export async function startScheduling(options: SchedulingOptions): Promise<Sched
     onRequeued: (ids) => void Promise.resolve(index.update(ids)).then(() => scheduler.schedule()),
   });
   // Murmur runs with every tick request and poll, SLA on every poll (see docs/murmur.md and docs/sla.md).
-  // Each team's murmur and the SLA alerts have one owner among the daemons sharing the tree (docs/several-hosts.md).
+  // Each team's murmur, the SLA and the OVERDUE alerts have one owner among the daemons sharing the tree (docs/several-hosts.md).
   const duties = startDuties({ store, ...(options.owner ? { self: options.owner } : {}), ttlMs: () => org.settings().dutyTtlMs, log: options.log, onTaken: () => schedule() });
   const murmur = startMurmur({ store, index, loadOrg: org.get, log: options.log, duty: duties, onCreated: async (id) => (await index.update([id]), scheduler.schedule()) });
   const pauses = watchPauses(store.paths, options.log, () => scheduler.schedule());
   const sla = startSla({ store, index, loadOrg: org.get, log: options.log, alert: options.alert, duty: duties });
-  const overdue = startOverdue({ store, index, log: options.log, alert: options.alert });
+  const overdue = startOverdue({ store, index, log: options.log, alert: options.alert, duty: duties });
   const approvals = createApprovalAlerts({ entryOf: (id) => index.get(id), alert: options.alert });
   const worktrees = startWorkspaceCleanup({ store, log: options.log, host: options.owner?.host });
   const checks = startCheckRunner({

@@ -1,5 +1,5 @@
 /**
- * Team-wide duties (murmur of a team, SLA alerts) among the daemons sharing one tree: each has one
+ * Team-wide duties (murmur of a team, SLA alerts, OVERDUE alerts) among the daemons sharing one tree: each has one
  * owner at a time (see docs/several-hosts.md). Murmur and the SLA check run a duty only
  * while `owns` says so, take the state the last owner handed over, and save theirs for the next.
  */
@@ -19,3 +19,6 @@ export function murmurDuty(teamId: string): string {
 
 /** The duty name of the SLA alerts. */
 export const SLA_DUTY = 'sla';
+
+/** The duty name of the OVERDUE alerts (tasks past `dueAt`). */
+export const OVERDUE_DUTY = 'overdue';

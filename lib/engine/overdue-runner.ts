@@ -4,6 +4,7 @@ import { toTimerDelay } from '../core/timer.js';
 import { writeDurable } from '../fs/atomic.js';
 import type { Store } from '../store/store.js';
 import type { IndexEntry, TaskIndex } from '../store/task-index.js';
+import { OVERDUE_DUTY, type DutyGate } from './duty-gate.js';
 import { formatOverdueAlert, isOverdue, OPEN_STATUSES, type DueTask } from './overdue.js';
 
 /** What the overdue check is wired to. */
@@ -15,6 +16,8 @@ export interface OverdueOptions {
   alert: (text: string) => void;
   /** Least time between two checks asked for by `request()` (200 ms). */
   minGapMs?: number;
+  /** One owner of the alerts among the daemons sharing the tree (absent: this daemon alone). */
+  duty?: DutyGate;
 }
 
 /** The daemon's overdue check. */
@@ -31,6 +34,8 @@ export interface OverdueRunner {
  * console alert per task and due time. What was alerted is kept in `data/overdue-alerts.json` (as the
  * SLA alerts keep their rate window), so a restart does not repeat an alert; a later `dueAt` alerts
  * again. A timer wakes the check at the next due time, so an alert does not wait for the poll.
+ * With daemons sharing the tree, only the owner of the `overdue` duty alerts, and a new owner goes
+ * on from what the last one saved (docs/several-hosts.md).
  */
 export function startOverdue(options: OverdueOptions): OverdueRunner {
   const { store, index } = options;
@@ -40,6 +45,9 @@ export function startOverdue(options: OverdueOptions): OverdueRunner {
   let closed = false;
 
   async function check(): Promise<DueTask[]> {
+    if (options.duty && !options.duty.owns(OVERDUE_DUTY)) return ((alerted = null), []); // another daemon's duty: read afresh once it is ours
+    const handed = options.duty?.handover(OVERDUE_DUTY);
+    if (handed !== undefined) alerted = toAlerted(handed);
     const now = store.clock();
     alerted ??= await readAlerted(store.paths.overdueAlerts, options.log);
     const open = OPEN_STATUSES.flatMap((status) => [...index.summaries(status)].filter((e) => e.dueAt !== undefined)).map(toDueTask);
@@ -49,7 +57,10 @@ export function startOverdue(options: OverdueOptions): OverdueRunner {
     for (const id of [...alerted.keys()]) if (!live.has(id)) changed = alerted.delete(id) || changed;
     for (const task of due) alerted.set(task.id, task.dueAt);
     // Recorded before alerting: after a crash in between, an alert is lost rather than repeated.
-    if (changed) await writeDurable(store.paths.overdueAlerts, `${JSON.stringify(Object.fromEntries(alerted), null, 2)}\n`);
+    if (changed) {
+      await writeDurable(store.paths.overdueAlerts, `${JSON.stringify(Object.fromEntries(alerted), null, 2)}\n`);
+      await options.duty?.save(OVERDUE_DUTY, Object.fromEntries(alerted));
+    }
     for (const task of due) {
       await store.events.record(now, [{ type: 'task.overdue', taskId: task.id, actor: 'scheduler', payload: { dueAt: task.dueAt, status: task.status, agent: task.agent ?? null } }]);
       options.alert(formatOverdueAlert(task, now));
@@ -95,12 +106,16 @@ function toDueTask(entry: IndexEntry): DueTask {
 
 async function readAlerted(file: string, log: (line: string) => void): Promise<Map<string, string>> {
   try {
-    const data = JSON.parse(await readFile(file, 'utf8')) as unknown;
-    const out = new Map<string, string>();
-    if (data && typeof data === 'object' && !Array.isArray(data)) for (const [id, at] of Object.entries(data)) if (typeof at === 'string') out.set(id, at);
-    return out;
+    return toAlerted(JSON.parse(await readFile(file, 'utf8')));
   } catch (err) {
     if (!hasCode(err, 'ENOENT')) log(`warning: ${file} is unreadable (${err instanceof Error ? err.message : String(err)}); overdue tasks may be alerted again`);
     return new Map();
   }
+}
+
+/** The due time each task was alerted for, from `{ id: ISO time }` (a file, or the state the duty's last owner handed over). */
+function toAlerted(data: unknown): Map<string, string> {
+  const out = new Map<string, string>();
+  if (data && typeof data === 'object' && !Array.isArray(data)) for (const [id, at] of Object.entries(data)) if (typeof at === 'string') out.set(id, at);
+  return out;
 }

@@ -8,6 +8,8 @@ import type { Paths } from './paths.js';
 
 /** Next sequence number to try, per reservation directory (a hint: the reservation decides). */
 const hints = new Map<string, number>();
+/** The first look at a reservation directory, shared by the allocations that start meanwhile. */
+const firstLooks = new Map<string, Promise<number>>();
 
 /**
  * Allocates the next `TASK-<date>-<seq>` id. Each id is reserved by creating the empty file
@@ -15,21 +17,39 @@ const hints = new Map<string, number>();
  * tree, never get the same number, without a lock. A create that fails for a name that exists
  * (EEXIST, or EPERM on sshfs) means the number is taken. The first allocation of a day starts past the
  * highest reservation, or past the highest id in the tree when there is none (after a clone);
- * an id found on disk is skipped.
+ * an id found on disk is skipped. Concurrent allocations in one process try different numbers (each
+ * takes the next from the hint), so a burst of N costs about N creates, not N²/2 (each a round trip
+ * on a network filesystem).
  */
 export async function allocateId(paths: Paths, now: Date): Promise<string> {
   const date = toIdDate(now);
   const dir = paths.seqDir(date);
-  let seq = hints.get(dir) ?? (await firstFree(paths, dir, date));
-  for (;; seq++) {
+  for (;;) {
+    const seq = await nextSeq(paths, dir, date);
     if (!(await reserve(dir, seq))) continue;
-    hints.set(dir, seq + 1);
     const id = formatTaskId(date, seq);
     if ((await findTaskFiles(paths, id)).length === 0) return id;
   }
 }
 
 // --- internal ---
+
+/** Takes the next number to try in `dir` (a number taken by another host fails its reservation and the next is taken). */
+async function nextSeq(paths: Paths, dir: string, date: string): Promise<number> {
+  if (!hints.has(dir)) {
+    let look = firstLooks.get(dir);
+    if (!look) {
+      look = firstFree(paths, dir, date);
+      firstLooks.set(dir, look);
+      void look.finally(() => firstLooks.delete(dir)).catch(() => undefined);
+    }
+    const first = await look;
+    if (!hints.has(dir)) hints.set(dir, first);
+  }
+  const seq = hints.get(dir)!;
+  hints.set(dir, seq + 1);
+  return seq;
+}
 
 async function reserve(dir: string, seq: number): Promise<boolean> {
   try {

@@ -1,6 +1,7 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { ACTIVE_STATUSES, STATUSES, type Status } from '../core/status.js';
 import { watchTree, type WatchEvent } from '../fs/watcher.js';
+import { activeSync } from './active-sync.js';
 import type { Paths } from './paths.js';
 import { listNames, type InvalidFile } from './store.js';
 import { inSlices } from './slices.js';
@@ -43,7 +44,8 @@ export async function createTaskIndex(paths: Paths, options: TaskIndexOptions = 
   const loaded = loadTerminal(state, () => work.inflight.size > 0 || !!watcher?.pending() || !!options.busy?.());
   loaded.catch((err: unknown) => fail(state, err));
   const refresh = coalesce(async () => {
-    const dirty = await Promise.all(ACTIVE_STATUSES.map(async (status) => ((await isDirty(state, status)) ? syncDir(state, status, 'stat') : [])));
+    const { mode } = activeSync(paths.tasks, null);
+    const dirty = await Promise.all(ACTIVE_STATUSES.map(async (status) => ((await isDirty(state, status)) ? syncDir(state, status, mode) : [])));
     await work.update(dirty.flat());
   });
   const timer = setInterval(() => {
@@ -88,9 +90,10 @@ function createWork(state: IndexState) {
   const run = coalesce(async () => {
     const full = wantFull || ++rescans % (state.options.terminalRescanEvery ?? 60) === 0;
     wantFull = false;
+    const active = activeSync(state.paths.tasks, rescans);
     const found = await Promise.all(STATUSES.map(async (status) => {
-      if (isActive(status) || full) return syncDir(state, status, 'stat');
-      return (await isDirty(state, status)) ? syncDir(state, status, 'names') : [];
+      if (full || (isActive(status) && active.always)) return syncDir(state, status, 'stat');
+      return (await isDirty(state, status)) ? syncDir(state, status, isActive(status) ? active.mode : 'names') : [];
     }));
     const ids = found.flat();
     await update(ids);

@@ -1,7 +1,7 @@
 // One owner for team-wide duties: two daemons on two GlusterFS mounts of one tree, one team with
-// murmur and an SLA on the project. Each duty (the team's murmur, the SLA alerts) runs on one daemon
-// at a time, through its file in tasks/.duties/: one review per trigger and one alert per rate
-// window between them; when the owner is SIGKILLed the other daemon takes its duties over within a
+// murmur and an SLA on the project, a task with a `dueAt`. Each duty (the team's murmur, the SLA
+// alerts, the OVERDUE alerts) runs on one daemon at a time, through its file in tasks/.duties/: one
+// review per trigger, one SLA alert per rate window and one OVERDUE alert per task between them; when the owner is SIGKILLed the other daemon takes its duties over within a
 // minute (here `dutyTtlMs` is short) and goes on from the state the owner saved.
 import { existsSync, readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
@@ -36,7 +36,7 @@ duties.before(async () => {
 duties.after(async () => void (await volume?.stop()));
 duties.after.each(cleanRoots);
 
-(absent ? duties.skip : duties)('murmur of a team and SLA alerts run on one of two daemons at a time: one review per trigger, one alert per window, taken over within a minute when the owner is SIGKILLed', async () => {
+(absent ? duties.skip : duties)('murmur of a team, SLA and OVERDUE alerts run on one of two daemons at a time: one review per trigger, one SLA alert per window, one OVERDUE alert per task, taken over within a minute when the owner is SIGKILLed', async () => {
   const vol = volume!;
   const tree = `duties-${Date.now()}`;
   await initTree(toPaths(`${vol.admin}/${tree}`));
@@ -51,7 +51,8 @@ duties.after.each(cleanRoots);
   });
   const daemon = { dutyTtlMs: DUTY_TTL_MS, pollIntervalMs: 1000 };
   await withTwoHosts({ mount: (home) => vol.mount(toPaths(home).tasks, { subdir: `${tree}/tasks` }), daemon, org }, async (hosts) => {
-    const slow = await call(hosts[0]!.home, 'POST', '/v1/tool/invoke', { tool: 'svc_dispatch', params: { title: 'Runs past its SLA', brief: 'Sleeps.', agent: 'slow' } });
+    const dueAt = new Date(Date.now() + 3000).toISOString();
+    const slow = await call(hosts[0]!.home, 'POST', '/v1/tool/invoke', { tool: 'svc_dispatch', params: { title: 'Runs past its SLA and its due time', brief: 'Sleeps.', agent: 'slow', dueAt } });
     assert.is(slow.status, 200, JSON.stringify(slow.body));
     const slowId = (slow.body as { result: { taskId: string } }).result.taskId;
     const first = await dispatchBurst(hosts, THRESHOLD, 'First');
@@ -59,16 +60,18 @@ duties.after.each(cleanRoots);
     const review = await within(60_000, () => created(hosts)[0], 'a murmur review').catch((err: Error) => Promise.reject(new Error(`${err.message}\n${dutyLines(hosts)}`)));
     const owner = hosts.find((host) => host.name === review.host)!;
     await within(60_000, () => alerts(hosts, slowId).length > 0, 'an SLA alert for the slow task');
+    await within(60_000, () => overdue(hosts, slowId).length > 0, 'an OVERDUE alert for the task');
     await new Promise((resolve) => setTimeout(resolve, 3 * DUTY_TTL_MS)); // both daemons poll many times meanwhile
     assert.equal(created(hosts).map((event) => event.host), [owner.name], 'one review for the first batch, by one daemon');
     const [firstAlert, ...later] = alerts(hosts, slowId).map((event) => Date.parse(event.timestamp));
     assert.equal(later.filter((at) => at - firstAlert! < WINDOW_MS - 1000), [], 'one SLA alert in the first window');
+    assert.equal(overdue(hosts, slowId).length, 1, 'one OVERDUE alert for the task, by one daemon');
 
     const survivor = hosts.find((host) => host !== owner)!;
     const self = `${hostname()} ${survivor.daemon!.child.pid}`;
     await owner.daemon!.kill();
     const killedAt = Date.now();
-    await within(60_000, () => ownerOf(tasks, 'murmur.core') === self && ownerOf(tasks, 'sla') === self, `${survivor.name} holding both duties`);
+    await within(60_000, () => ['murmur.core', 'sla', 'overdue'].every((duty) => ownerOf(tasks, duty) === self), `${survivor.name} holding every duty`);
     const takeoverMs = Date.now() - killedAt;
     const second = await dispatchBurst([survivor], THRESHOLD, 'Second');
     await untilDone(tasks, second, [survivor]);
@@ -79,6 +82,7 @@ duties.after.each(cleanRoots);
     const times = alerts(hosts, slowId).map((event) => Date.parse(event.timestamp));
     const gaps = times.slice(1).map((at, i) => at - times[i]!);
     assert.equal(gaps.filter((gap) => gap < WINDOW_MS - 1000), [], `one alert per window, also across the takeover (gaps ${gaps.join(', ')} ms)`);
+    assert.equal(overdue(hosts, slowId).length, 1, 'no second OVERDUE alert for the same due time after the takeover');
     process.stdout.write(`  (duties taken over ${(takeoverMs / 1000).toFixed(1)} s after the owner was killed; dutyTtlMs ${DUTY_TTL_MS})\n`);
   });
 });
@@ -91,6 +95,10 @@ function created(hosts: Host[]): (Event & { host: string })[] {
 function alerts(hosts: Host[], taskId: string): Event[] {
   return hosts.flatMap((host) => readEvents(host.home).filter((event) => event.type === 'sla.violation' && event.taskId === taskId))
     .sort((a, b) => Date.parse(a.timestamp) - Date.parse(b.timestamp));
+}
+
+function overdue(hosts: Host[], taskId: string): Event[] {
+  return hosts.flatMap((host) => readEvents(host.home).filter((event) => event.type === 'task.overdue' && event.taskId === taskId));
 }
 
 /** What the daemons logged about duties, murmur and SLA (for a failure's message). */

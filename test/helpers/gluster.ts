@@ -18,6 +18,11 @@ for (const dir of ['/usr/sbin', '/sbin']) {
 
 /** The `performance.*` translators that cache on the client; the coherent volume turns them off. */
 export const CACHING_TRANSLATORS = ['stat-prefetch', 'quick-read', 'open-behind', 'write-behind', 'io-cache', 'read-ahead'] as const;
+/**
+ * The daemon's environment on a coherent mount (docs/several-hosts.md): every file
+ * operation there waits a round trip, so Node's 4 file system threads would cap the daemon.
+ */
+export const COHERENT_DAEMON_ENV = { UV_THREADPOOL_SIZE: '16' };
 /** glusterfs client arguments that keep no attribute, name or page cache past a call. */
 export const COHERENT_MOUNT_ARGS = ['--attribute-timeout=0', '--entry-timeout=0', '--negative-timeout=0', '--fopen-keep-cache=off'];
 

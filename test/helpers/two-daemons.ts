@@ -42,6 +42,8 @@ export interface TwoHostsOptions {
   daemon?: Record<string, unknown>;
   /** Further org chart keys (teams, workflows) of each host. */
   org?: (name: string, home: string) => Record<string, unknown>;
+  /** Further environment of each daemon. */
+  env?: Record<string, string>;
 }
 
 /** Mounts the tree once per host, starts a daemon on each, runs `fn`, and always stops the daemons and unmounts. */
@@ -54,7 +56,7 @@ export async function withTwoHosts(options: TwoHostsOptions, fn: (hosts: Host[])
       hosts.push({ name, home, mount });
       writeOrg(home, orgOf(name, home, options));
     }
-    for (const host of hosts) host.daemon = startChild(host.home);
+    for (const host of hosts) host.daemon = startChild(host.home, ['daemon', 'run'], options.env ?? {});
     await Promise.all(hosts.map((host) => healthy(host.home, 30_000)));
     await fn(hosts);
   } finally {

@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { join } from 'node:path';
@@ -8,9 +8,8 @@ import { requestDaemon } from '../lib/daemon/client.js';
 import { DAEMON_NODE_FLAGS } from '../lib/daemon/service.js';
 import { toPaths } from '../lib/store/paths.js';
 import { initTree } from '../lib/store/store.js';
-import { formatNumber, median, type Row } from './measure.js';
+import { formatNumber, median, type BenchOptions, type Row } from './measure.js';
 import { dispatchLatency } from './scheduler.js';
-import type { BenchOptions } from './store.js';
 
 /**
  * The web board section: the built daemon on 10,000 tasks (9,000 done, 500 ready, 500 backlog);

@@ -90,7 +90,12 @@ const ownerFs = {
       // A network filesystem may answer a lost race with another error than EEXIST (see isNameTaken).
       if (err) return void isNameTaken(err, path).then((taken) => callback(taken ? Object.assign(err, { code: 'EEXIST' }) : err));
       ownLocks.add(path);
-      fs.symlink(self, join(path, 'owner'), () => callback(null));
+      fs.symlink(self, join(path, 'owner'), (linkErr) => {
+        if (!linkErr || isNetworkDir(dirname(path))) return callback(null);
+        // On a local disk a lock always names its owner (an ownerless one is a dead writer's: see statForeign).
+        ownLocks.delete(path);
+        fs.rm(path, { recursive: true, force: true }, () => callback(linkErr));
+      });
     });
   },
   rmdir(path: string, callback: (err: NodeJS.ErrnoException | null) => void) {
@@ -103,22 +108,32 @@ const ownerFs = {
   stat(path: string, callback: (err: NodeJS.ErrnoException | null, stat?: fs.Stats) => void) {
     if (ownLocks.has(path)) return fs.stat(path, callback);
     // On FUSE (sshfs) the look that decides whether a lock is held must be the server's: see forgetCached.
-    if (isDirectReadDir(dirname(path))) return void forgetCached(path).then(() => statForeign(path, false, callback));
-    statForeign(path, isNetworkDir(dirname(path)), callback);
+    if (isDirectReadDir(dirname(path))) return void forgetCached(path).then(() => statForeign(path, false, callback, true));
+    statForeign(path, isNetworkDir(dirname(path)), callback, isNetworkDir(dirname(path)));
   },
 };
 
 /**
- * Stats a lock held by another process; an owner dead on this host makes it stale at once. On a
+ * A lock on a local disk without its owner record, this long after it was made or refreshed, was
+ * left by a writer killed between creating the lock directory and recording itself in it (a
+ * live holder records itself within moments, and fails its lock if it cannot): it is stale at
+ * once rather than after `LOCK_STALE_MS`.
+ */
+const OWNERLESS_MS = 3000;
+
+/**
+ * Stats a lock held by another process; an owner dead on this host (or, on a local disk, no owner
+ * recorded past OWNERLESS_MS) makes it stale at once. On a
  * network filesystem whose cache cannot be bypassed (`confirm`), a lock that looks stale or
  * dead-owned is looked at again first (see confirmFresh), and a dead owner counts only on a lock
  * left unrefreshed past one refresh period (its owner record may be an earlier holder's, cached).
  */
-function statForeign(path: string, confirm: boolean, callback: (err: NodeJS.ErrnoException | null, stat?: fs.Stats) => void): void {
+function statForeign(path: string, confirm: boolean, callback: (err: NodeJS.ErrnoException | null, stat?: fs.Stats) => void, network: boolean): void {
   fs.stat(path, (err, stat) => {
     if (err) return callback(err);
     fs.readlink(join(path, 'owner'), (readErr, owner) => {
-      const dead = !readErr && isDeadOwner(owner);
+      const ownerless = !network && hasCode(readErr, 'ENOENT') && Date.now() - stat.mtimeMs > OWNERLESS_MS;
+      const dead = ownerless || (!readErr && isDeadOwner(owner));
       if (!confirm || (!dead && !isStale(stat))) {
         if (dead) stat.mtime = new Date(0);
         return callback(null, stat);

@@ -66,4 +66,14 @@ lock('a lock whose owner died on this host is taken over at once', async () => {
   assert.is(await withLock(path, { what: 'TASK-1', waitMs: 0 }, async () => 'taken'), 'taken');
 });
 
+lock('a lock without its owner record (its writer killed between making it and recording itself) is taken over at once after 3 s, not after 10', async () => {
+  const path = `${tempRoot()}/locks/TASK-1.lock`;
+  mkdirSync(path, { recursive: true }); // what a writer SIGKILLed right after its mkdir leaves
+  const fresh = await withLock(path, { what: 'TASK-1', waitMs: 200 }, async () => 'taken').catch((e: { code: string }) => e.code);
+  assert.is(fresh, 'locked', 'a lock this young may be a live writer about to record itself');
+  const old = new Date(Date.now() - 4000);
+  utimesSync(path, old, old);
+  assert.is(await withLock(path, { what: 'TASK-1', waitMs: 0 }, async () => readlinkSync(`${path}/owner`)), `${hostname()} ${process.pid}`);
+});
+
 lock.run();

@@ -1,4 +1,5 @@
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, symlinkSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { readEvents } from '../../lib/store/events.js';
@@ -26,12 +27,13 @@ heal('a file moved by hand while the daemon runs gets its frontmatter healed, wi
   assert.equal([moves[0]!.actor, moves[0]!.payload], ['filesystem', { from: 'backlog', to: 'blocked', reason: 'moved on disk' }]);
 });
 
-heal('a repair that fails (its task locked by a writer that died before recording itself) is tried again until it heals', async () => {
+heal('a repair that fails (its task locked by a live writer that stopped refreshing its lock) is tried again until it heals', async () => {
   const root = tempRoot();
   const store = createStore({ root });
   const { task } = await store.create({ title: 'Moved while locked', createdBy: 'test' });
-  // A lock directory without its owner record: what a writer SIGKILLed between the two leaves; it counts as stale after 10 s.
+  // A lock recorded as this (live) test process's and never refreshed: it counts as stale after 10 s.
   mkdirSync(`${root}/tasks/.locks/${task.id}.lock`, { recursive: true });
+  symlinkSync(`${hostname()} ${process.pid}`, `${root}/tasks/.locks/${task.id}.lock/owner`);
   renameSync(`${root}/tasks/backlog/${task.id}.md`, `${root}/tasks/blocked/${task.id}.md`);
   const daemon = await startTestDaemon(root, { schedule: false });
   await logShows(daemon.paths.daemonLog, new RegExp(`could not repair ${task.id} \\(moved\\): .*locked.*; trying again in 1 s`), 'the failed repair');

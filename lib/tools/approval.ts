@@ -20,31 +20,27 @@ export const RejectParams = toolParams({
   actor,
 });
 
+/** A decision tool: the note checked for size, the decision made under the workflow, the daemon told of a change. */
+function decisionTool<P extends typeof ApproveParams | typeof RejectParams>(name: string, description: string, params: P, decide: typeof approveTask): ToolDef<P> {
+  return {
+    name,
+    description,
+    params,
+    async handler(input, ctx): Promise<DecisionResult> {
+      const { taskId, note, actor: by } = input as { taskId: string; note?: string; actor: string };
+      assertFieldSize('note', note);
+      const result = await decide(ctx.store, taskId, { actor: by, note }, toFlowLoader(ctx));
+      if (result.changed) await notifyCommitted(ctx, [result.taskId]);
+      return result;
+    },
+  };
+}
+
 /** `svc_task_approve`: moves a task waiting at an approval gate on (next gate, or done). */
-export const svcTaskApprove: ToolDef<typeof ApproveParams> = {
-  name: 'svc_task_approve',
-  description: 'Approve the approval gate a blocked task waits at: it moves to the next gate, or to done after the last. Returns {taskId, gate, decision, status, at, changed, message}.',
-  params: ApproveParams,
-  async handler(params, ctx): Promise<DecisionResult> {
-    assertFieldSize('note', params.note);
-    const result = await approveTask(ctx.store, params.taskId, { actor: params.actor, note: params.note }, toFlowLoader(ctx));
-    if (result.changed) await notifyCommitted(ctx, [result.taskId]);
-    return result;
-  },
-};
+export const svcTaskApprove = decisionTool('svc_task_approve', 'Approve the approval gate a blocked task waits at: it moves to the next gate, or to done after the last. Returns {taskId, gate, decision, status, at, changed, message}.', ApproveParams, approveTask);
 
 /** `svc_task_reject`: sends a task waiting at an approval gate back to the workflow's origin gate. */
-export const svcTaskReject: ToolDef<typeof RejectParams> = {
-  name: 'svc_task_reject',
-  description: 'Reject the approval gate a blocked task waits at: it returns to the workflow\'s origin gate (ready) with the note as its blockers. Returns {taskId, gate, decision, status, at, changed, message}.',
-  params: RejectParams,
-  async handler(params, ctx): Promise<DecisionResult> {
-    assertFieldSize('note', params.note);
-    const result = await rejectTask(ctx.store, params.taskId, { actor: params.actor, note: params.note }, toFlowLoader(ctx));
-    if (result.changed) await notifyCommitted(ctx, [result.taskId]);
-    return result;
-  },
-};
+export const svcTaskReject = decisionTool('svc_task_reject', 'Reject the approval gate a blocked task waits at: it returns to the workflow\'s origin gate (ready) with the note as its blockers. Returns {taskId, gate, decision, status, at, changed, message}.', RejectParams, rejectTask);
 
 /**
  * The approval tools: served on the daemon's socket (`svc tool`, `POST /v1/tool/invoke`) for an

@@ -113,7 +113,7 @@ export async function startScheduling(options: SchedulingOptions): Promise<Sched
   const sla = startSla({ store, index, loadOrg: org.get, log: options.log, alert: options.alert, duty: duties });
   const overdue = startOverdue({ store, index, log: options.log, alert: options.alert, duty: duties });
   const approvals = createApprovalAlerts({ entryOf: (id) => index.get(id), alert: options.alert });
-  const worktrees = startWorkspaceCleanup({ store, log: options.log, host: options.owner?.host });
+  const worktrees = startWorkspaceCleanup({ store, log: options.log, host: options.owner?.host, statusOf: (id) => index.get(id)?.status });
   const checks = startCheckRunner({
     store, inProgress: () => index.summaries('in-progress'), loadOrg: org.get, env: options.env, log: options.log, host: options.owner?.host,
     onCommitted: async (ids) => (await index.update(ids), scheduler.schedule()),

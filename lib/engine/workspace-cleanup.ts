@@ -1,4 +1,5 @@
 import { hostname } from 'node:os';
+import type { Status } from '../core/status.js';
 import type { Store } from '../store/store.js';
 import { GitError, removeWorktree, worktreeState } from '../workspace/git.js';
 import { deleteRecord, listRecords, readRecord, writeRecord, type WorkspaceRecord } from '../workspace/records.js';
@@ -9,6 +10,8 @@ export interface WorkspaceCleanupOptions {
   log: (line: string) => void;
   /** This host: only the worktrees made here are looked at. */
   host?: string | undefined;
+  /** A task's status as the daemon's index knows it: a sweep reads only the tasks it says ended (or does not know). */
+  statusOf?: (taskId: string) => Status | undefined;
 }
 
 /** Removes the worktrees of ended tasks: `request` one task, `sweep` every record. */
@@ -39,7 +42,8 @@ export function startWorkspaceCleanup(options: WorkspaceCleanupOptions): Workspa
     request: (taskId) => void clean(taskId),
     async sweep() {
       const records = await listRecords(options.store.paths.workspaces);
-      await Promise.all(records.filter((record) => !record.kept).map((record) => clean(record.taskId, record)));
+      const ended = (id: string) => ['done', 'cancelled', undefined].includes(options.statusOf?.(id));
+      await Promise.all(records.filter((record) => !record.kept && ended(record.taskId)).map((record) => clean(record.taskId, record)));
     },
     async close() {
       closed = true;

@@ -30,12 +30,17 @@ export interface WorkspaceCleanup {
 export function startWorkspaceCleanup(options: WorkspaceCleanupOptions): WorkspaceCleanup {
   const host = options.host ?? hostname();
   const pending = new Set<Promise<void>>();
+  /** One cleanup per task at a time (a request and a sweep would both keep a dirty worktree and log it twice); one asked meanwhile runs after it. */
+  const running = new Map<string, Promise<void>>();
   let closed = false;
-  const clean = (taskId: string, record?: WorkspaceRecord | null) => {
+  const clean = (taskId: string, record?: WorkspaceRecord | null): Promise<void> => {
     if (closed) return Promise.resolve();
-    const run = cleanOne(options, host, taskId, record).catch((err: unknown) => options.log(`cleanup of the worktree of ${taskId} failed: ${err instanceof Error ? err.message : String(err)}`));
+    const before = running.get(taskId);
+    const run = (before ?? Promise.resolve()).then(() => cleanOne(options, host, taskId, before ? null : record))
+      .catch((err: unknown) => options.log(`cleanup of the worktree of ${taskId} failed: ${err instanceof Error ? err.message : String(err)}`));
+    running.set(taskId, run);
     pending.add(run);
-    void run.finally(() => pending.delete(run));
+    void run.finally(() => (pending.delete(run), running.get(taskId) === run && running.delete(taskId)));
     return run;
   };
   return {

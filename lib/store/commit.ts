@@ -1,6 +1,6 @@
 import { lstatSync } from 'node:fs';
 import { lstat, unlink } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { dirname, relative } from 'node:path';
 import { isGone, SvcError } from '../core/errors.js';
 import { assertTransition, STATUSES, type Cause, type Status } from '../core/status.js';
 import { parseTask, type Task } from '../core/task.js';
@@ -60,10 +60,11 @@ export interface CommitResult {
  */
 export async function commitTask(paths: Paths, id: string, change: ChangeFn, options: CommitOptions): Promise<CommitResult> {
   const events: EventInput[] = [];
+  const conflicts: string[] = [];
   let cause: string | undefined;
   const result = await withLock(paths.lockFile(id), { what: id, waitMs: options.lockWaitMs }, async (lock) => {
     for (let attempt = 0; attempt < 3; attempt++) {
-      const current = await locateTask(paths, id, options.now);
+      const current = await locateTask(paths, id, options.now, conflicts);
       const wanted = await change(current);
       if (!wanted) return { before: current, after: current, changed: false, transitioned: false };
       const next = toNextTask(current, wanted, options.now);
@@ -91,6 +92,7 @@ export async function commitTask(paths: Paths, id: string, change: ChangeFn, opt
     throw new SvcError('locked', `${id} kept changing on disk while being written.`, 'Someone is editing the file by hand; retry when they are done.');
   });
   if (result.changed) options.fault?.('commit.committed', cause);
+  if (conflicts.length) events.unshift({ type: 'recovery_action', taskId: id, actor: options.actor, payload: { action: 'duplicate_resolved', details: { kept: relative(paths.root, result.before.path), conflicts } } });
   await options.events.record(options.now, events);
   return result;
 }
@@ -101,8 +103,9 @@ export async function commitTask(paths: Paths, id: string, change: ChangeFn, opt
  * Only what opens counts: a name a network filesystem still lists from its cache, but that is gone,
  * is no copy; and on a network filesystem two copies count only if a second look past the
  * filesystem's staleness bound still finds both (`confirmCopies`): nothing is repaired on a cached look.
+ * Each copy moved away is added to `moved` (its new path, relative to the root).
  */
-export async function locateTask(paths: Paths, id: string, now: Date): Promise<StoredTask> {
+export async function locateTask(paths: Paths, id: string, now: Date, moved: string[] = []): Promise<StoredTask> {
   const copies = await confirmCopies(paths.tasks, id, await readCopies(paths, id), () => readCopies(paths, id), ({ copy }) => (copy instanceof Error ? undefined : copy.stamp.ino));
   const broken = copies.find(({ copy }) => copy instanceof Error);
   if (broken && copies.length === 1) throw broken.copy;
@@ -111,7 +114,7 @@ export async function locateTask(paths: Paths, id: string, now: Date): Promise<S
     throw new SvcError('validation_error', `${id} has another copy that does not parse: ${(broken.copy as Error).message.split('\n')[0]}`, `Fix or remove ${broken.path}, then retry (svc doctor lists such files).`);
   }
   const [winner, ...losers] = copies.map(({ copy }) => copy as StoredTask).sort(byNewest);
-  for (const loser of losers) await moveToConflicts(paths, loser.path, now);
+  for (const loser of losers) moved.push(relative(paths.root, await moveToConflicts(paths, loser.path, now)));
   return winner!;
 }
 

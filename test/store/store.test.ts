@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, readFileSync, renameSync, watch } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, renameSync, watch, writeFileSync } from 'node:fs';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createStore } from '../../lib/store/store.js';
@@ -58,6 +58,27 @@ commit('refuses a transition outside the table and changes nothing', async () =>
     assert.match((err as Error).message, /cannot move from backlog to in-progress/);
   }
   assert.is(readFileSync(`${root}/tasks/backlog/${task.id}.md`, 'utf8'), before);
+});
+
+commit('a commit that finds an older second copy keeps the newer, moves the older to data/conflicts/ and records it', async () => {
+  const root = tempRoot();
+  const clock = fixedClock();
+  const store = createStore({ root, clock });
+  const { task } = await store.create({ title: 'Twice', createdBy: 'cli' });
+  const older = readFileSync(`${root}/tasks/backlog/${task.id}.md`, 'utf8');
+  clock.advance(1000);
+  await store.commit(task.id, (cur) => ({ task: cur.task, body: cur.body, status: 'ready' }), 'tester');
+  writeFileSync(`${root}/tasks/backlog/${task.id}.md`, older); // as a writer killed between its write and its unlink leaves it
+  clock.advance(1000);
+  const result = await store.commit(task.id, (cur) => ({ task: { ...cur.task, priority: 'high' }, body: cur.body, status: 'ready' }), 'tester');
+  assert.is(result.after.status, 'ready');
+  assert.is(result.after.task.priority, 'high');
+  assert.not.ok(existsSync(`${root}/tasks/backlog/${task.id}.md`));
+  const kept = readdirSync(`${root}/data/conflicts`);
+  assert.equal(kept, [`2026-11-21T10-00-02-000Z.backlog.${task.id}.md`]);
+  assert.is(readFileSync(`${root}/data/conflicts/${kept[0]}`, 'utf8'), older);
+  const recovered = (await readEvents(root)).filter((e) => e.type === 'recovery_action');
+  assert.equal(recovered.map((e) => [e.taskId, e.actor, e.payload]), [[task.id, 'tester', { action: 'duplicate_resolved', details: { kept: `tasks/ready/${task.id}.md`, conflicts: [`data/conflicts/${kept[0]}`] } }]]);
 });
 
 create('refuses a body that would make the file unreadable, writing nothing', async () => {

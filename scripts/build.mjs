@@ -3,9 +3,7 @@
 // dist/, one build of the tree at a time (.dist-lock), so an `svc` command run meanwhile (while
 // `npm test` rebuilds, say) loads either the old build or the new one, never a half-written or
 // missing file (docs/architecture.md, "Command line"):
-// - dist/bin/main.js, the bundle's entry, is replaced by one rename, after every chunk it imports is
-//   in dist/bin/chunks/; a chunk of an earlier build stays there for an hour, for a process that
-//   loaded the earlier entry and has yet to import it;
+// - dist/bin/svc.cjs, the bundle (one file, read whole at start), is replaced by one rename;
 // - every other folder of dist/ is replaced by two renames (the old one out, the new one in).
 import { execFileSync } from 'node:child_process';
 import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, unlinkSync, writeSync } from 'node:fs';
@@ -13,13 +11,12 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 
-/** How long a chunk no longer in the bundle is kept for processes that started before the swap. */
-const KEEP_OLD_CHUNKS_MS = 60 * 60 * 1000;
+/** How long a file an earlier build left in dist/bin/ (chunks of its bundle) is kept for processes that started before the swap. */
+const KEEP_OLD_MS = 60 * 60 * 1000;
 
 const repo = new URL('..', import.meta.url).pathname;
 const dist = join(repo, 'dist');
-// One build at a time, always in the same folder: the bundle's chunk names hash their sources'
-// paths too, so an unchanged chunk keeps its name from build to build.
+// One build at a time, always in the same folder.
 const next = join(repo, '.dist-next');
 const old = join(repo, '.dist-old');
 const lock = join(repo, '.dist-lock');
@@ -52,17 +49,14 @@ function swapFolders() {
   }
 }
 
-/** The new chunks beside the old ones, then the entry and its metafile; old unused chunks past their hour go. */
+/** The new bundle in place of the old one, by one rename; what earlier builds left in dist/bin/ goes after its hour. */
 function swapBundle() {
-  const chunks = join(dist, 'bin/chunks');
-  mkdirSync(chunks, { recursive: true });
-  const fresh = new Set(readdirSync(join(next, 'bin/chunks')));
-  for (const name of fresh) renameSync(join(next, 'bin/chunks', name), join(chunks, name)); // same name, same content
-  renameSync(join(next, 'bin/meta.json'), join(dist, 'bin/meta.json'));
-  renameSync(join(next, 'bin/main.js'), join(dist, 'bin/main.js'));
+  const bin = join(dist, 'bin');
+  mkdirSync(bin, { recursive: true });
+  renameSync(join(next, 'bin/svc.cjs'), join(bin, 'svc.cjs'));
   const now = Date.now();
-  for (const name of readdirSync(chunks)) {
-    if (!fresh.has(name) && now - statSync(join(chunks, name)).mtimeMs > KEEP_OLD_CHUNKS_MS) rmSync(join(chunks, name), { force: true });
+  for (const name of readdirSync(bin)) {
+    if (name !== 'svc.cjs' && now - statSync(join(bin, name)).mtimeMs > KEEP_OLD_MS) rmSync(join(bin, name), { recursive: true, force: true });
   }
 }
 

@@ -1,40 +1,37 @@
 // Build step (`node scripts/bundle-cli.mjs <build folder>`, run by scripts/build.mjs): bundles the
-// command line (<build folder>/cli/main.js and everything it imports, packages included) into
-// <build folder>/bin/: one small entry and chunks that load only when a command needs them, so a
-// command pays for its own code alone and no module resolution (docs/architecture.md, "Command
-// line"). bin/meta.json records which sources each chunk holds.
-import { rmSync, writeFileSync } from 'node:fs';
-import { join, relative, resolve } from 'node:path';
+// command line (<build folder>/cli/main.js and everything it imports, packages included) into one
+// CommonJS file, <build folder>/bin/svc.cjs, that `bin/svc.js` compiles with V8's code cache
+// (docs/architecture.md, "Command line"). Every module but the entry's own stays wrapped until its
+// first import, so a command still runs the code of its own modules only; without chunks there is
+// no module to resolve, and the code cache spares the compiling. The first line names the bundle by
+// a hash of the rest: the key of its code cache.
+import { createHash } from 'node:crypto';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { build } from 'esbuild';
 
 const repo = new URL('..', import.meta.url).pathname;
 const folder = resolve(repo, process.argv[2] ?? 'dist');
 const outdir = join(folder, 'bin/');
-rmSync(outdir, { recursive: true, force: true }); // chunk names change with their content
+rmSync(outdir, { recursive: true, force: true });
 const result = await build({
-  absWorkingDir: repo, // the metafile's paths are relative to the package root
-  entryPoints: { main: join(folder, 'cli/main.js') },
-  outdir,
+  absWorkingDir: repo,
+  entryPoints: [join(folder, 'cli/main.js')],
   bundle: true,
-  splitting: true,
-  format: 'esm',
+  write: false,
+  outfile: join(outdir, 'svc.cjs'),
+  format: 'cjs',
   platform: 'node',
   target: 'node20',
-  chunkNames: 'chunks/[name]-[hash]',
   minifyWhitespace: true,
   minifySyntax: true,
-  metafile: true,
   logLevel: 'warning',
-  // CommonJS packages inside an ES module bundle still call require() for node's builtins, and
-  // write-file-atomic reads __filename.
-  banner: { js: [
-    "import { createRequire as __svcRequire } from 'node:module';",
-    "import { fileURLToPath as __svcPath } from 'node:url';",
-    'const require = __svcRequire(import.meta.url);',
-    'const __filename = __svcPath(import.meta.url);',
-    "const __dirname = __svcPath(new URL('.', import.meta.url));",
-  ].join(' ') },
+  // `bin/svc.js` runs the bundle as a CommonJS module (exports, require, module, __filename,
+  // __dirname); package-root.ts finds the package from import.meta.url.
+  define: { 'import.meta.url': '__svcImportMetaUrl' },
+  banner: { js: "var __svcImportMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
 });
-// paths as they are once the build is swapped into dist/
-const built = `"${relative(repo, folder)}/`;
-writeFileSync(`${outdir}meta.json`, JSON.stringify(result.metafile).replaceAll(built, '"dist/'));
+const code = result.outputFiles[0].text;
+const hash = createHash('sha256').update(code).digest('hex').slice(0, 16);
+mkdirSync(outdir, { recursive: true });
+writeFileSync(join(outdir, 'svc.cjs'), `// svc-bundle ${hash}\n${code}`);

@@ -4,7 +4,7 @@ import { TOOLS } from '../../lib/tools/index.js';
 import { OPERATOR_TOOLS } from '../../lib/tools/operator.js';
 import { svc } from '../helpers/cli.js';
 import { closeDaemons, startTestDaemon } from '../helpers/daemon.js';
-import { HEAVY, runRecordingLoads, type LoadedRun } from '../helpers/loaded.js';
+import { HEAVY, runRecordingLoads, wrappedSources, type LoadedRun } from '../helpers/loaded.js';
 import { cleanRoots, tempRoot } from '../helpers/root.js';
 
 const startup = suite('cli start-up: what each command loads (built bin/svc.js)');
@@ -13,10 +13,19 @@ startup.after.each(async () => {
   cleanRoots();
 });
 
+/** The service's modules beyond the store: a task command without a daemon loads none of them. */
+const SERVICE = ['dist/org/', 'dist/tools/index.js', 'dist/tools/dispatch.js', 'dist/daemon/daemon.js', 'dist/mcp/', 'dist/engine/', 'node_modules/polka/', 'node_modules/@modelcontextprotocol/'];
+
 function assertLight(run: LoadedRun, what: string): void {
   assert.ok(run.code === 0 || run.code === 3, `${what} exited ${run.code}: ${run.stderr}`);
   for (const heavy of HEAVY) assert.not.ok(run.sources.some((source) => source.includes(heavy)), `${what} loaded ${heavy}`);
 }
+
+startup('the bundle keeps the store, zod, YAML, locks and the service wrapped until a command imports them', () => {
+  const wrapped = wrappedSources();
+  assert.ok(wrapped.includes('dist/cli/task.js'), wrapped.slice(0, 5).join(', '));
+  for (const module of [...HEAVY, ...SERVICE]) assert.ok(wrapped.some((source) => source.includes(module)), `${module} is wrapped in the bundle`);
+});
 
 startup('with a daemon, the everyday commands load no store, zod, YAML or lock code', async () => {
   const root = tempRoot();
@@ -62,7 +71,7 @@ startup('without a daemon, a task command loads the store and nothing else of th
   const run = await runRecordingLoads(root, ['task', 'create', 'No daemon']);
   assert.is(run.code, 0, run.stderr);
   assert.ok(run.sources.includes('dist/store/store.js'));
-  for (const other of ['dist/org/', 'dist/tools/index.js', 'dist/tools/dispatch.js', 'dist/daemon/daemon.js', 'dist/mcp/', 'dist/engine/', 'node_modules/polka/', 'node_modules/@modelcontextprotocol/']) {
+  for (const other of SERVICE) {
     assert.not.ok(run.sources.some((source) => source.includes(other)), `svc task create loaded ${other}`);
   }
   const status = await runRecordingLoads(root, ['daemon', 'status']);

@@ -1,8 +1,8 @@
 // `npm run build` while `svc` commands run: the build is swapped into dist/ (scripts/build.mjs),
 // so a command started at any moment of it loads a whole build, old or new.
 import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -20,42 +20,33 @@ function run(args: string[], env: Record<string, string> = {}): Promise<{ code: 
   return new Promise((resolve) => child.on('close', (code) => resolve({ code, out })));
 }
 
-/** The bundle's chunk files, as the build's metafile names them. */
-function chunkNames(): string[] {
-  const meta = JSON.parse(readFileSync(`${repo}dist/bin/meta.json`, 'utf8')) as { outputs: Record<string, unknown> };
-  return Object.keys(meta.outputs).filter((name) => name.includes('/chunks/')).sort();
+/** The bundle's name: the hash on its first line (scripts/bundle-cli.mjs). */
+function bundleHash(): string | undefined {
+  return /^\/\/ svc-bundle ([0-9a-f]{16})\n/.exec(readFileSync(`${repo}dist/bin/svc.cjs`, 'utf8'))?.[1];
 }
 
-/**
- * What a command starting now would miss: dist/bin/main.js, or a chunk that it or a chunk it
- * imports (statically or not) names. Empty when the bundle is whole.
- */
+/** What a command starting now would miss: dist/bin/svc.cjs, or part of it (its hash names the rest). Empty when the bundle is whole. */
 function findMissing(): string[] {
-  const missing: string[] = [];
-  const seen = new Set<string>();
-  const visit = (file: string) => {
-    if (seen.has(file)) return;
-    seen.add(file);
-    let text: string;
-    try {
-      text = readFileSync(file, 'utf8');
-    } catch {
-      return void missing.push(file.slice(repo.length));
-    }
-    for (const match of text.matchAll(/(?:from\s*|import\s*\(?\s*)"(\.\.?\/[^"]+\.js)"/g)) visit(join(dirname(file), match[1]!));
-  };
-  visit(`${repo}dist/bin/main.js`);
-  return missing;
+  let text: string;
+  try {
+    text = readFileSync(`${repo}dist/bin/svc.cjs`, 'utf8');
+  } catch {
+    return ['dist/bin/svc.cjs'];
+  }
+  const newline = text.indexOf('\n');
+  const hash = createHash('sha256').update(text.slice(newline + 1)).digest('hex').slice(0, 16);
+  return text.startsWith(`// svc-bundle ${hash}\n`) ? [] : ['dist/bin/svc.cjs (not whole)'];
 }
 
 const build = suite('scripts/build.mjs');
 build.after.each(cleanRoots);
 
-build('svc commands run in a loop while a build runs all succeed; unchanged chunks keep their names', async () => {
+build('svc commands run in a loop while a build runs all succeed; the same sources build the same bundle', async () => {
   const root = tempRoot();
   const created = await run([SVC_BIN, 'task', 'create', 'Listed during a build'], { SVC_HOME: root });
   assert.is(created.code, 0, created.out);
-  const before = chunkNames();
+  const before = bundleHash();
+  assert.ok(before, 'the bundle names its hash');
   assert.equal(findMissing(), [], 'the bundle is whole before the build');
   let building = true;
   const built = run(['scripts/build.mjs']).finally(() => (building = false));
@@ -80,7 +71,7 @@ build('svc commands run in a loop while a build runs all succeed; unchanged chun
   assert.equal(failed.map((r) => r.out), []);
   assert.ok(runs.length >= 4, `commands ran during the build (${runs.length})`);
   assert.ok(runs.every((r) => r.out.includes('-001')), 'each command saw the task');
-  assert.equal(chunkNames(), before, 'a build of the same sources names its chunks the same');
+  assert.is(bundleHash(), before, 'a build of the same sources is the same bundle');
 });
 
 build.run();

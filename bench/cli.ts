@@ -11,7 +11,8 @@ import { timeRun, type Timing } from './startup.js';
 
 /** `svc --version` (median of 10 spawns) and `svc task list --json` on large trees. */
 export async function benchCli(options: BenchOptions): Promise<Row[]> {
-  const bin = join(options.repo, 'bin/svc.js');
+  // SVC_BENCH_BIN times another build's entry (an older checkout's bin/svc.js), as the start-up section does.
+  const bin = process.env.SVC_BENCH_BIN ?? join(options.repo, 'bin/svc.js');
   const rows: Row[] = [];
   if (existsSync(join(options.repo, 'dist/cli/main.js'))) {
     const version: number[] = [];

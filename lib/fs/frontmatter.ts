@@ -1,5 +1,6 @@
 import { CORE_SCHEMA, dump, load } from 'js-yaml';
 import { SvcError } from '../core/errors.js';
+import { parseYamlSubset } from './yaml-subset.js';
 
 /** Largest frontmatter block parsed. */
 export const MAX_FRONTMATTER_BYTES = 64 * 1024;
@@ -76,7 +77,8 @@ function loadYaml(text: string): unknown {
     throw new SvcError('too_large', `frontmatter is larger than ${MAX_FRONTMATTER_BYTES} bytes`, 'Keep the frontmatter small; long text belongs in the body.');
   }
   if (!text.trim()) return {};
-  return load(text, { schema: CORE_SCHEMA, maxAliases: 0, maxDepth: 32 });
+  // the frontmatter svc writes, read as js-yaml would read it, without js-yaml's parser (fs/yaml-subset.ts)
+  return parseYamlSubset(text) ?? load(text, { schema: CORE_SCHEMA, maxAliases: 0, maxDepth: 32 });
 }
 
 /**

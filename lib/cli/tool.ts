@@ -5,6 +5,7 @@ import { toDidYouMean } from '../core/suggest.js';
 import { APPROVAL_TOOL_NAMES, TOOL_NAMES } from '../tools/names.js';
 import type { Context } from './context.js';
 import { operate } from './operate.js';
+import { loadTool } from './tool-modules.js';
 
 /** Registers `svc tool <name> [params]`: invokes an svc_* tool and prints its result as JSON. */
 export function registerTool(cli: CAC, ctx: Context): void {
@@ -21,7 +22,7 @@ export function registerTool(cli: CAC, ctx: Context): void {
       } catch (err) {
         throw new SvcError('validation_error', `params is not JSON: ${(err as Error).message}`, await toParamsHint(String(name)));
       }
-      ctx.json(await operate(ctx, String(name), parsed as Record<string, unknown>, loadTools));
+      ctx.json(await operate(ctx, String(name), parsed as Record<string, unknown>, () => loadTool(String(name))));
     });
 }
 
@@ -29,8 +30,7 @@ export function registerTool(cli: CAC, ctx: Context): void {
 
 /** The hint of params that are not JSON: the tool's required parameters, quoted for a POSIX shell. */
 async function toParamsHint(name: string): Promise<string> {
-  const [tools, { toRequiredExample }] = await Promise.all([loadTools(), import('../tools/example.js')]);
-  const tool = tools.find((t) => t.name === name);
+  const [[tool], { toRequiredExample }] = await Promise.all([loadTool(name), import('../tools/example.js')]);
   const example = JSON.stringify(tool ? toRequiredExample(tool) : {}).replaceAll("'", "'\\''");
   const needs = example === '{}' ? `${name} requires none` : `the parameters ${name} requires`;
   return `Pass a JSON object in single quotes, e.g. svc tool ${name} '${example}' (${needs}; the optional ones: docs/agent-tools.md).`;
@@ -38,11 +38,6 @@ async function toParamsHint(name: string): Promise<string> {
 
 /** The agent tools and the approval tools: what `svc tool` calls. */
 const KNOWN: readonly string[] = [...TOOL_NAMES, ...APPROVAL_TOOL_NAMES];
-
-async function loadTools() {
-  const [{ TOOLS }, { APPROVAL_TOOLS }] = await Promise.all([import('../tools/index.js'), import('../tools/approval.js')]);
-  return [...TOOLS, ...APPROVAL_TOOLS];
-}
 
 function assertToolName(name: string): void {
   if (KNOWN.includes(name)) return;

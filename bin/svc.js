@@ -14,15 +14,17 @@ import { fileURLToPath } from 'node:url';
 import { Script } from 'node:vm';
 
 /** The command families that get a code cache of their own (the first word); any other word shares one. */
-const FAMILIES = new Set(['task', 'board', 'tool', 'daemon', 'events', 'org', 'agent', 'scheduler', 'web', 'mcp', 'doctor', 'archive', 'init', 'quickstart', 'migrate', 'export', 'import']);
+const FAMILIES = new Set(['task', 'board', 'tool', 'daemon', 'events', 'org', 'agent', 'scheduler', 'web', 'mcp', 'doctor', 'archive', 'quickstart', 'migrate', 'export', 'import']);
+/** `svc init` runs once and writes nothing its plan does not name (not even a cache in the home folder). */
+const UNCACHED = new Set(['init']);
 /** A code cache of an earlier bundle is removed once this old (another checkout may still use it meanwhile). */
 const STALE_MS = 24 * 60 * 60 * 1000;
 
 const file = fileURLToPath(new URL('../dist/bin/svc.cjs', import.meta.url));
 const source = readFileSync(file, 'utf8');
 const hash = /^\/\/ svc-bundle ([0-9a-f]{16})\n/.exec(source)?.[1];
-const folder = hash && process.env.SVC_COMPILE_CACHE !== '0' ? openFolder() : null;
 const family = FAMILIES.has(process.argv[2] ?? '') ? process.argv[2] : 'other';
+const folder = hash && process.env.SVC_COMPILE_CACHE !== '0' && !UNCACHED.has(process.argv[2] ?? '') ? openFolder() : null;
 // the key: the bundle, the Node that compiled it and its flags (V8 checks the last two as well)
 const name = `${hash}-${process.version}-${process.arch}-${toFlagsKey()}-${family}.v8`;
 const cached = folder ? readPrivate(join(folder, name)) : undefined;

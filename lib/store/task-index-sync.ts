@@ -166,7 +166,6 @@ export function recordDir(state: IndexState, status: Status, dirStat: { mtimeNs:
 
 // --- internal ---
 
-
 /**
  * A directory mtime this close to the last sync may hide a change made in the same clock tick:
  * a few ms where timestamps carry nanoseconds (the kernel's coarse clock), 2 s where they are whole seconds.
@@ -177,12 +176,21 @@ const RACY_MS = { fine: 20, coarse: 2000 };
 function setEntry(state: IndexState, entry: IndexEntry, quiet = false): void {
   const before = state.entries.get(entry.id);
   if (before) entry.id = before.id; // one string per id, shared by the map, the sets and the entry
+  else rekeyGen(state, entry.id);
   for (const status of STATUSES) if (status !== entry.status) state.byStatus[status].delete(entry.id);
   state.byStatus[entry.status].add(entry.id);
   state.entries.set(entry.id, entry);
   if (entry.moved) call(state, () => state.options.onNeedsRepair?.(entry.id, 'moved'));
   const waitsAgain = entry.awaiting !== undefined && before?.awaiting?.since !== entry.awaiting.since;
   if (!quiet && (before?.status !== entry.status || waitsAgain)) notify(state, { id: entry.id, ...(before ? { from: before.status } : {}), to: entry.status });
+}
+
+/** Keys an id's generation by the entry's id string: an id from a watcher event is cut from a file name, which the key would keep alive. */
+function rekeyGen(state: IndexState, id: string): void {
+  const gen = state.gen.get(id);
+  if (gen === undefined) return;
+  state.gen.delete(id);
+  state.gen.set(id, gen);
 }
 
 function removeEntry(state: IndexState, id: string): void {
@@ -210,9 +218,6 @@ function call(state: IndexState, fn: () => void): void {
     fail(state, err);
   }
 }
-
-
-
 
 /** The later `updatedAt` wins, then the later file time (as in the store's `byNewest`). */
 function isNewer(a: IndexEntry, b: IndexEntry): boolean {

@@ -4,7 +4,7 @@ import type { Status } from '../core/status.js';
 import { parseTask, toDispatchFailures, toNextAttemptAt, type Lease, type Priority, type Routing } from '../core/task.js';
 import { MAX_FILE_BYTES, parseFrontmatter } from '../fs/frontmatter.js';
 import { readRegularFileSync } from '../fs/regular-file.js';
-import { toTaskId } from './paths.js';
+import { toTaskId, type Paths } from './paths.js';
 import { toAwaitingField } from './task-row.js';
 import type { StoredTask } from './task-file.js';
 
@@ -12,7 +12,8 @@ import type { StoredTask } from './task-file.js';
 export interface IndexEntry {
   id: string;
   status: Status;
-  path: string;
+  /** The task file, `tasks/<status>/<id>.md` (derived from the two, not stored: 100,000 paths are megabytes). */
+  readonly path: string;
   title: string;
   priority: Priority;
   routing: Routing;
@@ -41,24 +42,31 @@ export interface IndexEntry {
   workspaceHost: string | undefined;
   /** The frontmatter names another status than the directory (the file was moved by hand). */
   moved: boolean;
-  mtimeMs: number;
+  /** The file's mtime as of the stat of `stamp` (derived from it, not stored). */
+  readonly mtimeMs: number;
   /** Identity of the file version read: `<inode>:<size>:<mtimeMs>`, from a stat taken before the read. */
   stamp: string;
 }
 
 /** The same checks as the store's `readTaskFile`, on a synchronous read, into a compact entry. */
-export function readEntrySync(path: string, status: Status, id: string, stamp: string, mtimeMs: number): IndexEntry {
+export function readEntrySync(paths: Paths, status: Status, id: string, stamp: string): IndexEntry {
+  const path = paths.taskFile(status, id);
   const parsed = parseFrontmatter(readRegularFileSync(path, MAX_FILE_BYTES).text, path);
   const task = parseTask(parsed.data, path);
   if (task.id !== id) {
     throw new SvcError('validation_error', `${path}: the file name says ${JSON.stringify(toTaskId(basename(path)))} but the frontmatter id is ${JSON.stringify(task.id)}.`, 'Rename the file to <id>.md or fix the id field.');
   }
-  return toEntry({ task, status, path, stamp, mtimeMs });
+  return toEntry(paths, { task, status, stamp, id });
 }
 
 /** An entry from a file read by the store, with the stamp taken before the read (a later change then shows). */
-export function fromStored(stored: StoredTask, stamp: string): IndexEntry {
-  return toEntry({ task: stored.task, status: stored.status, path: stored.path, stamp, mtimeMs: Number(stamp.split(':')[2]) });
+export function fromStored(paths: Paths, stored: StoredTask, stamp: string): IndexEntry {
+  return toEntry(paths, { task: stored.task, status: stored.status, stamp });
+}
+
+/** A file's stamp, `<inode>:<size>:<mtimeMs>`, as one flat string (a template literal leaves a chain of pieces, three times the memory). */
+export function toStamp(s: { ino: number; size: number; mtimeMs: number }): string {
+  return [s.ino, s.size, s.mtimeMs].join(':');
 }
 
 // --- internal ---
@@ -67,21 +75,37 @@ export function fromStored(stored: StoredTask, stamp: string): IndexEntry {
  * Builds an entry with one fixed shape (every key present, none deleted: a deleted key would give each
  * entry its own hidden class) from fresh copies of the fields (parser strings are slices of the file text).
  */
-function toEntry(read: { task: StoredTask['task']; status: Status; path: string; stamp: string; mtimeMs: number }): IndexEntry {
-  const { task, status, path, stamp, mtimeMs } = read;
+function toEntry(paths: Paths, read: { task: StoredTask['task']; status: Status; stamp: string; id?: string }): IndexEntry {
+  const { task, status, stamp } = read;
   const copy = JSON.parse(JSON.stringify([task.id, task.title, task.priority, task.routing, task.dependsOn, task.lease ?? null, task.createdAt, task.updatedAt, task.project, task.parentId ?? null])) as [string, string, Priority, Routing, string[], Lease | null, string, string, string, string | null];
-  const [id, title, priority, routing, dependsOn, lease, createdAt, updatedAt, project, parentId] = copy;
+  const [copiedId, title, priority, routing, dependsOn, lease, createdAt, copiedUpdatedAt, project, parentId] = copy;
+  const id = read.id ?? copiedId; // the listing's id (one string for the index's map, sets and entry)
+  const updatedAt = copiedUpdatedAt === createdAt ? createdAt : copiedUpdatedAt; // never changed: one string for both
   const agent = lease?.agent ?? routing.agent;
   const gate = task.gate ? { workflow: `${task.gate.workflow}`, current: `${task.gate.current}` } : undefined;
-  return {
-    id, status, path, title, priority, routing, dependsOn: dependsOn.length ? dependsOn : NO_DEPENDENCIES, lease: lease ?? undefined, agent, createdAt, updatedAt, project, parentId: parentId ?? undefined,
-    mtimeMs, stamp, gate, awaiting: toAwaitingField(status, task.metadata).awaiting, dispatchFailures: toDispatchFailures(task.metadata), nextAttemptAt: toNextAttemptAt(task.metadata), moved: task.status !== status,
+  const entry = {
+    id, status, title, priority, routing, dependsOn: dependsOn.length ? dependsOn : NO_DEPENDENCIES, lease: lease ?? undefined, agent, createdAt, updatedAt, project, parentId: parentId ?? undefined,
+    stamp, gate, awaiting: toAwaitingField(status, task.metadata).awaiting, dispatchFailures: toDispatchFailures(task.metadata), nextAttemptAt: toNextAttemptAt(task.metadata), moved: task.status !== status,
     notBefore: task.notBefore === undefined ? undefined : `${task.notBefore}`, dueAt: task.dueAt === undefined ? undefined : `${task.dueAt}`,
     workspaceHost: task.workspace === undefined ? undefined : `${task.workspace.host}`,
   };
+  return Object.setPrototypeOf(entry, entryPrototype(paths)) as IndexEntry;
 }
 
-/** Shared by every entry without dependencies (never mutated). */
+/** The prototype of the entries of one tree: the `path` and `mtimeMs` getters (one prototype per tree, so every entry keeps one shape). */
+function entryPrototype(paths: Paths): object {
+  let proto = prototypes.get(paths);
+  if (!proto) {
+    proto = Object.create(Object.prototype, {
+      path: { get(this: IndexEntry) { return paths.taskFile(this.status, this.id); }, enumerable: false },
+      mtimeMs: { get(this: IndexEntry) { return Number(this.stamp.slice(this.stamp.lastIndexOf(':') + 1)); }, enumerable: false },
+    }) as object;
+    prototypes.set(paths, proto);
+  }
+  return proto;
+}
+
+const prototypes = new WeakMap<Paths, object>();
 
 /** Shared by every entry without dependencies (never mutated). */
 const NO_DEPENDENCIES: string[] = [];

@@ -8,7 +8,7 @@ import { toTaskId, type Paths } from './paths.js';
 import type { InvalidFile } from './store.js';
 import { readTaskFileSettled } from './settled-read.js';
 import { inSlices } from './slices.js';
-import { fromStored, readEntrySync, type IndexEntry } from './task-index-entry.js';
+import { fromStored, readEntrySync, toStamp, type IndexEntry } from './task-index-entry.js';
 import type { IndexChange, TaskIndexOptions } from './task-index-options.js';
 
 // The task index's bookkeeping: reading files into entries, finding the copies of an id, syncing a
@@ -58,7 +58,7 @@ export function loadFile(state: IndexState, file: { id: string; status: Status }
   const path = state.paths.taskFile(file.status, file.id);
   try {
     const s = lstatSync(path);
-    const entry = readEntrySync(path, file.status, file.id, toStamp(s), s.mtimeMs);
+    const entry = readEntrySync(state.paths, file.status, file.id, toStamp(s));
     const seen = state.entries.get(file.id);
     if (!seen || seen.status === file.status || isNewer(entry, seen)) setEntry(state, entry, true);
     return undefined;
@@ -87,7 +87,7 @@ export async function relocate(state: IndexState, id: string, attempt = 0): Prom
   for (const { status, stamp } of copies) {
     const path = state.paths.taskFile(status, id);
     try {
-      const entry = fromStored(await readTaskFileSettled(path, state.options.beforeReread), stamp);
+      const entry = fromStored(state.paths, await readTaskFileSettled(path, state.options.beforeReread), stamp);
       found++;
       if (!best || isNewer(entry, best)) best = entry;
     } catch (err) {
@@ -166,7 +166,6 @@ export function recordDir(state: IndexState, status: Status, dirStat: { mtimeNs:
 
 // --- internal ---
 
-
 /**
  * A directory mtime this close to the last sync may hide a change made in the same clock tick:
  * a few ms where timestamps carry nanoseconds (the kernel's coarse clock), 2 s where they are whole seconds.
@@ -176,12 +175,22 @@ const RACY_MS = { fine: 20, coarse: 2000 };
 /** Sets the entry of an id; `quiet` for bulk loads, which are no change. A new `awaiting` of a blocked task is a change from blocked to blocked. */
 function setEntry(state: IndexState, entry: IndexEntry, quiet = false): void {
   const before = state.entries.get(entry.id);
+  if (before) entry.id = before.id; // one string per id, shared by the map, the sets and the entry
+  else rekeyGen(state, entry.id);
   for (const status of STATUSES) if (status !== entry.status) state.byStatus[status].delete(entry.id);
   state.byStatus[entry.status].add(entry.id);
   state.entries.set(entry.id, entry);
   if (entry.moved) call(state, () => state.options.onNeedsRepair?.(entry.id, 'moved'));
   const waitsAgain = entry.awaiting !== undefined && before?.awaiting?.since !== entry.awaiting.since;
   if (!quiet && (before?.status !== entry.status || waitsAgain)) notify(state, { id: entry.id, ...(before ? { from: before.status } : {}), to: entry.status });
+}
+
+/** Keys an id's generation by the entry's id string: an id from a watcher event is cut from a file name, which the key would keep alive. */
+function rekeyGen(state: IndexState, id: string): void {
+  const gen = state.gen.get(id);
+  if (gen === undefined) return;
+  state.gen.delete(id);
+  state.gen.set(id, gen);
 }
 
 function removeEntry(state: IndexState, id: string): void {
@@ -209,9 +218,6 @@ function call(state: IndexState, fn: () => void): void {
     fail(state, err);
   }
 }
-
-
-
 
 /** The later `updatedAt` wins, then the later file time (as in the store's `byNewest`). */
 function isNewer(a: IndexEntry, b: IndexEntry): boolean {
@@ -241,8 +247,4 @@ async function stampsOf(state: IndexState, paths: readonly string[]): Promise<(s
     out[i] = s ? toStamp(s) : null;
   });
   return out;
-}
-
-function toStamp(s: { ino: number; size: number; mtimeMs: number }): string {
-  return `${s.ino}:${s.size}:${s.mtimeMs}`;
 }

@@ -142,8 +142,11 @@ async function loadInitial(state: IndexState): Promise<void> {
   const started = Date.now();
   const dirStats = await Promise.all(STATUSES.map((status) => statDir(state, status)));
   const names = await listNames(state.paths);
+  // Fresh copies of the ids: a name cut from a directory listing keeps the whole file name alive.
+  const ids = JSON.parse(JSON.stringify([...names.keys()])) as string[];
   const files: { id: string; status: Status }[] = [];
-  for (const [id, statuses] of names) {
+  for (const id of ids) {
+    const statuses = names.get(id)!;
     if (statuses.length > 1) state.options.onNeedsRepair?.(id, 'duplicate');
     for (const status of statuses) {
       if (status === 'done' || status === 'cancelled') state.byStatus[status].add(id);

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { renameSync, writeFileSync } from 'node:fs';
+import { lstatSync, renameSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -128,6 +128,36 @@ create('after a burst of 200 parallel writes the index agrees with a fresh scan'
   await index.refresh();
   assert.equal(view(index), truth);
   assert.equal(index.counts(), { backlog: 0, ready: 166, 'in-progress': 0, blocked: 34, done: 0, deadletter: 0, cancelled: 0 });
+});
+
+create('an entry\'s path and file time are the file\'s own (derived, not stored): they follow moves and rewrites, and the newer of two copies wins by its file time', async () => {
+  const root = tempRoot();
+  await writeTaskFiles(root, 3, (i) => (i === 3 ? 'done' : 'backlog'));
+  const paths = toPaths(root);
+  const index = await open(root, { watch: false, rescanIntervalMs: 60_000 });
+  const fileOf = (id: string) => {
+    const entry = index.get(id)!;
+    return [entry.path, entry.mtimeMs, entry.stamp, Object.keys(entry).includes('path')];
+  };
+  const expect = (status: 'backlog' | 'blocked' | 'done', id: string) => {
+    const s = lstatSync(paths.taskFile(status, id));
+    return [paths.taskFile(status, id), s.mtimeMs, `${s.ino}:${s.size}:${s.mtimeMs}`, false];
+  };
+  assert.equal(fileOf('TASK-2026-01-01-003'), expect('done', 'TASK-2026-01-01-003'), 'a done task read in the background');
+  renameSync(paths.taskFile('backlog', 'TASK-2026-01-01-001'), paths.taskFile('blocked', 'TASK-2026-01-01-001'));
+  utimesSync(paths.taskFile('blocked', 'TASK-2026-01-01-001'), new Date('2026-02-01T00:00:00.250Z'), new Date('2026-02-01T00:00:00.250Z'));
+  await index.update(['TASK-2026-01-01-001']);
+  assert.equal(fileOf('TASK-2026-01-01-001'), expect('blocked', 'TASK-2026-01-01-001'), 'moved by hand (the frontmatter still says backlog)');
+  assert.is(index.get('TASK-2026-01-01-001')!.moved, true);
+  // the same id in two directories, the same updatedAt: the copy with the later file time is kept
+  writeFileSync(paths.taskFile('blocked', 'TASK-2026-01-01-002'), taskText('TASK-2026-01-01-002', 'blocked', 'Second copy'));
+  utimesSync(paths.taskFile('backlog', 'TASK-2026-01-01-002'), new Date('2026-03-01T00:00:00Z'), new Date('2026-03-01T00:00:00Z'));
+  utimesSync(paths.taskFile('blocked', 'TASK-2026-01-01-002'), new Date('2026-01-01T00:00:00Z'), new Date('2026-01-01T00:00:00Z'));
+  await index.update(['TASK-2026-01-01-002']);
+  assert.equal([index.get('TASK-2026-01-01-002')!.status, ...fileOf('TASK-2026-01-01-002')], ['backlog', ...expect('backlog', 'TASK-2026-01-01-002')]);
+  utimesSync(paths.taskFile('blocked', 'TASK-2026-01-01-002'), new Date('2026-04-01T00:00:00Z'), new Date('2026-04-01T00:00:00Z'));
+  await index.update(['TASK-2026-01-01-002']);
+  assert.equal([index.get('TASK-2026-01-01-002')!.title, ...fileOf('TASK-2026-01-01-002')], ['Second copy', ...expect('blocked', 'TASK-2026-01-01-002')]);
 });
 
 create('the background load of done and cancelled tasks pauses while the daemon is busy and still finishes when it never stops being busy', async () => {

@@ -4,7 +4,7 @@ import { TOOLS } from '../../lib/tools/index.js';
 import { OPERATOR_TOOLS } from '../../lib/tools/operator.js';
 import { svc } from '../helpers/cli.js';
 import { closeDaemons, startTestDaemon } from '../helpers/daemon.js';
-import { HEAVY, runRecordingLoads, wrappedSources, type LoadedRun } from '../helpers/loaded.js';
+import { EXTERNAL, HEAVY, runRecordingLoads, wrappedSources, type LoadedRun } from '../helpers/loaded.js';
 import { cleanRoots, tempRoot } from '../helpers/root.js';
 
 const startup = suite('cli start-up: what each command loads (built bin/svc.js)');
@@ -24,7 +24,8 @@ function assertLight(run: LoadedRun, what: string): void {
 startup('the bundle keeps the store, zod, YAML, locks and the service wrapped until a command imports them', () => {
   const wrapped = wrappedSources();
   assert.ok(wrapped.includes('dist/cli/task.js'), wrapped.slice(0, 5).join(', '));
-  for (const module of [...HEAVY, ...SERVICE]) assert.ok(wrapped.some((source) => source.includes(module)), `${module} is wrapped in the bundle`);
+  for (const module of [...HEAVY, ...SERVICE].filter((name) => !EXTERNAL.includes(name))) assert.ok(wrapped.some((source) => source.includes(module)), `${module} is wrapped in the bundle`);
+  for (const module of EXTERNAL) assert.not.ok(wrapped.some((source) => source.includes(module)), `${module} is left out of the bundle`);
 });
 
 startup('with a daemon, the everyday commands load no store, zod, YAML or lock code', async () => {
@@ -71,6 +72,7 @@ startup('without a daemon, a task command loads the store and nothing else of th
   const run = await runRecordingLoads(root, ['task', 'create', 'No daemon']);
   assert.is(run.code, 0, run.stderr);
   assert.ok(run.sources.includes('dist/store/store.js'));
+  for (const module of EXTERNAL) assert.ok(run.sources.includes(module), `svc task create required ${module}: ${run.sources.join(', ')}`);
   for (const other of SERVICE) {
     assert.not.ok(run.sources.some((source) => source.includes(other)), `svc task create loaded ${other}`);
   }

@@ -31,6 +31,13 @@ export async function runRecordingLoads(root: string, argv: readonly string[], e
     "  if (found.length === 1 && /\\/.+\\.(c|m)?js(on)?$/.test(found[0]) && typeof object[found[0]] === 'function') process.stderr.write(`LOADED ${found[0]}\\n`);",
     '  return found;',
     '};',
+    // A package the bundle leaves outside (EXTERNAL) is loaded by require at run time: record that too.
+    "const Module = require('node:module');",
+    'const load = Module._load;',
+    'Module._load = function (request, ...rest) {',
+    "  if (/^[a-z@][^:]*$/.test(request) && !Module.isBuiltin(request)) process.stderr.write(`LOADED node_modules/${request}/\\n`);",
+    '  return load.call(this, request, ...rest);',
+    '};',
   ].join('\n'));
   const child = spawn(process.execPath, ['--require', trace, bin, ...argv], { env: { ...process.env, SVC_HOME: root, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
@@ -47,6 +54,12 @@ export function wrappedSources(): string[] {
   const bundle = readFileSync(join(repo, 'dist', 'bin', 'svc.cjs'), 'utf8');
   return [...bundle.matchAll(/__(?:esm|commonJS)\(\{"([^"]+)"\(/g)].map((match) => toSource(match[1]!));
 }
+
+/**
+ * Packages the bundle does not contain: required from node_modules when a wrapped module that
+ * uses them first runs (js-yaml's CommonJS build, docs/architecture.md "Index").
+ */
+export const EXTERNAL = ['node_modules/js-yaml/'];
 
 /** The packages and modules a command with a daemon up must not load: the store, schemas, YAML, locks. */
 export const HEAVY = ['node_modules/zod/', 'node_modules/js-yaml/', 'node_modules/proper-lockfile/', 'node_modules/write-file-atomic/', 'dist/store/store.js', 'dist/store/commit.js', 'dist/fs/frontmatter.js', 'dist/fs/lock.js', 'dist/org/'];

@@ -1,4 +1,7 @@
+import { closeSync, fstatSync, ftruncateSync, openSync, readSync, writeSync } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { isNetworkDir } from './network-fs.js';
 import { toWriteError } from './write-error.js';
 
 /**
@@ -8,6 +11,7 @@ import { toWriteError } from './write-error.js';
  */
 export async function appendWhole(path: string, text: string): Promise<void> {
   const bytes = Buffer.from(text, 'utf8');
+  if (!isNetworkDir(dirname(path))) return appendLocal(path, bytes);
   const handle = await open(path, 'a');
   let written = 0;
   try {
@@ -21,6 +25,40 @@ export async function appendWhole(path: string, text: string): Promise<void> {
 }
 
 // --- internal ---
+
+/**
+ * `appendWhole` on a local disk: synchronous calls, each microseconds there (a thread-pool round
+ * trip costs more); a torn append is cut back the same way.
+ */
+function appendLocal(path: string, bytes: Buffer): void {
+  const fd = openSync(path, 'a');
+  let written = 0;
+  try {
+    while (written < bytes.length) written += writeSync(fd, bytes, written, bytes.length - written);
+  } catch (err) {
+    if (written > 0) cutTailSync(path, fd, bytes.subarray(0, written));
+    throw toWriteError(err, path);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function cutTailSync(path: string, fd: number, tail: Buffer): void {
+  try {
+    const start = fstatSync(fd).size - tail.length;
+    if (start < 0) return;
+    const found = Buffer.alloc(tail.length);
+    const reader = openSync(path, 'r'); // a second descriptor: see cutTail
+    try {
+      readSync(reader, found, 0, tail.length, start);
+    } finally {
+      closeSync(reader);
+    }
+    if (found.equals(tail)) ftruncateSync(fd, start);
+  } catch {
+    // the torn line stays; readers skip a line that does not parse
+  }
+}
 
 /** Removes `tail` from the end of the file when the file still ends with exactly it (no other append came after). */
 async function cutTail(path: string, handle: FileHandle, tail: Buffer): Promise<void> {

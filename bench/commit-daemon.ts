@@ -21,7 +21,7 @@ export async function startCallDaemon(root: string, repo: string): Promise<CallD
   mkdirSync(root, { recursive: true });
   const paths = toPaths(root);
   await initTree(paths);
-  const child = spawn(process.execPath, [...DAEMON_NODE_FLAGS, join(repo, 'bin/svc.js'), 'daemon', 'run'], { env: { ...process.env, SVC_HOME: root, DEBUG: '' }, stdio: 'ignore' });
+  const child = spawn(process.execPath, [...DAEMON_NODE_FLAGS, ...(process.env.SVC_BENCH_DAEMON_FLAGS ?? '').split(' ').filter(Boolean), join(repo, 'bin/svc.js'), 'daemon', 'run'], { env: { ...process.env, SVC_HOME: root, DEBUG: '' }, stdio: 'ignore' });
   const call = async (tool: string, params: object): Promise<Record<string, unknown>> => {
     const { status, body } = await requestDaemon(paths.socket, 'POST', '/v1/tool/invoke', { tool, params });
     if (status !== 200) throw new Error(`bench: ${tool} failed: ${JSON.stringify(body)}`);

@@ -1,6 +1,7 @@
-import { closeSync, fstatSync, ftruncateSync, openSync, readSync, writeSync } from 'node:fs';
+import { closeSync, constants, fstatSync, ftruncateSync, openSync, readSync, writeSync } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
+import { hasCode } from '../core/errors.js';
 import { isNetworkDir } from './network-fs.js';
 import { toWriteError } from './write-error.js';
 
@@ -11,7 +12,7 @@ import { toWriteError } from './write-error.js';
  */
 export async function appendWhole(path: string, text: string): Promise<void> {
   const bytes = Buffer.from(text, 'utf8');
-  if (!isNetworkDir(dirname(path))) return appendLocal(path, bytes);
+  if (!isNetworkDir(dirname(path)) && appendLocal(path, bytes)) return;
   const handle = await open(path, 'a');
   let written = 0;
   try {
@@ -28,10 +29,20 @@ export async function appendWhole(path: string, text: string): Promise<void> {
 
 /**
  * `appendWhole` on a local disk: synchronous calls, each microseconds there (a thread-pool round
- * trip costs more); a torn append is cut back the same way.
+ * trip costs more); a torn append is cut back the same way. Only into a regular file: the open
+ * does not block (a FIFO without a reader fails it, ENXIO), and anything but a regular file is
+ * left to the asynchronous append, which waits in the thread pool, not on the event loop: false
+ * then.
  */
-function appendLocal(path: string, bytes: Buffer): void {
-  const fd = openSync(path, 'a');
+function appendLocal(path: string, bytes: Buffer): boolean {
+  let fd: number;
+  try {
+    fd = openSync(path, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NONBLOCK, 0o666);
+  } catch (err) {
+    if (hasCode(err, 'ENXIO')) return false;
+    throw toWriteError(err, path);
+  }
+  if (!fstatSync(fd).isFile()) return (closeSync(fd), false);
   let written = 0;
   try {
     while (written < bytes.length) written += writeSync(fd, bytes, written, bytes.length - written);
@@ -41,6 +52,7 @@ function appendLocal(path: string, bytes: Buffer): void {
   } finally {
     closeSync(fd);
   }
+  return true;
 }
 
 function cutTailSync(path: string, fd: number, tail: Buffer): void {

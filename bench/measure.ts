@@ -33,6 +33,13 @@ export async function timeMs(fn: () => Promise<unknown>): Promise<number> {
   return performance.now() - started;
 }
 
+/** Runs `fn(0..ops-1)` in `width` lanes, each lane one call at a time (lane k takes k, k+width, ...). */
+export async function inParallel(ops: number, width: number, fn: (i: number) => Promise<unknown>): Promise<void> {
+  await Promise.all(Array.from({ length: width }, async (_, lane) => {
+    for (let i = lane; i < ops; i += width) await fn(i);
+  }));
+}
+
 /** Runs a command to its end with stdout discarded (like `> /dev/null`); resolves with its exit code. */
 export function runQuiet(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
   return new Promise((resolve, reject) => {

@@ -1,41 +1,77 @@
 import { constants } from 'node:fs';
 import { mkdir, open, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { createStore } from '../lib/store/store.js';
-import { formatNumber, median, timeMs, type BenchOptions, type Row } from './measure.js';
+import { dirSyncCount } from '../lib/fs/fsync-dir.js';
+import { createStore, type Store } from '../lib/store/store.js';
+import { startCallDaemon, type CallDaemon } from './commit-daemon.js';
+import { measureParts, partRows, type Parts } from './commit-parts.js';
+import { formatNumber, inParallel, median, timeMs, type BenchOptions, type Row } from './measure.js';
 
 /**
- * The store section: creates/s and transitions/s with durable writes, beside the raw rate of
- * fsync'd write + rename + directory fsync on the same disk in the same run.
+ * The store section: the disk's raw durable-write and rename rates, then creates and transitions
+ * (in process and through the daemon's socket, one at a time and 16 at once) with their ratio to
+ * the raw rate measured in the same run, and where a change's time goes (bench/README.md, "Method").
  */
 export async function benchStore(options: BenchOptions): Promise<Row[]> {
-  const ops = options.quick ? 100 : 500;
+  const ops = options.quick ? 100 : 200;
   const runs = options.quick ? 3 : 5;
-  const rates = { raw: [] as number[], create: [] as number[], transition: [] as number[] };
-  for (let run = 0; run < runs; run++) {
-    // Interleaved, so a noisy neighbour slows all three alike.
-    rates.raw.push(await rawRate(join(options.tmp, `raw-${run}`), ops));
-    rates.create.push(await createRate(join(options.tmp, `create-${run}`), ops));
-    rates.transition.push(await transitionRate(join(options.tmp, `move-${run}`), ops));
-    options.log(`store: run ${run + 1}/${runs}: raw ${rates.raw.at(-1)!.toFixed(0)}/s, create ${rates.create.at(-1)!.toFixed(0)}/s, transition ${rates.transition.at(-1)!.toFixed(0)}/s`);
+  const rates: Record<string, number[]> = {};
+  const add = (key: string, value: number) => (rates[key] ??= []).push(value);
+  const parts: Parts[] = [];
+  const daemon = await startCallDaemon(join(options.tmp, 'daemon'), options.repo);
+  try {
+    for (let run = 0; run < runs; run++) {
+      // Interleaved, so a noisy neighbour slows all of them alike.
+      add('raw', await rawRate(join(options.tmp, `raw-${run}`), ops));
+      add('rename', await renameRate(join(options.tmp, `rename-${run}`), ops * 5));
+      const root = join(options.tmp, `store-${run}`);
+      const store = createStore({ root });
+      await store.init();
+      add('create', await createRate(store, ops, 1));
+      const ids = (await Promise.all(Array.from({ length: 16 }, (_, i) => store.create({ title: `Moved ${i}`, createdBy: 'bench', body: CONTENT })))).map((t) => t.task.id);
+      add('transition', await transitionRate(store, ids.slice(0, 1), ops));
+      let syncs = dirSyncCount();
+      add('create16', await createRate(store, ops, 16));
+      add('createSyncs', (dirSyncCount() - syncs) / ops);
+      syncs = dirSyncCount();
+      add('transition16', await transitionRate(store, ids, ops));
+      add('transitionSyncs', (dirSyncCount() - syncs) / ops);
+      parts.push(await measureParts(store, ops, CONTENT));
+      await rm(root, { recursive: true, force: true });
+      add('dispatch', await daemon.dispatchRate(ops, 1));
+      add('dispatch16', await daemon.dispatchRate(ops, 16));
+      add('block', await daemon.blockRate(ops, 1));
+      add('block16', await daemon.blockRate(ops, 16));
+      options.log(`store: run ${run + 1}/${runs}: ${Object.entries(rates).map(([k, v]) => `${k} ${v.at(-1)!.toFixed(k.endsWith('Syncs') ? 2 : 0)}`).join(', ')}`);
+    }
+  } finally {
+    await daemon.stop();
   }
-  const raw = median(rates.raw);
-  const create = median(rates.create);
-  const transition = median(rates.transition);
-  const of = `median of ${runs} runs of ${ops} ops`;
+  const m = (key: string) => median(rates[key]!);
+  const raw = m('raw');
+  const of = `median of ${runs} interleaved runs of ${ops} ops`;
+  const rate = (key: string, metric: string, target: string, extra = '') =>
+    ({ section: 'store', metric, value: formatNumber(m(key), 'ops/s'), note: `${pct(m(key) / raw)} of raw (target ${target})${extra}; ${of}` });
+  const syncs = (key: string) => `; ${m(key).toFixed(2)} directory fsyncs a change`;
   return [
-    { section: 'store', metric: 'raw fsync write+rename+dir fsync', value: formatNumber(raw, 'ops/s'), note: of },
-    { section: 'store', metric: 'task create (durable)', value: formatNumber(create, 'ops/s'), note: `${of}; ${pct(create / raw)} of raw (target >= 60 %)` },
-    { section: 'store', metric: 'task transition (durable)', value: formatNumber(transition, 'ops/s'), note: `${of}; ${pct(transition / raw)} of raw (target >= 60 %)` },
+    { section: 'store', metric: 'raw durable write (write, fsync, rename, fsync dir)', value: formatNumber(raw, 'ops/s'), note: `one at a time; ${of}` },
+    { section: 'store', metric: 'raw rename (no fsync)', value: formatNumber(m('rename'), 'ops/s'), note: `one at a time; median of ${runs} runs of ${ops * 5}` },
+    rate('create', 'create, in process, 1 at a time', '>= 60 %'),
+    rate('transition', 'transition, in process, 1 at a time', '>= 60 %'),
+    rate('create16', 'create, in process, 16 at once', '>= 150 %', syncs('createSyncs')),
+    rate('transition16', 'transition, in process, 16 at once', '>= 150 %', syncs('transitionSyncs')),
+    rate('dispatch', 'svc_dispatch over the socket, 1 at a time', '>= 60 %'),
+    rate('block', 'svc_task_block/unblock over the socket, 1 at a time', '>= 60 %'),
+    rate('dispatch16', 'svc_dispatch over the socket, 16 at once', '>= 150 %'),
+    rate('block16', 'svc_task_block/unblock over the socket, 16 at once', '>= 150 %'),
+    ...partRows(parts, raw),
   ];
 }
 
-// --- internal ---
+/** A task file of typical size. */
+export const CONTENT = `---\nschemaVersion: 1\nid: TASK-2026-01-01-001\ntitle: A task of typical size\n---\n\n${'Body text of a typical task. '.repeat(12)}\n`;
 
-const CONTENT = `---\nschemaVersion: 1\nid: TASK-2026-01-01-001\ntitle: A task of typical size\n---\n\n${'Body text of a typical task. '.repeat(12)}\n`;
-
-/** What `writeDurable` costs without the library: open, write, fsync, close, rename, fsync of the directory. */
-/** The raw rate of fsync'd write + rename + directory fsync in `dir`, ops per second. */
+/** The raw rate of one durable write at a time: open, write, fsync, close, rename, open + fsync of the directory, ops/s. */
 export async function rawRate(dir: string, ops: number): Promise<number> {
   await mkdir(dir, { recursive: true });
   const ms = await timeMs(async () => {
@@ -55,27 +91,33 @@ export async function rawRate(dir: string, ops: number): Promise<number> {
   return (ops * 1000) / ms;
 }
 
-async function createRate(root: string, ops: number): Promise<number> {
-  const store = createStore({ root });
-  await store.init();
+// --- internal ---
+
+/** Renames of one file between two directories, nothing fsynced: the disk's metadata rate, ops/s. */
+async function renameRate(dir: string, ops: number): Promise<number> {
+  await mkdir(join(dir, 'a'), { recursive: true });
+  await mkdir(join(dir, 'b'), { recursive: true });
+  const file = await open(join(dir, 'a', 'f.md'), 'w');
+  await file.writeFile(CONTENT);
+  await file.close();
   const ms = await timeMs(async () => {
-    for (let i = 0; i < ops; i++) await store.create({ title: `Bench task ${i}`, createdBy: 'bench', body: CONTENT });
+    for (let i = 0; i < ops; i++) await rename(join(dir, i % 2 ? 'b' : 'a', 'f.md'), join(dir, i % 2 ? 'a' : 'b', 'f.md'));
   });
-  await rm(root, { recursive: true, force: true });
+  await rm(dir, { recursive: true, force: true });
   return (ops * 1000) / ms;
 }
 
-/** Moves 50 tasks back and forth between backlog and ready (each move: write, rename, unlink, two directory fsyncs). */
-async function transitionRate(root: string, ops: number): Promise<number> {
-  const store = createStore({ root });
-  const ids: string[] = [];
-  for (let i = 0; i < 50; i++) ids.push((await store.create({ title: `Bench task ${i}`, createdBy: 'bench', body: CONTENT })).task.id);
-  const ms = await timeMs(async () => {
-    for (let i = 0; i < ops; i++) {
-      await store.commit(ids[i % ids.length]!, (cur) => ({ task: cur.task, body: cur.body, status: cur.status === 'backlog' ? 'ready' : 'backlog' }), 'bench');
-    }
-  });
-  await rm(root, { recursive: true, force: true });
+/** `store.create`, `ops` of them, `width` at a time, ops/s. */
+async function createRate(store: Store, ops: number, width: number): Promise<number> {
+  const ms = await timeMs(() => inParallel(ops, width, (i) => store.create({ title: `Bench task ${i}`, createdBy: 'bench', body: CONTENT })));
+  return (ops * 1000) / ms;
+}
+
+/** `store.commit` moving tasks between backlog and ready, one lane per id, ops/s. */
+async function transitionRate(store: Store, ids: readonly string[], ops: number): Promise<number> {
+  const ms = await timeMs(() =>
+    inParallel(ops, ids.length, (i) => store.commit(ids[i % ids.length]!, (cur) => ({ task: cur.task, body: cur.body, status: cur.status === 'backlog' ? 'ready' : 'backlog' }), 'bench')),
+  );
   return (ops * 1000) / ms;
 }
 

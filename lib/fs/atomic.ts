@@ -1,8 +1,11 @@
+import { closeSync, constants, linkSync, openSync } from 'node:fs';
 import { link, lstat, mkdir, open, readFile, unlink } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import writeFileAtomic from 'write-file-atomic';
 import { hasCode, SvcError } from '../core/errors.js';
 import { fsyncDir } from './fsync-dir.js';
+import { unlinkQuietly, writeNewFileSynced } from './local-write.js';
+import { isNetworkDir } from './network-fs.js';
 import { toWriteError } from './write-error.js';
 
 export { fsyncDir };
@@ -37,15 +40,19 @@ export async function writeAtomic(path: string, content: string): Promise<void> 
 export async function createExclusive(path: string, content: string, linkFn: (from: string, to: string) => Promise<void> = link): Promise<boolean> {
   for (let attempt = 1; ; attempt++) {
     const temp = `${path}.${process.pid}.${Math.random().toString(36).slice(2, 10)}.new`;
-    await writeTemp(temp, content, path);
+    // On a local disk only the fsyncs leave the event loop (see writeNewFileSynced).
+    const local = !isNetworkDir(dirname(path));
+    await (local ? writeNewFileSynced(temp, content, EXCLUSIVE).catch((err: unknown) => Promise.reject(toWriteError(err, path))) : writeTemp(temp, content, path));
     try {
-      await linkFn(temp, path);
+      if (local && linkFn === link) linkSync(temp, path);
+      else await linkFn(temp, path);
       return true;
     } catch (err) {
       if (await isNameTaken(err, path)) return !hasCode(err, 'EEXIST') && (await holds(path, content));
       if (!hasCode(err, 'ENOENT') || attempt === 3) throw err;
     } finally {
-      await unlink(temp).catch(() => undefined);
+      if (local) unlinkQuietly(temp);
+      else await unlink(temp).catch(() => undefined);
       await fsyncDir(dirname(path));
     }
   }
@@ -57,7 +64,8 @@ export async function createExclusive(path: string, content: string, linkFn: (fr
  */
 export async function createEmptyExclusive(path: string, openFn: (path: string, flags: string) => Promise<{ close(): Promise<void> }> = open): Promise<boolean> {
   try {
-    await (await openFn(path, 'wx')).close();
+    if (openFn === open && !isNetworkDir(dirname(path))) closeSync(openSync(path, 'wx'));
+    else await (await openFn(path, 'wx')).close();
     return true;
   } catch (err) {
     if (await isNameTaken(err, path)) return false;
@@ -76,6 +84,8 @@ export async function isNameTaken(err: unknown, path: string): Promise<boolean> 
   if (hasCode(err, 'ENOENT') || typeof (err as { code?: unknown } | null)?.code !== 'string') return false;
   return lstat(path).then(() => true, () => false);
 }
+
+const EXCLUSIVE = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL;
 
 /** Writes and fsyncs a new temporary file; on any failure it is removed and a full disk names `target`. */
 async function writeTemp(temp: string, content: string, target: string): Promise<void> {

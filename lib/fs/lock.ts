@@ -6,6 +6,7 @@ import { hasCode, SvcError } from '../core/errors.js';
 import { isNameTaken } from './atomic.js';
 import { LOCK_STALE_MS } from './lock-owner.js';
 import { forgetCached, isDirectReadDir, isNetworkDir } from './network-fs.js';
+import { mkdirLocal, rmdirLocal, syncCall } from './lock-local.js';
 import { isProcessAlive } from './process.js';
 
 export { LOCK_STALE_MS };
@@ -86,6 +87,7 @@ const ownLocks = new Set<string>(); // locks this process holds: their owner nee
 const ownerFs = {
   ...fs,
   mkdir(path: string, callback: (err: NodeJS.ErrnoException | null) => void) {
+    if (!isNetworkDir(dirname(path))) return mkdirLocal(path, self, ownLocks, callback);
     fs.mkdir(path, (err) => {
       // A network filesystem may answer a lost race with another error than EEXIST (see isNameTaken).
       if (err) return void isNameTaken(err, path).then((taken) => callback(taken ? Object.assign(err, { code: 'EEXIST' }) : err));
@@ -100,13 +102,14 @@ const ownerFs = {
   },
   rmdir(path: string, callback: (err: NodeJS.ErrnoException | null) => void) {
     ownLocks.delete(path);
+    if (!isNetworkDir(dirname(path))) return rmdirLocal(path, callback);
     fs.unlink(join(path, 'owner'), () => fs.rmdir(path, (err) => (err && err.code === 'ENOTEMPTY' ? fs.rm(path, { recursive: true, force: true }, callback) : callback(err))));
   },
   rmdirSync(path: string) {
     fs.rmSync(path, { recursive: true, force: true });
   },
   stat(path: string, callback: (err: NodeJS.ErrnoException | null, stat?: fs.Stats) => void) {
-    if (ownLocks.has(path)) return fs.stat(path, callback);
+    if (ownLocks.has(path)) return isNetworkDir(dirname(path)) ? fs.stat(path, callback) : syncCall(() => fs.statSync(path), callback);
     // On FUSE (sshfs) the look that decides whether a lock is held must be the server's: see forgetCached.
     if (isDirectReadDir(dirname(path))) return void forgetCached(path).then(() => statForeign(path, false, callback, true));
     statForeign(path, isNetworkDir(dirname(path)), callback, isNetworkDir(dirname(path)));

@@ -3,6 +3,7 @@ import { lstat, open, rename, unlink } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { hasCode, SvcError } from '../core/errors.js';
 import { fsyncDir } from './fsync-dir.js';
+import { replaceLocal } from './local-write.js';
 import { isDirectReadDir, isNetworkDir, refuseDirectReads } from './network-fs.js';
 import { toWriteError } from './write-error.js';
 
@@ -107,6 +108,7 @@ export async function replaceFileDurable(path: string, content: string): Promise
   const existing = lstatOrNull(path);
   const mode = existing?.isFile() ? Number(existing.mode) & 0o7777 : 0o666;
   const temp = `${path}.${process.pid}.${Math.random().toString(36).slice(2, 10)}.tmp`;
+  if (!isNetworkDir(dirname(path))) return replaceLocal(path, temp, content, mode);
   let handle;
   try {
     handle = await open(temp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, mode);

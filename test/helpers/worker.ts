@@ -11,7 +11,8 @@ export type Job =
   | { op: 'create'; root: string; count: number }
   | { op: 'claim'; root: string; ids: string[]; agent: string }
   | { op: 'cycle'; root: string; ids: string[]; count: number; createEvery: number; gated?: boolean }
-  | { op: 'hold'; root: string; id: string; status: Status };
+  | { op: 'hold'; root: string; id: string; status: Status }
+  | { op: 'group'; root: string; ids: string[] };
 
 const job = JSON.parse(process.argv[2] ?? '{}') as Job;
 const store = createStore({ root: job.root });
@@ -64,6 +65,29 @@ async function cycle(store: Store, ids: string[], count: number, createEvery: nu
   say('done');
 }
 
+/**
+ * Commits in groups until killed: one lane per id moves its task between backlog and ready, each
+ * move setting `metadata.step` one higher (`writing <id> <step>` when the change is built, `moved
+ * <id> <step>` once the commit returned), and as many lanes create tasks (`created <id>` once
+ * returned). The changes of all lanes are in flight together, so they share directory fsyncs.
+ */
+async function commitInGroups(store: Store, ids: string[]): Promise<void> {
+  const move = async (id: string) => {
+    for (;;) {
+      const { after } = await store.commit(id, (cur) => {
+        const step = Number(cur.task.metadata.step ?? 0) + 1;
+        say(`writing ${id} ${step}`);
+        return { task: { ...cur.task, metadata: { ...cur.task.metadata, step } }, body: cur.body, status: step % 2 ? 'ready' : 'backlog' };
+      }, 'grouper');
+      say(`moved ${id} ${String(after.task.metadata.step)}`);
+    }
+  };
+  const create = async (lane: number) => {
+    for (let i = 0; ; i++) say(`created ${(await store.create({ title: `Grouped ${lane}-${i}`, createdBy: 'grouper' })).task.id}`);
+  };
+  await Promise.all([...ids.map(move), ...ids.map((_, lane) => create(lane))]);
+}
+
 /** Takes the task's lock, leaves a half-written temporary beside the task, and waits to be killed. */
 async function holdWithTemporary(store: Store, id: string, status: Status): Promise<void> {
   await withLock(store.paths.lockFile(id), { what: id }, async () => {
@@ -91,4 +115,5 @@ else if (job.op === 'cycle') {
   if (job.gated) await new Promise((resolve) => process.stdin.once('data', resolve)); // started early, runs on `go()`
   await cycle(store, job.ids, job.count, job.createEvery);
 }
+else if (job.op === 'group') await commitInGroups(store, job.ids);
 else if (job.op === 'hold') await holdWithTemporary(store, job.id, job.status);

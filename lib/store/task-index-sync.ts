@@ -181,7 +181,9 @@ function setEntry(state: IndexState, entry: IndexEntry, quiet = false): void {
   state.entries.set(entry.id, entry);
   if (entry.moved) call(state, () => state.options.onNeedsRepair?.(entry.id, 'moved'));
   const waitsAgain = entry.awaiting !== undefined && before?.awaiting?.since !== entry.awaiting.since;
-  if (!quiet && (before?.status !== entry.status || waitsAgain)) notify(state, { id: entry.id, ...(before ? { from: before.status } : {}), to: entry.status });
+  if (quiet) return;
+  if (before?.status !== entry.status || waitsAgain) notify(state, { id: entry.id, ...(before ? { from: before.status } : {}), to: entry.status });
+  if (before?.stamp !== entry.stamp || before.status !== entry.status) call(state, () => state.options.onTouched?.(entry.id));
 }
 
 function removeEntry(state: IndexState, id: string): void {
@@ -189,6 +191,7 @@ function removeEntry(state: IndexState, id: string): void {
   for (const status of STATUSES) state.byStatus[status].delete(id);
   state.entries.delete(id);
   if (before) notify(state, { id, from: before.status });
+  if (before) call(state, () => state.options.onTouched?.(id));
 }
 
 function setInvalid(state: IndexState, path: string, status: Status, err: unknown, stamp: string | null): void {

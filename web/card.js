@@ -6,14 +6,36 @@ import { act, timeLeft } from './api.js';
 
 const ACTIVE = ['backlog', 'ready', 'in-progress', 'blocked'];
 
+/** Tells each card whether it is on screen (or near it): a countdown off screen does not tick. */
+const onScreen = typeof IntersectionObserver === 'function'
+  ? new IntersectionObserver((entries) => entries.forEach((entry) => entry.target.svcCard?.seen(entry.isIntersecting)), { rootMargin: '200px' })
+  : null;
+
 /**
  * A card that draws again only when its task changed, the actions changed, or it shows a countdown
- * (lease, backoff) and the clock ticked: a board of a thousand cards does not redraw them all each second.
+ * (lease, backoff), is on screen and the clock ticked: a board of a thousand cards does not redraw
+ * them all each second, nor the hundreds of countdowns scrolled out of sight.
  */
 export class Card extends Component {
+  componentDidMount() {
+    if (!onScreen || !this.base) return;
+    this.base.svcCard = this;
+    onScreen.observe(this.base);
+  }
+
+  componentWillUnmount() {
+    if (this.base) onScreen?.unobserve(this.base);
+  }
+
+  seen(visible) {
+    const was = this.visible !== false;
+    this.visible = visible;
+    if (visible && !was) this.forceUpdate(); // its countdown, stale while out of sight
+  }
+
   shouldComponentUpdate(next) {
     const { card, now, actions } = this.props;
-    return next.card !== card || next.actions !== actions || (next.now !== now && !!(card.leaseExpiresAt || card.nextAttemptAt));
+    return next.card !== card || next.actions !== actions || (next.now !== now && this.visible !== false && !!(card.leaseExpiresAt || card.nextAttemptAt));
   }
 
   render(props) {

@@ -181,9 +181,8 @@ function setEntry(state: IndexState, entry: IndexEntry, quiet = false): void {
   state.entries.set(entry.id, entry);
   if (entry.moved) call(state, () => state.options.onNeedsRepair?.(entry.id, 'moved'));
   const waitsAgain = entry.awaiting !== undefined && before?.awaiting?.since !== entry.awaiting.since;
-  if (quiet) return;
-  if (before?.status !== entry.status || waitsAgain) notify(state, { id: entry.id, ...(before ? { from: before.status } : {}), to: entry.status });
-  if (before?.stamp !== entry.stamp || before.status !== entry.status) call(state, () => state.options.onTouched?.(entry.id));
+  if (!quiet && (before?.status !== entry.status || waitsAgain)) notify(state, { id: entry.id, ...(before ? { from: before.status } : {}), to: entry.status });
+  if (!quiet && (before?.stamp !== entry.stamp || before.status !== entry.status)) call(state, () => state.options.onTouched?.(entry.id));
 }
 
 function removeEntry(state: IndexState, id: string): void {

@@ -36,6 +36,12 @@ export function reduce(state, message) {
   return { ...state, seq: change.seq, counts: change.counts, columns: edit.columns };
 }
 
+/** The card of task `id` in the state, in whichever column it is. */
+export function cardOf(state, id) {
+  for (const column of Object.values(state.columns)) if (column.has(id)) return column.get(id);
+  return undefined;
+}
+
 /** The board's state, live from GET /api/board/stream. */
 export function useBoard() {
   const [state, dispatch] = useReducer(reduce, EMPTY);

@@ -48,9 +48,10 @@ const COALESCE_MS = 15;
  * The gap between two batches: at least MIN_GAP_MS, and BOARD_GAP_MS per open board. Each batch
  * costs every open page a redraw, and the pages run on the daemon's machine (the board is served
  * on loopback): under a stream of changes all boards together redraw about 40 times a second, not
- * 40 times per board (20 boards: two batches a second). A change after a quiet gap goes at once.
+ * 40 times per board (20 boards: two batches a second), one page after the other BOARD_GAP_MS
+ * apart. A change after a quiet gap goes at once.
  */
-const MIN_GAP_MS = 100;
+const MIN_GAP_MS = 50;
 const BOARD_GAP_MS = 25;
 /** Ids taken per turn of the event loop when a change touches many (a burst, or an unknown change). */
 const SLICE = 500;
@@ -65,7 +66,7 @@ export function startBoardFeed(mount: WebMount): BoardFeed {
   const epoch = randomBytes(6).toString('hex');
   const delta = createBoardDelta(mount.index, mount.clock().toISOString());
   const kept: SentChange[] = [];
-  const listeners = new Set<(sent: SentChange) => void>();
+  const listeners = new Map<(sent: SentChange) => void, number>(); // each with when its last batch is due
   let seq = 0;
   let slaIds = new Set<string>();
   const stop = new AbortController();
@@ -75,7 +76,16 @@ export function startBoardFeed(mount: WebMount): BoardFeed {
     const sent = { change, data: JSON.stringify(change) };
     kept.push(sent);
     if (kept.length > KEPT) kept.shift();
-    for (const listener of listeners) listener(sent);
+    // The pages get a batch in turn, BOARD_GAP_MS apart, so their redraws never land on the machine all at once.
+    // A page's batches keep their order: none is due before the one sent to it last.
+    let turn = 0;
+    const now = Date.now();
+    for (const [listener, due] of listeners) {
+      const at = Math.max(now + turn++ * BOARD_GAP_MS, due);
+      listeners.set(listener, at);
+      if (at <= now) listener(sent);
+      else setTimeout(() => listeners.has(listener) && listener(sent), at - now).unref();
+    }
   };
   const onError = (err: unknown) => mount.log.error('web.feed_failed', { message: err instanceof Error ? err.message : String(err) });
   const gap = () => Math.max(MIN_GAP_MS, listeners.size * BOARD_GAP_MS);
@@ -115,7 +125,7 @@ export function startBoardFeed(mount: WebMount): BoardFeed {
       return kept.filter((sent) => sent.change.seq > after);
     },
     subscribe(listener) {
-      listeners.add(listener);
+      listeners.set(listener, 0);
       return () => listeners.delete(listener);
     },
     close: () => stop.abort(),

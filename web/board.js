@@ -15,7 +15,6 @@ export function Board({ actions }) {
   const [state, dispatch] = useBoard();
   const [filters, setFilters] = useState(() => Object.fromEntries(FILTERS.map((key) => [key, new URLSearchParams(location.search).get(key) ?? ''])));
   const [shown, setShown] = useState({ done: PAGE, cancelled: PAGE });
-  const now = useNow(hasCountdown(state.columns));
   useEffect(() => {
     const query = new URLSearchParams(Object.entries(filters).filter(([, value]) => value));
     history.replaceState(null, '', `${location.pathname}${query.size ? `?${query}` : ''}`);
@@ -34,27 +33,26 @@ export function Board({ actions }) {
     <section class="filters">${FILTERS.map((key) => html`<label>${key} <input name=${key} value=${filters[key]} onInput=${(e) => setFilters({ ...filters, [key]: e.currentTarget.value })} /></label>`)}</section>
     ${actions.includes('create') && html`<${CreateForm} />`}
     <div class="columns">${STATUSES.map((status) => html`<${Column} key=${status} status=${status} cards=${state.columns[status]} total=${state.counts[status] ?? 0}
-      filters=${filters} shown=${shown[status]} now=${now} actions=${actions} onMore=${onMore} />`)}</div>
+      filters=${filters} shown=${shown[status]} actions=${actions} onMore=${onMore} />`)}</div>
   </main>`;
 }
 
 /**
- * One status column. It draws again only when its cards, count, filters or actions changed, or the
- * clock ticked while it holds a countdown: a change in one column leaves the others alone.
+ * One status column. It draws again only when its cards, count, filters or actions changed: a
+ * change in one column leaves the others alone (the cards' countdowns tick on their own, card.js).
  */
 class Column extends Component {
   shouldComponentUpdate(next) {
-    const { cards, total, filters, shown, actions, now } = this.props;
-    return next.cards !== cards || next.total !== total || next.filters !== filters || next.shown !== shown || next.actions !== actions || (next.now !== now && this.ticking);
+    const { cards, total, filters, shown, actions } = this.props;
+    return next.cards !== cards || next.total !== total || next.filters !== filters || next.shown !== shown || next.actions !== actions;
   }
 
-  render({ status, cards, total, filters, shown, now, actions, onMore }) {
+  render({ status, cards, total, filters, shown, actions, onMore }) {
     let list = [...cards.values()].filter((card) => matches(card, filters)).sort(order);
     if (TERMINAL.includes(status) && list.length > shown) list = list.slice(0, shown);
-    this.ticking = list.some((card) => card.leaseExpiresAt || card.nextAttemptAt);
     return html`<section class="column" data-column=${status}>
       <h2>${status} <span class="count" data-count=${status}>${total}</span></h2>
-      ${list.map((card) => html`<${Card} key=${card.id} card=${card} now=${now} actions=${actions} />`)}
+      ${list.map((card) => html`<${Card} key=${card.id} card=${card} actions=${actions} />`)}
       ${TERMINAL.includes(status) && total > shown && html`<button class="more" data-more=${status} onClick=${() => onMore(status)}>more (${total - shown})</button>`}
     </section>`;
   }
@@ -96,21 +94,4 @@ const RANK = { critical: 0, high: 1, normal: 2, low: 3 };
 function order(a, b) {
   if (TERMINAL.includes(a.status)) return a.updatedAt < b.updatedAt ? 1 : -1;
   return (RANK[a.priority] ?? 9) - (RANK[b.priority] ?? 9) || (a.id < b.id ? -1 : 1);
-}
-
-/** The time, ticking every second while `ticking` (a lease or backoff counts down somewhere on the board). */
-function useNow(ticking) {
-  const [now, setNow] = useState(Date.now());
-  useEffect(() => {
-    if (!ticking) return undefined;
-    const timer = setInterval(() => setNow(Date.now()), 1000);
-    return () => clearInterval(timer);
-  }, [ticking]);
-  return now;
-}
-
-/** True when a card counts down: a lease (in progress) or a backoff (ready). */
-function hasCountdown(columns) {
-  for (const status of ['in-progress', 'ready']) for (const card of columns[status]?.values() ?? []) if (card.leaseExpiresAt || card.nextAttemptAt) return true;
-  return false;
 }

@@ -1,11 +1,11 @@
 // The board: a column per status with counts, filters kept in the URL, live over the event stream.
 import { html } from 'htm/preact';
-import { useEffect, useState } from 'preact/hooks';
+import { Component } from 'preact';
+import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import { act, getJson } from './api.js';
 import { Card } from './card.js';
-import { useBoard } from './live.js';
+import { STATUSES, useBoard } from './live.js';
 
-const STATUSES = ['backlog', 'ready', 'in-progress', 'blocked', 'done', 'deadletter', 'cancelled'];
 const TERMINAL = ['done', 'cancelled'];
 const FILTERS = ['agent', 'team', 'priority', 'tag', 'text'];
 const PAGE = 50;
@@ -15,7 +15,6 @@ export function Board({ actions }) {
   const [state, dispatch] = useBoard();
   const [filters, setFilters] = useState(() => Object.fromEntries(FILTERS.map((key) => [key, new URLSearchParams(location.search).get(key) ?? ''])));
   const [shown, setShown] = useState({ done: PAGE, cancelled: PAGE });
-  const now = useNow();
   useEffect(() => {
     const query = new URLSearchParams(Object.entries(filters).filter(([, value]) => value));
     history.replaceState(null, '', `${location.pathname}${query.size ? `?${query}` : ''}`);
@@ -25,24 +24,38 @@ export function Board({ actions }) {
     dispatch({ type: 'more', cards });
     setShown({ ...shown, [status]: shown[status] + PAGE });
   };
-  const cards = [...state.cards.values()].filter((card) => matches(card, filters));
+  const moreRef = useRef(more);
+  moreRef.current = more;
+  const onMore = useCallback((status) => moreRef.current(status), []);
   return html`<main class="board">
     <nav><strong>svc</strong> board · <a href="/agents">agents and scheduler</a>
       <span class=${`live ${state.connected ? 'on' : 'off'}`} data-live=${state.connected ? 'on' : 'off'}>${state.connected ? 'live' : 'reconnecting'}</span></nav>
     <section class="filters">${FILTERS.map((key) => html`<label>${key} <input name=${key} value=${filters[key]} onInput=${(e) => setFilters({ ...filters, [key]: e.currentTarget.value })} /></label>`)}</section>
     ${actions.includes('create') && html`<${CreateForm} />`}
-    <div class="columns">${STATUSES.map((status) => {
-      let list = cards.filter((card) => card.status === status).sort(order);
-      const total = state.counts[status] ?? 0;
-      const limited = TERMINAL.includes(status) && list.length > shown[status];
-      if (limited) list = list.slice(0, shown[status]);
-      return html`<section class="column" data-column=${status}>
-        <h2>${status} <span class="count" data-count=${status}>${total}</span></h2>
-        ${list.map((card) => html`<${Card} key=${card.id} card=${card} now=${now} actions=${actions} />`)}
-        ${TERMINAL.includes(status) && total > shown[status] && html`<button class="more" data-more=${status} onClick=${() => more(status)}>more (${total - shown[status]})</button>`}
-      </section>`;
-    })}</div>
+    <div class="columns">${STATUSES.map((status) => html`<${Column} key=${status} status=${status} cards=${state.columns[status]} total=${state.counts[status] ?? 0}
+      filters=${filters} shown=${shown[status]} actions=${actions} onMore=${onMore} />`)}</div>
   </main>`;
+}
+
+/**
+ * One status column. It draws again only when its cards, count, filters or actions changed: a
+ * change in one column leaves the others alone (the cards' countdowns tick on their own, card.js).
+ */
+class Column extends Component {
+  shouldComponentUpdate(next) {
+    const { cards, total, filters, shown, actions } = this.props;
+    return next.cards !== cards || next.total !== total || next.filters !== filters || next.shown !== shown || next.actions !== actions;
+  }
+
+  render({ status, cards, total, filters, shown, actions, onMore }) {
+    let list = [...cards.values()].filter((card) => matches(card, filters)).sort(order);
+    if (TERMINAL.includes(status) && list.length > shown) list = list.slice(0, shown);
+    return html`<section class="column" data-column=${status}>
+      <h2>${status} <span class="count" data-count=${status}>${total}</span></h2>
+      ${list.map((card) => html`<${Card} key=${card.id} card=${card} actions=${actions} />`)}
+      ${TERMINAL.includes(status) && total > shown && html`<button class="more" data-more=${status} onClick=${() => onMore(status)}>more (${total - shown})</button>`}
+    </section>`;
+  }
 }
 
 function CreateForm() {
@@ -81,14 +94,4 @@ const RANK = { critical: 0, high: 1, normal: 2, low: 3 };
 function order(a, b) {
   if (TERMINAL.includes(a.status)) return a.updatedAt < b.updatedAt ? 1 : -1;
   return (RANK[a.priority] ?? 9) - (RANK[b.priority] ?? 9) || (a.id < b.id ? -1 : 1);
-}
-
-/** The time, ticking every second (lease and backoff countdowns). */
-function useNow() {
-  const [now, setNow] = useState(Date.now());
-  useEffect(() => {
-    const timer = setInterval(() => setNow(Date.now()), 1000);
-    return () => clearInterval(timer);
-  }, []);
-  return now;
 }

@@ -6,18 +6,60 @@ import { act, timeLeft } from './api.js';
 
 const ACTIVE = ['backlog', 'ready', 'in-progress', 'blocked'];
 
+/** Tells each card whether it is on screen (or near it): a countdown off screen does not tick. */
+const onScreen = typeof IntersectionObserver === 'function'
+  ? new IntersectionObserver((entries) => entries.forEach((entry) => entry.target.svcCard?.seen(entry.isIntersecting)), { rootMargin: '200px' })
+  : null;
+
+/** The cards whose countdown is on screen, drawn again once a second by one clock (none: no clock). */
+const ticking = new Set();
+let clock = 0;
+
+function setTicking(card, on) {
+  if (on) ticking.add(card);
+  else ticking.delete(card);
+  if (ticking.size && !clock) clock = setInterval(() => ticking.forEach((each) => each.forceUpdate()), 1000);
+  if (!ticking.size && clock) (clearInterval(clock), (clock = 0));
+}
+
 /**
- * A card that draws again only when its task changed, the actions changed, or it shows a countdown
- * (lease, backoff) and the clock ticked: a board of a thousand cards does not redraw them all each second.
+ * A card that draws again only when its task or the actions changed, or, once a second, when it
+ * shows a countdown (lease, backoff) on screen: a board of a thousand cards draws only the few
+ * countdowns in sight each second, never its columns.
  */
 export class Card extends Component {
+  componentDidMount() {
+    if (onScreen && this.base) (this.base.svcCard = this), onScreen.observe(this.base);
+    this.updateTicking();
+  }
+
+  componentDidUpdate() {
+    this.updateTicking();
+  }
+
+  componentWillUnmount() {
+    if (this.base) onScreen?.unobserve(this.base);
+    setTicking(this, false);
+  }
+
+  updateTicking() {
+    const { card } = this.props;
+    setTicking(this, this.visible !== false && !!(card.leaseExpiresAt || card.nextAttemptAt));
+  }
+
+  seen(visible) {
+    const was = this.visible !== false;
+    this.visible = visible;
+    this.updateTicking();
+    if (visible && !was) this.forceUpdate(); // its countdown, stale while out of sight
+  }
+
   shouldComponentUpdate(next) {
-    const { card, now, actions } = this.props;
-    return next.card !== card || next.actions !== actions || (next.now !== now && !!(card.leaseExpiresAt || card.nextAttemptAt));
+    return next.card !== this.props.card || next.actions !== this.props.actions;
   }
 
   render(props) {
-    return html`<${CardView} ...${props} />`;
+    return html`<${CardView} ...${props} now=${Date.now()} />`;
   }
 }
 

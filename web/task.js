@@ -2,7 +2,7 @@
 import { html } from 'htm/preact';
 import { useEffect, useState } from 'preact/hooks';
 import { act, getJson } from './api.js';
-import { useBoard } from './live.js';
+import { cardOf, useBoard } from './live.js';
 import { renderMarkdown } from './markdown.js';
 
 /** The page of one task (`/task/<id>`). */
@@ -11,7 +11,7 @@ export function TaskPage({ id, actions }) {
   const [error, setError] = useState('');
   const [acted, setActed] = useState(0);
   const [board] = useBoard();
-  const card = board.cards.get(detail?.task.id ?? id);
+  const card = cardOf(board, detail?.task.id ?? id);
   const stamp = card ? `${card.status}|${card.updatedAt}` : '';
   useEffect(() => {
     getJson(`/api/task/${encodeURIComponent(id)}`).then((body) => (setDetail(body), setError('')), (err) => setError(err.message));

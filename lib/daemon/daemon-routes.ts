@@ -20,7 +20,7 @@ export function toRouteContext(core: Core, limits: ServerLimits): RouteContext {
       store: core.store, index,
       onCommitted: async (ids) => {
         await index.update(ids);
-        core.changes.bump();
+        core.changes.bump(ids);
         core.scheduling?.schedule();
       },
     },

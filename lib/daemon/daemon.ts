@@ -84,8 +84,8 @@ async function launch(paths: Paths, store: Store, options: DaemonOptions, clock:
     onError: (err) => log.error('index.error', { message: err instanceof Error ? err.message : String(err) }),
     onNeedsRepair: (id, why) => repair(id, why),
     onRescanFound: ({ count, full }) => log.info('index.rescan', { message: `rescan found ${count} new or changed task files`, count, full }),
+    onTouched: (id) => changes.bump([id]),
     onChange: (change) => {
-      changes.bump();
       parts.metrics?.counters.onChange(change);
       observe(change);
       if (change.to === 'ready' || change.from === 'in-progress' || change.to === 'done') wake();

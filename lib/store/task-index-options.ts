@@ -18,6 +18,8 @@ export interface TaskIndexOptions {
   watch?: boolean;
   onInvalid?: (file: InvalidFile) => void;
   onChange?: (change: IndexChange) => void;
+  /** A task's entry was set or removed after the initial load, its status changed or not (a title, a lease, a priority). */
+  onTouched?: (id: string) => void;
   /** A file needs the commit protocol's repair: its frontmatter status differs from its directory (moved by hand), or its id is in two directories. */
   onNeedsRepair?: (id: string, why: 'moved' | 'duplicate') => void;
   /** A rescan found files the index did not have, or had older versions of (missed or dropped watcher events). */

@@ -183,6 +183,7 @@ function setEntry(state: IndexState, entry: IndexEntry, quiet = false): void {
   if (entry.moved) call(state, () => state.options.onNeedsRepair?.(entry.id, 'moved'));
   const waitsAgain = entry.awaiting !== undefined && before?.awaiting?.since !== entry.awaiting.since;
   if (!quiet && (before?.status !== entry.status || waitsAgain)) notify(state, { id: entry.id, ...(before ? { from: before.status } : {}), to: entry.status });
+  if (!quiet && (before?.stamp !== entry.stamp || before.status !== entry.status)) call(state, () => state.options.onTouched?.(entry.id));
 }
 
 /** Keys an id's generation by the entry's id string: an id from a watcher event is cut from a file name, which the key would keep alive. */
@@ -198,6 +199,7 @@ function removeEntry(state: IndexState, id: string): void {
   for (const status of STATUSES) state.byStatus[status].delete(id);
   state.entries.delete(id);
   if (before) notify(state, { id, from: before.status });
+  if (before) call(state, () => state.options.onTouched?.(id));
 }
 
 function setInvalid(state: IndexState, path: string, status: Status, err: unknown, stamp: string | null): void {

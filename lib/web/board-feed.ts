@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { setTimeout as sleep } from 'node:timers/promises';
-import { isTerminal, STATUSES, type Status } from '../core/status.js';
-import type { IndexEntry } from '../store/task-index.js';
+import { setImmediate as nextTurn, setTimeout as sleep } from 'node:timers/promises';
+import { isTerminal, type Status } from '../core/status.js';
 import type { WebMount } from '../daemon/web-port.js';
 import { readEvents } from '../store/events.js';
+import { createBoardDelta, type Delta } from './board-delta.js';
 import { selectSnapshot, toCard, type Card } from './cards.js';
 
 /** A batch of board changes with its sequence number (docs/web-board.md, "Live updates"). */
@@ -12,6 +12,13 @@ export interface BoardChange {
   upserts: Card[];
   removed: string[];
   counts: Record<Status, number>;
+}
+
+/** A change as sent: serialised once, whatever the number of open boards. */
+export interface SentChange {
+  change: BoardChange;
+  /** `JSON.stringify(change)`. */
+  data: string;
 }
 
 /** The whole board at a sequence number: what a page starts from, or falls back to. */
@@ -28,73 +35,85 @@ export interface BoardFeed {
   epoch: string;
   snapshot(): BoardSnapshot;
   /** The changes after `seq`, or null when they are no longer kept (the page then takes a snapshot). */
-  since(seq: number): BoardChange[] | null;
-  subscribe(listener: (change: BoardChange) => void): () => void;
+  since(seq: number): SentChange[] | null;
+  subscribe(listener: (sent: SentChange) => void): () => void;
   close(): void;
 }
 
 /** How many change batches are kept for pages that reconnect. */
 const KEPT = 2000;
-/** Changes arriving within this are sent as one batch. */
+/** A change is sent this long after the first id it touched: a dispatch's few commits are one batch. */
 const COALESCE_MS = 15;
-/** The statuses compared on every change; done and cancelled only when their counts move, or this often. */
-const SCANNED: readonly Status[] = ['backlog', 'ready', 'in-progress', 'blocked', 'deadletter'];
-const FULL_EVERY_MS = 2000;
+/**
+ * The gap between two batches: at least MIN_GAP_MS, and BOARD_GAP_MS per open board. Each batch
+ * costs every open page a redraw, and the pages run on the daemon's machine (the board is served
+ * on loopback): under a stream of changes all boards together redraw about 40 times a second, not
+ * 40 times per board (20 boards: two batches a second), one page after the other BOARD_GAP_MS
+ * apart. A change after a quiet gap goes at once.
+ */
+const MIN_GAP_MS = 50;
+const BOARD_GAP_MS = 25;
+/** Ids taken per turn of the event loop when a change touches many (a burst, or an unknown change). */
+const SLICE = 500;
 /** How often the day's SLA violations are read again. */
 const SLA_EVERY_MS = 30_000;
 
-/** Starts following `mount.changes`: each change of the index becomes a batch of cards, diffed by status, file stamp and open dependencies. */
+/**
+ * Follows `mount.changes`: the ids each change touched (and the tasks that depend on them) become
+ * one batch of cards, computed once and serialised once for every open board (docs/web-board.md).
+ */
 export function startBoardFeed(mount: WebMount): BoardFeed {
   const epoch = randomBytes(6).toString('hex');
-  const startedAt = mount.clock().toISOString();
-  const seen = new Map<string, string>();
-  const kept: BoardChange[] = [];
-  const listeners = new Set<(change: BoardChange) => void>();
+  const delta = createBoardDelta(mount.index, mount.clock().toISOString());
+  const kept: SentChange[] = [];
+  const listeners = new Map<(sent: SentChange) => void, number>(); // each with when its last batch is due
   let seq = 0;
   let slaIds = new Set<string>();
   const stop = new AbortController();
-  // What a card is drawn from: its file (status and stamp), its open dependencies, its SLA mark.
-  const keyOf = (entry: IndexEntry) => `${entry.status}|${entry.stamp}|${slaIds.has(entry.id) ? 1 : 0}|${entry.dependsOn.length ? entry.dependsOn.map((dep) => mount.index.get(dep)?.status).join(',') : ''}`;
-  let lastFull = 0;
-  let lastTerminal = '';
-  const diff = () => {
-    const counts = mount.index.counts();
-    // Done and cancelled hold most tasks: they are compared when their counts move, else every FULL_EVERY_MS.
-    const terminal = `${counts.done}|${counts.cancelled}`;
-    const full = terminal !== lastTerminal || Date.now() - lastFull >= FULL_EVERY_MS;
-    if (full) ((lastFull = Date.now()), (lastTerminal = terminal));
-    const scanned = full ? STATUSES : SCANNED;
-    const upserts: Card[] = [];
-    const present = new Set<string>();
-    for (const status of scanned) {
-      for (const entry of mount.index.summaries(status)) {
-        present.add(entry.id);
-        const key = keyOf(entry);
-        const before = seen.get(entry.id);
-        if (before === key) continue;
-        seen.set(entry.id, key);
-        // A done or cancelled task read by the background load is history, not news: no event.
-        if (before === undefined && isTerminal(entry.status) && entry.updatedAt < startedAt) continue;
-        upserts.push(toCard(entry, mount.index, slaIds));
-      }
-    }
-    const removed = [...seen].filter(([id, key]) => !present.has(id) && (full || SCANNED.includes(key.slice(0, key.indexOf('|')) as Status))).map(([id]) => id);
-    for (const id of removed) seen.delete(id);
-    publish(upserts, removed, counts);
-    return full;
-  };
-  const publish = (upserts: Card[], removed: string[], counts: Record<Status, number>) => {
+  const publish = ({ upserts, removed }: Delta) => {
     if (!upserts.length && !removed.length) return;
-    const change: BoardChange = { seq: ++seq, upserts, removed, counts };
-    kept.push(change);
+    const change: BoardChange = { seq: ++seq, upserts, removed, counts: mount.index.counts() };
+    const sent = { change, data: JSON.stringify(change) };
+    kept.push(sent);
     if (kept.length > KEPT) kept.shift();
-    for (const listener of listeners) listener(change);
+    // The pages get a batch in turn, BOARD_GAP_MS apart, so their redraws never land on the machine all at once.
+    // A page's batches keep their order: none is due before the one sent to it last.
+    let turn = 0;
+    const now = Date.now();
+    for (const [listener, due] of listeners) {
+      const at = Math.max(now + turn++ * BOARD_GAP_MS, due);
+      listeners.set(listener, at);
+      if (at <= now) listener(sent);
+      else setTimeout(() => listeners.has(listener) && listener(sent), at - now).unref();
+    }
   };
-  for (const entry of mount.index.summaries()) seen.set(entry.id, keyOf(entry));
-  void follow(mount, stop.signal, diff);
+  const onError = (err: unknown) => mount.log.error('web.feed_failed', { message: err instanceof Error ? err.message : String(err) });
+  const gap = () => Math.max(MIN_GAP_MS, listeners.size * BOARD_GAP_MS);
+  const flusher = createFlusher(stop.signal, gap, onError, async (ids) => {
+    const wide = ids ? delta.widen(ids) : delta.allIds();
+    let slice: string[] = [];
+    for (const id of wide) {
+      if (slice.push(id) < SLICE) continue;
+      publish(delta.take(slice, slaIds)); // each slice is taken and sent in one turn: a card is never older than the batch before it
+      slice = [];
+      await nextTurn();
+    }
+    publish(delta.take(slice, slaIds));
+  });
+  delta.learn(mount.index.summaries());
+  const unlisten = mount.changes.listen(flusher.touch);
+  stop.signal.addEventListener('abort', unlisten, { once: true });
   // A page that opened while done and cancelled were still being read gets their latest cards now.
-  void mount.index.loaded.then(() => stop.signal.aborted || publish(selectSnapshot(mount.index.summaries()).filter((entry) => isTerminal(entry.status)).map((entry) => toCard(entry, mount.index, slaIds)), [], mount.index.counts()), () => undefined);
-  void watchSla(mount, stop.signal, (ids) => ((slaIds = ids), diff()));
+  void mount.index.loaded.then(() => {
+    if (stop.signal.aborted) return;
+    delta.learn(mount.index.summaries());
+    publish({ upserts: selectSnapshot(mount.index.summaries()).filter((entry) => isTerminal(entry.status)).map((entry) => toCard(entry, mount.index, slaIds)), removed: [] });
+  }, () => undefined);
+  void watchSla(mount, stop.signal, (ids) => {
+    const moved = [...ids].filter((id) => !slaIds.has(id)).concat([...slaIds].filter((id) => !ids.has(id)));
+    slaIds = ids;
+    flusher.touch(moved);
+  });
   return {
     epoch,
     snapshot: () => ({ epoch, seq, cards: selectSnapshot(mount.index.summaries()).map((entry) => toCard(entry, mount.index, slaIds)), counts: mount.index.counts() }),
@@ -102,11 +121,11 @@ export function startBoardFeed(mount: WebMount): BoardFeed {
       if (after > seq || after < 0) return null;
       if (after === seq) return [];
       const first = kept[0];
-      if (!first || first.seq > after + 1) return null;
-      return kept.filter((change) => change.seq > after);
+      if (!first || first.change.seq > after + 1) return null;
+      return kept.filter((sent) => sent.change.seq > after);
     },
     subscribe(listener) {
-      listeners.add(listener);
+      listeners.set(listener, 0);
       return () => listeners.delete(listener);
     },
     close: () => stop.abort(),
@@ -115,15 +134,36 @@ export function startBoardFeed(mount: WebMount): BoardFeed {
 
 // --- internal ---
 
-/** Diffs after each change; after a diff that left done and cancelled out, a full one follows within FULL_EVERY_MS. */
-async function follow(mount: WebMount, signal: AbortSignal, diff: () => boolean): Promise<void> {
-  let version = mount.changes.version();
-  let full = true;
-  while (!signal.aborted) {
-    version = await mount.changes.wait(version, full ? 25_000 : FULL_EVERY_MS, signal);
-    await sleep(COALESCE_MS); // a burst of changes is one batch; a closed feed cannot spin
-    if (!signal.aborted) full = diff();
-  }
+/**
+ * Collects touched ids (null: unknown, all of them) and runs `flush` with them COALESCE_MS after
+ * the first, at most once per `gap()`, never two at once.
+ */
+function createFlusher(signal: AbortSignal, gap: () => number, onError: (err: unknown) => void, flush: (ids: Set<string> | null) => Promise<void>) {
+  let touched = new Set<string>();
+  let all = false;
+  let timer: NodeJS.Timeout | undefined;
+  let running = false;
+  let last = 0;
+  const schedule = () => {
+    if (timer || running || signal.aborted || (!all && !touched.size)) return;
+    timer = setTimeout(() => void run(), Math.max(COALESCE_MS, last + gap() - Date.now()));
+  };
+  const run = async () => {
+    timer = undefined;
+    const ids = all ? null : touched;
+    ((touched = new Set()), (all = false), (running = true), (last = Date.now()));
+    await flush(ids).catch(onError);
+    running = false;
+    schedule();
+  };
+  signal.addEventListener('abort', () => clearTimeout(timer), { once: true });
+  return {
+    touch(ids: readonly string[] | null) {
+      if (ids) for (const id of ids) touched.add(id);
+      else all = true;
+      schedule();
+    },
+  };
 }
 
 async function watchSla(mount: WebMount, signal: AbortSignal, onChange: (ids: Set<string>) => void): Promise<void> {

@@ -1,11 +1,11 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { BoardChange, BoardFeed } from './board-feed.js';
+import type { BoardFeed, SentChange } from './board-feed.js';
 
 /** A comment line this often keeps idle streams open through proxies and tells a dead page apart. */
 const HEARTBEAT_MS = 15_000;
 
 /** Opens a Server-Sent Events answer (the browser's EventSource reconnects after 1 s on its own). */
-export function openEventStream(req: IncomingMessage, res: ServerResponse): { send(event: string, id: string | null, data: unknown): void; onClose(fn: () => void): void } {
+export function openEventStream(req: IncomingMessage, res: ServerResponse): { send(event: string, id: string | null, data: unknown, serialised?: string): void; onClose(fn: () => void): void } {
   res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', connection: 'keep-alive' });
   res.write('retry: 1000\n\n');
   const heartbeat = setInterval(() => res.write(': ping\n\n'), HEARTBEAT_MS);
@@ -14,8 +14,8 @@ export function openEventStream(req: IncomingMessage, res: ServerResponse): { se
   const closers: Array<() => void> = [() => clearInterval(heartbeat)];
   res.on('close', () => closers.forEach((fn) => fn()));
   return {
-    send(event, id, data) {
-      if (!res.writableEnded) res.write(`${id === null ? '' : `id: ${id}\n`}event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+    send(event, id, data, serialised) {
+      if (!res.writableEnded) res.write(`${id === null ? '' : `id: ${id}\n`}event: ${event}\ndata: ${serialised ?? JSON.stringify(data)}\n\n`);
     },
     onClose: (fn) => void closers.push(fn),
   };
@@ -28,7 +28,7 @@ export function openEventStream(req: IncomingMessage, res: ServerResponse): { se
  */
 export function streamBoard(feed: BoardFeed, req: IncomingMessage, res: ServerResponse): void {
   const stream = openEventStream(req, res);
-  const send = (change: BoardChange) => stream.send('change', `${feed.epoch}.${change.seq}`, change);
+  const send = ({ change, data }: SentChange) => stream.send('change', `${feed.epoch}.${change.seq}`, change, data);
   const last = toLast(req);
   const missed = last && last.epoch === feed.epoch ? feed.since(last.seq) : null;
   if (missed) missed.forEach(send);

@@ -23,6 +23,22 @@ feed('a wait past the version answers at once; otherwise on the next bump, the t
   assert.is(await changes.wait(1, 60_000), 1, 'a closed feed holds nobody');
 });
 
+feed('a listener hears the ids of each bump at once (null when unknown), until it leaves or the feed closes', () => {
+  const changes = createChangeFeed();
+  const heard: Array<readonly string[] | null> = [];
+  const leave = changes.listen((ids) => void heard.push(ids));
+  changes.bump(['TASK-1', 'TASK-2']);
+  changes.bump();
+  assert.equal(heard, [['TASK-1', 'TASK-2'], null]);
+  assert.is(changes.version(), 2);
+  leave();
+  changes.bump(['TASK-3']);
+  changes.listen((ids) => void heard.push(ids));
+  changes.close();
+  changes.bump(['TASK-4']);
+  assert.equal(heard, [['TASK-1', 'TASK-2'], null], 'no call after leaving or closing');
+});
+
 const route = suite('daemon GET /v1/tasks/changes');
 route.after.each(async () => {
   await closeDaemons();

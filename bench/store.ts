@@ -3,7 +3,7 @@ import { mkdir, open, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { dirSyncCount } from '../lib/fs/fsync-dir.js';
 import { createStore, type Store } from '../lib/store/store.js';
-import { startCallDaemon, type CallDaemon } from './commit-daemon.js';
+import { startCallDaemon } from './commit-daemon.js';
 import { measureParts, partRows, type Parts } from './commit-parts.js';
 import { formatNumber, inParallel, median, timeMs, type BenchOptions, type Row } from './measure.js';
 

@@ -1,14 +1,13 @@
 import { lstatSync } from 'node:fs';
-import { lstat, readdir, stat } from 'node:fs/promises';
+import { readdir, stat } from 'node:fs/promises';
 import { hasCode, isGone } from '../core/errors.js';
-import { forEachLimit } from '../core/limit.js';
 import { STATUSES, type Status } from '../core/status.js';
-import { isNetworkDir } from '../fs/network-fs.js';
 import { toTaskId, type Paths } from './paths.js';
 import type { InvalidFile } from './store.js';
 import { readTaskFileSettled } from './settled-read.js';
 import { inSlices } from './slices.js';
 import { fromStored, readEntrySync, toStamp, type IndexEntry } from './task-index-entry.js';
+import { stampsOf } from './file-stamps.js';
 import type { IndexChange, TaskIndexOptions } from './task-index-options.js';
 
 // The task index's bookkeeping: reading files into entries, finding the copies of an id, syncing a
@@ -76,7 +75,7 @@ export function loadFile(state: IndexState, file: { id: string; status: Status }
 export async function relocate(state: IndexState, id: string, attempt = 0): Promise<void> {
   const gen = (state.gen.get(id) ?? 0) + 1;
   state.gen.set(id, gen);
-  const stamps = await stampsOf(state, STATUSES.map((status) => state.paths.taskFile(status, id)));
+  const stamps = await stampsOf(state.paths.tasks, STATUSES.map((status) => state.paths.taskFile(status, id)));
   const copies = STATUSES.map((status, i) => ({ status, stamp: stamps[i] ?? null })).filter(
     (copy): copy is { status: Status; stamp: string } => copy.stamp !== null,
   );
@@ -128,7 +127,7 @@ export async function syncDir(state: IndexState, status: Status, mode: 'stat' | 
     else candidates.push(id);
   });
   const paths = toStat.map((id) => state.paths.taskFile(status, id));
-  const stamps = await stampsOf(state, paths);
+  const stamps = await stampsOf(state.paths.tasks, paths);
   toStat.forEach((id, i) => {
     if (stamps[i] !== (state.entries.get(id)?.stamp ?? state.invalid.get(paths[i]!)?.stamp)) candidates.push(id);
   });
@@ -225,28 +224,4 @@ function call(state: IndexState, fn: () => void): void {
 function isNewer(a: IndexEntry, b: IndexEntry): boolean {
   const byUpdated = Date.parse(a.updatedAt) - Date.parse(b.updatedAt);
   return byUpdated !== 0 ? byUpdated > 0 : a.mtimeMs > b.mtimeMs;
-}
-
-/** Identity of a file version (inode, size, mtime) of the entry itself (a symlink is not followed); null when it is gone. */
-function stampOf(path: string): string | null {
-  const s = lstatSync(path, { throwIfNoEntry: false });
-  return s ? toStamp(s) : null;
-}
-
-/**
- * The stamps of many paths: synchronously in slices on a local disk (microseconds each), through
- * the thread pool, a few at a time, on a network filesystem (where each stat waits on the server
- * and a synchronous one would stall the daemon meanwhile).
- */
-async function stampsOf(state: IndexState, paths: readonly string[]): Promise<(string | null)[]> {
-  const out: (string | null)[] = new Array(paths.length).fill(null);
-  if (!isNetworkDir(state.paths.tasks)) {
-    await inSlices(paths.map((path, i) => [path, i] as const), ([path, i]) => void (out[i] = stampOf(path)));
-    return out;
-  }
-  await forEachLimit(paths.map((path, i) => [path, i] as const), 16, async ([path, i]) => {
-    const s = await lstat(path).catch((err: unknown) => (isGone(err) ? null : Promise.reject(err)));
-    out[i] = s ? toStamp(s) : null;
-  });
-  return out;
 }

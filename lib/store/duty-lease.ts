@@ -3,6 +3,7 @@ import { dirname } from 'node:path';
 import { isGone } from '../core/errors.js';
 import { ensureDir, writeDurable } from '../fs/atomic.js';
 import { withLock } from '../fs/lock.js';
+import { forgetCached, stalenessBoundMs } from '../fs/network-fs.js';
 import { isProcessAlive } from '../fs/process.js';
 import { readRegularFile } from '../fs/regular-file.js';
 import type { Paths } from './paths.js';
@@ -38,9 +39,9 @@ export interface DutyClaim {
  */
 export async function claimDuty(paths: Paths, duty: string, self: DutyOwner, now: Date, ttlMs: number): Promise<DutyClaim> {
   return withDutyLock(paths, duty, async () => {
-    const record = await readDuty(paths, duty);
+    const record = await confirmFree(paths, duty, self, now, ttlMs);
     const mine = record !== null && isOwner(record, self);
-    if (!mine && record && Date.parse(record.renewedAt) > now.getTime() - ttlMs && !isDeadHere(record.owner)) return { held: false, tookOver: false, record };
+    if (!isFree(record, self, now, ttlMs)) return { held: false, tookOver: false, record };
     const next: DutyRecord = { duty, owner: self, renewedAt: now.toISOString(), ...(record?.state === undefined ? {} : { state: record.state }) };
     await writeDuty(paths, next);
     return { held: true, tookOver: !mine, record: next };
@@ -80,6 +81,29 @@ export async function readDuty(paths: Paths, duty: string): Promise<DutyRecord |
 
 // --- internal ---
 
+/** True when `self` may write the duty's record: it holds it, or nobody holds it now. */
+function isFree(record: DutyRecord | null, self: DutyOwner, now: Date, ttlMs: number): boolean {
+  if (record === null || isOwner(record, self)) return true;
+  return Date.parse(record.renewedAt) <= now.getTime() - ttlMs || isDeadHere(record.owner);
+}
+
+/**
+ * The duty's record, read under its lock. On a network filesystem a record that says the duty is
+ * free to take (missing, or not renewed for `ttlMs`) may be a cached look at a file another host
+ * has just written: it is read again, past the cache (`forgetCached`, then the filesystem's
+ * staleness bound), before anyone takes the duty on its word. Two owners at once would each count
+ * half of a team's completions and hand over the other's state lost.
+ */
+async function confirmFree(paths: Paths, duty: string, self: DutyOwner, now: Date, ttlMs: number): Promise<DutyRecord | null> {
+  const record = await readDuty(paths, duty);
+  const file = paths.dutyFile(duty);
+  const boundMs = stalenessBoundMs(paths.tasks);
+  if (boundMs === 0 || (record !== null && isOwner(record, self)) || !isFree(record, self, now, ttlMs)) return record;
+  await forgetCached(file);
+  await new Promise((resolve) => setTimeout(resolve, boundMs));
+  return readDuty(paths, duty);
+}
+
 function isDeadHere(owner: DutyOwner): boolean {
   return owner.host === hostname() && !isProcessAlive(owner.pid);
 }
@@ -88,8 +112,9 @@ function isOwner(record: DutyRecord, self: DutyOwner): boolean {
   return record.owner.host === self.host && record.owner.pid === self.pid;
 }
 
+/** The duty's lock; on a network filesystem a writer waits past a claim's second look (`confirmFree`). */
 function withDutyLock<T>(paths: Paths, duty: string, fn: () => Promise<T>): Promise<T> {
-  return withLock(paths.lockFile(`duty.${duty}`), { what: `duty ${duty}` }, fn);
+  return withLock(paths.lockFile(`duty.${duty}`), { what: `duty ${duty}`, waitMs: 2000 + stalenessBoundMs(paths.tasks) }, fn);
 }
 
 async function writeDuty(paths: Paths, record: DutyRecord): Promise<void> {

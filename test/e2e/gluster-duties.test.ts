@@ -3,16 +3,18 @@
 // alerts, the OVERDUE alerts) runs on one daemon at a time, through its file in tasks/.duties/: one
 // review per trigger, one SLA alert per rate window and one OVERDUE alert per task between them; when the owner is SIGKILLed the other daemon takes its duties over within a
 // minute (here `dutyTtlMs` is short) and goes on from the state the owner saved.
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { hostname } from 'node:os';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import { claimDuty, readDuty } from '../../lib/store/duty-lease.js';
 import { toPaths } from '../../lib/store/paths.js';
 import { initTree } from '../../lib/store/store.js';
 import { sleepingAgent } from '../helpers/agents.js';
 import { call } from '../helpers/daemon.js';
 import { glusterMissing, startGlusterVolume, type GlusterVolume } from '../helpers/gluster.js';
-import { cleanRoots, within } from '../helpers/root.js';
+import { cleanRoots, tempRoot, within } from '../helpers/root.js';
 import { fuseAbsent } from '../helpers/sshfs.js';
 import { COMPLETING_AGENT, dispatchBurst, readEvents, untilDone, withTwoHosts, type Event, type Host } from '../helpers/two-daemons.js';
 
@@ -86,6 +88,35 @@ duties.after.each(cleanRoots);
     process.stdout.write(`  (duties taken over ${(takeoverMs / 1000).toFixed(1)} s after the owner was killed; dutyTtlMs ${DUTY_TTL_MS})\n`);
   });
 });
+
+(absent ? duties.skip : duties)('a duty that looks free on one mount is taken only if a second look past the cache still finds it free', async () => {
+  const vol = volume!;
+  const tree = `claim-${Date.now()}`;
+  await initTree(toPaths(`${vol.admin}/${tree}`));
+  const homes = ['a', 'b'].map((name) => tempRoot(`claim-${name}`));
+  const mounts = [];
+  for (const home of homes) mounts.push(await vol.mount(toPaths(home).tasks, { subdir: `${tree}/tasks` }));
+  try {
+    await claimAgainstLateRecord(homes);
+  } finally {
+    for (const mount of mounts) await mount.unmount();
+  }
+});
+
+/** b claims a duty while a's record lands through the other mount. */
+async function claimAgainstLateRecord(homes: string[]): Promise<void> {
+  const [a, b] = homes.map((home) => toPaths(home)) as [ReturnType<typeof toPaths>, ReturnType<typeof toPaths>];
+  const [ownerA, ownerB] = [{ host: 'host-a', pid: 101 }, { host: 'host-b', pid: 102 }];
+  // b looks while the duty file is missing; a's record lands through the other mount during b's claim,
+  // as a write b's cached look missed would.
+  const claimed = claimDuty(b, 'murmur.core', ownerB, new Date(), DUTY_TTL_MS);
+  await new Promise((resolve) => setTimeout(resolve, 500));
+  mkdirSync(dirname(a.dutyFile('murmur.core')), { recursive: true });
+  writeFileSync(a.dutyFile('murmur.core'), JSON.stringify({ duty: 'murmur.core', owner: ownerA, renewedAt: new Date().toISOString() }));
+  const claim = await claimed;
+  assert.equal([claim.held, claim.record?.owner], [false, ownerA], 'b left the duty to a');
+  assert.equal((await readDuty(a, 'murmur.core'))?.owner, ownerA, 'the record still names a');
+}
 
 function created(hosts: Host[]): (Event & { host: string })[] {
   return hosts.flatMap((host) => readEvents(host.home).filter((event) => event.type === 'murmur.review' && (event.payload as { action?: string }).action === 'created').map((event) => ({ ...event, host: host.name })))

@@ -29,6 +29,7 @@ export function startDuties(options: DutiesOptions): Duties {
   const { store } = options;
   const self = options.self ?? { host: hostname(), pid: process.pid };
   const held = new Set<string>();
+  const others = new Set<string>(); // duties the last claim found held by another daemon
   const asked = new Set<string>();
   const handovers = new Map<string, unknown>();
   let running: Promise<void> | null = null;
@@ -37,6 +38,8 @@ export function startDuties(options: DutiesOptions): Duties {
     try {
       const result = await claimDuty(store.paths, duty, self, store.clock(), options.ttlMs());
       if (closed) return;
+      if (!result.held) others.add(duty);
+      else others.delete(duty);
       if (!result.held) return void (held.delete(duty) && options.log(`duty ${duty} is now held by ${result.record?.owner.host} pid ${result.record?.owner.pid}`));
       if (result.tookOver) {
         handovers.set(duty, result.record?.state);
@@ -65,6 +68,7 @@ export function startDuties(options: DutiesOptions): Duties {
       }
       return held.has(duty);
     },
+    heldByOther: (duty) => others.has(duty),
     handover(duty) {
       const state = handovers.get(duty);
       handovers.delete(duty);

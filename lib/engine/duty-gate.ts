@@ -6,6 +6,12 @@
 export interface DutyGate {
   /** True while this daemon holds `duty`; the first ask starts claiming it (false until claimed). */
   owns(duty: string): boolean;
+  /**
+   * True when the last claim found another daemon holding `duty`. False while this daemon's first
+   * claim is still under way (nobody known to hold it yet): what this daemon counted meanwhile is
+   * still its own to hand on. Absent means "another daemon" whenever `owns` is false.
+   */
+  heldByOther?(duty: string): boolean;
   /** The state the previous owner saved, once, right after this daemon took `duty` over; else undefined. */
   handover(duty: string): unknown;
   /** Saves the duty's state for a later owner (nothing when another daemon holds it now). */

@@ -60,7 +60,12 @@ export function startMurmur(options: MurmurRunnerOptions): MurmurRunner {
 
   async function evaluateTeam(team: Team & { orchestrator: string }, org: OrgChart): Promise<void> {
     const duty = murmurDuty(team.id);
-    if (options.duty && !options.duty.owns(duty)) return void (counts.take(team.id), states.delete(team.id), written.delete(team.id)); // another daemon's duty
+    if (options.duty && !options.duty.owns(duty)) {
+      // Another daemon's duty: what this one counted is that owner's to count. While this daemon's
+      // first claim is under way nobody holds it yet, and the completions seen meanwhile are kept.
+      if (options.duty.heldByOther?.(duty) ?? true) void (counts.take(team.id), states.delete(team.id), written.delete(team.id));
+      return;
+    }
     const handed = options.duty?.handover(duty);
     const own = states.get(team.id);
     const before = (handed === undefined ? undefined : toMurmurState(handed, () => undefined)) ?? own ?? (await readMurmurState(paths, team.id, log));

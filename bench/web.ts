@@ -47,16 +47,7 @@ export async function benchWeb(options: BenchOptions): Promise<Row[]> {
     options.log(`web: hand move to card moved: p50 ${median(shown).toFixed(0)} ms, max ${Math.max(...shown).toFixed(0)} ms`);
     const growth = await rssWithBoards(browser, root, url, daemon.pid!, size, options.log);
     // Interleaved rounds, none then 20 boards, so both meet the same load; medians of each.
-    const runs: Record<'alone' | 'watched', Latency[]> = { alone: [], watched: [] };
-    for (let round = 0; round < 3; round++) {
-      for (const mode of ['alone', 'watched'] as const) {
-        const around = mode === 'watched' ? (at: string) => openBoards(browser, at, 20, size / 20 + 50) : undefined;
-        runs[mode].push(await dispatchLatency(join(options.tmp, `latency-${mode}-${round}`), { count: options.quick ? 200 : 1000, tree: size, complete: false, around }, options.log));
-        options.log(`web: dispatch latency, ${mode === 'alone' ? 'no board' : '20 boards'}, round ${round + 1}, load average ${loadavg().map((n) => n.toFixed(1)).join(' ')}`);
-      }
-    }
-    const of = (mode: 'alone' | 'watched', q: 'p50' | 'p99') => median(runs[mode].map((run) => run[q]));
-    const [alone, watched] = [{ p50: of('alone', 'p50'), p99: of('alone', 'p99') }, { p50: of('watched', 'p50'), p99: of('watched', 'p99') }];
+    const { alone, watched } = await latencyRounds(browser, options, size, 'latency', '');
     const apart = await latencyApart(options, size);
     const n = size.toLocaleString('en');
     return [
@@ -87,21 +78,26 @@ async function latencyApart(options: BenchOptions, size: number): Promise<{ alon
   if (!cpus) return null;
   const browser = await chromium.launch({ executablePath: pinnedBrowser(options.tmp, process.env.SVC_CHROMIUM ?? '/usr/bin/chromium', cpus.browser), args: process.getuid?.() === 0 ? ['--no-sandbox'] : [] });
   pinSelf(cpus.daemon);
-  const runs: Record<'alone' | 'watched', Latency[]> = { alone: [], watched: [] };
   try {
-    for (let round = 0; round < 3; round++) {
-      for (const mode of ['alone', 'watched'] as const) {
-        const around = mode === 'watched' ? (at: string) => openBoards(browser, at, 20, size / 20 + 50) : undefined;
-        runs[mode].push(await dispatchLatency(join(options.tmp, `apart-${mode}-${round}`), { count: options.quick ? 200 : 1000, tree: size, complete: false, around }, options.log));
-        options.log(`web: dispatch latency, browser on CPU ${cpus.browser}, ${mode === 'alone' ? 'no board' : '20 boards'}, round ${round + 1}, load average ${loadavg().map((n) => n.toFixed(1)).join(' ')}`);
-      }
-    }
+    return { ...(await latencyRounds(browser, options, size, 'apart', `browser on CPU ${cpus.browser}, `)), cpus };
   } finally {
     pinSelf(cpus.all);
     await browser.close();
   }
+}
+
+/** Dispatch latency in 3 interleaved rounds of no board, then 20 boards open on `browser`; medians of each kind. */
+async function latencyRounds(browser: Browser, options: BenchOptions, size: number, dir: string, label: string): Promise<{ alone: Quantiles; watched: Quantiles }> {
+  const runs: Record<'alone' | 'watched', Latency[]> = { alone: [], watched: [] };
+  for (let round = 0; round < 3; round++) {
+    for (const mode of ['alone', 'watched'] as const) {
+      const around = mode === 'watched' ? (at: string) => openBoards(browser, at, 20, size / 20 + 50) : undefined;
+      runs[mode].push(await dispatchLatency(join(options.tmp, `${dir}-${mode}-${round}`), { count: options.quick ? 200 : 1000, tree: size, complete: false, around }, options.log));
+      options.log(`web: dispatch latency, ${label}${mode === 'alone' ? 'no board' : '20 boards'}, round ${round + 1}, load average ${loadavg().map((n) => n.toFixed(1)).join(' ')}`);
+    }
+  }
   const of = (mode: 'alone' | 'watched'): Quantiles => ({ p50: median(runs[mode].map((run) => run.p50)), p99: median(runs[mode].map((run) => run.p99)) });
-  return { alone: of('alone'), watched: of('watched'), cpus };
+  return { alone: of('alone'), watched: of('watched') };
 }
 
 type Quantiles = { p50: number; p99: number };

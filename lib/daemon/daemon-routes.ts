@@ -29,7 +29,6 @@ export function toRouteContext(core: Core, limits: ServerLimits): RouteContext {
       tick: () => requireScheduling(core.scheduling).tick(),
       dryRun: () => requireScheduling(core.scheduling).dryRun(),
     },
-    beforeTool: () => index.refresh(),
     openWeb: (port) => core.web.open(port),
     waitChanges: async (after, waitMs, signal) => {
       await index.refresh();

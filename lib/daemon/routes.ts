@@ -60,8 +60,6 @@ export interface WebAddress {
 export interface RouteContext {
   tools: readonly ToolDef[];
   toolContext: ToolContext;
-  /** Brings the index up to date before a tool runs (read-your-writes across processes). */
-  beforeTool: () => Promise<void>;
   spawns: SpawnQueue;
   log: DaemonLog;
   status: () => Promise<StatusBody>;
@@ -134,7 +132,7 @@ async function invoke(ctx: RouteContext, req: IncomingMessage, res: ServerRespon
   assertServing(ctx);
   const key = toRequestId(req);
   const body = assertObject(await readJson(req, TOOL_EXAMPLE), 'The tool envelope', TOOL_EXAMPLE);
-  const run = async () => (await ctx.beforeTool(), invokeTool(ctx.tools, body.tool, body.params, ctx.toolContext));
+  const run = () => invokeTool(ctx.tools, body.tool, body.params, ctx.toolContext);
   if (key !== undefined) return sendOnce(res, ctx.toolContext.store.paths.root, { key, tool: String(body.tool), params: body.params }, run, onFailure);
   sendJson(res, 200, { ok: true, result: (await run()) ?? null });
 }

@@ -13,7 +13,7 @@ import type { RouteContext, WebAddress } from './routes.js';
 export const WEB_HOST = '127.0.0.1';
 
 /** What the daemon hands the web board: the socket's tools and status, its index, change feed and log. */
-export type WebMount = Pick<RouteContext, 'tools' | 'toolContext' | 'beforeTool' | 'status' | 'log'> & {
+export type WebMount = Pick<RouteContext, 'tools' | 'toolContext' | 'status' | 'log'> & {
   paths: Paths;
   store: Store;
   index: TaskIndex;

@@ -35,6 +35,12 @@ export interface TaskIndexReader {
   counts?(): Record<Status, number>;
   /** Resolves once every task, done and cancelled ones included, has been read. */
   loaded?: Promise<void>;
+  /**
+   * Brings the index up to date with changes other processes made (read-your-writes across
+   * processes); a handler calls it before it reads. Tools that change tasks read the files under
+   * the task's lock instead, so they never wait for it.
+   */
+  refresh?(): Promise<void>;
 }
 
 /** A tool: name, description, one zod schema for its params, and the handler. */

@@ -77,6 +77,7 @@ export function summarize(summaries: Iterable<TaskSummary>, params: StatusParams
  * listing of done or cancelled tasks, waits until the index has read every task.
  */
 async function summarizeIndex(index: TaskIndexReader, params: StatusParamsInput): Promise<StatusResult> {
+  await index.refresh?.();
   if (params.agent !== undefined || !index.counts) {
     await index.loaded;
     return summarize(index.summaries(), params);

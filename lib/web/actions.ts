@@ -28,6 +28,5 @@ export async function runAction(mount: WebMount, name: string, body: Record<stri
   }
   const params: Record<string, unknown> = { actor };
   for (const field of action.fields) if (body[field] !== undefined && body[field] !== '') params[field] = body[field];
-  await mount.beforeTool();
   return invokeTool(mount.tools, action.tool, params, mount.toolContext);
 }

@@ -83,6 +83,23 @@ status('is served from ctx.index when one is given', async () => {
   assert.equal(result.tasks, [{ id: 'TASK-X', title: 'Indexed', status: 'ready' }]);
 });
 
+status('refreshes the index before reading it; a tool that changes a task leaves the index alone', async () => {
+  const { ctx } = setup();
+  const refreshed: string[] = [];
+  let fresh = false;
+  const summaries: TaskSummary[] = [{ id: 'TASK-X', title: 'Indexed', status: 'ready', priority: 'normal', createdAt: '2026-11-21T00:00:00.000Z' }];
+  const index = {
+    summaries: () => (fresh ? summaries : []),
+    refresh: async () => void (refreshed.push('refresh'), (fresh = true)),
+  };
+  const made = (await invokeTool(TOOLS, 'svc_dispatch', { title: 'Mine', brief: 'Do it' }, { ...ctx, index })) as { taskId: string };
+  assert.ok(made.taskId);
+  assert.equal(refreshed, [], 'svc_dispatch reads the files under the lock, not the index');
+  const result = (await invokeTool(TOOLS, 'svc_status', {}, { ...ctx, index })) as Status;
+  assert.equal(refreshed, ['refresh']);
+  assert.equal(result.tasks, [{ id: 'TASK-X', title: 'Indexed', status: 'ready' }], 'read after the refresh');
+});
+
 status('refuses a negative or fractional limit', async () => {
   const { call } = setup();
   for (const limit of [-1, 2.5, '10']) {

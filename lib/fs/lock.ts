@@ -57,7 +57,7 @@ async function acquire(lockPath: string, options: LockOptions, onCompromised: (e
     fs.mkdirSync(dir, { recursive: true });
     knownDirs.add(dir);
   }
-  const waitMs = options.waitMs ?? 2000;
+  const waitMs = toWaitMs(options.waitMs ?? 2000, dir);
   const retries = waitMs <= 0 ? 0 : { retries: Math.max(1, Math.ceil(waitMs / 60)), factor: 1.2, minTimeout: 5, maxTimeout: 100, maxRetryTime: waitMs, randomize: true };
   try {
     return await lockfile.lock(lockPath.replace(/\.lock$/, ''), {
@@ -76,6 +76,20 @@ async function acquire(lockPath: string, options: LockOptions, onCompromised: (e
     throw err;
   }
 }
+
+/**
+ * How long a writer waits for a held lock. On a network filesystem a lock whose holder died on
+ * another host is taken over only once stale (`LOCK_STALE_MS` without a refresh): a shorter wait
+ * would fail every change of that task with `locked` until then (an agent's completion among them,
+ * after which its task would run again), so the wait there outlasts the staleness with a margin
+ * for the fresh look that confirms it. A live holder still fails the writer after that long.
+ */
+function toWaitMs(waitMs: number, dir: string): number {
+  return waitMs > 0 && isNetworkDir(dir) ? Math.max(waitMs, LOCK_STALE_MS + NETWORK_WAIT_MARGIN_MS) : waitMs;
+}
+
+/** What a network writer waits past `LOCK_STALE_MS`: the look that confirms a stale lock (a chmod and a stat, each a round trip) and the retry's backoff. */
+const NETWORK_WAIT_MARGIN_MS = 3000;
 
 /**
  * The fs that proper-lockfile uses, extended so a lock records its owner (`<host> <pid>`, as a

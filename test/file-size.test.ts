@@ -3,14 +3,14 @@ import { join, relative } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 
-// A file of lib/ or bench/ past 250 lines is split by what its parts own (docs/architecture.md).
+// A file of lib/, bench/, test/ or scripts/ past 250 lines is split by what its parts own (docs/architecture.md).
 const root = new URL('..', import.meta.url).pathname;
 const MAX_LINES = 250;
 
 const sizes = suite('file sizes');
 
-sizes(`no file of lib/ or bench/ is over ${MAX_LINES} lines`, () => {
-  const over = [join(root, 'lib'), join(root, 'bench')].flatMap(filesOf)
+sizes(`no file of lib/, bench/, test/ or scripts/ is over ${MAX_LINES} lines`, () => {
+  const over = ['lib', 'bench', 'test', 'scripts'].map((dir) => join(root, dir)).flatMap(filesOf)
     .map((file) => ({ file: relative(root, file), lines: readFileSync(file, 'utf8').split('\n').length - 1 }))
     .filter(({ lines }) => lines > MAX_LINES)
     .map(({ file, lines }) => `${file}: ${lines} lines`);
@@ -24,6 +24,6 @@ sizes.run();
 function filesOf(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
     const path = join(dir, name);
-    return statSync(path).isDirectory() ? filesOf(path) : path.endsWith('.ts') ? [path] : [];
+    return statSync(path).isDirectory() ? filesOf(path) : /\.(ts|mjs)$/.test(path) ? [path] : [];
   });
 }

@@ -33,17 +33,28 @@ const log = (text: string) => process.stderr.write(`${text}\n`);
 mkdirSync(tmp, { recursive: true });
 process.stdout.write(`${describeMachine()}\n\n`);
 const rows: Row[] = [];
+let failed = false;
 try {
   for (const section of SECTIONS) {
     if (only && section.name !== only) continue;
     log(`bench: ${section.name}${quick ? ' (quick)' : ''}`);
-    rows.push(...(await section.run({ quick, repo, tmp, log })));
+    try {
+      const got = await section.run({ quick, repo, tmp, log });
+      rows.push(...got);
+      // Each section's rows also go to stderr as it ends: a later section's failure loses nothing.
+      printTable(got, (text) => process.stderr.write(text));
+    } catch (error) {
+      failed = true;
+      log(`bench: section ${section.name} failed: ${(error as Error).stack ?? String(error)}`);
+      rows.push({ section: section.name, metric: 'failed', value: '-', note: String((error as Error).message ?? error) });
+    }
   }
 } finally {
   rmSync(tmp, { recursive: true, force: true });
 }
 printTable(rows, (text) => process.stdout.write(text));
 process.stdout.write(`\n${describeLoad('at the end')}\n`);
+if (failed) process.exitCode = 1;
 
 function describeMachine(): string {
   const disk = execFileSync('df', ['-h', tmp], { encoding: 'utf8' }).trim().split('\n').at(-1)!.split(/\s+/);

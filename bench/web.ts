@@ -91,7 +91,12 @@ async function latencyRounds(browser: Browser, options: BenchOptions, size: numb
   const runs: Record<'alone' | 'watched', Latency[]> = { alone: [], watched: [] };
   for (let round = 0; round < 3; round++) {
     for (const mode of ['alone', 'watched'] as const) {
-      const around = mode === 'watched' ? (at: string) => openBoards(browser, at, 20, size / 20 + 50) : undefined;
+      // Both kinds start alike: every task read by the daemon, then the same settling time (a round
+      // that began while the 9,500 done tasks were still read in the background measured that read).
+      const around = async (at: string) => {
+        await untilLoaded(at);
+        return mode === 'watched' ? openBoards(browser, at, 20, size / 20 + 50) : settle();
+      };
       runs[mode].push(await dispatchLatency(join(options.tmp, `${dir}-${mode}-${round}`), { count: options.quick ? 200 : 1000, tree: size, complete: false, around }, options.log));
       options.log(`web: dispatch latency, ${label}${mode === 'alone' ? 'no board' : '20 boards'}, round ${round + 1}, load average ${loadavg().map((n) => n.toFixed(1)).join(' ')}`);
     }
@@ -105,6 +110,21 @@ type Quantiles = { p50: number; p99: number };
 const bin = fileURLToPath(new URL('../bin/svc.js', import.meta.url));
 /** How long 20 boards get to finish their first layout and paint before the dispatches start. */
 const SETTLE_MS = 5000;
+
+/** Waits until the daemon of `root` has read every task, done ones included (`/status`). */
+async function untilLoaded(root: string): Promise<void> {
+  for (const deadline = Date.now() + 120_000; Date.now() < deadline; await new Promise((r) => setTimeout(r, 100))) {
+    const reply = await requestDaemon(toPaths(root).socket, 'GET', '/status').catch(() => null);
+    if ((reply?.body as { tasks?: { loaded?: boolean } } | undefined)?.tasks?.loaded === true) return;
+  }
+  throw new Error('the daemon did not read every task within 120 s');
+}
+
+/** The settling time the boards get, for a round with none; returns nothing to close. */
+async function settle(): Promise<() => Promise<void>> {
+  await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
+  return async () => undefined;
+}
 
 async function openBoard(root: string): Promise<string> {
   for (const deadline = Date.now() + 60_000; Date.now() < deadline; await new Promise((r) => setTimeout(r, 200))) {

@@ -1,3 +1,4 @@
+import { closeSync, mkdirSync, openSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { dirSyncCount, fsyncDir } from '../lib/fs/fsync-dir.js';
 import { withLock } from '../lib/fs/lock.js';
@@ -37,6 +38,7 @@ export async function measureParts(store: Store, ops: number, content: string): 
     write: await per((i) => replaceFileDurable(join(paths.statusDir('backlog'), `bench-part-${i % 8}.tmp-bench`), content)),
     dirFsync: await per(() => fsyncDir(paths.statusDir('backlog'))),
     append: await per(() => store.events.record(now, events)),
+    ...(await inodeParts(join(paths.tasks, '.bench-parts'), per)),
   };
   if (dirSyncCount() - before < 2 * ops) throw new Error('bench: the parts made fewer directory fsyncs than they should');
   return parts;
@@ -52,9 +54,31 @@ export function partRows(runs: readonly Parts[], raw: number): Row[] {
     ['write', 'durable write (temp, fsync, rename, dir fsync)'],
     ['dirFsync', 'directory fsync alone'],
     ['append', 'event append'],
+    ['makeFile', 'a new empty file that stays (open O_CREAT|O_EXCL, close), no fsync'],
+    ['makeDir', 'a new directory that stays (mkdir), no fsync'],
   ];
   return steps.map(([key, what]) => {
     const ms = median(runs.map((run) => run[key]!));
     return { section: 'store', metric: `  part: ${what}`, value: formatNumber(ms, 'ms'), note: `${((ms * raw) / 10).toFixed(0)} % of one raw durable write's time` };
   });
+}
+
+// --- internal ---
+
+/**
+ * What making an inode costs on this disk, with no fsync anywhere: a file and a directory that
+ * stay, as the id reservations and the task files do (each removed only after the timing). A
+ * create makes four inodes (the reservation, the lock's directory and owner symlink, the
+ * temporary file that becomes the task file), a raw durable write one.
+ */
+async function inodeParts(dir: string, per: (fn: (i: number) => Promise<unknown>) => Promise<number>): Promise<Parts> {
+  mkdirSync(dir, { recursive: true });
+  try {
+    return {
+      makeFile: await per(async (i) => closeSync(openSync(join(dir, `f${i}`), 'wx'))),
+      makeDir: await per(async (i) => mkdirSync(join(dir, `d${i}`))),
+    };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }

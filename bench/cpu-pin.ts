@@ -2,9 +2,7 @@
 // the daemon's own cost of open boards is measured apart from the browser's drawing (an operator's
 // browser runs on the operator's machine, not beside the daemon).
 import { execFileSync } from 'node:child_process';
-import { chmodSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import { join } from 'node:path';
 
 /** The CPUs of each side, or null where they cannot be split (one CPU, or no `taskset`). */
 export function cpuSplit(): { browser: string; daemon: string; all: string } | null {
@@ -19,15 +17,8 @@ export function cpuSplit(): { browser: string; daemon: string; all: string } | n
   return { browser: String(last), daemon: last === 1 ? '0' : `0-${last - 1}`, all: `0-${last}` };
 }
 
-/** A launcher for `chromium` that runs it on `cpus` only (playwright's pipes are inherited through exec). */
-export function pinnedBrowser(tmp: string, chromium: string, cpus: string): string {
-  const script = join(tmp, 'chromium-pinned.sh');
-  writeFileSync(script, `#!/bin/sh\nexec taskset -c ${cpus} ${JSON.stringify(chromium)} "$@"\n`);
-  chmodSync(script, 0o755);
-  return script;
-}
-
 /** Runs this process (every thread, and the children it starts meanwhile) on `cpus`. */
 export function pinSelf(cpus: string): void {
   execFileSync('taskset', ['-a', '-p', '-c', cpus, String(process.pid)], { stdio: 'ignore' });
 }
+

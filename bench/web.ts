@@ -10,7 +10,8 @@ import { DAEMON_NODE_FLAGS } from '../lib/daemon/service.js';
 import { toPaths } from '../lib/store/paths.js';
 import { initTree } from '../lib/store/store.js';
 import { formatNumber, median, type BenchOptions, type Row } from './measure.js';
-import { cpuSplit, pinnedBrowser, pinSelf } from './cpu-pin.js';
+import { openBoardsApart } from './boards-apart.js';
+import { cpuSplit, pinSelf } from './cpu-pin.js';
 import { dispatchLatency, type Latency } from './scheduler.js';
 
 /**
@@ -47,7 +48,7 @@ export async function benchWeb(options: BenchOptions): Promise<Row[]> {
     options.log(`web: hand move to card moved: p50 ${median(shown).toFixed(0)} ms, max ${Math.max(...shown).toFixed(0)} ms`);
     const growth = await rssWithBoards(browser, root, url, daemon.pid!, size, options.log);
     // Interleaved rounds, none then 20 boards, so both meet the same load; medians of each.
-    const { alone, watched } = await latencyRounds(browser, options, size, 'latency', '');
+    const { alone, watched } = await latencyRounds((at) => openBoards(browser, at, 20, size / 20 + 50), options, size, 'latency', '');
     const apart = await latencyApart(options, size);
     const n = size.toLocaleString('en');
     return [
@@ -76,18 +77,17 @@ export async function benchWeb(options: BenchOptions): Promise<Row[]> {
 async function latencyApart(options: BenchOptions, size: number): Promise<{ alone: Quantiles; watched: Quantiles; cpus: { browser: string; daemon: string } } | null> {
   const cpus = cpuSplit();
   if (!cpus) return null;
-  const browser = await chromium.launch({ executablePath: pinnedBrowser(options.tmp, process.env.SVC_CHROMIUM ?? '/usr/bin/chromium', cpus.browser), args: process.getuid?.() === 0 ? ['--no-sandbox'] : [] });
   pinSelf(cpus.daemon);
   try {
-    return { ...(await latencyRounds(browser, options, size, 'apart', `browser on CPU ${cpus.browser}, `)), cpus };
+    const open = async (at: string) => openBoardsApart(await openBoard(at), 20, size / 20 + 50, cpus.browser).then(settled);
+    return { ...(await latencyRounds(open, options, size, 'apart', `browser on CPU ${cpus.browser}, `)), cpus };
   } finally {
     pinSelf(cpus.all);
-    await browser.close();
   }
 }
 
-/** Dispatch latency in 3 interleaved rounds of no board, then 20 boards open on `browser`; medians of each kind. */
-async function latencyRounds(browser: Browser, options: BenchOptions, size: number, dir: string, label: string): Promise<{ alone: Quantiles; watched: Quantiles }> {
+/** Dispatch latency in 3 interleaved rounds of no board, then 20 boards opened by `open`; medians of each kind. */
+async function latencyRounds(open: (root: string) => Promise<() => Promise<void>>, options: BenchOptions, size: number, dir: string, label: string): Promise<{ alone: Quantiles; watched: Quantiles }> {
   const runs: Record<'alone' | 'watched', Latency[]> = { alone: [], watched: [] };
   for (let round = 0; round < 3; round++) {
     for (const mode of ['alone', 'watched'] as const) {
@@ -95,7 +95,7 @@ async function latencyRounds(browser: Browser, options: BenchOptions, size: numb
       // that began while the 9,500 done tasks were still read in the background measured that read).
       const around = async (at: string) => {
         await untilLoaded(at);
-        return mode === 'watched' ? openBoards(browser, at, 20, size / 20 + 50) : settle();
+        return mode === 'watched' ? open(at) : settle();
       };
       runs[mode].push(await dispatchLatency(join(options.tmp, `${dir}-${mode}-${round}`), { count: options.quick ? 200 : 1000, tree: size, complete: false, around }, options.log));
       options.log(`web: dispatch latency, ${label}${mode === 'alone' ? 'no board' : '20 boards'}, round ${round + 1}, load average ${loadavg().map((n) => n.toFixed(1)).join(' ')}`);
@@ -121,9 +121,14 @@ async function untilLoaded(root: string): Promise<void> {
 }
 
 /** The settling time the boards get, for a round with none; returns nothing to close. */
-async function settle(): Promise<() => Promise<void>> {
+function settle(): Promise<() => Promise<void>> {
+  return settled(async () => undefined);
+}
+
+/** Waits `SETTLE_MS` (open boards finish their first layout and paint), then hands `close` on. */
+async function settled(close: () => Promise<void>): Promise<() => Promise<void>> {
   await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
-  return async () => undefined;
+  return close;
 }
 
 async function openBoard(root: string): Promise<string> {
@@ -171,8 +176,7 @@ async function openBoards(browser: Browser, root: string, count: number, cards: 
     await page.waitForFunction((least) => document.querySelectorAll('[data-card]').length >= least, cards);
     return page;
   }));
-  await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
-  return async () => void (await Promise.all(pages.map((page) => page.context().close())));
+  return settled(async () => void (await Promise.all(pages.map((page) => page.context().close()))));
 }
 
 /** Renames 20 backlog tasks into ready/ one at a time and times each until its card is in the ready column. */

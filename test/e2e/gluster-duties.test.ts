@@ -8,6 +8,7 @@ import { dirname } from 'node:path';
 import { hostname } from 'node:os';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import { readRegularFileSync } from '../../lib/fs/regular-file.js';
 import { claimDuty, readDuty } from '../../lib/store/duty-lease.js';
 import { toPaths } from '../../lib/store/paths.js';
 import { initTree } from '../../lib/store/store.js';
@@ -141,7 +142,8 @@ function ownerOf(tasks: string, duty: string): string | null {
   const file = `${tasks}/.duties/${duty}.json`;
   if (!existsSync(file)) return null;
   try {
-    const { owner } = JSON.parse(readFileSync(file, 'utf8')) as { owner: { host: string; pid: number } };
+    // Not readFileSync(file, 'utf8'): Node 20 aborts the process when a close on the mount fails.
+    const { owner } = JSON.parse(readRegularFileSync(file, 1 << 20).text) as { owner: { host: string; pid: number } };
     return `${owner.host} ${owner.pid}`;
   } catch {
     return null; // read while replaced

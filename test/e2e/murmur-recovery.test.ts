@@ -7,9 +7,9 @@ import { createStore } from '../../lib/store/store.js';
 import { TOOLS } from '../../lib/tools/index.js';
 import { completingAgent } from '../helpers/agents.js';
 import { svc } from '../helpers/cli.js';
-import { closeDaemons, healthy, startChild, startTestDaemon } from '../helpers/daemon.js';
+import { afterPolls, closeDaemons, healthy, startChild, startTestDaemon } from '../helpers/daemon.js';
 import { cleanRoots, logShows, tempRoot, within } from '../helpers/root.js';
-import { holdingAgent, writeTeam, statusOf, complete, reviewEvents, stateOf, afterPolls, reviewTasks } from './murmur-team.js';
+import { holdingAgent, writeTeam, statusOf, complete, reviewEvents, stateOf, reviewTasks } from './murmur-team.js';
 
 const flow = suite('e2e.murmur guard and recovery');
 flow.after.each(async () => {

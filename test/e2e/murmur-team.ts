@@ -5,7 +5,6 @@ import { toPaths } from '../../lib/store/paths.js';
 import { createStore } from '../../lib/store/store.js';
 import { writeOrg } from '../helpers/agents.js';
 import { call } from '../helpers/daemon.js';
-import { within } from '../helpers/root.js';
 
 // The murmur end-to-end tests' team, agents and probes (test/e2e/murmur*.test.ts).
 export const FAST = { bootWindowMs: 200, pollIntervalMs: 150, spawnTimeoutMs: 1500, retryBackoffMs: [100] };
@@ -53,17 +52,6 @@ export async function reviewEvents(root: string, action?: string): Promise<SvcEv
 
 export function stateOf(root: string): Record<string, unknown> {
   return JSON.parse(readFileSync(toPaths(root).murmurFile('core'), 'utf8')) as Record<string, unknown>;
-}
-
-/** Waits until the daemon of `root` has run `n` more polls (murmur is evaluated on each). */
-export async function afterPolls(root: string, n = 3): Promise<void> {
-  const seen = new Set<string>();
-  await within(20_000, async () => {
-    const { body } = await call(root, 'GET', '/status');
-    const at = (body as { scheduler: { lastPollAt: string | null } }).scheduler.lastPollAt;
-    if (at) seen.add(at);
-    return seen.size > n;
-  }, `${n} polls`);
 }
 
 export async function reviewTasks(root: string): Promise<string[]> {

@@ -5,9 +5,9 @@ import { toPaths } from '../../lib/store/paths.js';
 import { createStore } from '../../lib/store/store.js';
 import { TOOLS } from '../../lib/tools/index.js';
 import { completingAgent, quittingAgent } from '../helpers/agents.js';
-import { closeDaemons, startTestDaemon, taskText } from '../helpers/daemon.js';
+import { afterPolls, closeDaemons, startTestDaemon, taskText } from '../helpers/daemon.js';
 import { cleanRoots, logShows, tempRoot, within } from '../helpers/root.js';
-import { holdingAgent, writeTeam, dispatch, statusOf, complete, reviewEvents, stateOf, afterPolls, reviewTasks } from './murmur-team.js';
+import { holdingAgent, writeTeam, dispatch, statusOf, complete, reviewEvents, stateOf, reviewTasks } from './murmur-team.js';
 
 const flow = suite('e2e.murmur');
 flow.after.each(async () => {

@@ -7,7 +7,7 @@ import { createStore } from '../../lib/store/store.js';
 import { TOOLS } from '../../lib/tools/index.js';
 import { writeOrg } from '../helpers/agents.js';
 import { svc } from '../helpers/cli.js';
-import { call, closeDaemons, healthy, startChild, startTestDaemon } from '../helpers/daemon.js';
+import { afterPolls, call, closeDaemons, healthy, startChild, startTestDaemon } from '../helpers/daemon.js';
 import { cleanRoots, logShows, tempRoot, within } from '../helpers/root.js';
 
 const FAST = { bootWindowMs: 200, pollIntervalMs: 150 };
@@ -32,16 +32,6 @@ async function violations(root: string, id: string): Promise<SvcEvent[]> {
 
 function alertsOf(output: string, id: string): number {
   return output.split('\n').filter((line) => line.startsWith(`[AOF] SLA VIOLATION: ${id} `)).length;
-}
-
-async function afterPolls(root: string, n = 3): Promise<void> {
-  const seen = new Set<string>();
-  await within(20_000, async () => {
-    const { body } = await call(root, 'GET', '/status');
-    const at = (body as { scheduler: { lastPollAt: string | null } }).scheduler.lastPollAt;
-    if (at) seen.add(at);
-    return seen.size > n;
-  }, `${n} polls`);
 }
 
 const flow = suite('e2e.sla');

@@ -120,6 +120,17 @@ export async function healthy(root: string, ms = 15_000): Promise<number> {
   }, `a healthy daemon on ${root}`);
 }
 
+/** Waits until the daemon of `root` has run `n` more scheduler polls (murmur and SLA checks run on each). */
+export async function afterPolls(root: string, n = 3): Promise<void> {
+  const seen = new Set<string>();
+  await within(20_000, async () => {
+    const { body } = await call(root, 'GET', '/status');
+    const at = (body as { scheduler: { lastPollAt: string | null } }).scheduler.lastPollAt;
+    if (at) seen.add(at);
+    return seen.size > n;
+  }, `${n} polls`);
+}
+
 /** Writes `count` valid task files directly (fixtures, no store): ids `TASK-2026-01-01-<n>`. */
 export async function writeTaskFiles(root: string, count: number, statusOf: (i: number) => Status = () => 'backlog', from = 1): Promise<string[]> {
   const paths = toPaths(root);

@@ -5,7 +5,7 @@ import { requestDaemon } from '../lib/daemon/client.js';
 import { DAEMON_NODE_FLAGS } from '../lib/daemon/service.js';
 import { toPaths } from '../lib/store/paths.js';
 import { initTree } from '../lib/store/store.js';
-import { inParallel, timeMs } from './measure.js';
+import { inParallel, timeMs, until } from './measure.js';
 
 /** A built daemon to call tools on, for the store section's rows through the socket. */
 export interface CallDaemon {
@@ -66,13 +66,5 @@ function readPid(file: string): number | null {
     return Number(readFileSync(file, 'utf8'));
   } catch {
     return null;
-  }
-}
-
-async function until(fn: () => Promise<unknown>, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await fn().catch(() => false))) {
-    if (Date.now() > deadline) throw new Error(`bench: condition not met within ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
   }
 }

@@ -8,7 +8,7 @@ import { DAEMON_NODE_FLAGS } from '../lib/daemon/service.js';
 import { toPaths } from '../lib/store/paths.js';
 import { initTree } from '../lib/store/store.js';
 import { benchListMemory } from './list-memory.js';
-import { formatNumber, median, runQuiet, timeMs, type BenchOptions, type Row } from './measure.js';
+import { formatNumber, median, runQuiet, timeMs, until, type BenchOptions, type Row } from './measure.js';
 
 /**
  * The daemon section: start-to-healthy time and resident memory with 10,000 and 100,000 tasks in
@@ -171,12 +171,4 @@ function rssMb(pid: number): number {
     // not Linux
   }
   return Number(execFileSync('ps', ['-o', 'rss=', '-p', String(pid)], { encoding: 'utf8' }).trim()) / 1024;
-}
-
-async function until(fn: () => Promise<unknown>, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await fn().catch(() => false))) {
-    if (Date.now() > deadline) throw new Error(`bench: condition not met within ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
 }

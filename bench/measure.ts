@@ -66,3 +66,12 @@ export function printTable(rows: readonly Row[], write: (text: string) => void):
     if (i === 0) write(`${'-'.repeat(s)}  ${'-'.repeat(m)}  ${'-'.repeat(v)}  ${'-'.repeat(4)}\n`);
   }
 }
+
+/** Resolves once `fn` resolves truthy (a rejection counts as not yet), asked every 20 ms; throws past `timeoutMs`. */
+export async function until(fn: () => Promise<unknown>, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await fn().catch(() => false))) {
+    if (Date.now() > deadline) throw new Error(`bench: condition not met within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}

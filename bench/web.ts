@@ -9,8 +9,8 @@ import { requestDaemon } from '../lib/daemon/client.js';
 import { DAEMON_NODE_FLAGS } from '../lib/daemon/service.js';
 import { toPaths } from '../lib/store/paths.js';
 import { initTree } from '../lib/store/store.js';
-import { formatNumber, median, type BenchOptions, type Row } from './measure.js';
-import { openBoardsApart } from './boards-apart.js';
+import { formatNumber, median, until, type BenchOptions, type Row } from './measure.js';
+import { drawBoards, openBoardsApart } from './boards-apart.js';
 import { cpuSplit, pinSelf } from './cpu-pin.js';
 import { dispatchLatency, type Latency } from './scheduler.js';
 
@@ -112,12 +112,8 @@ const bin = fileURLToPath(new URL('../bin/svc.js', import.meta.url));
 const SETTLE_MS = 5000;
 
 /** Waits until the daemon of `root` has read every task, done ones included (`/status`). */
-async function untilLoaded(root: string): Promise<void> {
-  for (const deadline = Date.now() + 120_000; Date.now() < deadline; await new Promise((r) => setTimeout(r, 100))) {
-    const reply = await requestDaemon(toPaths(root).socket, 'GET', '/status').catch(() => null);
-    if ((reply?.body as { tasks?: { loaded?: boolean } } | undefined)?.tasks?.loaded === true) return;
-  }
-  throw new Error('the daemon did not read every task within 120 s');
+function untilLoaded(root: string): Promise<void> {
+  return until(async () => ((await requestDaemon(toPaths(root).socket, 'GET', '/status')).body as { tasks?: { loaded?: boolean } }).tasks?.loaded === true, 120_000);
 }
 
 /** The settling time the boards get, for a round with none; returns nothing to close. */
@@ -168,14 +164,7 @@ async function rssWithBoards(browser: Browser, root: string, url: string, pid: n
  * boards loading); returns their closing.
  */
 async function openBoards(browser: Browser, root: string, count: number, cards: number): Promise<() => Promise<void>> {
-  const url = await openBoard(root);
-  const pages = await Promise.all(Array.from({ length: count }, async () => {
-    const page = await (await browser.newContext()).newPage();
-    page.setDefaultTimeout(120_000);
-    await page.goto(url);
-    await page.waitForFunction((least) => document.querySelectorAll('[data-card]').length >= least, cards);
-    return page;
-  }));
+  const pages = await drawBoards(browser, await openBoard(root), count, cards);
   return settled(async () => void (await Promise.all(pages.map((page) => page.context().close()))));
 }
 

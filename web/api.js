@@ -22,14 +22,21 @@ export async function act(name, body) {
   return unwrap(res);
 }
 
-/** Time left until an ISO time, as `4m 10s` (negative: `-1m 2s`), or '' without a time. */
+/**
+ * Time left until an ISO time, as `4m 10s` (negative: `-1m 2s`), or '' without a time. Seconds show
+ * only in the last SECONDS_SHOWN: a longer countdown changes its text once a minute, and a page
+ * redraws (and the machine pays for a frame) only when a text changed.
+ */
 export function timeLeft(iso, now) {
   if (!iso) return '';
   const ms = Date.parse(iso) - now;
   const abs = Math.abs(ms);
-  const text = abs >= 3600_000 ? `${Math.floor(abs / 3600_000)}h ${Math.floor((abs % 3600_000) / 60_000)}m` : abs >= 60_000 ? `${Math.floor(abs / 60_000)}m ${Math.floor((abs % 60_000) / 1000)}s` : `${Math.floor(abs / 1000)}s`;
+  const text = abs >= 3600_000 ? `${Math.floor(abs / 3600_000)}h ${Math.floor((abs % 3600_000) / 60_000)}m` : abs >= SECONDS_SHOWN ? `${Math.floor(abs / 60_000)}m` : abs >= 60_000 ? `${Math.floor(abs / 60_000)}m ${Math.floor((abs % 60_000) / 1000)}s` : `${Math.floor(abs / 1000)}s`;
   return ms < 0 ? `-${text}` : text;
 }
+
+/** A countdown with this much left or more shows whole minutes. */
+const SECONDS_SHOWN = 5 * 60_000;
 
 async function unwrap(res) {
   const body = await res.json().catch(() => ({ ok: false, error: { message: `HTTP ${res.status}` } }));

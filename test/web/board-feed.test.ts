@@ -82,20 +82,24 @@ feed('a task finishing sends its dependents again (their open dependencies), and
   assert.ok(changes.every((e) => e.event === 'change' && e.data.seq > last.data.seq));
 });
 
-feed('a lease countdown on screen ticks each second without a change of its task', async () => {
+feed('a lease countdown shows seconds in its last 5 minutes and ticks each second; a longer one shows whole minutes', async () => {
   const root = tempRoot();
   await writeTaskFiles(root, 3);
   const paths = toPaths(root);
-  const id = 'TASK-2026-01-01-009';
   const stamp = '2026-01-01T00:00:00.000Z';
-  const lease = { agent: 'dev', sessionId: 'session-1', expiresAt: new Date(Date.now() + 600_000).toISOString() };
-  writeFileSync(paths.taskFile('in-progress', id), renderTask({ schemaVersion: 1, id, project: 'test', title: 'Leased', status: 'in-progress', priority: 'normal', routing: { agent: 'dev' }, createdAt: stamp, updatedAt: stamp, lastTransitionAt: stamp, createdBy: 'test', dependsOn: [], metadata: {}, lease }, 'Body\n'));
+  const leased = (id: string, ms: number) => {
+    const lease = { agent: 'dev', sessionId: `session-${id}`, expiresAt: new Date(Date.now() + ms).toISOString() };
+    writeFileSync(paths.taskFile('in-progress', id), renderTask({ schemaVersion: 1, id, project: 'test', title: 'Leased', status: 'in-progress', priority: 'normal', routing: { agent: 'dev' }, createdAt: stamp, updatedAt: stamp, lastTransitionAt: stamp, createdBy: 'test', dependsOn: [], metadata: {}, lease }, 'Body\n'));
+  };
+  leased('TASK-2026-01-01-008', 180_000);
+  leased('TASK-2026-01-01-009', 600_000);
   const { web } = await startWebDaemon(root);
   const { page, close } = await openPage(browser);
   await page.goto(web.url);
-  const first = await page.textContent(`[data-card="${id}"] .lease`, { timeout: 15_000 });
-  assert.match(first ?? '', /^lease (9m|10m)/);
-  await within(15_000, async () => (await page.textContent(`[data-card="${id}"] .lease`)) !== first, 'the countdown moved');
+  const first = await page.textContent('[data-card="TASK-2026-01-01-008"] .lease', { timeout: 15_000 });
+  assert.match(first ?? '', /^lease (2m|3m) \d+s$/);
+  await within(15_000, async () => (await page.textContent('[data-card="TASK-2026-01-01-008"] .lease')) !== first, 'the countdown moved');
+  assert.match((await page.textContent('[data-card="TASK-2026-01-01-009"] .lease')) ?? '', /^lease (9m|10m)$/);
   await close();
 });
 

@@ -1,18 +1,14 @@
 import { spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
-import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser } from 'playwright-core';
-import { requestDaemon } from '../lib/daemon/client.js';
 import { DAEMON_NODE_FLAGS } from '../lib/daemon/service.js';
 import { toPaths } from '../lib/store/paths.js';
 import { initTree } from '../lib/store/store.js';
-import { formatNumber, median, until, type BenchOptions, type Row } from './measure.js';
-import { drawBoards, openBoardsApart } from './boards-apart.js';
-import { cpuSplit, pinSelf } from './cpu-pin.js';
-import { dispatchLatency, type Latency } from './scheduler.js';
+import { formatNumber, median, type BenchOptions, type Row } from './measure.js';
+import { latencyApart, latencySameCpus, openBoard, type Quantiles } from './web-latency.js';
 
 /**
  * The web board section: the built daemon on 10,000 tasks (9,000 done, 500 ready, 500 backlog);
@@ -47,8 +43,8 @@ export async function benchWeb(options: BenchOptions): Promise<Row[]> {
     const shown = await moveLatency(browser, root, url, size);
     options.log(`web: hand move to card moved: p50 ${median(shown).toFixed(0)} ms, max ${Math.max(...shown).toFixed(0)} ms`);
     const growth = await rssWithBoards(browser, root, url, daemon.pid!, size, options.log);
-    // Interleaved rounds, none then 20 boards, so both meet the same load; medians of each.
-    const { alone, watched } = await latencyRounds((at) => openBoards(browser, at, 20, size / 20 + 50), options, size, 'latency', '');
+    // Interleaved rounds of each kind, so that all meet the same load; medians of each kind.
+    const same = await latencySameCpus(browser, options, size);
     const apart = await latencyApart(options, size);
     const n = size.toLocaleString('en');
     return [
@@ -56,8 +52,12 @@ export async function benchWeb(options: BenchOptions): Promise<Row[]> {
       { section: 'web', metric: 'board page weight', value: formatNumber(weight / 1024, 'kB'), note: 'HTML, app.js and app.css as sent, uncompressed (target <= 200 kB)' },
       { section: 'web', metric: `board snapshot, ${n} tasks`, value: formatNumber(snapshot / 1024, 'kB'), note: 'the first event of the stream: every active card and the latest 50 done, uncompressed' },
       { section: 'web', metric: 'hand move shown on the board', value: `${formatNumber(median(shown), 'ms')} / ${formatNumber(Math.max(...shown), 'ms')}`, note: `p50 / max of ${shown.length} renames backlog -> ready, to the card in the ready column (target <= 200 ms)` },
-      { section: 'web', metric: 'dispatch latency p99, 20 boards / none', value: `${formatNumber(watched.p99, 'ms')} / ${formatNumber(alone.p99, 'ms')}`, note: `the scheduler section's dispatch latency (p50 ${watched.p50.toFixed(1)} / ${alone.p50.toFixed(1)} ms) with 20 boards open and drawn, and with none; medians of 3 interleaved rounds (target: within 10 %)` },
-      ...(apart ? [{ section: 'web', metric: 'dispatch latency p99, 20 boards on their own CPU / none', value: `${formatNumber(apart.watched.p99, 'ms')} / ${formatNumber(apart.alone.p99, 'ms')}`, note: `the same rounds with the browser on CPU ${apart.cpus.browser} and the daemon on CPU ${apart.cpus.daemon} in both (p50 ${apart.watched.p50.toFixed(1)} / ${apart.alone.p50.toFixed(1)} ms): the daemon's own cost of open boards (target: within 10 %)` }] : []),
+      latencyRow('dispatch latency p99, 20 boards / none', same.boards, same.none, "the scheduler section's dispatch latency with 20 boards open and drawn on the same CPUs, and with none; medians of 3 interleaved rounds"),
+      ...(apart ? [
+        latencyRow("dispatch latency p99, 20 boards' streams / none", apart.kinds.streams, apart.kinds.none, `the daemon's own cost of 20 open boards: their event streams, every change read and parsed by a process on CPU ${apart.cpus.browser}, the daemon on CPU ${apart.cpus.daemon}; medians of 5 interleaved rounds`),
+        latencyRow('dispatch latency p99, 20 boards on their own CPU / none', apart.kinds.boards, apart.kinds.none, `the same rounds with 20 boards drawn by a browser on CPU ${apart.cpus.browser}`),
+        latencyRow('dispatch latency p99, no board, other CPU busy / none', apart.kinds.busy, apart.kinds.none, `the same rounds with CPU ${apart.cpus.browser} kept busy by 20 spinning processes and no board: what the machine, not the daemon, makes of a busy browser`),
+      ] : []),
       { section: 'web', metric: 'daemon RSS growth, 20 open boards', value: formatNumber(growth, 'MB'), note: '20 pages on the board while 200 tasks move by hand, each page seeing every move (target <= 20 MB)' },
     ];
   } finally {
@@ -70,70 +70,12 @@ export async function benchWeb(options: BenchOptions): Promise<Row[]> {
 
 // --- internal ---
 
-/**
- * Dispatch latency with no board and with 20 boards, in 3 interleaved rounds, the browser pinned to
- * one CPU and this process (its daemon) to the others in both; null where the CPUs cannot be split.
- */
-async function latencyApart(options: BenchOptions, size: number): Promise<{ alone: Quantiles; watched: Quantiles; cpus: { browser: string; daemon: string } } | null> {
-  const cpus = cpuSplit();
-  if (!cpus) return null;
-  pinSelf(cpus.daemon);
-  try {
-    const open = async (at: string) => openBoardsApart(await openBoard(at), 20, size / 20 + 50, cpus.browser).then(settled);
-    return { ...(await latencyRounds(open, options, size, 'apart', `browser on CPU ${cpus.browser}, `)), cpus };
-  } finally {
-    pinSelf(cpus.all);
-  }
+function latencyRow(metric: string, watched: Quantiles | undefined, alone: Quantiles | undefined, note: string): Row {
+  if (!watched || !alone) throw new Error(`bench: no rounds for ${metric}`);
+  return { section: 'web', metric, value: `${formatNumber(watched.p99, 'ms')} / ${formatNumber(alone.p99, 'ms')}`, note: `${note}; p50 ${watched.p50.toFixed(1)} / ${alone.p50.toFixed(1)} ms (target: p99 within 10 %)` };
 }
-
-/** Dispatch latency in 3 interleaved rounds of no board, then 20 boards opened by `open`; medians of each kind. */
-async function latencyRounds(open: (root: string) => Promise<() => Promise<void>>, options: BenchOptions, size: number, dir: string, label: string): Promise<{ alone: Quantiles; watched: Quantiles }> {
-  const runs: Record<'alone' | 'watched', Latency[]> = { alone: [], watched: [] };
-  for (let round = 0; round < 3; round++) {
-    for (const mode of ['alone', 'watched'] as const) {
-      // Both kinds start alike: every task read by the daemon, then the same settling time (a round
-      // that began while the 9,500 done tasks were still read in the background measured that read).
-      const around = async (at: string) => {
-        await untilLoaded(at);
-        return mode === 'watched' ? open(at) : settle();
-      };
-      runs[mode].push(await dispatchLatency(join(options.tmp, `${dir}-${mode}-${round}`), { count: options.quick ? 200 : 1000, tree: size, complete: false, around }, options.log));
-      options.log(`web: dispatch latency, ${label}${mode === 'alone' ? 'no board' : '20 boards'}, round ${round + 1}, load average ${loadavg().map((n) => n.toFixed(1)).join(' ')}`);
-    }
-  }
-  const of = (mode: 'alone' | 'watched'): Quantiles => ({ p50: median(runs[mode].map((run) => run.p50)), p99: median(runs[mode].map((run) => run.p99)) });
-  return { alone: of('alone'), watched: of('watched') };
-}
-
-type Quantiles = { p50: number; p99: number };
 
 const bin = fileURLToPath(new URL('../bin/svc.js', import.meta.url));
-/** How long 20 boards get to finish their first layout and paint before the dispatches start. */
-const SETTLE_MS = 5000;
-
-/** Waits until the daemon of `root` has read every task, done ones included (`/status`). */
-function untilLoaded(root: string): Promise<void> {
-  return until(async () => ((await requestDaemon(toPaths(root).socket, 'GET', '/status')).body as { tasks?: { loaded?: boolean } }).tasks?.loaded === true, 120_000);
-}
-
-/** The settling time the boards get, for a round with none; returns nothing to close. */
-function settle(): Promise<() => Promise<void>> {
-  return settled(async () => undefined);
-}
-
-/** Waits `SETTLE_MS` (open boards finish their first layout and paint), then hands `close` on. */
-async function settled(close: () => Promise<void>): Promise<() => Promise<void>> {
-  await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
-  return close;
-}
-
-async function openBoard(root: string): Promise<string> {
-  for (const deadline = Date.now() + 60_000; Date.now() < deadline; await new Promise((r) => setTimeout(r, 200))) {
-    const reply = await requestDaemon(toPaths(root).socket, 'POST', '/v1/web', {}).catch(() => null);
-    if (reply?.status === 200) return (reply.body as { url: string }).url;
-  }
-  throw new Error('the daemon did not open the web board within 60 s');
-}
 
 async function rssWithBoards(browser: Browser, root: string, url: string, pid: number, size: number, log: (text: string) => void): Promise<number> {
   const before = rssMb(pid);
@@ -156,16 +98,6 @@ async function rssWithBoards(browser: Browser, root: string, url: string, pid: n
   log(`web: RSS ${before.toFixed(0)} MB before 20 boards, ${after.toFixed(0)} MB after`);
   await Promise.all(pages.map((page) => page.context().close()));
   return after - before;
-}
-
-/**
- * Opens `count` boards on the daemon of `root` (each its own browser context), each until it drew the
- * `cards` of its snapshot, then lets their first paint settle (the figure is of open boards, not of
- * boards loading); returns their closing.
- */
-async function openBoards(browser: Browser, root: string, count: number, cards: number): Promise<() => Promise<void>> {
-  const pages = await drawBoards(browser, await openBoard(root), count, cards);
-  return settled(async () => void (await Promise.all(pages.map((page) => page.context().close()))));
 }
 
 /** Renames 20 backlog tasks into ready/ one at a time and times each until its card is in the ready column. */

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -75,6 +76,7 @@ export async function dispatchLatency(root: string, run: { count: number; tree: 
   const url = `http://127.0.0.1:${(gateway.address() as AddressInfo).port}`;
   await writeOrgChart(root, { agents: [{ id: 'gw', name: 'Gateway agent', maxConcurrent: 100_000 }], aof: { daemon: { gatewayUrl: url, bootWindowMs: 100, maxConcurrentDispatches: 100_000 } } });
   fillTree(root, run.tree);
+  execFileSync('sync'); // the tree's 10,000 files on disk now, not written back by the kernel amid the dispatches
   const daemon = await startDaemon({ root, tools: TOOLS, web: startWebBoard, env: { SVC_GATEWAY_TOKEN: 'bench' } });
   const after = await run.around?.(root); // the web section opens boards here
   const staging = join(root, 'staging');

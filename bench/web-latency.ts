@@ -42,7 +42,7 @@ export async function latencyApart(options: BenchOptions, size: number): Promise
     const boards: Opener = async (root) => settled(await openBoardsApart(await openBoard(root), 20, size / 20 + 50, cpus.browser));
     const streams: Opener = async (root) => settled(await openStreamsApart(await openBoard(root), 20, cpus.browser));
     const busy: Opener = async () => settled(spin(20, cpus.browser));
-    return { kinds: await latencyRounds({ none: settle, streams, busy, boards }, 5, options, size, 'apart', `browser on CPU ${cpus.browser}, `), cpus };
+    return { kinds: await latencyRounds({ none: settle, streams, busy, boards }, 7, options, size, 'apart', `browser on CPU ${cpus.browser}, `), cpus };
   } finally {
     pinSelf(cpus.all);
   }

@@ -54,7 +54,7 @@ export async function benchWeb(options: BenchOptions): Promise<Row[]> {
       { section: 'web', metric: 'hand move shown on the board', value: `${formatNumber(median(shown), 'ms')} / ${formatNumber(Math.max(...shown), 'ms')}`, note: `p50 / max of ${shown.length} renames backlog -> ready, to the card in the ready column (target <= 200 ms)` },
       latencyRow('dispatch latency p99, 20 boards / none', same.boards, same.none, "the scheduler section's dispatch latency with 20 boards open and drawn on the same CPUs, and with none; medians of 3 interleaved rounds"),
       ...(apart ? [
-        latencyRow("dispatch latency p99, 20 boards' streams / none", apart.kinds.streams, apart.kinds.none, `the daemon's own cost of 20 open boards: their event streams, every change read and parsed by a process on CPU ${apart.cpus.browser}, the daemon on CPU ${apart.cpus.daemon}; medians of 5 interleaved rounds`),
+        latencyRow("dispatch latency p99, 20 boards' streams / none", apart.kinds.streams, apart.kinds.none, `the daemon's own cost of 20 open boards: their event streams, every change read and parsed by a process on CPU ${apart.cpus.browser}, the daemon on CPU ${apart.cpus.daemon}; medians of 7 interleaved rounds`),
         latencyRow('dispatch latency p99, 20 boards on their own CPU / none', apart.kinds.boards, apart.kinds.none, `the same rounds with 20 boards drawn by a browser on CPU ${apart.cpus.browser}`),
         latencyRow('dispatch latency p99, no board, other CPU busy / none', apart.kinds.busy, apart.kinds.none, `the same rounds with CPU ${apart.cpus.browser} kept busy by 20 spinning processes and no board: what the machine, not the daemon, makes of a busy browser`),
       ] : []),

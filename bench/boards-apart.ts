@@ -1,10 +1,10 @@
 // Boards opened from a process of their own, run on the browser's CPU: the browser and its driver,
-// whose protocol traffic for 20 pages would otherwise be handled on the daemon's CPU (web.ts, the
-// pinned rounds). `openBoardsApart` starts this file as that process: run as
+// whose protocol traffic for 20 pages would otherwise be handled on the daemon's CPU (web-latency.ts,
+// the rounds with the CPUs split). `openBoardsApart` starts this file as that process: run as
 // `node --import tsx bench/boards-apart.ts <url> <count> <cards>`, it opens the boards, prints
 // `ready` and closes them when its standard input ends; with `--streams <url> <count>` it opens
 // only the boards' event streams, read and parsed as a page does, without drawing
-// (`openStreamsApart`). `drawBoards` opens boards in a browser at hand (web.ts's unpinned rounds).
+// (`openStreamsApart`). `drawBoards` opens boards in a browser at hand (the rounds on the same CPUs).
 import { spawn } from 'node:child_process';
 import { get, type ClientRequest } from 'node:http';
 import { fileURLToPath } from 'node:url';
@@ -46,6 +46,11 @@ export function drawBoards(browser: Browser, url: string, count: number, cards: 
   }));
 }
 
+/** Headless Chromium from `SVC_CHROMIUM` or Debian's `/usr/bin/chromium` (no sandbox as root). */
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({ executablePath: process.env.SVC_CHROMIUM ?? '/usr/bin/chromium', args: process.getuid?.() === 0 ? ['--no-sandbox'] : [] });
+}
+
 // --- internal ---
 
 async function startApart(args: string[], cpus: string): Promise<() => Promise<void>> {
@@ -71,7 +76,7 @@ async function untilReleased(): Promise<void> {
 
 /** The child's part: `count` boards of `url`, each until it drew `cards` cards; closed when stdin ends. */
 async function runBoards(url: string, count: number, cards: number): Promise<void> {
-  const browser = await chromium.launch({ executablePath: process.env.SVC_CHROMIUM ?? '/usr/bin/chromium', args: process.getuid?.() === 0 ? ['--no-sandbox'] : [] });
+  const browser = await launchChromium();
   try {
     await drawBoards(browser, url, count, cards);
     await untilReleased();

@@ -1,6 +1,6 @@
-// CPU affinity for the web section: the boards' browser on one CPU, the daemon on the others, so
-// the daemon's own cost of open boards is measured apart from the browser's drawing (an operator's
-// browser runs on the operator's machine, not beside the daemon).
+// CPU affinity for the web section's latency rounds (web-latency.ts): the boards on one CPU, the
+// daemon on the others, so the daemon's own cost of open boards is measured apart from the
+// browser's drawing (an operator's browser runs on the operator's machine, not beside the daemon).
 import { execFileSync } from 'node:child_process';
 import { availableParallelism } from 'node:os';
 
@@ -21,4 +21,3 @@ export function cpuSplit(): { browser: string; daemon: string; all: string } | n
 export function pinSelf(cpus: string): void {
   execFileSync('taskset', ['-a', '-p', '-c', cpus, String(process.pid)], { stdio: 'ignore' });
 }
-

@@ -1,4 +1,4 @@
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,7 +8,7 @@ import { DAEMON_NODE_FLAGS } from '../lib/daemon/service.js';
 import { toPaths } from '../lib/store/paths.js';
 import { initTree } from '../lib/store/store.js';
 import { benchListMemory } from './list-memory.js';
-import { formatNumber, median, runQuiet, timeMs, until, type BenchOptions, type Row } from './measure.js';
+import { formatNumber, median, rssMb, runQuiet, timeMs, until, type BenchOptions, type Row } from './measure.js';
 
 /**
  * The daemon section: start-to-healthy time and resident memory with 10,000 and 100,000 tasks in
@@ -160,15 +160,4 @@ async function repeat(times: number, fn: () => Promise<number>): Promise<number[
   const out: number[] = [];
   for (let i = 0; i < times; i++) out.push(await fn());
   return out;
-}
-
-/** Resident memory of a process in MB (Linux /proc; elsewhere `ps`). */
-function rssMb(pid: number): number {
-  try {
-    const kb = Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]);
-    if (kb) return kb / 1024;
-  } catch {
-    // not Linux
-  }
-  return Number(execFileSync('ps', ['-o', 'rss=', '-p', String(pid)], { encoding: 'utf8' }).trim()) / 1024;
 }

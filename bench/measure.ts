@@ -1,4 +1,5 @@
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 
 /** One line of the bench table. */
 export interface Row {
@@ -74,4 +75,15 @@ export async function until(fn: () => Promise<unknown>, timeoutMs: number): Prom
     if (Date.now() > deadline) throw new Error(`bench: condition not met within ${timeoutMs} ms`);
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
+}
+
+/** Resident memory of a process in MB (Linux /proc; elsewhere `ps`). */
+export function rssMb(pid: number): number {
+  try {
+    const kb = Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]);
+    if (kb) return kb / 1024;
+  } catch {
+    // not Linux
+  }
+  return Number(execFileSync('ps', ['-o', 'rss=', '-p', String(pid)], { encoding: 'utf8' }).trim()) / 1024;
 }

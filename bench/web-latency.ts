@@ -21,7 +21,7 @@ export type Kind = 'none' | 'boards' | 'streams' | 'busy';
 type Opener = (root: string) => Promise<() => Promise<void>>;
 
 /** Rounds on the same CPUs as the daemon: no board, then 20 boards drawn in `browser`. */
-export function latencySameCpus(browser: Browser, options: BenchOptions, size: number): Promise<Partial<Record<Kind, Quantiles>>> {
+export function latencySameCpus(browser: Browser, options: BenchOptions, size: number): Promise<Record<'none' | 'boards', Quantiles>> {
   const boards: Opener = async (root) => {
     const pages = await drawBoards(browser, await openBoard(root), 20, size / 20 + 50);
     return settled(async () => void (await Promise.all(pages.map((page) => page.context().close()))));
@@ -34,7 +34,7 @@ export function latencySameCpus(browser: Browser, options: BenchOptions, size: n
  * on the others: no board, 20 boards' streams only, that CPU kept busy, 20 boards drawn; null where
  * the CPUs cannot be split.
  */
-export async function latencyApart(options: BenchOptions, size: number): Promise<{ kinds: Partial<Record<Kind, Quantiles>>; cpus: { browser: string; daemon: string } } | null> {
+export async function latencyApart(options: BenchOptions, size: number): Promise<{ kinds: Record<Kind, Quantiles>; cpus: { browser: string; daemon: string } } | null> {
   const cpus = cpuSplit();
   if (!cpus) return null;
   pinSelf(cpus.daemon);
@@ -66,10 +66,10 @@ const SETTLE_MS = 5000;
 const LABEL: Record<Kind, string> = { none: 'no board', boards: '20 boards', streams: "20 boards' streams", busy: 'no board, the other CPU busy' };
 
 /** `rounds` rounds of each kind in turn, so that every kind meets the machine's same moods. */
-async function latencyRounds(openers: Partial<Record<Kind, Opener>>, rounds: number, options: BenchOptions, size: number, dir: string, label: string): Promise<Partial<Record<Kind, Quantiles>>> {
-  const runs: Partial<Record<Kind, Latency[]>> = {};
+async function latencyRounds<K extends Kind>(openers: Record<K, Opener>, rounds: number, options: BenchOptions, size: number, dir: string, label: string): Promise<Record<K, Quantiles>> {
+  const runs = {} as Record<K, Latency[]>;
   for (let round = 0; round < rounds; round++) {
-    for (const [kind, open] of Object.entries(openers) as Array<[Kind, Opener]>) {
+    for (const [kind, open] of Object.entries(openers) as Array<[K, Opener]>) {
       // Every kind starts alike: every task read by the daemon, then the same settling time (a round
       // that began while the 9,500 done tasks were still read in the background measured that read).
       const around = async (root: string) => {
@@ -80,14 +80,16 @@ async function latencyRounds(openers: Partial<Record<Kind, Opener>>, rounds: num
       options.log(`web: dispatch latency, ${label}${LABEL[kind]}, round ${round + 1}, load average ${loadavg().map((n) => n.toFixed(1)).join(' ')}`);
     }
   }
-  return Object.fromEntries(Object.entries(runs).map(([kind, latencies]) => [kind, { p50: median(latencies.map((run) => run.p50)), p99: median(latencies.map((run) => run.p99)) }]));
+  return Object.fromEntries((Object.entries(runs) as Array<[K, Latency[]]>).map(([kind, latencies]) => [kind, { p50: median(latencies.map((run) => run.p50)), p99: median(latencies.map((run) => run.p99)) }])) as Record<K, Quantiles>;
 }
 
 /** Starts `count` processes that spin on `cpus` until the returned closing stops them. */
 function spin(count: number, cpus: string): () => Promise<void> {
   const children = Array.from({ length: count }, () => spawn('taskset', ['-c', cpus, process.execPath, '-e', 'for (;;);'], { stdio: 'ignore' }));
+  const exited = children.map((child) => new Promise((resolve) => child.once('exit', resolve)));
   return async () => {
-    await Promise.all(children.map((child) => new Promise((resolve) => (child.exitCode !== null || child.signalCode !== null ? resolve(null) : (child.once('exit', resolve), child.kill())))));
+    for (const child of children) child.kill();
+    await Promise.all(exited);
   };
 }
 

@@ -1,13 +1,14 @@
 import { spawn } from 'node:child_process';
-import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { DAEMON_NODE_FLAGS } from '../lib/daemon/service.js';
 import { toPaths } from '../lib/store/paths.js';
 import { initTree } from '../lib/store/store.js';
-import { formatNumber, median, type BenchOptions, type Row } from './measure.js';
+import { launchChromium } from './boards-apart.js';
+import { formatNumber, median, rssMb, type BenchOptions, type Row } from './measure.js';
 import { latencyApart, latencySameCpus, openBoard, type Quantiles } from './web-latency.js';
 
 /**
@@ -21,7 +22,7 @@ export async function benchWeb(options: BenchOptions): Promise<Row[]> {
   const size = options.quick ? 2000 : 10_000;
   await writeTree(root, size);
   const daemon = spawn(process.execPath, [...DAEMON_NODE_FLAGS, bin, 'daemon', 'run'], { env: { ...process.env, SVC_HOME: root, DEBUG: '' }, stdio: 'ignore' });
-  const browser = await chromium.launch({ executablePath: process.env.SVC_CHROMIUM ?? '/usr/bin/chromium', args: process.getuid?.() === 0 ? ['--no-sandbox'] : [] });
+  const browser = await launchChromium();
   try {
     const url = await openBoard(root);
     const active = size / 10;
@@ -70,8 +71,7 @@ export async function benchWeb(options: BenchOptions): Promise<Row[]> {
 
 // --- internal ---
 
-function latencyRow(metric: string, watched: Quantiles | undefined, alone: Quantiles | undefined, note: string): Row {
-  if (!watched || !alone) throw new Error(`bench: no rounds for ${metric}`);
+function latencyRow(metric: string, watched: Quantiles, alone: Quantiles, note: string): Row {
   return { section: 'web', metric, value: `${formatNumber(watched.p99, 'ms')} / ${formatNumber(alone.p99, 'ms')}`, note: `${note}; p50 ${watched.p50.toFixed(1)} / ${alone.p50.toFixed(1)} ms (target: p99 within 10 %)` };
 }
 
@@ -151,7 +151,3 @@ function idOf(i: number): string {
   return `TASK-2026-01-01-${String(i).padStart(6, '0')}`;
 }
 
-function rssMb(pid: number): number {
-  const kb = Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]);
-  return kb / 1024;
-}

@@ -30,13 +30,20 @@ export async function act(name, body) {
 export function timeLeft(iso, now) {
   if (!iso) return '';
   const ms = Date.parse(iso) - now;
-  const abs = Math.abs(ms);
-  const text = abs >= 3600_000 ? `${Math.floor(abs / 3600_000)}h ${Math.floor((abs % 3600_000) / 60_000)}m` : abs >= SECONDS_SHOWN ? `${Math.floor(abs / 60_000)}m` : abs >= 60_000 ? `${Math.floor(abs / 60_000)}m ${Math.floor((abs % 60_000) / 1000)}s` : `${Math.floor(abs / 1000)}s`;
+  const text = countdown(Math.abs(ms));
   return ms < 0 ? `-${text}` : text;
 }
 
 /** A countdown with this much left or more shows whole minutes. */
 const SECONDS_SHOWN = 5 * 60_000;
+
+/** `1h 5m`, `12m`, `4m 10s` or `40s` for `ms` (not negative). */
+function countdown(ms) {
+  const [h, m, s] = [Math.floor(ms / 3600_000), Math.floor((ms % 3600_000) / 60_000), Math.floor((ms % 60_000) / 1000)];
+  if (h > 0) return `${h}h ${m}m`;
+  if (ms >= SECONDS_SHOWN) return `${m}m`;
+  return m > 0 ? `${m}m ${s}s` : `${s}s`;
+}
 
 async function unwrap(res) {
   const body = await res.json().catch(() => ({ ok: false, error: { message: `HTTP ${res.status}` } }));

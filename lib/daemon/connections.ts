@@ -5,7 +5,7 @@ import type { Socket } from 'node:net';
 export interface ConnectionLimits {
   /** Connections open at once. */
   max: number;
-  /** A new connection with no request in flight for this long is closed (its head is late). */
+  /** A new connection with no request in flight for this long is answered 408 and closed (its head is late). */
   idleMs: number;
   /** A connection is closed this long after its last answer unless its next request has arrived. */
   keepAliveMs: number;
@@ -25,8 +25,8 @@ export interface ConnectionStats {
 }
 
 /**
- * Bounds the connections of a server: one with no request in flight is closed after `idleMs` (after
- * `keepAliveMs` once it has been answered), and past `max` one is closed to make room: the
+ * Bounds the connections of a server: one with no request in flight is answered 408 and closed
+ * after `idleMs` (closed after `keepAliveMs` once it has been answered), and past `max` one is closed to make room: the
  * longest-idle, or the one whose request has been arriving the longest (a client trickling its
  * body). A new one is refused only when every open connection has a whole request in flight: its
  * request is answered 503 `busy` (see `isRefused`), or, past `max` refused ones waiting for
@@ -40,8 +40,8 @@ export function limitConnections(server: Server, limits: ConnectionLimits): Conn
   const busy = new Map<Socket, Arriving[]>(); // insertion order: oldest request first
   let closedIdle = 0;
   let refused = 0;
-  const rest = (socket: Socket, ms: number) => {
-    const timer = setTimeout(() => drop(socket), ms);
+  const rest = (socket: Socket, ms: number, answer?: string) => {
+    const timer = setTimeout(() => drop(socket, answer), ms);
     timer.unref();
     idle.set(socket, { timer, since: performance.now() });
   };
@@ -49,10 +49,12 @@ export function limitConnections(server: Server, limits: ConnectionLimits): Conn
     clearTimeout(idle.get(socket)?.timer);
     idle.delete(socket);
   };
-  const drop = (socket: Socket) => {
+  const drop = (socket: Socket, answer?: string) => {
     wake(socket);
     busy.delete(socket);
+    if (socket.destroyed) return;
     closedIdle++;
+    if (answer && socket.writable) socket.write(answer);
     socket.destroy();
   };
   server.on('connection', (socket: Socket) => {
@@ -68,7 +70,7 @@ export function limitConnections(server: Server, limits: ConnectionLimits): Conn
       }
       drop(room);
     }
-    rest(socket, idleMs);
+    rest(socket, idleMs, LATE_HEAD);
     socket.once('close', () => {
       wake(socket);
       busy.delete(socket);
@@ -90,6 +92,12 @@ export function limitConnections(server: Server, limits: ConnectionLimits): Conn
 }
 
 // --- internal ---
+
+/**
+ * What a connection whose head is late is told, as node's own head deadline tells it: this
+ * module's timer and node's check race when both fall due in one turn of a loaded event loop.
+ */
+const LATE_HEAD = 'HTTP/1.1 408 Request Timeout\r\nConnection: close\r\n\r\n';
 
 interface Idle {
   timer: NodeJS.Timeout;

@@ -66,7 +66,7 @@ export function createLimitedServer(handler: RequestListener, limits: ServerLimi
   }, (req, res) => (connections.isRefused(req.socket) ? sendBusy(res, connections.open()) : handler(req, res)));
   const connections = limitConnections(server, {
     max: limits.maxConnections,
-    // node's own head deadline answers 408 first; this closes what it missed
+    // node's own head deadline answers 408 first; this answers 408 and closes what it missed
     idleMs: limits.headersMs + limits.checkIntervalMs,
     keepAliveMs: limits.keepAliveMs,
     ...(options.onRefused ? { onRefused: options.onRefused } : {}),

@@ -1,6 +1,9 @@
+import { createServer } from 'node:http';
 import { connect, type Socket } from 'node:net';
+import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import { limitConnections } from '../../lib/daemon/connections.js';
 import { toPaths } from '../../lib/store/paths.js';
 import { call, closeDaemons, gate, gates, startTestDaemon } from '../helpers/daemon.js';
 import { killHostiles, startHostile } from '../helpers/hostile.js';
@@ -85,6 +88,27 @@ limits('a request head late past headersMs, or a request late past requestMs, is
   const bodiesAt = performance.now() - connected;
   console.log(`  request deadline 2.5 s: body tricklers cut off ${Math.round(bodiesAt)} ms after they were all seen connected`);
   assert.ok(bodiesAt > 1500, `a request is not cut off well before its deadline (${Math.round(bodiesAt)} ms)`);
+});
+
+limits('a head late past idleMs is answered 408 even when node\'s own head deadline has not yet looked', async () => {
+  // node's check is put out of reach, as when both fall due in one turn of a loaded event loop
+  const server = createServer({ headersTimeout: 60_000, requestTimeout: 120_000 }, (_req, res) => res.end());
+  const stats = limitConnections(server, { max: 10, idleMs: 300, keepAliveMs: 300 });
+  const socket = join(tempRoot(), 'limits.sock');
+  await new Promise<void>((resolve) => server.listen(socket, resolve));
+  try {
+    const client = connect(socket);
+    opened.push(client);
+    let answer = '';
+    client.on('data', (chunk: Buffer) => void (answer += chunk.toString()));
+    const closed = new Promise<void>((resolve) => client.once('close', () => resolve()));
+    client.write('GET /status HTTP/1.1\r\nHost: svc\r\nX-Slow: a');
+    await closed;
+    assert.match(answer, /^HTTP\/1\.1 408 /, `the late head's answer: ${JSON.stringify(answer)}`);
+    assert.is(stats.closedIdle(), 1);
+  } finally {
+    server.close();
+  }
 });
 
 limits.run();

@@ -37,7 +37,13 @@ export function startHostile(plan: HostilePlan): Hostile {
   const exited = new Promise<void>((resolve) => child.on('close', () => resolve()));
   const hostile: Hostile = {
     stats: () => last,
-    until: (test, what, ms = 45_000) => within(ms, () => (test(last) ? last : null), `${what} (last: ${JSON.stringify(last)})`),
+    async until(test, what, ms = 45_000) {
+      // the stats at the end, not at the call, are what a failure reports
+      const seen = await within(ms, () => (test(last) || child.exitCode !== null ? last : null), what)
+        .catch((err: Error) => { throw new Error(`${err.message} (last: ${JSON.stringify(last)})`); });
+      if (!test(seen)) throw new Error(`the hostile client exited with ${child.exitCode} before ${what} (last: ${JSON.stringify(seen)})`);
+      return seen;
+    },
     async kill() {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
       await exited;

@@ -94,7 +94,7 @@ function spin(count: number, cpus: string): () => Promise<void> {
 }
 
 /** Waits until the daemon of `root` has read every task, done ones included (`/status`). */
-function untilLoaded(root: string): Promise<void> {
+export function untilLoaded(root: string): Promise<void> {
   return until(async () => ((await requestDaemon(toPaths(root).socket, 'GET', '/status')).body as { tasks?: { loaded?: boolean } }).tasks?.loaded === true, 120_000);
 }
 

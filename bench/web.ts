@@ -8,6 +8,7 @@ import { DAEMON_NODE_FLAGS } from '../lib/daemon/service.js';
 import { toPaths } from '../lib/store/paths.js';
 import { initTree } from '../lib/store/store.js';
 import { launchChromium } from './boards-apart.js';
+import { feedCost, SAMPLE_US } from './feed-cost.js';
 import { formatNumber, median, rssMb, type BenchOptions, type Row } from './measure.js';
 import { latencyApart, latencySameCpus, openBoard, type Quantiles } from './web-latency.js';
 
@@ -47,6 +48,8 @@ export async function benchWeb(options: BenchOptions): Promise<Row[]> {
     // Interleaved rounds of each kind, so that all meet the same load; medians of each kind.
     const same = await latencySameCpus(browser, options, size);
     const apart = await latencyApart(options, size);
+    const dispatches = options.quick ? 200 : 1000;
+    const cost = await feedCost(options, size, dispatches);
     const n = size.toLocaleString('en');
     return [
       { section: 'web', metric: `board first render, ${n} tasks`, value: formatNumber(median(renders), 'ms'), note: `goto to ${active + 50} cards drawn (every active task and the latest 50 done), median of 3 (target <= 1 s)` },
@@ -59,6 +62,12 @@ export async function benchWeb(options: BenchOptions): Promise<Row[]> {
         latencyRow('dispatch latency p99, 20 boards on their own CPU / none', apart.kinds.boards, apart.kinds.none, `the same rounds with 20 boards drawn by a browser on CPU ${apart.cpus.browser}`),
         latencyRow('dispatch latency p99, no board, other CPU busy / none', apart.kinds.busy, apart.kinds.none, `the same rounds with CPU ${apart.cpus.browser} kept busy by 20 spinning processes and no board: what the machine, not the daemon, makes of a busy browser`),
       ] : []),
+      ...(cost ? [{
+        section: 'web',
+        metric: "the board's code on the daemon's thread, 20 boards' streams",
+        value: `${formatNumber(cost.boardMs, 'ms')} / ${dispatches.toLocaleString('en')} dispatches`,
+        note: `read off a CPU profile (${SAMPLE_US} µs samples) of a round like the streams' above: ${(100 * cost.boardMs / cost.busyMs).toFixed(2)} % of the thread's busy time; longest unbroken stretch ${cost.longestMs.toFixed(2)} ms of ${cost.stretches}; at most ${cost.worstSpanMs.toFixed(2)} ms in any ${cost.latency.p99.toFixed(1)} ms (that round's p99)`,
+      }] : []),
       { section: 'web', metric: 'daemon RSS growth, 20 open boards', value: formatNumber(growth, 'MB'), note: '20 pages on the board while 200 tasks move by hand, each page seeing every move (target <= 20 MB)' },
     ];
   } finally {

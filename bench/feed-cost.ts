@@ -46,7 +46,7 @@ export async function feedCost(options: BenchOptions, size: number, count: numbe
         await close();
       };
     };
-    const latency = await dispatchLatency(join(options.tmp, 'feed-cost'), { count, tree: size, complete: false, around }, options.log);
+    const latency = await dispatchLatency(join(options.tmp, 'feed-cost'), { count, tree: size, complete: false, around }, (text) => options.log(`web: profiled, 20 boards' streams, ${text.replace(/^scheduler: /, '')}`));
     const cost = { latency, ...readProfile(profile!, latency.p99) };
     options.log(`web: board code ${cost.boardMs.toFixed(1)} ms of ${cost.busyMs.toFixed(0)} ms busy, longest stretch ${cost.longestMs.toFixed(2)} ms of ${cost.stretches}, at most ${cost.worstSpanMs.toFixed(2)} ms in ${latency.p99.toFixed(1)} ms`);
     return cost;

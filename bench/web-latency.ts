@@ -76,8 +76,9 @@ async function latencyRounds<K extends Kind>(openers: Record<K, Opener>, rounds:
         await untilLoaded(root);
         return open(root);
       };
-      (runs[kind] ??= []).push(await dispatchLatency(join(options.tmp, `${dir}-${kind}-${round}`), { count: options.quick ? 200 : 1000, tree: size, complete: false, around }, options.log));
-      options.log(`web: dispatch latency, ${label}${LABEL[kind]}, round ${round + 1}, load average ${loadavg().map((n) => n.toFixed(1)).join(' ')}`);
+      // the round's figures on one line with its kind (the scheduler section's line names none)
+      const log = (text: string) => options.log(`web: ${label}${LABEL[kind]}, round ${round + 1}, ${text.replace(/^scheduler: /, '')}, load average ${loadavg().map((n) => n.toFixed(1)).join(' ')}`);
+      (runs[kind] ??= []).push(await dispatchLatency(join(options.tmp, `${dir}-${kind}-${round}`), { count: options.quick ? 200 : 1000, tree: size, complete: false, around }, log));
     }
   }
   return Object.fromEntries((Object.entries(runs) as Array<[K, Latency[]]>).map(([kind, latencies]) => [kind, { p50: median(latencies.map((run) => run.p50)), p99: median(latencies.map((run) => run.p99)) }])) as Record<K, Quantiles>;

@@ -129,8 +129,11 @@ function assertOnceAfterKill(hosts: Host[], tasks: string, ids: string[], daemon
 
 /**
  * True when `path`, a copy in data/conflicts/, is the old copy of a commit the killed daemon had
- * written but not yet unlinked when it died: in progress under a lease that daemon granted, older
- * than the task's copy in done/, and moved there by a repair the host recorded (`duplicate_resolved`).
+ * written but not yet unlinked when it died, moved there by a repair the host recorded
+ * (`duplicate_resolved`) and older than the task's copy in done/. Either a completion: the old copy
+ * in progress under a lease that daemon granted; or a dispatch: the old copy in ready/, the copy
+ * kept in progress under a lease this host had not granted (none of its dispatches of the task came
+ * before the repair), so the killed daemon's, which this host later found expired.
  */
 function isHalfDoneCommit(host: Host, tasks: string, path: string, killed: string): boolean {
   // Not readFileSync(file, 'utf8'): Node 20 aborts the process when a close on the mount fails.
@@ -138,9 +141,14 @@ function isHalfDoneCommit(host: Host, tasks: string, path: string, killed: strin
   const old = { task: read(path) };
   const id = old.task.id;
   const kept = { task: read(`${tasks}/done/${id}.md`) };
-  const lease = old.task.lease;
-  const recorded = readEvents(host.home).some((event) => event.type === 'recovery_action' && event.taskId === id && JSON.stringify(event.payload).includes(path.split('/').pop()!));
-  return old.task.status === 'in-progress' && `${lease?.host} ${lease?.pid}` === killed && Date.parse(old.task.updatedAt) < Date.parse(kept.task.updatedAt) && recorded;
+  const events = readEvents(host.home).filter((event) => event.taskId === id);
+  const repair = events.find((event) => event.type === 'recovery_action' && JSON.stringify(event.payload).includes(path.split('/').pop()!));
+  if (!repair || Date.parse(old.task.updatedAt) >= Date.parse(kept.task.updatedAt)) return false;
+  if (old.task.status === 'in-progress') return `${old.task.lease?.host} ${old.task.lease?.pid}` === killed;
+  const keptInProgress = /(^|\/)in-progress\//.test((repair.payload as { details?: { kept?: string } }).details?.kept ?? '');
+  const before = (type: string) => events.some((event) => event.type === type && event.timestamp < repair.timestamp);
+  const after = (type: string) => events.some((event) => event.type === type && event.timestamp >= repair.timestamp);
+  return old.task.status === 'ready' && keptInProgress && !before('task.dispatched') && after('lease.expired');
 }
 
 /**

@@ -78,16 +78,18 @@ export async function startDaemonProcess(ctx: Context): Promise<boolean> {
 // --- internal ---
 
 /**
- * The fault-injection hook of svc's crash tests: `SVC_TEST_CRASH_AT=<step>[@<cause>]` makes the
- * daemon SIGKILL itself the first time a dispatch reaches that step (`dispatch.marked`,
- * `commit.written@dispatch`, `commit.unlinked@dispatch`, `commit.committed@dispatch`,
- * `dispatch.leased`, `dispatch.handed`). Never set otherwise.
+ * The fault-injection hook of svc's crash tests: `SVC_TEST_CRASH_AT=<step>[@<cause>][#<n>]` makes
+ * the daemon SIGKILL itself the first (the n-th) time a dispatch reaches that step
+ * (`dispatch.marked`, `commit.written@dispatch`, `commit.unlinked@dispatch`,
+ * `commit.committed@dispatch`, `dispatch.leased`, `dispatch.handed`). Never set otherwise.
  */
 function toFault(spec: string | undefined): ((point: string, detail?: string) => void) | undefined {
   if (!spec) return undefined;
-  const [step, cause] = spec.split('@');
+  const [where, nth] = spec.split('#');
+  const [step, cause] = where!.split('@');
+  let left = Number(nth ?? 1);
   return (point, detail) => {
-    if (point !== step || (cause !== undefined && detail !== cause)) return;
+    if (point !== step || (cause !== undefined && detail !== cause) || --left > 0) return;
     process.stderr.write(`svc daemon: SVC_TEST_CRASH_AT=${spec} reached: SIGKILL\n`);
     process.kill(process.pid, 'SIGKILL');
   };

@@ -4,7 +4,9 @@
 // (the coherent options). Every task must be done, dispatched and run once; a task moved by hand
 // into ready/ through either mount must be dispatched, never judged a duplicate of the name the other
 // mount still caches. The burst is the issue's 1,000 calls with the default options and 100 with the
-// coherent ones (bench/README.md has both at 1,000); SVC_GLUSTER_TASKS sets both.
+// coherent ones (bench/README.md has both at 1,000); SVC_GLUSTER_TASKS sets both. One daemon
+// killed mid-burst, from outside or with a dispatch half done: the other finishes every task, and
+// what it moves to data/conflicts/ is only the old copy of a commit the killed one left half done.
 import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
@@ -68,24 +70,43 @@ for (const coherent of [true, false].filter((on) => !ONLY || ONLY === (on ? 'coh
   });
 }
 
-if (!ONLY || ONLY === 'kill') (absent ? gluster.skip : gluster)(`a daemon SIGKILLed mid-burst on GlusterFS: its leases expire and the other daemon finishes all ${KILL_TASKS} tasks, each completed once`, async () => {
+/**
+ * How the first daemon dies: SIGKILLed from outside at whatever point its burst is, or by its own
+ * fault hook (SVC_TEST_CRASH_AT) at its 10th dispatch, the in-progress copy written and the ready
+ * one still there: a half-done dispatch the other daemon must find and repair on its mount.
+ */
+const KILLS = [
+  { what: 'SIGKILLed mid-burst', env: {} },
+  { what: 'killed with a dispatch half done', env: { SVC_TEST_CRASH_AT: 'commit.written@dispatch#10' } },
+];
+
+for (const kill of KILLS.filter(() => !ONLY || ONLY === 'kill')) (absent ? gluster.skip : gluster)(`a daemon ${kill.what} on GlusterFS: its leases expire and the other daemon finishes all ${KILL_TASKS} tasks, each completed once`, async () => {
   const vol = volume!;
   await vol.setCoherent(false);
   const tree = `kill-${Date.now()}`;
   const tasks = await newTree(vol, tree);
-  await withTwoHosts({ mount: (home) => vol.mount(toPaths(home).tasks, { subdir: `${tree}/tasks` }), daemon: { defaultLeaseTtlMs: LEASE_TTL_MS } }, async (hosts) => {
+  await withTwoHosts({ mount: (home) => vol.mount(toPaths(home).tasks, { subdir: `${tree}/tasks` }), daemon: { defaultLeaseTtlMs: LEASE_TTL_MS }, hostEnv: { a: kill.env } }, async (hosts) => {
     const [a, b] = hosts as [Host, Host];
     const daemons = hosts.map((host) => `${hostname()} ${host.daemon!.child.pid}`);
     const ids = await dispatchBurst(hosts, KILL_TASKS);
     const byA = () => readEvents(a.home).filter((event) => event.type === 'task.dispatched').length;
-    await within(60_000, () => byA() >= 10, 'a dispatching 10 tasks');
-    await a.daemon!.kill();
+    if ('SVC_TEST_CRASH_AT' in kill.env) {
+      await within(60_000, () => a.daemon!.child.signalCode === 'SIGKILL', 'a killing itself at its 10th dispatch');
+      assert.match(a.daemon!.output(), 'SVC_TEST_CRASH_AT=commit.written@dispatch#10 reached');
+    } else {
+      await within(60_000, () => byA() >= 10, 'a dispatching 10 tasks');
+      await a.daemon!.kill();
+    }
     const killedAt = Date.now();
     await untilDone(tasks, ids, hosts);
     const expired = readEvents(b.home).filter((event) => event.type === 'lease.expired');
     assert.ok(expired.length > 0, 'b moved some of the killed daemon\'s leases back to ready');
     await within(20_000, () => ids.every((id) => results(hosts).some((run) => run.taskId === id)), 'every agent recorded its answer');
     assertOnceAfterKill(hosts, tasks, ids, daemons);
+    if ('SVC_TEST_CRASH_AT' in kill.env) {
+      const moved = readdirSync(toPaths(b.home).conflicts);
+      assert.ok(moved.some((name) => name.includes('.ready.')), `b moved the half-done dispatch's ready copy aside: ${moved.join(', ')}`);
+    }
     process.stdout.write(`  (${expired.length} leases of the killed daemon expired; all done ${((Date.now() - killedAt) / 1000).toFixed(1)} s after the kill)\n`);
   });
 });

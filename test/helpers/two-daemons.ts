@@ -44,6 +44,8 @@ export interface TwoHostsOptions {
   org?: (name: string, home: string) => Record<string, unknown>;
   /** Further environment of each daemon. */
   env?: Record<string, string>;
+  /** Further environment of one host's daemon, by host name. */
+  hostEnv?: Record<string, Record<string, string>>;
 }
 
 /** Mounts the tree once per host, starts a daemon on each, runs `fn`, and always stops the daemons and unmounts. */
@@ -56,7 +58,7 @@ export async function withTwoHosts(options: TwoHostsOptions, fn: (hosts: Host[])
       hosts.push({ name, home, mount });
       writeOrg(home, orgOf(name, home, options));
     }
-    for (const host of hosts) host.daemon = startChild(host.home, ['daemon', 'run'], options.env ?? {});
+    for (const host of hosts) host.daemon = startChild(host.home, ['daemon', 'run'], { ...options.env, ...options.hostEnv?.[host.name] });
     await Promise.all(hosts.map((host) => healthy(host.home, 30_000)));
     await fn(hosts);
   } finally {

@@ -26,12 +26,13 @@ export interface ConnectionStats {
 
 /**
  * Bounds the connections of a server: one with no request in flight is answered 408 and closed
- * after `idleMs` (closed after `keepAliveMs` once it has been answered), and past `max` one is closed to make room: the
- * longest-idle, or the one whose request has been arriving the longest (a client trickling its
- * body). A new one is refused only when every open connection has a whole request in flight: its
- * request is answered 503 `busy` (see `isRefused`), or, past `max` refused ones waiting for
- * their heads, it is closed at once. So clients that connect and never speak, or speak a byte at a
- * time, cannot exhaust the daemon's file descriptors, and a health check still gets through.
+ * after `idleMs` (closed after `keepAliveMs` once it has been answered), and past `max` one is
+ * closed to make room: the longest-idle, or the one whose request has been arriving the longest (a
+ * client trickling its body). A new one is refused only when every open connection has a whole
+ * request in flight: its request is answered 503 `busy` (see `isRefused`), or, past `max` refused
+ * ones waiting for their heads, it is closed at once. So clients that connect and never speak, or
+ * speak a byte at a time, cannot exhaust the daemon's file descriptors, and a health check still
+ * gets through.
  */
 export function limitConnections(server: Server, limits: ConnectionLimits): ConnectionStats {
   const { max, idleMs, keepAliveMs } = limits;

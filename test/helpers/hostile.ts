@@ -39,9 +39,10 @@ export function startHostile(plan: HostilePlan): Hostile {
     stats: () => last,
     async until(test, what, ms = 45_000) {
       // the stats at the end, not at the call, are what a failure reports
-      const seen = await within(ms, () => (test(last) || child.exitCode !== null ? last : null), what)
+      const ended = () => child.exitCode !== null || child.signalCode !== null;
+      const seen = await within(ms, () => (test(last) || ended() ? last : null), what)
         .catch((err: Error) => { throw new Error(`${err.message} (last: ${JSON.stringify(last)})`); });
-      if (!test(seen)) throw new Error(`the hostile client exited with ${child.exitCode} before ${what} (last: ${JSON.stringify(seen)})`);
+      if (!test(seen)) throw new Error(`the hostile client ended (${child.exitCode ?? child.signalCode}) before ${what} (last: ${JSON.stringify(seen)})`);
       return seen;
     },
     async kill() {

@@ -75,9 +75,9 @@ for (const coherent of [true, false].filter((on) => !ONLY || ONLY === (on ? 'coh
  * fault hook (SVC_TEST_CRASH_AT) at its 10th dispatch, the in-progress copy written and the ready
  * one still there: a half-done dispatch the other daemon must find and repair on its mount.
  */
-const KILLS = [
-  { what: 'SIGKILLed mid-burst', env: {} },
-  { what: 'killed with a dispatch half done', env: { SVC_TEST_CRASH_AT: 'commit.written@dispatch#10' } },
+const KILLS: Array<{ what: string; crashAt?: string }> = [
+  { what: 'SIGKILLed mid-burst' },
+  { what: 'killed with a dispatch half done', crashAt: 'commit.written@dispatch#10' },
 ];
 
 for (const kill of KILLS.filter(() => !ONLY || ONLY === 'kill')) (absent ? gluster.skip : gluster)(`a daemon ${kill.what} on GlusterFS: its leases expire and the other daemon finishes all ${KILL_TASKS} tasks, each completed once`, async () => {
@@ -85,14 +85,14 @@ for (const kill of KILLS.filter(() => !ONLY || ONLY === 'kill')) (absent ? glust
   await vol.setCoherent(false);
   const tree = `kill-${Date.now()}`;
   const tasks = await newTree(vol, tree);
-  await withTwoHosts({ mount: (home) => vol.mount(toPaths(home).tasks, { subdir: `${tree}/tasks` }), daemon: { defaultLeaseTtlMs: LEASE_TTL_MS }, hostEnv: { a: kill.env } }, async (hosts) => {
+  await withTwoHosts({ mount: (home) => vol.mount(toPaths(home).tasks, { subdir: `${tree}/tasks` }), daemon: { defaultLeaseTtlMs: LEASE_TTL_MS }, hostEnv: { a: kill.crashAt ? { SVC_TEST_CRASH_AT: kill.crashAt } : {} } }, async (hosts) => {
     const [a, b] = hosts as [Host, Host];
     const daemons = hosts.map((host) => `${hostname()} ${host.daemon!.child.pid}`);
     const ids = await dispatchBurst(hosts, KILL_TASKS);
     const byA = () => readEvents(a.home).filter((event) => event.type === 'task.dispatched').length;
-    if ('SVC_TEST_CRASH_AT' in kill.env) {
-      await within(60_000, () => a.daemon!.child.signalCode === 'SIGKILL', 'a killing itself at its 10th dispatch');
-      assert.match(a.daemon!.output(), 'SVC_TEST_CRASH_AT=commit.written@dispatch#10 reached');
+    if (kill.crashAt) {
+      await within(60_000, () => a.daemon!.child.signalCode === 'SIGKILL', `a killing itself at ${kill.crashAt}`);
+      assert.match(a.daemon!.output(), `SVC_TEST_CRASH_AT=${kill.crashAt} reached`);
     } else {
       await within(60_000, () => byA() >= 10, 'a dispatching 10 tasks');
       await a.daemon!.kill();
@@ -103,7 +103,7 @@ for (const kill of KILLS.filter(() => !ONLY || ONLY === 'kill')) (absent ? glust
     assert.ok(expired.length > 0, 'b moved some of the killed daemon\'s leases back to ready');
     await within(20_000, () => ids.every((id) => results(hosts).some((run) => run.taskId === id)), 'every agent recorded its answer');
     assertOnceAfterKill(hosts, tasks, ids, daemons);
-    if ('SVC_TEST_CRASH_AT' in kill.env) {
+    if (kill.crashAt) {
       const moved = readdirSync(toPaths(b.home).conflicts);
       assert.ok(moved.some((name) => name.includes('.ready.')), `b moved the half-done dispatch's ready copy aside: ${moved.join(', ')}`);
     }

@@ -108,6 +108,7 @@ async function launch(paths: Paths, store: Store, options: DaemonOptions, clock:
   core.web = createWebPort({ ...routeContext, paths, store, index, changes, clock, plan: async () => core.scheduling?.dryRun() ?? [], metrics: metricsHandler(() => metrics) }, options.web);
   const server = (parts.server = createLimitedServer(createRoutes(routeContext), limits, {
     onRefused: (busy) => log.warn('socket.refused', { message: `a connection was refused (503 busy): all ${busy} open connections have a request in flight` }),
+    onFailure: (err, req) => log.error('request.failed', { method: req.method, url: String(req.url).slice(0, 200), code: err.code, message: err.message }),
   }));
   const requests = trackRequests(server);
   core.socketIno = await listenPrivate(server, paths.socket);

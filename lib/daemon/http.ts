@@ -1,4 +1,4 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import { SvcError, toSvcError } from '../core/errors.js';
 
 /** Largest request body accepted (docs/architecture.md, "Interfaces"). */
@@ -19,6 +19,48 @@ export function route(handler: Handler, onFailure?: OnFailure): Handler {
       sendError(res, err, req, onFailure);
     }
   };
+}
+
+/**
+ * A request listener no request can throw past: a failure of `handler`, sync or async, answers
+ * that request with the error shape (500 `internal` for anything but an SvcError), is told to
+ * `onFailure` (the log) when it is the server's, and the server serves on.
+ */
+export function shielded(handler: (req: IncomingMessage, res: ServerResponse) => unknown, onFailure?: OnFailure): RequestListener {
+  return (req, res) => {
+    const fail = (err: unknown) => {
+      try {
+        sendError(res, err, req, onFailure);
+      } catch {
+        res.destroy();
+      }
+    };
+    try {
+      const out = handler(req, res);
+      if (out instanceof Promise) out.catch(fail);
+    } catch (err) {
+      fail(err);
+    }
+  };
+}
+
+/**
+ * The URL of a request's target, or null when it is not a path (`*`, an absolute URL) or does not
+ * parse: `//` and `/\` are paths to node's server but hosts to `new URL(target, base)`.
+ */
+export function requestUrl(req: IncomingMessage): URL | null {
+  const target = req.url ?? '/';
+  if (!target.startsWith('/')) return null;
+  try {
+    return new URL(`http://svc${target}`);
+  } catch {
+    return null;
+  }
+}
+
+/** The query of a request (empty when its target does not parse: `requestUrl`). */
+export function queryOf(req: IncomingMessage): URLSearchParams {
+  return requestUrl(req)?.searchParams ?? new URLSearchParams();
 }
 
 /** Sends a JSON body with a status. */

@@ -3,7 +3,7 @@ import { collectDefaultMetrics, Registry } from 'prom-client';
 import { SvcError } from '../core/errors.js';
 import type { Clock } from '../core/time.js';
 import type { IndexEntry } from '../store/task-index.js';
-import { sendError, sendJson } from './http.js';
+import { queryOf, sendError, sendJson } from './http.js';
 import { createMetricCounters, type MetricCounters } from './metrics-counters.js';
 import { registerGauges, type GaugeSource } from './metrics-gauges.js';
 
@@ -56,7 +56,7 @@ export function metricsHandler(metrics: () => Metrics | undefined): (req: Incomi
     try {
       const source = metrics();
       if (!source) throw new SvcError('unavailable', 'The daemon is starting: its metrics are not registered yet.', 'Scrape again in a moment.');
-      if (new URL(req.url ?? '/', 'http://svc').searchParams.get('format') === 'json') return sendJson(res, 200, { ok: true, metrics: await source.renderJson() });
+      if (queryOf(req).get('format') === 'json') return sendJson(res, 200, { ok: true, metrics: await source.renderJson() });
       const text = await source.render();
       res.writeHead(200, { 'content-type': METRICS_CONTENT_TYPE, 'content-length': Buffer.byteLength(text) });
       res.end(req.method === 'HEAD' ? undefined : text);

@@ -7,7 +7,7 @@ import { formatIssues } from '../core/task.js';
 import { STATUSES, type Status } from '../core/status.js';
 import { fromFilterQuery, type TaskFilter } from '../store/task-filter.js';
 import { invokeTool, type ToolContext, type ToolDef } from '../tools/registry.js';
-import { assertObject, readJson, route, sendError, sendJson, type Handler } from './http.js';
+import { assertObject, queryOf, readJson, route, sendError, sendJson, type Handler } from './http.js';
 import type { LeaseOwners } from './lease-owners.js';
 import type { LongPollBudgets } from './long-polls.js';
 import type { DaemonLog } from './log.js';
@@ -190,7 +190,7 @@ async function waitStop(ctx: RouteContext, req: IncomingMessage & { params?: Rec
 }
 
 async function waitChanges(ctx: RouteContext, req: IncomingMessage, res: ServerResponse): Promise<void> {
-  const query = new URL(req.url ?? '/', 'http://svc').searchParams;
+  const query = queryOf(req);
   const after = Number(query.get('after') ?? -1);
   const waitMs = Number(query.get('waitMs') ?? MAX_CHANGE_WAIT_MS);
   if (!Number.isInteger(after) || !Number.isFinite(waitMs) || waitMs < 0) {
@@ -205,7 +205,7 @@ async function waitChanges(ctx: RouteContext, req: IncomingMessage, res: ServerR
 
 /** `status=<one>` or `statuses=<a,b,...>` (the listing of several; an older daemon ignores it and lists all). */
 function toStatusQuery(req: IncomingMessage): Status[] | undefined {
-  const query = new URL(req.url ?? '/', 'http://svc').searchParams;
+  const query = queryOf(req);
   const value = query.get('status') || query.get('statuses');
   if (value === null || value === '') return undefined;
   const statuses = value.split(',');
@@ -215,7 +215,7 @@ function toStatusQuery(req: IncomingMessage): Status[] | undefined {
 }
 
 function toFilterQuery(req: IncomingMessage): TaskFilter {
-  const filter = fromFilterQuery(new URL(req.url ?? '/', 'http://svc').searchParams);
+  const filter = fromFilterQuery(queryOf(req));
   if (filter.since !== undefined && Number.isNaN(Date.parse(filter.since))) {
     throw new SvcError('validation_error', `GET /v1/tasks takes since as a time (found ${JSON.stringify(filter.since)}).`, 'Ask GET /v1/tasks?since=2026-11-23T08:00:00Z.');
   }

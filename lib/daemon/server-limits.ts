@@ -1,7 +1,7 @@
 import { createServer, type RequestListener, type Server, type ServerResponse } from 'node:http';
 import { SvcError } from '../core/errors.js';
 import { limitConnections } from './connections.js';
-import { sendJson } from './http.js';
+import { sendJson, shielded, type OnFailure } from './http.js';
 
 /**
  * What one client may hold of the daemon's socket (docs/daemon.md, Limits). A client that
@@ -48,13 +48,16 @@ export function toServerLimits(overrides: Partial<ServerLimits> = {}): ServerLim
 export interface LimitedServerOptions {
   /** Told when a connection is refused because every open one has a whole request in flight. */
   onRefused?: (open: number) => void;
+  /** Told of a failure no route caught (the request is answered 500 and the server serves on). */
+  onFailure?: OnFailure;
 }
 
 /**
  * Creates an HTTP server that enforces `limits`: node answers 408 and closes a connection whose
  * request head or whole request is late (checked every `checkIntervalMs`) and closes an idle
  * keep-alive connection; `limitConnections` caps the connections, and the request of one it
- * refused is answered 503 `busy` here, before any route sees it.
+ * refused is answered 503 `busy` here, before any route sees it. No request can throw past
+ * `handler` (`shielded`): an unexpected failure is a 500 for that request and the server serves on.
  */
 export function createLimitedServer(handler: RequestListener, limits: ServerLimits, options: LimitedServerOptions = {}): Server {
   const server = createServer({
@@ -63,7 +66,7 @@ export function createLimitedServer(handler: RequestListener, limits: ServerLimi
     requestTimeout: limits.requestMs,
     keepAliveTimeout: limits.keepAliveMs,
     connectionsCheckingInterval: limits.checkIntervalMs,
-  }, (req, res) => (connections.isRefused(req.socket) ? sendBusy(res, connections.open()) : handler(req, res)));
+  }, shielded((req, res) => (connections.isRefused(req.socket) ? sendBusy(res, connections.open()) : handler(req, res)), options.onFailure));
   const connections = limitConnections(server, {
     max: limits.maxConnections,
     // node's own head deadline answers 408 first; this answers 408 and closes what it missed

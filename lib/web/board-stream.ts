@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { queryOf } from '../daemon/http.js';
 import type { BoardFeed, SentChange } from './board-feed.js';
 
 /** A comment line this often keeps idle streams open through proxies and tells a dead page apart. */
@@ -7,7 +8,8 @@ const HEARTBEAT_MS = 15_000;
 /** Opens a Server-Sent Events answer (the browser's EventSource reconnects after 1 s on its own). */
 export function openEventStream(req: IncomingMessage, res: ServerResponse): { send(event: string, id: string | null, data: unknown, serialised?: string): void; onClose(fn: () => void): void } {
   res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', connection: 'keep-alive' });
-  res.write('retry: 1000\n\n');
+  if (req.method === 'HEAD') res.end(); // the headers alone: a stream nobody reads holds nothing
+  else res.write('retry: 1000\n\n');
   const heartbeat = setInterval(() => res.write(': ping\n\n'), HEARTBEAT_MS);
   heartbeat.unref();
   req.socket.setTimeout(0);
@@ -43,7 +45,7 @@ export function streamBoard(feed: BoardFeed, req: IncomingMessage, res: ServerRe
 
 function toLast(req: IncomingMessage): { epoch: string; seq: number } | null {
   const header = req.headers['last-event-id'];
-  const text = (Array.isArray(header) ? header[0] : header) ?? new URL(req.url ?? '/', 'http://svc').searchParams.get('last') ?? '';
+  const text = (Array.isArray(header) ? header[0] : header) ?? queryOf(req).get('last') ?? '';
   const match = /^([0-9a-f]+)\.(\d+)$/.exec(text);
   return match ? { epoch: match[1]!, seq: Number(match[2]) } : null;
 }

@@ -1,5 +1,6 @@
-import { timingSafeEqual } from 'node:crypto';
+import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { requestUrl } from '../daemon/http.js';
 
 /** The Content-Security-Policy of every answer: the page's own scripts and styles, nothing inline, no frames. */
 export const CSP = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
@@ -8,7 +9,7 @@ export const CSP = "default-src 'none'; script-src 'self'; style-src 'self'; img
 export const DEFAULT_ACTOR = 'operator';
 
 /** How a request stands: who acts, or why it is refused. */
-export type Admission = { ok: true; actor: string; setCookies?: string[]; redirect?: string } | { ok: false; status: 401 | 403 | 421; message: string; hint: string };
+export type Admission = { ok: true; actor: string; setCookies?: string[]; redirect?: string } | { ok: false; status: 400 | 401 | 403 | 421; message: string; hint: string };
 
 /** The security checks of docs/web-board.md, "Security", for a board on `port` with `token`. */
 export interface Guard {
@@ -26,8 +27,9 @@ export function createGuard(port: number, token: string): Guard {
   const admit = (req: IncomingMessage): Admission => {
     const host = String(req.headers.host ?? '').toLowerCase();
     if (!hosts.has(host)) return refuse(421, `The Host header names ${JSON.stringify(host)}; this board answers only to 127.0.0.1:${port} or localhost:${port}.`, `Open http://127.0.0.1:${port}/ (a page under another name is refused: DNS rebinding).`);
+    const url = requestUrl(req);
+    if (!url) return refuse(400, `The request target ${JSON.stringify(String(req.url).slice(0, 200))} is not a path of this board.`, `Open http://127.0.0.1:${port}/.`);
     const cookies = parseCookies(req.headers.cookie);
-    const url = new URL(req.url ?? '/', 'http://svc');
     const actor = toActor(cookies[asCookie]);
     const given = url.searchParams.get('token');
     if (req.method === 'GET' && same(given, token)) { // the URL of `svc web`: into the cookie, then out of the address bar
@@ -62,13 +64,21 @@ export function setSecurityHeaders(res: ServerResponse): void {
 
 // --- internal ---
 
-function refuse(status: 401 | 403 | 421, message: string, hint: string): Admission {
+function refuse(status: 400 | 401 | 403 | 421, message: string, hint: string): Admission {
   return { ok: false, status, message, hint };
 }
 
+/**
+ * True when `given` is the token, in a time that tells nothing of either: their digests are
+ * compared, which have one length whatever was sent (bytes, not characters: `é` is two).
+ */
 function same(given: string | undefined | null, token: string): boolean {
-  if (!given || given.length !== token.length) return false;
-  return timingSafeEqual(Buffer.from(given), Buffer.from(token));
+  if (!given) return false;
+  return timingSafeEqual(digest(given), digest(token));
+}
+
+function digest(text: string): Buffer {
+  return createHash('sha256').update(text, 'utf8').digest();
 }
 
 function header(req: IncomingMessage, name: string): string | undefined {

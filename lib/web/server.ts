@@ -1,7 +1,8 @@
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { SvcError } from '../core/errors.js';
-import { assertObject, readJson, sendError, sendJson } from '../daemon/http.js';
+import { assertObject, queryOf, readJson, sendError, sendJson, type OnFailure } from '../daemon/http.js';
 import { createRouter, type Router } from '../daemon/router.js';
+import { createLimitedServer } from '../daemon/server-limits.js';
 import { WEB_HOST, type WebMount, type WebServer, type WebStarter } from '../daemon/web-port.js';
 import { resolveAnyId } from '../store/archived.js';
 import { listActions, runAction } from './actions.js';
@@ -10,6 +11,7 @@ import { startBoardFeed, type BoardFeed } from './board-feed.js';
 import { openEventStream, streamBoard } from './board-stream.js';
 import { latest, toCard } from './cards.js';
 import { createGuard, setSecurityHeaders, type Guard } from './guard.js';
+import { createStreamBudget, WEB_LIMITS, type StreamBudget } from './limits.js';
 import { sendAsset, sendPage, type View } from './page.js';
 import { readTaskDetail } from './task-detail.js';
 import { followTaskLogs } from './task-logs.js';
@@ -19,26 +21,26 @@ export const startWebBoard: WebStarter = async (mount, { port, token }) => {
   const feed = startBoardFeed(mount);
   let guard: Guard | null = null;
   let router: Router | null = null;
-  const server = createServer((req, res) => {
+  const failed = logFailure(mount);
+  // No request can throw past its route (a failure is a 500 for that request, logged), and a slow
+  // or idle client gets no more than the board's deadlines (./limits.ts).
+  const server = createLimitedServer((req, res) => {
     setSecurityHeaders(res);
     if (!guard || !router) return sendError(res, new SvcError('unavailable', 'The web board is starting.', 'Reload in a moment.'));
     const admitted = req.method === 'POST' ? guard.admitPost(req) : guard.admit(req);
-    if (!admitted.ok) return sendJson(res, admitted.status, { ok: false, error: { code: admitted.status === 401 ? 'unauthorized' : 'misdirected', message: admitted.message, hint: admitted.hint } });
+    if (!admitted.ok) return sendJson(res, admitted.status, { ok: false, error: { code: ADMISSION_CODES[admitted.status], message: admitted.message, hint: admitted.hint } });
     if (admitted.setCookies) res.setHeader('set-cookie', admitted.setCookies);
     if (admitted.redirect) return void res.writeHead(303, { location: admitted.redirect }).end();
     (req as IncomingMessage & { actor?: string }).actor = admitted.actor;
     router.handler(req, res);
-  });
-  // A slow client gets no more than the socket's deadlines (daemon/server-limits.ts): a request head
-  // within 10 s, a whole request within 30 s; an event stream, once asked, stays open.
-  Object.assign(server, { keepAliveTimeout: 5000, headersTimeout: 10_000, requestTimeout: 30_000, maxConnections: 512 });
+  }, WEB_LIMITS, { onFailure: failed });
   await new Promise<void>((resolve, reject) => {
     server.once('error', (err) => (feed.close(), reject(err)));
     server.listen({ port, host: WEB_HOST, exclusive: true }, () => resolve());
   });
   const bound = (server.address() as { port: number }).port;
   guard = createGuard(bound, token);
-  router = buildRoutes(mount, feed, token);
+  router = buildRoutes(mount, feed, token, createStreamBudget(), failed);
   return toHandle(server, bound, feed);
 };
 
@@ -46,11 +48,18 @@ export const startWebBoard: WebStarter = async (mount, { port, token }) => {
 
 type Req = IncomingMessage & { params?: Record<string, string>; actor?: string };
 
-function buildRoutes(mount: WebMount, feed: BoardFeed, token: string): Router {
+const ADMISSION_CODES = { 400: 'validation_error', 401: 'unauthorized', 403: 'forbidden', 421: 'misdirected' } as const;
+
+/** Logs a request the board failed to answer (not a client's mistake). */
+function logFailure(mount: WebMount): OnFailure {
+  return (err, req) => mount.log.error('web.request_failed', { method: req.method, url: String(req.url).slice(0, 200), code: err.code, message: err.message });
+}
+
+function buildRoutes(mount: WebMount, feed: BoardFeed, token: string, streams: StreamBudget, failed: OnFailure): Router {
   const page = (view: View) => (req: Req, res: ServerResponse) => sendPage(res, view, { token, actor: req.actor ?? 'operator', taskId: req.params?.id });
   const router = createRouter(
     (req, res) => sendError(res, new SvcError('not_found', `No page ${req.method} ${(req.url ?? '').split('?')[0]} on the web board.`, 'Pages: /, /task/<id>, /agents.')),
-    (err, _req, res) => sendError(res, err),
+    (err, req, res) => sendError(res, err, req, failed),
   );
   router
     .get('/', page('board'))
@@ -58,10 +67,10 @@ function buildRoutes(mount: WebMount, feed: BoardFeed, token: string): Router {
     .get('/agents', page('agents'))
     .get('/assets/:name', (req, res) => sendAsset(res, req.params?.name ?? ''))
     .get('/api/meta', (req: Req, res) => sendJson(res, 200, { ok: true, actor: req.actor, actions: listActions(mount) }))
-    .get('/api/board/stream', (req, res) => streamBoard(feed, req, res))
+    .get('/api/board/stream', (req, res) => (streams.take(res), streamBoard(feed, req, res)))
     .get('/api/tasks', (req, res) => sendJson(res, 200, { ok: true, cards: listTerminal(mount, req) }))
     .get('/api/task/:id', async (req, res) => sendJson(res, 200, { ok: true, ...(await readTaskDetail(mount, req.params?.id ?? '')) }))
-    .get('/api/task/:id/log', (req, res) => streamLogs(mount, req, res))
+    .get('/api/task/:id/log', (req, res) => streamLogs(mount, req, res, streams))
     .get('/api/agents', async (_req, res) => sendJson(res, 200, { ok: true, ...(await readAgentsPage(mount)) }))
     .get('/api/action/:name', (req) => refuseGet(req))
     .post('/api/action/:name', async (req: Req, res) => {
@@ -78,7 +87,7 @@ function refuseGet(req: IncomingMessage): never {
 
 /** `GET /api/tasks?status=done&offset=50&limit=50`: the next cards of a done or cancelled column ("more"). */
 function listTerminal(mount: WebMount, req: IncomingMessage) {
-  const query = new URL(req.url ?? '/', 'http://svc').searchParams;
+  const query = queryOf(req);
   const status = query.get('status');
   if (status !== 'done' && status !== 'cancelled') throw new SvcError('validation_error', `GET /api/tasks takes status done or cancelled (found ${JSON.stringify(status)}).`, 'Ask /api/tasks?status=done&offset=50&limit=50.');
   const offset = Math.max(0, Number(query.get('offset')) || 0);
@@ -87,8 +96,9 @@ function listTerminal(mount: WebMount, req: IncomingMessage) {
 }
 
 /** The log lines of one task: its id resolved first (a prefix would match the lines of others). */
-async function streamLogs(mount: WebMount, req: Req, res: ServerResponse): Promise<void> {
+async function streamLogs(mount: WebMount, req: Req, res: ServerResponse, streams: StreamBudget): Promise<void> {
   const id = await resolveAnyId(mount.store, req.params?.id ?? '');
+  streams.take(res);
   const stream = openEventStream(req, res);
   const gone = new AbortController();
   stream.onClose(() => gone.abort());
@@ -97,7 +107,7 @@ async function streamLogs(mount: WebMount, req: Req, res: ServerResponse): Promi
   });
 }
 
-function toHandle(server: ReturnType<typeof createServer>, port: number, feed: BoardFeed): WebServer {
+function toHandle(server: Server, port: number, feed: BoardFeed): WebServer {
   return {
     port,
     close: () => new Promise<void>((done) => {

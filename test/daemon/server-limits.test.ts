@@ -1,6 +1,8 @@
 import { readFileSync } from 'node:fs';
+import { request } from 'node:http';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import { SvcError } from '../../lib/core/errors.js';
 import { createLimitedServer, DEFAULT_LIMITS, toServerLimits } from '../../lib/daemon/server-limits.js';
 
 const readme = readFileSync(new URL('../../docs/daemon.md', import.meta.url), 'utf8');
@@ -26,4 +28,32 @@ limits('hands the deadlines to the server; a head deadline past the request dead
   assert.equal([odd.headersTimeout, odd.requestTimeout], [2000, 2000]);
 });
 
+limits('a handler that throws, at once or later, is a 500 for that request and the server serves on', async () => {
+  const failures: string[] = [];
+  const server = createLimitedServer((req) => {
+    if (req.url === '/sync') throw new Error('thrown at once');
+    if (req.url === '/async') return Promise.reject(new TypeError('thrown later')) as never;
+    throw new SvcError('not_found', 'no such page');
+  }, toServerLimits(), { onFailure: (err) => failures.push(err.message) });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  try {
+    assert.equal(await Promise.all(['/sync', '/async', '/other'].map((path) => statusOf(port, path))), [500, 500, 404]);
+    assert.equal(failures.sort(), ['thrown at once', 'thrown later'], 'a failure of the server is told; a client\'s mistake is not');
+  } finally {
+    server.close();
+    server.closeAllConnections();
+  }
+});
+
 limits.run();
+
+// --- internal ---
+
+function statusOf(port: number, path: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const req = request({ host: '127.0.0.1', port, path, agent: false }, (res) => (res.resume(), resolve(res.statusCode ?? 0)));
+    req.on('error', reject);
+    req.end();
+  });
+}

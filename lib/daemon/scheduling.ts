@@ -135,6 +135,8 @@ export async function startScheduling(options: SchedulingOptions): Promise<Sched
     void sla.check().catch((err: unknown) => options.log(`SLA check failed: ${err instanceof Error ? err.message : String(err)}`));
   }, settings.pollIntervalMs);
   boot.onDecided(() => scheduler.schedule());
+  // A plugin attaching is an event: tasks held `no-plugin-attached` go now, not at the next poll.
+  const offAttach = spawns.onAttach(() => scheduler.schedule());
   schedule();
   return {
     mode: boot.mode,
@@ -158,6 +160,7 @@ export async function startScheduling(options: SchedulingOptions): Promise<Sched
     pausedAgents: pauses.current,
     async close() {
       clearInterval(poll);
+      offAttach();
       pauses.close();
       overdue.close();
       recovery.close();

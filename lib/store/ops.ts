@@ -88,18 +88,21 @@ export async function blockTask(store: Store, arg: string, options: ActOptions &
   }, options.actor);
 }
 
-/** Blocked -> ready, or back to backlog when it was blocked from there (a gated task stays at its gate). */
-export async function unblockTask(store: Store, arg: string, options: ActOptions): Promise<CommitResult> {
+/** Where an unblock may send a task: ready (the default), or backlog when the operator asks for it. */
+export type UnblockTo = 'ready' | 'backlog';
+
+/** Blocked -> ready, or -> backlog when `to` says so (a gated task stays at its gate). */
+export async function unblockTask(store: Store, arg: string, options: ActOptions & { to?: UnblockTo | undefined }): Promise<CommitResult> {
+  const to = options.to ?? 'ready';
   return store.commit(arg, (current) => {
     if (current.status !== 'blocked') {
       throw new SvcError('invalid_transition', `${current.task.id} is in ${current.status}, not blocked: there is nothing to unblock.`, 'Only blocked tasks can be unblocked.');
     }
     assertNotAwaiting(current, 'unblocked');
-    const to = current.task.metadata.blockedFrom === 'backlog' ? 'backlog' : 'ready';
     const metadata = toBlockedFrom(current, to);
     delete metadata.blockReason;
     return {
-      task: { ...current.task, metadata }, body: current.body, status: to, reason: options.reason ?? (to === 'backlog' ? 'unblocked; back to backlog, where it was blocked from' : 'unblocked'),
+      task: { ...current.task, metadata }, body: current.body, status: to, reason: options.reason ?? (to === 'backlog' ? 'unblocked into backlog' : 'unblocked'),
       events: [{ type: 'task.unblocked', taskId: current.task.id, actor: options.actor, payload: {} }], // the transition says where to
     };
   }, options.actor);

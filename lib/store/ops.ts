@@ -1,6 +1,6 @@
 import { SvcError } from '../core/errors.js';
 import type { Priority } from '../core/priority.js';
-import { assertStatus, type Cause, type Status } from '../core/status.js';
+import { assertSchedulable, assertStatus, type Cause, type Status } from '../core/status.js';
 import { assertTaskText, type Routing, type Task } from '../core/task.js';
 import { assertNotAwaiting } from './approval.js';
 import type { CommitResult } from './commit.js';
@@ -124,7 +124,9 @@ export interface EditInput {
 export async function editTask(store: Store, arg: string, input: EditInput, options: ActOptions): Promise<{ result: CommitResult; updatedFields: string[] }> {
   assertTaskText(input.title, input.description);
   let updatedFields: string[] = [];
+  const scheduling = SCHEDULING_FIELDS.filter((key) => input[key] !== undefined);
   const result = await store.commit(arg, (current) => {
+    if (scheduling.length) assertSchedulable(current.task.id, current.status, `its ${scheduling.join(', ')}`);
     const task: Task = { ...current.task };
     updatedFields = [];
     if (input.title !== undefined && input.title.trim() !== task.title) (task.title = input.title.trim(), updatedFields.push('title'));
@@ -143,6 +145,9 @@ export async function editTask(store: Store, arg: string, input: EditInput, opti
 }
 
 // --- internal ---
+
+/** What `editTask` changes that only matters to a task that may still run. */
+const SCHEDULING_FIELDS = ['priority', 'routing', 'notBefore', 'dueAt'] as const;
 
 function withoutUndefined<T extends object>(value: T): Partial<T> {
   return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;

@@ -37,21 +37,24 @@ function links(list) {
   return html`<ul>${list.map((item) => html`<li><a href=${`/task/${encodeURIComponent(item.id)}`}>${item.id}</a> ${item.status ?? 'unknown'} ${item.title ?? ''}</li>`)}</ul>`;
 }
 
+const TERMINAL = ['done', 'cancelled'];
+
 function Actions({ id, status, gated, priority, actions, onDone }) {
   const [error, setError] = useState('');
   const [reason, setReason] = useState('');
   const run = (name, body = {}) => act(name, { taskId: id, ...body }).then(() => (setError(''), onDone()), (err) => setError(err.message));
   const can = (name) => actions.includes(name);
+  const live = !TERMINAL.includes(status); // a done or cancelled task takes no priority, approval or rejection
   return html`<section class="actions">
     ${status === 'backlog' && can('promote') && html`<button data-action="promote" onClick=${() => run('promote')}>promote</button>`}
-    ${can('priority') && html`<select data-action="priority" value=${priority} onChange=${(e) => run('priority', { priority: e.currentTarget.value })}>${['low', 'normal', 'high', 'critical'].map((p) => html`<option>${p}</option>`)}</select>`}
+    ${live && can('priority') && html`<select data-action="priority" value=${priority} onChange=${(e) => run('priority', { priority: e.currentTarget.value })}>${['low', 'normal', 'high', 'critical'].map((p) => html`<option>${p}</option>`)}</select>`}
     <input placeholder="reason" value=${reason} onInput=${(e) => setReason(e.currentTarget.value)} />
     ${['backlog', 'ready', 'in-progress'].includes(status) && can('block') && html`<button data-action="block" onClick=${() => run('block', { reason })}>block</button>`}
     ${status === 'blocked' && can('unblock') && html`<button data-action="unblock" onClick=${() => run('unblock')}>unblock</button>`}
     ${['backlog', 'ready', 'in-progress', 'blocked'].includes(status) && can('cancel') && html`<button data-action="cancel" onClick=${() => run('cancel', { reason: reason || 'cancelled on the web board' })}>cancel</button>`}
     ${status === 'deadletter' && can('resurrect') && html`<button data-action="resurrect" onClick=${() => run('resurrect')}>resurrect</button>`}
-    ${gated && can('approve') && html`<button data-action="approve" onClick=${() => run('approve', { note: reason })}>approve</button>`}
-    ${gated && can('reject') && html`<button data-action="reject" onClick=${() => run('reject', { note: reason })}>reject (the reason says what must change)</button>`}
+    ${live && gated && can('approve') && html`<button data-action="approve" onClick=${() => run('approve', { note: reason })}>approve</button>`}
+    ${live && gated && can('reject') && html`<button data-action="reject" onClick=${() => run('reject', { note: reason })}>reject (the reason says what must change)</button>`}
     ${error && html`<p class="error" role="alert">${error}</p>`}
   </section>`;
 }

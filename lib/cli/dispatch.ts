@@ -25,6 +25,7 @@ const GROUPS: Record<string, Entry & { summary: string }> = {
       import('./task.js').then((m) => m.registerTask), import('./task-bulk.js').then((m) => m.registerTaskBulk), import('./task-note.js').then((m) => m.registerTaskNote),
       import('./task-approval.js').then((m) => m.registerTaskApproval), import('./task-logs.js').then((m) => m.registerTaskLogs),
       import('./task-tree.js').then((m) => m.registerTaskTree), import('./task-workspace.js').then((m) => m.registerTaskWorkspace),
+      import('./task-edit.js').then((m) => m.registerTaskEdit),
     ])),
   },
   daemon: { summary: 'Run, start, stop or install the daemon, its status and metrics (svc daemon --help)', load: async () => registerAll(await Promise.all([import('./daemon.js').then((m) => m.registerDaemon), import('./daemon-metrics.js').then((m) => m.registerDaemonMetrics)])) },

@@ -7,6 +7,7 @@ import type { Context } from './context.js';
 import { formatMove, toText } from './format.js';
 import { operate } from './operate.js';
 import { toCaller, withFlag, withLeaseOptions } from './task-caller.js';
+import { toUsageError } from './usage.js';
 
 /** One id's outcome in a bulk command (`--json` prints the list). */
 export type BulkOutcome = { id: string; ok: true; move: MoveResult } | { id: string; ok: false; error: ReturnType<SvcError['toJSON']>['error'] };
@@ -22,8 +23,12 @@ export function registerTaskBulk(cli: CAC, ctx: Context): void {
     .action(async (ids: string[], opts: Record<string, unknown>) => runEach(ctx, ids, opts, (id) => ['operator_task_promote', { taskId: id }]));
   cli.command('resurrect <...ids>', 'Move deadlettered tasks back to ready, resetting their failure count').option(...json)
     .action(async (ids: string[], opts: Record<string, unknown>) => runEach(ctx, ids, opts, (id) => ['operator_task_resurrect', { taskId: id }]));
-  cli.command('unblock <...ids>', 'Move blocked tasks back to ready, or to backlog when they were blocked from there').option(...json)
-    .action(async (ids: string[], opts: Record<string, unknown>) => runEach(ctx, ids, opts, (id) => ['operator_task_unblock', { taskId: id }]));
+  cli.command('unblock <...ids>', 'Move blocked tasks to ready (or to backlog with --to backlog)').option('--to <status>', 'ready (the default) or backlog').option(...json)
+    .example('svc task unblock 007 --to backlog')
+    .action(async (ids: string[], opts: Record<string, unknown>) => {
+      const to = toUnblockTarget(opts.to, ids.map(String));
+      await runEach(ctx, ids, opts, (id) => ['operator_task_unblock', { taskId: id, ...(to ? { to } : {}) }]);
+    });
   withLeaseOptions(cli.command('cancel <...ids>', 'Cancel tasks (terminal)').option('--reason <text>', 'Why').option(...json))
     .action(async (ids: string[], opts: Record<string, unknown>) => {
       const command = `svc task cancel {id}${withFlag('reason', opts.reason)}`;
@@ -64,10 +69,17 @@ async function runEach(ctx: Context, ids: readonly string[], opts: Record<string
   if (failed) ctx.io.stderr(`svc: ${failed} of ${outcomes.length} failed; the others were done.\n`);
 }
 
-/** A move, and where an unblocked task went when that was not ready. */
+/** A move, and how to make a task unblocked into backlog ready. */
 function printMove(ctx: Context, move: MoveResult): void {
   ctx.print(formatMove(move, ctx.paint));
-  if (move.from === 'blocked' && move.to === 'backlog') ctx.print(`It was blocked from backlog, so it went back there; \`svc task promote ${move.taskId}\` makes it ready.`);
+  if (move.from === 'blocked' && move.to === 'backlog') ctx.print(`\`svc task promote ${move.taskId}\` makes it ready.`);
+}
+
+/** `--to` of `svc task unblock`: ready, backlog, or absent (ready). */
+function toUnblockTarget(value: unknown, ids: readonly string[]): 'ready' | 'backlog' | undefined {
+  if (value === undefined) return undefined;
+  if (value === 'ready' || value === 'backlog') return value;
+  throw toUsageError(new SvcError('validation_error', `svc task unblock --to takes ready or backlog, not ${JSON.stringify(String(value))}: nothing was unblocked.`, `Run svc task unblock ${ids.join(' ')} (to ready) or svc task unblock ${ids.join(' ')} --to backlog.`));
 }
 
 async function runOne(ctx: Context, id: string, call: Call): Promise<BulkOutcome> {

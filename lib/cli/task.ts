@@ -107,14 +107,15 @@ function printMove(ctx: Context, move: MoveResult): void {
   ctx.print(formatMove(move, ctx.paint));
 }
 
-function toPriority(value: unknown): string {
+/** `--priority` as a priority; another word is a usage error with a "Did you mean". */
+export function toPriority(value: unknown): string {
   const text = String(value ?? 'normal');
   if ((PRIORITIES as readonly string[]).includes(text)) return text;
   throw toUsageError(new SvcError('validation_error', `Unknown priority ${JSON.stringify(text)}.${toDidYouMean(text, PRIORITIES)}`, `Use one of: ${PRIORITIES.join(', ')}.`));
 }
 
 /** `--not-before` and `--due` as ISO times (a duration counts from `now`); a past time is refused before anything is sent. */
-function toTimeParams(opts: Record<string, unknown>, now: Date): { notBefore?: string; dueAt?: string } {
+export function toTimeParams(opts: Record<string, unknown>, now: Date): { notBefore?: string; dueAt?: string } {
   const notBefore = toText(opts.notBefore);
   const due = toText(opts.due);
   return { ...(notBefore === undefined ? {} : { notBefore: toFutureTime(notBefore, now, '--not-before') }), ...(due === undefined ? {} : { dueAt: toFutureTime(due, now, '--due') }) };

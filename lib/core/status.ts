@@ -71,6 +71,19 @@ export function assertTransition(id: string, from: Status, to: Status, cause: Ca
   throw new SvcError('invalid_transition', `${id} cannot move from ${from} to ${to}${why}.`, hint);
 }
 
+/**
+ * Throws `invalid_transition` when a task in `status` is terminal (done, cancelled): `what` (its
+ * priority, routing, dependencies, times) only matters to a task that may still run.
+ */
+export function assertSchedulable(id: string, status: Status, what: string): void {
+  if (!isTerminal(status)) return;
+  throw new SvcError(
+    'invalid_transition',
+    `${id} is ${status}, which is terminal: changing ${what} means nothing for a task that never runs again, so nothing was changed.`,
+    `For the same work again, create a new task (svc task create "<title>", or svc_dispatch); its title and body can still be edited (svc task edit ${id} --title "...").`,
+  );
+}
+
 /** Throws `validation_error` unless `value` is a status. */
 export function assertStatus(value: unknown): Status {
   if (isStatus(value)) return value;

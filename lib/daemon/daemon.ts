@@ -101,7 +101,8 @@ async function launch(paths: Paths, store: Store, options: DaemonOptions, clock:
     socketIno: 0, lost: null, changes, web: null as unknown as WebPort,
   };
   const { index } = core.parts;
-  const metrics = (parts.metrics = createMetrics({ clock, ready: index.summaries('ready'), source: { counts: () => index.counts(), invalid: () => index.invalid().length, summaries: (status) => index.summaries(status), plugins: () => spawns.attached(), mode: () => core.scheduling?.mode() ?? 'standalone', pendingEvents: () => store.events.pending(), spoolDir: paths.eventsSpool } }));
+  const metrics = (parts.metrics = createMetrics({ clock, ready: index.summaries('ready'), source: { counts: () => index.counts(), invalid: () => index.invalid().length, summaries: (status) => index.summaries(status), plugins: () => spawns.attached(), mode: () => core.scheduling?.mode() ?? 'standalone', pendingEvents: () => store.events.pending(), spoolDir: paths.eventsSpool },
+    work: { blocked: () => index.summaries('blocked'), holds: () => core.scheduling?.holds() ?? {}, pausedAgents: () => core.scheduling?.pausedAgents().length ?? 0, workspacesDir: paths.workspaces } }));
   void index.loaded.then(() => ((core.loaded = true), log.info('index.loaded', { byStatus: index.counts() })), () => undefined);
   const limits = toServerLimits(options.limits);
   const routeContext = toRouteContext(core, limits);

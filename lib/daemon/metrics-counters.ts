@@ -6,6 +6,9 @@ import type { IndexChange, IndexEntry } from '../store/task-index.js';
 /** Where dispatch latencies fall (seconds): from a few milliseconds to minutes of backoff. */
 const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300];
 
+/** Where check run durations fall (seconds): a lint in a second to a test suite of half an hour. */
+const CHECK_BUCKETS = [0.1, 0.5, 1, 5, 15, 30, 60, 120, 300, 600, 1800];
+
 /** Event types counted, and the counter each feeds (docs/metrics.md). */
 const COUNTED = {
   'task.dispatched': 'dispatches',
@@ -43,6 +46,7 @@ export function createMetricCounters(registry: Registry, clock: Clock, ready: It
   };
   const moves = new Counter({ name: 'svc_task_moves_total', help: 'Status changes seen by the index (any writer), by new status.', labelNames: ['to'], registers });
   const appendFailures = new Counter({ name: 'svc_event_log_append_failures_total', help: 'Appends to the event log that failed (lines kept and retried).', registers });
+  const checks = createCheckCounters(registers);
   const latency = new Histogram({ name: 'svc_dispatch_latency_seconds', help: 'From a task landing in ready to its spawn handed to an adapter.', labelNames: ['adapter'], buckets: LATENCY_BUCKETS, registers });
   // id -> when it landed in ready; kept while the task is leased, until it is handed over or leaves in-progress
   const landed = new Map<string, number>();
@@ -54,6 +58,7 @@ export function createMetricCounters(registry: Registry, clock: Clock, ready: It
         if (counter === 'dispatches') counters.dispatches.inc({ adapter: toLabel(event.payload.adapter) });
         else if (counter === 'failures') counters.failures.inc({ reason: toLabel(event.payload.reason) });
         else if (counter) counters[counter].inc();
+        else checks.onEvent(event);
       }
     },
     onChange(change) {
@@ -72,6 +77,30 @@ export function createMetricCounters(registry: Registry, clock: Clock, ready: It
 }
 
 // --- internal ---
+
+/** The check counters, fed by `task.verified` (a run whose checks all passed) and `task.check_failed` (a run ended by the check that failed). */
+function createCheckCounters(registers: Registry[]) {
+  const runs = new Counter({ name: 'svc_check_runs_total', help: 'Runs of a task\'s checks this daemon finished, by result.', labelNames: ['result'], registers });
+  const failures = new Counter({ name: 'svc_check_failures_total', help: 'Check runs that failed, by the check that failed.', labelNames: ['check'], registers });
+  const duration = new Histogram({ name: 'svc_check_duration_seconds', help: 'How long a check run took: all its checks when it passed, the failing check when it failed.', labelNames: ['result'], buckets: CHECK_BUCKETS, registers });
+  // Check names come from the org chart, but a hand-written task may name any: past 32 names, `other`.
+  const names = new Set<string>();
+  const toCheck = (value: unknown) => {
+    const label = toLabel(value);
+    if (!names.has(label) && names.size >= 32) return 'other';
+    return (names.add(label), label);
+  };
+  return {
+    onEvent(event: EventInput): void {
+      if (event.type !== 'task.verified' && event.type !== 'task.check_failed') return;
+      const result = event.type === 'task.verified' ? 'passed' : 'failed';
+      runs.inc({ result });
+      if (result === 'failed') failures.inc({ check: toCheck(event.payload.name) });
+      const ms = event.payload.durationMs;
+      if (typeof ms === 'number' && Number.isFinite(ms) && ms >= 0) duration.observe({ result }, ms / 1000);
+    },
+  };
+}
 
 /** A label value from an event's payload: short words as they are, anything else `other` (bounded label sets). */
 function toLabel(value: unknown): string {

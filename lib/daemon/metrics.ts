@@ -6,6 +6,7 @@ import type { IndexEntry } from '../store/task-index.js';
 import { queryOf, sendError, sendJson } from './http.js';
 import { createMetricCounters, type MetricCounters } from './metrics-counters.js';
 import { registerGauges, type GaugeSource } from './metrics-gauges.js';
+import { registerWorkGauges, type WorkGaugeSource } from './metrics-work.js';
 
 /** The content type of `GET /metrics`: the Prometheus text format 0.0.4. */
 export const METRICS_CONTENT_TYPE = Registry.PROMETHEUS_CONTENT_TYPE;
@@ -26,6 +27,8 @@ export interface MetricsOptions {
   ready: Iterable<IndexEntry>;
   /** What the gauges read, at each scrape. */
   source: Omit<GaugeSource, 'clock' | 'readySince'>;
+  /** What the gauges of waiting work read, at each scrape. */
+  work: WorkGaugeSource;
 }
 
 /**
@@ -38,6 +41,7 @@ export function createMetrics(options: MetricsOptions): Metrics {
   const registry = new Registry();
   const counters = createMetricCounters(registry, options.clock, options.ready);
   registerGauges(registry, { ...options.source, clock: options.clock, readySince: counters.readySince });
+  registerWorkGauges(registry, options.work);
   const shared = processRegistry(); // observing from the start: GC durations, event-loop delay
   const scraped = () => Registry.merge([shared, registry]);
   return { counters, render: () => scraped().metrics(), renderJson: () => scraped().getMetricsAsJSON() };

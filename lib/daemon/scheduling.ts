@@ -7,7 +7,7 @@ import type { LeaseOwner } from '../engine/dispatch.js';
 import { createGateRoleResolver, type GateRoleResolver, type GateRoute } from '../engine/gates.js';
 import { createApprovalAlerts } from '../engine/approval-alert.js';
 import { startMurmur } from '../engine/murmur-runner.js';
-import type { Action, AdapterKind, Mode, PlanTask, Snapshot } from '../engine/plan.js';
+import type { Action, AdapterKind, HoldReason, Mode, PlanTask, Snapshot } from '../engine/plan.js';
 import { startSpawnRecovery } from '../engine/recover.js';
 import { startScheduler, type SchedulerHandle } from '../engine/scheduler.js';
 import { startOverdue } from '../engine/overdue-runner.js';
@@ -63,6 +63,8 @@ export interface Scheduling {
   config(): Promise<ConfigReport>;
   /** The agents paused by `svc agent pause`, as last read. */
   pausedAgents(): AgentPause[];
+  /** Ready tasks the last tick held, by reason. */
+  holds(): Partial<Record<HoldReason, number>>;
   /** A task changed status in the index: murmur counts the teams' completions and failures; a cancel ends the task's runs. */
   observe(change: IndexChange): void;
   close(): Promise<void>;
@@ -135,6 +137,8 @@ export async function startScheduling(options: SchedulingOptions): Promise<Sched
     void sla.check().catch((err: unknown) => options.log(`SLA check failed: ${err instanceof Error ? err.message : String(err)}`));
   }, settings.pollIntervalMs);
   boot.onDecided(() => scheduler.schedule());
+  // A plugin attaching is an event: tasks held `no-plugin-attached` go now, not at the next poll.
+  const offAttach = spawns.onAttach(() => scheduler.schedule());
   schedule();
   return {
     mode: boot.mode,
@@ -156,8 +160,10 @@ export async function startScheduling(options: SchedulingOptions): Promise<Sched
     dryRun: () => scheduler.preview(),
     config: org.report,
     pausedAgents: pauses.current,
+    holds: scheduler.holds,
     async close() {
       clearInterval(poll);
+      offAttach();
       pauses.close();
       overdue.close();
       recovery.close();

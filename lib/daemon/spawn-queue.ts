@@ -49,6 +49,7 @@ export function createSpawnQueue(options: SpawnQueueOptions = {}) {
   const plugins = new Map<string, PluginState>();
   const timers = new Map<string, NodeJS.Timeout>();
   const takenHooks = new Map<string, (pluginId: string) => void>();
+  const attachListeners = new Set<(pluginId: string) => void>();
   const graceMs = options.graceMs ?? 5000;
   const pickupMs = options.pickupTimeoutMs ?? 30_000;
   const stops = createSpawnStops(pickupMs, (id) => settle(id, { ok: false, reason: 'stop_timeout', error: `The plugin did not report the end of spawn ${id} within ${pickupMs} ms of the stop.` }));
@@ -106,6 +107,7 @@ export function createSpawnQueue(options: SpawnQueueOptions = {}) {
 
     /** A plugin's long-poll: the next spawn, or null after `holdMs` (or when `signal` aborts). */
     take(pluginId: string, holdMs: number, signal?: AbortSignal): Promise<Spawn | null> {
+      const arrived = !isAttached(plugins.get(pluginId), clock().getTime(), graceMs);
       const plugin = attach(plugins, pluginId, clock(), graceMs);
       return new Promise<Spawn | null>((resolve) => {
         const finish = (spawn: Spawn | null) => {
@@ -123,7 +125,14 @@ export function createSpawnQueue(options: SpawnQueueOptions = {}) {
         signal?.addEventListener('abort', onAbort);
         waiters.push(waiter);
         handOut();
+        if (arrived) for (const listener of attachListeners) listener(pluginId);
       });
+    },
+
+    /** Calls `listener` each time a plugin attaches (its first long-poll, or one after the grace); returns the unsubscribe. */
+    onAttach(listener: (pluginId: string) => void): () => void {
+      attachListeners.add(listener);
+      return () => void attachListeners.delete(listener);
     },
 
     /** Puts back a spawn whose long-poll connection died as it was handed out. */
@@ -161,7 +170,7 @@ export function createSpawnQueue(options: SpawnQueueOptions = {}) {
     /** Plugins holding a long-poll now, or within the grace after their last one. */
     attached(): AttachedPlugin[] {
       const now = clock().getTime();
-      return [...plugins.values()].filter((p) => p.polls > 0 || now - p.lastSeenMs <= graceMs).map((p) => ({ id: p.id, since: p.since }));
+      return [...plugins.values()].filter((p) => isAttached(p, now, graceMs)).map((p) => ({ id: p.id, since: p.since }));
     },
 
     /** Spawns waiting for a plugin. */
@@ -190,6 +199,10 @@ interface PluginState {
 }
 
 const SETTLED_KEPT = 1000;
+
+function isAttached(plugin: PluginState | undefined, nowMs: number, graceMs: number): boolean {
+  return plugin !== undefined && (plugin.polls > 0 || nowMs - plugin.lastSeenMs <= graceMs);
+}
 
 function attach(plugins: Map<string, PluginState>, id: string, now: Date, graceMs: number): PluginState {
   let plugin = plugins.get(id);

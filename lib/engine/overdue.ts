@@ -23,7 +23,7 @@ export function formatOverdueAlert(task: DueTask, now: Date): string {
   return [
     `[AOF] OVERDUE: ${task.id} "${task.title}"`,
     `[AOF] OVERDUE:   was due at ${task.dueAt} (${late} ago), status ${task.status}, agent: ${task.agent ?? 'unassigned'}`,
-    `[AOF] OVERDUE:   action: \`svc task show ${task.id}\`; raise its priority, or set a later dueAt with svc_task_edit (this alert is raised once per due time and never moves the task)`,
+    `[AOF] OVERDUE:   action: \`svc task show ${task.id}\`; raise its priority (\`svc task edit ${task.id} --priority high\`) or set a later due time (\`svc task edit ${task.id} --due 2d\`); this alert is raised once per due time and never moves the task`,
   ].map((line) => toTerminalText(line)).join('\n');
 }
 

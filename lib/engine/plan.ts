@@ -44,7 +44,9 @@ export interface Snapshot {
 /** How dispatch is possible right now (docs/architecture.md, "Adapters"). */
 export type Mode = 'booting' | 'plugin' | 'standalone';
 export type { AdapterKind };
-export type HoldReason = 'previous-run-ending' | 'dependencies' | 'backoff' | 'no-route' | 'agent-busy' | 'concurrency' | 'booting' | 'no-plugin-attached' | 'no-gateway' | 'org-chart' | 'not-before' | 'agent-paused' | 'approval' | 'workspace-host';
+/** Why a ready task is not dispatched this tick (docs/scheduler.md). */
+export const HOLD_REASONS = ['previous-run-ending', 'dependencies', 'backoff', 'no-route', 'agent-busy', 'concurrency', 'booting', 'no-plugin-attached', 'no-gateway', 'org-chart', 'not-before', 'agent-paused', 'approval', 'workspace-host'] as const;
+export type HoldReason = (typeof HOLD_REASONS)[number];
 
 /** Everything else a plan depends on. */
 export interface PlanContext {

@@ -6,7 +6,7 @@ import type { Fault } from '../store/commit.js';
 import type { Store } from '../store/store.js';
 import type { Adapter } from '../core/spawn.js';
 import { deadletterTask, expireLease, formatDeadletterAlert, type LeaseOwner } from './dispatch.js';
-import { plan, type Action, type AdapterKind, type Mode, type Snapshot } from './plan.js';
+import { plan, type Action, type AdapterKind, type HoldReason, type Mode, type Snapshot } from './plan.js';
 import { createPauseReader } from './pause-reader.js';
 import { runDispatch } from './run.js';
 
@@ -64,6 +64,8 @@ export interface SchedulerHandle {
   /** Resolves when, in addition, every run the adapters can watch has ended and been checked. */
   drain(): Promise<void>;
   stats(): { lastTickAt: string | null; activeRuns: number };
+  /** Ready tasks the last tick held, by reason. */
+  holds(): Partial<Record<HoldReason, number>>;
   close(): Promise<void>;
 }
 
@@ -84,6 +86,7 @@ export function startScheduler(options: SchedulerOptions): SchedulerHandle {
   let again = false;
   let closed = false;
   let lastTickAt: string | null = null;
+  let holds: Partial<Record<HoldReason, number>> = {};
   let wake: { at: number; timer: NodeJS.Timeout } | null = null;
   const pauses = createPauseReader(options.store.paths, options.log);
 
@@ -104,6 +107,7 @@ export function startScheduler(options: SchedulerOptions): SchedulerHandle {
   async function tick(): Promise<TickReport> {
     const { org, settings, now, snapshot, actions } = await planNow();
     lastTickAt = now.toISOString();
+    holds = countHolds(actions);
     wakeForBackoff(actions, now);
     const dispatched: string[] = [];
     options.trace?.(`tick: ${snapshot.ready.length} ready, ${snapshot.inProgress.length} in progress -> ${summarizeActions(actions)}`);
@@ -209,6 +213,7 @@ export function startScheduler(options: SchedulerOptions): SchedulerHandle {
       while (current || inflight.size || runs.size) await Promise.allSettled([current, ...inflight, ...runs]);
     },
     stats: () => ({ lastTickAt, activeRuns: runs.size }),
+    holds: () => holds,
     async close() {
       closed = true;
       if (wake) clearTimeout(wake.timer);
@@ -218,6 +223,12 @@ export function startScheduler(options: SchedulerOptions): SchedulerHandle {
 }
 
 // --- internal ---
+
+function countHolds(actions: readonly Action[]): Partial<Record<HoldReason, number>> {
+  const counts: Partial<Record<HoldReason, number>> = {};
+  for (const action of actions) if (action.kind === 'hold') counts[action.reason] = (counts[action.reason] ?? 0) + 1;
+  return counts;
+}
 
 function summarizeActions(actions: readonly Action[]): string {
   const counts = new Map<string, number>();

@@ -55,7 +55,7 @@ export async function loadWorkflow(root: string, name: string, options: Workflow
   if (text === null) {
     const known = await listWorkflows(root);
     const hint = known.length ? `Known workflows: ${known.join(', ')}.` : 'No workflows exist yet: copy templates/workflows/implement-review.yaml into org/workflows/.';
-    throw new SvcError('not_found', `Workflow ${JSON.stringify(name)} not found: ${file} does not exist.`, hint);
+    throw new SvcError('not_found', `Workflow ${JSON.stringify(name)} not found: ${file} does not exist.${toDidYouMean(name, known)}`, hint);
   }
   return validateWorkflow(parseYaml(text, file), file, options);
 }

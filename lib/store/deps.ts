@@ -1,4 +1,5 @@
 import { SvcError } from '../core/errors.js';
+import { assertSchedulable } from '../core/status.js';
 import type { Store } from './store.js';
 
 /** The result of a dependency change: the task's full `dependsOn` afterwards. */
@@ -20,6 +21,7 @@ export async function addDependency(store: Store, arg: string, blockerArg: strin
   });
   await assertNoCycle(store, taskId, blockerId);
   const result = await store.commit(taskId, (current) => {
+    assertSchedulable(taskId, current.status, `its dependencies (adding ${blockerId})`);
     if (current.task.dependsOn.includes(blockerId)) return null;
     const dependsOn = [...current.task.dependsOn, blockerId];
     return {
@@ -39,6 +41,7 @@ export async function removeDependency(store: Store, arg: string, blockerArg: st
     throw err;
   });
   const result = await store.commit(taskId, (cur) => {
+    assertSchedulable(taskId, cur.status, `its dependencies (removing ${blockerId})`);
     if (!cur.task.dependsOn.includes(blockerId)) return null;
     const dependsOn = cur.task.dependsOn.filter((id) => id !== blockerId);
     return {

@@ -1,6 +1,6 @@
 import { SvcError } from '../core/errors.js';
 import type { Priority } from '../core/priority.js';
-import { assertStatus, type Cause, type Status } from '../core/status.js';
+import { assertSchedulable, assertStatus, type Cause, type Status } from '../core/status.js';
 import { assertTaskText, type Routing, type Task } from '../core/task.js';
 import { assertNotAwaiting } from './approval.js';
 import type { CommitResult } from './commit.js';
@@ -88,18 +88,21 @@ export async function blockTask(store: Store, arg: string, options: ActOptions &
   }, options.actor);
 }
 
-/** Blocked -> ready, or back to backlog when it was blocked from there (a gated task stays at its gate). */
-export async function unblockTask(store: Store, arg: string, options: ActOptions): Promise<CommitResult> {
+/** Where an unblock may send a task: ready (the default), or backlog when the operator asks for it. */
+export type UnblockTo = 'ready' | 'backlog';
+
+/** Blocked -> ready, or -> backlog when `to` says so (a gated task stays at its gate). */
+export async function unblockTask(store: Store, arg: string, options: ActOptions & { to?: UnblockTo | undefined }): Promise<CommitResult> {
+  const to = options.to ?? 'ready';
   return store.commit(arg, (current) => {
     if (current.status !== 'blocked') {
       throw new SvcError('invalid_transition', `${current.task.id} is in ${current.status}, not blocked: there is nothing to unblock.`, 'Only blocked tasks can be unblocked.');
     }
     assertNotAwaiting(current, 'unblocked');
-    const to = current.task.metadata.blockedFrom === 'backlog' ? 'backlog' : 'ready';
     const metadata = toBlockedFrom(current, to);
     delete metadata.blockReason;
     return {
-      task: { ...current.task, metadata }, body: current.body, status: to, reason: options.reason ?? (to === 'backlog' ? 'unblocked; back to backlog, where it was blocked from' : 'unblocked'),
+      task: { ...current.task, metadata }, body: current.body, status: to, reason: options.reason ?? (to === 'backlog' ? 'unblocked into backlog' : 'unblocked'),
       events: [{ type: 'task.unblocked', taskId: current.task.id, actor: options.actor, payload: {} }], // the transition says where to
     };
   }, options.actor);
@@ -121,7 +124,9 @@ export interface EditInput {
 export async function editTask(store: Store, arg: string, input: EditInput, options: ActOptions): Promise<{ result: CommitResult; updatedFields: string[] }> {
   assertTaskText(input.title, input.description);
   let updatedFields: string[] = [];
+  const scheduling = SCHEDULING_FIELDS.filter((key) => input[key] !== undefined);
   const result = await store.commit(arg, (current) => {
+    if (scheduling.length) assertSchedulable(current.task.id, current.status, `its ${scheduling.join(', ')}`);
     const task: Task = { ...current.task };
     updatedFields = [];
     if (input.title !== undefined && input.title.trim() !== task.title) (task.title = input.title.trim(), updatedFields.push('title'));
@@ -140,6 +145,9 @@ export async function editTask(store: Store, arg: string, input: EditInput, opti
 }
 
 // --- internal ---
+
+/** What `editTask` changes that only matters to a task that may still run. */
+const SCHEDULING_FIELDS = ['priority', 'routing', 'notBefore', 'dueAt'] as const;
 
 function withoutUndefined<T extends object>(value: T): Partial<T> {
   return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;

@@ -1,12 +1,14 @@
 import * as z from 'zod';
 import { isSvcError, SvcError } from '../core/errors.js';
 import type { Status } from '../core/status.js';
-import { assertTaskText, type Routing } from '../core/task.js';
+import { assertTaskText, type Routing, type Task } from '../core/task.js';
+import type { OrgChart } from '../org/schema.js';
+import { firstGate, loadWorkflow } from '../org/workflow.js';
 import { assertTasksExist } from '../store/deps.js';
 import type { Store } from '../store/store.js';
 import { isRoutable, toOrg } from './org.js';
 import { actorParam, assertFieldSize, idParam, notifyCommitted, priorityParam, toActor, toolParams } from './params.js';
-import type { ToolDef } from './registry.js';
+import type { ToolContext, ToolDef } from './registry.js';
 import { scheduleTimeParams, toScheduleTimes } from './schedule-times.js';
 
 /** `svc_dispatch` params. */
@@ -22,6 +24,7 @@ export const DispatchParams = toolParams({
   tags: z.array(z.string().min(1)).optional().describe('Capabilities the agent needs (capability-based routing).'),
   workspace: z.string().min(1).optional().describe('A workspace of the org chart (aof.workspaces), or "parent" for the parent task\'s worktree.'),
   verify: z.array(z.string().min(1)).optional().describe('Checks of the org chart (aof.checks) that must pass before the task is done.'),
+  workflow: z.string().min(1).optional().describe('A workflow of org/workflows/ (file name without .yaml): the task is gated, starting at its first gate.'),
   metadata: z.record(z.string(), z.unknown()).optional().describe('Arbitrary key-value data kept with the task.'),
   ...scheduleTimeParams,
   actor: actorParam,
@@ -39,13 +42,16 @@ export const svcDispatch: ToolDef<typeof DispatchParams> = {
   name: 'svc_dispatch',
   description:
     'Create a task and place it in the ready queue. It starts in ready when it has a route (agent, role, team or tags; without an org chart only agent), ' +
-    'else in backlog. Returns {taskId, status, filePath}.',
+    'else in backlog. With workflow, the task is gated through org/workflows/<workflow>.yaml from its first gate (and starts in ready). Returns {taskId, status, filePath}.',
   params: DispatchParams,
   async handler(params, ctx): Promise<DispatchResult> {
     assertTaskText(params.title, params.brief);
     assertFieldSize('metadata', params.metadata);
-    const routing = toRouting(params);
-    const ready = isRoutable(routing, await toOrg(ctx));
+    const org = await toOrg(ctx);
+    const gate = params.workflow === undefined ? undefined : await toFirstGate(ctx, params.workflow, org);
+    const routing = { ...toRouting(params), ...(gate ? { workflow: gate.workflow } : {}) };
+    // A gated task's route is its gate's role.
+    const ready = isRoutable(routing, org) || gate !== undefined;
     const dependsOn = unique(await assertTasksExist(ctx.store, params.dependsOn ?? []));
     const parentId = params.parentId === undefined ? undefined : await resolveParent(ctx.store, params.parentId);
     const times = toScheduleTimes(params, ctx.store.clock());
@@ -57,6 +63,7 @@ export const svcDispatch: ToolDef<typeof DispatchParams> = {
       dependsOn,
       ...(params.priority ? { priority: params.priority } : {}),
       ...(parentId ? { parentId } : {}),
+      ...(gate ? { gate } : {}),
       ...(params.metadata ? { metadata: params.metadata } : {}),
       ...times,
       createdBy: params.actor ?? 'svc_dispatch',
@@ -78,6 +85,12 @@ function toRouting(params: z.infer<typeof DispatchParams>): Routing {
   if (params.workspace) routing.workspace = params.workspace;
   if (params.verify?.length) routing.verify = params.verify;
   return routing;
+}
+
+/** The first gate of `workflow`, checked against the org chart's roles; an unknown name is `not_found` with a "Did you mean". */
+async function toFirstGate(ctx: ToolContext, workflow: string, org: OrgChart | null): Promise<NonNullable<Task['gate']>> {
+  const loaded = await loadWorkflow(ctx.store.paths.root, workflow, { org });
+  return { workflow, current: firstGate(loaded).id, history: [] };
 }
 
 async function resolveParent(store: Store, arg: string): Promise<string> {

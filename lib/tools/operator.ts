@@ -66,7 +66,7 @@ export const OPERATOR_TOOLS: readonly ToolDef[] = [
   }),
   define('operator_task_cancel', { ...leased, reason: z.string().optional() }, async (p, ctx) => toMove(ctx, await cancelTask(ctx.store, p.taskId, { ...toCaller(p), reason: p.reason }))),
   define('operator_task_block', { ...leased, reason: z.string() }, async (p, ctx) => toMove(ctx, await blockTask(ctx.store, p.taskId, { ...toCaller(p), reason: p.reason }))),
-  define('operator_task_unblock', { taskId: z.string().min(1), actor: z.string().optional() }, async (p, ctx) => toMove(ctx, await unblockTask(ctx.store, p.taskId, { actor: p.actor ?? OPERATOR }))),
+  define('operator_task_unblock', { taskId: z.string().min(1), to: z.enum(['ready', 'backlog']).optional(), actor: z.string().optional() }, async (p, ctx) => toMove(ctx, await unblockTask(ctx.store, p.taskId, { actor: p.actor ?? OPERATOR, to: p.to }))),
   define('operator_task_resurrect', { taskId: z.string().min(1), actor: z.string().optional() }, async (p, ctx) => toMove(ctx, await resurrectTask(ctx.store, p.taskId, { actor: p.actor ?? OPERATOR }))),
 ];
 

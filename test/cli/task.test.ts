@@ -96,23 +96,34 @@ moves('an ambiguous prefix lists the matches; an unknown status is refused', asy
   assert.match(path.stderr, /Invalid task id/);
 });
 
-moves('unblock sends a task back where it was blocked from, backlog or ready, and says so', async () => {
+moves('unblock makes a blocked task ready, wherever it was blocked from; --to backlog puts it in backlog', async () => {
   const root = tempRoot();
   const fromBacklog = firstLine((await svc(root, 'task', 'create', 'Waits in backlog')).stdout);
-  const fromReady = firstLine((await svc(root, 'task', 'create', 'Waits when ready')).stdout);
-  await svc(root, 'task', 'promote', fromReady);
-  for (const id of [fromBacklog, fromReady]) assert.is((await svc(root, 'task', 'block', id, '--reason', 'keys')).code, 0);
+  const parked = firstLine((await svc(root, 'task', 'create', 'Parked again')).stdout);
+  for (const id of [fromBacklog, parked]) assert.is((await svc(root, 'task', 'block', id, '--reason', 'keys')).code, 0);
   assert.match(readFileSync(`${root}/tasks/blocked/${fromBacklog}.md`, 'utf8'), /blockedFrom: backlog/);
-  const back = await svc(root, 'task', 'unblock', fromBacklog);
-  assert.is(back.stdout, `${fromBacklog} blocked -> backlog\nIt was blocked from backlog, so it went back there; \`svc task promote ${fromBacklog}\` makes it ready.\n`);
-  assert.not.match(readFileSync(`${root}/tasks/backlog/${fromBacklog}.md`, 'utf8'), /blockedFrom|blockReason/);
-  assert.is((await svc(root, 'task', 'unblock', fromReady)).stdout, `${fromReady} blocked -> ready\n`);
-  // the same through the status command and the agent tool
-  await svc(root, 'task', 'status', fromBacklog, 'blocked', '--reason', 'again');
-  const tool = await svc(root, 'tool', 'svc_task_unblock', JSON.stringify({ taskId: fromBacklog }));
-  assert.is((JSON.parse(tool.stdout) as { status: string }).status, 'backlog');
+  assert.is((await svc(root, 'task', 'unblock', fromBacklog)).stdout, `${fromBacklog} blocked -> ready\n`);
+  assert.not.match(readFileSync(`${root}/tasks/ready/${fromBacklog}.md`, 'utf8'), /blockedFrom|blockReason/);
+  const back = await svc(root, 'task', 'unblock', parked, '--to', 'backlog');
+  assert.is(back.stdout, `${parked} blocked -> backlog\n\`svc task promote ${parked}\` makes it ready.\n`);
+  assert.not.match(readFileSync(`${root}/tasks/backlog/${parked}.md`, 'utf8'), /blockedFrom|blockReason/);
+  // the same through the status command and the agent tool: the tool makes it ready
+  await svc(root, 'task', 'status', parked, 'blocked', '--reason', 'again');
+  const tool = await svc(root, 'tool', 'svc_task_unblock', JSON.stringify({ taskId: parked }));
+  assert.is((JSON.parse(tool.stdout) as { status: string }).status, 'ready');
   const unblocked = (await readEvents(root)).filter((e) => e.type === 'task.transitioned' && (e.payload as { from: string }).from === 'blocked').map((e) => [e.taskId, (e.payload as { to: string }).to]);
-  assert.equal(unblocked, [[fromBacklog, 'backlog'], [fromReady, 'ready'], [fromBacklog, 'backlog']]);
+  assert.equal(unblocked, [[fromBacklog, 'ready'], [parked, 'backlog'], [parked, 'ready']]);
+});
+
+moves('unblock --to takes ready or backlog; another value is refused and changes nothing', async () => {
+  const root = tempRoot();
+  const id = firstLine((await svc(root, 'task', 'create', 'Blocked')).stdout);
+  await svc(root, 'task', 'block', id, '--reason', 'keys');
+  const bad = await svc(root, 'task', 'unblock', id, '--to', 'done');
+  assert.is(bad.code, 2);
+  assert.match(bad.stderr, /--to takes ready or backlog, not "done"/);
+  assert.match(bad.stderr, /hint: .*--to backlog/);
+  assert.ok(existsSync(`${root}/tasks/blocked/${id}.md`));
 });
 
 moves('resurrect moves deadletter to ready, resets the counters and logs task.resurrected', async () => {

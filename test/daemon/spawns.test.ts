@@ -139,5 +139,34 @@ queue('a hook that throws is reported and the spawn is still handed out (a plugi
   q.close();
 });
 
+queue('onAttach tells of a plugin attaching: its first long-poll, and one after its grace passed, not one within it', async () => {
+  let now = Date.parse('2026-11-21T10:00:00Z');
+  const q = createSpawnQueue({ clock: () => new Date(now), graceMs: 5000 });
+  const attached: string[] = [];
+  const off = q.onAttach((id) => attached.push(id));
+  const poll = () => {
+    const abort = new AbortController();
+    const taken = q.take('gw', 60_000, abort.signal);
+    return () => (abort.abort(), taken);
+  };
+  const end = poll();
+  assert.equal(attached, ['gw']);
+  const second = poll();
+  await end();
+  await second();
+  now += 4000;
+  await poll()();
+  assert.equal(attached, ['gw'], 'back within the grace: still attached, no news');
+  now += 6000;
+  const back = poll();
+  assert.equal(attached, ['gw', 'gw'], 'back after the grace: attached again');
+  off();
+  await back();
+  now += 6000;
+  await poll()();
+  assert.equal(attached, ['gw', 'gw'], 'no call after unsubscribing');
+  q.close();
+});
+
 routes.run();
 queue.run();

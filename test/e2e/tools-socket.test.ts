@@ -38,7 +38,7 @@ tools('every tool works over the daemon socket, with the specification\'s return
   const edit = (await invoke(root, 'svc_task_edit', { taskId: b.taskId, title: 'B2', priority: 'low' })).body.result;
   assert.equal(edit, { taskId: b.taskId, updatedFields: ['title', 'priority'], task: { title: 'B2', status: 'backlog', priority: 'low' } });
   assert.is((await invoke(root, 'svc_task_block', { taskId: b.taskId, reason: 'keys' })).body.result.status, 'blocked');
-  assert.is((await invoke(root, 'svc_task_unblock', { taskId: b.taskId })).body.result.status, 'backlog', 'blocked from backlog, it goes back there');
+  assert.is((await invoke(root, 'svc_task_unblock', { taskId: b.taskId })).body.result.status, 'ready', 'blocked from backlog, an unblock makes it ready');
   assert.is((await invoke(root, 'svc_task_cancel', { taskId: b.taskId, reason: 'dup' })).body.result.status, 'cancelled');
   const { after } = await claimTask(store, a.taskId, { actor: 'test', agent: 'dev' });
   const update = (await invoke(root, 'svc_task_update', { taskId: a.taskId, body: 'Progress', sessionId: after.task.lease!.sessionId })).body.result;

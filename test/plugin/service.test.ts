@@ -97,4 +97,22 @@ test('at maxConcurrentDispatches the service takes no more spawns until a run en
   assert.is(most, 1);
 });
 
+test('a task held no-plugin-attached is dispatched as soon as the plugin is back, not at the next poll', async () => {
+  const root = tempRoot();
+  writeOrg(root, { agents: [{ id: 'gw', name: 'Gateway agent' }], aof: { daemon: { ...FAST, pollIntervalMs: 60_000 } } });
+  const daemon = await startTestDaemon(root, { tools: TOOLS });
+  const first = await startPlugin(root);
+  await within(3000, async () => ((await call(root, 'GET', '/status')).body as { mode: string }).mode === 'plugin', 'plugin mode');
+  await first.service.stop?.({});
+  await within(3000, async () => (await pluginsOf(root)).length === 0, 'the plugin detached');
+  const id = await dispatch(root, 'Waits for the plugin', 'gw');
+  await within(3000, () => readFileSync(daemon.paths.daemonLog, 'utf8').includes(`${id} held in ready, reason no-plugin-attached`), 'held');
+  const back = Date.now();
+  await startPlugin(root);
+  const dispatched = await within(20_000, async () => (await readEvents(root, { taskId: id, type: 'task.dispatched' }))[0], 'dispatched before the next poll (60 s)');
+  assert.is(dispatched.payload.adapter, 'plugin');
+  const after = Date.parse(dispatched.timestamp) - back;
+  assert.ok(after < 5000, `dispatched ${after} ms after the plugin's return`);
+});
+
 test.run();

@@ -36,6 +36,18 @@ add('refuses an unknown blocker with not_found', async () => {
   await rejects(call('svc_task_dep_add', { taskId: ids[0], blockerId: 'TASK-2026-11-21-404' }), 'not_found', 'TASK-2026-11-21-404');
 });
 
+add('refuses a dependency on a done or cancelled task with a hint, and changes nothing', async () => {
+  const { call, store, root } = setup();
+  const blocker = await store.create({ title: 'Blocker', createdBy: 'test' });
+  for (const status of ['done', 'cancelled'] as const) {
+    const { task } = await store.create({ title: `Was ${status}`, createdBy: 'test', status });
+    const before = snapshot(root);
+    const error = await rejects(call('svc_task_dep_add', { taskId: task.id, blockerId: blocker.task.id }), 'invalid_transition', `${task.id} is ${status}, which is terminal`, 'its dependencies');
+    assert.match(error.hint ?? '', /create a new task/);
+    assert.equal(snapshot(root), before);
+  }
+});
+
 const remove = suite('tools.svc_task_dep_remove');
 remove.after.each(cleanRoots);
 
@@ -54,4 +66,12 @@ remove('removes a dependency on a task that no longer exists, by its full id', a
 });
 
 add.run();
+remove('refuses a change to a done task\'s dependencies', async () => {
+  const { call, store } = setup();
+  const blocker = await store.create({ title: 'Blocker', createdBy: 'test' });
+  const { task } = await store.create({ title: 'Shipped', createdBy: 'test', status: 'done', dependsOn: [blocker.task.id] });
+  await rejects(call('svc_task_dep_remove', { taskId: task.id, blockerId: blocker.task.id }), 'invalid_transition', 'is done, which is terminal');
+  assert.equal((await store.get(task.id)).task.dependsOn, [blocker.task.id]);
+});
+
 remove.run();

@@ -42,4 +42,24 @@ edit('refuses unknown routing keys (workflow is not editable here)', async () =>
   await rejects(call('svc_task_edit', { taskId: task.id, routing: { workflow: 'implement-review' } }), 'validation_error', 'routing', 'workflow');
 });
 
+edit('refuses a cancelled task\'s priority, routing and times with a hint, and changes nothing; its title can still be edited', async () => {
+  const { call, store, root } = setup();
+  const { task } = await store.create({ title: 'Dropped', createdBy: 'test', status: 'cancelled' });
+  const before = snapshot(root);
+  for (const params of [{ priority: 'high' }, { routing: { agent: 'dev' } }, { dueAt: '2027-01-01T00:00:00Z' }]) {
+    const error = await rejects(call('svc_task_edit', { taskId: task.id, ...params }), 'invalid_transition', `${task.id} is cancelled, which is terminal`, 'nothing was changed');
+    assert.match(error.hint ?? '', /create a new task/);
+  }
+  assert.equal(snapshot(root), before);
+  const renamed = await call('svc_task_edit', { taskId: task.id, title: 'Dropped: duplicate of 002' });
+  assert.equal(renamed.updatedFields, ['title']);
+});
+
+edit('refuses a done task\'s priority', async () => {
+  const { call, store } = setup();
+  const { task } = await store.create({ title: 'Shipped', createdBy: 'test', status: 'done' });
+  await rejects(call('svc_task_edit', { taskId: task.id, priority: 'critical' }), 'invalid_transition', 'is done, which is terminal', 'its priority');
+  assert.is((await store.get(task.id)).task.priority, 'normal');
+});
+
 edit.run();

@@ -89,13 +89,15 @@ unblock('moves a task blocked from ready back to ready and clears the block reas
   assert.is((await store.get(task.id)).task.metadata.blockReason, undefined);
 });
 
-unblock('moves a task blocked from backlog back to backlog, where it came from', async () => {
+unblock('makes a task blocked from backlog ready, as every unblock does', async () => {
   const { call, store } = setup();
   const { task } = await store.create({ title: 'Not yet planned', createdBy: 'test' });
   await call('svc_task_block', { taskId: task.id, reason: 'keys' });
   assert.is((await store.get(task.id)).task.metadata.blockedFrom, 'backlog');
-  assert.equal(await call('svc_task_unblock', { taskId: task.id }), { taskId: task.id, status: 'backlog', transitioned: true });
-  assert.equal((await store.get(task.id)).task.metadata, {});
+  assert.equal(await call('svc_task_unblock', { taskId: task.id }), { taskId: task.id, status: 'ready', transitioned: true });
+  const after = await store.get(task.id);
+  assert.is(after.status, 'ready');
+  assert.equal(after.task.metadata, {});
 });
 
 unblock('refuses a task that is not blocked', async () => {

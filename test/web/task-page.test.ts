@@ -94,4 +94,20 @@ taskPage('a title and body full of scripts, onerror images and javascript: links
   await close();
 });
 
+taskPage('a done or cancelled task\'s page offers no priority, block, cancel or approval control; a backlog task\'s does', async () => {
+  const root = tempRoot();
+  const statuses = ['backlog', 'done', 'cancelled'] as const;
+  const ids = await writeTaskFiles(root, 3, (i) => statuses[i - 1]!);
+  const { web } = await startWebDaemon(root);
+  const { page, close } = await openPage(browser);
+  const controls = async (id: string) => {
+    await page.goto(web.url.replace('/?', `/task/${id}?`));
+    await page.waitForSelector(`[data-task="${id}"] .actions`);
+    return page.$$eval('.actions [data-action]', (list) => list.map((el) => el.getAttribute('data-action')));
+  };
+  assert.ok((await controls(ids[0]!)).includes('priority'), 'backlog: priority offered');
+  for (const id of ids.slice(1)) assert.equal(await controls(id), [], `${id}: no control`);
+  await close();
+});
+
 taskPage.run();

@@ -34,7 +34,7 @@ export async function readAofEvents(path: string, stores: readonly AofStore[]): 
     for (const name of names) {
       const file = join(dir, name);
       if (!(await lstat(file)).isFile()) continue;
-      const lines = (await readSourceFile(file, 'an AOF event log')).split('\n');
+      const lines = (await readSourceFile(file, 'an AOF event log', path)).split('\n');
       lines.forEach((line, i) => {
         if (!line.trim()) return;
         const event = toEvent(line);

@@ -1,6 +1,7 @@
 import { execFile } from 'node:child_process';
 import { mkdir, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
+import { findLinkOnTheWay } from './links.js';
 
 /** What a git command printed, and how it ended. */
 export interface GitResult {
@@ -16,6 +17,8 @@ export interface WorktreeRequest {
   branch: string;
   /** A commit-ish; the repository's HEAD when absent. */
   base?: string | undefined;
+  /** The worktree root `path` is under: no folder between it and `path` may be a symbolic link. */
+  root?: string | undefined;
 }
 
 /** A worktree that was made: its branch and the base it started from (the branch of HEAD, or the commit, when none was named). */
@@ -54,7 +57,9 @@ export async function addWorktree(request: WorktreeRequest): Promise<MadeWorktre
   const base = request.base ?? (await currentBase(repo));
   const found = await runGit(repo, ['rev-parse', '--verify', '--quiet', `${base}^{commit}`]);
   if (!found.ok) throw new GitError(`base ${JSON.stringify(base)} is not a commit of ${repo}${found.stderr ? `: ${found.stderr}` : ''}`);
+  await assertNoLink(path, request.root);
   await mkdir(dirname(path), { recursive: true });
+  await assertNoLink(path, request.root); // a link planted while the folders were made
   const existed = (await runGit(repo, ['rev-parse', '--verify', '--quiet', `refs/heads/${branch}`])).ok;
   const made = await runGit(repo, ['worktree', 'add', '-b', branch, path, base]);
   if (made.ok) return { path, branch, base };
@@ -69,13 +74,26 @@ export async function worktreeState(repo: string, path: string): Promise<'clean'
   return status.stdout.trim() ? 'dirty' : 'clean';
 }
 
-/** `git worktree remove [--force] <path>`: the branch stays. */
-export async function removeWorktree(repo: string, path: string, force = false): Promise<void> {
+/** How a worktree is removed: `force` drops uncommitted changes; `root` is the worktree root it was made under. */
+export interface RemoveOptions {
+  force?: boolean | undefined;
+  root?: string | undefined;
+}
+
+/** `git worktree remove [--force] <path>`: the branch stays. Refused when the path (or a folder under `root` on its way) is a symbolic link. */
+export async function removeWorktree(repo: string, path: string, options: RemoveOptions = {}): Promise<void> {
+  const force = options.force === true;
+  await assertNoLink(path, options.root);
   const removed = await runGit(repo, ['worktree', 'remove', ...(force ? ['--force'] : []), path]);
   if (!removed.ok) throw new GitError(`git worktree remove ${path} failed: ${toMessage(removed.stderr || removed.stdout)}`);
 }
 
 // --- internal ---
+
+async function assertNoLink(path: string, root: string | undefined): Promise<void> {
+  const why = await findLinkOnTheWay(path, root);
+  if (why) throw new GitError(why);
+}
 
 const queues = new Map<string, Promise<void>>();
 const LOCK_RETRIES_MS = [100, 200, 400, 800, 1600];

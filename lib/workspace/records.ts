@@ -12,6 +12,8 @@ export interface WorkspaceRecord {
   name: string;
   repo: string;
   path: string;
+  /** The worktree root the path was made under (records of older versions have none). */
+  root?: string | undefined;
   branch: string;
   base: string;
   host: string;

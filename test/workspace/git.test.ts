@@ -42,7 +42,7 @@ worktrees('a worktree is clean, dirty with an untracked file, and missing once r
   writeFileSync(join(path, 'new.txt'), 'x');
   assert.is(await worktreeState(repo, path), 'dirty');
   assert.match(await failure(removeWorktree(repo, path)), /contains modified or untracked files/);
-  await removeWorktree(repo, path, true);
+  await removeWorktree(repo, path, { force: true });
   assert.not.ok(existsSync(path));
   assert.is(await worktreeState(repo, path), 'missing');
   assert.ok(branches(repo).includes('svc/w'));

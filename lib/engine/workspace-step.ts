@@ -1,7 +1,7 @@
 import { statSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
-import { fillTemplate } from '../core/branch-template.js';
+import { fillTemplate, toRootId } from '../core/branch-template.js';
 import { SpawnError } from '../core/spawn.js';
 import type { TaskWorkspace } from '../core/task.js';
 import type { OrgChart } from '../org/schema.js';
@@ -39,11 +39,13 @@ export async function prepareWorkspace(options: WorkspaceStepOptions, leased: St
   if (name === 'parent') return record(options, task.id, await parentWorkspace(options.store, leased), null);
   const def = options.org?.aof.workspaces[name];
   if (!def) throw new SpawnError('workspace_failed', `workspace ${JSON.stringify(name)} is not under aof.workspaces of the org chart`);
-  const values = { id: task.id, title: task.title };
+  const values = { id: task.id, title: task.title, root: toRootId(options.store.paths.root) };
   const root = toWorktreeRoot(def, options.store.paths.root);
   const path = join(root, fillTemplate(def.dir, values));
   const made = await addWorktree({ repo: def.repo, path, branch: fillTemplate(def.branch, values), base: def.base, root }).catch((err: unknown) => {
-    throw new SpawnError('workspace_failed', err instanceof Error ? err.message : String(err), { cause: err });
+    const message = err instanceof Error ? err.message : String(err);
+    const template = message.includes('all exist already') ? ` (aof.workspaces.${name}.branch is ${JSON.stringify(def.branch)})` : '';
+    throw new SpawnError('workspace_failed', `${message}${template}`, { cause: err });
   });
   const workspace: TaskWorkspace = { name, path: made.path, branch: made.branch, base: made.base, host };
   await writeRecord(options.store.paths.workspaces, { taskId: task.id, repo: def.repo, ...workspace, root, createdAt: options.store.clock().toISOString() });

@@ -50,7 +50,15 @@ export function runGit(repo: string, args: readonly string[], cwd = repo): Promi
   return next;
 }
 
-/** `git worktree add -b <branch> <path> <base>`; throws `GitError` with git's message (not a repository, base missing, branch taken, disk full). */
+/** How many names a worktree's branch may take: the template's, then `-2` to `-9` after it while those are taken. */
+export const BRANCH_CANDIDATES = 9;
+
+/**
+ * `git worktree add -b <branch> <path> <base>`. A branch name already taken (by a branch made by
+ * hand, or by another svc root with the same template) is not an error: the next free one of
+ * `<branch>-2` ... `<branch>-9` is used (`MadeWorktree.branch` says which). Throws `GitError` with
+ * git's message otherwise (not a repository, base missing, path taken, disk full, every name taken).
+ */
 export async function addWorktree(request: WorktreeRequest): Promise<MadeWorktree> {
   const { repo, path, branch } = request;
   if (!(await stat(repo).then((s) => s.isDirectory(), () => false))) throw new GitError(`the repository ${repo} does not exist (or is not a directory)`);
@@ -60,11 +68,16 @@ export async function addWorktree(request: WorktreeRequest): Promise<MadeWorktre
   await assertNoLink(path, request.root);
   await mkdir(dirname(path), { recursive: true });
   await assertNoLink(path, request.root); // a link planted while the folders were made
-  const existed = (await runGit(repo, ['rev-parse', '--verify', '--quiet', `refs/heads/${branch}`])).ok;
-  const made = await runGit(repo, ['worktree', 'add', '-b', branch, path, base]);
-  if (made.ok) return { path, branch, base };
-  if (!existed) await runGit(repo, ['branch', '-D', branch]); // a branch made before the failure is not left behind
-  throw new GitError(`git worktree add -b ${branch} ${path} ${base} failed: ${toMessage(made.stderr || made.stdout)}`);
+  for (let n = 1; n <= BRANCH_CANDIDATES; n++) {
+    const name = n === 1 ? branch : `${branch}-${n}`;
+    if ((await runGit(repo, ['rev-parse', '--verify', '--quiet', `refs/heads/${name}`])).ok) continue;
+    const made = await runGit(repo, ['worktree', 'add', '-b', name, path, base]);
+    if (made.ok) return { path, branch: name, base };
+    if (/a branch named '.*' already exists/.test(made.stderr)) continue; // made meanwhile by another process: not ours to delete
+    await runGit(repo, ['branch', '-D', name]); // a branch made before the failure is not left behind
+    throw new GitError(`git worktree add -b ${name} ${path} ${base} failed: ${toMessage(made.stderr || made.stdout)}`);
+  }
+  throw new GitError(`branches ${branch} and ${branch}-2 to ${branch}-${BRANCH_CANDIDATES} all exist already in ${repo}: the workspace's branch template makes names others use too; put {root} in it (the default is "svc/{root}/{id}"), or delete those branches`);
 }
 
 /** `clean`, `dirty` (uncommitted changes or untracked files) or `missing` (no worktree there). */

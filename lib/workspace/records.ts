@@ -4,8 +4,10 @@ import { ensureDir, writeAtomic } from '../fs/atomic.js';
 
 /**
  * What svc records of a worktree it created (`data/workspaces/<task id>.json`). Only a worktree
- * with a record is ever removed by svc: one made by hand, or named in a task's frontmatter by
- * hand, has none.
+ * with a record is ever removed by svc, and only a branch with one is ever deleted
+ * (`svc workspace prune`): one made by hand, or named in a task's frontmatter by hand, has none.
+ * The record stays after the worktree is removed (`removed`), naming the branch svc made, until
+ * `svc workspace prune` deletes that branch.
  */
 export interface WorkspaceRecord {
   taskId: string;
@@ -20,6 +22,8 @@ export interface WorkspaceRecord {
   createdAt: string;
   /** Set when the task ended but the worktree was kept (uncommitted changes): why, and since when. */
   kept?: { reason: string; at: string } | undefined;
+  /** Set once the worktree was removed (the branch stays): when. */
+  removed?: { at: string } | undefined;
 }
 
 /** Writes (or replaces) the record of a task's worktree. */
@@ -45,7 +49,12 @@ export async function listRecords(dir: string): Promise<WorkspaceRecord[]> {
   return records.filter((record): record is WorkspaceRecord => record !== null);
 }
 
-/** Forgets a record (its worktree was removed). */
+/** Records that a worktree was removed: the record stays, naming the branch svc made. */
+export async function markRemoved(dir: string, record: WorkspaceRecord, at: string): Promise<void> {
+  await writeRecord(dir, { ...record, kept: undefined, removed: { at } });
+}
+
+/** Forgets a record (its branch was deleted, or never made). */
 export async function deleteRecord(dir: string, taskId: string): Promise<void> {
   await unlink(join(dir, `${taskId}.json`)).catch((err: NodeJS.ErrnoException) => {
     if (err.code !== 'ENOENT') throw err;

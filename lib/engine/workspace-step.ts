@@ -9,8 +9,8 @@ import { toWorktreeRoot } from '../org/workspaces.js';
 import type { Store } from '../store/store.js';
 import type { StoredTask } from '../store/task-file.js';
 import { addWorktree, GitError, removeWorktree, runGit } from '../workspace/git.js';
-import { findLinkOnTheWay } from '../workspace/links.js';
-import { deleteRecord, readRecord, writeRecord } from '../workspace/records.js';
+import { findTaskWorktreeLink } from '../workspace/links.js';
+import { deleteRecord, writeRecord } from '../workspace/records.js';
 
 /** What a dispatch knows when it prepares the task's worktree. */
 export interface WorkspaceStepOptions {
@@ -57,8 +57,7 @@ export async function prepareWorkspace(options: WorkspaceStepOptions, leased: St
 /** The recorded worktree, when it is on this host, a folder, and not reached through a symbolic link (under the root svc made it in). */
 async function assertUsable(store: Store, taskId: string, workspace: TaskWorkspace, host: string): Promise<TaskWorkspace> {
   if (workspace.host !== host) throw new SpawnError('workspace_elsewhere', `the worktree of this task is on host ${workspace.host}, not ${host}`);
-  const made = await readRecord(store.paths.workspaces, taskId);
-  const link = await findLinkOnTheWay(workspace.path, made?.path === workspace.path ? made.root : undefined);
+  const link = await findTaskWorktreeLink(store.paths.workspaces, taskId, workspace.path);
   if (link) throw new SpawnError('workspace_failed', link);
   try {
     if (statSync(workspace.path).isDirectory()) return workspace;

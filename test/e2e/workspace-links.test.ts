@@ -44,6 +44,22 @@ links('a symbolic link planted at a worktree path is refused with a reason namin
   assert.is(after.task.workspace, undefined);
 });
 
+links('a later dispatch into a recorded worktree whose path is now a symbolic link is refused, naming it; nothing runs out there', async () => {
+  const root = tempRoot();
+  const outside = `${tempRoot()}/outside`;
+  mkdirSync(outside);
+  writeOrg(root, { agents: [{ id: 'dev', name: 'Dev', command: completingAgent() }], aof: { daemon: FAST } });
+  const store = createStore({ root });
+  await store.init();
+  const { task } = await store.create({ title: 'Swapped', status: 'backlog', routing: { agent: 'dev' }, createdBy: 'test' });
+  symlinkSync(outside, `${root}/swapped`);
+  await store.commit(task.id, (current) => ({ task: { ...current.task, workspace: { name: 'app', path: `${root}/swapped`, branch: 'b', base: 'main', host: hostname() } }, body: current.body, status: 'ready' }), 'test');
+  await startTestDaemon(root, { tools: TOOLS, env: process.env });
+  const failed = await within(20_000, async () => (await readEvents(root, { taskId: task.id, type: 'dispatch.failed' }))[0], 'dispatch.failed');
+  assert.match(String(failed.payload.reason), new RegExp(`^workspace_failed: ${root}/swapped is a symbolic link to ${outside}: svc never makes, uses or removes a worktree through a link`));
+  assert.equal(readdirSync(outside), []);
+});
+
 links('a worktree recorded under a path that is now a link is kept at done, not removed through it', async () => {
   const root = tempRoot();
   const repo = makeRepo(`${root}/repo`);

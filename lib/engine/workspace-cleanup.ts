@@ -3,7 +3,7 @@ import type { Status } from '../core/status.js';
 import type { Store } from '../store/store.js';
 import { GitError, removeWorktree, worktreeState } from '../workspace/git.js';
 import { findLinkOnTheWay } from '../workspace/links.js';
-import { listRecords, markRemoved, readRecord, writeRecord, type WorkspaceRecord } from '../workspace/records.js';
+import { listRecords, markRemoved, readAnyRecord, readRecord, writeRecord, type WorkspaceRecord } from '../workspace/records.js';
 
 /** What the cleanup works with. */
 export interface WorkspaceCleanupOptions {
@@ -60,7 +60,7 @@ export function startWorkspaceCleanup(options: WorkspaceCleanupOptions): Workspa
 
 /** Removes a worktree svc created for a task, the branch kept; `force` also drops uncommitted changes. Returns what it did. */
 export async function removeTaskWorktree(store: Store, taskId: string, force: boolean): Promise<'removed' | 'missing'> {
-  const record = await readRecord(store.paths.workspaces, taskId);
+  const record = await readAnyRecord(store.paths.workspaces, taskId);
   if (!record) throw new GitError(`svc did not create a worktree for ${taskId} (no record under data/workspaces/): it never removes one it did not create`);
   if (record.removed) return 'missing';
   const link = await findLinkOnTheWay(record.path, record.root);

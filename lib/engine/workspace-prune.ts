@@ -6,7 +6,7 @@ import type { Store } from '../store/store.js';
 import { deleteMergedBranch, readBranchState } from '../workspace/branches.js';
 import { removeWorktree, worktreeState } from '../workspace/git.js';
 import { findLinkOnTheWay } from '../workspace/links.js';
-import { deleteRecord, listRecords, markRemoved, type WorkspaceRecord } from '../workspace/records.js';
+import { deleteRecord, listAllRecords, markRemoved, type WorkspaceRecord } from '../workspace/records.js';
 
 /** A worktree svc made and its branch, as `svc workspace list` shows them. */
 export interface WorkspaceRow {
@@ -50,7 +50,7 @@ export interface PruneResult {
 
 /** Every worktree and branch svc made (a record under data/workspaces/), with their state now. */
 export async function listWorkspaces(store: Store, host = hostname()): Promise<WorkspaceRow[]> {
-  const records = await listRecords(store.paths.workspaces);
+  const records = await listAllRecords(store.paths.workspaces);
   return Promise.all(records.map(async (record) => {
     const here = record.host === host && (await isDirectory(record.repo));
     const branch = here ? await readBranchState(record.repo, record.branch, record.base) : null;
@@ -72,7 +72,7 @@ export async function pruneWorkspaces(store: Store, options: PruneOptions): Prom
   const host = options.host ?? hostname();
   const result: PruneResult = { dryRun: options.dryRun, steps: [], left: [] };
   const open = (await store.list(['backlog', 'ready', 'in-progress', 'blocked'])).tasks;
-  for (const record of await listRecords(store.paths.workspaces)) {
+  for (const record of await listAllRecords(store.paths.workspaces)) {
     if (record.host !== host) continue;
     const why = await pruneOne(store, record, { ...options, user: open.find(({ task }) => task.workspace?.path === record.path || (task.parentId === record.taskId && task.routing.workspace === 'parent'))?.task.id }, result.steps)
       .catch((err: unknown) => (err instanceof Error ? err.message : String(err)));

@@ -72,6 +72,8 @@ async function parentWorkspace(store: Store, leased: StoredTask): Promise<TaskWo
   if (!parentId) throw new SpawnError('workspace_failed', 'routing.workspace is "parent" but the task has no parentId');
   const parent = await store.get(parentId).catch(() => null);
   if (!parent?.task.workspace) throw new SpawnError('workspace_failed', `routing.workspace is "parent" but parent ${parentId} has no worktree (yet)`);
+  const link = await findTaskWorktreeLink(store.paths.workspaces, parent.task.id, parent.task.workspace.path);
+  if (link) throw new SpawnError('workspace_failed', link);
   return parent.task.workspace;
 }
 

@@ -1,6 +1,6 @@
 import { lstat, readlink } from 'node:fs/promises';
 import { isAbsolute, join, relative, resolve } from 'node:path';
-import { readRecord } from './records.js';
+import { readAnyRecord } from './records.js';
 
 /**
  * Why svc must not make, use or remove a worktree at `path`, or null: `path`, or a folder between
@@ -25,7 +25,7 @@ export async function findLinkOnTheWay(path: string, root?: string): Promise<str
 
 /** `findLinkOnTheWay` for a task's worktree: under the root svc made it in when svc made it (its record), else the path itself. */
 export async function findTaskWorktreeLink(recordsDir: string, taskId: string, path: string): Promise<string | null> {
-  const made = await readRecord(recordsDir, taskId);
+  const made = await readAnyRecord(recordsDir, taskId);
   return findLinkOnTheWay(path, made?.path === path ? made.root : undefined);
 }
 

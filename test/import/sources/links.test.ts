@@ -56,8 +56,14 @@ links('a beads issues file and an AOF task file that are links are not read', as
   const task = join(tempRoot(), 'TASK-2026-01-01-001.md');
   writeFileSync(task, '---\nid: TASK-2026-01-01-001\ntitle: Outside\nstatus: ready\n---\nthe secret text\n');
   symlinkSync(task, join(aof, 'tasks', 'ready', 'TASK-2026-01-01-001.md'));
+  const events = join(tempRoot(), 'events');
+  mkdirSync(events);
+  writeFileSync(join(events, '2026-01-01.jsonl'), `${JSON.stringify({ type: 'task.created', timestamp: '2026-01-01T00:00:00Z', taskId: 'TASK-2026-01-01-001' })}\n`);
+  symlinkSync(events, join(aof, 'events'));
   const { report } = await importJson(root, 'aof', aof);
-  assert.match(report.problems[0]?.reason ?? '', /is a symbolic link to .*, not a regular file/);
+  assert.equal(report.problems.map((p) => p.file.replace(aof, '')), ['/tasks/ready/TASK-2026-01-01-001.md', '/events/2026-01-01.jsonl']);
+  assert.match(report.problems[0]!.reason, /is a symbolic link to .*, not a regular file/);
+  assert.match(report.problems[1]!.reason, /is reached through .*\/events, a symbolic link to .*; left out/);
   assert.equal(readTasks(root), {});
 });
 

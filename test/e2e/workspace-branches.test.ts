@@ -92,6 +92,8 @@ prune('svc workspace list shows what svc made; prune --dry-run changes nothing; 
   const branchOf = (id: string) => `svc/${toRootId(root)}/${id}`;
   const listed = JSON.parse((await runSvc(env, 'workspace', 'list', '--json')).stdout) as { workspaces: { taskId: string; worktree: string; branchState: string }[] };
   assert.equal(listed.workspaces.map((w) => [w.taskId, w.worktree, w.branchState]), [[unmerged, 'removed', 'unmerged'], [merged, 'removed', 'merged'], [dirty, 'dirty', 'merged']]);
+  const text = (await runSvc(env, 'workspace', 'list')).stdout;
+  assert.match(text, new RegExp(`^${dirty}  done  worktree dirty \\(kept: uncommitted changes when the task was done\\) ${root}/worktrees/${dirty}  branch svc/${toRootId(root)}/${dirty} merged \\(base main\\)  ${root}/repo$`, 'm'));
   const snapshot = () => ({ branches: branches(repo), records: readdirSync(`${root}/data/workspaces`).sort(), worktrees: git(repo, 'worktree', 'list', '--porcelain') });
   const before = snapshot();
   const dry = await runSvc(env, 'workspace', 'prune', '--merged', '--dry-run', '--json');

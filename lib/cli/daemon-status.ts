@@ -31,17 +31,22 @@ function formatHealthPort(port: number, health: HealthAnswer): string {
   return health.healthy ? `Health port: ${url} answers 200 (healthy)` : `Health port: ${url} is not healthy (${health.reason})`;
 }
 
-/** The `Config:` line, and for an invalid org chart its first problems below it. */
+/** The `Config:` line, and for an invalid org chart its first problems below it; a workspace whose repository is gone is named either way. */
 export function formatConfig(config: ConfigReport): string[] {
-  if (config.orgChart === 'ok') return [`Config: ${config.file} ok (${config.agents} agents)`];
+  return [...formatChart(config), ...(config.unavailableWorkspaces ?? []).map((w) => `  workspace ${w.name} UNAVAILABLE (its tasks are held, reason workspace-unavailable): ${w.problem}`)];
+}
+
+// --- internal ---
+
+function formatChart(config: ConfigReport): string[] {
+  const broken = config.unavailableWorkspaces?.length ?? 0;
+  if (config.orgChart === 'ok') return [`Config: ${config.file} ok (${config.agents} agents${broken ? `; ${broken} workspace${broken === 1 ? '' : 's'} unavailable` : ''})`];
   if (config.orgChart === 'absent') return [`Config: no org chart (${config.file} absent: only routing.agent routes, no local agents)`];
   const count = config.problemCount === 1 ? '1 problem' : `${config.problemCount} problems`;
   const effect = config.using === 'previous' ? `still using the chart loaded before` : 'no chart loaded: ready tasks are held';
   const more = config.problemCount > config.problems.length ? [`  ... (${config.problemCount - config.problems.length} more: svc org validate)`] : [];
   return [`Config: ${config.file} INVALID since ${config.since} (${count}; ${effect}):`, ...config.problems.map((p) => `  ${p}`), ...more];
 }
-
-// --- internal ---
 
 function formatStatus(probe: DaemonProbe, paths: Paths): string[] {
   const s = probe.status;

@@ -31,6 +31,7 @@ const GROUPS: Record<string, Entry & { summary: string }> = {
   daemon: { summary: 'Run, start, stop or install the daemon, its status and metrics (svc daemon --help)', load: async () => registerAll(await Promise.all([import('./daemon.js').then((m) => m.registerDaemon), import('./daemon-metrics.js').then((m) => m.registerDaemonMetrics)])) },
   org: { summary: 'Check the org chart (svc org --help)', load: async () => (await import('./org.js')).registerOrg },
   agent: { summary: 'List agents; pause or resume one (svc agent --help)', load: async () => (await import('./agent.js')).registerAgent, store: true },
+  workspace: { summary: 'The worktrees and branches svc made: list, prune (svc workspace --help)', load: async () => (await import('./workspace.js')).registerWorkspace, store: true },
   scheduler: { summary: 'One scheduler tick, or its plan (svc scheduler --help)', load: async () => (await import('./scheduler.js')).registerScheduler, store: true },
 };
 

@@ -52,7 +52,7 @@ export function registerDoctor(cli: CAC, ctx: Context): void {
 /** Loads the org chart and every workflow of `root`; returns the files that do not load, with their problems. */
 export async function checkConfig(root: string): Promise<ConfigProblem[]> {
   const out: ConfigProblem[] = [];
-  const org = await loadOrg(root).catch((err: unknown) => {
+  const org = await loadOrg(root, { repos: true }).catch((err: unknown) => {
     out.push({ file: 'org/org-chart.yaml', problems: toProblemLines(err) });
     return null;
   });

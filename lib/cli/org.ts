@@ -12,7 +12,7 @@ export function registerOrg(cli: CAC, ctx: Context): void {
     .option('--json', 'Print the result as a JSON object')
     .action(async (path: string | undefined, options: { json?: boolean }) => {
       const file = path ? resolve(path) : toPaths(ctx.root).orgChart;
-      const org = await loadOrgFile(file);
+      const org = await loadOrgFile(file, { repos: true });
       if (!org) {
         throw new SvcError('not_found', `No org chart at ${file}.`, `Copy templates/org-chart.yaml to ${toPaths(ctx.root).orgChart} and edit it, or pass the path of one.`);
       }

@@ -14,12 +14,12 @@ export function registerTaskWorkspace(cli: CAC, ctx: Context): void {
     .option('--json', 'Print JSON')
     .example('svc task workspace 007 --remove')
     .action(async (id: string, opts: Record<string, unknown>) => {
-      const [{ createStore }, { readRecord }, { worktreeState }, { removeTaskWorktree }] = await Promise.all([
+      const [{ createStore }, { readAnyRecord }, { worktreeState }, { removeTaskWorktree }] = await Promise.all([
         import('../store/store.js'), import('../workspace/records.js'), import('../workspace/git.js'), import('../engine/workspace-cleanup.js'),
       ]);
       const store = createStore({ root: ctx.root });
       const { task } = await store.get(String(id));
-      const record = await readRecord(store.paths.workspaces, task.id);
+      const record = await readAnyRecord(store.paths.workspaces, task.id);
       if (opts.remove) {
         const done = await removeTaskWorktree(store, task.id, opts.force === true).catch((err: unknown) => {
           throw new SvcError('invalid_transition', `${task.id}: ${err instanceof Error ? err.message : String(err)}`, 'svc only removes worktrees it created; commit or drop the changes, or pass --force.');

@@ -2,6 +2,7 @@ import { relative } from 'node:path';
 import { createFileCache } from '../engine/file-cache.js';
 import { loadOrg, toDaemonSettings } from '../org/org-chart.js';
 import type { DaemonSettings, OrgChart } from '../org/schema.js';
+import { findUnavailableWorkspaces, type UnavailableWorkspace } from '../org/workspaces.js';
 
 /** How many problems `svc daemon status` and `/status` show (the count says how many there are). */
 const SHOWN_PROBLEMS = 5;
@@ -21,6 +22,8 @@ export interface ConfigReport {
   using?: 'previous' | 'none';
   /** When the current state began. */
   since: string;
+  /** Workspaces of the chart in use whose repository is not there now (their tasks are held, reason `workspace-unavailable`); looked at on each report. */
+  unavailableWorkspaces: UnavailableWorkspace[];
 }
 
 /** The org chart of a running daemon: re-read when its file changes; an invalid file keeps the last valid chart. */
@@ -39,18 +42,18 @@ export interface OrgState {
 export function createOrgState(root: string, file: string, now: () => Date, log: (line: string) => void): OrgState {
   const name = relative(root, file) || file;
   let chart: OrgChart | null = null;
-  let report: ConfigReport = { file: name, orgChart: 'absent', agents: 0, problems: [], problemCount: 0, since: now().toISOString() };
+  let report: ConfigReport = { file: name, orgChart: 'absent', agents: 0, problems: [], problemCount: 0, since: now().toISOString(), unavailableWorkspaces: [] };
   const cache = createFileCache<OrgChart | null>(file, async () => {
     try {
       const loaded = await loadOrg(root);
       if (report.orgChart === 'invalid') log(`org chart ${name} is valid again: ${loaded?.agents.length ?? 0} agents`);
       chart = loaded;
-      report = { file: name, orgChart: loaded ? 'ok' : 'absent', agents: loaded?.agents.length ?? 0, problems: [], problemCount: 0, since: now().toISOString() };
+      report = { file: name, orgChart: loaded ? 'ok' : 'absent', agents: loaded?.agents.length ?? 0, problems: [], problemCount: 0, since: now().toISOString(), unavailableWorkspaces: [] };
     } catch (err) {
       const problems = toProblemLines(err);
       report = {
         file: name, orgChart: 'invalid', agents: chart?.agents.length ?? 0, problems: problems.slice(0, SHOWN_PROBLEMS), problemCount: problems.length,
-        using: chart ? 'previous' : 'none', since: now().toISOString(),
+        using: chart ? 'previous' : 'none', since: now().toISOString(), unavailableWorkspaces: [],
       };
       const first = problems.slice(0, SHOWN_PROBLEMS).join('; ');
       if (chart) log(`warning: org chart ${name} is invalid, still using the chart loaded before (fix it; svc org validate): ${first}`);
@@ -68,7 +71,7 @@ export function createOrgState(root: string, file: string, now: () => Date, log:
     },
     async report() {
       await cache.get();
-      return { ...report, problems: [...report.problems] };
+      return { ...report, problems: [...report.problems], unavailableWorkspaces: findUnavailableWorkspaces(chart) };
     },
   };
 }

@@ -11,6 +11,7 @@ import { finishChecks, type CheckOutcome, type ChecksEnd } from '../store/check-
 import type { GateFlow } from '../store/complete.js';
 import type { Store } from '../store/store.js';
 import type { StoredTask } from '../store/task-file.js';
+import { findTaskWorktreeLink } from '../workspace/links.js';
 import { openCheckLog } from './check-log.js';
 import { runCheckProcess, signalGroup, type RunningCheck } from './check-process.js';
 
@@ -116,10 +117,12 @@ async function runOne(options: CheckRunnerOptions, stored: StoredTask, name: str
   const log = openCheckLog(options.store.paths, { taskId: task.id, check: name, session, startedAt: options.store.clock() });
   let how = 'not run';
   try {
-    if (!def || !cwd) {
-      const why = !def ? `check ${name} is not defined under aof.checks of the org chart (any more)` : `check ${name} has no cwd and the task has no worktree to run it in`;
+    // A check runs in the task's worktree: never through a symbolic link planted there since.
+    const link = !def?.cwd && task.workspace ? await findTaskWorktreeLink(options.store.paths.workspaces, task.id, task.workspace.path) : null;
+    if (!def || !cwd || link) {
+      const why = !def ? `check ${name} is not defined under aof.checks of the org chart (any more)` : link ? `check ${name} not run: ${link}` : `check ${name} has no cwd and the task has no worktree to run it in`;
       log.write(Buffer.from(`${why}\n`));
-      how = 'not run: the check is undefined or has no cwd';
+      how = link ? 'not run: a symbolic link on the way to the worktree' : 'not run: the check is undefined or has no cwd';
       return { name, exitCode: null, signal: null, timedOut: false, durationMs: 0, tail: log.tail(), log: log.path };
     }
     const env = { ...options.env, SVC_TASK_ID: task.id, SVC_CHECK: name, ...(task.workspace ? { SVC_WORKSPACE: task.workspace.path, SVC_BRANCH: task.workspace.branch } : {}) };

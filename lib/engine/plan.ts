@@ -4,6 +4,7 @@ import type { Status } from '../core/status.js';
 import { CHECK_AGENT, type AdapterKind } from '../core/spawn.js';
 import type { Lease, Routing } from '../core/task.js';
 import type { OrgChart } from '../org/schema.js';
+import type { UnavailableWorkspace } from '../org/workspaces.js';
 import type { AgentPause } from '../store/agent-pauses.js';
 import { routeUnpaused } from './paused-route.js';
 
@@ -45,7 +46,7 @@ export interface Snapshot {
 export type Mode = 'booting' | 'plugin' | 'standalone';
 export type { AdapterKind };
 /** Why a ready task is not dispatched this tick (docs/scheduler.md). */
-export const HOLD_REASONS = ['previous-run-ending', 'dependencies', 'backoff', 'no-route', 'agent-busy', 'concurrency', 'booting', 'no-plugin-attached', 'no-gateway', 'org-chart', 'not-before', 'agent-paused', 'approval', 'workspace-host'] as const;
+export const HOLD_REASONS = ['previous-run-ending', 'dependencies', 'backoff', 'no-route', 'agent-busy', 'concurrency', 'booting', 'no-plugin-attached', 'no-gateway', 'org-chart', 'not-before', 'agent-paused', 'approval', 'workspace-host', 'workspace-unavailable'] as const;
 export type HoldReason = (typeof HOLD_REASONS)[number];
 
 /** Everything else a plan depends on. */
@@ -65,6 +66,8 @@ export interface PlanContext {
   paused?: ReadonlyMap<string, AgentPause>;
   /** This daemon's host: a task whose worktree is on another host is held (docs/workspaces.md). */
   host?: string | undefined;
+  /** Workspaces whose repository is not there now: the tasks that would work in them are held, no others. */
+  unavailableWorkspaces?: readonly UnavailableWorkspace[];
 }
 
 /** One step the executor takes. */
@@ -133,6 +136,9 @@ function planReady(task: PlanTask, snapshot: Snapshot, ctx: PlanContext, load: M
   if ('none' in route) return hold('no-route', route.none);
   if ('paused' in route) return hold('agent-paused', route.paused);
   const agent = ctx.org?.agents.find((a) => a.id === route.agent);
+  const workspace = task.routing.workspace ?? agent?.workspace;
+  const unavailable = workspace ? ctx.unavailableWorkspaces?.find((w) => w.name === workspace) : undefined;
+  if (unavailable) return hold('workspace-unavailable', `workspace ${workspace} cannot be used: ${unavailable.problem}; its tasks wait until the repository is back (svc org validate)`);
   const limit = agent?.maxConcurrent ?? 1;
   if ((load.get(route.agent) ?? 0) >= limit) return hold('agent-busy', `agent ${route.agent} has ${limit} of ${limit} tasks in progress`);
   if (running >= ctx.maxConcurrentDispatches) return hold('concurrency', `${running} of ${ctx.maxConcurrentDispatches} dispatches in progress`);

@@ -2,6 +2,7 @@ import { forEachLimit } from '../core/limit.js';
 import { toTimerDelay } from '../core/timer.js';
 import type { OrgChart } from '../org/schema.js';
 import { toDaemonSettings } from '../org/org-chart.js';
+import { findUnavailableWorkspaces } from '../org/workspaces.js';
 import type { Fault } from '../store/commit.js';
 import type { Store } from '../store/store.js';
 import type { Adapter } from '../core/spawn.js';
@@ -100,6 +101,7 @@ export function startScheduler(options: SchedulerOptions): SchedulerHandle {
       org, now, paused, host: options.owner?.host, maxConcurrentDispatches: settings.maxConcurrentDispatches, mode: options.mode(),
       ...(settings.maxDispatchesPerDaemon && options.owner ? { perDaemon: { limit: settings.maxDispatchesPerDaemon, owner: options.owner } } : {}),
       pluginAttached: options.pluginAttached(), gatewayConfigured: Boolean(settings.gatewayUrl), orgProblem: options.orgProblem?.() ?? null,
+      unavailableWorkspaces: findUnavailableWorkspaces(org),
     });
     return { org, settings, now, snapshot, actions };
   }

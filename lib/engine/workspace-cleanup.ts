@@ -2,7 +2,8 @@ import { hostname } from 'node:os';
 import type { Status } from '../core/status.js';
 import type { Store } from '../store/store.js';
 import { GitError, removeWorktree, worktreeState } from '../workspace/git.js';
-import { deleteRecord, listRecords, readRecord, writeRecord, type WorkspaceRecord } from '../workspace/records.js';
+import { findLinkOnTheWay } from '../workspace/links.js';
+import { listRecords, markRemoved, readAnyRecord, readRecord, writeRecord, type WorkspaceRecord } from '../workspace/records.js';
 
 /** What the cleanup works with. */
 export interface WorkspaceCleanupOptions {
@@ -48,7 +49,7 @@ export function startWorkspaceCleanup(options: WorkspaceCleanupOptions): Workspa
     async sweep() {
       const records = await listRecords(options.store.paths.workspaces);
       const ended = (id: string) => ['done', 'cancelled', undefined].includes(options.statusOf?.(id));
-      await Promise.all(records.filter((record) => !record.kept && ended(record.taskId)).map((record) => clean(record.taskId, record)));
+      await Promise.all(records.filter((record) => !record.kept && !record.removed && ended(record.taskId)).map((record) => clean(record.taskId, record)));
     },
     async close() {
       closed = true;
@@ -59,12 +60,15 @@ export function startWorkspaceCleanup(options: WorkspaceCleanupOptions): Workspa
 
 /** Removes a worktree svc created for a task, the branch kept; `force` also drops uncommitted changes. Returns what it did. */
 export async function removeTaskWorktree(store: Store, taskId: string, force: boolean): Promise<'removed' | 'missing'> {
-  const record = await readRecord(store.paths.workspaces, taskId);
+  const record = await readAnyRecord(store.paths.workspaces, taskId);
   if (!record) throw new GitError(`svc did not create a worktree for ${taskId} (no record under data/workspaces/): it never removes one it did not create`);
+  if (record.removed) return 'missing';
+  const link = await findLinkOnTheWay(record.path, record.root);
+  if (link) throw new GitError(link);
   const state = await worktreeState(record.repo, record.path);
   if (state === 'dirty' && !force) throw new GitError(`${record.path} has uncommitted changes: commit them, or pass --force to drop them`);
-  if (state !== 'missing') await removeWorktree(record.repo, record.path, force);
-  await deleteRecord(store.paths.workspaces, taskId);
+  if (state !== 'missing') await removeWorktree(record.repo, record.path, { force, root: record.root });
+  await markRemoved(store.paths.workspaces, record, store.clock().toISOString());
   await store.events.record(store.clock(), [{ type: 'workspace.removed', taskId, actor: 'operator', payload: { path: record.path, branch: record.branch, forced: force } }]);
   return state === 'missing' ? 'missing' : 'removed';
 }
@@ -74,22 +78,28 @@ export async function removeTaskWorktree(store: Store, taskId: string, force: bo
 async function cleanOne(options: WorkspaceCleanupOptions, host: string, taskId: string, known?: WorkspaceRecord | null): Promise<void> {
   const { store, log } = options;
   const record = known ?? (await readRecord(store.paths.workspaces, taskId));
-  if (!record || record.host !== host || record.kept) return;
+  if (!record || record.host !== host || record.kept || record.removed) return;
   const task = await store.get(taskId).catch(() => null);
   if (task?.status !== 'done' && task?.status !== 'cancelled') return;
   if (await isInUse(store, record)) return; // a subtask works in it (routing.workspace: parent): a later sweep looks again
+  const link = await findLinkOnTheWay(record.path, record.root);
+  if (link) return keep(options, record, `${link}, when the task was ${task.status}`);
   const state = await worktreeState(record.repo, record.path);
-  const now = store.clock().toISOString();
-  if (state === 'dirty') {
-    await writeRecord(store.paths.workspaces, { ...record, kept: { reason: `uncommitted changes when the task was ${task.status}`, at: now } });
-    log(`kept the worktree of ${taskId} at ${record.path}: it has uncommitted changes (svc doctor lists it; svc task workspace ${taskId} --remove [--force] removes it)`);
-    await store.events.record(store.clock(), [{ type: 'workspace.kept', taskId, actor: 'system', payload: { path: record.path, branch: record.branch, reason: 'uncommitted changes' } }]);
-    return;
-  }
-  if (state === 'clean') await removeWorktree(record.repo, record.path);
-  await deleteRecord(store.paths.workspaces, taskId);
+  if (state === 'dirty') return keep(options, record, `uncommitted changes when the task was ${task.status}`);
+  if (state === 'clean') await removeWorktree(record.repo, record.path, { root: record.root });
+  await markRemoved(store.paths.workspaces, record, store.clock().toISOString());
   log(`removed the worktree of ${taskId} at ${record.path} (${task.status}); branch ${record.branch} is kept`);
   await store.events.record(store.clock(), [{ type: 'workspace.removed', taskId, actor: 'system', payload: { path: record.path, branch: record.branch, existed: state === 'clean' } }]);
+}
+
+/** Marks a worktree kept (never removed by a sweep), logs it once and records `workspace.kept`. */
+async function keep(options: WorkspaceCleanupOptions, record: WorkspaceRecord, reason: string): Promise<void> {
+  const { store, log } = options;
+  const taskId = record.taskId;
+  await writeRecord(store.paths.workspaces, { ...record, kept: { reason, at: store.clock().toISOString() } });
+  log(`kept the worktree of ${taskId} at ${record.path}: ${reason} (svc doctor lists it; svc task workspace ${taskId} --remove [--force] removes it)`);
+  const short = reason.startsWith('uncommitted') ? 'uncommitted changes' : 'symbolic link';
+  await store.events.record(store.clock(), [{ type: 'workspace.kept', taskId, actor: 'system', payload: { path: record.path, branch: record.branch, reason: short } }]);
 }
 
 /** Whether a task not yet ended works in this worktree, or will (a subtask with `routing.workspace: parent` not yet dispatched). */

@@ -1,10 +1,11 @@
 import { join } from 'node:path';
+import { isSvcError } from '../core/errors.js';
 import { ensureDir, writeAtomic } from '../fs/atomic.js';
 import { dumpYaml, parseYaml } from '../fs/frontmatter.js';
 import { readIfExists, toOrgChartFile } from '../org/files.js';
 import { validateOrg } from '../org/org-chart.js';
 import { MurmurSchema } from '../org/schema.js';
-import { toReason, toStrings } from './sources/read.js';
+import { readSourceFile, toReason, toStrings } from './sources/read.js';
 
 /** One entry of AOF's org chart and what the merge does with it: add it, or keep svc's entry of that id. */
 export interface OrgChange {
@@ -38,7 +39,8 @@ export async function mergeAofOrg(aofDir: string, root: string, options: { dryRu
   const file = toOrgChartFile(root);
   const merge: OrgMerge = { from, file, changes: [], ignored: [], written: false };
   try {
-    const text = await readIfExists(from);
+    // Read as the task files are: a regular file inside the data directory, never through a link.
+    const text = await readSourceFile(from, 'an AOF org chart', aofDir).catch((err: unknown) => (isSvcError(err, 'not_found') ? null : Promise.reject(err)));
     if (text === null) return undefined;
     const aof = asRecord(parseYaml(text, from));
     const before = await readIfExists(file);

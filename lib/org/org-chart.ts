@@ -2,27 +2,31 @@ import { parseYaml } from '../fs/frontmatter.js';
 import { readIfExists, toOrgChartFile } from './files.js';
 import { describeIssue, throwProblems, toProblems } from './problems.js';
 import { checkReferences } from './references.js';
-import { checkWorkspaces } from './workspaces.js';
+import { checkWorkspaces, type WorkspaceCheckOptions } from './workspaces.js';
 import { DaemonSettingsSchema, OrgChartSchema, type DaemonSettings, type OrgChart } from './schema.js';
 
 const HINT = 'Fix the listed fields (templates/org-chart.yaml is a complete example), then run `svc org validate`.';
 
 /** The org chart of a root (`org/org-chart.yaml`), validated with defaults applied; null when absent. */
-export async function loadOrg(root: string): Promise<OrgChart | null> {
-  return loadOrgFile(toOrgChartFile(root));
+export async function loadOrg(root: string, options: WorkspaceCheckOptions = {}): Promise<OrgChart | null> {
+  return loadOrgFile(toOrgChartFile(root), options);
 }
 
-/** An org chart read from any file path; null when the file does not exist. */
-export async function loadOrgFile(file: string): Promise<OrgChart | null> {
+/** An org chart read from any file path; null when the file does not exist. `repos` also checks each workspace's repository (see `validateOrg`). */
+export async function loadOrgFile(file: string, options: WorkspaceCheckOptions = {}): Promise<OrgChart | null> {
   const text = await readIfExists(file);
   if (text === null) return null;
-  return validateOrg(parseYaml(text, file), file);
+  return validateOrg(parseYaml(text, file), file, options);
 }
 
-/** Validates org chart data: every schema and cross-reference problem in one `validation_error`. */
-export function validateOrg(data: unknown, source: string): OrgChart {
+/**
+ * Validates org chart data: every schema and cross-reference problem in one `validation_error`.
+ * A workspace's repository that is missing now is a problem only with `repos` (`svc org validate`):
+ * elsewhere the chart loads, and only that workspace's tasks wait (docs/workspaces.md).
+ */
+export function validateOrg(data: unknown, source: string, options: WorkspaceCheckOptions = {}): OrgChart {
   const result = OrgChartSchema.safeParse(data, { error: describeIssue });
-  const problems = [...(result.success ? [] : toProblems(result.error.issues)), ...checkReferences(data), ...checkWorkspaces(data)];
+  const problems = [...(result.success ? [] : toProblems(result.error.issues)), ...checkReferences(data), ...checkWorkspaces(data, options)];
   if (problems.length || !result.success) throwProblems(source, 'org chart', problems, HINT);
   return result.data;
 }

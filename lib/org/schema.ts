@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { isSafeId } from '../core/ids.js';
+import { DEFAULT_BRANCH_TEMPLATE } from '../core/branch-template.js';
 
 const id = z.string().min(1, 'must not be empty').refine(isSafeId, 'must be letters, digits, ".", "_" or "-" (no "/", no "..")');
 const positiveInt = z.number().int('must be a whole number').positive('must be greater than 0');
@@ -115,7 +116,7 @@ export const ProjectSlaSchema = z.looseObject({
 export const WorkspaceDefSchema = closed({
   repo: z.string().min(1, 'must not be empty'),
   base: z.string().min(1, 'must not be empty').optional(),
-  branch: z.string().min(1, 'must not be empty').default('svc/{id}'),
+  branch: z.string().min(1, 'must not be empty').default(DEFAULT_BRANCH_TEMPLATE),
   root: z.string().min(1, 'must not be empty').optional(),
   dir: z.string().min(1, 'must not be empty').default('{id}'),
 });

@@ -7,16 +7,30 @@ import { toDidYouMean } from '../core/suggest.js';
 import { asRecord, recordsOf, type Problem } from './problems.js';
 import type { WorkspaceDef } from './schema.js';
 
+/** What `checkWorkspaces` looks at besides the chart itself. */
+export interface WorkspaceCheckOptions {
+  /** Also whether each `repo` is a git repository now (`svc org validate`, `svc doctor`). */
+  repos?: boolean | undefined;
+}
+
+/** A workspace that cannot be used now, and why. */
+export interface UnavailableWorkspace {
+  name: string;
+  problem: string;
+}
+
 /**
  * Problems of `aof.workspaces` and of what names them (docs/workspaces.md): a `repo` that is not an
- * absolute path to a git repository, a `root` that is not absolute, a `branch` template that makes
- * an invalid ref, a `dir` template that could leave `root`, an agent naming an unknown workspace.
- * Works on raw data (beside the schema), so one run lists everything.
+ * absolute path, a `root` that is not absolute, a `branch` template that makes an invalid ref, a
+ * `dir` template that could leave `root`, an agent naming an unknown workspace; with `repos`, a
+ * `repo` that is not a git repository. Works on raw data (beside the schema), so one run lists
+ * everything. Without `repos` the chart stays usable while a repository is missing: only the tasks
+ * of that workspace wait (`findUnavailableWorkspaces`).
  */
-export function checkWorkspaces(data: unknown): Problem[] {
+export function checkWorkspaces(data: unknown, options: WorkspaceCheckOptions = {}): Problem[] {
   const aof = asRecord(asRecord(data)?.aof);
   const workspaces = asRecord(aof?.workspaces) ?? {};
-  const problems = Object.entries(workspaces).flatMap(([name, def]) => checkWorkspace(`aof.workspaces.${name}`, asRecord(def) ?? {}));
+  const problems = Object.entries(workspaces).flatMap(([name, def]) => checkWorkspace(`aof.workspaces.${name}`, asRecord(def) ?? {}, options.repos === true));
   const names = Object.keys(workspaces);
   for (const [i, agent] of recordsOf(asRecord(data)?.agents)) {
     if (agent.id === CHECK_AGENT) problems.push({ path: `agents[${i}].id`, problem: `"${CHECK_AGENT}" is reserved: the daemon holds a task's lease under that name while it runs the task's checks` });
@@ -30,6 +44,14 @@ export function unknownWorkspace(name: string, known: readonly string[]): string
   return `unknown workspace ${JSON.stringify(name)} (known workspaces: ${known.length ? known.join(', ') : 'none declared under aof.workspaces'}).${toDidYouMean(name, known)}`;
 }
 
+/** The workspaces of a chart whose repository is not there now (deleted, moved, not a git repository), with why: the planner holds their tasks. */
+export function findUnavailableWorkspaces(org: { aof: { workspaces: Record<string, Pick<WorkspaceDef, 'repo'>> } } | null): UnavailableWorkspace[] {
+  return Object.entries(org?.aof.workspaces ?? {}).flatMap(([name, def]) => {
+    const problem = whyNotRepo(def.repo);
+    return problem ? [{ name, problem: `aof.workspaces.${name}.repo: ${problem}` }] : [];
+  });
+}
+
 /** The folder worktrees of a workspace go under: its `root` (`~/` expanded), else `<svc root>/worktrees`. */
 export function toWorktreeRoot(def: Pick<WorkspaceDef, 'root'>, svcRoot: string): string {
   if (!def.root) return join(svcRoot, 'worktrees');
@@ -38,10 +60,10 @@ export function toWorktreeRoot(def: Pick<WorkspaceDef, 'root'>, svcRoot: string)
 
 // --- internal ---
 
-function checkWorkspace(path: string, def: Record<string, unknown>): Problem[] {
+function checkWorkspace(path: string, def: Record<string, unknown>, repos: boolean): Problem[] {
   const problems: Problem[] = [];
   if (typeof def.repo === 'string' && def.repo) {
-    const why = whyNotRepo(def.repo);
+    const why = repos || !isAbsolute(def.repo) ? whyNotRepo(def.repo) : null;
     if (why) problems.push({ path: `${path}.repo`, problem: why });
   }
   if (typeof def.root === 'string' && def.root && !isAbsolute(def.root) && !def.root.startsWith('~/')) {

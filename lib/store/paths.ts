@@ -32,7 +32,7 @@ export interface Paths {
   spawns: string;
   /** The pid of each running local command agent (`<task id>@<session>`), so a cancel ends it even after a restart. */
   runs: string;
-  /** The worktrees svc created, one record each (`<task id>.json`): only these are ever removed (docs/workspaces.md). */
+  /** The worktrees svc created, one record each (`<task id>.json`, `removed/<task id>.json` once removed): only these are ever removed, their branches pruned (docs/workspaces.md). */
   workspaces: string;
   /** A check's process group while it runs (`<task id>`), so a restarted daemon ends it before running the checks again. */
   checks: string;

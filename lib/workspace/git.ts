@@ -1,6 +1,7 @@
 import { execFile } from 'node:child_process';
 import { mkdir, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
+import { findLinkOnTheWay } from './links.js';
 
 /** What a git command printed, and how it ended. */
 export interface GitResult {
@@ -16,6 +17,8 @@ export interface WorktreeRequest {
   branch: string;
   /** A commit-ish; the repository's HEAD when absent. */
   base?: string | undefined;
+  /** The worktree root `path` is under: no folder between it and `path` may be a symbolic link. */
+  root?: string | undefined;
 }
 
 /** A worktree that was made: its branch and the base it started from (the branch of HEAD, or the commit, when none was named). */
@@ -47,19 +50,34 @@ export function runGit(repo: string, args: readonly string[], cwd = repo): Promi
   return next;
 }
 
-/** `git worktree add -b <branch> <path> <base>`; throws `GitError` with git's message (not a repository, base missing, branch taken, disk full). */
+/** How many names a worktree's branch may take: the template's, then `-2` to `-9` after it while those are taken. */
+export const BRANCH_CANDIDATES = 9;
+
+/**
+ * `git worktree add -b <branch> <path> <base>`. A branch name already taken (by a branch made by
+ * hand, or by another svc root with the same template) is not an error: the next free one of
+ * `<branch>-2` ... `<branch>-9` is used (`MadeWorktree.branch` says which). Throws `GitError` with
+ * git's message otherwise (not a repository, base missing, path taken, disk full, every name taken).
+ */
 export async function addWorktree(request: WorktreeRequest): Promise<MadeWorktree> {
   const { repo, path, branch } = request;
   if (!(await stat(repo).then((s) => s.isDirectory(), () => false))) throw new GitError(`the repository ${repo} does not exist (or is not a directory)`);
   const base = request.base ?? (await currentBase(repo));
   const found = await runGit(repo, ['rev-parse', '--verify', '--quiet', `${base}^{commit}`]);
   if (!found.ok) throw new GitError(`base ${JSON.stringify(base)} is not a commit of ${repo}${found.stderr ? `: ${found.stderr}` : ''}`);
+  await assertNoLink(path, request.root);
   await mkdir(dirname(path), { recursive: true });
-  const existed = (await runGit(repo, ['rev-parse', '--verify', '--quiet', `refs/heads/${branch}`])).ok;
-  const made = await runGit(repo, ['worktree', 'add', '-b', branch, path, base]);
-  if (made.ok) return { path, branch, base };
-  if (!existed) await runGit(repo, ['branch', '-D', branch]); // a branch made before the failure is not left behind
-  throw new GitError(`git worktree add -b ${branch} ${path} ${base} failed: ${toMessage(made.stderr || made.stdout)}`);
+  await assertNoLink(path, request.root); // a link planted while the folders were made
+  for (let n = 1; n <= BRANCH_CANDIDATES; n++) {
+    const name = n === 1 ? branch : `${branch}-${n}`;
+    if ((await runGit(repo, ['rev-parse', '--verify', '--quiet', `refs/heads/${name}`])).ok) continue;
+    const made = await runGit(repo, ['worktree', 'add', '-b', name, path, base]);
+    if (made.ok) return { path, branch: name, base };
+    if (/a branch named '.*' already exists/.test(made.stderr)) continue; // made meanwhile by another process: not ours to delete
+    await runGit(repo, ['branch', '-D', name]); // a branch made before the failure is not left behind
+    throw new GitError(`git worktree add -b ${name} ${path} ${base} failed: ${toMessage(made.stderr || made.stdout)}`);
+  }
+  throw new GitError(`branches ${branch} and ${branch}-2 to ${branch}-${BRANCH_CANDIDATES} all exist already in ${repo}: the workspace's branch template makes names others use too; put {root} in it (the default is "svc/{root}/{id}"), or delete those branches`);
 }
 
 /** `clean`, `dirty` (uncommitted changes or untracked files) or `missing` (no worktree there). */
@@ -69,13 +87,26 @@ export async function worktreeState(repo: string, path: string): Promise<'clean'
   return status.stdout.trim() ? 'dirty' : 'clean';
 }
 
-/** `git worktree remove [--force] <path>`: the branch stays. */
-export async function removeWorktree(repo: string, path: string, force = false): Promise<void> {
+/** How a worktree is removed: `force` drops uncommitted changes; `root` is the worktree root it was made under. */
+export interface RemoveOptions {
+  force?: boolean | undefined;
+  root?: string | undefined;
+}
+
+/** `git worktree remove [--force] <path>`: the branch stays. Refused when the path (or a folder under `root` on its way) is a symbolic link. */
+export async function removeWorktree(repo: string, path: string, options: RemoveOptions = {}): Promise<void> {
+  const force = options.force === true;
+  await assertNoLink(path, options.root);
   const removed = await runGit(repo, ['worktree', 'remove', ...(force ? ['--force'] : []), path]);
   if (!removed.ok) throw new GitError(`git worktree remove ${path} failed: ${toMessage(removed.stderr || removed.stdout)}`);
 }
 
 // --- internal ---
+
+async function assertNoLink(path: string, root: string | undefined): Promise<void> {
+  const why = await findLinkOnTheWay(path, root);
+  if (why) throw new GitError(why);
+}
 
 const queues = new Map<string, Promise<void>>();
 const LOCK_RETRIES_MS = [100, 200, 400, 800, 1600];

@@ -2,6 +2,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import { toRootId } from '../../lib/core/branch-template.js';
 import { readEvents } from '../../lib/store/events.js';
 import { createStore } from '../../lib/store/store.js';
 import { TOOLS } from '../../lib/tools/index.js';
@@ -75,11 +76,11 @@ ws('implement -> review with a check -> approval: one worktree across the gates,
   await within(15_000, async () => (await statusOf(root, id)) === 'done', `${id} to be done`);
   assert.equal(readFileSync(`${root}/cwd-impl`, 'utf8'), `${path}\n`, 'the implementer ran in the worktree');
   const reviews = readFileSync(`${root}/cwd-rev`, 'utf8').trim().split('\n');
-  assert.equal(reviews, [`${path} ${path} svc/${id} implement the feature`, `${path} ${path} svc/${id} implement the feature`], 'the reviewer ran twice in the same worktree and saw the commit');
+  assert.equal(reviews, [`${path} ${path} svc/${toRootId(root)}/${id} implement the feature`, `${path} ${path} svc/${toRootId(root)}/${id} implement the feature`], 'the reviewer ran twice in the same worktree and saw the commit');
   const task = (await createStore({ root }).get(id));
   assert.match(task.body, /## Check failed: test \(/);
   assert.match(task.body, /FAIL: fixed\.txt is missing/);
-  assert.equal(task.task.workspace, { name: 'app', path, branch: `svc/${id}`, base: 'main', host: task.task.workspace!.host });
+  assert.equal(task.task.workspace, { name: 'app', path, branch: `svc/${toRootId(root)}/${id}`, base: 'main', host: task.task.workspace!.host });
   assert.is((task.task.metadata.lastCheck as { exitCode: number }).exitCode, 0);
   const events = await within(5000, async () => { const all = await readEvents(root, { taskId: id }); return all.some((e) => e.type === 'task.completed') && all; }, 'task.completed'); // appended just after the commit
   assert.equal(events.filter((e) => e.type === 'task.check_failed').map((e) => [e.payload.name, e.payload.exitCode, e.payload.to]), [['test', 1, 'ready']]);
@@ -89,10 +90,10 @@ ws('implement -> review with a check -> approval: one worktree across the gates,
   assert.ok(failedLog.startsWith(`${root}/data/logs/runs/${id}/check-test-1.log`), failedLog);
   assert.match(readFileSync(failedLog, 'utf8'), new RegExp(`^=== svc run: task ${id}, check test, session \\S+, started \\S+ ===\\nFAIL: fixed.txt is missing\\n`));
   const show = await runSvc({ SVC_HOME: root, HOME: root }, 'task', 'show', id);
-  assert.match(show.stdout, new RegExp(`^workspace: app at ${path} \\(branch svc/${id}, from main, host \\S+\\)$`, 'm'));
+  assert.match(show.stdout, new RegExp(`^workspace: app at ${path} \\(branch svc/${toRootId(root)}/${id}, from main, host \\S+\\)$`, 'm'));
   await within(15_000, () => !existsSync(path), 'the worktree to be removed');
-  assert.ok(branches(repo).includes(`svc/${id}`), 'the branch is kept');
-  assert.equal(git(repo, 'log', '--format=%s', `main..svc/${id}`).split('\n'), ['fix what the check found', 'implement the feature']);
+  assert.ok(branches(repo).includes(`svc/${toRootId(root)}/${id}`), 'the branch is kept');
+  assert.equal(git(repo, 'log', '--format=%s', `main..svc/${toRootId(root)}/${id}`).split('\n'), ['fix what the check found', 'implement the feature']);
 });
 
 ws('two tasks of one workspace running at once get two worktrees on two branches, and neither sees the other\'s files', async () => {
@@ -115,10 +116,10 @@ ws('two tasks of one workspace running at once get two worktrees on two branches
   const seenB = JSON.parse(readFileSync(`${root}/seen-${b}`, 'utf8')) as { cwd: string; branch: string; files: string[] };
   assert.is(seenA.cwd, `${root}/worktrees/${a}`);
   assert.is(seenB.cwd, `${root}/worktrees/${b}`);
-  assert.equal([seenA.branch, seenB.branch], [`svc/${a}`, `svc/${b}`]);
+  assert.equal([seenA.branch, seenB.branch], [`svc/${toRootId(root)}/${a}`, `svc/${toRootId(root)}/${b}`]);
   assert.equal(seenA.files, ['README.md', `${a}.txt`]);
   assert.equal(seenB.files, ['README.md', `${b}.txt`]);
-  assert.equal(git(repo, 'show', '--name-only', '--format=', `svc/${a}`), `${a}.txt`);
+  assert.equal(git(repo, 'show', '--name-only', '--format=', `svc/${toRootId(root)}/${a}`), `${a}.txt`);
 });
 
 ws('ten tasks dispatched at once into one repository all get worktrees (git is serialised per repository)', async () => {
@@ -134,7 +135,7 @@ ws('ten tasks dispatched at once into one repository all get worktrees (git is s
   const events = await readEvents(root, {});
   assert.equal(events.filter((e) => e.type === 'dispatch.failed').map((e) => e.payload.reason), [], 'no failed dispatch');
   assert.is(events.filter((e) => e.type === 'workspace.attached').length, 10);
-  assert.equal(branches(repo), ['main', ...ids.map((id) => `svc/${id}`)].sort());
+  assert.equal(branches(repo), ['main', ...ids.map((id) => `svc/${toRootId(root)}/${id}`)].sort());
 });
 
 ws('a dirty worktree at done is kept and listed by svc doctor; svc task workspace --remove --force removes it, the branch stays', async () => {
@@ -149,7 +150,7 @@ ws('a dirty worktree at done is kept and listed by svc doctor; svc task workspac
   assert.ok(existsSync(`${path}/scratch.txt`), 'the worktree and its uncommitted file are kept');
   await closeDaemons();
   const doctor = await runSvc({ SVC_HOME: root, HOME: root }, 'doctor');
-  assert.match(doctor.stdout, new RegExp(`kept worktree: ${id} at ${path} \\(branch svc/${id}\\): uncommitted changes when the task was done`));
+  assert.match(doctor.stdout, new RegExp(`kept worktree: ${id} at ${path} \\(branch svc/${toRootId(root)}/${id}\\): uncommitted changes when the task was done`));
   const plain = await runSvc({ SVC_HOME: root, HOME: root }, 'task', 'workspace', id, '--remove');
   assert.is(plain.code, 1);
   assert.match(plain.stderr, /uncommitted changes: commit them, or pass --force/);
@@ -157,7 +158,7 @@ ws('a dirty worktree at done is kept and listed by svc doctor; svc task workspac
   const forced = await runSvc({ SVC_HOME: root, HOME: root }, 'task', 'workspace', id, '--remove', '--force');
   assert.is(forced.code, 0, forced.stderr);
   assert.not.ok(existsSync(path));
-  assert.ok(branches(repo).includes(`svc/${id}`));
+  assert.ok(branches(repo).includes(`svc/${toRootId(root)}/${id}`));
   assert.not.match((await runSvc({ SVC_HOME: root, HOME: root }, 'doctor')).stdout, /kept worktree/);
 });
 
@@ -182,7 +183,7 @@ ws('a worktree svc did not create is never removed, and one in the way of a new 
   const task = await store.get(blocked.task.id);
   assert.is(task.status, 'ready');
   assert.is(task.task.workspace, undefined, 'no half-made worktree recorded');
-  assert.not.ok(branches(repo).includes(`svc/${blocked.task.id}`), 'no branch left behind');
+  assert.not.ok(branches(repo).includes(`svc/${toRootId(root)}/${blocked.task.id}`), 'no branch left behind');
   assert.not.ok(existsSync(`${root}/data/workspaces/${blocked.task.id}.json`), 'no record');
   // the poll that would remove a worktree of an ended task has run many times by now
   await within(5000, async () => (await readEvents(root, { type: 'daemon.started' })).length === 1);
@@ -221,7 +222,7 @@ ws('a subtask with routing.workspace parent works in its parent\'s worktree, whi
   assert.is(readFileSync(`${root}/helper-seen`, 'utf8'), `${path} README.md,parent.txt`);
   assert.equal((await store.get(sub.task.id)).task.workspace?.path, path);
   await within(15_000, () => !existsSync(path), 'the worktree removed once no task works in it');
-  assert.equal(git(repo, 'log', '--format=%s', `main..svc/${parent}`).split('\n'), ['subtask work', 'parent work']);
+  assert.equal(git(repo, 'log', '--format=%s', `main..svc/${toRootId(root)}/${parent}`).split('\n'), ['subtask work', 'parent work']);
 });
 
 ws('a task naming an unknown workspace or check is refused at creation, with "Did you mean"', async () => {

@@ -38,4 +38,13 @@ hold('a lease to svc (the daemon running the task\'s checks) is never expired by
   assert.equal(brief(plan(snapshot, ctx())), ['t2:expire']);
 });
 
+hold('only the tasks of an unavailable workspace are held (by routing.workspace or the agent\'s), the others dispatch', () => {
+  const chart = validateOrg({ schemaVersion: 1, agents: [{ id: 'dev', name: 'Dev', command: ['true'], maxConcurrent: 5, workspace: 'app' }, { id: 'ops', name: 'Ops', command: ['true'], maxConcurrent: 5 }], aof: { workspaces: { app: { repo: '/gone/app' }, lib: { repo: '/gone/lib' } } } }, 'test org');
+  const gone = [{ name: 'app', problem: 'aof.workspaces.app.repo: /gone/app is not a directory' }];
+  const ready = [task('t1'), task('t2', { routing: { agent: 'ops' } }), task('t3', { routing: { agent: 'ops', workspace: 'app' } }), task('t4', { routing: { agent: 'ops', workspace: 'lib' } })];
+  const actions = plan({ ready, inProgress: [], statusOf: () => undefined }, ctx({ org: chart, unavailableWorkspaces: gone }));
+  assert.equal(brief(actions), ['t1:workspace-unavailable', 't2>ops', 't3:workspace-unavailable', 't4>ops']);
+  assert.match((actions[0] as { detail: string }).detail, /^workspace app cannot be used: aof\.workspaces\.app\.repo: \/gone\/app is not a directory; its tasks wait/);
+});
+
 hold.run();

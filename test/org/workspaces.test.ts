@@ -46,7 +46,7 @@ validate('svc org validate lists every workspace problem at once, naming the fie
   assert.match(text, new RegExp(`aof\\.workspaces\\.plain\\.repo: ${join(root, 'plain')} is not a git repository`));
   assert.match(text, /aof\.workspaces\.refs\.branch: makes an invalid branch name \("svc\/TASK-2026-01-01-001\.\.a-sample-title": contains "\.\."\)/);
   assert.match(text, /aof\.workspaces\.nameless\.branch: must contain \{id\}/);
-  assert.match(text, /aof\.workspaces\.typo\.branch: unknown placeholder \{ticket\} \(known: \{id\}, \{slug\}\)/);
+  assert.match(text, /aof\.workspaces\.typo\.branch: unknown placeholder \{ticket\} \(known: \{id\}, \{slug\}, \{root\}\)/);
   assert.match(text, /aof\.workspaces\.escape\.dir: could escape the workspace root/);
   assert.match(text, /aof\.workspaces\.rooted\.root: must be an absolute path or start with ~\//);
   assert.match(text, /agents\[0\]\.workspace: unknown workspace "relativ" \(known workspaces: .*\)\. Did you mean "relative"\?/);

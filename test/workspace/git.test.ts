@@ -22,13 +22,16 @@ worktrees('twenty worktrees added at once to one repository all succeed (git run
   assert.is(git(repo, 'worktree', 'list').split('\n').length, 21);
 });
 
-worktrees('without a base, a worktree starts from the branch of HEAD; a missing base or a taken branch is an error with git\'s words, leaving no branch', async () => {
+worktrees('without a base, a worktree starts from the branch of HEAD; a missing base is an error with git\'s words; a taken branch name gets the next free one, and only nine taken are an error naming the template\'s fix', async () => {
   const root = tempRoot();
   const repo = makeRepo(join(root, 'repo'));
   assert.equal(await addWorktree({ repo, path: join(root, 'a'), branch: 'svc/a' }), { path: join(root, 'a'), branch: 'svc/a', base: 'main' });
   assert.match(await failure(addWorktree({ repo, path: join(root, 'b'), branch: 'svc/b', base: 'nope' })), /base "nope" is not a commit of/);
-  assert.match(await failure(addWorktree({ repo, path: join(root, 'c'), branch: 'svc/a', base: 'main' })), /fatal: a branch named 'svc\/a' already exists/);
-  assert.equal(branches(repo), ['main', 'svc/a']);
+  assert.equal(await addWorktree({ repo, path: join(root, 'c'), branch: 'svc/a', base: 'main' }), { path: join(root, 'c'), branch: 'svc/a-2', base: 'main' });
+  for (let n = 3; n <= 9; n++) git(repo, 'branch', `svc/a-${n}`);
+  assert.match(await failure(addWorktree({ repo, path: join(root, 'f'), branch: 'svc/a', base: 'main' })), /branches svc\/a and svc\/a-2 to svc\/a-9 all exist already in .*: the workspace's branch template makes names others use too; put \{root\} in it \(the default is "svc\/\{root\}\/\{id\}"\)/);
+  assert.equal(branches(repo), ['main', 'svc/a', ...[2, 3, 4, 5, 6, 7, 8, 9].map((n) => `svc/a-${n}`)].sort());
+  assert.not.ok(existsSync(join(root, 'f')));
   assert.match(await failure(addWorktree({ repo: join(root, 'a', 'missing'), path: join(root, 'd'), branch: 'svc/d' })), /the repository .*missing does not exist/);
   assert.match(await failure(addWorktree({ repo: root, path: join(root, 'e'), branch: 'svc/e' })), /has no HEAD commit to start a worktree from: fatal: not a git repository/);
 });
@@ -42,7 +45,7 @@ worktrees('a worktree is clean, dirty with an untracked file, and missing once r
   writeFileSync(join(path, 'new.txt'), 'x');
   assert.is(await worktreeState(repo, path), 'dirty');
   assert.match(await failure(removeWorktree(repo, path)), /contains modified or untracked files/);
-  await removeWorktree(repo, path, true);
+  await removeWorktree(repo, path, { force: true });
   assert.not.ok(existsSync(path));
   assert.is(await worktreeState(repo, path), 'missing');
   assert.ok(branches(repo).includes('svc/w'));

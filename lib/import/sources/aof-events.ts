@@ -2,7 +2,7 @@ import { lstat, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { SourceProblem, SourceRecord } from '../record.js';
 import type { AofStore } from './aof-task.js';
-import { readSourceFile } from './read.js';
+import { readSourceFile, toReason } from './read.js';
 
 /** Most lines of a task's AOF history put in its `task.imported` event (the count says how many there were). */
 export const MAX_HISTORY_LINES = 20;
@@ -34,7 +34,9 @@ export async function readAofEvents(path: string, stores: readonly AofStore[]): 
     for (const name of names) {
       const file = join(dir, name);
       if (!(await lstat(file)).isFile()) continue;
-      const lines = (await readSourceFile(file, 'an AOF event log')).split('\n');
+      const text = await readSourceFile(file, 'an AOF event log', path).catch((err: unknown) => void out.problems.push({ file, reason: `${toReason(err).replace(`${file} `, '')}; left out` }));
+      if (text === undefined) continue;
+      const lines = text.split('\n');
       lines.forEach((line, i) => {
         if (!line.trim()) return;
         const event = toEvent(line);

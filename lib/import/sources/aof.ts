@@ -1,4 +1,4 @@
-import { lstat, readdir, stat } from 'node:fs/promises';
+import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { SvcError } from '../../core/errors.js';
 import { parseFrontmatter } from '../../fs/frontmatter.js';
@@ -30,8 +30,7 @@ export const aofSource: ImportSource = {
         for (const name of names.filter((n) => n.endsWith('.md') && !n.startsWith('.')).sort()) {
           const file = join(dir, name);
           try {
-            if (!(await lstat(file)).isFile()) throw new Error('not a regular file (a symbolic link, a folder or a device); left out');
-            const parsed = parseFrontmatter(await readSourceFile(file, 'an AOF task file'), file);
+            const parsed = parseFrontmatter(await readSourceFile(file, 'an AOF task file', path), file);
             const companion = await toCompanion(join(dir, name.slice(0, -3)));
             out.records.push(await toAofRecord(parsed, { file, status, store, keepStatus: options.keepStatus === true, gateOf, ...(companion ? { companion } : {}) }));
           } catch (err) {

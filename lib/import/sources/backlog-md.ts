@@ -1,6 +1,6 @@
 import { readdir, stat } from 'node:fs/promises';
 import { basename, join } from 'node:path';
-import { SvcError } from '../../core/errors.js';
+import { hasCode, SvcError } from '../../core/errors.js';
 import type { Status } from '../../core/status.js';
 import { parseFrontmatter, parseYaml } from '../../fs/frontmatter.js';
 import type { ImportSource, SourceRead, SourceRecord } from '../record.js';
@@ -18,13 +18,13 @@ export const backlogMdSource: ImportSource = {
     const dir = basename(path) === 'backlog' ? path : join(path, 'backlog');
     const tasksDir = join(dir, 'tasks');
     if (!(await stat(tasksDir).catch(() => null))?.isDirectory()) throw new SvcError('validation_error', `${path} is not a Backlog.md project: ${tasksDir} is not a directory.`, `Give the directory that holds backlog/ (expected ${this.expects}).`);
-    const statuses = await readStatuses(join(dir, 'config.yml'));
-    const map = { ...toDefaultMap(statuses), ...options.statusMap };
     const out: SourceRead = { records: [], problems: [] };
+    const statuses = await readStatuses(join(dir, 'config.yml'), path, out);
+    const map = { ...toDefaultMap(statuses), ...options.statusMap };
     for (const name of (await readdir(tasksDir)).filter((n) => n.endsWith('.md')).sort()) {
       const file = join(tasksDir, name);
       try {
-        out.records.push(toRecord(parseFrontmatter(await readSourceFile(file, 'a task file'), file), file, map, statuses));
+        out.records.push(toRecord(parseFrontmatter(await readSourceFile(file, 'a task file', path), file), file, map, statuses));
       } catch (err) {
         out.problems.push({ file, reason: toReason(err).replace(`${file}: `, '') });
       }
@@ -35,8 +35,12 @@ export const backlogMdSource: ImportSource = {
 
 // --- internal ---
 
-async function readStatuses(path: string): Promise<string[]> {
-  const text = await readSourceFile(path, 'backlog/config.yml').catch(() => null);
+/** The statuses of backlog/config.yml; Backlog.md's defaults when it is absent, or refused (a link, reported). */
+async function readStatuses(path: string, tree: string, out: SourceRead): Promise<string[]> {
+  const text = await readSourceFile(path, 'backlog/config.yml', tree).catch((err: unknown) => {
+    if (!hasCode(err, 'not_found')) out.problems.push({ file: path, reason: `${toReason(err).replace(`${path} `, '')}; Backlog.md's default statuses used` });
+    return null;
+  });
   if (text === null) return ['To Do', 'In Progress', 'Done']; // Backlog.md's own defaults
   const config = parseYaml(text, path) as { statuses?: unknown } | null;
   const statuses = toStrings(config?.statuses);

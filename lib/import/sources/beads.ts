@@ -17,7 +17,7 @@ export const beadsSource: ImportSource = {
   expects: 'a beads project (a directory with .beads/issues.jsonl)',
   async read(path) {
     const file = await toIssuesFile(path);
-    const text = await readSourceFile(file, this.expects);
+    const text = await readSourceFile(file, this.expects, file === path ? undefined : path);
     const out: SourceRead = { records: [], problems: [] };
     text.split('\n').forEach((line, i) => {
       if (!line.trim()) return;

@@ -25,7 +25,7 @@ import { startDuties } from './duties.js';
 import { createOrgState, type ConfigReport } from './org-state.js';
 import { watchPauses } from './pause-watch.js';
 import { createPluginAdapter } from './plugin-adapter.js';
-import { createRunEnder } from './run-ender.js';
+import { createRunEnder, type HandedOn } from './run-ender.js';
 import type { SpawnQueue } from './spawn-queue.js';
 
 /** What the daemon hands its scheduler. */
@@ -63,6 +63,8 @@ export interface Scheduling {
   config(): Promise<ConfigReport>;
   /** The agents paused by `svc agent pause`, as last read. */
   pausedAgents(): AgentPause[];
+  /** A call that may hand `taskId` on starts (docs/scheduler.md, "One run per task"); settle it with the session whose lease it ended, or null. */
+  handOn(taskId: string): (handed: HandedOn | null) => void;
   /** A task changed status in the index: murmur counts the teams' completions and failures; a cancel ends the task's runs. */
   observe(change: IndexChange): void;
   close(): Promise<void>;
@@ -74,10 +76,12 @@ export async function startScheduling(options: SchedulingOptions): Promise<Sched
   const org = createOrgState(store.paths.root, store.paths.orgChart, store.clock, options.log);
   const settings = toDaemonSettings(await org.get());
   const boot = createBoot(settings.bootWindowMs, settings.pollIntervalMs, () => spawns.attached().length > 0, options.log);
+  // A worktree is removed, and checks start, only once no run of the task is left (the run that handed it on included).
+  const worktrees = startWorkspaceCleanup({ store, log: options.log, host: options.owner?.host, statusOf: (id) => index.get(id)?.status, isRunAlive: (id) => ender.describe(id) !== null });
   const command = createCommandAdapter({
     root: store.paths.root, socketPath: store.paths.socket, loadOrg: org.get, baseEnv: options.env, logFile: `${store.paths.logs}/agents.log`,
     extraEnv: { SVC_BIN: `${findPackageRoot()}/bin/svc.js`, SVC_NODE: process.execPath },
-    runsDir: store.paths.runs, stopGraceMs: () => org.settings().agentStopGraceMs, runLogMaxBytes: () => org.settings().runLogMaxBytes, unref: true, onGone: (run) => ender.gone(run),
+    runsDir: store.paths.runs, stopGraceMs: () => org.settings().agentStopGraceMs, runLogMaxBytes: () => org.settings().runLogMaxBytes, unref: true, onGone: (run) => (ender.gone(run), worktrees.request(run.taskId)),
   });
   const token = () => options.env.SVC_GATEWAY_TOKEN ?? readEnvFile(store.paths.envFile).SVC_GATEWAY_TOKEN;
   const standalone = createStandaloneAdapter({ gatewayUrl: () => org.settings().gatewayUrl, token, timeoutMs: settings.spawnTimeoutMs });
@@ -91,10 +95,15 @@ export async function startScheduling(options: SchedulingOptions): Promise<Sched
     ...(options.trace ? { trace: options.trace } : {}), ...(options.fault ? { fault: options.fault } : {}), ...(options.owner ? { owner: options.owner } : {}),
     endRuns: (id, why) => void ender.endUnlessCurrent(id, why),
   });
+  const checks = startCheckRunner({
+    store, inProgress: () => index.summaries('in-progress'), loadOrg: org.get, env: options.env, log: options.log, host: options.owner?.host,
+    isRunAlive: (id) => ender.describe(id) !== null, onCommitted: async (ids) => (await index.update(ids), scheduler.schedule()),
+  });
   // One run per task (docs/scheduler.md): what ends the runs of each adapter, and the index's view of their tasks.
   const ender = createRunEnder({
     store, command, stopPluginRuns: plugin.stop, pluginRuns: plugin.runsOf, stopStandaloneRuns: standalone.stop,
-    stopGraceMs: () => org.settings().agentStopGraceMs, log: options.log, schedule: () => scheduler.schedule(), onCommitted: (ids) => index.update(ids),
+    stopGraceMs: () => org.settings().agentStopGraceMs, exitGraceMs: () => org.settings().runExitGraceMs, log: options.log,
+    schedule: () => (scheduler.schedule(), checks.scan()), onCommitted: (ids) => index.update(ids),
     taskOf: (id) => {
       const entry = index.get(id);
       return entry && { status: entry.status, sessionId: entry.lease?.sessionId };
@@ -113,11 +122,6 @@ export async function startScheduling(options: SchedulingOptions): Promise<Sched
   const sla = startSla({ store, index, loadOrg: org.get, log: options.log, alert: options.alert, duty: duties });
   const overdue = startOverdue({ store, index, log: options.log, alert: options.alert, duty: duties });
   const approvals = createApprovalAlerts({ entryOf: (id) => index.get(id), alert: options.alert });
-  const worktrees = startWorkspaceCleanup({ store, log: options.log, host: options.owner?.host, statusOf: (id) => index.get(id)?.status });
-  const checks = startCheckRunner({
-    store, inProgress: () => index.summaries('in-progress'), loadOrg: org.get, env: options.env, log: options.log, host: options.owner?.host,
-    onCommitted: async (ids) => (await index.update(ids), scheduler.schedule()),
-  });
   void worktrees.sweep();
   const schedule = () => {
     scheduler.schedule();
@@ -144,7 +148,7 @@ export async function startScheduling(options: SchedulingOptions): Promise<Sched
     observe(change) {
       murmur.observe(change);
       approvals.observe(change);
-      if (change.to === 'cancelled') (ender.end(change.id, 'it was cancelled'), checks.cancel(change.id));
+      if (change.to === 'cancelled') (ender.end(change.id, 'it was cancelled', { atOnce: true }), checks.cancel(change.id));
       if (change.to === 'done' || change.to === 'cancelled') worktrees.request(change.id);
     },
     tick: async () => (await scheduler.tick()).actions,
@@ -153,6 +157,7 @@ export async function startScheduling(options: SchedulingOptions): Promise<Sched
       if ((name !== 'agent-end' && name !== 'session-end') || typeof key !== 'string') return null;
       return plugin.endSession(key, typeof payload.spawnId === 'string' ? payload.spawnId : undefined) ? key : null;
     },
+    handOn: (taskId) => ender.handOn(taskId),
     dryRun: () => scheduler.preview(),
     config: org.report,
     pausedAgents: pauses.current,
@@ -161,6 +166,7 @@ export async function startScheduling(options: SchedulingOptions): Promise<Sched
       pauses.close();
       overdue.close();
       recovery.close();
+      ender.close();
       await worktrees.close();
       await checks.close();
       boot.close();

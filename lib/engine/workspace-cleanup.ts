@@ -12,6 +12,8 @@ export interface WorkspaceCleanupOptions {
   host?: string | undefined;
   /** A task's status as the daemon's index knows it: a sweep reads only the tasks it says ended (or does not know). */
   statusOf?: (taskId: string) => Status | undefined;
+  /** Whether a run of the task is still alive (ending, or finishing after it handed the task on): its worktree is removed once it is gone. */
+  isRunAlive?: (taskId: string) => boolean;
 }
 
 /** Removes the worktrees of ended tasks: `request` one task, `sweep` every record. */
@@ -77,6 +79,7 @@ async function cleanOne(options: WorkspaceCleanupOptions, host: string, taskId: 
   if (!record || record.host !== host || record.kept) return;
   const task = await store.get(taskId).catch(() => null);
   if (task?.status !== 'done' && task?.status !== 'cancelled') return;
+  if (options.isRunAlive?.(taskId)) return; // asked again when the run is gone (and on each sweep)
   if (await isInUse(store, record)) return; // a subtask works in it (routing.workspace: parent): a later sweep looks again
   const state = await worktreeState(record.repo, record.path);
   const now = store.clock().toISOString();

@@ -2,7 +2,8 @@ import { hostname } from 'node:os';
 import type { Status } from '../core/status.js';
 import type { Store } from '../store/store.js';
 import { GitError, removeWorktree, worktreeState } from '../workspace/git.js';
-import { deleteRecord, listRecords, readRecord, writeRecord, type WorkspaceRecord } from '../workspace/records.js';
+import { deleteRecord, listRecords, readRecord, recordRemoval, writeRecord, type WorkspaceRecord } from '../workspace/records.js';
+import { formatRemoval, readRemoval } from '../workspace/removed.js';
 
 /** What the cleanup works with. */
 export interface WorkspaceCleanupOptions {
@@ -62,12 +63,17 @@ export function startWorkspaceCleanup(options: WorkspaceCleanupOptions): Workspa
 /** Removes a worktree svc created for a task, the branch kept; `force` also drops uncommitted changes. Returns what it did. */
 export async function removeTaskWorktree(store: Store, taskId: string, force: boolean): Promise<'removed' | 'missing'> {
   const record = await readRecord(store.paths.workspaces, taskId);
+  const task = record ? null : await store.get(taskId).catch(() => null);
+  const removal = task?.task.workspace ? await readRemoval(store.paths.workspacesRemoved, taskId, task.task.workspace.path) : null;
+  if (removal) throw new GitError(`the worktree of ${taskId} at ${removal.path} was already ${formatRemoval(removal)}`);
   if (!record) throw new GitError(`svc did not create a worktree for ${taskId} (no record under data/workspaces/): it never removes one it did not create`);
   const state = await worktreeState(record.repo, record.path);
   if (state === 'dirty' && !force) throw new GitError(`${record.path} has uncommitted changes: commit them, or pass --force to drop them`);
   if (state !== 'missing') await removeWorktree(record.repo, record.path, force);
-  await deleteRecord(store.paths.workspaces, taskId);
-  await store.events.record(store.clock(), [{ type: 'workspace.removed', taskId, actor: 'operator', payload: { path: record.path, branch: record.branch, forced: force } }]);
+  const removedAt = store.clock();
+  if (state === 'missing') await deleteRecord(store.paths.workspaces, taskId);
+  else await recordRemoval(store.paths.workspaces, store.paths.workspacesRemoved, record, { reason: `svc task workspace --remove${force ? ' --force' : ''}`, at: removedAt.toISOString() });
+  await store.events.record(removedAt, [{ type: 'workspace.removed', taskId, actor: 'operator', payload: { path: record.path, branch: record.branch, forced: force } }]);
   return state === 'missing' ? 'missing' : 'removed';
 }
 
@@ -90,9 +96,11 @@ async function cleanOne(options: WorkspaceCleanupOptions, host: string, taskId: 
     return;
   }
   if (state === 'clean') await removeWorktree(record.repo, record.path);
-  await deleteRecord(store.paths.workspaces, taskId);
+  const removedAt = store.clock();
+  if (state === 'clean') await recordRemoval(store.paths.workspaces, store.paths.workspacesRemoved, record, { reason: `task ${task.status}`, at: removedAt.toISOString() });
+  else await deleteRecord(store.paths.workspaces, taskId);
   log(`removed the worktree of ${taskId} at ${record.path} (${task.status}); branch ${record.branch} is kept`);
-  await store.events.record(store.clock(), [{ type: 'workspace.removed', taskId, actor: 'system', payload: { path: record.path, branch: record.branch, existed: state === 'clean' } }]);
+  await store.events.record(removedAt, [{ type: 'workspace.removed', taskId, actor: 'system', payload: { path: record.path, branch: record.branch, existed: state === 'clean' } }]);
 }
 
 /** Whether a task not yet ended works in this worktree, or will (a subtask with `routing.workspace: parent` not yet dispatched). */

@@ -18,6 +18,8 @@ export interface WorkspaceRecord {
   createdAt: string;
   /** Set when the task ended but the worktree was kept (uncommitted changes): why, and since when. */
   kept?: { reason: string; at: string } | undefined;
+  /** Set once svc removed it: the record then lives under `removed/` (see `workspace/removed.ts`). */
+  removed?: { reason: string; at: string } | undefined;
 }
 
 /** Writes (or replaces) the record of a task's worktree. */
@@ -41,6 +43,16 @@ export async function listRecords(dir: string): Promise<WorkspaceRecord[]> {
   const names = (await readdir(dir).catch(() => [] as string[])).filter((name) => name.endsWith('.json')).sort();
   const records = await Promise.all(names.map((name) => readRecord(dir, name.slice(0, -5))));
   return records.filter((record): record is WorkspaceRecord => record !== null);
+}
+
+/**
+ * Keeps the record of a worktree svc just removed under `removedDir`, with when and why, and
+ * forgets it in `dir`: the cleanup no longer looks at it, and `svc task workspace` can say what happened.
+ */
+export async function recordRemoval(dir: string, removedDir: string, record: WorkspaceRecord, removed: { reason: string; at: string }): Promise<void> {
+  const { kept: _kept, ...rest } = record;
+  await writeRecord(removedDir, { ...rest, removed });
+  await deleteRecord(dir, record.taskId);
 }
 
 /** Forgets a record (its worktree was removed). */

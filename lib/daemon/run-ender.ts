@@ -98,7 +98,8 @@ export function createRunEnder(options: RunEnderOptions) {
     handOn(taskId: string): (handed: HandedOn | null) => void {
       const settle = grace.begin(taskId);
       return (handed) => {
-        const alive = handed && [...command.runs.of(taskId), ...(options.pluginRuns?.(taskId) ?? []).map((run) => ({ sessionId: run.id }))].some((run) => run.sessionId === handed.sessionId);
+        const runs = [...command.runs.of(taskId).filter((run) => run.state !== 'ending'), ...(options.pluginRuns?.(taskId) ?? []).filter((run) => !run.stopping).map((run) => ({ sessionId: run.id }))];
+        const alive = handed && runs.some((run) => run.sessionId === handed.sessionId);
         const finishing = settle(alive ? handed.sessionId : null);
         if (finishing) log(`${taskId}: its run (session ${finishing.sessionId}) handed it on (now ${handed!.status}); it may exit by itself until ${new Date(finishing.until).toISOString()} (runExitGraceMs), then it is ended`);
       };

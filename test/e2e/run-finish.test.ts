@@ -6,7 +6,7 @@ import { createStore } from '../../lib/store/store.js';
 import { TOOLS } from '../../lib/tools/index.js';
 import { OPERATOR_TOOLS } from '../../lib/tools/operator.js';
 import { SVC_BIN, writeOrg } from '../helpers/agents.js';
-import { call, closeDaemons, startTestDaemon } from '../helpers/daemon.js';
+import { call, closeDaemons, runSvc, startTestDaemon } from '../helpers/daemon.js';
 import { cleanRoots, logShows, tempRoot, within } from '../helpers/root.js';
 
 // A run that handed its task on is let to finish (docs/scheduler.md, "One run per task"): its
@@ -92,14 +92,18 @@ finish('an implementer that works on after its completion finishes: its call ans
 
 finish('a run still alive past runExitGraceMs after handing its task on is ended, and the next dispatch then goes', async () => {
   const root = tempRoot();
-  writeWorkflow(root, finishingAgent('impl', 60_000, { outcome: 'complete', callerRole: 'implementer' }), { runExitGraceMs: 1000 });
+  writeWorkflow(root, finishingAgent('impl', 60_000, { outcome: 'complete', callerRole: 'implementer' }), { runExitGraceMs: 2500 });
   await startTestDaemon(root, { tools: [...TOOLS, ...OPERATOR_TOOLS], env: process.env });
   const id = await createReady(root, { title: 'Lingers', workflow: 'flow' });
+  await within(20_000, () => existsSync(`${root}/${id}.impl-out`), 'the completion');
+  const plan = await runSvc({ SVC_HOME: root, HOME: root }, 'scheduler', 'run');
+  assert.match(plan.stdout, 'previous-run-ending');
+  assert.match(plan.stdout, /handed the task on and may exit by itself until \S+ \(runExitGraceMs\)/);
   await untilDone(root, id);
   assert.not.ok(existsSync(`${root}/${id}.impl-after`));
   assert.match(await firstRunEnd(root, id), 'svc run ended: killed by SIGTERM');
   const answered = statSync(`${root}/${id}.impl-out`).mtimeMs;
-  assert.ok(time(`${root}/${id}.rev-start`) - answered >= 900, 'the reviewer waited for the grace period');
+  assert.ok(time(`${root}/${id}.rev-start`) - answered >= 2400, 'the reviewer waited for the grace period');
   await logShows(`${root}/data/logs/daemon.log`, /has not exited \(runExitGraceMs\)/);
 });
 

@@ -24,6 +24,7 @@ import type { IndexChange, IndexEntry, TaskIndex } from '../store/task-index.js'
 import { startDuties } from './duties.js';
 import { createOrgState, type ConfigReport } from './org-state.js';
 import { watchPauses } from './pause-watch.js';
+import { createBoot } from './boot-mode.js';
 import { createPluginAdapter } from './plugin-adapter.js';
 import { createRunEnder, type HandedOn } from './run-ender.js';
 import type { SpawnQueue } from './spawn-queue.js';
@@ -89,7 +90,7 @@ export async function startScheduling(options: SchedulingOptions): Promise<Sched
   const source = { snapshot: async () => ({ ...(await toSnapshot(index, roleOf)), previousRun: ender.describe }) };
   const plugin = createPluginAdapter(spawns);
   const scheduler: SchedulerHandle = startScheduler({
-    store, source, adapters: toTimed({ command, standalone, plugin }, options.onHanded), loadOrg: org.get, mode: boot.mode,
+    store, source, adapters: toWatched({ command, standalone, plugin }, { onHanded: options.onHanded, onEnded: (id) => (checks.scan(), worktrees.request(id)) }), loadOrg: org.get, mode: boot.mode,
     pluginAttached: () => spawns.attached().length > 0, log: options.log, alert: options.alert, onCommitted: (ids) => index.update(ids),
     dryRun: () => org.settings().dryRun, orgProblem: org.problem,
     ...(options.trace ? { trace: options.trace } : {}), ...(options.fault ? { fault: options.fault } : {}), ...(options.owner ? { owner: options.owner } : {}),
@@ -186,35 +187,6 @@ export function requireScheduling(scheduling: Scheduling | null): Scheduling {
 
 // --- internal ---
 
-/**
- * Mode at boot: a plugin that attaches within the boot window (bootWindowMs, or the first two
- * polls if sooner) makes the daemon plugin-expected; otherwise it is standalone.
- */
-function createBoot(windowMs: number, pollMs: number, attached: () => boolean, log: (line: string) => void) {
-  let mode: Mode = 'booting';
-  let polls = 0;
-  const listeners: (() => void)[] = [];
-  const decide = () => {
-    if (mode !== 'booting') return;
-    mode = attached() ? 'plugin' : 'standalone';
-    log(`mode: ${mode} (${mode === 'plugin' ? 'a plugin attached during the boot window' : 'no plugin attached during the boot window'})`);
-    clearInterval(watch);
-    clearTimeout(timer);
-    listeners.forEach((fn) => fn());
-  };
-  const timer = setTimeout(decide, Math.min(windowMs, 2 * pollMs));
-  const watch = setInterval(() => attached() && decide(), 100);
-  return {
-    mode: () => mode,
-    polled: () => ++polls >= 2 && decide(),
-    onDecided: (fn: () => void) => listeners.push(fn),
-    close() {
-      clearTimeout(timer);
-      clearInterval(watch);
-    },
-  };
-}
-
 async function toSnapshot(index: TaskIndex, roleOf: GateRoleResolver): Promise<Snapshot> {
   const ready = await Promise.all([...index.summaries('ready')].map(async (entry) => toPlanTask(entry, await roleOf(entry))));
   const inProgress = [...index.summaries('in-progress')].map((entry) => toPlanTask(entry, undefined));
@@ -229,16 +201,16 @@ function toPlanTask(entry: IndexEntry, gate: GateRoute | undefined): PlanTask {
   };
 }
 
-/** The adapters as the scheduler sees them: each spawn handed over is told to `onHanded`. */
-function toTimed(adapters: Record<AdapterKind, Adapter>, onHanded?: (taskId: string, adapter: AdapterKind) => void): Record<AdapterKind, Adapter> {
-  if (!onHanded) return adapters;
-  const timed = (adapter: Adapter): Adapter => ({
+/** The adapters as the scheduler sees them: each spawn handed over is told to `onHanded`, each run's end to `onEnded`. */
+function toWatched(adapters: Record<AdapterKind, Adapter>, hooks: { onHanded?: ((taskId: string, adapter: AdapterKind) => void) | undefined; onEnded: (taskId: string) => void }): Record<AdapterKind, Adapter> {
+  const watched = (adapter: Adapter): Adapter => ({
     kind: adapter.kind,
     spawn: async (request) => {
       const run = await adapter.spawn(request);
-      onHanded(request.taskId, adapter.kind);
+      hooks.onHanded?.(request.taskId, adapter.kind);
+      void run.ended?.finally(() => hooks.onEnded(request.taskId));
       return run;
     },
   });
-  return { command: timed(adapters.command), standalone: timed(adapters.standalone), plugin: timed(adapters.plugin) };
+  return { command: watched(adapters.command), standalone: watched(adapters.standalone), plugin: watched(adapters.plugin) };
 }

@@ -107,6 +107,32 @@ finish('a run still alive past runExitGraceMs after handing its task on is ended
   await logShows(`${root}/data/logs/daemon.log`, /has not exited \(runExitGraceMs\)/);
 });
 
+finish('a run that blocked its task works on; unblocked at once, the task is dispatched again only after that run exited by itself', async () => {
+  const root = tempRoot();
+  const script = `
+    const fs = require('node:fs');
+    const { execFileSync } = require('node:child_process');
+    const env = process.env;
+    const base = env.SVC_HOME + '/' + env.SVC_TASK_ID + '.dev';
+    const tool = (name, params) => execFileSync(process.execPath, [${JSON.stringify(SVC_BIN)}, 'tool', name, JSON.stringify({ taskId: env.SVC_TASK_ID, sessionId: env.SVC_SESSION_ID, actor: env.SVC_AGENT, ...params })], { encoding: 'utf8' });
+    if (fs.existsSync(base + '-out')) {
+      fs.writeFileSync(base + '-again', String(Date.now()));
+      tool('svc_task_complete', { summary: 'done' });
+    } else {
+      fs.writeFileSync(base + '-out', tool('svc_task_block', { reason: 'waits on the API key' }));
+      setTimeout(() => { fs.writeFileSync(base + '-after', String(Date.now())); process.exit(0); }, 700);
+    }`;
+  writeOrg(root, { agents: [{ id: 'dev', name: 'Dev', command: [process.execPath, '-e', script] }], aof: { daemon: FAST } });
+  await startTestDaemon(root, { tools: [...TOOLS, ...OPERATOR_TOOLS], env: process.env });
+  const id = await createReady(root, { title: 'Blocks itself', agent: 'dev' });
+  await within(20_000, () => existsSync(`${root}/${id}.dev-out`), 'the block');
+  assert.is((JSON.parse(readFileSync(`${root}/${id}.dev-out`, 'utf8')) as { status: string }).status, 'blocked');
+  await invoke(root, 'operator_task_unblock', { taskId: id });
+  await untilDone(root, id);
+  assert.match(await firstRunEnd(root, id), 'svc run ended: exit code 0');
+  assert.ok(time(`${root}/${id}.dev-again`) >= time(`${root}/${id}.dev-after`), 'the second run started after the first exited');
+});
+
 finish('the checks of a completion start once the completing run has exited', async () => {
   const root = tempRoot();
   const probe = [process.execPath, '-e', `require('fs').writeFileSync(${JSON.stringify(root)} + '/check-start', String(Date.now()))`];

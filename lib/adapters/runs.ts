@@ -18,6 +18,14 @@ export interface Run {
   adopted?: boolean;
 }
 
+/** Which runs of a task `end` leaves alone. */
+export interface RunEndOptions {
+  /** The session of the task's current lease. */
+  keep?: string | undefined;
+  /** Runs given time to exit by themselves (they handed their task on). */
+  spare?: ((run: Run) => boolean) | undefined;
+}
+
 /** Options of `createRunRegistry`. */
 export interface RunRegistryOptions {
   /** `data/runs/`: one record `<task id>@<session>` holding `<pid> <start time>` per run. None when absent. */
@@ -95,11 +103,12 @@ export function createRunRegistry(options: RunRegistryOptions) {
     of: (taskId: string): Run[] => [...runs].filter((run) => run.taskId === taskId),
     /** Every run not yet confirmed gone. */
     all: (): Run[] => [...runs],
-    /** Starts ending the runs of `taskId` (all but `keep`, a session); returns those now being ended. */
-    end(taskId: string, keep?: string): Run[] {
+    /** Starts ending the runs of `taskId` (all but `keep`, a session, and those `spare` names); returns those now being ended. */
+    end(taskId: string, which: RunEndOptions = {}): Run[] {
       const ending: Run[] = [];
       for (const run of runs) {
-        if (run.taskId !== taskId || run.sessionId === keep) continue;
+        if (run.taskId !== taskId || run.sessionId === which.keep) continue;
+        if (run.state !== 'ending' && which.spare?.(run)) continue;
         if (run.state !== 'ending') {
           if (run.state !== 'running' && !isRunAlive(run, listProcessGroups())) {
             forget(run);

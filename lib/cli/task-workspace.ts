@@ -14,8 +14,8 @@ export function registerTaskWorkspace(cli: CAC, ctx: Context): void {
     .option('--json', 'Print JSON')
     .example('svc task workspace 007 --remove')
     .action(async (id: string, opts: Record<string, unknown>) => {
-      const [{ createStore }, { readAnyRecord }, { worktreeState }, { removeTaskWorktree }] = await Promise.all([
-        import('../store/store.js'), import('../workspace/records.js'), import('../workspace/git.js'), import('../engine/workspace-cleanup.js'),
+      const [{ createStore }, { readAnyRecord }, { worktreeState }, { removeTaskWorktree }, { formatRemoval }] = await Promise.all([
+        import('../store/store.js'), import('../workspace/records.js'), import('../workspace/git.js'), import('../engine/workspace-cleanup.js'), import('../workspace/removed.js'),
       ]);
       const store = createStore({ root: ctx.root });
       const { task } = await store.get(String(id));
@@ -27,10 +27,13 @@ export function registerTaskWorkspace(cli: CAC, ctx: Context): void {
         if (opts.json) return ctx.json({ taskId: task.id, removed: done === 'removed', path: record?.path });
         return ctx.print(`${task.id}: ${done === 'removed' ? 'removed' : 'forgot (already gone)'} ${toTerminalText(record?.path ?? '')}; branch ${toTerminalText(record?.branch ?? '')} is kept`);
       }
-      const state = task.workspace ? await worktreeState(record?.repo ?? task.workspace.path, task.workspace.path) : null;
-      if (opts.json) return ctx.json({ taskId: task.id, workspace: task.workspace ?? null, createdBySvc: record !== null, state, kept: record?.kept ?? null });
+      const removed = record?.removed && record.path === task.workspace?.path ? record.removed : null;
+      const removal = removed ? { path: record!.path, branch: record!.branch, at: removed.at, reason: removed.reason ?? 'removed' } : null;
+      const state = removal ? 'removed' : task.workspace ? await worktreeState(record?.repo ?? task.workspace.path, task.workspace.path) : null;
+      if (opts.json) return ctx.json({ taskId: task.id, workspace: task.workspace ?? null, createdBySvc: record !== null, state, kept: record?.kept ?? null, removed: removal && { at: removal.at, reason: removal.reason } });
       if (!task.workspace) return ctx.print(`${task.id} has no worktree`);
-      ctx.print(`${task.id}: ${toTerminalText(task.workspace.path)} (branch ${toTerminalText(task.workspace.branch)}, from ${toTerminalText(task.workspace.base)}, host ${toTerminalText(task.workspace.host)}): ${state}${record ? ', created by svc' : ', not created by svc (never removed by it)'}`);
+      const whose = removal ? `${formatRemoval(removal)}; branch ${toTerminalText(removal.branch)} is kept` : `${state}${record ? ', created by svc' : ', not created by svc (never removed by it)'}`;
+      ctx.print(`${task.id}: ${toTerminalText(task.workspace.path)} (branch ${toTerminalText(task.workspace.branch)}, from ${toTerminalText(task.workspace.base)}, host ${toTerminalText(task.workspace.host)}): ${toTerminalText(whose)}`);
       if (record?.kept) ctx.print(`kept: ${toTerminalText(record.kept.reason)} (since ${record.kept.at})`);
     });
 }

@@ -63,8 +63,11 @@ export function registerTask(cli: CAC, ctx: Context): void {
       const stored = await operateRead<StoredTask>(ctx, 'operator_task_show', { taskId: String(id) }, local);
       const children = await listChildren(ctx, stored.task.id);
       const lastRunLog = (await (await import('./task-logs-runs.js')).listLogs(ctx, stored.task.id)).at(-1)?.path ?? null;
-      if (opts.json) return ctx.json({ ...stored.task, status: stored.status, body: stored.body, path: stored.path, lastRunLog, children: children.map(({ id: child, title, status }) => ({ id: child, title, status })) });
+      const removed = await readWorkspaceRemoval(ctx, stored.task);
+      if (opts.json) return ctx.json({ ...stored.task, status: stored.status, body: stored.body, path: stored.path, lastRunLog, ...(removed ? { workspaceRemoved: { at: removed.at, reason: removed.reason } } : {}), children: children.map(({ id: child, title, status }) => ({ id: child, title, status })) });
       const lines = formatTaskDetail(stored, ctx.paint);
+      const at = lines.findIndex((line) => line.startsWith('workspace: '));
+      if (removed && at >= 0) lines[at] += `: ${toTerminalText(removed.text)}`;
       const log = lastRunLog ? [`last run log: ${toTerminalText(lastRunLog)} (svc task logs ${stored.task.id})`] : [];
       lines.splice(lines.findIndex((line) => line.startsWith('file: ')) + 1, 0, ...log, ...formatChildren(children, ctx));
       lines.forEach((line) => ctx.print(line));
@@ -74,6 +77,14 @@ export function registerTask(cli: CAC, ctx: Context): void {
 }
 
 // --- internal ---
+
+/** How svc removed the task's worktree, when it did (this host's record of it). */
+async function readWorkspaceRemoval(ctx: Context, task: StoredTask['task']): Promise<{ at: string; reason: string; text: string } | null> {
+  if (!task.workspace) return null;
+  const { formatRemoval, readRemoval } = await import('../workspace/removed.js');
+  const removal = await readRemoval(toPaths(ctx.root).workspacesRemoved, task.id, task.workspace.path);
+  return removal && { at: removal.at, reason: removal.reason, text: formatRemoval(removal) };
+}
 
 function registerLeased(cli: CAC, ctx: Context): void {
   const recover = ['--recover-on-failure', 'When the command fails on an expired lease, reclaim the task to ready (then retry)'] as const;

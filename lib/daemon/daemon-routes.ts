@@ -23,6 +23,7 @@ export function toRouteContext(core: Core, limits: ServerLimits): RouteContext {
         core.changes.bump(ids);
         core.scheduling?.schedule();
       },
+      handOn: (id) => core.scheduling?.handOn(id) ?? (() => undefined),
     },
     listTasks: (statuses, filter) => listIndexed(index, core.store, statuses, filter), metrics: metricsHandler(() => parts.metrics),
     scheduler: {

@@ -24,8 +24,9 @@ import type { IndexChange, IndexEntry, TaskIndex } from '../store/task-index.js'
 import { startDuties } from './duties.js';
 import { createOrgState, type ConfigReport } from './org-state.js';
 import { watchPauses } from './pause-watch.js';
+import { createBoot } from './boot-mode.js';
 import { createPluginAdapter } from './plugin-adapter.js';
-import { createRunEnder } from './run-ender.js';
+import { createRunEnder, type HandedOn } from './run-ender.js';
 import type { SpawnQueue } from './spawn-queue.js';
 
 /** What the daemon hands its scheduler. */
@@ -65,6 +66,8 @@ export interface Scheduling {
   pausedAgents(): AgentPause[];
   /** Ready tasks the last tick held, by reason. */
   holds(): Partial<Record<HoldReason, number>>;
+  /** A call that may hand `taskId` on starts (docs/scheduler.md, "One run per task"); settle it with the session whose lease it ended, or null. */
+  handOn(taskId: string): (handed: HandedOn | null) => void;
   /** A task changed status in the index: murmur counts the teams' completions and failures; a cancel ends the task's runs. */
   observe(change: IndexChange): void;
   close(): Promise<void>;
@@ -76,10 +79,12 @@ export async function startScheduling(options: SchedulingOptions): Promise<Sched
   const org = createOrgState(store.paths.root, store.paths.orgChart, store.clock, options.log);
   const settings = toDaemonSettings(await org.get());
   const boot = createBoot(settings.bootWindowMs, settings.pollIntervalMs, () => spawns.attached().length > 0, options.log);
+  // A worktree is removed, and checks start, only once no run of the task is left (the run that handed it on included).
+  const worktrees = startWorkspaceCleanup({ store, log: options.log, host: options.owner?.host, statusOf: (id) => index.get(id)?.status, isRunAlive: (id) => ender.describe(id) !== null });
   const command = createCommandAdapter({
     root: store.paths.root, socketPath: store.paths.socket, loadOrg: org.get, baseEnv: options.env, logFile: `${store.paths.logs}/agents.log`,
     extraEnv: { SVC_BIN: `${findPackageRoot()}/bin/svc.js`, SVC_NODE: process.execPath },
-    runsDir: store.paths.runs, stopGraceMs: () => org.settings().agentStopGraceMs, runLogMaxBytes: () => org.settings().runLogMaxBytes, unref: true, onGone: (run) => ender.gone(run),
+    runsDir: store.paths.runs, stopGraceMs: () => org.settings().agentStopGraceMs, runLogMaxBytes: () => org.settings().runLogMaxBytes, unref: true, onGone: (run) => (ender.gone(run), worktrees.request(run.taskId)),
   });
   const token = () => options.env.SVC_GATEWAY_TOKEN ?? readEnvFile(store.paths.envFile).SVC_GATEWAY_TOKEN;
   const standalone = createStandaloneAdapter({ gatewayUrl: () => org.settings().gatewayUrl, token, timeoutMs: settings.spawnTimeoutMs });
@@ -87,16 +92,21 @@ export async function startScheduling(options: SchedulingOptions): Promise<Sched
   const source = { snapshot: async () => ({ ...(await toSnapshot(index, roleOf)), previousRun: ender.describe }) };
   const plugin = createPluginAdapter(spawns);
   const scheduler: SchedulerHandle = startScheduler({
-    store, source, adapters: toTimed({ command, standalone, plugin }, options.onHanded), loadOrg: org.get, mode: boot.mode,
+    store, source, adapters: toWatched({ command, standalone, plugin }, { onHanded: options.onHanded, onEnded: (id) => (checks.scan(), worktrees.request(id)) }), loadOrg: org.get, mode: boot.mode,
     pluginAttached: () => spawns.attached().length > 0, log: options.log, alert: options.alert, onCommitted: (ids) => index.update(ids),
     dryRun: () => org.settings().dryRun, orgProblem: org.problem,
     ...(options.trace ? { trace: options.trace } : {}), ...(options.fault ? { fault: options.fault } : {}), ...(options.owner ? { owner: options.owner } : {}),
     endRuns: (id, why) => void ender.endUnlessCurrent(id, why),
   });
+  const checks = startCheckRunner({
+    store, inProgress: () => index.summaries('in-progress'), loadOrg: org.get, env: options.env, log: options.log, host: options.owner?.host,
+    isRunAlive: (id) => ender.describe(id) !== null, onCommitted: async (ids) => (await index.update(ids), scheduler.schedule()),
+  });
   // One run per task (docs/scheduler.md): what ends the runs of each adapter, and the index's view of their tasks.
   const ender = createRunEnder({
     store, command, stopPluginRuns: plugin.stop, pluginRuns: plugin.runsOf, stopStandaloneRuns: standalone.stop,
-    stopGraceMs: () => org.settings().agentStopGraceMs, log: options.log, schedule: () => scheduler.schedule(), onCommitted: (ids) => index.update(ids),
+    stopGraceMs: () => org.settings().agentStopGraceMs, exitGraceMs: () => org.settings().runExitGraceMs, log: options.log,
+    schedule: () => (scheduler.schedule(), checks.scan()), onCommitted: (ids) => index.update(ids),
     taskOf: (id) => {
       const entry = index.get(id);
       return entry && { status: entry.status, sessionId: entry.lease?.sessionId };
@@ -115,11 +125,6 @@ export async function startScheduling(options: SchedulingOptions): Promise<Sched
   const sla = startSla({ store, index, loadOrg: org.get, log: options.log, alert: options.alert, duty: duties });
   const overdue = startOverdue({ store, index, log: options.log, alert: options.alert, duty: duties });
   const approvals = createApprovalAlerts({ entryOf: (id) => index.get(id), alert: options.alert });
-  const worktrees = startWorkspaceCleanup({ store, log: options.log, host: options.owner?.host, statusOf: (id) => index.get(id)?.status });
-  const checks = startCheckRunner({
-    store, inProgress: () => index.summaries('in-progress'), loadOrg: org.get, env: options.env, log: options.log, host: options.owner?.host,
-    onCommitted: async (ids) => (await index.update(ids), scheduler.schedule()),
-  });
   void worktrees.sweep();
   const schedule = () => {
     scheduler.schedule();
@@ -148,7 +153,7 @@ export async function startScheduling(options: SchedulingOptions): Promise<Sched
     observe(change) {
       murmur.observe(change);
       approvals.observe(change);
-      if (change.to === 'cancelled') (ender.end(change.id, 'it was cancelled'), checks.cancel(change.id));
+      if (change.to === 'cancelled') (ender.end(change.id, 'it was cancelled', { atOnce: true }), checks.cancel(change.id));
       if (change.to === 'done' || change.to === 'cancelled') worktrees.request(change.id);
     },
     tick: async () => (await scheduler.tick()).actions,
@@ -157,6 +162,7 @@ export async function startScheduling(options: SchedulingOptions): Promise<Sched
       if ((name !== 'agent-end' && name !== 'session-end') || typeof key !== 'string') return null;
       return plugin.endSession(key, typeof payload.spawnId === 'string' ? payload.spawnId : undefined) ? key : null;
     },
+    handOn: (taskId) => ender.handOn(taskId),
     dryRun: () => scheduler.preview(),
     config: org.report,
     pausedAgents: pauses.current,
@@ -167,6 +173,7 @@ export async function startScheduling(options: SchedulingOptions): Promise<Sched
       pauses.close();
       overdue.close();
       recovery.close();
+      ender.close();
       await worktrees.close();
       await checks.close();
       boot.close();
@@ -186,35 +193,6 @@ export function requireScheduling(scheduling: Scheduling | null): Scheduling {
 
 // --- internal ---
 
-/**
- * Mode at boot: a plugin that attaches within the boot window (bootWindowMs, or the first two
- * polls if sooner) makes the daemon plugin-expected; otherwise it is standalone.
- */
-function createBoot(windowMs: number, pollMs: number, attached: () => boolean, log: (line: string) => void) {
-  let mode: Mode = 'booting';
-  let polls = 0;
-  const listeners: (() => void)[] = [];
-  const decide = () => {
-    if (mode !== 'booting') return;
-    mode = attached() ? 'plugin' : 'standalone';
-    log(`mode: ${mode} (${mode === 'plugin' ? 'a plugin attached during the boot window' : 'no plugin attached during the boot window'})`);
-    clearInterval(watch);
-    clearTimeout(timer);
-    listeners.forEach((fn) => fn());
-  };
-  const timer = setTimeout(decide, Math.min(windowMs, 2 * pollMs));
-  const watch = setInterval(() => attached() && decide(), 100);
-  return {
-    mode: () => mode,
-    polled: () => ++polls >= 2 && decide(),
-    onDecided: (fn: () => void) => listeners.push(fn),
-    close() {
-      clearTimeout(timer);
-      clearInterval(watch);
-    },
-  };
-}
-
 async function toSnapshot(index: TaskIndex, roleOf: GateRoleResolver): Promise<Snapshot> {
   const ready = await Promise.all([...index.summaries('ready')].map(async (entry) => toPlanTask(entry, await roleOf(entry))));
   const inProgress = [...index.summaries('in-progress')].map((entry) => toPlanTask(entry, undefined));
@@ -229,16 +207,16 @@ function toPlanTask(entry: IndexEntry, gate: GateRoute | undefined): PlanTask {
   };
 }
 
-/** The adapters as the scheduler sees them: each spawn handed over is told to `onHanded`. */
-function toTimed(adapters: Record<AdapterKind, Adapter>, onHanded?: (taskId: string, adapter: AdapterKind) => void): Record<AdapterKind, Adapter> {
-  if (!onHanded) return adapters;
-  const timed = (adapter: Adapter): Adapter => ({
+/** The adapters as the scheduler sees them: each spawn handed over is told to `onHanded`, each run's end to `onEnded`. */
+function toWatched(adapters: Record<AdapterKind, Adapter>, hooks: { onHanded?: ((taskId: string, adapter: AdapterKind) => void) | undefined; onEnded: (taskId: string) => void }): Record<AdapterKind, Adapter> {
+  const watched = (adapter: Adapter): Adapter => ({
     kind: adapter.kind,
     spawn: async (request) => {
       const run = await adapter.spawn(request);
-      onHanded(request.taskId, adapter.kind);
+      hooks.onHanded?.(request.taskId, adapter.kind);
+      void run.ended?.finally(() => hooks.onEnded(request.taskId));
       return run;
     },
   });
-  return { command: timed(adapters.command), standalone: timed(adapters.standalone), plugin: timed(adapters.plugin) };
+  return { command: watched(adapters.command), standalone: watched(adapters.standalone), plugin: watched(adapters.plugin) };
 }

@@ -27,6 +27,8 @@ export interface CheckRunnerOptions {
   /** The ids the runner committed, so the index updates. */
   onCommitted?: (ids: readonly string[]) => void | Promise<void>;
   host?: string | undefined;
+  /** Whether a run of the task is still alive on this host (the agent that completed it, finishing): its checks start once it is gone. */
+  isRunAlive?: (taskId: string) => boolean;
 }
 
 /** Runs the checks of tasks leased to `svc`: `scan` starts what is due, `cancel` ends a task's check. */
@@ -40,8 +42,8 @@ export interface CheckRunner {
 
 /**
  * The daemon's check runner (docs/workspaces.md): every task in progress under a lease to `svc`
- * held on this host has its checks run, in order, in its worktree; the first that fails ends the
- * run. A restarted daemon finds such tasks in progress and runs their checks again (a check's
+ * held on this host has its checks run, in order, in its worktree, once the run that completed it
+ * has exited; the first that fails ends the run. A restarted daemon finds such tasks in progress and runs their checks again (a check's
  * process group left by a killed daemon is ended first). The result is committed under that lease,
  * so a task cancelled meanwhile stays cancelled.
  */
@@ -61,7 +63,7 @@ export function startCheckRunner(options: CheckRunnerOptions): CheckRunner {
       if (closed) return;
       for (const task of options.inProgress()) {
         const lease = task.lease;
-        if (lease?.agent !== CHECK_AGENT || running.has(task.id) || (lease.host && lease.host !== host)) continue;
+        if (lease?.agent !== CHECK_AGENT || running.has(task.id) || (lease.host && lease.host !== host) || options.isRunAlive?.(task.id)) continue;
         start(task.id, lease.sessionId);
       }
     },

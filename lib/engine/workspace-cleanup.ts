@@ -4,6 +4,7 @@ import type { Store } from '../store/store.js';
 import { GitError, removeWorktree, worktreeState } from '../workspace/git.js';
 import { findLinkOnTheWay } from '../workspace/links.js';
 import { listRecords, markRemoved, readAnyRecord, readRecord, writeRecord, type WorkspaceRecord } from '../workspace/records.js';
+import { formatRemoval } from '../workspace/removed.js';
 
 /** What the cleanup works with. */
 export interface WorkspaceCleanupOptions {
@@ -13,6 +14,8 @@ export interface WorkspaceCleanupOptions {
   host?: string | undefined;
   /** A task's status as the daemon's index knows it: a sweep reads only the tasks it says ended (or does not know). */
   statusOf?: (taskId: string) => Status | undefined;
+  /** Whether a run of the task is still alive (ending, or finishing after it handed the task on): its worktree is removed once it is gone. */
+  isRunAlive?: (taskId: string) => boolean;
 }
 
 /** Removes the worktrees of ended tasks: `request` one task, `sweep` every record. */
@@ -62,13 +65,16 @@ export function startWorkspaceCleanup(options: WorkspaceCleanupOptions): Workspa
 export async function removeTaskWorktree(store: Store, taskId: string, force: boolean): Promise<'removed' | 'missing'> {
   const record = await readAnyRecord(store.paths.workspaces, taskId);
   if (!record) throw new GitError(`svc did not create a worktree for ${taskId} (no record under data/workspaces/): it never removes one it did not create`);
-  if (record.removed) return 'missing';
+  if (record.removed) {
+    if (record.removed.reason) throw new GitError(`the worktree of ${taskId} at ${record.path} was already ${formatRemoval({ path: record.path, branch: record.branch, at: record.removed.at, reason: record.removed.reason })}`);
+    return 'missing';
+  }
   const link = await findLinkOnTheWay(record.path, record.root);
   if (link) throw new GitError(link);
   const state = await worktreeState(record.repo, record.path);
   if (state === 'dirty' && !force) throw new GitError(`${record.path} has uncommitted changes: commit them, or pass --force to drop them`);
   if (state !== 'missing') await removeWorktree(record.repo, record.path, { force, root: record.root });
-  await markRemoved(store.paths.workspaces, record, store.clock().toISOString());
+  await markRemoved(store.paths.workspaces, record, store.clock().toISOString(), `svc task workspace --remove${force ? ' --force' : ''}`);
   await store.events.record(store.clock(), [{ type: 'workspace.removed', taskId, actor: 'operator', payload: { path: record.path, branch: record.branch, forced: force } }]);
   return state === 'missing' ? 'missing' : 'removed';
 }
@@ -81,15 +87,17 @@ async function cleanOne(options: WorkspaceCleanupOptions, host: string, taskId: 
   if (!record || record.host !== host || record.kept || record.removed) return;
   const task = await store.get(taskId).catch(() => null);
   if (task?.status !== 'done' && task?.status !== 'cancelled') return;
+  if (options.isRunAlive?.(taskId)) return; // asked again when the run is gone (and on each sweep)
   if (await isInUse(store, record)) return; // a subtask works in it (routing.workspace: parent): a later sweep looks again
   const link = await findLinkOnTheWay(record.path, record.root);
   if (link) return keep(options, record, `${link}, when the task was ${task.status}`);
   const state = await worktreeState(record.repo, record.path);
   if (state === 'dirty') return keep(options, record, `uncommitted changes when the task was ${task.status}`);
   if (state === 'clean') await removeWorktree(record.repo, record.path, { root: record.root });
-  await markRemoved(store.paths.workspaces, record, store.clock().toISOString());
+  const removedAt = store.clock();
+  await markRemoved(store.paths.workspaces, record, removedAt.toISOString(), `task ${task.status}`);
   log(`removed the worktree of ${taskId} at ${record.path} (${task.status}); branch ${record.branch} is kept`);
-  await store.events.record(store.clock(), [{ type: 'workspace.removed', taskId, actor: 'system', payload: { path: record.path, branch: record.branch, existed: state === 'clean' } }]);
+  await store.events.record(removedAt, [{ type: 'workspace.removed', taskId, actor: 'system', payload: { path: record.path, branch: record.branch, existed: state === 'clean' } }]);
 }
 
 /** Marks a worktree kept (never removed by a sweep), logs it once and records `workspace.kept`. */

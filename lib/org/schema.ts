@@ -91,6 +91,7 @@ export const DaemonSettingsSchema = closed({
   dutyTtlMs: positiveInt.default(45_000),
   spawnTimeoutMs: positiveInt.default(30_000),
   agentStopGraceMs: positiveInt.default(10_000),
+  runExitGraceMs: positiveInt.default(30_000),
   runLogMaxBytes: positiveInt.default(10 * 1024 * 1024),
   retryBackoffMs: z.array(z.number().int('must be a whole number of milliseconds').min(0, 'must be 0 or more'), { error: 'must be a list of delays in milliseconds, e.g. [5000, 30000]' })
     .min(1, 'must list at least one delay').default([5_000, 30_000]),

@@ -34,6 +34,8 @@ export interface Paths {
   runs: string;
   /** The worktrees svc created, one record each (`<task id>.json`, `removed/<task id>.json` once removed): only these are ever removed, their branches pruned (docs/workspaces.md). */
   workspaces: string;
+  /** The records of the worktrees svc removed (`<task id>.json`, with when and why), so a task's workspace can say so. */
+  workspacesRemoved: string;
   /** A check's process group while it runs (`<task id>`), so a restarted daemon ends it before running the checks again. */
   checks: string;
   /** Per-run output logs, one folder per task (`<task id>/<session or check>-<n>.log`). */
@@ -109,6 +111,7 @@ export function toPaths(rootArg: string): Paths {
     runLogs: join(data, 'logs', 'runs'),
     runs: join(data, 'runs'),
     workspaces: join(data, 'workspaces'),
+    workspacesRemoved: join(data, 'workspaces', 'removed'),
     checks: join(data, 'checks'),
     requests: join(data, 'requests'),
     slaAlerts: join(data, 'sla-alerts.json'),

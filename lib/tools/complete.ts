@@ -3,7 +3,7 @@ import type { Status } from '../core/status.js';
 import { toPendingCheck } from '../store/checking.js';
 import { completeTask, OUTCOMES } from '../store/complete.js';
 import { toFlowLoader } from './org.js';
-import { actorParam, assertFieldSize, idParam, notifyCommitted, sessionIdParam, toCaller, toolParams } from './params.js';
+import { actorParam, assertFieldSize, idParam, notifyCommitted, sessionIdParam, toCaller, toolParams, withHandOn } from './params.js';
 import type { ToolDef } from './registry.js';
 
 /** `svc_task_complete` params. */
@@ -35,13 +35,13 @@ export const svcTaskComplete: ToolDef<typeof CompleteParams> = {
   async handler(params, ctx): Promise<CompleteResult> {
     assertFieldSize('summary', params.summary);
     assertFieldSize('blockers', params.blockers);
-    const result = await completeTask(ctx.store, params.taskId, {
+    const result = await withHandOn(ctx, params.taskId, () => completeTask(ctx.store, params.taskId, {
       ...toCaller(params, 'svc_task_complete'),
       ...(params.summary !== undefined ? { summary: params.summary } : {}),
       ...(params.outcome ? { outcome: params.outcome } : {}),
       ...(params.blockers ? { blockers: params.blockers } : {}),
       ...(params.callerRole ? { callerRole: params.callerRole } : {}),
-    }, toFlowLoader(ctx));
+    }, toFlowLoader(ctx)));
     await notifyCommitted(ctx, [result.after.task.id]);
     const pending = result.after.status === 'in-progress' ? toPendingCheck(result.after.task) : null;
     return { taskId: result.after.task.id, status: result.after.status, ...(pending ? { checking: pending.checks } : {}) };

@@ -2,6 +2,7 @@ import * as z from 'zod';
 import { SvcError } from '../core/errors.js';
 import { PRIORITIES } from '../core/priority.js';
 import { STATUSES } from '../core/status.js';
+import type { CommitResult } from '../store/commit.js';
 import type { Caller } from '../store/lease.js';
 import type { ToolContext } from './registry.js';
 
@@ -86,5 +87,25 @@ export async function notifyCommitted(ctx: ToolContext, ids: readonly string[]):
     await ctx.onCommitted?.(ids);
   } catch {
     // the index is a hint; the files are the truth
+  }
+}
+
+/**
+ * Runs `commit`, a change by which the lease holder may hand its task on (complete, block), telling
+ * the daemon (`ctx.handOn`) before and after: the run that held the lease is then not ended at once
+ * but let to finish. Elsewhere (the MCP server, a command without a daemon) it is `commit()`.
+ */
+export async function withHandOn(ctx: ToolContext, arg: string, commit: () => Promise<CommitResult>): Promise<CommitResult> {
+  const peek = ctx.handOn ? await ctx.store.get(arg).catch(() => null) : null;
+  if (!ctx.handOn || peek?.status !== 'in-progress') return commit();
+  const settle = ctx.handOn(peek.task.id);
+  let result: CommitResult | null = null;
+  try {
+    result = await commit();
+    return result;
+  } finally {
+    const session = result?.before.status === 'in-progress' ? result.before.task.lease?.sessionId : undefined;
+    const kept = result?.after.status === 'in-progress' && result.after.task.lease?.sessionId === session;
+    settle(result && session && !kept ? { sessionId: session, status: result.after.status } : null);
   }
 }

@@ -15,6 +15,12 @@ export interface ToolContext {
   onCommitted?: (taskIds: readonly string[]) => void | Promise<void>;
   /** Optional source of the org chart (the daemon's cached copy); handlers read `org/org-chart.yaml` otherwise. */
   org?: () => Promise<OrgChart | null>;
+  /**
+   * The daemon: a call that may hand a task on (a completion, a block) starts; the function returned
+   * is called before the commit is reported, with the session whose lease it ended (that run is let
+   * to finish: docs/scheduler.md, "One run per task"), or null.
+   */
+  handOn?: (taskId: string) => (handed: { sessionId: string; status: Status } | null) => void;
 }
 
 /** One task as the index knows it (frontmatter only). */

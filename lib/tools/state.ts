@@ -2,7 +2,7 @@ import * as z from 'zod';
 import type { Status } from '../core/status.js';
 import type { CommitResult } from '../store/commit.js';
 import { blockTask, cancelTask, unblockTask } from '../store/ops.js';
-import { actorParam, idParam, notifyCommitted, sessionIdParam, toActor, toCaller, toolParams } from './params.js';
+import { actorParam, idParam, notifyCommitted, sessionIdParam, toActor, toCaller, toolParams, withHandOn } from './params.js';
 import type { ToolContext, ToolDef } from './registry.js';
 
 /** What `svc_task_cancel`, `svc_task_block` and `svc_task_unblock` return. */
@@ -53,7 +53,7 @@ export const svcTaskBlock: ToolDef<typeof BlockParams> = {
   description: 'Block a task on an external dependency that is not a task (reason required). On a task you work on, pass your sessionId. Returns {taskId, status, transitioned, reason}.',
   params: BlockParams,
   async handler(params, ctx): Promise<StateResult> {
-    const result = await blockTask(ctx.store, params.taskId, { ...toCaller(params, 'svc_task_block'), reason: params.reason });
+    const result = await withHandOn(ctx, params.taskId, () => blockTask(ctx.store, params.taskId, { ...toCaller(params, 'svc_task_block'), reason: params.reason }));
     return finish(ctx, result, params.reason);
   },
 };

@@ -22,8 +22,8 @@ export interface WorkspaceRecord {
   createdAt: string;
   /** Set when the task ended but the worktree was kept (uncommitted changes): why, and since when. */
   kept?: { reason: string; at: string } | undefined;
-  /** Set once the worktree was removed (the branch stays): when. */
-  removed?: { at: string } | undefined;
+  /** Set once svc removed it (the branch stays): when and why; the record then lives under `removed/`. */
+  removed?: { at: string; reason?: string } | undefined;
 }
 
 /** Writes (or replaces) the record of a task's worktree (one removed goes to `removed/`). */
@@ -59,8 +59,8 @@ export async function listAllRecords(dir: string): Promise<WorkspaceRecord[]> {
  * Records that a worktree was removed: the record moves to `removed/` (so the cleanup's sweep reads
  * only the open ones) and stays, naming the branch svc made, until `svc workspace prune`.
  */
-export async function markRemoved(dir: string, record: WorkspaceRecord, at: string): Promise<void> {
-  await writeRecord(dir, { ...record, kept: undefined, removed: { at } });
+export async function markRemoved(dir: string, record: WorkspaceRecord, at: string, reason: string): Promise<void> {
+  await writeRecord(dir, { ...record, kept: undefined, removed: { at, reason } });
   await unlinkQuietly(join(dir, `${record.taskId}.json`));
 }
 

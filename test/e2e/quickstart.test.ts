@@ -21,8 +21,16 @@ quickstart('svc quickstart runs the sample to done with no gateway, then stops i
   assert.match(stdout, /svc daemon stopped/);
   assert.equal(readdirSync(`${root}/tasks/done`).filter((n) => n.endsWith('.md')).length, 4);
   assert.not.ok(existsSync(`${root}/data/daemon.pid`), 'daemon stopped');
-  const agents = (await readEvents(root, { type: 'task.dispatched' })).map((e) => e.payload.agent);
+  const dispatched = await readEvents(root, { type: 'task.dispatched' });
+  const agents = dispatched.map((e) => e.payload.agent);
   assert.equal(agents.filter((a) => a === 'reviewer').length, 3, 'each gated task reviewed once');
+  // A run that handed its task on to the next gate exits by itself: its log ends with its own exit code.
+  const handedOn = dispatched.filter((e, i) => dispatched.slice(i + 1).some((later) => later.taskId === e.taskId));
+  assert.is(handedOn.length, 3);
+  for (const { taskId, payload } of handedOn) {
+    const log = readFileSync(`${root}/data/logs/runs/${taskId}/${String(payload.sessionId)}-1.log`, 'utf8');
+    assert.match(log.trim().split('\n').at(-1)!, 'svc run ended: exit code 0', `the implementer of ${taskId}`);
+  }
   assert.equal((await readEvents(root, { type: 'gate.transition' })).length, 6);
   const chart = `${root}/org/org-chart.yaml`;
   const edited = readFileSync(chart, 'utf8').replace(/maxConcurrent: \d+/, 'maxConcurrent: 4');

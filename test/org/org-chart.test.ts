@@ -140,7 +140,7 @@ const settings = suite('org.toDaemonSettings');
 settings('gives every default without an org chart', () => {
   assert.equal(toDaemonSettings(null), {
     pollIntervalMs: 30000, rescanIntervalMs: 5000, bootWindowMs: 10000, maxConcurrentDispatches: 3,
-    defaultLeaseTtlMs: 1800000, heartbeatTtlMs: 300000, dutyTtlMs: 45000, spawnTimeoutMs: 30000, agentStopGraceMs: 10000, runLogMaxBytes: 10485760, retryBackoffMs: [5000, 30000], dryRun: false, maxCheckFailures: 3,
+    defaultLeaseTtlMs: 1800000, heartbeatTtlMs: 300000, dutyTtlMs: 45000, spawnTimeoutMs: 30000, agentStopGraceMs: 10000, runExitGraceMs: 30000, runLogMaxBytes: 10485760, retryBackoffMs: [5000, 30000], dryRun: false, maxCheckFailures: 3,
     watchdog: { enabled: false, pollIntervalMs: 60000, restartPolicy: { maxRestarts: 3, windowMs: 3600000 }, alerting: {} },
   });
 });

@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import { toRootId } from '../../lib/core/branch-template.js';
 import { isAlive } from '../../lib/daemon/pid.js';
 import { readEvents } from '../../lib/store/events.js';
 import { TOOLS } from '../../lib/tools/index.js';
@@ -51,17 +52,17 @@ cancel('a cancel keeps the worktree until the agent, which ignores SIGTERM, is g
     clearInterval(sampler);
   }
   assert.not.ok(removedWhileAlive, 'the worktree was never removed while the agent ran');
-  assert.equal(branches(repo), ['main', `svc/${id}`], 'the branch is kept');
+  assert.equal(branches(repo), ['main', `svc/${toRootId(root)}/${id}`], 'the branch is kept');
   const removed = await within(5000, async () => (await readEvents(root, { taskId: id, type: 'workspace.removed' }))[0], 'workspace.removed');
   const at = String(removed.timestamp);
   const shown = await runSvc(env, 'task', 'workspace', id);
   assert.is(shown.code, 0, shown.stderr);
-  assert.match(shown.stdout, `${id}: ${path} (branch svc/${id}, from main, host `);
-  assert.match(shown.stdout, `): removed by svc at ${at} (task cancelled); branch svc/${id} is kept`);
+  assert.match(shown.stdout, `${id}: ${path} (branch svc/${toRootId(root)}/${id}, from main, host `);
+  assert.match(shown.stdout, `): removed by svc at ${at} (task cancelled); branch svc/${toRootId(root)}/${id} is kept`);
   const json = JSON.parse((await runSvc(env, 'task', 'workspace', id, '--json')).stdout) as Record<string, unknown>;
   assert.equal([json.state, json.createdBySvc, json.removed], ['removed', true, { at, reason: 'task cancelled' }]);
   const show = await runSvc(env, 'task', 'show', id);
-  assert.match(show.stdout, `workspace: app at ${path} (branch svc/${id}, from main, host `);
+  assert.match(show.stdout, `workspace: app at ${path} (branch svc/${toRootId(root)}/${id}, from main, host `);
   assert.match(show.stdout, `): removed by svc at ${at} (task cancelled)`);
   const again = await runSvc(env, 'task', 'workspace', id, '--remove');
   assert.is(again.code, 1);

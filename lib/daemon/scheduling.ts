@@ -1,4 +1,5 @@
 import { createCommandAdapter } from '../adapters/command.js';
+import type { Run } from '../adapters/runs.js';
 import { createStandaloneAdapter } from '../adapters/standalone.js';
 import { SvcError } from '../core/errors.js';
 import type { Adapter } from '../core/spawn.js';
@@ -63,6 +64,8 @@ export interface Scheduling {
   config(): Promise<ConfigReport>;
   /** The agents paused by `svc agent pause`, as last read. */
   pausedAgents(): AgentPause[];
+  /** The local command agent runs not yet gone (the operator's decisions refuse their calls). */
+  localRuns(): Run[];
   /** A task changed status in the index: murmur counts the teams' completions and failures; a cancel ends the task's runs. */
   observe(change: IndexChange): void;
   close(): Promise<void>;
@@ -156,6 +159,7 @@ export async function startScheduling(options: SchedulingOptions): Promise<Sched
     dryRun: () => scheduler.preview(),
     config: org.report,
     pausedAgents: pauses.current,
+    localRuns: () => command.runs.all(),
     async close() {
       clearInterval(poll);
       pauses.close();

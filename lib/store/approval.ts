@@ -38,7 +38,7 @@ export function assertNotAwaiting(current: StoredTask, verb: string): void {
   if (!awaiting) return;
   const id = current.task.id;
   throw new SvcError('invalid_transition', `${id} waits for approval at gate \`${awaiting.gate}\` (since ${awaiting.since}): it cannot be ${verb}.`,
-    `Approve it with \`svc task approve ${id} [--note ...]\`, or send it back with \`svc task reject ${id} --note "what must change"\`.`);
+    `Approve it with \`svc task approve ${id} --gate ${awaiting.gate} [--note ...]\`, or send it back with \`svc task reject ${id} --gate ${awaiting.gate} --note "what must change"\`.`);
 }
 
 /** The metadata and event of a task arriving at an approval gate: blocked, awaiting a person. */

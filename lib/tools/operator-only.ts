@@ -1,4 +1,5 @@
 import { SvcError } from '../core/errors.js';
+import type { Task } from '../core/task.js';
 import { toAwaiting } from '../store/approval.js';
 import type { ToolContext } from './registry.js';
 
@@ -30,8 +31,24 @@ export async function assertOperatorDecision(ctx: ToolContext, decision: Operato
   }
 }
 
-/** Closing a task that waits for approval passes its gate: the same decision as an approval, refused to an agent. */
-export async function assertCloseByOperator(ctx: ToolContext, taskId: string, actor: string): Promise<void> {
-  const peek = await ctx.store.get(taskId);
-  if (toAwaiting(peek)) await assertOperatorDecision(ctx, { tool: 'svc task close', actor, taskId: peek.task.id });
+/**
+ * Closing a task (`svc task close`, or `svc task update --status done`) that waits for approval, or
+ * whose workflow has an approval gate still ahead, passes that gate: the same decision as an
+ * approval, refused to an agent.
+ */
+export async function assertCloseByOperator(ctx: ToolContext, closing: OperatorDecision): Promise<void> {
+  const peek = await ctx.store.get(closing.taskId);
+  if (toAwaiting(peek) || (await hasApprovalAhead(ctx, peek.task))) await assertOperatorDecision(ctx, { ...closing, taskId: peek.task.id });
+}
+
+// --- internal ---
+
+/** True when the task's workflow has an approval gate at or after its current gate (a workflow that does not load counts as one). */
+async function hasApprovalAhead(ctx: ToolContext, task: Task): Promise<boolean> {
+  const name = task.gate?.workflow ?? task.routing.workflow;
+  if (!name) return false;
+  const flow = await (await import('./org.js')).toFlowLoader(ctx)(name).catch(() => null);
+  if (!flow) return true;
+  const at = Math.max(0, flow.gates.findIndex((gate) => gate.id === task.gate?.current));
+  return flow.gates.slice(at).some((gate) => gate.approval);
 }

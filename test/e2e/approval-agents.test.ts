@@ -12,9 +12,10 @@ import { awaitingAt, setUpShip } from './approval-setup.js';
 // dispatched by a real daemon, tries every way svc offers it (docs/approvals-and-logs.md, "Who can decide").
 
 /**
- * argv of an agent that completes its gate, then, its run still alive, tries to approve, reject and
- * close its task: with its environment, and from a process with the run's variables scrubbed. It
- * writes each answer to `<SVC_HOME>/agent-tries.json`.
+ * argv of an agent that tries to close its task before the approval gate ahead (by `svc task close`
+ * and `svc task update --status done`, under its own session), completes its gate, then, its run
+ * still alive, tries to approve, reject and close its task: with its environment, and from a
+ * process with the run's variables scrubbed. It writes each answer to `<SVC_HOME>/agent-tries.json`.
  */
 function deciderAgent(): string[] {
   const script = `
@@ -23,9 +24,15 @@ function deciderAgent(): string[] {
     const bin = ${JSON.stringify(SVC_BIN)};
     const id = process.env.SVC_TASK_ID;
     const svc = (args, env) => { const r = spawnSync(process.execPath, [bin, ...args], { env, encoding: 'utf8' }); return { code: r.status, stdout: r.stdout, stderr: r.stderr }; };
-    execFileSync(process.execPath, [bin, 'tool', 'svc_task_complete', JSON.stringify({ taskId: id, sessionId: process.env.SVC_SESSION_ID, summary: 'done', outcome: 'complete', actor: process.env.SVC_AGENT })]);
     const scrubbed = { SVC_HOME: process.env.SVC_HOME, HOME: process.env.HOME ?? '', PATH: process.env.PATH ?? '' };
+    const session = process.env.SVC_SESSION_ID;
+    const early = {
+      closeEarly: svc(['task', 'close', id, '--session', session], scrubbed),
+      doneEarly: svc(['task', 'update', id, '--status', 'done', '--session', session], scrubbed),
+    };
+    execFileSync(process.execPath, [bin, 'tool', 'svc_task_complete', JSON.stringify({ taskId: id, sessionId: session, summary: 'done', outcome: 'complete', actor: process.env.SVC_AGENT })]);
     const tries = {
+      ...early,
       own: svc(['tool', 'svc_task_approve', JSON.stringify({ taskId: id, actor: process.env.SVC_AGENT })], process.env),
       asOperator: svc(['tool', 'svc_task_approve', JSON.stringify({ taskId: id, actor: 'operator' })], process.env),
       scrubbedApprove: svc(['task', 'approve', id, '--by', 'alice'], scrubbed),
@@ -46,15 +53,15 @@ agents.after.each(async () => {
   cleanRoots();
 });
 
-agents('an agent run approving, rejecting or closing its own waiting task is refused, even with its environment scrubbed, and nothing moves', async () => {
+agents('an agent run closing its task before its approval gate, or approving, rejecting or closing it there, is refused, even with its environment scrubbed, and nothing moves', async () => {
   const { root, env, id } = await setUpShip(startChild, { agent: deciderAgent(), approvals: ['signoff'] });
   const file = `${root}/agent-tries.json`;
   await within(30_000, () => existsSync(file), 'the agent to have tried');
   const tries = JSON.parse(readFileSync(file, 'utf8')) as Record<string, Try>;
-  for (const name of ['own', 'asOperator', 'scrubbedApprove', 'scrubbedReject', 'scrubbedClose']) {
+  for (const name of ['closeEarly', 'doneEarly', 'own', 'asOperator', 'scrubbedApprove', 'scrubbedReject', 'scrubbedClose']) {
     const tried = tries[name]!;
     assert.is(tried.code, 1, `${name}: ${tried.stdout}`);
-    assert.match(tried.stderr, /this call comes from an agent run \(task TASK-[\d-]+, session [0-9a-f-]+\): an agent does not decide an approval gate/, `${name}: ${tried.stderr}`);
+    assert.match(tried.stderr, /this call comes from (an agent run|a run of agent dev) \(task TASK-[\d-]+, session [0-9a-f-]+\): an agent does not decide an approval gate/, `${name}: ${tried.stderr}`);
   }
   assert.match(tries.help!.stdout, /svc_task_complete/);
   assert.not.match(tries.help!.stdout, /svc_task_approve|svc_task_reject/, 'svc tool names only the agent tools to a run');

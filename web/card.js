@@ -83,7 +83,7 @@ function CardView({ card, now, actions }) {
     </div>
     <footer>
       ${card.status === 'backlog' && can('promote') && html`<button data-action="promote" onClick=${() => run('promote')}>promote</button>`}
-      ${card.gate && ['ready', 'blocked'].includes(card.status) && can('approve') && html`<button data-action="approve" onClick=${() => run('approve')}>approve</button>`}
+      ${card.gate && ['ready', 'blocked'].includes(card.status) && can('approve') && html`<button data-action="approve" onClick=${() => run('approve', { gate: card.gate })}>approve</button>`}
       ${ACTIVE.includes(card.status) && can('cancel') && html`<button data-action="cancel" onClick=${() => run('cancel', { reason: 'cancelled on the web board' })}>cancel</button>`}
       ${card.status === 'deadletter' && can('resurrect') && html`<button data-action="resurrect" onClick=${() => run('resurrect')}>resurrect</button>`}
     </footer>

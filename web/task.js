@@ -22,7 +22,7 @@ export function TaskPage({ id, actions }) {
     <nav><a href="/">board</a> · <a href="/agents">agents and scheduler</a></nav>
     <h1><span class="id">${task.id}</span> <span class="title">${task.title}</span></h1>
     <p>status <strong data-status=${status}>${status}</strong>${task.workspace?.path ? html` · workspace <code data-workspace>${task.workspace.path}</code> on branch <code>${task.workspace.branch}</code>` : ''}</p>
-    <${Actions} id=${task.id} status=${status} gated=${!!task.gate} priority=${task.priority} actions=${actions} onDone=${() => setActed((n) => n + 1)} />
+    <${Actions} id=${task.id} status=${status} gated=${!!task.gate} gate=${task.gate?.current} priority=${task.priority} actions=${actions} onDone=${() => setActed((n) => n + 1)} />
     <table class="frontmatter"><tbody>${Object.entries(task).filter(([key]) => key !== 'title').map(([key, value]) => html`<tr><th>${key}</th><td>${typeof value === 'string' ? value : JSON.stringify(value)}</td></tr>`)}</tbody></table>
     <section class="body" dangerouslySetInnerHTML=${{ __html: renderMarkdown(detail.body) }}></section>
     <section><h2>Depends on</h2>${links(detail.dependsOn)}<h2>Dependents</h2>${links(detail.dependents)}</section>
@@ -39,7 +39,7 @@ function links(list) {
 
 const TERMINAL = ['done', 'cancelled'];
 
-function Actions({ id, status, gated, priority, actions, onDone }) {
+function Actions({ id, status, gated, gate, priority, actions, onDone }) {
   const [error, setError] = useState('');
   const [reason, setReason] = useState('');
   const run = (name, body = {}) => act(name, { taskId: id, ...body }).then(() => (setError(''), onDone()), (err) => setError(err.message));
@@ -53,8 +53,8 @@ function Actions({ id, status, gated, priority, actions, onDone }) {
     ${status === 'blocked' && can('unblock') && html`<button data-action="unblock" onClick=${() => run('unblock')}>unblock</button>`}
     ${['backlog', 'ready', 'in-progress', 'blocked'].includes(status) && can('cancel') && html`<button data-action="cancel" onClick=${() => run('cancel', { reason: reason || 'cancelled on the web board' })}>cancel</button>`}
     ${status === 'deadletter' && can('resurrect') && html`<button data-action="resurrect" onClick=${() => run('resurrect')}>resurrect</button>`}
-    ${live && gated && can('approve') && html`<button data-action="approve" onClick=${() => run('approve', { note: reason })}>approve</button>`}
-    ${live && gated && can('reject') && html`<button data-action="reject" onClick=${() => run('reject', { note: reason })}>reject (the reason says what must change)</button>`}
+    ${live && gated && can('approve') && html`<button data-action="approve" onClick=${() => run('approve', { gate, note: reason })}>approve</button>`}
+    ${live && gated && can('reject') && html`<button data-action="reject" onClick=${() => run('reject', { gate, note: reason })}>reject (the reason says what must change)</button>`}
     ${error && html`<p class="error" role="alert">${error}</p>`}
   </section>`;
 }

@@ -129,7 +129,7 @@ export function createRunRegistry(options: RunRegistryOptions) {
     adopt(): { alive: Run[]; gone: Run[] } {
       const groups = listProcessGroups();
       const found = { alive: [] as Run[], gone: [] as Run[] };
-      for (const run of readRecords(options.dir)) {
+      for (const run of readRunRecords(options.dir)) {
         if (isRunAlive(run, groups)) (runs.add(run), found.alive.push(run));
         else (removeRecord(options.dir, run), found.gone.push(run));
       }
@@ -147,6 +147,24 @@ export function createRunRegistry(options: RunRegistryOptions) {
       for (const run of runs) signalGroup(run.pid, 'SIGKILL');
     },
   };
+}
+
+/** The runs recorded in `data/runs/` (`<task id>@<session>` holding `<pid>[ <start time>]`; an older daemon wrote the pid alone). */
+export function readRunRecords(dir: string | undefined): Run[] {
+  let names: string[];
+  try {
+    names = dir ? readdirSync(dir) : [];
+  } catch {
+    return [];
+  }
+  const found: Run[] = [];
+  for (const name of names) {
+    const at = name.indexOf('@');
+    const [pid, startTime] = readText(join(dir!, name)).trim().split(' ').map(Number);
+    if (at <= 0 || !Number.isSafeInteger(pid) || pid! <= 0) continue;
+    found.push({ taskId: name.slice(0, at), sessionId: name.slice(at + 1), pid: pid!, startTime: Number.isSafeInteger(startTime) ? startTime! : null, state: 'watched', adopted: true });
+  }
+  return found;
 }
 
 // --- internal ---
@@ -193,24 +211,6 @@ function removeRecord(dir: string | undefined, run: Run): void {
   } catch {
     // already gone
   }
-}
-
-/** Records `<task id>@<session>` holding `<pid>[ <start time>]` (an older daemon wrote the pid alone). */
-function readRecords(dir: string | undefined): Run[] {
-  let names: string[];
-  try {
-    names = dir ? readdirSync(dir) : [];
-  } catch {
-    return [];
-  }
-  const found: Run[] = [];
-  for (const name of names) {
-    const at = name.indexOf('@');
-    const [pid, startTime] = readText(join(dir!, name)).trim().split(' ').map(Number);
-    if (at <= 0 || !Number.isSafeInteger(pid) || pid! <= 0) continue;
-    found.push({ taskId: name.slice(0, at), sessionId: name.slice(at + 1), pid: pid!, startTime: Number.isSafeInteger(startTime) ? startTime! : null, state: 'watched', adopted: true });
-  }
-  return found;
 }
 
 function readText(file: string): string {

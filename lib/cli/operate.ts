@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { isSvcError, SvcError, toSvcError } from '../core/errors.js';
-import { assertRequestId, READ_ONLY_TOOLS, REQUEST_ID_HEADER } from '../core/request-id.js';
+import { assertRequestId, READ_ONLY_TOOLS, REQUEST_ID_HEADER, RUN_SESSION_HEADER } from '../core/request-id.js';
 import { requestDaemon, toDaemonError } from '../daemon/client.js';
 import { toPaths } from '../store/paths.js';
 import type { ToolDef } from '../tools/registry.js';
@@ -29,7 +29,9 @@ export async function operate<T>(ctx: Context, tool: string, params: Record<stri
   const remote = await invokeRemote(ctx, tool, params, requestId);
   if (remote.answered) return remote.result as T;
   const [tools, { invokeTool }] = await Promise.all([local(), import('../tools/registry.js'), loadStore()]);
-  const run = () => invokeTool(tools, tool, params, { store: ctx.store() });
+  // No daemon: this process tells whether it is part of a run recorded in data/runs/ (asked by the operator's decisions only).
+  const runCaller = async () => (await import('../adapters/run-of.js')).findRecordedRunOf(process.pid, toPaths(ctx.root).runs);
+  const run = () => invokeTool(tools, tool, params, { store: ctx.store(), runCaller });
   if (requestId === undefined || ctx.requestId === undefined) return (await run()) as T;
   return (await runOnce(ctx.root, { key: requestId, tool, params }, run)) as T;
 }
@@ -50,7 +52,8 @@ async function invokeRemote(ctx: Context, tool: string, params: Record<string, u
   if (!existsSync(socket)) return { answered: false };
   let reply: { status: number; body: unknown };
   try {
-    const headers: Record<string, string> = requestId === undefined ? {} : { [REQUEST_ID_HEADER]: requestId };
+    const session = /^[\x21-\x7e]{1,200}$/.test(ctx.io.env.SVC_SESSION_ID ?? '') ? ctx.io.env.SVC_SESSION_ID : undefined;
+    const headers: Record<string, string> = { ...(requestId === undefined ? {} : { [REQUEST_ID_HEADER]: requestId }), ...(session ? { [RUN_SESSION_HEADER]: session } : {}) };
     reply = await requestDaemon(socket, 'POST', '/v1/tool/invoke', { tool, params }, { timeoutMs: toTimeoutMs(ctx.io.env), headers });
   } catch (err) {
     const cause = (err as { cause?: { code?: string } }).cause?.code ?? '';

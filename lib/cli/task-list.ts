@@ -26,9 +26,8 @@ export function registerTaskList(cli: CAC, ctx: Context): void {
     .example('svc task list --status ready --team core --tag api --since 2d --text login')
     .action(async (opts: Record<string, unknown>) => {
       const status = opts.status === undefined ? undefined : asUsage(() => assertStatus(opts.status));
-      if (opts.awaiting && status !== undefined && status !== 'blocked') throw toUsageError(new SvcError('validation_error', `--awaiting lists blocked tasks; --status ${status} excludes them.`, 'Drop --status, or use --status blocked.'));
       const filter = toTaskFilter(opts, new Date());
-      const { rows, invalid, unlisted } = await listRows(ctx, opts.awaiting ? 'blocked' : status ?? (opts.all ? STATUSES : LISTED), filter);
+      const { rows, invalid, unlisted } = await listRows(ctx, status ?? (opts.all ? STATUSES : LISTED), filter);
       const agent = toText(opts.agent);
       const kept = agent ? rows.filter((row) => row.agent === agent) : rows;
       const approval = opts.awaiting ? await import('./task-approval.js') : null;

@@ -9,12 +9,14 @@ import { loadTool } from './tool-modules.js';
 
 /** Registers `svc tool <name> [params]`: invokes an svc_* tool and prints its result as JSON. */
 export function registerTool(cli: CAC, ctx: Context): void {
-  cli.command('tool <name> [params]', `Invoke an svc_* tool; params is a JSON object, or - to read it from stdin\nThrough the daemon's socket when one runs, else in this process on the files. <name> is one of: ${KNOWN.join(', ')}. Their parameters: docs/agent-tools.md (the approval tools: docs/approvals-and-logs.md).`)
+  const shown = toShownTools(ctx.io.env);
+  const approvals = shown.length > TOOL_NAMES.length ? ' (the approval tools: docs/approvals-and-logs.md)' : '';
+  cli.command('tool <name> [params]', `Invoke an svc_* tool; params is a JSON object, or - to read it from stdin\nThrough the daemon's socket when one runs, else in this process on the files. <name> is one of: ${shown.join(', ')}. Their parameters: docs/agent-tools.md${approvals}.`)
     .option('--stdin', 'Read the params from stdin (what `-` means)')
     .example('svc tool svc_task_complete \'{"taskId":"TASK-2026-11-21-001","summary":"done"}\'')
     .example('echo \'{"status":"ready"}\' | svc tool svc_status -')
     .action(async (name: string, params: string | undefined, opts: { stdin?: boolean }) => {
-      assertToolName(String(name));
+      assertToolName(String(name), shown);
       const text = opts.stdin ? readFileSync(0, 'utf8') : (params ?? '{}');
       let parsed: unknown;
       try {
@@ -39,7 +41,13 @@ async function toParamsHint(name: string): Promise<string> {
 /** The agent tools and the approval tools: what `svc tool` calls. */
 const KNOWN: readonly string[] = [...TOOL_NAMES, ...APPROVAL_TOOL_NAMES];
 
-function assertToolName(name: string): void {
+/** The tools `svc tool` names in its help and hints: to an agent run (`SVC_SESSION_ID` set), the agent tools alone. */
+function toShownTools(env: Record<string, string | undefined>): readonly string[] {
+  return env.SVC_SESSION_ID ? TOOL_NAMES : KNOWN;
+}
+
+/** An approval tool called by a run is sent on: the daemon refuses it with the reason (an agent does not decide). */
+function assertToolName(name: string, shown: readonly string[]): void {
   if (KNOWN.includes(name)) return;
-  throw new SvcError('unknown_tool', `Unknown tool ${JSON.stringify(name)}.${toDidYouMean(name, KNOWN)}`, `Known tools: ${KNOWN.join(', ')}.`);
+  throw new SvcError('unknown_tool', `Unknown tool ${JSON.stringify(name)}.${toDidYouMean(name, shown)}`, `Known tools: ${shown.join(', ')}.`);
 }

@@ -3,6 +3,9 @@ import { SvcError } from './errors.js';
 /** The header that carries a call's request id (docs/daemon.md: retries that never duplicate). */
 export const REQUEST_ID_HEADER = 'idempotency-key';
 
+/** The header that carries the run session of an `svc` command started by an agent run (its `SVC_SESSION_ID`). */
+export const RUN_SESSION_HEADER = 'x-svc-session';
+
 /** The tools that change nothing: their calls carry no request id and their answers are not remembered. */
 export const READ_ONLY_TOOLS: ReadonlySet<string> = new Set(['svc_status', 'operator_task_show']);
 

@@ -4,6 +4,7 @@ import { toLeaseOwners } from './lease-owners.js';
 import { toLongPollBudgets } from './long-polls.js';
 import { metricsHandler } from './metrics.js';
 import type { RouteContext, StatusBody } from './routes.js';
+import { createRunCallers } from './run-caller.js';
 import { requireScheduling } from './scheduling.js';
 import type { ServerLimits } from './server-limits.js';
 import type { Core } from './daemon-options.js';
@@ -16,6 +17,7 @@ export function toRouteContext(core: Core, limits: ServerLimits): RouteContext {
     tools: core.options.tools, spawns, log, spawnWaitMs: core.options.spawnWaitMs ?? 25_000, longPolls: toLongPollBudgets(limits),
     status: async () => ({ ...statusOf(core), ...(core.scheduling ? { config: await core.scheduling.config(), pausedAgents: core.scheduling.pausedAgents() } : {}) }),
     isStopping: () => core.stopping,
+    callerOf: createRunCallers({ runs: () => core.scheduling?.localRuns() ?? [], inProgress: () => index.summaries('in-progress') }),
     toolContext: {
       store: core.store, index,
       onCommitted: async (ids) => {

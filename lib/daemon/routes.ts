@@ -6,7 +6,7 @@ import { SvcError } from '../core/errors.js';
 import { formatIssues } from '../core/task.js';
 import { STATUSES, type Status } from '../core/status.js';
 import { fromFilterQuery, type TaskFilter } from '../store/task-filter.js';
-import { invokeTool, type ToolContext, type ToolDef } from '../tools/registry.js';
+import { invokeTool, type RunCaller, type ToolContext, type ToolDef } from '../tools/registry.js';
 import { assertObject, queryOf, readJson, route, sendError, sendJson, type Handler } from './http.js';
 import type { LeaseOwners } from './lease-owners.js';
 import type { LongPollBudgets } from './long-polls.js';
@@ -60,6 +60,8 @@ export interface WebAddress {
 export interface RouteContext {
   tools: readonly ToolDef[];
   toolContext: ToolContext;
+  /** The live agent run a request comes from, or null (`tools/operator-only.ts` refuses its decisions). */
+  callerOf?: (req: IncomingMessage) => Promise<RunCaller | null>;
   spawns: SpawnQueue;
   log: DaemonLog;
   status: () => Promise<StatusBody>;
@@ -132,7 +134,9 @@ async function invoke(ctx: RouteContext, req: IncomingMessage, res: ServerRespon
   assertServing(ctx);
   const key = toRequestId(req);
   const body = assertObject(await readJson(req, TOOL_EXAMPLE), 'The tool envelope', TOOL_EXAMPLE);
-  const run = () => invokeTool(ctx.tools, body.tool, body.params, ctx.toolContext);
+  const { callerOf } = ctx;
+  const toolContext = callerOf ? { ...ctx.toolContext, runCaller: () => callerOf(req) } : ctx.toolContext;
+  const run = () => invokeTool(ctx.tools, body.tool, body.params, toolContext);
   if (key !== undefined) return sendOnce(res, ctx.toolContext.store.paths.root, { key, tool: String(body.tool), params: body.params }, run, onFailure);
   sendJson(res, 200, { ok: true, result: (await run()) ?? null });
 }

@@ -1,4 +1,5 @@
 import { createCommandAdapter } from '../adapters/command.js';
+import type { Run } from '../adapters/runs.js';
 import { createStandaloneAdapter } from '../adapters/standalone.js';
 import { SvcError } from '../core/errors.js';
 import type { Adapter } from '../core/spawn.js';
@@ -68,6 +69,8 @@ export interface Scheduling {
   holds(): Partial<Record<HoldReason, number>>;
   /** A call that may hand `taskId` on starts (docs/scheduler.md, "One run per task"); settle it with the session whose lease it ended, or null. */
   handOn(taskId: string): (handed: HandedOn | null) => void;
+  /** The local command agent runs not yet gone (the operator's decisions refuse their calls). */
+  localRuns(): Run[];
   /** A task changed status in the index: murmur counts the teams' completions and failures; a cancel ends the task's runs. */
   observe(change: IndexChange): void;
   close(): Promise<void>;
@@ -167,6 +170,7 @@ export async function startScheduling(options: SchedulingOptions): Promise<Sched
     config: org.report,
     pausedAgents: pauses.current,
     holds: scheduler.holds,
+    localRuns: () => command.runs.all(),
     async close() {
       clearInterval(poll);
       offAttach();

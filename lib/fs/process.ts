@@ -68,10 +68,12 @@ export function findEnvValues(name: string): Set<string> {
   return found;
 }
 
-/** A live process as `/proc/<pid>/stat` shows it: its process group and start time (clock ticks since boot). */
+/** A live process as `/proc/<pid>/stat` shows it: its parent, process group, Unix session and start time (clock ticks since boot). */
 export interface ProcessStat {
   pid: number;
+  ppid: number;
   pgrp: number;
+  sid: number;
   startTime: number;
 }
 
@@ -130,13 +132,12 @@ function readEnviron(pid: number): Record<string, string> | null {
   }
 }
 
-/** Fields after the command name (which may hold spaces and parentheses): state is the 3rd, pgrp the 5th, starttime the 22nd. */
+/** Fields after the command name (which may hold spaces and parentheses): state is the 3rd, ppid the 4th, pgrp the 5th, session the 6th, starttime the 22nd. */
 function parseStat(pid: number, text: string): ProcessStat | null {
   const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
   if (fields[0] === 'Z' || fields[0] === 'X') return null;
-  const pgrp = Number(fields[2]);
-  const startTime = Number(fields[19]);
-  return Number.isSafeInteger(pgrp) && Number.isSafeInteger(startTime) ? { pid, pgrp, startTime } : null;
+  const [ppid, pgrp, sid, startTime] = [fields[1], fields[2], fields[3], fields[19]].map(Number) as [number, number, number, number];
+  return [ppid, pgrp, sid, startTime].every(Number.isSafeInteger) ? { pid, ppid, pgrp, sid, startTime } : null;
 }
 
 function readLinkOrNull(path: string): string | null {

@@ -1,9 +1,7 @@
 import { SvcError } from '../core/errors.js';
-import type { Status } from '../core/status.js';
+import { isTerminal, type Status } from '../core/status.js';
 import type { Task } from '../core/task.js';
-import type { Change, CommitResult } from './commit.js';
-import type { GateFlow } from './gate-flow.js';
-import type { Store } from './store.js';
+import type { Change } from './commit.js';
 import type { StoredTask } from './task-file.js';
 
 /** Where a task waits for a person: the approval gate and since when (`metadata.awaiting`). */
@@ -24,16 +22,13 @@ export interface DecisionResult {
   message: string;
 }
 
-/** Who decides, with what note. */
-export interface DecisionInput {
-  actor: string;
-  note?: string | undefined;
-}
-
-/** The approval a blocked task waits for, or null (a task blocked for another reason, or not blocked). */
+/**
+ * The approval a task waits for (`metadata.awaiting`), or null. It belongs to the task's gate, not
+ * its directory: a waiting task moved by hand out of `blocked/` still waits; a done or cancelled one does not.
+ */
 export function toAwaiting(stored: { status: Status; task: Task }): Awaiting | null {
   const value = stored.task.metadata.awaiting as Partial<Awaiting> | undefined;
-  if (stored.status !== 'blocked' || !value || typeof value.gate !== 'string' || typeof value.since !== 'string') return null;
+  if (isTerminal(stored.status) || !value || typeof value.gate !== 'string' || typeof value.since !== 'string') return null;
   return { gate: value.gate, since: value.since };
 }
 
@@ -43,7 +38,7 @@ export function assertNotAwaiting(current: StoredTask, verb: string): void {
   if (!awaiting) return;
   const id = current.task.id;
   throw new SvcError('invalid_transition', `${id} waits for approval at gate \`${awaiting.gate}\` (since ${awaiting.since}): it cannot be ${verb}.`,
-    `Approve it with \`svc task approve ${id} [--note ...]\`, or send it back with \`svc task reject ${id} --note "what must change"\`.`);
+    `Approve it with \`svc task approve ${id} --gate ${awaiting.gate} [--note ...]\`, or send it back with \`svc task reject ${id} --gate ${awaiting.gate} --note "what must change"\`.`);
 }
 
 /** The metadata and event of a task arriving at an approval gate: blocked, awaiting a person. */
@@ -51,81 +46,4 @@ export function toAwaitingArrival(task: Task, gate: string, now: Date, actor: st
   const awaiting: Awaiting = { gate, since: now.toISOString() };
   const metadata = { ...task.metadata, awaiting, blockReason: `awaiting approval at gate ${gate}` };
   return { metadata, event: { type: 'gate.awaiting', taskId: task.id, actor, payload: { workflow: task.gate?.workflow ?? null, gate } } };
-}
-
-/**
- * Approves the gate a task waits at: on to the next gate (ready, or awaiting again at another
- * approval gate), or done after the last; `gate.approved {gate, by, note}` is logged.
- */
-export function approveTask(store: Store, arg: string, input: DecisionInput, loadFlow: (name: string) => Promise<GateFlow>): Promise<DecisionResult> {
-  return decide(store, arg, 'approved', input, loadFlow);
-}
-
-/** Rejects the gate a task waits at: back to the workflow's origin gate, ready, with the note as its blockers (`gate.rejected`). */
-export function rejectTask(store: Store, arg: string, input: DecisionInput, loadFlow: (name: string) => Promise<GateFlow>): Promise<DecisionResult> {
-  if (!input.note?.trim()) throw new SvcError('validation_error', 'A rejection needs a note: what must change.', 'Pass --note "what must change" (the note becomes the blockers of the origin gate).');
-  return decide(store, arg, 'rejected', input, loadFlow);
-}
-
-// --- internal ---
-
-type Decision = DecisionResult['decision'];
-
-async function decide(store: Store, arg: string, decision: Decision, input: DecisionInput, loadFlow: (name: string) => Promise<GateFlow>): Promise<DecisionResult> {
-  const peek = await store.get(arg);
-  const name = peek.task.gate?.workflow ?? peek.task.routing.workflow;
-  const flow = name ? await loadFlow(name) : null;
-  let repeat: DecisionResult | null = null;
-  const result: CommitResult = await store.commit(peek.task.id, (current) => {
-    const awaiting = toAwaiting(current);
-    if (!awaiting) {
-      repeat = toRepeat(current, decision);
-      return null;
-    }
-    return toDecisionChange(current, awaiting, decision, input, flow, store.clock());
-  }, input.actor);
-  if (repeat) return repeat;
-  const { task, status } = result.after;
-  const last = task.gate!.history.at(-1) as { gate: string };
-  const at = status === 'done' ? null : task.gate!.current;
-  return { taskId: task.id, gate: last.gate, decision, status, at, changed: true, message: `${task.id} ${decision} at gate ${last.gate}: now ${status}${at ? ` at gate ${at}` : ''}` };
-}
-
-/** Not awaiting: a repeat of the last decision is a no-op that says so; anything else is an error. */
-function toRepeat(current: StoredTask, decision: Decision): DecisionResult {
-  const { task, status } = current;
-  const last = task.gate?.history.at(-1) as { gate?: string; outcome?: string; actor?: string; at?: string } | undefined;
-  if (last?.outcome === decision && typeof last.gate === 'string') {
-    const at = status === 'done' ? null : task.gate!.current;
-    return { taskId: task.id, gate: last.gate, decision, status, at, changed: false, message: `${task.id} was already ${decision} at gate ${last.gate} by ${last.actor ?? 'someone'} at ${last.at ?? 'an earlier time'}; nothing changed (it is ${status}${at ? ` at gate ${at}` : ''}).` };
-  }
-  const where = task.gate ? ` at gate \`${task.gate.current}\` of workflow ${task.gate.workflow}` : '';
-  throw new SvcError('invalid_transition', `${task.id} is ${status}${where}, not waiting for approval: there is nothing to ${decision === 'approved' ? 'approve' : 'reject'}.`,
-    'List the tasks that wait with `svc task list --awaiting`.');
-}
-
-function toDecisionChange(current: StoredTask, awaiting: Awaiting, decision: Decision, input: DecisionInput, flow: GateFlow | null, now: Date): Change {
-  const { task } = current;
-  if (!flow || !task.gate) throw new SvcError('validation_error', `${task.id} waits at gate \`${awaiting.gate}\` but has no workflow.`, 'Cancel it or fix its `gate` field by hand.');
-  const index = flow.gates.findIndex((gate) => gate.id === awaiting.gate);
-  if (index < 0) throw new SvcError('validation_error', `Workflow ${flow.name} has no gate \`${awaiting.gate}\` any more (gates: ${flow.gates.map((g) => g.id).join(', ')}).`, 'Restore the gate in the workflow file, or cancel the task.');
-  const note = input.note?.trim();
-  const entry = { gate: awaiting.gate, outcome: decision, actor: input.actor, at: now.toISOString(), ...(note ? { note } : {}) };
-  const { awaiting: _awaiting, blockReason: _reason, blockedFrom: _from, ...metadata } = task.metadata;
-  const payload = { workflow: flow.name, gate: awaiting.gate, by: input.actor, note: note ?? null };
-  if (decision === 'rejected') {
-    const origin = flow.gates[0]!.id;
-    const body = `${current.body.trimEnd()}\n\n## Blockers (rejected at gate ${awaiting.gate} by ${input.actor})\n\n- ${note}\n`;
-    const next: Task = { ...task, metadata, gate: { ...task.gate, current: origin, history: [...task.gate.history, { ...entry, blockers: [note] }] } };
-    return { task: next, body, status: 'ready', reason: `rejected at gate ${awaiting.gate}`, events: [{ type: 'gate.rejected', taskId: task.id, actor: input.actor, payload: { ...payload, to: origin } }] };
-  }
-  const following = flow.gates[index + 1];
-  const next: Task = { ...task, metadata, gate: { ...task.gate, current: following?.id ?? awaiting.gate, history: [...task.gate.history, entry] } };
-  const events: NonNullable<Change['events']> = [{ type: 'gate.approved', taskId: task.id, actor: input.actor, payload: { ...payload, to: following?.id ?? null } }];
-  if (following?.approval) {
-    const arrival = toAwaitingArrival(next, following.id, now, input.actor);
-    return { task: { ...next, metadata: arrival.metadata }, body: current.body, status: 'blocked', reason: `approved at gate ${awaiting.gate}`, events: [...events, arrival.event] };
-  }
-  if (!following) events.push({ type: 'task.completed', taskId: task.id, actor: input.actor, payload: { outcome: 'approved' } });
-  return { task: next, body: current.body, status: following ? 'ready' : 'done', cause: following ? 'move' : 'close', reason: `approved at gate ${awaiting.gate}`, events };
 }

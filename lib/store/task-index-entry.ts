@@ -28,7 +28,7 @@ export interface IndexEntry {
   parentId: string | undefined;
   /** The workflow position of a gated task. */
   gate: { workflow: string; current: string } | undefined;
-  /** A blocked task waiting at an approval gate (`metadata.awaiting`). */
+  /** A task waiting at an approval gate (`metadata.awaiting`), whatever its directory. */
   awaiting: { gate: string; since: string } | undefined;
   /** Consecutive failed dispatches (`metadata.dispatchFailures`). */
   dispatchFailures: number;

@@ -41,10 +41,10 @@ export function toListRow(stored: StoredTask): ListRow {
   };
 }
 
-/** `{awaiting: {gate, since}}` of a blocked task at an approval gate (`metadata.awaiting`), else nothing (a fresh copy). */
+/** `{awaiting: {gate, since}}` of a task waiting at an approval gate (`metadata.awaiting`, whatever its directory unless done or cancelled), else nothing (a fresh copy). */
 export function toAwaitingField(status: string, metadata: Record<string, unknown>): { awaiting?: { gate: string; since: string } } {
   const value = metadata.awaiting as { gate?: unknown; since?: unknown } | undefined;
-  if (status !== 'blocked' || typeof value?.gate !== 'string' || typeof value.since !== 'string') return {};
+  if (status === 'done' || status === 'cancelled' || typeof value?.gate !== 'string' || typeof value.since !== 'string') return {};
   return { awaiting: { gate: `${value.gate}`, since: `${value.since}` } };
 }
 

@@ -1,14 +1,18 @@
 import * as z from 'zod';
-import { approveTask, rejectTask, type DecisionResult } from '../store/approval.js';
+import type { DecisionResult } from '../store/approval.js';
+import { approveTask, rejectTask } from '../store/decision.js';
+import { assertOperatorDecision } from './operator-only.js';
 import { toFlowLoader } from './org.js';
 import { assertFieldSize, idParam, notifyCommitted, toolParams } from './params.js';
 import type { ToolDef } from './registry.js';
 
 const actor = z.string().min(1).max(200).describe('Who decides (an operator\'s name), recorded in the event as `by`.');
+const gate = z.string().min(1).max(200).optional().describe('The approval gate decided: applied only while the task still waits there, else refused or a no-op that says so. Required where the workflow has more than one approval gate.');
 
 /** `svc_task_approve` params. */
 export const ApproveParams = toolParams({
   taskId: idParam('The task waiting at an approval gate: full id or unique prefix.'),
+  gate,
   note: z.string().min(1).optional().describe('Why, recorded in the event and the gate history.'),
   actor,
 });
@@ -16,6 +20,7 @@ export const ApproveParams = toolParams({
 /** `svc_task_reject` params. */
 export const RejectParams = toolParams({
   taskId: idParam('The task waiting at an approval gate: full id or unique prefix.'),
+  gate,
   note: z.string().min(1).describe('What must change: the blockers of the workflow\'s origin gate.'),
   actor,
 });
@@ -27,9 +32,10 @@ function decisionTool<P extends typeof ApproveParams | typeof RejectParams>(name
     description,
     params,
     async handler(input, ctx): Promise<DecisionResult> {
-      const { taskId, note, actor: by } = input as { taskId: string; note?: string; actor: string };
+      const { taskId, note, actor: by, gate: at } = input as { taskId: string; note?: string; actor: string; gate?: string };
       assertFieldSize('note', note);
-      const result = await decide(ctx.store, taskId, { actor: by, note }, toFlowLoader(ctx));
+      await assertOperatorDecision(ctx, { tool: name, actor: by, taskId });
+      const result = await decide(ctx.store, taskId, { actor: by, note, gate: at }, toFlowLoader(ctx));
       if (result.changed) await notifyCommitted(ctx, [result.taskId]);
       return result;
     },

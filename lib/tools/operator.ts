@@ -9,6 +9,7 @@ import { blockTask, cancelTask, promoteTask, resurrectTask, setStatus, unblockTa
 import { toListRow, type ListRow } from '../store/task-row.js';
 import { toScheduleTimes } from './schedule-times.js';
 import { claimTask, closeTask, updateTaskAsOperator, type UpdateResult } from '../store/work.js';
+import { assertCloseByOperator } from './operator-only.js';
 import { notifyCommitted, priorityParam, statusParam, toolParams } from './params.js';
 import type { ToolContext, ToolDef } from './registry.js';
 
@@ -52,7 +53,10 @@ export const OPERATOR_TOOLS: readonly ToolDef[] = [
   }),
   define('operator_task_promote', { taskId: z.string().min(1), actor: z.string().optional() }, async (p, ctx) => toMove(ctx, await promoteTask(ctx.store, p.taskId, { actor: p.actor ?? OPERATOR }))),
   define('operator_task_status', { ...leased, status: statusParam, reason: z.string().optional() }, async (p, ctx) => toMove(ctx, await setStatus(ctx.store, p.taskId, p.status, { ...toCaller(p), reason: p.reason }))),
-  define('operator_task_close', { ...leased, reason: z.string().optional(), recover: z.boolean().optional() }, async (p, ctx) => toMove(ctx, await closeTask(ctx.store, p.taskId, { ...toCaller(p), recover: !!p.recover, reason: p.reason }))),
+  define('operator_task_close', { ...leased, reason: z.string().optional(), recover: z.boolean().optional() }, async (p, ctx) => {
+    await assertCloseByOperator(ctx, { tool: 'svc task close', taskId: p.taskId, actor: p.actor ?? OPERATOR });
+    return toMove(ctx, await closeTask(ctx.store, p.taskId, { ...toCaller(p), recover: !!p.recover, reason: p.reason }));
+  }),
   define('operator_task_claim', { ...leased, recover: z.boolean().optional() }, async (p, ctx) => {
     const caller = toCaller(p);
     const result = await claimTask(ctx.store, p.taskId, { ...caller, agent: caller.actor, recover: !!p.recover });
@@ -60,6 +64,7 @@ export const OPERATOR_TOOLS: readonly ToolDef[] = [
     return { taskId: result.after.task.id, status: result.after.status, lease: result.after.task.lease! };
   }),
   define('operator_task_update', { ...leased, body: z.string().optional(), status: statusParam.optional(), reason: z.string().optional(), recover: z.boolean().optional() }, async (p, ctx): Promise<UpdateResult> => {
+    if (p.status === 'done') await assertCloseByOperator(ctx, { tool: 'svc task update --status done', taskId: p.taskId, actor: p.actor ?? OPERATOR });
     const result = await updateTaskAsOperator(ctx.store, p.taskId, { ...toCaller(p), body: p.body, status: p.status, reason: p.reason, recover: !!p.recover });
     await notifyCommitted(ctx, [result.taskId]);
     return result;

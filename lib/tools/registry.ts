@@ -6,6 +6,13 @@ import type { OrgChart } from '../org/schema.js';
 import type { Status } from '../core/status.js';
 import type { Store } from '../store/store.js';
 
+/** A live agent run a call comes from: its task, session and agent (when known). */
+export interface RunCaller {
+  taskId: string;
+  sessionId: string;
+  agent?: string | undefined;
+}
+
 /** What a tool handler works with. The daemon, the MCP server and tests each build one. */
 export interface ToolContext {
   store: Store;
@@ -21,6 +28,12 @@ export interface ToolContext {
    * to finish: docs/scheduler.md, "One run per task"), or null.
    */
   handOn?: (taskId: string) => (handed: { sessionId: string; status: Status } | null) => void;
+  /**
+   * The live agent run the call comes from, or null: the daemon checks the run session the call
+   * carries and the calling process against its live runs; the command line without a daemon, its
+   * own. Absent: not known (the operator's decisions then rest on `actor` alone).
+   */
+  runCaller?: () => Promise<RunCaller | null>;
 }
 
 /** One task as the index knows it (frontmatter only). */

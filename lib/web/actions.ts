@@ -11,8 +11,8 @@ const ACTIONS: Record<string, { tool: string; fields: readonly string[] }> = {
   unblock: { tool: 'operator_task_unblock', fields: ['taskId'] },
   cancel: { tool: 'operator_task_cancel', fields: ['taskId', 'reason'] },
   resurrect: { tool: 'operator_task_resurrect', fields: ['taskId'] },
-  approve: { tool: 'svc_task_approve', fields: ['taskId', 'note'] },
-  reject: { tool: 'svc_task_reject', fields: ['taskId', 'note'] },
+  approve: { tool: 'svc_task_approve', fields: ['taskId', 'gate', 'note'] },
+  reject: { tool: 'svc_task_reject', fields: ['taskId', 'gate', 'note'] },
 };
 
 /** The actions this daemon's tools offer (approve and reject only where approval gates exist). */

@@ -65,28 +65,28 @@ flow('a task reaching an approval gate waits, is listed, is alerted once, refuse
   const bare = await runSvc(env, 'task', 'reject', sequence);
   assert.is(bare.code, 2, bare.stderr);
   assert.match(bare.stderr, /needs --note/);
-  const rejected = await runSvc(env, 'task', 'reject', sequence, '--note', 'add the changelog', '--by', 'alice', '--json');
+  const rejected = await runSvc(env, 'task', 'reject', sequence, '--gate', 'signoff', '--note', 'add the changelog', '--by', 'alice', '--json');
   assert.is(rejected.code, 0, rejected.stderr);
   assert.equal(JSON.parse(rejected.stdout), { taskId: id, gate: 'signoff', decision: 'rejected', status: 'ready', at: 'implement', changed: true, message: `${id} rejected at gate signoff: now ready at gate implement` });
   const again = await awaiting(root, id, first.since); // dev works the origin gate again
   const stored = await createStore({ root }).get(id);
   assert.match(stored.body, /## Blockers \(rejected at gate signoff by alice\)\n\n- add the changelog/);
 
-  const signed = await runSvc(env, 'task', 'approve', id, '--by', 'bob');
+  const signed = await runSvc(env, 'task', 'approve', id, '--gate', 'signoff', '--by', 'bob');
   assert.is(signed.stdout, `${id} approved at gate signoff: now blocked at gate legal\n`);
   await within(15_000, () => daemon.output().includes(`[AOF] APPROVAL NEEDED: ${id} "Ship \\x1b[31mit" at gate legal`), 'the alert of the next approval gate');
-  const approved = await runSvc(env, 'task', 'approve', id, '--note', 'ship it', '--by', 'bob', '--request-id', 'approve-1');
+  const approved = await runSvc(env, 'task', 'approve', id, '--gate', 'legal', '--note', 'ship it', '--by', 'bob', '--request-id', 'approve-1');
   assert.is(approved.code, 0, approved.stderr);
   assert.is(approved.stdout, `${id} approved at gate legal: now done\n`);
-  const retried = await runSvc(env, 'task', 'approve', id, '--note', 'ship it', '--by', 'bob', '--request-id', 'approve-1');
+  const retried = await runSvc(env, 'task', 'approve', id, '--gate', 'legal', '--note', 'ship it', '--by', 'bob', '--request-id', 'approve-1');
   assert.is(retried.stdout, approved.stdout, 'a rerun under the same request id gets the first answer');
   assert.is((await createStore({ root }).get(id)).status, 'done');
-  const twice = await runSvc(env, 'task', 'approve', id);
+  const twice = await runSvc(env, 'task', 'approve', id, '--gate', 'legal');
   assert.is(twice.code, 0, twice.stderr);
   assert.match(twice.stdout, new RegExp(`${id} was already approved at gate legal by bob at .*; nothing changed \\(it is done\\)`));
-  const late = await runSvc(env, 'task', 'reject', id, '--note', 'too late');
+  const late = await runSvc(env, 'task', 'reject', id, '--gate', 'legal', '--note', 'too late');
   assert.is.not(late.code, 0);
-  assert.match(late.stderr, new RegExp(`${id} is done at gate \`legal\` of workflow ship, not waiting for approval: there is nothing to reject`));
+  assert.match(late.stderr, new RegExp(`${id} was already approved at gate legal by bob at .* \\(it is done\\): this rejection was not applied`));
 
   const gateEvents = (await readEvents(root, { taskId: id })).filter((e) => e.type.startsWith('gate.'));
   const decisions = gateEvents.filter((e) => e.type === 'gate.approved' || e.type === 'gate.rejected').map((e) => [e.type, e.actor, e.payload.gate, e.payload.by, e.payload.note]);

@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import type { SvcError } from '../../lib/core/errors.js';
 import { findPackageRoot } from '../../lib/core/package-root.js';
 import { callTool, startMcpServer } from '../../lib/mcp/server.js';
 import { loadToolSchemas } from '../../lib/plugin/tools.js';
@@ -10,6 +11,8 @@ import { createStore } from '../../lib/store/store.js';
 import { APPROVAL_TOOLS } from '../../lib/tools/approval.js';
 import { TOOLS } from '../../lib/tools/index.js';
 import { APPROVAL_TOOL_NAMES } from '../../lib/tools/names.js';
+import { invokeTool } from '../../lib/tools/registry.js';
+import { writeOrg } from '../helpers/agents.js';
 import { cleanRoots, tempRoot, within } from '../helpers/root.js';
 
 // The approval tools are an operator's: on the daemon's socket and `svc tool`, never offered to agents
@@ -56,3 +59,26 @@ exposure('the plugin registers neither: the built tool schemas and the plugin ma
 });
 
 exposure.run();
+
+const refusals = suite('tools.assertOperatorDecision');
+refusals.after.each(cleanRoots);
+
+refusals('a call from an agent run, or naming an agent of the org chart as actor, is refused before anything is read', async () => {
+  const root = tempRoot();
+  writeOrg(root, { agents: [{ id: 'dev', name: 'Dev' }] });
+  const store = createStore({ root });
+  const params = { taskId: 'TASK-2026-01-01-001', gate: 'signoff', note: 'fine' };
+  const fromRun = { store, runCaller: async () => ({ taskId: 'TASK-2026-01-01-001', sessionId: 's1', agent: 'dev' }) };
+  for (const name of NAMES) {
+    const err = await invokeTool(APPROVAL_TOOLS, name, { ...params, actor: 'alice' }, fromRun).catch((e: unknown) => e as SvcError);
+    assert.is((err as SvcError).code, 'forbidden_role');
+    assert.match((err as SvcError).message, new RegExp(`${name} on TASK-2026-01-01-001 is a person's decision, and this call comes from a run of agent dev \\(task TASK-2026-01-01-001, session s1\\)`));
+    const named = await invokeTool(APPROVAL_TOOLS, name, { ...params, actor: 'Dev' }, { store, runCaller: async () => null }).catch((e: unknown) => e as SvcError);
+    assert.is((named as SvcError).code, 'forbidden_role');
+    assert.match((named as SvcError).message, /actor `Dev` is an agent of the org chart/);
+  }
+  const alone = await invokeTool(APPROVAL_TOOLS, 'svc_task_approve', { ...params, actor: 'alice' }, { store, runCaller: async () => null }).catch((e: unknown) => e as SvcError);
+  assert.is((alone as SvcError).code, 'not_found', 'a person passes the check (and finds no such task)');
+});
+
+refusals.run();

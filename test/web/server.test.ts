@@ -123,18 +123,18 @@ web('an action runs as the --as name through the operator tool, and its errors c
   assert.equal(meta.actions.includes('approve'), false, 'no approval tools in this daemon: no approve button');
 });
 
-web('approve and reject are offered when the daemon has the approval tools, and reach them with the note and the actor', async () => {
+web('approve and reject are offered when the daemon has the approval tools, and reach them with the gate shown, the note and the actor', async () => {
   const root = tempRoot();
   await writeTaskFiles(root, 1);
   const calls: unknown[] = [];
-  const approval = (name: string) => ({ name, description: name, params: z.strictObject({ taskId: z.string(), note: z.string().optional(), actor: z.string() }), handler: async (p: unknown) => (calls.push([name, p]), { ok: true }) });
+  const approval = (name: string) => ({ name, description: name, params: z.strictObject({ taskId: z.string(), gate: z.string().optional(), note: z.string().optional(), actor: z.string() }), handler: async (p: unknown) => (calls.push([name, p]), { ok: true }) });
   const { web: address } = await startWebDaemon(root, { tools: [...TOOLS, ...OPERATOR_TOOLS, approval('svc_task_approve'), approval('svc_task_reject')] as ToolDef[] });
   const headers = authed(address.token, address.port, true);
   const meta = JSON.parse((await webRequest(address.port, 'GET', '/api/meta', headers)).text);
   assert.ok(meta.actions.includes('approve') && meta.actions.includes('reject'), meta.actions.join(','));
-  const answer = await webRequest(address.port, 'POST', '/api/action/reject', headers, JSON.stringify({ taskId: ID, note: 'needs tests', reason: 'ignored' }));
+  const answer = await webRequest(address.port, 'POST', '/api/action/reject', headers, JSON.stringify({ taskId: ID, gate: 'signoff', note: 'needs tests', reason: 'ignored' }));
   assert.is(answer.status, 200, answer.text);
-  assert.equal(calls, [['svc_task_reject', { actor: 'operator', taskId: ID, note: 'needs tests' }]]);
+  assert.equal(calls, [['svc_task_reject', { actor: 'operator', taskId: ID, gate: 'signoff', note: 'needs tests' }]]);
 });
 
 web('the stream starts with a snapshot, sends a hand move as a change, and resumes after the last event id', async () => {

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { readFile, unlink } from 'node:fs/promises';
 import { hostname } from 'node:os';
@@ -12,7 +13,8 @@ import type { GateFlow } from '../store/complete.js';
 import type { Store } from '../store/store.js';
 import type { StoredTask } from '../store/task-file.js';
 import { openCheckLog } from './check-log.js';
-import { runCheckProcess, signalGroup, type RunningCheck } from './check-process.js';
+import { signalMarkedProcesses } from '../fs/process-marker.js';
+import { CHECK_MARKER, runCheckProcess, signalGroup, type RunningCheck } from './check-process.js';
 
 /** What the check runner works with. */
 export interface CheckRunnerOptions {
@@ -123,7 +125,8 @@ async function runOne(options: CheckRunnerOptions, stored: StoredTask, name: str
       return { name, exitCode: null, signal: null, timedOut: false, durationMs: 0, tail: log.tail(), log: log.path };
     }
     const env = { ...options.env, SVC_TASK_ID: task.id, SVC_CHECK: name, ...(task.workspace ? { SVC_WORKSPACE: task.workspace.path, SVC_BRANCH: task.workspace.branch } : {}) };
-    const check = runCheckProcess({ argv: def.run, cwd, env, timeoutMs: def.timeoutMs, log: log, onStart: (pgid) => writePid(pidFile, pgid) });
+    const marker = `${task.id}.${randomUUID()}`;
+    const check = runCheckProcess({ argv: def.run, cwd, env, timeoutMs: def.timeoutMs, log, marker, onStart: (pgid) => writePid(pidFile, pgid, marker) });
     onCheck(check);
     const exit = await check.ended;
     await unlink(pidFile).catch(() => undefined);
@@ -142,15 +145,17 @@ async function toFlow(root: string, name: string, org: OrgChart | null): Promise
   return { ...workflow, holders: { agents: org.agents.map((a) => a.id), roles: Object.fromEntries(Object.entries(org.roles).map(([role, def]) => [role, def.agents])) } };
 }
 
-/** Synchronous, so the record is written before the check's end can remove it. */
-function writePid(file: string, pgid: number): void {
+/** `<pgid> <marker>`; synchronous, so the record is written before the check's end can remove it. */
+function writePid(file: string, pgid: number, marker: string): void {
   mkdirSync(dirname(file), { recursive: true });
-  writeFileSync(file, `${pgid}\n`);
+  writeFileSync(file, `${pgid} ${marker}\n`);
 }
 
-/** Ends the process group of a check a killed daemon left running. */
+/** Ends what a check a killed daemon left running: its process group and its marked processes (an older record holds the group alone). */
 async function endLeftover(file: string): Promise<void> {
-  const pgid = Number((await readFile(file, 'utf8').catch(() => '')).trim());
+  const [group, marker] = (await readFile(file, 'utf8').catch(() => '')).trim().split(' ');
+  const pgid = Number(group);
   if (Number.isInteger(pgid) && pgid > 1) signalGroup(pgid, 'SIGKILL');
+  if (marker) signalMarkedProcesses(CHECK_MARKER, marker, 'SIGKILL');
   await unlink(file).catch(() => undefined);
 }

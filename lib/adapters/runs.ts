@@ -1,5 +1,6 @@
 import { mkdirSync, readdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { removeBriefFile, removeStaleBriefs } from './brief-file.js';
 import { isProcessAlive, listProcessGroups, readProcessEnv, readProcessStat, type ProcessStat } from '../fs/process.js';
 
 /** One local agent run: its task, session, process group leader and that leader's start time. */
@@ -22,6 +23,8 @@ export interface Run {
 export interface RunRegistryOptions {
   /** `data/runs/`: one record `<task id>@<session>` holding `<pid> <start time>` per run. None when absent. */
   dir?: string | undefined;
+  /** `data/briefs/`: the brief of each run (`<task id>@<session>`), removed once the run is gone. */
+  briefsDir?: string | undefined;
   /** How long a run gets after SIGTERM before SIGKILL (`agentStopGraceMs`). */
   stopGraceMs: () => number;
   /** The last run of a task is confirmed gone (its process group has no member left). */
@@ -50,6 +53,7 @@ export function createRunRegistry(options: RunRegistryOptions) {
   function forget(run: Run): void {
     runs.delete(run);
     removeRecord(options.dir, run);
+    if (options.briefsDir) removeBriefFile(options.briefsDir, run.taskId, run.sessionId);
     options.onGone?.(run);
     arm();
   }
@@ -124,6 +128,7 @@ export function createRunRegistry(options: RunRegistryOptions) {
         if (isRunAlive(run, groups)) (runs.add(run), found.alive.push(run));
         else (removeRecord(options.dir, run), found.gone.push(run));
       }
+      if (options.briefsDir) removeStaleBriefs(options.briefsDir, new Set([...runs].map((run) => `${run.taskId}@${run.sessionId}`)));
       arm();
       return found;
     },

@@ -32,6 +32,8 @@ export interface Paths {
   spawns: string;
   /** The pid of each running local command agent (`<task id>@<session>`), so a cancel ends it even after a restart. */
   runs: string;
+  /** The brief of each such run (`<task id>@<session>`, mode 0600, `SVC_TASK_BRIEF_FILE`), removed once the run is gone. */
+  briefs: string;
   /** The worktrees svc created, one record each (`<task id>.json`): only these are ever removed (docs/workspaces.md). */
   workspaces: string;
   /** A check's process group while it runs (`<task id>`), so a restarted daemon ends it before running the checks again. */
@@ -108,6 +110,7 @@ export function toPaths(rootArg: string): Paths {
     webToken: join(data, 'web.token'),
     runLogs: join(data, 'logs', 'runs'),
     runs: join(data, 'runs'),
+    briefs: join(data, 'briefs'),
     workspaces: join(data, 'workspaces'),
     checks: join(data, 'checks'),
     requests: join(data, 'requests'),

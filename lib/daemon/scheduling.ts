@@ -89,7 +89,7 @@ export async function startScheduling(options: SchedulingOptions): Promise<Sched
     pluginAttached: () => spawns.attached().length > 0, log: options.log, alert: options.alert, onCommitted: (ids) => index.update(ids),
     dryRun: () => org.settings().dryRun, orgProblem: org.problem,
     ...(options.trace ? { trace: options.trace } : {}), ...(options.fault ? { fault: options.fault } : {}), ...(options.owner ? { owner: options.owner } : {}),
-    endRuns: (id, why) => void ender.endUnlessCurrent(id, why),
+    endRuns: (id, why) => (void ender.endUnlessCurrent(id, why), checks.cancel(id)), // a check lease expired, or the task left in-progress
   });
   // One run per task (docs/scheduler.md): what ends the runs of each adapter, and the index's view of their tasks.
   const ender = createRunEnder({

@@ -5,6 +5,9 @@ import type { RunLog } from './check-log.js';
 /** The environment variable every process of a check carries: the check run's marker. */
 export const CHECK_MARKER = 'SVC_CHECK_RUN';
 
+/** How long a check may take past its timeout at most: the kill grace, then the output's drain. */
+export const CHECK_END_MS = 2000 + 500;
+
 /** One check to run. */
 export interface CheckCommand {
   argv: readonly string[];
@@ -56,7 +59,7 @@ export function runCheckProcess(command: CheckCommand): RunningCheck {
   const stop = () => {
     if (!child.pid || killTimer) return;
     end('SIGTERM');
-    killTimer = setTimeout(() => end('SIGKILL'), command.killGraceMs ?? 2000);
+    killTimer = setTimeout(() => end('SIGKILL'), command.killGraceMs ?? KILL_GRACE_MS);
   };
   const timer = setTimeout(() => ((timedOut = true), stop()), command.timeoutMs);
   child.stdout.on('data', (chunk: Buffer) => command.log.write(chunk));
@@ -97,5 +100,8 @@ export function signalGroup(pgid: number, signal: NodeJS.Signals): void {
 
 // --- internal ---
 
+/** The default time between SIGTERM and SIGKILL. */
+const KILL_GRACE_MS = 2000;
+
 /** How long the output is read after the check's process exited and what it left was killed. */
-const DRAIN_MS = 500;
+const DRAIN_MS = CHECK_END_MS - KILL_GRACE_MS;

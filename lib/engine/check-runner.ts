@@ -7,14 +7,14 @@ import { CHECK_AGENT } from '../core/spawn.js';
 import type { Lease } from '../core/task.js';
 import { loadWorkflow } from '../org/workflow.js';
 import type { OrgChart } from '../org/schema.js';
-import { toPendingCheck } from '../store/checking.js';
+import { leaseChecks, toPendingCheck } from '../store/checking.js';
 import { finishChecks, type CheckOutcome, type ChecksEnd } from '../store/check-result.js';
 import type { GateFlow } from '../store/complete.js';
 import type { Store } from '../store/store.js';
 import type { StoredTask } from '../store/task-file.js';
 import { openCheckLog } from './check-log.js';
 import { signalMarkedProcesses } from '../fs/process-marker.js';
-import { CHECK_MARKER, runCheckProcess, signalGroup, type RunningCheck } from './check-process.js';
+import { CHECK_END_MS, CHECK_MARKER, runCheckProcess, signalGroup, type RunningCheck } from './check-process.js';
 
 /** What the check runner works with. */
 export interface CheckRunnerOptions {
@@ -43,8 +43,9 @@ export interface CheckRunner {
  * The daemon's check runner (docs/workspaces.md): every task in progress under a lease to `svc`
  * held on this host has its checks run, in order, in its worktree; the first that fails ends the
  * run. A restarted daemon finds such tasks in progress and runs their checks again (a check's
- * process group left by a killed daemon is ended first). The result is committed under that lease,
- * so a task cancelled meanwhile stays cancelled.
+ * process group left by a killed daemon is ended first). The lease is set to expire once the checks'
+ * timeouts are over (and a minute more), so one stuck past them is expired like any other lease.
+ * The result is committed under that lease, so a task cancelled meanwhile stays cancelled.
  */
 export function startCheckRunner(options: CheckRunnerOptions): CheckRunner {
   const host = options.host ?? hostname();
@@ -91,6 +92,7 @@ async function runTask(options: CheckRunnerOptions, id: string, session: string,
   if (!org) return log(`checks of ${id} wait: no valid org chart defines them right now (svc org validate)`); // the next scan tries again
   const pidFile = join(store.paths.checks, id);
   await endLeftover(pidFile);
+  if (!(await leaseChecks(store, id, session, toChecksLeaseMs(pending.checks, org)))) return; // cancelled or expired meanwhile
   const outcomes: CheckOutcome[] = [];
   let end: ChecksEnd | null = null;
   log(`running checks ${pending.checks.join(', ')} of ${id}`);
@@ -143,6 +145,11 @@ async function toFlow(root: string, name: string, org: OrgChart | null): Promise
   const workflow = await loadWorkflow(root, name);
   if (!org) return workflow;
   return { ...workflow, holders: { agents: org.agents.map((a) => a.id), roles: Object.fromEntries(Object.entries(org.roles).map(([role, def]) => [role, def.agents])) } };
+}
+
+/** How long the daemon's lease holds a task while its checks run: each check's timeout and end, and a minute to commit the result. */
+function toChecksLeaseMs(checks: readonly string[], org: OrgChart): number {
+  return checks.reduce((sum, name) => sum + (org.aof.checks[name]?.timeoutMs ?? 0) + CHECK_END_MS, 60_000);
 }
 
 /** `<pgid> <marker>`; synchronous, so the record is written before the check's end can remove it. */

@@ -112,6 +112,19 @@ checks('cancelling a task whose check runs ends the check\'s process group; the 
   assert.equal((await readEvents(root, { taskId: id })).filter((e) => e.type.startsWith('task.check') || e.type === 'task.verified').map((e) => e.type), ['task.checking']);
 });
 
+checks('a passing check whose setsid child lingers, holding its output open, passes at once and that child is ended', async () => {
+  const root = tempRoot();
+  const script = `setsid sh -c 'echo $$ > "${root}/lingering.pid"; exec sleep 40' & while [ ! -s "${root}/lingering.pid" ]; do sleep 0.05; done; exit 0`;
+  writeOrg(root, { agents: [{ id: 'dev', name: 'Dev', command: completingAgent() }], aof: { daemon: FAST, checks: { quick: { run: ['sh', '-c', script], timeoutMs: 15_000, cwd: root } } } });
+  await startTestDaemon(root, { tools: TOOLS, env: process.env });
+  const id = await dispatch(root, ['quick']);
+  const verified = await within(15_000, async () => (await readEvents(root, { taskId: id, type: 'task.verified' }))[0], 'task.verified');
+  assert.ok(Number(verified.payload.durationMs) < 5000, `the check took ${String(verified.payload.durationMs)} ms, not the 40 s of its child`);
+  const lingering = Number(readFileSync(`${root}/lingering.pid`, 'utf8').trim());
+  await within(5000, () => !isAlive(lingering), 'the lingering child to be ended');
+  assert.is((await createStore({ root }).get(id)).status, 'done');
+});
+
 checks('a lease to svc past its expiry (set by hand here) is expired like any other: the check is ended, the held completion dropped', async () => {
   const root = tempRoot();
   writeOrg(root, { agents: [{ id: 'dev', name: 'Dev', command: completingAgent() }], aof: { daemon: FAST, checks: { slow: { run: waitingCheck(root), timeoutMs: 60_000, cwd: root } } } });

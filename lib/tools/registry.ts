@@ -1,7 +1,6 @@
 import type * as z from 'zod';
 import { SvcError } from '../core/errors.js';
 import { toDidYouMean } from '../core/suggest.js';
-import { toStorableText } from '../core/text.js';
 import { DROPPED_KEY_PROBLEM, findDroppedKeys, formatIssues } from '../core/task.js';
 import type { OrgChart } from '../org/schema.js';
 import type { Status } from '../core/status.js';
@@ -52,7 +51,7 @@ export interface ToolDef<S extends z.ZodType = z.ZodType> {
   handler: (params: z.infer<S>, ctx: ToolContext) => Promise<unknown>;
 }
 
-/** Looks a tool up, validates its params with its schema (a NUL in any text escaped: `\x00`), and runs it. */
+/** Looks a tool up, validates its params with its schema, and runs it. */
 export async function invokeTool(tools: readonly ToolDef[], name: unknown, params: unknown, ctx: ToolContext): Promise<unknown> {
   if (typeof name !== 'string' || !name) {
     throw new SvcError('validation_error', 'The envelope has no `tool` name.', 'Send {"tool": "svc_status", "params": {}}.');
@@ -66,19 +65,9 @@ export async function invokeTool(tools: readonly ToolDef[], name: unknown, param
   if (dropped.length) {
     throw new SvcError('validation_error', `${name}: invalid params:\n${dropped.map((path) => `  ${path}: ${DROPPED_KEY_PROBLEM}`).join('\n')}`, 'Rename the key (for example to "proto"); nothing was changed.');
   }
-  const parsed = tool.params.safeParse(toStorableParams(params ?? {}));
+  const parsed = tool.params.safeParse(params ?? {});
   if (!parsed.success) {
     throw new SvcError('validation_error', `${name}: invalid params:\n${formatIssues(parsed.error.issues)}`, `See the ${name} parameters in docs/agent-tools.md.`);
   }
   return tool.handler(parsed.data, ctx);
-}
-
-// --- internal ---
-
-/** The params with a NUL in any string escaped: a title or body carrying one could never be handed to a local agent. */
-function toStorableParams(value: unknown): unknown {
-  if (typeof value === 'string') return toStorableText(value);
-  if (Array.isArray(value)) return value.map(toStorableParams);
-  if (!value || typeof value !== 'object') return value;
-  return Object.fromEntries(Object.entries(value).map(([key, item]) => [toStorableText(key), toStorableParams(item)]));
 }

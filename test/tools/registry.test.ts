@@ -84,18 +84,6 @@ registry('unknown params are named with the known ones; wrong types name the fie
   await rejects(call('svc_status', [1, 2]), 'validation_error', 'expected object');
 });
 
-registry('a NUL in any text param is stored escaped: the title and body of svc_dispatch, a note, metadata', async () => {
-  const { call, store } = setup();
-  const created = await call<{ taskId: string }>('svc_dispatch', { title: 'Crash on \0', brief: 'ab\0cd', agent: 'dev', metadata: { seen: ['x\0y'] } });
-  await call('svc_task_note', { taskId: created.taskId, text: 'again \0 here' });
-  const { task, body } = await store.get(created.taskId);
-  assert.is(task.title, 'Crash on \\x00');
-  assert.equal(task.metadata.seen, ['x\\x00y']);
-  assert.ok(body.startsWith('ab\\x00cd'), body);
-  assert.match(body, /again \\x00 here/);
-  assert.not.ok(`${JSON.stringify(task)}${body}`.includes('\0'));
-});
-
 const manifest = suite('tools.toToolManifest');
 
 manifest('generates one closed JSON schema per tool from its zod schema', () => {

@@ -18,6 +18,8 @@ export interface Run {
   killed?: boolean;
   /** Recorded by an earlier daemon (its exit status is unknown here). */
   adopted?: boolean;
+  /** The leader, started here, exited: what is left are processes it left behind. */
+  leaderExited?: boolean;
 }
 
 /** Options of `createRunRegistry`. */
@@ -95,6 +97,7 @@ export function createRunRegistry(options: RunRegistryOptions) {
       if (!runs.has(run)) return;
       if (!isRunAlive(run, listProcessGroups())) return forget(run);
       if (run.state === 'running') run.state = 'watched';
+      run.leaderExited = true;
       arm();
     },
     /** Runs of `taskId` not yet confirmed gone. */
@@ -164,7 +167,7 @@ function isRunAlive(run: Run, groups: Map<number, ProcessStat[]> | null): boolea
 /** The run's process group (it was started detached) and every process marked with its session. */
 function signalRun(run: Run, signal: NodeJS.Signals): void {
   signalGroup(run.pid, signal);
-  signalMarkedProcesses(RUN_MARKER, run.sessionId, signal);
+  signalMarkedProcesses(RUN_MARKER, run.sessionId, signal, run.pid);
 }
 
 /** SIGTERM/SIGKILL to a process group, or to the leader alone where it has none; nothing there is fine. */

@@ -1,4 +1,5 @@
 import { readdirSync, readFileSync } from 'node:fs';
+import { readProcessStat } from './process.js';
 
 /**
  * The live processes of this user whose environment holds `name=value` (Linux `/proc`; none
@@ -28,14 +29,15 @@ export function findMarkedProcesses(name: string, value: string): number[] {
 }
 
 /**
- * Sends `signal` to every process marked `name=value`. SIGKILL is sent again while a scan still
- * finds one (a process forked between a scan and its signal), a few rounds at most. Returns the
- * pids signalled.
+ * Sends `signal` to every process marked `name=value`, but those in process group `signalledGroup`
+ * (the run's own, signalled as a group: none gets the signal twice). SIGKILL is sent again while
+ * a scan still finds one (a process forked between a scan and its signal), a few rounds at most.
+ * Returns the pids signalled.
  */
-export function signalMarkedProcesses(name: string, value: string, signal: NodeJS.Signals): number[] {
+export function signalMarkedProcesses(name: string, value: string, signal: NodeJS.Signals, signalledGroup?: number): number[] {
   const signalled = new Set<number>();
   for (let round = 0; round < (signal === 'SIGKILL' ? MAX_ROUNDS : 1); round++) {
-    const found = findMarkedProcesses(name, value);
+    const found = findMarkedProcesses(name, value).filter((pid) => signalledGroup === undefined || readProcessStat(pid)?.pgrp !== signalledGroup);
     if (!found.length) break;
     for (const pid of found) {
       try {

@@ -97,6 +97,26 @@ checks('a daemon SIGKILLed during a check ends the old check and runs it again a
   assert.is(events.filter((e) => e.type === 'task.check_failed').length, 0);
 });
 
+checks('a daemon SIGKILLed during a check whose setsid grandchild lingers: the next daemon ends it, found by its marker, and runs the check again', async () => {
+  const root = tempRoot();
+  const script = `if [ -e "${root}/started" ]; then exit 0; fi
+    setsid sh -c 'echo $$ > "${root}/lingering.pid"; exec sleep 60' &
+    while [ ! -s "${root}/lingering.pid" ]; do sleep 0.05; done
+    touch "${root}/started"; sleep 60`;
+  writeOrg(root, { agents: [{ id: 'dev', name: 'Dev', command: completingAgent() }], aof: { daemon: FAST, checks: { slow: { run: ['sh', '-c', script], timeoutMs: 60_000, cwd: root } } } });
+  const first = startChild(root);
+  await healthy(root);
+  const id = await dispatch(root, ['slow']);
+  await within(20_000, () => existsSync(`${root}/started`), 'the first check run');
+  await first.kill();
+  const lingering = Number(readFileSync(`${root}/lingering.pid`, 'utf8').trim());
+  assert.ok(isAlive(lingering), 'the grandchild outlives the killed daemon');
+  startChild(root);
+  await healthy(root);
+  await within(20_000, async () => (await createStore({ root }).get(id)).status === 'done', 'done after the check ran again');
+  await within(5000, () => !isAlive(lingering), 'the grandchild of the old run to be ended');
+});
+
 checks('cancelling a task whose check runs ends the check\'s process group; the task stays cancelled', async () => {
   const root = tempRoot();
   writeOrg(root, { agents: [{ id: 'dev', name: 'Dev', command: completingAgent() }], aof: { daemon: FAST, checks: { slow: { run: waitingCheck(root), timeoutMs: 60_000, cwd: root } } } });

@@ -5,6 +5,7 @@ import { hostname } from 'node:os';
 import { dirname, join } from 'node:path';
 import { CHECK_AGENT } from '../core/spawn.js';
 import type { Lease } from '../core/task.js';
+import { signalMarkedProcesses } from '../fs/process-marker.js';
 import { loadWorkflow } from '../org/workflow.js';
 import type { OrgChart } from '../org/schema.js';
 import { leaseChecks, toPendingCheck } from '../store/checking.js';
@@ -13,7 +14,6 @@ import type { GateFlow } from '../store/complete.js';
 import type { Store } from '../store/store.js';
 import type { StoredTask } from '../store/task-file.js';
 import { openCheckLog } from './check-log.js';
-import { signalMarkedProcesses } from '../fs/process-marker.js';
 import { CHECK_END_MS, CHECK_MARKER, runCheckProcess, signalGroup, type RunningCheck } from './check-process.js';
 
 /** What the check runner works with. */

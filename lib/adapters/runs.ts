@@ -1,8 +1,8 @@
 import { mkdirSync, readdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { removeBriefFile, removeStaleBriefs } from './brief-file.js';
 import { findMarkedProcesses, signalMarkedProcesses } from '../fs/process-marker.js';
 import { isProcessAlive, listProcessGroups, readProcessEnv, readProcessStat, type ProcessStat } from '../fs/process.js';
+import { removeBriefFile, removeStaleBriefs } from './brief-file.js';
 
 /** One local agent run: its task, session, process group leader and that leader's start time. */
 export interface Run {

@@ -2,8 +2,11 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, mkdirSync, openSync, unlinkSync, writeSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { SpawnError, type Adapter, type RunEnd, type SpawnRequest, type SpawnRun } from '../core/spawn.js';
+import { toStorableText } from '../core/text.js';
 import type { OrgChart } from '../org/schema.js';
+import { toPaths } from '../store/paths.js';
 import { DEFAULT_RUN_LOG_MAX_BYTES } from '../store/run-logs.js';
+import { removeBriefFile, toBriefEnv, writeBriefFile } from './brief-file.js';
 import { openRunOutput, type RunOutput } from './run-output.js';
 import { createRunRegistry, type Run, type RunRegistry } from './runs.js';
 
@@ -49,14 +52,16 @@ export interface CommandAdapter extends Adapter {
 
 /**
  * Runs org chart agents that have `command: [argv...]` as local processes, detached in their own
- * process group: the task in the environment (`SVC_TASK_ID`, `SVC_TASK_TITLE`, `SVC_TASK_BRIEF`,
- * `SVC_SESSION_ID`, `SVC_SOCKET`, `SVC_HOME`, `SVC_AGENT`, `SVC_TASK_GATE`), the prompt on stdin
- * (a file, so no pipe ties the agent to the daemon), stdout and stderr to the run's own log
- * (`data/logs/runs/<task id>/<session>-<n>.log`, capped, the tail kept).
+ * process group: the task in the environment (`SVC_TASK_ID`, `SVC_TASK_TITLE`, `SVC_TASK_BRIEF_FILE`,
+ * `SVC_TASK_BRIEF`, `SVC_SESSION_ID`, `SVC_SOCKET`, `SVC_HOME`, `SVC_AGENT`, `SVC_TASK_GATE`), the
+ * brief in a private file (`data/briefs/<task id>@<session>`, removed once the run is gone), the
+ * prompt on stdin (a file, so no pipe ties the agent to the daemon), stdout and stderr to the
+ * run's own log (`data/logs/runs/<task id>/<session>-<n>.log`, capped, the tail kept).
  * The run ends when the process exits; it is gone once no process of its group is left.
  */
 export function createCommandAdapter(options: CommandAdapterOptions): CommandAdapter {
-  const runs = createRunRegistry({ dir: options.runsDir, stopGraceMs: () => options.stopGraceMs?.() ?? 10_000, ...(options.onGone ? { onGone: options.onGone } : {}) });
+  const briefsDir = toPaths(options.root).briefs;
+  const runs = createRunRegistry({ dir: options.runsDir, briefsDir, stopGraceMs: () => options.stopGraceMs?.() ?? 10_000, ...(options.onGone ? { onGone: options.onGone } : {}) });
   return {
     kind: 'command',
     runs,
@@ -67,9 +72,17 @@ export function createCommandAdapter(options: CommandAdapterOptions): CommandAda
       const agent = org?.agents.find((a) => a.id === request.agent);
       const argv = agent?.command;
       if (!argv?.length) throw new SpawnError('agent_unavailable', `agent ${request.agent} has no command in the org chart`);
-      const env = { ...options.baseEnv, ...options.extraEnv, ...agent?.env, ...toTaskEnv(options, request) };
-      const output = openRunOutput({ root: options.root, logFile: options.logFile, maxBytes: () => options.runLogMaxBytes?.() ?? DEFAULT_RUN_LOG_MAX_BYTES }, request);
-      const child = await start(argv, env, request.prompt, { ...options, cwd: request.workspace?.path ?? options.root }, output);
+      const brief = writeBriefFile(briefsDir, request.taskId, request.sessionId, request.task.body);
+      let output: RunOutput;
+      let child: ChildProcess;
+      try {
+        const env = { ...options.baseEnv, ...options.extraEnv, ...agent?.env, ...toTaskEnv(options, request, brief) };
+        output = openRunOutput({ root: options.root, logFile: options.logFile, maxBytes: () => options.runLogMaxBytes?.() ?? DEFAULT_RUN_LOG_MAX_BYTES }, request);
+        child = await start(argv, env, request.prompt, { ...options, cwd: request.workspace?.path ?? options.root }, output);
+      } catch (err) {
+        removeBriefFile(briefsDir, request.taskId, request.sessionId);
+        throw err;
+      }
       const run = runs.add(request.taskId, request.sessionId, child.pid!);
       const ended = new Promise<RunEnd>((resolve) => {
         child.on('exit', (code, signal) => {
@@ -85,10 +98,11 @@ export function createCommandAdapter(options: CommandAdapterOptions): CommandAda
 
 // --- internal ---
 
-function toTaskEnv(options: CommandAdapterOptions, request: SpawnRequest): Record<string, string> {
+/** The task's variables; a NUL that an older task kept is escaped, for no variable can carry one. */
+function toTaskEnv(options: CommandAdapterOptions, request: SpawnRequest, brief: string): Record<string, string> {
   return {
-    SVC_HOME: options.root, SVC_SOCKET: options.socketPath, SVC_TASK_ID: request.taskId, SVC_TASK_TITLE: request.task.title,
-    SVC_TASK_BRIEF: request.task.body, SVC_SESSION_ID: request.sessionId, SVC_AGENT: request.agent,
+    SVC_HOME: options.root, SVC_SOCKET: options.socketPath, SVC_TASK_ID: request.taskId, SVC_TASK_TITLE: toStorableText(request.task.title),
+    SVC_TASK_BRIEF_FILE: brief, SVC_TASK_BRIEF: toBriefEnv(request.task.body, brief), SVC_SESSION_ID: request.sessionId, SVC_AGENT: request.agent,
     SVC_TASK_GATE: request.task.gate?.current ?? '', ...(request.workspace ? { SVC_WORKSPACE: request.workspace.path, SVC_BRANCH: request.workspace.branch } : {}),
   };
 }

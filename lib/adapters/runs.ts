@@ -1,6 +1,8 @@
 import { mkdirSync, readdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { findMarkedProcesses, signalMarkedProcesses } from '../fs/process-marker.js';
 import { isProcessAlive, listProcessGroups, readProcessEnv, readProcessStat, type ProcessStat } from '../fs/process.js';
+import { removeBriefFile, removeStaleBriefs } from './brief-file.js';
 
 /** One local agent run: its task, session, process group leader and that leader's start time. */
 export interface Run {
@@ -16,6 +18,8 @@ export interface Run {
   killed?: boolean;
   /** Recorded by an earlier daemon (its exit status is unknown here). */
   adopted?: boolean;
+  /** The leader, started here, exited: what is left are processes it left behind. */
+  leaderExited?: boolean;
 }
 
 /** Which runs of a task `end` leaves alone. */
@@ -30,6 +34,8 @@ export interface RunEndOptions {
 export interface RunRegistryOptions {
   /** `data/runs/`: one record `<task id>@<session>` holding `<pid> <start time>` per run. None when absent. */
   dir?: string | undefined;
+  /** `data/briefs/`: the brief of each run (`<task id>@<session>`), removed once the run is gone. */
+  briefsDir?: string | undefined;
   /** How long a run gets after SIGTERM before SIGKILL (`agentStopGraceMs`). */
   stopGraceMs: () => number;
   /** The last run of a task is confirmed gone (its process group has no member left). */
@@ -46,7 +52,8 @@ export type RunRegistry = ReturnType<typeof createRunRegistry>;
  * Keeps every local agent run until its process group is confirmed gone: records it in `data/runs/`,
  * ends runs (SIGTERM to the group, SIGKILL after the grace period) and polls `/proc` while any run
  * is ended or watched. A process counts as the run's only while it is the leader with the recorded
- * start time, or a member of its group whose environment names the run's session.
+ * start time, or a member of its group whose environment names the run's session, or any process
+ * whose environment names it (one that left the group: `setsid`, a double fork); each is signalled.
  */
 export function createRunRegistry(options: RunRegistryOptions) {
   const runs = new Set<Run>();
@@ -58,6 +65,7 @@ export function createRunRegistry(options: RunRegistryOptions) {
   function forget(run: Run): void {
     runs.delete(run);
     removeRecord(options.dir, run);
+    if (options.briefsDir) removeBriefFile(options.briefsDir, run.taskId, run.sessionId);
     options.onGone?.(run);
     arm();
   }
@@ -69,7 +77,7 @@ export function createRunRegistry(options: RunRegistryOptions) {
     const groups = listProcessGroups();
     for (const run of due) {
       if (!isRunAlive(run, groups)) forget(run);
-      else if (run.state === 'ending' && !run.killed && now() >= (run.killAt ?? Infinity)) (run.killed = true), signalGroup(run.pid, 'SIGKILL');
+      else if (run.state === 'ending' && !run.killed && now() >= (run.killAt ?? Infinity)) (run.killed = true), signalRun(run, 'SIGKILL');
     }
   }
 
@@ -97,6 +105,7 @@ export function createRunRegistry(options: RunRegistryOptions) {
       if (!runs.has(run)) return;
       if (!isRunAlive(run, listProcessGroups())) return forget(run);
       if (run.state === 'running') run.state = 'watched';
+      run.leaderExited = true;
       arm();
     },
     /** Runs of `taskId` not yet confirmed gone. */
@@ -115,7 +124,7 @@ export function createRunRegistry(options: RunRegistryOptions) {
             continue;
           }
           Object.assign(run, { state: 'ending', killAt: now() + options.stopGraceMs(), killed: false });
-          signalGroup(run.pid, 'SIGTERM');
+          signalRun(run, 'SIGTERM');
         }
         ending.push(run);
       }
@@ -133,18 +142,19 @@ export function createRunRegistry(options: RunRegistryOptions) {
         if (isRunAlive(run, groups)) (runs.add(run), found.alive.push(run));
         else (removeRecord(options.dir, run), found.gone.push(run));
       }
+      if (options.briefsDir) removeStaleBriefs(options.briefsDir, new Set([...runs].map((run) => `${run.taskId}@${run.sessionId}`)));
       arm();
       return found;
     },
     /** Sends the pending SIGKILLs at once and stops polling; every other run goes on. */
     close(): void {
-      for (const run of runs) if (run.state === 'ending' && !run.killed) signalGroup(run.pid, 'SIGKILL');
+      for (const run of runs) if (run.state === 'ending' && !run.killed) signalRun(run, 'SIGKILL');
       if (timer) clearInterval(timer);
       timer = null;
     },
     /** Kills every run at once (tests). */
     killAll(): void {
-      for (const run of runs) signalGroup(run.pid, 'SIGKILL');
+      for (const run of runs) signalRun(run, 'SIGKILL');
     },
   };
 }
@@ -169,27 +179,33 @@ export function readRunRecords(dir: string | undefined): Run[] {
 
 // --- internal ---
 
+/** The variable every process of a run carries (`SVC_SESSION_ID`): what finds those that left its group. */
+const RUN_MARKER = 'SVC_SESSION_ID';
+
 function isRunAlive(run: Run, groups: Map<number, ProcessStat[]> | null): boolean {
   if (!groups) return isProcessAlive(run.pid); // no /proc: the leader alone
   const leader = readProcessStat(run.pid);
-  if (leader && run.startTime !== null) {
-    // The leader with its start time is the run; a recycled pid means the group is gone (a pid is not reused while its group lives).
-    return leader.startTime === run.startTime;
-  }
-  return (groups.get(run.pid) ?? []).some((member) => readProcessEnv(member.pid)?.SVC_SESSION_ID === run.sessionId);
+  // The leader with its start time is the run; a recycled pid means the group is gone (a pid is not reused while its group lives).
+  if (leader && run.startTime !== null && leader.startTime === run.startTime) return true;
+  const member = !(leader && run.startTime !== null) && (groups.get(run.pid) ?? []).some((stat) => readProcessEnv(stat.pid)?.[RUN_MARKER] === run.sessionId);
+  return member || findMarkedProcesses(RUN_MARKER, run.sessionId).length > 0;
 }
 
-/** SIGTERM/SIGKILL to the run's process group (it was started detached); false when nothing was there. */
-function signalGroup(pid: number, signal: NodeJS.Signals): boolean {
+/** The run's process group (it was started detached) and every process marked with its session. */
+function signalRun(run: Run, signal: NodeJS.Signals): void {
+  signalGroup(run.pid, signal);
+  signalMarkedProcesses(RUN_MARKER, run.sessionId, signal, run.pid);
+}
+
+/** SIGTERM/SIGKILL to a process group, or to the leader alone where it has none; nothing there is fine. */
+function signalGroup(pid: number, signal: NodeJS.Signals): void {
   try {
     process.kill(-pid, signal);
-    return true;
   } catch {
     try {
       process.kill(pid, signal);
-      return true;
     } catch {
-      return false;
+      // gone
     }
   }
 }

@@ -179,10 +179,14 @@ export function assertTaskText(title: string | undefined, body: string | undefin
   if (body !== undefined && Buffer.byteLength(body) > MAX_BODY_BYTES) {
     throw new SvcError('too_large', `Body has ${Buffer.byteLength(body)} bytes; the limit is ${MAX_BODY_BYTES}.`, 'Keep large material in files and link to them from the body.');
   }
-  for (const [what, text] of [['Title', title], ['Body', body]] as const) {
-    const at = text?.indexOf('\0') ?? -1;
-    if (at >= 0) throw new SvcError('validation_error', `${what} contains a NUL character (at offset ${at}): no agent could be handed it (the environment and arguments of a process end at NUL).`, `Remove the NUL character from the ${what.toLowerCase()}.`);
-  }
+  assertNoNul('Title', title);
+  assertNoNul('Body', body);
+}
+
+/** Throws `validation_error` for a NUL character in text bound for a task's title or body (`what` names it: `Body`, `Summary`). */
+export function assertNoNul(what: string, text: string | undefined): void {
+  const at = text?.indexOf('\0') ?? -1;
+  if (at >= 0) throw new SvcError('validation_error', `${what} contains a NUL character (at offset ${at}): no agent could be handed it (the environment and arguments of a process end at NUL).`, `Remove the NUL character from the ${what.toLowerCase()}.`);
 }
 
 // --- internal ---

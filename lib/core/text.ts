@@ -11,6 +11,15 @@ export function toTerminalText(text: string, options: { multiline?: boolean } = 
 }
 
 /**
+ * Text as svc stores it (a title, a body, a check's output): a NUL, which no environment
+ * variable, argument or C string can carry and which would break every later dispatch of the
+ * task, becomes the visible escape `\x00`. Everything else is kept as it is.
+ */
+export function toStorableText(text: string): string {
+  return text.includes('\0') ? text.replaceAll('\0', '\\x00') : text;
+}
+
+/**
  * A multi-line message on one line (a log line, a doctor line): a line ending in `:` runs into the
  * next (`invalid task frontmatter (1 problem): schemaVersion is missing`), other lines are joined
  * with `; `.

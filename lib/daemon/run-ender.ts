@@ -114,13 +114,15 @@ export function createRunEnder(options: RunEnderOptions) {
     },
     /**
      * Ends the local runs whose task went on without them: in progress under another session (its
-     * lease expired and another daemon sharing the tree dispatched it again) or cancelled.
+     * lease expired and another daemon sharing the tree dispatched it again) or cancelled; and
+     * the processes an agent that exited left behind once its task is no longer its own (done).
      */
     sweep(): void {
       for (const run of command.runs.all()) {
         const task = run.state === 'ending' ? undefined : options.taskOf?.(run.taskId);
         if (task?.status === 'in-progress' && task.sessionId !== run.sessionId) void ender.endUnlessCurrent(run.taskId, `its task is in progress under session ${task.sessionId}`);
         else if (task?.status === 'cancelled') ender.end(run.taskId, 'it was cancelled', { atOnce: true });
+        else if (task && task.status !== 'in-progress' && run.leaderExited) void ender.endUnlessCurrent(run.taskId, `its agent exited, leaving processes behind, and its task is ${task.status}`);
       }
     },
     /** A run was confirmed gone: an adopted run whose task it still holds sends the task back to ready, uncounted. */

@@ -99,7 +99,7 @@ export async function startScheduling(options: SchedulingOptions): Promise<Sched
     pluginAttached: () => spawns.attached().length > 0, log: options.log, alert: options.alert, onCommitted: (ids) => index.update(ids),
     dryRun: () => org.settings().dryRun, orgProblem: org.problem,
     ...(options.trace ? { trace: options.trace } : {}), ...(options.fault ? { fault: options.fault } : {}), ...(options.owner ? { owner: options.owner } : {}),
-    endRuns: (id, why) => void ender.endUnlessCurrent(id, why),
+    endRuns: (id, why) => (void ender.endUnlessCurrent(id, why), checks.cancel(id)), // a check lease expired, or the task left in-progress
   });
   const checks = startCheckRunner({
     store, inProgress: () => index.summaries('in-progress'), loadOrg: org.get, env: options.env, log: options.log, host: options.owner?.host,

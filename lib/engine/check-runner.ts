@@ -1,19 +1,21 @@
+import { randomUUID } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { readFile, unlink } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { dirname, join } from 'node:path';
 import { CHECK_AGENT } from '../core/spawn.js';
 import type { Lease } from '../core/task.js';
+import { signalMarkedProcesses } from '../fs/process-marker.js';
 import { loadWorkflow } from '../org/workflow.js';
 import type { OrgChart } from '../org/schema.js';
-import { toPendingCheck } from '../store/checking.js';
+import { leaseChecks, toPendingCheck } from '../store/checking.js';
 import { finishChecks, type CheckOutcome, type ChecksEnd } from '../store/check-result.js';
 import type { GateFlow } from '../store/complete.js';
 import type { Store } from '../store/store.js';
 import type { StoredTask } from '../store/task-file.js';
 import { findTaskWorktreeLink } from '../workspace/links.js';
 import { openCheckLog } from './check-log.js';
-import { runCheckProcess, signalGroup, type RunningCheck } from './check-process.js';
+import { CHECK_END_MS, CHECK_MARKER, runCheckProcess, signalGroup, type RunningCheck } from './check-process.js';
 
 /** What the check runner works with. */
 export interface CheckRunnerOptions {
@@ -43,9 +45,11 @@ export interface CheckRunner {
 /**
  * The daemon's check runner (docs/workspaces.md): every task in progress under a lease to `svc`
  * held on this host has its checks run, in order, in its worktree, once the run that completed it
- * has exited; the first that fails ends the run. A restarted daemon finds such tasks in progress and runs their checks again (a check's
- * process group left by a killed daemon is ended first). The result is committed under that lease,
- * so a task cancelled meanwhile stays cancelled.
+ * has exited; the first that fails ends the run. A restarted daemon finds such tasks in progress
+ * and runs their checks again (a check's process group left by a killed daemon is ended first).
+ * The lease is set to expire once the checks' timeouts are over (and a minute more), so one stuck
+ * past them is expired like any other lease. The result is committed under that lease, so a task
+ * cancelled meanwhile stays cancelled.
  */
 export function startCheckRunner(options: CheckRunnerOptions): CheckRunner {
   const host = options.host ?? hostname();
@@ -92,6 +96,7 @@ async function runTask(options: CheckRunnerOptions, id: string, session: string,
   if (!org) return log(`checks of ${id} wait: no valid org chart defines them right now (svc org validate)`); // the next scan tries again
   const pidFile = join(store.paths.checks, id);
   await endLeftover(pidFile);
+  if (!(await leaseChecks(store, id, session, toChecksLeaseMs(pending.checks, org)))) return; // cancelled or expired meanwhile
   const outcomes: CheckOutcome[] = [];
   let end: ChecksEnd | null = null;
   log(`running checks ${pending.checks.join(', ')} of ${id}`);
@@ -128,7 +133,8 @@ async function runOne(options: CheckRunnerOptions, stored: StoredTask, name: str
       return { name, exitCode: null, signal: null, timedOut: false, durationMs: 0, tail: log.tail(), log: log.path };
     }
     const env = { ...options.env, SVC_TASK_ID: task.id, SVC_CHECK: name, ...(task.workspace ? { SVC_WORKSPACE: task.workspace.path, SVC_BRANCH: task.workspace.branch } : {}) };
-    const check = runCheckProcess({ argv: def.run, cwd, env, timeoutMs: def.timeoutMs, log: log, onStart: (pgid) => writePid(pidFile, pgid) });
+    const marker = `${task.id}.${randomUUID()}`;
+    const check = runCheckProcess({ argv: def.run, cwd, env, timeoutMs: def.timeoutMs, log, marker, onStart: (pgid) => writePid(pidFile, pgid, marker) });
     onCheck(check);
     const exit = await check.ended;
     await unlink(pidFile).catch(() => undefined);
@@ -147,15 +153,22 @@ async function toFlow(root: string, name: string, org: OrgChart | null): Promise
   return { ...workflow, holders: { agents: org.agents.map((a) => a.id), roles: Object.fromEntries(Object.entries(org.roles).map(([role, def]) => [role, def.agents])) } };
 }
 
-/** Synchronous, so the record is written before the check's end can remove it. */
-function writePid(file: string, pgid: number): void {
-  mkdirSync(dirname(file), { recursive: true });
-  writeFileSync(file, `${pgid}\n`);
+/** How long the daemon's lease holds a task while its checks run: each check's timeout and end, and a minute to commit the result. */
+function toChecksLeaseMs(checks: readonly string[], org: OrgChart): number {
+  return checks.reduce((sum, name) => sum + (org.aof.checks[name]?.timeoutMs ?? 0) + CHECK_END_MS, 60_000);
 }
 
-/** Ends the process group of a check a killed daemon left running. */
+/** `<pgid> <marker>`; synchronous, so the record is written before the check's end can remove it. */
+function writePid(file: string, pgid: number, marker: string): void {
+  mkdirSync(dirname(file), { recursive: true });
+  writeFileSync(file, `${pgid} ${marker}\n`);
+}
+
+/** Ends what a check a killed daemon left running: its process group and its marked processes (an older record holds the group alone). */
 async function endLeftover(file: string): Promise<void> {
-  const pgid = Number((await readFile(file, 'utf8').catch(() => '')).trim());
+  const [group, marker] = (await readFile(file, 'utf8').catch(() => '')).trim().split(' ');
+  const pgid = Number(group);
   if (Number.isInteger(pgid) && pgid > 1) signalGroup(pgid, 'SIGKILL');
+  if (marker) signalMarkedProcesses(CHECK_MARKER, marker, 'SIGKILL');
   await unlink(file).catch(() => undefined);
 }

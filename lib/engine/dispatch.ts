@@ -1,3 +1,4 @@
+import { CHECK_AGENT } from '../core/spawn.js';
 import type { Task } from '../core/task.js';
 import { toTerminalText } from '../core/text.js';
 import type { CommitResult } from '../store/commit.js';
@@ -96,14 +97,20 @@ export async function deadletterTask(store: Store, taskId: string): Promise<Dead
   return out;
 }
 
-/** Moves an in-progress task whose lease (still `sessionId`) has expired back to ready (`lease.expired`). */
+/**
+ * Moves an in-progress task whose lease (still `sessionId`) has expired back to ready (`lease.expired`).
+ * The daemon's own lease (its checks outlived their timeouts) also drops the completion they held back.
+ */
 export async function expireLease(store: Store, taskId: string, sessionId: string): Promise<boolean> {
   const result = await store.commit(taskId, (current) => {
     const lease = current.task.lease;
     if (current.status !== 'in-progress' || !lease || lease.sessionId !== sessionId) return null;
     if (Date.parse(lease.expiresAt) > store.clock().getTime()) return null;
+    const { pendingCheck: _held, ...metadata } = current.task.metadata;
+    const checking = lease.agent === CHECK_AGENT;
     return {
-      task: current.task, body: current.body, status: 'ready', reason: 'lease expired',
+      task: checking ? { ...current.task, metadata } : current.task, body: current.body, status: 'ready',
+      reason: checking ? 'lease expired: its checks did not end within their timeouts; the completion they held back is dropped' : 'lease expired',
       events: [{ type: 'lease.expired', taskId, actor: ACTOR, payload: { agent: lease.agent, sessionId, expiredAt: lease.expiresAt } }],
     };
   }, ACTOR);

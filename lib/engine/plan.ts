@@ -1,7 +1,7 @@
 import { compareText } from '../core/compare.js';
 import { toPriorityRank } from '../core/priority.js';
 import type { Status } from '../core/status.js';
-import { CHECK_AGENT, type AdapterKind } from '../core/spawn.js';
+import type { AdapterKind } from '../core/spawn.js';
 import type { Lease, Routing } from '../core/task.js';
 import type { OrgChart } from '../org/schema.js';
 import type { UnavailableWorkspace } from '../org/workspaces.js';
@@ -88,8 +88,8 @@ export function plan(snapshot: Snapshot, ctx: PlanContext): Action[] {
   const count = { running: 0, mine: 0 };
   const owner = ctx.perDaemon?.owner;
   for (const task of snapshot.inProgress) {
-    // A lease to `svc` is the daemon's own while it runs the task's checks: its check runner ends it (docs/workspaces.md).
-    if (task.lease && task.lease.agent !== CHECK_AGENT && Date.parse(task.lease.expiresAt) <= ctx.now.getTime()) {
+    // A lease to `svc` (the daemon running the task's checks) expires too: its check runner sets it to the checks' timeouts (docs/workspaces.md).
+    if (task.lease && Date.parse(task.lease.expiresAt) <= ctx.now.getTime()) {
       actions.push({ kind: 'expire', taskId: task.id, agent: task.lease.agent, sessionId: task.lease.sessionId, expiredAt: task.lease.expiresAt });
       continue;
     }

@@ -1,10 +1,11 @@
 import { SvcError } from '../core/errors.js';
 import { isStatus, STATUSES, type Status } from '../core/status.js';
 import { toDidYouMean } from '../core/suggest.js';
+import { toStorableText } from '../core/text.js';
 import type { Store } from '../store/store.js';
 import { applyImport } from './apply.js';
 import { planImport, type ImportAction, type ImportItem } from './plan.js';
-import type { ImportExtras, ImportSource, SourceProblem } from './record.js';
+import type { ImportExtras, ImportSource, SourceProblem, SourceRead } from './record.js';
 import { aofSource } from './sources/aof.js';
 import { backlogMdSource } from './sources/backlog-md.js';
 import { beadsSource } from './sources/beads.js';
@@ -43,7 +44,7 @@ export async function runImport(store: Store, sourceName: string, path: string, 
   const source = Object.hasOwn(SOURCES, sourceName) ? SOURCES[sourceName]! : undefined;
   if (!source) throw new SvcError('validation_error', `Unknown import source ${JSON.stringify(sourceName)}.${await toDidYouMean(sourceName, Object.keys(SOURCES), (name) => `\`${name}\``)}`, `Use one of: ${Object.keys(SOURCES).join(', ')}.`);
   const statusMap = options.statusMap === undefined ? undefined : parseStatusMap(options.statusMap);
-  const read = await source.read(path, { ...(statusMap ? { statusMap } : {}), keepStatus: options.keepStatus === true, root: store.paths.root });
+  const read = toStorableRead(await source.read(path, { ...(statusMap ? { statusMap } : {}), keepStatus: options.keepStatus === true, root: store.paths.root }));
   const now = store.clock();
   await store.init();
   const plan = await planImport(store, source.system, read, { ...(options.project ? { project: options.project } : {}), now, reserveIds: !options.dryRun });
@@ -66,4 +67,15 @@ export function parseStatusMap(text: string): Record<string, Status> {
     out[name] = status;
   }
   return out;
+}
+
+// --- internal ---
+
+/** The records with a NUL in a title or body escaped (`\x00`): a task carrying one could never be dispatched to a local agent. */
+function toStorableRead(read: SourceRead): SourceRead {
+  const records = read.records.map((record) => ({
+    ...record, title: toStorableText(record.title), body: toStorableText(record.body),
+    ...(record.exact ? { exact: { ...record.exact, title: toStorableText(record.exact.title) } } : {}),
+  }));
+  return { ...read, records };
 }

@@ -1,4 +1,5 @@
 import type { Status } from '../core/status.js';
+import { toStorableText } from '../core/text.js';
 import { CHECK_AGENT } from '../core/spawn.js';
 import { toPendingCheck, type PendingCheck } from './checking.js';
 import { toCompletionChange, type GateFlow } from './complete.js';
@@ -25,8 +26,9 @@ export type ChecksEnd = { passed: true; checks: CheckOutcome[]; durationMs: numb
 /**
  * Applies the end of a task's checks under the daemon's lease `sessionId` (docs/workspaces.md).
  * Passed: the held completion goes through (next gate, or done), event `task.verified`. Failed:
- * back to ready at the same gate with `## Check failed` and the output's tail in the body,
- * `metadata.lastCheck`, event `task.check_failed`; `blocked` after `maxFailures` in a row.
+ * back to ready at the same gate with `## Check failed` and the output's tail in the body (the
+ * last `KEPT_FAILURES` such sections kept, a NUL escaped), `metadata.lastCheck`, event
+ * `task.check_failed`; `blocked` after `maxFailures` in a row.
  * Returns the status written, or null when the lease is no longer the daemon's (cancelled meanwhile).
  */
 export async function finishChecks(store: Store, taskId: string, sessionId: string, end: ChecksEnd, flow: GateFlow | null): Promise<Status | null> {
@@ -63,14 +65,43 @@ function toFailed(current: StoredTask, pending: PendingCheck, end: Extract<Check
   const lastCheck = { name: failed.name, exitCode: failed.exitCode, timedOut: failed.timedOut, at };
   const cleared = withoutPending(current, { lastCheck, checkFailures: failures }, false);
   const how = failed.timedOut ? 'timed out' : failed.signal ? `killed by ${failed.signal}` : failed.exitCode === null ? 'could not run' : `exit code ${failed.exitCode}`;
-  const fence = toFence(failed.tail);
-  const section = `## Check failed: ${failed.name} (${at})\n\n${how}${failed.log ? `; full output in ${failed.log}` : ''}. Last lines of its output:\n\n${fence}\n${failed.tail.trimEnd()}\n${fence}\n`;
+  const tail = toStorableText(failed.tail);
+  const fence = toFence(tail);
+  const section = `## Check failed: ${failed.name} (${at})\n\n${how}${failed.log ? `; full output in ${failed.log}` : ''}. Last lines of its output:\n\n${fence}\n${tail.trimEnd()}\n${fence}\n`;
   const status: Status = failures >= maxFailures ? 'blocked' : 'ready';
   const reason = status === 'blocked' ? `check ${failed.name} failed ${failures} times in a row (maxCheckFailures ${maxFailures})` : `check ${failed.name} failed (${how}): back to ${pending.gate ? `gate ${pending.gate}` : 'ready'}`;
   return {
-    task: cleared.task, body: `${current.body.trimEnd()}\n\n${section}`, status, reason,
+    task: cleared.task, body: `${toEarlierKept(current.body).trimEnd()}\n\n${section}`, status, reason,
     events: [{ type: 'task.check_failed', taskId: current.task.id, actor: CHECK_AGENT, payload: { ...lastCheck, signal: failed.signal, durationMs: failed.durationMs, failures, ...(pending.gate ? { gate: pending.gate } : {}), ...(failed.log ? { log: failed.log } : {}), to: status } }],
   };
+}
+
+/** How many `## Check failed` sections a body keeps: the newest; the run logs and events keep every failure. */
+export const KEPT_FAILURES = 3;
+
+/** The body with its oldest `## Check failed` sections removed, leaving room for one more within `KEPT_FAILURES`. */
+function toEarlierKept(body: string): string {
+  const sections = findFailureSections(body);
+  let kept = body;
+  for (const { start, end } of sections.slice(0, Math.max(0, sections.length - (KEPT_FAILURES - 1))).reverse()) {
+    const before = kept.slice(0, start).trimEnd();
+    const after = kept.slice(end).replace(/^\n+/, '');
+    kept = before && after ? `${before}\n\n${after}` : before || after;
+  }
+  return kept;
+}
+
+/** Where each `## Check failed` section lies: its heading to its closing fence (the output inside cannot close it). */
+function findFailureSections(body: string): { start: number; end: number }[] {
+  const found: { start: number; end: number }[] = [];
+  for (const match of body.matchAll(/^## Check failed: [^\n]* \(\d{4}-\d\d-\d\dT[^\n)]*\)\n\n[^\n]*Last lines of its output:\n\n(`{3,})\n/gm)) {
+    const start = match.index;
+    if (found.length && start < found[found.length - 1]!.end) continue; // inside the previous section's output
+    const close = body.indexOf(`\n${match[1]}\n`, start + match[0].length - 1);
+    if (close < 0) continue;
+    found.push({ start, end: close + match[1]!.length + 2 });
+  }
+  return found;
 }
 
 /** A code fence longer than any run of backticks in the text, so the output cannot close it. */

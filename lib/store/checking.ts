@@ -5,7 +5,11 @@ import type { CompleteInput, GateFlow } from './gate-flow.js';
 import type { Store } from './store.js';
 import type { StoredTask } from './task-file.js';
 
-/** How long the lease of a task whose checks run says it is held (the planner never expires a lease to `svc`; its check runner ends it). */
+/**
+ * How long the daemon's lease on a task whose checks are due holds it until a check runner starts
+ * them (a daemon on the task's host; none may run right now). The runner then sets it to the
+ * checks' timeouts (`leaseChecks`); past either, the planner expires it like any other lease.
+ */
 const CHECK_LEASE_MS = 24 * 60 * 60 * 1000;
 
 /** A completion held back while the daemon runs its checks (`metadata.pendingCheck`). */
@@ -50,6 +54,20 @@ export function toCheckingChange(current: StoredTask, input: CompleteInput, chec
     reason: `checks ${checks.join(', ')} run before the completion goes through`,
     events: [{ type: 'task.checking', taskId: task.id, actor: input.actor, payload: { checks, sessionId, ...(task.gate ? { gate: task.gate.current } : {}) } }],
   };
+}
+
+/**
+ * Sets the daemon's lease on a task whose checks start to expire `ms` from now (the checks'
+ * timeouts and a margin); false when `sessionId` no longer holds the task (cancelled, expired).
+ */
+export async function leaseChecks(store: Store, taskId: string, sessionId: string, ms: number): Promise<boolean> {
+  const result = await store.commit(taskId, (current) => {
+    const lease = current.task.lease;
+    if (current.status !== 'in-progress' || lease?.agent !== CHECK_AGENT || lease.sessionId !== sessionId) return null;
+    const expiresAt = new Date(store.clock().getTime() + ms).toISOString();
+    return { task: { ...current.task, lease: { ...lease, expiresAt } }, body: current.body, status: 'in-progress', events: [], touch: false };
+  }, CHECK_AGENT);
+  return result.changed;
 }
 
 /** The pending completion of a task whose checks run, or null. */

@@ -1,6 +1,6 @@
 import { SvcError } from '../core/errors.js';
 import type { Status } from '../core/status.js';
-import type { Task } from '../core/task.js';
+import { assertNoNul, type Task } from '../core/task.js';
 import { toAwaitingArrival } from './approval.js';
 import type { Change, CommitResult } from './commit.js';
 import { assertLeaseAllows } from './lease.js';
@@ -17,6 +17,8 @@ export type { GateFlow, GateHolders } from './gate-flow.js';
  * under the lease rule. `loadFlow` resolves `routing.workflow` to its definition.
  */
 export async function completeTask(store: Store, arg: string, input: CompleteInput, loadFlow: (name: string) => Promise<GateFlow>): Promise<CommitResult> {
+  assertNoNul('Summary', input.summary); // both go into the body
+  for (const blocker of input.blockers ?? []) assertNoNul('Blocker', blocker);
   const peek = await store.get(arg);
   const flow = peek.task.routing.workflow ? await loadFlow(peek.task.routing.workflow) : null;
   return store.commit(peek.task.id, (current) => {

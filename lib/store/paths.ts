@@ -32,6 +32,8 @@ export interface Paths {
   spawns: string;
   /** The pid of each running local command agent (`<task id>@<session>`), so a cancel ends it even after a restart. */
   runs: string;
+  /** The brief of each such run (`<task id>@<session>`, mode 0600, `SVC_TASK_BRIEF_FILE`), removed once the run is gone. */
+  briefs: string;
   /** The worktrees svc created, one record each (`<task id>.json`, `removed/<task id>.json` once removed): only these are ever removed, their branches pruned (docs/workspaces.md). */
   workspaces: string;
   /** The records of the worktrees svc removed (`<task id>.json`, with when and why), so a task's workspace can say so. */
@@ -110,6 +112,7 @@ export function toPaths(rootArg: string): Paths {
     webToken: join(data, 'web.token'),
     runLogs: join(data, 'logs', 'runs'),
     runs: join(data, 'runs'),
+    briefs: join(data, 'briefs'),
     workspaces: join(data, 'workspaces'),
     workspacesRemoved: join(data, 'workspaces', 'removed'),
     checks: join(data, 'checks'),

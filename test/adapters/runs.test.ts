@@ -86,4 +86,37 @@ runs('a run that ignores SIGTERM is killed after the grace period and only then 
   registry.close();
 });
 
+runs('a process that left the run\'s group (setsid) is the run until it is gone; ending the run ends it, and its brief goes with it', async () => {
+  const root = tempRoot();
+  const briefsDir = `${root}/briefs`;
+  mkdirSync(briefsDir);
+  writeFileSync(`${briefsDir}/TASK-2026-11-21-004@s4`, 'the brief');
+  // The leader starts a child in a session of its own (detached: setsid), writes its pid, and waits for a go.
+  const leader = detached(`
+    const { spawn } = require('node:child_process');
+    const fs = require('node:fs');
+    const child = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60000)'], { stdio: 'ignore', detached: true });
+    fs.writeFileSync(${JSON.stringify(`${root}/escaped.pid`)}, String(child.pid));
+    child.unref();
+    const wait = setInterval(() => fs.existsSync(${JSON.stringify(`${root}/go`)}) && clearInterval(wait), 20);
+  `, { SVC_SESSION_ID: 's4', SVC_TASK_ID: 'TASK-2026-11-21-004' });
+  const escaped = await within(5000, () => existsSync(`${root}/escaped.pid`) && Number(readFileSync(`${root}/escaped.pid`, 'utf8')), 'the escaped child');
+  pids.push(escaped);
+  assert.is.not(readProcessStat(escaped)?.pgrp, leader, 'outside the run\'s group');
+  const gone: Run[] = [];
+  const registry = createRunRegistry({ dir: `${root}/runs`, briefsDir, stopGraceMs: () => 5000, checkMs: 20, onGone: (run) => gone.push(run) });
+  const run = registry.add('TASK-2026-11-21-004', 's4', leader);
+  writeFileSync(`${root}/go`, '');
+  await within(5000, () => !isProcessAlive(leader), 'the leader to exit');
+  registry.exited(run);
+  assert.is(run.state, 'watched', 'still the run: its escaped child lives');
+  assert.is(gone.length, 0);
+  assert.ok(existsSync(`${briefsDir}/TASK-2026-11-21-004@s4`), 'the brief is kept while the run lives');
+  assert.equal(registry.end('TASK-2026-11-21-004').map((r) => r.sessionId), ['s4']);
+  await within(5000, () => gone.length === 1, 'confirmed gone');
+  assert.not.ok(isProcessAlive(escaped), 'the escaped child was ended');
+  assert.not.ok(existsSync(`${briefsDir}/TASK-2026-11-21-004@s4`), 'the brief is removed');
+  registry.close();
+});
+
 runs.run();

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { isAlive } from '../../lib/daemon/pid.js';
@@ -55,6 +55,8 @@ checks('a check that hangs is killed with its process group at its timeout and c
   const during = await createStore({ root }).get(id);
   assert.is(during.status, 'in-progress');
   assert.is(during.task.lease?.agent, 'svc', 'leased to the daemon while its checks run');
+  const leaseMs = Date.parse(during.task.lease!.expiresAt) - Date.now();
+  assert.ok(leaseMs > 55_000 && leaseMs <= 1500 + 2500 + 60_000, `the lease ends with the check's timeout, its end and a minute (${leaseMs} ms left)`);
   const failed = await within(15_000, async () => (await readEvents(root, { taskId: id, type: 'task.check_failed' }))[0], 'task.check_failed');
   assert.is(failed.payload.timedOut, true);
   assert.is(failed.payload.to, 'blocked');
@@ -86,7 +88,6 @@ checks('a daemon SIGKILLed during a check ends the old check and runs it again a
   assert.match(show.stdout, /^status: in-progress$/m);
   assert.match(show.stdout, /^lease: svc until \S+ \(session \S+\)$/m, 'svc task show names the daemon as the holder while the checks run');
   assert.match(show.stdout, /"pendingCheck":\{"checks":\["slow"\]/);
-  const { writeFileSync } = await import('node:fs');
   writeFileSync(`${root}/release`, '');
   await within(20_000, async () => (await createStore({ root }).get(id)).status === 'done', 'done');
   const events = await within(5000, async () => { const all = await readEvents(root, { taskId: id }); return all.some((e) => e.type === 'task.completed') && all; }, 'task.completed'); // appended just after the commit
@@ -94,6 +95,26 @@ checks('a daemon SIGKILLed during a check ends the old check and runs it again a
   assert.is((await readEvents(root, { taskId: id })).filter((e) => e.type === 'task.completed').length, 1);
   assert.is(events.filter((e) => e.type === 'task.verified').length, 1);
   assert.is(events.filter((e) => e.type === 'task.check_failed').length, 0);
+});
+
+checks('a daemon SIGKILLed during a check whose setsid grandchild lingers: the next daemon ends it, found by its marker, and runs the check again', async () => {
+  const root = tempRoot();
+  const script = `if [ -e "${root}/started" ]; then exit 0; fi
+    setsid sh -c 'echo $$ > "${root}/lingering.pid"; exec sleep 60' &
+    while [ ! -s "${root}/lingering.pid" ]; do sleep 0.05; done
+    touch "${root}/started"; sleep 60`;
+  writeOrg(root, { agents: [{ id: 'dev', name: 'Dev', command: completingAgent() }], aof: { daemon: FAST, checks: { slow: { run: ['sh', '-c', script], timeoutMs: 60_000, cwd: root } } } });
+  const first = startChild(root);
+  await healthy(root);
+  const id = await dispatch(root, ['slow']);
+  await within(20_000, () => existsSync(`${root}/started`), 'the first check run');
+  await first.kill();
+  const lingering = Number(readFileSync(`${root}/lingering.pid`, 'utf8').trim());
+  assert.ok(isAlive(lingering), 'the grandchild outlives the killed daemon');
+  startChild(root);
+  await healthy(root);
+  await within(20_000, async () => (await createStore({ root }).get(id)).status === 'done', 'done after the check ran again');
+  await within(5000, () => !isAlive(lingering), 'the grandchild of the old run to be ended');
 });
 
 checks('cancelling a task whose check runs ends the check\'s process group; the task stays cancelled', async () => {
@@ -109,6 +130,46 @@ checks('cancelling a task whose check runs ends the check\'s process group; the 
   await new Promise((resolve) => setTimeout(resolve, 500)); // a commit of the check's end would come now
   assert.is((await createStore({ root }).get(id)).status, 'cancelled');
   assert.equal((await readEvents(root, { taskId: id })).filter((e) => e.type.startsWith('task.check') || e.type === 'task.verified').map((e) => e.type), ['task.checking']);
+});
+
+checks('a passing check whose setsid child lingers, holding its output open, passes at once and that child is ended', async () => {
+  const root = tempRoot();
+  const script = `setsid sh -c 'echo $$ > "${root}/lingering.pid"; exec sleep 40' & while [ ! -s "${root}/lingering.pid" ]; do sleep 0.05; done; exit 0`;
+  writeOrg(root, { agents: [{ id: 'dev', name: 'Dev', command: completingAgent() }], aof: { daemon: FAST, checks: { quick: { run: ['sh', '-c', script], timeoutMs: 15_000, cwd: root } } } });
+  await startTestDaemon(root, { tools: TOOLS, env: process.env });
+  const id = await dispatch(root, ['quick']);
+  const verified = await within(15_000, async () => (await readEvents(root, { taskId: id, type: 'task.verified' }))[0], 'task.verified');
+  assert.ok(Number(verified.payload.durationMs) < 5000, `the check took ${String(verified.payload.durationMs)} ms, not the 40 s of its child`);
+  const lingering = Number(readFileSync(`${root}/lingering.pid`, 'utf8').trim());
+  await within(5000, () => !isAlive(lingering), 'the lingering child to be ended');
+  assert.is((await createStore({ root }).get(id)).status, 'done');
+});
+
+checks('a lease to svc past its expiry (set by hand here) is expired like any other: the check is ended, the held completion dropped', async () => {
+  const root = tempRoot();
+  writeOrg(root, { agents: [{ id: 'dev', name: 'Dev', command: completingAgent() }], aof: { daemon: FAST, checks: { slow: { run: waitingCheck(root), timeoutMs: 60_000, cwd: root } } } });
+  await startTestDaemon(root, { tools: TOOLS, env: process.env });
+  const id = await dispatch(root, ['slow']);
+  await within(15_000, () => existsSync(`${root}/check-1.pids`), 'the check to start');
+  const paused = await runSvc({ SVC_HOME: root, HOME: root }, 'agent', 'pause', 'dev', '--reason', 'keep the task in ready once it expires');
+  assert.is(paused.code, 0, paused.stderr);
+  const store = createStore({ root });
+  const { task } = await store.get(id);
+  const file = store.paths.taskFile('in-progress', id);
+  const past = '2026-01-01T00:00:00.000Z';
+  const text = readFileSync(file, 'utf8');
+  assert.ok(text.includes(task.lease!.expiresAt));
+  writeFileSync(`${file}.edit`, text.replace(task.lease!.expiresAt, past));
+  renameSync(`${file}.edit`, file);
+  const expired = await within(15_000, async () => (await readEvents(root, { taskId: id, type: 'lease.expired' }))[0], 'lease.expired');
+  assert.equal([expired.payload.agent, expired.payload.expiredAt], ['svc', past]);
+  for (const pid of pidsOf(root, 1)) await within(10_000, () => !isAlive(pid), `check process ${pid} to be gone`);
+  const after = await within(15_000, async () => { const t = await store.get(id); return t.status === 'ready' && t; }, 'the task back in ready');
+  assert.is(after.task.lease, undefined);
+  assert.is(after.task.metadata.pendingCheck, undefined, 'the completion its checks held back is dropped');
+  const transitions = await readEvents(root, { taskId: id, type: 'task.transitioned' });
+  assert.match(String(transitions.at(-1)!.payload.reason), /lease expired: its checks did not end within their timeouts/);
+  assert.equal((await readEvents(root, { taskId: id })).filter((e) => e.type === 'task.verified' || e.type === 'task.check_failed').length, 0);
 });
 
 checks.run();

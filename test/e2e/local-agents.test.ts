@@ -5,9 +5,9 @@ import { isAlive } from '../../lib/daemon/pid.js';
 import { readEvents } from '../../lib/store/events.js';
 import { createStore } from '../../lib/store/store.js';
 import { TOOLS } from '../../lib/tools/index.js';
-import { lingeringAgent, writeOrg } from '../helpers/agents.js';
+import { lingeringAgent, SVC_BIN, writeOrg } from '../helpers/agents.js';
 import { call, closeDaemons, healthy, runSvc, startChild, startTestDaemon } from '../helpers/daemon.js';
-import { cleanRoots, tempRoot, within } from '../helpers/root.js';
+import { cleanRoots, logShows, tempRoot, within } from '../helpers/root.js';
 
 // Local command agents run detached: a daemon stop neither waits for them nor ends them (their
 // leases survive it), and a cancel of their task ends them, even after a restart.
@@ -103,6 +103,27 @@ local('a cancel by the command line after a daemon restart still ends the agent 
   assert.is(cancel.code, 0, cancel.stderr);
   await within(10_000, () => !isAlive(pid), 'the agent to end');
   assert.is(readFileSync(`${root}/agent-${id}.term`, 'utf8'), 'SIGTERM');
+});
+
+local('an agent that completes and exits leaving a setsid child behind: the run lasts until the child is ended, at the next poll', async () => {
+  const root = tempRoot();
+  // The agent starts a child in a session of its own (out of its process group), writes its pid, completes, and exits.
+  const script = `
+    const { spawn, execFileSync } = require('node:child_process');
+    const child = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60000)'], { stdio: 'ignore', detached: true });
+    child.unref();
+    require('node:fs').writeFileSync(process.env.SVC_HOME + '/escaped.pid', String(child.pid));
+    const params = { taskId: process.env.SVC_TASK_ID, sessionId: process.env.SVC_SESSION_ID, summary: 'done', actor: process.env.SVC_AGENT };
+    execFileSync(process.execPath, [${JSON.stringify(SVC_BIN)}, 'tool', 'svc_task_complete', JSON.stringify(params)], { stdio: 'inherit' });
+  `;
+  writeOrg(root, { agents: [{ id: 'dev', name: 'Dev', command: [process.execPath, '-e', script] }], aof: { daemon: FAST } });
+  await startTestDaemon(root, { tools: TOOLS, env: process.env });
+  const id = await dispatch(root);
+  const escaped = await within(20_000, () => existsSync(`${root}/escaped.pid`) && Number(readFileSync(`${root}/escaped.pid`, 'utf8')), 'the escaped child');
+  agents.push(escaped);
+  await within(20_000, async () => (await createStore({ root }).get(id)).status === 'done', 'done');
+  await within(10_000, () => !isAlive(escaped), 'the escaped child to be ended');
+  await logShows(`${root}/data/logs/daemon.log`, new RegExp(`${id}: ending its local agent \\(session \\S+, pid \\d+\\) since its agent exited, leaving processes behind, and its task is done`));
 });
 
 local.run();

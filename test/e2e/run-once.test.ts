@@ -6,7 +6,7 @@ import { readEvents } from '../../lib/store/events.js';
 import { createStore } from '../../lib/store/store.js';
 import { writeOrg } from '../helpers/agents.js';
 import { call, closeDaemons, healthy, runSvc, startChild } from '../helpers/daemon.js';
-import { cleanRoots, tempRoot, within } from '../helpers/root.js';
+import { cleanRoots, logShows, tempRoot, within } from '../helpers/root.js';
 
 // One run per task, always (docs/scheduler.md): a task is dispatched again only once every
 // earlier run of it is gone, whatever ended the earlier run's lease.
@@ -179,7 +179,7 @@ once('a local run whose task another daemon sharing the tree dispatched again (a
   await createStore({ root }).commit(id, (current) => ({ task: { ...current.task, lease: { ...current.task.lease!, sessionId: 'other-host-session', host: 'host-b', pid: 1 } }, body: current.body, status: 'in-progress' }), 'scheduler');
   await within(15_000, () => !isAlive(pid), 'the old run ended');
   assert.is(readFileSync(`${root}/agent-${id}.term`, 'utf8').trim(), session);
-  assert.match(readFileSync(`${root}/data/logs/daemon.log`, 'utf8'), 'its task is in progress under session other-host-session');
+  await logShows(`${root}/data/logs/daemon.log`, /its task is in progress under session other-host-session/); // logged once the signals are sent
 });
 
 once('a run a crashed daemon left running is watched by the next daemon: when it ends, its task is requeued without counting a failure', async () => {

@@ -26,7 +26,7 @@ hold('a task whose worktree is on another host is held; this host and no worktre
   assert.match((held as { detail: string }).detail, /its worktree is on host b; only the daemon there dispatches it/);
 });
 
-hold('a lease to svc (the daemon running the task\'s checks) is never expired by the planner; an agent\'s is', () => {
+hold('a lease to svc (the daemon running the task\'s checks) is expired by the planner like an agent\'s once past its expiry', () => {
   const past = '2026-11-21T09:00:00.000Z';
   const snapshot: Snapshot = {
     ready: [], statusOf: () => undefined,
@@ -35,7 +35,10 @@ hold('a lease to svc (the daemon running the task\'s checks) is never expired by
       task('t2', { status: 'in-progress', lease: { agent: 'dev', sessionId: 's2', expiresAt: past } }),
     ],
   };
-  assert.equal(brief(plan(snapshot, ctx())), ['t2:expire']);
+  assert.equal(brief(plan(snapshot, ctx())), ['t1:expire', 't2:expire']);
+  const future = '2026-11-21T11:00:00.000Z';
+  const running = { ...snapshot, inProgress: [task('t1', { status: 'in-progress', lease: { agent: 'svc', sessionId: 's1', expiresAt: future } })] };
+  assert.equal(brief(plan(running, ctx())), []);
 });
 
 hold('only the tasks of an unavailable workspace are held (by routing.workspace or the agent\'s), the others dispatch', () => {

@@ -24,6 +24,16 @@ complete('moves an in-progress task without a workflow to done and returns {task
   assert.is(done!.actor, 'dev');
 });
 
+complete('a summary or blocker with a NUL character is refused like a title or body with one, changing nothing', async () => {
+  const { call, store, root } = gated();
+  const { id, sessionId } = await inProgressTask(store, { workflow: 'implement-review' });
+  const before = snapshot(root);
+  const error = await rejects(call('svc_task_complete', { taskId: id, outcome: 'complete', summary: 'done\0', actor: 'dev', sessionId }), 'validation_error', 'Summary contains a NUL character (at offset 4)');
+  assert.is(error.hint, 'Remove the NUL character from the summary.');
+  await rejects(call('svc_task_complete', { taskId: id, outcome: 'needs_review', blockers: ['fine', 'a\0b'], actor: 'dev', sessionId }), 'validation_error', 'Blocker contains a NUL character (at offset 1)');
+  assert.equal(snapshot(root), before);
+});
+
 complete('refuses a task that is not in progress', async () => {
   const { call, store, root } = setup();
   const { task } = await store.create({ title: 'Waiting', createdBy: 'test' });

@@ -1,4 +1,4 @@
-import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -88,6 +88,19 @@ beads('imported tasks dispatch and complete through the daemon like any other', 
   await within(15_000, async () => (await readEvents(root, { taskId: ids['wid-6'] })).some((event) => event.type === 'task.completed'), 'its task.completed event');
   const types = (await readEvents(root, { taskId: ids['wid-6'] })).map((event) => event.type);
   assert.ok(types.includes('task.imported') && types.includes('task.dispatched') && types.includes('task.completed'), types.join(' '));
+});
+
+beads('an issue carrying a NUL in its description is stored with it escaped', async () => {
+  const root = tempRoot();
+  const dir = tempRoot();
+  mkdirSync(join(dir, '.beads'));
+  writeFileSync(join(dir, '.beads', 'issues.jsonl'), `${JSON.stringify({ id: 'nul-1', title: 'Bad\0byte', description: 'x\0y', status: 'open' })}\n`);
+  const { code, report } = await importJson(root, 'beads', dir);
+  assert.is(code, 0);
+  const task = readTasks(root)[toIds(report.items)['nul-1']!]!;
+  assert.not.ok(task.text.includes('\0'), 'no NUL in the task file');
+  assert.is(task.body.trimEnd(), 'x\\x00y');
+  assert.is((await show(root, toIds(report.items)['nul-1']!)).title, 'Bad\\x00byte');
 });
 
 beads.run();

@@ -85,4 +85,19 @@ github('a file that is not gh output is refused; a bad entry among good ones is 
   assert.is(Object.keys(readTasks(root)).length, 3);
 });
 
+github('an issue carrying a NUL in its title and body is stored with it escaped; importing it again finds it unchanged', async () => {
+  const root = tempRoot();
+  const file = join(tempRoot(), 'issues.json');
+  const issue = { number: 3, title: 'Crash on \0 input', body: 'Paste:\n\nab\0cd\n', labels: [], state: 'OPEN', assignees: [], url: 'https://github.com/example/widgets/issues/3', createdAt: '2026-10-01T09:15:00Z' };
+  writeFileSync(file, JSON.stringify([issue]));
+  const { code, report } = await importJson(root, 'github', file);
+  assert.is(code, 0);
+  const task = readTasks(root)[toIds(report.items)['3']!]!;
+  assert.not.ok(task.text.includes('\0'), 'no NUL in the task file');
+  assert.is(task.body, 'Paste:\n\nab\\x00cd\n');
+  const shown = JSON.parse((await svc(root, 'task', 'show', toIds(report.items)['3']!, '--json')).stdout);
+  assert.is((shown.task ?? shown).title, 'Crash on \\x00 input');
+  assert.is((await importJson(root, 'github', file)).report.summary.unchanged, 1);
+});
+
 github.run();

@@ -85,10 +85,10 @@ export function createRunEnder(options: RunEnderOptions) {
      * it: a plan made a moment before this daemon dispatched the task, or an index fed a stale view
      * of a network tree, must not end the run that holds the task's current lease.
      */
-    async endUnlessCurrent(taskId: string, why: string): Promise<void> {
+    async endUnlessCurrent(taskId: string, why: string, how: Pick<EndOptions, 'atOnce'> = {}): Promise<void> {
       const current = await store.get(taskId).catch(() => null);
       const session = current?.status === 'in-progress' ? current.task.lease?.sessionId : undefined;
-      ender.end(taskId, why, { keep: session });
+      ender.end(taskId, why, { ...how, keep: session });
     },
     /**
      * A call that may hand `taskId` on (a completion, a block, a status move by its holder) starts:
@@ -122,7 +122,7 @@ export function createRunEnder(options: RunEnderOptions) {
         const task = run.state === 'ending' ? undefined : options.taskOf?.(run.taskId);
         if (task?.status === 'in-progress' && task.sessionId !== run.sessionId) void ender.endUnlessCurrent(run.taskId, `its task is in progress under session ${task.sessionId}`);
         else if (task?.status === 'cancelled') ender.end(run.taskId, 'it was cancelled', { atOnce: true });
-        else if (task && task.status !== 'in-progress' && run.leaderExited) void ender.endUnlessCurrent(run.taskId, `its agent exited, leaving processes behind, and its task is ${task.status}`);
+        else if (task && task.status !== 'in-progress' && run.leaderExited) void ender.endUnlessCurrent(run.taskId, `its agent exited, leaving processes behind, and its task is ${task.status}`, { atOnce: true }); // its grace was for the agent, now gone
       }
     },
     /** A run was confirmed gone: an adopted run whose task it still holds sends the task back to ready, uncounted. */

@@ -1,5 +1,6 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import { HOLD_REASONS } from '../../lib/engine/plan.js';
 import { blockTask } from '../../lib/store/ops.js';
 import { toPaths } from '../../lib/store/paths.js';
 import { createStore } from '../../lib/store/store.js';
@@ -69,7 +70,7 @@ work('held ready tasks by reason (every reason present), tasks awaiting approval
   }, 'the holds of the last tick');
   assert.is(valueOf(now, 'svc_ready_held_tasks', { reason: 'not-before' }), 1);
   assert.is(valueOf(now, 'svc_ready_held_tasks', { reason: 'no-route' }), 0, 'every reason is a series');
-  assert.is(now.samples.filter((s) => s.name === 'svc_ready_held_tasks').length, 14);
+  assert.is(now.samples.filter((s) => s.name === 'svc_ready_held_tasks').length, HOLD_REASONS.length);
   assert.is(valueOf(now, 'svc_tasks_awaiting_approval'), 1);
   await within(15_000, async () => valueOf(await scrape(root), 'svc_agents_paused') === 1, 'the pause seen by the daemon');
   assert.is(valueOf(now, 'svc_worktrees_kept'), 1);

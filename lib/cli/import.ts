@@ -49,12 +49,14 @@ function printReport(ctx: Context, report: ImportReport): void {
     const why = item.action === 'kept' ? ' (kept: changed in svc)' : item.reason ? `: ${t(item.reason)}` : '';
     const dangling = item.dangling.length ? ` (dangling dependency, kept: ${item.dangling.map(t).join(', ')} is not in svc)` : '';
     ctx.print(`  ${label} ${t(item.sourceId).padEnd(width)} -> ${t(id)}${why}${dangling}${item.action === 'invalid' ? ` [${t(item.file)}]` : ''}`);
+    for (const cycle of item.cycles ?? []) ctx.print(`            ${t(cycle)}`);
   }
   for (const problem of report.problems) ctx.print(`  unreadable ${t(problem.file)}: ${t(problem.reason)}`);
+  for (const skipped of report.skipped) ctx.print(`  skipped   ${t(skipped.file)}: ${t(skipped.reason)}`);
   printExtras(ctx, report);
   const s = report.summary;
   const done = report.dryRun ? ['to create', 'to update'] : ['created', 'updated'];
-  ctx.print(`Summary: ${s.create} ${done[0]}, ${s.update} ${done[1]}, ${s.unchanged} unchanged, ${s.kept} kept (changed in svc), ${s.missing} skipped (removed from svc), ${s.invalid + s.problems} skipped (invalid or unreadable).`);
+  ctx.print(`Summary: ${s.create} ${done[0]}, ${s.update} ${done[1]}, ${s.unchanged} unchanged, ${s.kept} kept (changed in svc), ${s.missing} skipped (removed from svc), ${s.invalid + s.problems} skipped (invalid or unreadable)${s.skipped ? `, ${s.skipped} skipped (deleted at the source)` : ''}${s.cycles ? `, ${s.cycles} cycle link(s) dropped` : ''}.`);
 }
 
 /** The org chart merge (a preview in a dry run) and the kept event log of an aof import. */

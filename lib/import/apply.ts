@@ -75,11 +75,13 @@ async function createTask(store: Store, plan: ImportPlan, item: PlannedItem, opt
 
 async function updateTask(store: Store, plan: ImportPlan, item: PlannedItem, ids: ReadonlyMap<string, string>, options: ApplyImportOptions): Promise<void> {
   const { record } = item;
-  const deps = rewriteDeps(record.dependsOn, ids, plan.map);
+  const deps = rewriteDeps(record.dependsOn, { ids, map: plan.map, ...(record.scope ? { scope: record.scope } : {}) });
   item.dangling = deps.dangling;
   await copyFiles(store, plan.system, record, item.id!);
+  let unapplied: string | undefined;
   const result = await store.commit(item.id!, (current) => {
     const status = toReachable(current.status, record.status);
+    unapplied = status.to === record.status ? undefined : `the source's status (${record.status}) is not applied: svc moves no task from ${current.status} to ${record.status}, so it stays ${current.status}${current.status === 'done' || current.status === 'cancelled' ? ' (a reopened entry is new work: svc task create)' : ` (svc task status ${current.task.id} <status> moves it)`}`;
     const metadata = { ...current.task.metadata, ...record.fields?.metadata };
     if (record.extra) metadata[plan.system] = record.extra;
     if (metadata.source && typeof metadata.source === 'object') metadata.source = { ...metadata.source, importedAt: options.now.toISOString() };
@@ -89,6 +91,7 @@ async function updateTask(store: Store, plan: ImportPlan, item: PlannedItem, ids
     if (!record.exact && !record.tags?.length) delete task.routing.tags;
     return { task, body: toImportBody(record, plan.system, current.task.id), status: status.to, ...(status.cause ? { cause: status.cause } : {}), reason: 'changed at the source', events: [{ type: 'task.imported', taskId: current.task.id, actor: options.actor, payload: { source: plan.system, sourceId: item.sourceId, action: 'updated', ...toHistory(item) } }] };
   }, options.actor);
+  if (unapplied) item.reason = unapplied;
   plan.map.entries[item.sourceId] = { id: result.after.task.id, sourceHash: item.sourceHash, svcHash: toHash(renderTask(result.after.task, result.after.body)), importedAt: options.now.toISOString() };
 }
 

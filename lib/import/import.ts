@@ -35,7 +35,9 @@ export interface ImportReport extends ImportExtras {
   items: ImportItem[];
   /** Entries the source could not read (a malformed line or file), each with its file and reason. */
   problems: SourceProblem[];
-  summary: Record<ImportAction | 'problems', number>;
+  /** Entries left out by design (deleted at the source), each with its file and reason: no problem. */
+  skipped: SourceProblem[];
+  summary: Record<ImportAction | 'problems' | 'skipped' | 'cycles', number>;
 }
 
 /** Reads a source and imports it (docs/moving-in-and-out.md): idempotent through `data/imports/<source>.json`. */
@@ -49,10 +51,12 @@ export async function runImport(store: Store, sourceName: string, path: string, 
   const plan = await planImport(store, source.system, read, { ...(options.project ? { project: options.project } : {}), now, reserveIds: !options.dryRun });
   if (!options.dryRun) await applyImport(store, plan, { now, actor: options.actor ?? `import:${source.system}` });
   const extras = source.finish ? await source.finish(path, store, { dryRun: options.dryRun === true }) : {};
-  const items = plan.items.map(({ sourceId, file, action, id, reason, dangling }): ImportItem => ({ sourceId, file, action, ...(id ? { id } : {}), ...(reason ? { reason } : {}), dangling }));
-  const summary = { create: 0, update: 0, unchanged: 0, kept: 0, missing: 0, invalid: 0, problems: plan.problems.length };
+  const items = plan.items.map(toReportItem);
+  const skipped = read.skipped ?? [];
+  const summary = { create: 0, update: 0, unchanged: 0, kept: 0, missing: 0, invalid: 0, problems: plan.problems.length, skipped: skipped.length, cycles: 0 };
   for (const item of items) summary[item.action]++;
-  return { system: source.system, dryRun: options.dryRun === true, items, problems: plan.problems, summary, ...extras };
+  for (const item of items) summary.cycles += item.cycles?.length ?? 0;
+  return { system: source.system, dryRun: options.dryRun === true, items, problems: plan.problems, skipped, summary, ...extras };
 }
 
 /** Parses `"To Do=backlog,In Progress=ready"`; an unknown svc status is refused with the list. */
@@ -66,4 +70,10 @@ export function parseStatusMap(text: string): Record<string, Status> {
     out[name] = status;
   }
   return out;
+}
+
+// --- internal ---
+
+function toReportItem({ sourceId, file, action, id, reason, dangling, cycles }: ImportItem): ImportItem {
+  return { sourceId, file, action, ...(id ? { id } : {}), ...(reason ? { reason } : {}), dangling, ...(cycles ? { cycles } : {}) };
 }

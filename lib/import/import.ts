@@ -25,6 +25,15 @@ export interface ImportOptions {
   /** aof: keep in-progress tasks in progress (without their lease) instead of ready. */
   keepStatus?: boolean;
   actor?: string;
+  /** Hears of each batch written (not in a dry run): its entries, and of the whole import the count and the longest source id. */
+  onBatch?: (batch: ImportBatch) => void;
+}
+
+/** One batch of an import as it is written: what a run cut short has done. */
+export interface ImportBatch {
+  items: ImportItem[];
+  total: number;
+  longestSourceId: number;
 }
 
 
@@ -49,7 +58,9 @@ export async function runImport(store: Store, sourceName: string, path: string, 
   const now = store.clock();
   await store.init();
   const plan = await planImport(store, source.system, read, { ...(options.project ? { project: options.project } : {}), now, reserveIds: !options.dryRun });
-  if (!options.dryRun) await applyImport(store, plan, { now, actor: options.actor ?? `import:${source.system}` });
+  const longestSourceId = plan.items.reduce((most, item) => Math.max(most, item.sourceId.length), 0);
+  const onBatch = options.onBatch === undefined ? undefined : (items: readonly ImportItem[]) => options.onBatch!({ items: items.map(toReportItem), total: plan.items.length, longestSourceId });
+  if (!options.dryRun) await applyImport(store, plan, { now, actor: options.actor ?? `import:${source.system}`, ...(onBatch ? { onBatch } : {}) });
   const extras = source.finish ? await source.finish(path, store, { dryRun: options.dryRun === true }) : {};
   const items = plan.items.map(toReportItem);
   const skipped = read.skipped ?? [];

@@ -6,6 +6,7 @@ import type { MoveResult } from '../tools/operator.js';
 import type { Context } from './context.js';
 import { formatMove, toText } from './format.js';
 import { operate } from './operate.js';
+import { startProgress, type Progress } from './progress.js';
 import { toCaller, withFlag, withLeaseOptions } from './task-caller.js';
 
 /** One id's outcome in a bulk command (`--json` prints the list). */
@@ -48,26 +49,60 @@ async function runEach(ctx: Context, ids: readonly string[], opts: Record<string
     return opts.json ? ctx.json(move) : printMove(ctx, move);
   }
   // One request id for the command; each call sends `<id>.<n>`, so a rerun with the id replays each.
-  ctx.requestBase = ctx.requestId ?? randomUUID();
+  const base = ctx.requestId ?? randomUUID();
+  ctx.requestBase = base;
+  const json = opts.json === true;
+  const progress = startProgress(ctx, { what: 'Done', total: args.length, json });
   const outcomes: BulkOutcome[] = [];
-  for (const [n, id] of args.entries()) {
-    ctx.requestId = `${ctx.requestBase}.${n + 1}`;
-    outcomes.push(await runOne(ctx, id, call));
-  }
-  if (outcomes.some((outcome) => !outcome.ok)) ctx.exitCode = 1;
-  if (opts.json) return ctx.json(outcomes);
-  for (const outcome of outcomes) {
-    if (outcome.ok) printMove(ctx, outcome.move);
-    else ctx.io.stderr(`svc: ${toTerminalText(outcome.id)}: ${outcome.error.message}\n${outcome.error.hint ? `hint: ${outcome.error.hint}\n` : ''}`);
-  }
+  // Each outcome is reported as soon as those before it are: an interrupted run has printed what it did.
+  await runWindowed(args.length, async (n) => runOne({ ...ctx, requestId: `${base}.${n + 1}` }, args[n]!, call), (outcome) => {
+    outcomes.push(outcome);
+    if (!json) report(ctx, progress, outcome);
+    progress.add(1);
+  });
+  progress.end();
   const failed = outcomes.filter((outcome) => !outcome.ok).length;
+  if (failed) ctx.exitCode = 1;
+  if (json) return ctx.json(outcomes);
   if (failed) ctx.io.stderr(`svc: ${failed} of ${outcomes.length} failed; the others were done.\n`);
+}
+
+/** Calls sent at once (the daemon commits concurrent moves together). */
+export const BULK_WINDOW = 32;
+
+/** Runs `count` calls, `BULK_WINDOW` at a time, and hands each result to `done` in order as soon as those before it are in. */
+async function runWindowed<T>(count: number, run: (n: number) => Promise<T>, done: (result: T) => void): Promise<void> {
+  const results = new Map<number, T>();
+  let next = 0;
+  let reported = 0;
+  const worker = async (): Promise<void> => {
+    while (next < count) {
+      const n = next++;
+      results.set(n, await run(n));
+      for (; results.has(reported); reported++) {
+        done(results.get(reported)!);
+        results.delete(reported);
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(BULK_WINDOW, count) }, worker));
+}
+
+function report(ctx: Context, progress: Progress, outcome: BulkOutcome): void {
+  if (outcome.ok) return progress.print(toMoveLines(ctx, outcome.move));
+  progress.clear();
+  ctx.io.stderr(`svc: ${toTerminalText(outcome.id)}: ${outcome.error.message}\n${outcome.error.hint ? `hint: ${outcome.error.hint}\n` : ''}`);
 }
 
 /** A move, and where an unblocked task went when that was not ready. */
 function printMove(ctx: Context, move: MoveResult): void {
-  ctx.print(formatMove(move, ctx.paint));
-  if (move.from === 'blocked' && move.to === 'backlog') ctx.print(`It was blocked from backlog, so it went back there; \`svc task promote ${move.taskId}\` makes it ready.`);
+  for (const line of toMoveLines(ctx, move)) ctx.print(line);
+}
+
+function toMoveLines(ctx: Context, move: MoveResult): string[] {
+  const lines = [formatMove(move, ctx.paint)];
+  if (move.from === 'blocked' && move.to === 'backlog') lines.push(`It was blocked from backlog, so it went back there; \`svc task promote ${move.taskId}\` makes it ready.`);
+  return lines;
 }
 
 async function runOne(ctx: Context, id: string, call: Call): Promise<BulkOutcome> {

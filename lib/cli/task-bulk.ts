@@ -54,29 +54,62 @@ async function runEach(ctx: Context, ids: readonly string[], opts: Record<string
   const json = opts.json === true;
   const progress = startProgress(ctx, { what: 'Done', total: args.length, json });
   const outcomes: BulkOutcome[] = [];
-  // Each outcome is reported as soon as those before it are: an interrupted run has printed what it did.
-  await runWindowed(args.length, async (n) => runOne({ ...ctx, requestId: `${base}.${n + 1}` }, args[n]!, call), (outcome) => {
-    outcomes.push(outcome);
-    if (!json) report(ctx, progress, outcome);
-    progress.add(1);
-  });
-  progress.end();
+  const interrupt = watchInterrupt();
+  try {
+    // Each outcome is reported as soon as those before it are: an interrupted run has printed what it did.
+    await runWindowed(args.length, { run: async (n) => runOne({ ...ctx, requestId: `${base}.${n + 1}` }, args[n]!, call), stopped: interrupt.stopped }, (outcome) => {
+      outcomes.push(outcome);
+      if (!json) report(ctx, progress, outcome);
+      progress.add(1);
+    });
+  } finally {
+    interrupt.dispose();
+    progress.end();
+  }
   const failed = outcomes.filter((outcome) => !outcome.ok).length;
   if (failed) ctx.exitCode = 1;
-  if (json) return ctx.json(outcomes);
-  if (failed) ctx.io.stderr(`svc: ${failed} of ${outcomes.length} failed; the others were done.\n`);
+  if (json) ctx.json(outcomes);
+  else if (failed) ctx.io.stderr(`svc: ${failed} of ${outcomes.length} failed; the others were done.\n`);
+  if (outcomes.length < args.length) reportInterrupted(ctx, args.slice(outcomes.length));
+}
+
+/** Stopped by a signal: what was not tried, and how to go on. */
+function reportInterrupted(ctx: Context, rest: readonly string[]): void {
+  ctx.exitCode = 130;
+  ctx.io.stderr(`svc: interrupted: ${rest.length} not tried (each one done is printed above): ${rest.map((id) => toTerminalText(id)).join(' ')}\nhint: run the command again with these ids to go on.\n`);
+}
+
+/** SIGINT or SIGTERM: no new call is started; the calls under way finish and are reported. A second signal ends the process. */
+function watchInterrupt(): { stopped: () => boolean; dispose(): void } {
+  let signals = 0;
+  const stop = () => {
+    if (++signals > 1) process.exit(130);
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+  return {
+    stopped: () => signals > 0,
+    dispose() {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+    },
+  };
 }
 
 /** Calls sent at once (the daemon commits concurrent moves together). */
 export const BULK_WINDOW = 32;
 
-/** Runs `count` calls, `BULK_WINDOW` at a time, and hands each result to `done` in order as soon as those before it are in. */
-async function runWindowed<T>(count: number, run: (n: number) => Promise<T>, done: (result: T) => void): Promise<void> {
+/**
+ * Runs `count` calls, `BULK_WINDOW` at a time, and hands each result to `done` in order as soon as
+ * those before it are in. Once `stopped()`, no call is started; those under way finish.
+ */
+async function runWindowed<T>(count: number, calls: { run: (n: number) => Promise<T>; stopped: () => boolean }, done: (result: T) => void): Promise<void> {
+  const { run, stopped } = calls;
   const results = new Map<number, T>();
   let next = 0;
   let reported = 0;
   const worker = async (): Promise<void> => {
-    while (next < count) {
+    while (next < count && !stopped()) {
       const n = next++;
       results.set(n, await run(n));
       for (; results.has(reported); reported++) {

@@ -15,12 +15,10 @@ export interface TaskCycle {
   ids: string[];
 }
 
-/** Every task with a dependency on an id no task file has (an invalid file of that id counts as present). */
-export async function findDanglingDependencies(paths: Paths): Promise<DanglingDependency[]> {
-  return (await checkTaskLinks(paths)).dangling;
-}
-
-/** The links of every task checked at once: dependencies on no task, and dependency and parent cycles (a task that waits forever). */
+/**
+ * The links of every task checked at once: each task with a dependency on an id no task file has
+ * (an invalid file of that id counts as present), and the dependency and parent cycles (tasks that wait forever).
+ */
 export async function checkTaskLinks(paths: Paths): Promise<{ dangling: DanglingDependency[]; cycles: TaskCycle[] }> {
   const names = await listNames(paths);
   const { tasks } = await listTasks(paths, [...new Set([...names.values()].flat())]);

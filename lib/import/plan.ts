@@ -70,7 +70,7 @@ export async function planImport(store: Store, system: string, read: SourceRead,
     if (item.action === 'invalid') continue;
     const entry = map.entries[record.sourceId];
     if (entry) await judgeExisting(store, item, entry);
-    else await pickId(store, item, { ids, taken, reserve: options.reserveIds, now: options.now, map, claimed: wanted });
+    else await pickId(store, item, { taken, reserve: options.reserveIds, now: options.now, map, claimed: wanted });
     if (item.id) ids.set(record.sourceId, item.id);
     if (item.id) taken.set(item.id, record.sourceId);
   }
@@ -133,9 +133,8 @@ async function adoptImported(store: Store, system: string, map: ImportMap, now: 
   }
 }
 
-/** What `pickId` needs: this run's ids both ways, whether to reserve new ids, the time, the map, the ids entries keep. */
+/** What `pickId` needs: the svc ids this run has given (to their source ids), whether to reserve new ids, the time, the map, the ids entries keep. */
 interface PickContext {
-  ids: Map<string, string>;
   taken: ReadonlyMap<string, string>;
   reserve: boolean;
   now: Date;

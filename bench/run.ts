@@ -5,6 +5,7 @@ import { availableParallelism, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { printTable, type BenchOptions, type Row } from './measure.js';
+import { benchBulk } from './bulk.js';
 import { benchCli } from './cli.js';
 import { benchDaemon } from './daemon.js';
 import { benchScheduler } from './scheduler.js';
@@ -22,6 +23,7 @@ const SECTIONS: { name: string; run: (options: BenchOptions) => Promise<Row[]> }
   { name: 'cli', run: benchCli },
   { name: 'scheduler', run: benchScheduler },
   { name: 'web', run: benchWeb },
+  { name: 'bulk', run: benchBulk },
 ];
 
 const repo = fileURLToPath(new URL('..', import.meta.url));

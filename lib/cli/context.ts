@@ -23,6 +23,8 @@ export interface Io {
   color?: boolean;
   /** stdout is a terminal (a watching command then redraws in place); default false. */
   tty?: boolean;
+  /** stderr is a terminal (a long command then shows a count of what it has done there); default false. */
+  stderrTty?: boolean;
   /** The terminal's width; default `COLUMNS` from the environment, else 80. */
   columns?: number;
 }

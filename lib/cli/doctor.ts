@@ -4,7 +4,7 @@ import { toProblemLines } from '../daemon/org-state.js';
 import { loadOrg } from '../org/org-chart.js';
 import { listWorkflows, loadWorkflow } from '../org/workflow.js';
 import { countSpooled, mergeEventSpool } from '../store/event-spool.js';
-import { findDanglingDependencies, type DanglingDependency } from '../store/dangling.js';
+import { checkTaskLinks, type DanglingDependency, type TaskCycle } from '../store/dangling.js';
 import { isFixable, planReconcile, RECONCILE_KINDS, type ReconcileAction, type ReconcileKind, type ReconcilePlan } from '../store/reconcile.js';
 import { applyReconcile, type ReconcileResult } from '../store/reconcile-apply.js';
 import { toTerminalText } from '../core/text.js';
@@ -34,18 +34,19 @@ export function registerDoctor(cli: CAC, ctx: Context): void {
       const plan = await planReconcile(store.paths, store.clock());
       const spool = await checkSpool(ctx.root, options.fix === true);
       const json = options.json === true;
-      const dangling = await findDanglingDependencies(store.paths);
+      const { dangling, cycles } = await checkTaskLinks(store.paths);
       const keptWorktrees = (await listRecords(store.paths.workspaces)).filter((record) => record.kept);
       if (!json) {
         for (const { taskId, path, branch, kept } of keptWorktrees) ctx.print(`kept worktree: ${taskId} at ${toTerminalText(path)} (branch ${toTerminalText(branch)}): ${toTerminalText(kept!.reason)}; svc task workspace ${taskId} --remove [--force] removes it`);
         printConfig(ctx, config);
         printSpool(ctx, spool);
         for (const { id, missing } of dangling) ctx.print(`dangling dependency: ${id} depends on ${missing.join(', ')}, which ${missing.length === 1 ? 'is not a task' : 'are not tasks'} (the task waits until they exist)`);
+        printCycles(ctx, cycles);
       }
-      const other = { config, spool: json ? spool : undefined, elsewhere: config.length > 0 || spool.problem, dangling, keptWorktrees };
+      const other = { config, spool: json ? spool : undefined, elsewhere: config.length > 0 || spool.problem || cycles.length > 0, dangling, cycles, keptWorktrees };
       if (!options.fix) printPlan(ctx, plan, json, other);
       else printResult(ctx, await applyReconcile(store.paths, plan, 'doctor', { events: store.events }), json, other);
-      if (config.length || spool.problem) ctx.exitCode = 1;
+      if (config.length || spool.problem || cycles.length) ctx.exitCode = 1;
     });
 }
 
@@ -96,6 +97,8 @@ interface Elsewhere {
   elsewhere: boolean;
   /** Dependencies on ids that are no task (reported, never changed). */
   dangling: DanglingDependency[];
+  /** Dependency and parent cycles (reported, never changed): their tasks wait forever. */
+  cycles: TaskCycle[];
   /** Worktrees svc created and kept at the end of their task (uncommitted changes). */
   keptWorktrees: WorkspaceRecord[];
 }
@@ -125,6 +128,12 @@ const NOUNS: Record<ReconcileKind, [string, string]> = {
 
 const INVALID_HINT = 'fix the listed files (or move them out of tasks/); they are left out of scheduling until they parse, and svc doctor reports them until then.';
 
+function printCycles(ctx: Context, cycles: readonly TaskCycle[]): void {
+  for (const { kind, ids } of cycles) ctx.print(`${kind} cycle: ${ids.join(' -> ')} (${kind === 'dependency' ? 'these tasks wait on each other forever' : 'each is the other\'s parent'})`);
+  if (cycles.some((cycle) => cycle.kind === 'dependency')) ctx.print('hint: remove one dependency of each cycle: svc tool svc_task_dep_remove \'{"taskId":"<id>","blockerId":"<id>"}\'.');
+  if (cycles.some((cycle) => cycle.kind === 'parent')) ctx.print('hint: edit one task of each parent cycle: remove its parentId line from the frontmatter (svc task show <id> names its file).');
+}
+
 function printConfig(ctx: Context, config: readonly ConfigProblem[]): void {
   for (const { file, problems } of config) {
     ctx.print(`invalid ${file.endsWith('org-chart.yaml') ? 'org chart' : 'workflow'}: ${file} (${plural(problems.length, ['problem', 'problems'])})`);
@@ -133,12 +142,12 @@ function printConfig(ctx: Context, config: readonly ConfigProblem[]): void {
   if (config.length) ctx.print('hint: fix the listed fields (svc org validate checks the org chart); a daemon holds ready tasks while no valid org chart is loaded.');
 }
 
-function printPlan(ctx: Context, plan: ReconcilePlan, json: boolean, { config, spool, elsewhere, dangling, keptWorktrees }: Elsewhere): void {
+function printPlan(ctx: Context, plan: ReconcilePlan, json: boolean, { config, spool, elsewhere, dangling, cycles, keptWorktrees }: Elsewhere): void {
   const { actions } = plan;
   ctx.exitCode = actions.length ? 1 : 0;
   if (json) {
-    const problems = actions.length + config.length + (spool?.problem ? 1 : 0);
-    return ctx.json({ ok: problems === 0, problems, counts: toCounts(actions), actions, config, eventSpool: spool, dangling, keptWorktrees });
+    const problems = actions.length + config.length + (spool?.problem ? 1 : 0) + cycles.length;
+    return ctx.json({ ok: problems === 0, problems, counts: toCounts(actions), actions, config, eventSpool: spool, dangling, cycles, keptWorktrees });
   }
   for (const action of actions) ctx.print(action.line);
   ctx.print(actions.length ? `${toSummary(actions, 'problem')}` : elsewhere ? 'tasks tree: no problems' : 'ok: no problems');
@@ -146,11 +155,11 @@ function printPlan(ctx: Context, plan: ReconcilePlan, json: boolean, { config, s
   if (actions.some((action) => action.kind === 'invalid')) ctx.print(`hint: ${INVALID_HINT}`);
 }
 
-function printResult(ctx: Context, result: ReconcileResult, json: boolean, { config, spool, elsewhere, dangling, keptWorktrees }: Elsewhere): void {
+function printResult(ctx: Context, result: ReconcileResult, json: boolean, { config, spool, elsewhere, dangling, cycles, keptWorktrees }: Elsewhere): void {
   const invalid = result.remaining.filter((action) => action.kind === 'invalid');
   ctx.exitCode = invalid.length || result.failed.length ? 1 : 0;
   if (json) {
-    return ctx.json({ ok: ctx.exitCode === 0 && config.length === 0 && !spool?.problem, fixed: result.applied.length, counts: toCounts(result.applied), ...result, config, eventSpool: spool, dangling, keptWorktrees });
+    return ctx.json({ ok: ctx.exitCode === 0 && config.length === 0 && !spool?.problem && !cycles.length, fixed: result.applied.length, counts: toCounts(result.applied), ...result, config, eventSpool: spool, dangling, cycles, keptWorktrees });
   }
   for (const action of result.applied) ctx.print(`fixed: ${action.line}`);
   for (const { action, message } of result.failed) ctx.print(`failed: ${action.line}: ${message}`);

@@ -23,9 +23,13 @@ export function registerExport(cli: CAC, ctx: Context): void {
       if (format !== 'json' && format !== 'jsonl') throw new SvcError('validation_error', `Unknown export format ${JSON.stringify(format)}.`, 'Use --format json or --format jsonl.');
       const statuses = options.status === undefined ? STATUSES : toStatuses(String(options.status));
       const { document, invalid } = await exportTasks(ctx.store(), { statuses, withEvents: options.withEvents === true });
-      for (const file of invalid) ctx.io.stderr(`warning: left out ${toTerminalText(file.path)}: ${toTerminalText(file.message.replace(/:\s*\n\s*/g, ': ').replace(/\s*\n\s*/g, '; '))}\n`);
       const text = format === 'json' ? JSON.stringify(document, null, 2) : document.tasks.map((task) => JSON.stringify(task)).join('\n');
       if (text) ctx.print(toSafeJson(text));
+      if (!invalid.length) return;
+      // A backup that lacks files must not look like a success: the export is printed, the exit code says it is incomplete.
+      for (const file of invalid) ctx.io.stderr(`svc: left out ${toTerminalText(file.path)}: ${toTerminalText(file.message.replace(/:\s*\n\s*/g, ': ').replace(/\s*\n\s*/g, '; '))}\n`);
+      ctx.io.stderr(`svc: the export is incomplete: ${invalid.length} invalid task file${invalid.length === 1 ? '' : 's'} left out (listed above).\nhint: fix them (svc doctor lists them; svc migrate adds a missing schemaVersion), then export again.\n`);
+      ctx.exitCode = 1;
     });
 }
 

@@ -22,6 +22,7 @@ export async function run(): Promise<void> {
     env: process.env,
     color: wantsColor(process.stdout, process.env),
     tty: process.stdout.isTTY === true,
+    stderrTty: process.stderr.isTTY === true,
     ...(process.stdout.isTTY && process.stdout.columns ? { columns: process.stdout.columns } : {}),
   };
   process.exitCode = await main(process.argv.slice(2), io);

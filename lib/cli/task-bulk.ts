@@ -6,6 +6,7 @@ import type { MoveResult } from '../tools/operator.js';
 import type { Context } from './context.js';
 import { formatMove, toText } from './format.js';
 import { operate } from './operate.js';
+import { startProgress, type Progress } from './progress.js';
 import { toCaller, withFlag, withLeaseOptions } from './task-caller.js';
 import { toUsageError } from './usage.js';
 
@@ -53,26 +54,93 @@ async function runEach(ctx: Context, ids: readonly string[], opts: Record<string
     return opts.json ? ctx.json(move) : printMove(ctx, move);
   }
   // One request id for the command; each call sends `<id>.<n>`, so a rerun with the id replays each.
-  ctx.requestBase = ctx.requestId ?? randomUUID();
+  const base = ctx.requestId ?? randomUUID();
+  ctx.requestBase = base;
+  const json = opts.json === true;
+  const progress = startProgress(ctx, { what: 'Done', total: args.length, json });
   const outcomes: BulkOutcome[] = [];
-  for (const [n, id] of args.entries()) {
-    ctx.requestId = `${ctx.requestBase}.${n + 1}`;
-    outcomes.push(await runOne(ctx, id, call));
-  }
-  if (outcomes.some((outcome) => !outcome.ok)) ctx.exitCode = 1;
-  if (opts.json) return ctx.json(outcomes);
-  for (const outcome of outcomes) {
-    if (outcome.ok) printMove(ctx, outcome.move);
-    else ctx.io.stderr(`svc: ${toTerminalText(outcome.id)}: ${outcome.error.message}\n${outcome.error.hint ? `hint: ${outcome.error.hint}\n` : ''}`);
+  const interrupt = watchInterrupt();
+  try {
+    // Each outcome is reported as soon as those before it are: an interrupted run has printed what it did.
+    await runWindowed(args.length, { run: async (n) => runOne({ ...ctx, requestId: `${base}.${n + 1}` }, args[n]!, call), stopped: interrupt.stopped }, (outcome) => {
+      outcomes.push(outcome);
+      if (!json) report(ctx, progress, outcome);
+      progress.add(1);
+    });
+  } finally {
+    interrupt.dispose();
+    progress.end();
   }
   const failed = outcomes.filter((outcome) => !outcome.ok).length;
-  if (failed) ctx.io.stderr(`svc: ${failed} of ${outcomes.length} failed; the others were done.\n`);
+  if (failed) ctx.exitCode = 1;
+  if (json) ctx.json(outcomes);
+  else if (failed) ctx.io.stderr(`svc: ${failed} of ${outcomes.length} failed; the others were done.\n`);
+  if (outcomes.length < args.length) reportInterrupted(ctx, args.slice(outcomes.length));
+}
+
+/** Stopped by a signal: what was not tried, and how to go on. */
+function reportInterrupted(ctx: Context, rest: readonly string[]): void {
+  ctx.exitCode = 130;
+  ctx.io.stderr(`svc: interrupted: ${rest.length} not tried (each one done is printed above): ${rest.map((id) => toTerminalText(id)).join(' ')}\nhint: run the command again with these ids to go on.\n`);
+}
+
+/** SIGINT or SIGTERM: no new call is started; the calls under way finish and are reported. A second signal ends the process. */
+function watchInterrupt(): { stopped: () => boolean; dispose(): void } {
+  let signals = 0;
+  const stop = () => {
+    if (++signals > 1) process.exit(130);
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+  return {
+    stopped: () => signals > 0,
+    dispose() {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+    },
+  };
+}
+
+/** Calls sent at once (the daemon commits concurrent moves together). */
+export const BULK_WINDOW = 32;
+
+/**
+ * Runs `count` calls, `BULK_WINDOW` at a time, and hands each result to `done` in order as soon as
+ * those before it are in. Once `stopped()`, no call is started; those under way finish.
+ */
+async function runWindowed<T>(count: number, calls: { run: (n: number) => Promise<T>; stopped: () => boolean }, done: (result: T) => void): Promise<void> {
+  const { run, stopped } = calls;
+  const results = new Map<number, T>();
+  let next = 0;
+  let reported = 0;
+  const worker = async (): Promise<void> => {
+    while (next < count && !stopped()) {
+      const n = next++;
+      results.set(n, await run(n));
+      for (; results.has(reported); reported++) {
+        done(results.get(reported)!);
+        results.delete(reported);
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(BULK_WINDOW, count) }, worker));
+}
+
+function report(ctx: Context, progress: Progress, outcome: BulkOutcome): void {
+  if (outcome.ok) return progress.print(toMoveLines(ctx, outcome.move));
+  progress.clear();
+  ctx.io.stderr(`svc: ${toTerminalText(outcome.id)}: ${outcome.error.message}\n${outcome.error.hint ? `hint: ${outcome.error.hint}\n` : ''}`);
 }
 
 /** A move, and how to make a task unblocked into backlog ready. */
 function printMove(ctx: Context, move: MoveResult): void {
-  ctx.print(formatMove(move, ctx.paint));
-  if (move.from === 'blocked' && move.to === 'backlog') ctx.print(`\`svc task promote ${move.taskId}\` makes it ready.`);
+  for (const line of toMoveLines(ctx, move)) ctx.print(line);
+}
+
+function toMoveLines(ctx: Context, move: MoveResult): string[] {
+  const lines = [formatMove(move, ctx.paint)];
+  if (move.from === 'blocked' && move.to === 'backlog') lines.push(`\`svc task promote ${move.taskId}\` makes it ready.`);
+  return lines;
 }
 
 /** `--to` of `svc task unblock`: ready, backlog, or absent (ready). */

@@ -75,6 +75,9 @@ const QUIET_HOLDS: ReadonlySet<string> = new Set(['concurrency', 'agent-busy', '
 
 /** Actions of one tick applied at once: enough to overlap fsyncs, few enough to stay far from fd limits. */
 const APPLY_CONCURRENCY = 16;
+/** A tick at least this long (many ready tasks) is followed by a rest as long, at most `MAX_REST_MS`, before the next. */
+const REST_FROM_MS = 20;
+const MAX_REST_MS = 1000;
 
 /** Starts the scheduler: ticks are coalesced; several requests during a tick yield one more tick. */
 export function startScheduler(options: SchedulerOptions): SchedulerHandle {
@@ -89,6 +92,7 @@ export function startScheduler(options: SchedulerOptions): SchedulerHandle {
   let lastTickAt: string | null = null;
   let holds: Partial<Record<HoldReason, number>> = {};
   let wake: { at: number; timer: NodeJS.Timeout } | null = null;
+  let rest: { timer: NodeJS.Timeout; end(): void } | null = null;
   const pauses = createPauseReader(options.store.paths, options.log);
 
   async function planNow() {
@@ -181,6 +185,18 @@ export function startScheduler(options: SchedulerOptions): SchedulerHandle {
     for (const id of waitingForPlugin) if (!still.has(id)) waitingForPlugin.delete(id);
   }
 
+  function restFor(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const end = () => {
+        clearTimeout(timer);
+        rest = null;
+        resolve();
+      };
+      const timer = setTimeout(end, ms);
+      rest = { timer, end };
+    });
+  }
+
   function track(promise: Promise<unknown>, into = inflight): void {
     into.add(promise);
     void promise.catch(() => undefined).finally(() => into.delete(promise));
@@ -197,7 +213,13 @@ export function startScheduler(options: SchedulerOptions): SchedulerHandle {
     current = (async () => {
       do {
         again = false;
+        const started = performance.now();
         await tick().catch((err: unknown) => options.log(`tick failed: ${err instanceof Error ? err.message : String(err)}`));
+        // A tick plans every ready task with the event loop held; ticks back to back while a stream of
+        // changes asks for them would leave the changes only the gaps. A rest as long as the tick lets
+        // them in, so a bulk move of thousands keeps its pace as the ready tasks grow.
+        const took = performance.now() - started;
+        if (again && !closed && took >= REST_FROM_MS) await restFor(Math.min(took, MAX_REST_MS));
       } while (again && !closed);
       current = null;
     })();
@@ -219,6 +241,7 @@ export function startScheduler(options: SchedulerOptions): SchedulerHandle {
     async close() {
       closed = true;
       if (wake) clearTimeout(wake.timer);
+      rest?.end();
       await current;
     },
   };

@@ -101,13 +101,14 @@ function toAgent(agent: Record<string, unknown>): Record<string, unknown> {
   };
 }
 
-/** AOF team -> svc team: members are AOF's agents of that team; a murmur svc cannot run stays under metadata.aof. */
+/** AOF team -> svc team: members are the team's own `members` and AOF's agents of that team; a murmur svc cannot run stays under metadata.aof. */
 function toTeam(team: Record<string, unknown>, agents: Record<string, unknown>[]): Record<string, unknown> {
-  const { id, name, orchestrator, murmur, ...rest } = team;
+  const { id, name, orchestrator, murmur, members, ...rest } = team;
   const runnable = murmur !== undefined && MurmurSchema.safeParse(murmur).success;
   const aof = { ...rest, ...(murmur !== undefined && !runnable ? { murmur } : {}) };
+  const listed = [...toStrings(members), ...agents.filter((agent) => agent.team === id).map((agent) => String(agent.id))];
   return {
-    id, name: typeof name === 'string' ? name : String(id), members: agents.filter((agent) => agent.team === id).map((agent) => String(agent.id)),
+    id, name: typeof name === 'string' ? name : String(id), members: [...new Set(listed)],
     ...(typeof orchestrator === 'string' && orchestrator ? { orchestrator } : {}), ...(runnable ? { murmur } : {}),
     ...(Object.keys(aof).length ? { metadata: { aof } } : {}),
   };

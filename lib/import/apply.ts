@@ -5,6 +5,7 @@ import type { Task } from '../core/task.js';
 import { createExclusive, ensureDir } from '../fs/atomic.js';
 import { withLock } from '../fs/lock.js';
 import { findTaskFiles } from '../store/commit.js';
+import type { EventInput } from '../store/events.js';
 import type { Store } from '../store/store.js';
 import { renderTask } from '../store/task-file.js';
 import { loadMap, saveMap, toHash } from './map.js';
@@ -12,16 +13,24 @@ import { rewriteDeps, type ImportPlan, type PlannedItem } from './plan.js';
 import type { SourceRecord } from './record.js';
 import { toImportBody } from './task.js';
 
-/** Options of `applyImport`: when, and who imports. */
+/** Options of `applyImport`: when, who imports, and who hears of each batch done. */
 export interface ApplyImportOptions {
   now: Date;
   actor: string;
+  /** Called after each batch with its entries, once their tasks and events are written: a run cut short later has done these. */
+  onBatch?: (items: readonly PlannedItem[]) => void;
 }
+
+/** Entries written between two reports (their events are appended together). */
+export const IMPORT_BATCH = 100;
 
 /**
  * Writes a plan: each new task is created exclusively under its lock, each update goes through
- * the commit protocol, both with a `task.imported` event; the map is saved after each task, so an
- * interrupted import resumes without duplicates. One task that fails is reported; the rest go in.
+ * the commit protocol, both with a `task.imported` event; the map is saved as the import goes
+ * (after a batch, once a tenth of its size has been added since the last save, so the saves
+ * cost time linear in the import) and at the end. A run cut short between two saves resumes
+ * without duplicates: the next plan finds the tasks it created by their `metadata.source`. One
+ * task that fails is reported; the rest go in.
  */
 export async function applyImport(store: Store, plan: ImportPlan, options: ApplyImportOptions): Promise<ImportPlan> {
   await store.init();
@@ -29,17 +38,31 @@ export async function applyImport(store: Store, plan: ImportPlan, options: Apply
   return withLock(join(store.paths.imports, `.${plan.system}.lock`), { what: `the ${plan.system} import`, waitMs: 30_000 }, async () => {
     await takeConcurrentImports(store, plan);
     const ids = new Map(plan.items.filter((item) => item.id).map((item) => [item.sourceId, item.id!]));
+    const batch: PlannedItem[] = [];
+    const events: EventInput[] = [];
+    let unsaved = 0;
+    let size = Object.keys(plan.map.entries).length;
+    const flush = async (): Promise<void> => {
+      if (events.length) await store.events.record(options.now, events.splice(0));
+      if (unsaved > 0 && unsaved >= Math.max(IMPORT_BATCH, size / 10)) {
+        await saveMap(store.paths, plan.map);
+        unsaved = 0;
+      }
+      options.onBatch?.(batch.splice(0));
+    };
     for (const item of plan.items) {
       try {
-        if (item.action === 'create') await createTask(store, plan, item, options);
+        if (item.action === 'create') events.push(await createTask(store, plan, item, options));
         else if (item.action === 'update') await updateTask(store, plan, item, ids, options);
-        else continue;
-        await saveMap(store.paths, plan.map);
+        if (item.action === 'create') size++;
+        if (item.action === 'create' || item.action === 'update') unsaved++;
       } catch (err) {
         Object.assign(item, { action: 'invalid', reason: err instanceof Error ? err.message.replace(/:\s*\n\s*/g, ': ').replace(/\s*\n\s*/g, '; ') : String(err) });
       }
+      if (batch.push(item) >= IMPORT_BATCH) await flush();
     }
-    await saveMap(store.paths, plan.map); // entries taken back from the tree, too
+    unsaved = Number.POSITIVE_INFINITY; // the last save: every entry, and those taken back from the tree
+    await flush();
     return plan;
   });
 }
@@ -61,7 +84,7 @@ async function takeConcurrentImports(store: Store, plan: ImportPlan): Promise<vo
   }
 }
 
-async function createTask(store: Store, plan: ImportPlan, item: PlannedItem, options: ApplyImportOptions): Promise<void> {
+async function createTask(store: Store, plan: ImportPlan, item: PlannedItem, options: ApplyImportOptions): Promise<EventInput> {
   const task = item.task!;
   await copyFiles(store, plan.system, item.record, task.id);
   const content = renderTask(task, toImportBody(item.record, plan.system, task.id));
@@ -70,16 +93,18 @@ async function createTask(store: Store, plan: ImportPlan, item: PlannedItem, opt
   );
   if (!created) throw new Error(`id clash: ${task.id} appeared in svc during the import; run the import again`);
   plan.map.entries[item.sourceId] = { id: task.id, sourceHash: item.sourceHash, svcHash: toHash(content), importedAt: options.now.toISOString() };
-  await store.events.record(options.now, [{ type: 'task.imported', taskId: task.id, actor: options.actor, payload: { source: plan.system, sourceId: item.sourceId, action: 'created', status: task.status, title: task.title, ...toHistory(item) } }]);
+  return { type: 'task.imported', taskId: task.id, actor: options.actor, payload: { source: plan.system, sourceId: item.sourceId, action: 'created', status: task.status, title: task.title, ...toHistory(item) } };
 }
 
 async function updateTask(store: Store, plan: ImportPlan, item: PlannedItem, ids: ReadonlyMap<string, string>, options: ApplyImportOptions): Promise<void> {
   const { record } = item;
-  const deps = rewriteDeps(record.dependsOn, ids, plan.map);
+  const deps = rewriteDeps(record.dependsOn, { ids, map: plan.map, ...(record.scope ? { scope: record.scope } : {}) });
   item.dangling = deps.dangling;
   await copyFiles(store, plan.system, record, item.id!);
+  let unapplied: string | undefined;
   const result = await store.commit(item.id!, (current) => {
     const status = toReachable(current.status, record.status);
+    unapplied = status.to === record.status ? undefined : `the source's status (${record.status}) is not applied: svc moves no task from ${current.status} to ${record.status}, so it stays ${current.status}${current.status === 'done' || current.status === 'cancelled' ? ' (a reopened entry is new work: svc task create)' : ` (svc task status ${current.task.id} <status> moves it)`}`;
     const metadata = { ...current.task.metadata, ...record.fields?.metadata };
     if (record.extra) metadata[plan.system] = record.extra;
     if (metadata.source && typeof metadata.source === 'object') metadata.source = { ...metadata.source, importedAt: options.now.toISOString() };
@@ -89,6 +114,7 @@ async function updateTask(store: Store, plan: ImportPlan, item: PlannedItem, ids
     if (!record.exact && !record.tags?.length) delete task.routing.tags;
     return { task, body: toImportBody(record, plan.system, current.task.id), status: status.to, ...(status.cause ? { cause: status.cause } : {}), reason: 'changed at the source', events: [{ type: 'task.imported', taskId: current.task.id, actor: options.actor, payload: { source: plan.system, sourceId: item.sourceId, action: 'updated', ...toHistory(item) } }] };
   }, options.actor);
+  if (unapplied) item.reason = unapplied;
   plan.map.entries[item.sourceId] = { id: result.after.task.id, sourceHash: item.sourceHash, svcHash: toHash(renderTask(result.after.task, result.after.body)), importedAt: options.now.toISOString() };
 }
 

@@ -26,6 +26,15 @@ export interface ImportOptions {
   /** aof: keep in-progress tasks in progress (without their lease) instead of ready. */
   keepStatus?: boolean;
   actor?: string;
+  /** Hears of each batch written (not in a dry run): its entries, and of the whole import the count and the longest source id. */
+  onBatch?: (batch: ImportBatch) => void;
+}
+
+/** One batch of an import as it is written: what a run cut short has done. */
+export interface ImportBatch {
+  items: ImportItem[];
+  total: number;
+  longestSourceId: number;
 }
 
 
@@ -36,7 +45,9 @@ export interface ImportReport extends ImportExtras {
   items: ImportItem[];
   /** Entries the source could not read (a malformed line or file), each with its file and reason. */
   problems: SourceProblem[];
-  summary: Record<ImportAction | 'problems', number>;
+  /** Entries left out by design (deleted at the source), each with its file and reason: no problem. */
+  skipped: SourceProblem[];
+  summary: Record<ImportAction | 'problems' | 'skipped' | 'cycles', number>;
 }
 
 /** Reads a source and imports it (docs/moving-in-and-out.md): idempotent through `data/imports/<source>.json`. */
@@ -48,12 +59,16 @@ export async function runImport(store: Store, sourceName: string, path: string, 
   const now = store.clock();
   await store.init();
   const plan = await planImport(store, source.system, read, { ...(options.project ? { project: options.project } : {}), now, reserveIds: !options.dryRun });
-  if (!options.dryRun) await applyImport(store, plan, { now, actor: options.actor ?? `import:${source.system}` });
+  const longestSourceId = plan.items.reduce((most, item) => Math.max(most, item.sourceId.length), 0);
+  const onBatch = options.onBatch === undefined ? undefined : (items: readonly ImportItem[]) => options.onBatch!({ items: items.map(toReportItem), total: plan.items.length, longestSourceId });
+  if (!options.dryRun) await applyImport(store, plan, { now, actor: options.actor ?? `import:${source.system}`, ...(onBatch ? { onBatch } : {}) });
   const extras = source.finish ? await source.finish(path, store, { dryRun: options.dryRun === true }) : {};
-  const items = plan.items.map(({ sourceId, file, action, id, reason, dangling }): ImportItem => ({ sourceId, file, action, ...(id ? { id } : {}), ...(reason ? { reason } : {}), dangling }));
-  const summary = { create: 0, update: 0, unchanged: 0, kept: 0, missing: 0, invalid: 0, problems: plan.problems.length };
+  const items = plan.items.map(toReportItem);
+  const skipped = read.skipped ?? [];
+  const summary = { create: 0, update: 0, unchanged: 0, kept: 0, missing: 0, invalid: 0, problems: plan.problems.length, skipped: skipped.length, cycles: 0 };
   for (const item of items) summary[item.action]++;
-  return { system: source.system, dryRun: options.dryRun === true, items, problems: plan.problems, summary, ...extras };
+  for (const item of items) summary.cycles += item.cycles?.length ?? 0;
+  return { system: source.system, dryRun: options.dryRun === true, items, problems: plan.problems, skipped, summary, ...extras };
 }
 
 /** Parses `"To Do=backlog,In Progress=ready"`; an unknown svc status is refused with the list. */
@@ -78,4 +93,8 @@ function toStorableRead(read: SourceRead): SourceRead {
     ...(record.exact ? { exact: { ...record.exact, title: toStorableText(record.exact.title) } } : {}),
   }));
   return { ...read, records };
+}
+
+function toReportItem({ sourceId, file, action, id, reason, dangling, cycles }: ImportItem): ImportItem {
+  return { sourceId, file, action, ...(id ? { id } : {}), ...(reason ? { reason } : {}), dangling, ...(cycles ? { cycles } : {}) };
 }

@@ -31,7 +31,7 @@ export async function loadMap(paths: Paths, system: string): Promise<ImportMap> 
   try {
     text = await readFile(path, 'utf8');
   } catch (err) {
-    if (hasCode(err, 'ENOENT')) return { system, entries: {} };
+    if (hasCode(err, 'ENOENT')) return { system, entries: Object.create(null) as Record<string, MapEntry> }; // source ids such as `__proto__` are plain keys
     throw err;
   }
   try {

@@ -4,6 +4,7 @@ import { allocateId } from '../store/allocate.js';
 import { findTaskFiles } from '../store/commit.js';
 import type { Store } from '../store/store.js';
 import { renderTask } from '../store/task-file.js';
+import { breakCycles, describeCycle } from './cycles.js';
 import { loadMap, toHash, type ImportMap } from './map.js';
 import { toHashedRecord, type SourceProblem, type SourceRead, type SourceRecord } from './record.js';
 import { toImportBody, toNewTask } from './task.js';
@@ -19,6 +20,8 @@ export interface ImportItem {
   id?: string;
   reason?: string;
   dangling: string[];
+  /** Links dropped because they closed a dependency or parent cycle, in words. */
+  cycles?: string[];
 }
 
 /** One planned entry: the report's line (the svc id is unknown for a new task in a dry run) and what applying it needs. */
@@ -49,20 +52,27 @@ export async function planImport(store: Store, system: string, read: SourceRead,
   const map = await loadMap(store.paths, system);
   const plan: ImportPlan = { system, items: [], problems: [...read.problems], map };
   const ids = new Map<string, string>();
+  const taken = new Map<string, string>(); // svc id -> source id, of this import
   const seen = new Set<string>();
   const wanted = new Set(read.records.map((record) => record.exact?.id ?? record.wantedId).filter((id): id is string => id !== undefined));
   if (read.records.some((record) => !map.entries[record.sourceId])) await adoptImported(store, system, map, options.now);
-  for (const record of read.records) {
-    const sourceHash = toHash(toHashedRecord(record));
+  const records = [...read.records];
+  const cycles = new Map<string, string[]>();
+  for (const broken of breakCycles(records)) cycles.set(broken.sourceId, [...(cycles.get(broken.sourceId) ?? []), describeCycle(broken)]);
+  for (const [at, record] of records.entries()) {
+    const sourceHash = toHash(toHashedRecord(read.records[at]!)); // the source as it is, so a second run finds it unchanged
     const item: PlannedItem = { sourceId: record.sourceId, file: record.file, action: 'create', dangling: [], record, sourceHash };
+    const broken = cycles.get(record.sourceId);
+    if (broken) item.cycles = broken;
     plan.items.push(item);
     if (seen.has(record.sourceId)) Object.assign(item, { action: 'invalid', reason: `the source has id ${record.sourceId} twice` });
     seen.add(record.sourceId);
     if (item.action === 'invalid') continue;
     const entry = map.entries[record.sourceId];
     if (entry) await judgeExisting(store, item, entry);
-    else await pickId(store, item, ids, options.reserveIds, options.now, map, wanted);
+    else await pickId(store, item, { taken, reserve: options.reserveIds, now: options.now, map, claimed: wanted });
     if (item.id) ids.set(record.sourceId, item.id);
+    if (item.id) taken.set(item.id, record.sourceId);
   }
   const planned = new Set(plan.items.filter((item) => item.action === 'create').map((item) => item.sourceId));
   for (const item of plan.items) if (item.action === 'create') buildTask(item, system, ids, map, options, planned);
@@ -74,13 +84,24 @@ export function toMappedId(sourceId: string, ids: ReadonlyMap<string, string>, m
   return ids.get(sourceId) ?? map.entries[sourceId]?.id;
 }
 
-/** Rewrites source ids of dependencies through the map; ids not imported are kept (as a safe id) and listed as dangling. */
-export function rewriteDeps(deps: readonly string[], ids: ReadonlyMap<string, string>, map: ImportMap, planned: ReadonlySet<string> = new Set()): { dependsOn: string[]; dangling: string[] } {
+/** What `rewriteDeps` rewrites through: this run's ids, the map, the entries of this import without an id yet, the record's scope. */
+export interface RewriteContext {
+  ids: ReadonlyMap<string, string>;
+  map: ImportMap;
+  planned?: ReadonlySet<string>;
+  /** The prefix the source gave the record's links (`<project>/` of an AOF project), taken off a link kept as it was. */
+  scope?: string;
+}
+
+/** Rewrites source ids of dependencies through the map; ids not imported are kept as the source wrote them (made safe) and listed as dangling. */
+export function rewriteDeps(deps: readonly string[], ctx: RewriteContext): { dependsOn: string[]; dangling: string[] } {
+  const { ids, map, planned = new Set<string>(), scope } = ctx;
   const dependsOn: string[] = [];
   const dangling: string[] = [];
   for (const dep of deps) {
     const mapped = toMappedId(dep, ids, map);
-    const id = mapped ?? (isSafeId(dep) ? dep : String(dep).replace(/[^A-Za-z0-9._-]/g, '-').replace(/^[^A-Za-z0-9]+/, '') || 'unknown');
+    const raw = scope && dep.startsWith(scope) ? dep.slice(scope.length) : dep;
+    const id = mapped ?? (isSafeId(raw) ? raw : String(raw).replace(/[^A-Za-z0-9._-]/g, '-').replace(/^[^A-Za-z0-9]+/, '') || 'unknown');
     if (!mapped && !planned.has(dep)) dangling.push(id); // a task of this import without an id yet (a dry run) is not dangling
     if (!dependsOn.includes(id)) dependsOn.push(id);
   }
@@ -112,18 +133,28 @@ async function adoptImported(store: Store, system: string, map: ImportMap, now: 
   }
 }
 
-async function pickId(store: Store, item: PlannedItem, ids: Map<string, string>, reserve: boolean, now: Date, map: ImportMap, claimed: ReadonlySet<string>): Promise<void> {
+/** What `pickId` needs: the svc ids this run has given (to their source ids), whether to reserve new ids, the time, the map, the ids entries keep. */
+interface PickContext {
+  taken: ReadonlyMap<string, string>;
+  reserve: boolean;
+  now: Date;
+  map: ImportMap;
+  claimed: ReadonlySet<string>;
+}
+
+async function pickId(store: Store, item: PlannedItem, ctx: PickContext): Promise<void> {
+  const { taken, reserve, now, map, claimed } = ctx;
   const wanted = item.record.exact?.id ?? item.record.wantedId;
   if (wanted && item.record.exact && (await isSameTask(store, wanted, item.record))) {
     // Already there exactly as exported (an interrupted import, or the same export twice): nothing to write.
     map.entries[item.sourceId] = { id: wanted, sourceHash: item.sourceHash, svcHash: toHash(renderTask(item.record.exact!, item.record.body)), importedAt: now.toISOString() };
     return void Object.assign(item, { id: wanted, action: 'unchanged' });
   }
-  if (wanted && (await findTaskFiles(store.paths, wanted)).length === 0 && ![...ids.values()].includes(wanted)) return void (item.id = wanted);
-  const holder = [...ids].find(([, id]) => id === wanted)?.[0];
+  if (wanted && !taken.has(wanted) && (await findTaskFiles(store.paths, wanted)).length === 0) return void (item.id = wanted);
+  const holder = wanted === undefined ? undefined : taken.get(wanted);
   if (wanted) item.reason = `id clash: ${wanted} is taken ${holder ? `by ${holder} of this import` : 'in svc'}, so it gets a new id`;
   // A new id never takes one that another entry of this import keeps.
-  if (reserve) do item.id = await allocateId(store.paths, now); while (claimed.has(item.id) || [...ids.values()].includes(item.id));
+  if (reserve) do item.id = await allocateId(store.paths, now); while (claimed.has(item.id) || taken.has(item.id));
 }
 
 async function isSameTask(store: Store, id: string, record: SourceRecord): Promise<boolean> {
@@ -132,9 +163,10 @@ async function isSameTask(store: Store, id: string, record: SourceRecord): Promi
 }
 
 function buildTask(item: PlannedItem, system: string, ids: ReadonlyMap<string, string>, map: ImportMap, options: PlanOptions, planned: ReadonlySet<string>): void {
-  const deps = rewriteDeps(item.record.dependsOn, ids, map, planned);
+  const scope = item.record.scope;
+  const deps = rewriteDeps(item.record.dependsOn, { ids, map, planned, ...(scope ? { scope } : {}) });
   item.dangling = deps.dangling;
-  const parentId = item.record.parentId === undefined ? undefined : rewriteDeps([item.record.parentId], ids, map).dependsOn[0];
+  const parentId = item.record.parentId === undefined ? undefined : rewriteDeps([item.record.parentId], { ids, map, ...(scope ? { scope } : {}) }).dependsOn[0];
   try {
     const task = toNewTask(item, system, { dependsOn: deps.dependsOn, parentId, project: options.project, now: options.now });
     renderTask(parseTask(task, item.file), toImportBody(item.record, system, task.id), item.file);

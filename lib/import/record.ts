@@ -32,13 +32,15 @@ export interface SourceRecord {
   fields?: Partial<Task>;
   /** A folder of the entry's files, copied to `data/imports/<system>-files/<svc id>/` and named in the body. */
   companion?: string;
+  /** The prefix the source put on this record's ids and links (`<project>/` of an AOF project's task). */
+  scope?: string;
   /** A summary of the source's events about this entry, one line each, for the `task.imported` event. */
   history?: { count: number; lines: string[] };
 }
 
-/** The parts of a record that do not make it "changed at the source" (where it was read, its files folder, its history). */
-export function toHashedRecord(record: SourceRecord): Omit<SourceRecord, 'file' | 'companion' | 'history'> {
-  const { file: _file, companion: _companion, history: _history, ...rest } = record;
+/** The parts of a record that do not make it "changed at the source" (where it was read, its files folder, its history, its scope). */
+export function toHashedRecord(record: SourceRecord): Omit<SourceRecord, 'file' | 'companion' | 'history' | 'scope'> {
+  const { file: _file, companion: _companion, history: _history, scope: _scope, ...rest } = record;
   return rest;
 }
 
@@ -48,10 +50,11 @@ export interface SourceProblem {
   reason: string;
 }
 
-/** What a source reader returns: the records it read and the entries it could not. */
+/** What a source reader returns: the records it read, the entries it could not, and the entries it leaves out by design (deleted at the source). */
 export interface SourceRead {
   records: SourceRecord[];
   problems: SourceProblem[];
+  skipped?: SourceProblem[];
 }
 
 /** Options a reader may use (`--status-map` of backlog-md). */

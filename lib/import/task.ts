@@ -24,6 +24,7 @@ export function toNewTask(item: { id?: string; record: SourceRecord }, system: s
   if (record.exact) {
     const task: Task = { ...record.exact, id, dependsOn: options.dependsOn };
     if (options.parentId !== undefined) task.parentId = options.parentId;
+    else delete task.parentId; // dropped where it closed a parent cycle
     return task;
   }
   const stamp = options.now.toISOString();

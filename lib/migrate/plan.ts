@@ -41,7 +41,7 @@ export async function planMigrations(paths: Paths): Promise<MigrationPlan> {
     for (const status of statuses) {
       const path = paths.taskFile(status, id);
       const file = relative(paths.root, path);
-      const found = await planFile(path, file, id, status).catch(() => null); // unreadable: svc doctor reports it
+      const found = await planFile(path, file, id, status).catch((err: unknown) => ({ reason: `cannot be read as a task file: ${toReason(err, file)}` }));
       if (!found) continue;
       if ('newer' in found) plan.newer.push({ file, version: found.newer });
       else if ('reason' in found) plan.failed.push({ file, reason: found.reason });
@@ -56,9 +56,10 @@ export async function planMigrations(paths: Paths): Promise<MigrationPlan> {
 export async function planFile(path: string, file: string, id: string, status: (typeof STATUSES)[number]): Promise<FileMigration | { newer: number } | { reason: string } | null> {
   const { text, stamp } = await readStamped(path);
   if (text.startsWith(CURRENT_PREFIX)) return null; // what svc writes: no YAML to parse on the daemon's start
-  const parsed = parseFrontmatter(text, file);
+  const parsed = hasFrontmatter(text) ? parseFrontmatter(text, file) : { data: {}, body: text.replace(/^\uFEFF/, '') }; // a Markdown file alone: every field from its defaults
   const from = toSchemaVersion(parsed.data);
-  if (from === null || from === TASK_SCHEMA_VERSION) return null;
+  if (from === null) return { reason: `schemaVersion ${JSON.stringify(parsed.data.schemaVersion)} is not a version number` };
+  if (from === TASK_SCHEMA_VERSION) return null; // no step changes it; svc doctor reports it if it is invalid
   if (from > TASK_SCHEMA_VERSION) return { newer: from };
   const data = { ...parsed.data };
   const mtime = (await lstat(path)).mtime;
@@ -67,7 +68,17 @@ export async function planFile(path: string, file: string, id: string, status: (
     const after = renderTask(parseTask(data, file), parsed.body, file);
     return { file, id, from, to: TASK_SCHEMA_VERSION, changes, before: text, after, stamp };
   } catch (err) {
-    const reason = (err instanceof Error ? err.message : String(err)).replace(`${file}: `, '').replace(/:\s*\n\s*/g, ': ').replace(/\s*\n\s*/g, '; ');
-    return { reason: `still invalid after the migration: ${reason}` };
+    return { reason: `still invalid after the migration: ${toReason(err, file)}` };
   }
+}
+
+// --- internal ---
+
+/** A file that does not begin with a `---` line has no frontmatter at all (the commonest hand-written task); `---js` and the like do. */
+function hasFrontmatter(text: string): boolean {
+  return /^\uFEFF?---/.test(text);
+}
+
+function toReason(err: unknown, file: string): string {
+  return (err instanceof Error ? err.message : String(err)).replace(`${file}: `, '').replace(/:\s*\n\s*/g, ': ').replace(/\s*\n\s*/g, '; ');
 }

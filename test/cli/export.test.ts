@@ -71,9 +71,10 @@ roundTrip('--format jsonl, --status and --with-events', async () => {
   assert.equal(report.items.find((item: { sourceId: string }) => item.sourceId === ids[2]).dangling, [ids[1]]);
   writeFileSync(join(root, 'tasks/ready/future-1.md'), '---\nschemaVersion: 2\nid: future-1\ntitle: "\\e[31mred"\n---\n');
   const withNewer = await svc(root, 'export', '--format', 'jsonl', '--status', 'ready');
-  assert.is(withNewer.code, 0);
+  assert.is(withNewer.code, 1, 'an export with files left out is not a success');
   assert.is(withNewer.stdout.trim().split('\n').length, 1);
-  assert.match(withNewer.stderr, /^warning: left out tasks\/ready\/future-1\.md: .*schemaVersion 2 is newer than this svc understands \(it reads version 1\); upgrade svc/m);
+  assert.match(withNewer.stderr, /^svc: left out tasks\/ready\/future-1\.md: .*schemaVersion 2 is newer than this svc understands \(it reads version 1\); upgrade svc/m);
+  assert.match(withNewer.stderr, /^svc: the export is incomplete: 1 invalid task file left out \(listed above\)\.\nhint: /m);
   const bad = await svc(root, 'export', '--status', 'finished');
   assert.is(bad.code, 1);
   assert.match(bad.stderr, /unknown status "finished"/);

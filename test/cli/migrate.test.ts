@@ -84,4 +84,33 @@ migrate('a file that is still invalid after the defaults is reported and left as
   assert.ok(existsSync(join(root, 'tasks/backlog/hand-1.md')));
 });
 
+migrate('a task file with no frontmatter at all is migrated: id from the file name, title from its first heading, the text kept as the body', async () => {
+  const root = tempRoot();
+  mkdirSync(join(root, 'tasks', 'backlog'), { recursive: true });
+  const text = '# Write the onboarding guide\n\nFor new people.\n';
+  writeFileSync(join(root, 'tasks/backlog/guide.md'), text);
+  const out = await svc(root, 'migrate');
+  assert.is(out.code, 0, out.stdout + out.stderr);
+  assert.match(out.stdout, /Migrated tasks\/backlog\/guide\.md \(no schemaVersion -> 1\):\n  schemaVersion: 1\n  id: "guide" \(was missing; the file name\)/);
+  assert.match(out.stdout, /title: "Write the onboarding guide" \(was missing; the first heading of the body\)/);
+  const shown = JSON.parse((await svc(root, 'task', 'show', 'guide', '--json')).stdout);
+  assert.is((shown.task ?? shown).title, 'Write the onboarding guide');
+  assert.match(readFileSync(join(root, 'tasks/backlog/guide.md'), 'utf8'), /\n---\n\n# Write the onboarding guide\n\nFor new people\.\n$/);
+});
+
+migrate('a file it cannot migrate (malformed YAML, a schemaVersion that is no number) is listed and the exit code is 1', async () => {
+  const root = tempRoot();
+  mkdirSync(join(root, 'tasks', 'ready'), { recursive: true });
+  writeFileSync(join(root, 'tasks/ready/broken.md'), '---\ntitle: [unclosed\n---\n');
+  writeFileSync(join(root, 'tasks/ready/odd.md'), '---\nschemaVersion: one\n---\n');
+  const out = await svc(root, 'migrate', '--json');
+  assert.is(out.code, 1);
+  const failed = Object.fromEntries((JSON.parse(out.stdout).failed as { file: string; reason: string }[]).map(({ file, reason }) => [file, reason]));
+  assert.equal(Object.keys(failed).sort(), ['tasks/ready/broken.md', 'tasks/ready/odd.md']);
+  assert.match(failed['tasks/ready/broken.md']!, /^cannot be read as a task file: malformed YAML frontmatter/);
+  assert.match(failed['tasks/ready/odd.md']!, /schemaVersion "one" is not a version number/);
+  const text = await svc(root, 'migrate');
+  assert.match(text.stdout, /^Cannot migrate tasks\/ready\/broken\.md: cannot be read as a task file/m);
+});
+
 migrate.run();

@@ -34,4 +34,30 @@ timers('a notBefore past the longest timer does not make the scheduler tick agai
   await scheduler.close();
 });
 
+timers('a long tick asked for again is followed by a rest as long before the next, so the changes asking for it get in', async () => {
+  const root = tempRoot();
+  writeOrg(root, { agents: [{ id: 'dev', name: 'Dev', command: ['true'] }] });
+  const store = createStore({ root });
+  const listing = createListingSource(store);
+  const plans: { start: number; end: number }[] = [];
+  const scheduler = startScheduler({
+    store, adapters: {}, loadOrg: () => loadOrg(root), mode: () => 'standalone', pluginAttached: () => false, log: () => undefined, alert: () => undefined,
+    source: {
+      snapshot: async () => {
+        const start = performance.now();
+        while (performance.now() - start < 40); // a plan of many ready tasks holds the event loop this long
+        if (plans.length === 0) scheduler.schedule(); // a change arrives during the first tick
+        plans.push({ start, end: performance.now() });
+        return listing.snapshot();
+      },
+    },
+  });
+  scheduler.schedule();
+  await scheduler.idle();
+  assert.is(plans.length, 2);
+  const [first, second] = plans as [{ start: number; end: number }, { start: number; end: number }];
+  assert.ok(second.start - first.end >= 40, `the second tick began ${(second.start - first.end).toFixed(1)} ms after the first plan`);
+  await scheduler.close();
+});
+
 timers.run();

@@ -31,7 +31,7 @@ sync('a second import creates and changes nothing; a dry run writes nothing', as
   const map = readFileSync(join(root, 'data/imports/aof.json'), 'utf8');
   const second = await importJson(root, 'aof', dir);
   assert.is(second.code, 0);
-  assert.equal(second.report.summary, { create: 0, update: 0, unchanged: 11, kept: 0, missing: 0, invalid: 0, problems: 0 });
+  assert.equal(second.report.summary, { create: 0, update: 0, unchanged: 11, kept: 0, missing: 0, invalid: 0, problems: 0, skipped: 0, cycles: 0 });
   assert.equal(snapshot(root), before);
   assert.is(readFileSync(join(root, 'data/imports/aof.json'), 'utf8'), map);
 });

@@ -65,7 +65,7 @@ export async function toAofRecord(parsed: { data: Record<string, unknown>; body:
   const createdAt = toIsoTime(data.createdAt);
   const project = ctx.store.project ?? (typeof data.project === 'string' && data.project ? data.project : undefined);
   return {
-    sourceId: `${scope}${id}`, wantedId: id, file: ctx.file, title: data.title, body, status: toStatus(ctx.status, mapped, ctx.keepStatus),
+    sourceId: `${scope}${id}`, wantedId: id, ...(scope ? { scope } : {}), file: ctx.file, title: data.title, body, status: toStatus(ctx.status, mapped, ctx.keepStatus),
     ...(priority ? { priority } : {}), tags: toStrings(routingIn.tags), dependsOn: toStrings(data.dependsOn).map((dep) => `${scope}${dep}`),
     ...(typeof data.parentId === 'string' && data.parentId ? { parentId: `${scope}${data.parentId}` } : {}),
     ...(createdAt ? { createdAt } : {}), ...(project ? { project } : {}), extra: toExtra(data, ctx.status, mapped, routingIn),

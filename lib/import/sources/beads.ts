@@ -8,6 +8,8 @@ import { readSourceFile, toIsoTime, toReason, toStrings } from './read.js';
 
 /** beads statuses -> svc (docs/moving-in-and-out.md); a run never survives a move, so in_progress comes in as ready. */
 const STATUS: Record<string, Status> = { open: 'backlog', in_progress: 'ready', blocked: 'blocked', deferred: 'backlog', pinned: 'backlog', hooked: 'backlog', closed: 'done' };
+/** Marks a refusal that is no problem: a deleted issue, skipped as documented. */
+const TOMBSTONE = 'tombstone:';
 /** beads priorities 0 (highest) to 4 -> svc. */
 const PRIORITY: readonly Priority[] = ['critical', 'high', 'normal', 'low', 'low'];
 
@@ -18,14 +20,15 @@ export const beadsSource: ImportSource = {
   async read(path) {
     const file = await toIssuesFile(path);
     const text = await readSourceFile(file, this.expects, file === path ? undefined : path);
-    const out: SourceRead = { records: [], problems: [] };
+    const out: SourceRead = { records: [], problems: [], skipped: [] };
     text.split('\n').forEach((line, i) => {
       if (!line.trim()) return;
       const where = `${file}:${i + 1}`;
       try {
         const record = toRecord(JSON.parse(line) as Record<string, unknown>, where);
-        if (typeof record === 'string') out.problems.push({ file: where, reason: record });
-        else out.records.push(record);
+        if (typeof record !== 'string') out.records.push(record);
+        else if (record.startsWith(TOMBSTONE)) out.skipped!.push({ file: where, reason: record.slice(TOMBSTONE.length) });
+        else out.problems.push({ file: where, reason: record });
       } catch (err) {
         out.problems.push({ file: where, reason: `not a JSON line (${toReason(err)})` });
       }
@@ -48,8 +51,8 @@ async function toIssuesFile(path: string): Promise<string> {
 function toRecord(issue: Record<string, unknown>, where: string): SourceRecord | string {
   if (!issue || typeof issue !== 'object' || typeof issue.id !== 'string' || !issue.id || typeof issue.title !== 'string') return 'expected an issue with a string `id` and `title`';
   const state = typeof issue.status === 'string' ? issue.status : 'open';
-  if (state === 'tombstone') return `${issue.id} is deleted in beads (tombstone): not imported`;
-  const status = STATUS[state];
+  if (state === 'tombstone') return `${TOMBSTONE}${issue.id} is deleted in beads (tombstone): not imported`;
+  const status = Object.hasOwn(STATUS, state) ? STATUS[state] : undefined;
   if (!status) return `${issue.id}: unknown status ${JSON.stringify(state)}; expected one of ${Object.keys(STATUS).join(', ')}`;
   const deps = Array.isArray(issue.dependencies) ? (issue.dependencies as Record<string, unknown>[]) : [];
   const on = (types: (string | undefined)[]) => deps.filter((dep) => dep && types.includes(typeof dep.type === 'string' ? dep.type : undefined) && typeof dep.depends_on_id === 'string').map((dep) => dep.depends_on_id as string);

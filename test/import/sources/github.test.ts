@@ -43,7 +43,7 @@ github('a second import creates nothing; a change at the source updates the task
   const file = join(copyFixture('github'), 'issues.json');
   const ids = toIds((await importJson(root, 'github', file)).report.items);
   const again = await importJson(root, 'github', file);
-  assert.equal(again.report.summary, { create: 0, update: 0, unchanged: 3, kept: 0, missing: 0, invalid: 0, problems: 0 });
+  assert.equal(again.report.summary, { create: 0, update: 0, unchanged: 3, kept: 0, missing: 0, invalid: 0, problems: 0, skipped: 0, cycles: 0 });
   assert.is(Object.keys(readTasks(root)).length, 3);
   const issues = JSON.parse(readFileSync(file, 'utf8'));
   issues[0].title = 'Board flickers on resize (Firefox only)';

@@ -75,7 +75,8 @@ export function createCommandAdapter(options: CommandAdapterOptions): CommandAda
         child.on('exit', (code, signal) => {
           output.ended(signal ? `killed by ${signal}` : `exit code ${code}`);
           runs.exited(run);
-          resolve(code === 0 ? { ok: true } : { ok: false, reason: 'ended_without_completion', error: signal ? `killed by ${signal}` : `exit code ${code}` });
+          const how = signal ? { signal } : { exitCode: code ?? 0 };
+          resolve(code === 0 ? { ok: true, ...how } : { ok: false, reason: 'ended_without_completion', error: signal ? `killed by ${signal}` : `exit code ${code}`, ...how });
         });
       });
       return { ended };

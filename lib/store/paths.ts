@@ -42,6 +42,8 @@ export interface Paths {
   requests: string;
   /** The log of each run of a task (a local agent's output, a check's), `<session or check>-<n>.log`. */
   runLogDir(taskId: string): string;
+  /** The working directory of a local agent's run without a worktree (`data/scratch/<task id>/<session>`). */
+  scratchDir(taskId: string, sessionId: string): string;
   statusDir(status: Status): string;
   taskFile(status: Status, id: string): string;
   /** The listing rows of one status directory, cached by file identity (`data/cache/rows-<status>.json`). */
@@ -119,6 +121,7 @@ export function toPaths(rootArg: string): Paths {
     backups: join(data, 'backups'),
     imports: join(data, 'imports'),
     runLogDir: (taskId) => join(data, 'logs', 'runs', taskId),
+    scratchDir: (taskId, sessionId) => join(data, 'scratch', taskId, sessionId.replace(/[^A-Za-z0-9._-]/g, '_')),
     statusDir: (status) => join(tasks, status),
     taskFile: (status, id) => join(tasks, status, `${id}.md`),
     rowCache: (status) => join(data, 'cache', `rows-${status}.json`),

@@ -61,7 +61,7 @@ async function runEach(ctx: Context, ids: readonly string[], opts: Record<string
     else ctx.io.stderr(`svc: ${toTerminalText(outcome.id)}: ${outcome.error.message}\n${outcome.error.hint ? `hint: ${outcome.error.hint}\n` : ''}`);
   }
   const failed = outcomes.filter((outcome) => !outcome.ok).length;
-  if (failed) ctx.io.stderr(`svc: ${failed} of ${outcomes.length} failed; the others were done.\n`);
+  if (failed) ctx.io.stderr(`svc: ${failed} of ${outcomes.length} failed; ${failed === outcomes.length ? 'none was done' : 'the others were done'}.\n`);
 }
 
 /** A move, and where an unblocked task went when that was not ready. */

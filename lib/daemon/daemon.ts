@@ -118,6 +118,7 @@ async function launch(paths: Paths, store: Store, options: DaemonOptions, clock:
     log.info('health.listening', { url: `http://127.0.0.1:${parts.health.port}/health` });
   }
   if (settings.webPort !== undefined) await core.web.open(settings.webPort);
+  else await core.web.reopen();
   await writePidFile(paths, core.pid);
   log.info('daemon.started', { pid: core.pid, version: core.version, socket: paths.socket, byStatus: index.counts() });
   await store.events.record(clock(), [{ type: 'daemon.started', actor: 'system', payload: { pid: core.pid, version: core.version } }]);

@@ -37,6 +37,8 @@ export interface Paths {
   /** A check's process group while it runs (`<task id>`), so a restarted daemon ends it before running the checks again. */
   checks: string;
   /** Per-run output logs, one folder per task (`<task id>/<session or check>-<n>.log`). */
+  /** The port the web board last listened on, reused at the next open or start so an open page reconnects. */
+  webPort: string;
   runLogs: string;
   /** The answers of recent request ids, one file each, so a retried call is answered, not applied again. */
   requests: string;
@@ -108,6 +110,7 @@ export function toPaths(rootArg: string): Paths {
     envFile: join(data, 'daemon.env'),
     spawns: join(data, 'spawns'),
     webToken: join(data, 'web.token'),
+    webPort: join(data, 'web.port'),
     runLogs: join(data, 'logs', 'runs'),
     runs: join(data, 'runs'),
     workspaces: join(data, 'workspaces'),

@@ -25,6 +25,9 @@ import { createWebPort, type WebPort } from './web-port.js';
 
 export type { Daemon, DaemonOptions, HookListener } from './daemon-options.js';
 
+/** The holds of a daemon without a scheduler: none. */
+const NO_HOLDS = new Map<string, never>();
+
 /**
  * Starts the daemon on `data/daemon.sock`: single-instance lock, leftovers of a killed daemon
  * removed, index loaded, socket bound with mode 0600, `data/daemon.pid` written once `/healthz` answers.
@@ -105,7 +108,7 @@ async function launch(paths: Paths, store: Store, options: DaemonOptions, clock:
   void index.loaded.then(() => ((core.loaded = true), log.info('index.loaded', { byStatus: index.counts() })), () => undefined);
   const limits = toServerLimits(options.limits);
   const routeContext = toRouteContext(core, limits);
-  core.web = createWebPort({ ...routeContext, paths, store, index, changes, clock, plan: async () => core.scheduling?.dryRun() ?? [], metrics: metricsHandler(() => metrics) }, options.web);
+  core.web = createWebPort({ ...routeContext, paths, store, index, changes, clock, plan: async () => core.scheduling?.dryRun() ?? [], holds: () => core.scheduling?.holds() ?? NO_HOLDS, metrics: metricsHandler(() => metrics) }, options.web);
   const server = (parts.server = createLimitedServer(createRoutes(routeContext), limits, {
     onRefused: (busy) => log.warn('socket.refused', { message: `a connection was refused (503 busy): all ${busy} open connections have a request in flight` }),
   }));

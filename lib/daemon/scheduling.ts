@@ -9,7 +9,7 @@ import { createApprovalAlerts } from '../engine/approval-alert.js';
 import { startMurmur } from '../engine/murmur-runner.js';
 import type { Action, AdapterKind, Mode, PlanTask, Snapshot } from '../engine/plan.js';
 import { startSpawnRecovery } from '../engine/recover.js';
-import { startScheduler, type SchedulerHandle } from '../engine/scheduler.js';
+import { startScheduler, type Hold, type SchedulerHandle } from '../engine/scheduler.js';
 import { startOverdue } from '../engine/overdue-runner.js';
 import { startSla } from '../engine/sla-runner.js';
 import { startWorkspaceCleanup } from '../engine/workspace-cleanup.js';
@@ -50,6 +50,8 @@ export interface SchedulingOptions {
 export interface Scheduling {
   mode(): Mode;
   stats(): { lastPollAt: string | null; lastTickAt: string | null };
+  /** Why each ready task the last tick held waits. */
+  holds(): ReadonlyMap<string, Hold>;
   /** Asks for a coalesced tick (a task reached ready, left in-progress or reached done). */
   schedule(): void;
   /** A tick or a dispatch is under way (background work of the index waits for it). */
@@ -139,6 +141,7 @@ export async function startScheduling(options: SchedulingOptions): Promise<Sched
   return {
     mode: boot.mode,
     stats: () => ({ lastPollAt, lastTickAt: scheduler.stats().lastTickAt }),
+    holds: () => scheduler.holds(),
     schedule,
     busy: scheduler.busy,
     observe(change) {

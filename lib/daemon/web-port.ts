@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { chmodSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Clock } from '../core/time.js';
+import type { Hold } from '../engine/scheduler.js';
 import { hasCode, SvcError } from '../core/errors.js';
 import type { Paths } from '../store/paths.js';
 import type { Store } from '../store/store.js';
@@ -21,6 +22,8 @@ export type WebMount = Pick<RouteContext, 'tools' | 'toolContext' | 'status' | '
   /** The plan of a scheduler tick (`svc scheduler run --dry-run`); empty without a scheduler. */
   plan: () => Promise<unknown[]>;
   clock: Clock;
+  /** Why each ready task the scheduler's last tick held waits (none without a scheduler). */
+  holds?: () => ReadonlyMap<string, Hold>;
   /** `GET /metrics` (daemon/metrics.ts), served on the board's port behind its token. */
   metrics?: (req: IncomingMessage, res: ServerResponse) => Promise<void>;
 };

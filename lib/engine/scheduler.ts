@@ -64,8 +64,13 @@ export interface SchedulerHandle {
   /** Resolves when, in addition, every run the adapters can watch has ended and been checked. */
   drain(): Promise<void>;
   stats(): { lastTickAt: string | null; activeRuns: number };
+  /** Why each ready task the last tick held waits (`not-before`, `no-route`, `agent-paused`, ...): what the board shows on its card. */
+  holds(): ReadonlyMap<string, Hold>;
   close(): Promise<void>;
 }
+
+/** Why a ready task waits, as the last tick planned it. */
+export type Hold = Pick<Extract<Action, { kind: 'hold' }>, 'reason' | 'detail'>;
 
 /** Expected waits, not logged: a busy agent, the global limit, dependencies, a backoff, a `notBefore`, an operator's pause. */
 const QUIET_HOLDS: ReadonlySet<string> = new Set(['concurrency', 'agent-busy', 'dependencies', 'backoff', 'not-before', 'agent-paused', 'previous-run-ending']);
@@ -84,6 +89,7 @@ export function startScheduler(options: SchedulerOptions): SchedulerHandle {
   let again = false;
   let closed = false;
   let lastTickAt: string | null = null;
+  let holds: ReadonlyMap<string, Hold> = new Map();
   let wake: { at: number; timer: NodeJS.Timeout } | null = null;
   const pauses = createPauseReader(options.store.paths, options.log);
 
@@ -104,6 +110,7 @@ export function startScheduler(options: SchedulerOptions): SchedulerHandle {
   async function tick(): Promise<TickReport> {
     const { org, settings, now, snapshot, actions } = await planNow();
     lastTickAt = now.toISOString();
+    holds = new Map(actions.flatMap((a) => (a.kind === 'hold' ? [[a.taskId, { reason: a.reason, detail: a.detail }] as const] : [])));
     wakeForBackoff(actions, now);
     const dispatched: string[] = [];
     options.trace?.(`tick: ${snapshot.ready.length} ready, ${snapshot.inProgress.length} in progress -> ${summarizeActions(actions)}`);
@@ -209,6 +216,7 @@ export function startScheduler(options: SchedulerOptions): SchedulerHandle {
       while (current || inflight.size || runs.size) await Promise.allSettled([current, ...inflight, ...runs]);
     },
     stats: () => ({ lastTickAt, activeRuns: runs.size }),
+    holds: () => holds,
     async close() {
       closed = true;
       if (wake) clearTimeout(wake.timer);

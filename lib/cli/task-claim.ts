@@ -1,7 +1,7 @@
 import type { CAC } from 'cac';
 import { SvcError } from '../core/errors.js';
 import { toTerminalText } from '../core/text.js';
-import { loadOrg } from '../org/org-chart.js';
+import type { StoredTask } from '../store/task-file.js';
 import { loadStore, type Context } from './context.js';
 import { operate } from './operate.js';
 import { OPERATOR, toCaller } from './task-caller.js';
@@ -31,13 +31,15 @@ export function registerTaskClaim(cli: CAC, ctx: Context): void {
 
 // --- internal ---
 
-/** Prepares the claimed task's worktree when it has a workspace (`prepareWorkspace`, as a dispatch does) and prints where it is. */
+/** Prepares the claimed task's worktree when it names a workspace (`prepareWorkspace`, as a dispatch does) and prints where it is. */
 async function printWorktree(ctx: Context, taskId: string, lease: Claimed['lease']): Promise<void> {
+  const shown = await operate<StoredTask>(ctx, 'operator_task_show', { taskId });
+  if (!shown.task.routing.workspace && !shown.task.workspace) return; // the store and git are loaded only for a task with a workspace
   await loadStore();
   const store = ctx.store();
   const claimed = await store.get(taskId);
+  const [{ loadOrg }, { prepareWorkspace }] = await Promise.all([import('../org/org-chart.js'), import('../engine/workspace-step.js')]); // loaded only by a claim
   const org = await loadOrg(ctx.root).catch(() => null);
-  const { prepareWorkspace } = await import('../engine/workspace-step.js');
   const workspace = await prepareWorkspace({ store, org, agent: lease.agent, sessionId: lease.sessionId }, claimed).catch((err: unknown) => {
     throw new SvcError('unavailable', `${taskId} is claimed (session ${lease.sessionId}), but its worktree could not be prepared: ${err instanceof Error ? err.message : String(err)}`, `Fix the cause, then run \`svc task status ${taskId} ready --session ${lease.sessionId}\` and claim it again, or work without the worktree.`);
   });

@@ -2,7 +2,7 @@ import { SvcError } from '../core/errors.js';
 import { toPaths } from '../store/paths.js';
 import type { RunLogEntry } from '../store/run-logs.js';
 import type { Context } from './context.js';
-import { describeGatewayRun, listGatewayRuns, type GatewayRun } from './task-logs-none.js';
+import type { GatewayRun } from './task-logs-none.js';
 
 /** The run logs of a task, oldest run first. */
 export async function listLogs(ctx: Context, taskId: string): Promise<RunLogEntry[]> {
@@ -14,6 +14,7 @@ export type TaskRun = (RunLogEntry & { note?: undefined }) | (Omit<RunLogEntry, 
 
 /** Every run of a task, oldest first: its run logs and its runs through the gateway or the plugin. */
 export async function listRuns(ctx: Context, taskId: string): Promise<TaskRun[]> {
+  const { describeGatewayRun, listGatewayRuns } = await import('./task-logs-none.js');
   const [logs, gateway] = await Promise.all([listLogs(ctx, taskId), listGatewayRuns(ctx, taskId)]);
   const others: TaskRun[] = gateway.map((run) => ({ path: null, file: null, kind: run.kind, name: run.name, session: run.session, startedAt: run.startedAt, ended: null, bytes: 0, note: describeGatewayRun(taskId, run) }));
   return [...logs, ...others].sort((a, b) => (a.startedAt ?? '').localeCompare(b.startedAt ?? ''));

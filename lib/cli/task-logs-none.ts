@@ -37,14 +37,18 @@ export function describeGatewayRun(taskId: string, run: GatewayRun): string {
 }
 
 /**
- * Why no run log will come for a task with none yet, or null while one may: its run went to the
- * gateway or the plugin, the agent it routes to has no command (its runs go there too), or no
- * daemon runs on the root to dispatch it.
+ * Why no run log will come for a task with none yet, or null while one may: it is claimed (by the
+ * operator, say) rather than dispatched, its run went to the gateway or the plugin, the agent it
+ * routes to has no command (its runs go there too), or no daemon runs on the root to dispatch it.
  */
 export async function explainNoLog(ctx: Context, stored: StoredTask): Promise<string | null> {
   const { task } = stored;
   const lease = stored.status === 'in-progress' ? task.lease : undefined;
   if (lease) {
+    const dispatched = await readEvents(ctx.root, { taskId: task.id, type: 'task.dispatched' });
+    if (!dispatched.some((event) => (event.payload as { sessionId?: unknown } | undefined)?.sessionId === lease.sessionId)) {
+      return `(${task.id} is claimed by ${lease.agent} (session ${lease.sessionId}), not dispatched: no run writes a log for it)`;
+    }
     const run = (await listGatewayRuns(ctx, task.id)).find((r) => r.session === lease.sessionId);
     if (run) return describeGatewayRun(task.id, run).replace(/^=== svc run: (.*) ===$/, '($1)');
   }

@@ -156,7 +156,7 @@ logs('a gateway agent\'s run names its session in svc task logs, and --follow sa
   }
 });
 
-logs('--follow of a ready task with no daemon running says no daemon dispatches it and ends', async () => {
+logs('--follow of a ready task with no daemon running says no daemon dispatches it and ends; of a claimed task, that it was claimed', async () => {
   const root = tempRoot();
   writeOrg(root, { agents: [{ id: 'dev', name: 'Dev', command: agent('complete();') }] });
   const env = { SVC_HOME: root, HOME: root };
@@ -166,6 +166,10 @@ logs('--follow of a ready task with no daemon running says no daemon dispatches 
   const followed = await within(15_000, () => runSvc(env, 'task', 'logs', id, '--follow'), 'the follow to end');
   assert.is(followed.code, 0, followed.stderr);
   assert.is(followed.stdout, `(${id} has no run log, and no daemon runs on ${root} to dispatch it: start one with \`svc daemon start\`, then follow again)\n`);
+  const claimed = await runSvc(env, 'task', 'claim', id);
+  const session = /\(session (\S+)\)/.exec(claimed.stdout)![1];
+  const ofClaim = await within(15_000, () => runSvc(env, 'task', 'logs', id, '--follow'), 'the follow to end');
+  assert.is(ofClaim.stdout, `(${id} is claimed by operator (session ${session}), not dispatched: no run writes a log for it)\n`);
 });
 
 logs.run();

@@ -2,6 +2,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import { TOOLS } from '../lib/tools/index.js';
 
 // The README is the entry and docs/ holds the reference, one topic a file: every relative link
 // must land on a file, and on a heading of it when it names one.
@@ -36,6 +37,18 @@ docs('the README stays an entry of about 300 lines at most', () => {
 docs('headings become the anchors a link names, as GitHub makes them', () => {
   assert.equal(anchorsOf('# The daemon\n## `svc init`: wiring svc into a gateway\n```\n# not a heading\n```\n## Limits\n## Limits\n'), new Set(['the-daemon', 'svc-init-wiring-svc-into-a-gateway', 'limits', 'limits-1']));
   assert.equal(linksOf('[a](x.md#y) `[b](c.md)` [web](https://example.com)\n```\n[d](e.md)\n```\n'), [{ target: 'x.md#y', line: 1 }]);
+});
+
+docs('docs/agent-tools.md names every parameter of each svc_* tool in its row (actor, which every tool takes, in the text above)', () => {
+  const doc = readFileSync(join(docsDir, 'agent-tools.md'), 'utf8');
+  const missing: string[] = [];
+  for (const tool of TOOLS) {
+    const row = new RegExp(`^\\| \`${tool.name}\` \`\\{([^}]*)\\}\``, 'm').exec(doc);
+    const named = new Set((row?.[1] ?? '').split(',').map((param) => param.trim().replace(/\?$/, '')));
+    const shape = (tool.params as unknown as { shape?: Record<string, unknown> }).shape ?? {};
+    for (const param of Object.keys(shape)) if (param !== 'actor' && !named.has(param)) missing.push(`${tool.name}: ${param}`);
+  }
+  assert.equal(missing, [], `parameters docs/agent-tools.md does not list: ${missing.join(', ')}`);
 });
 
 docs.run();

@@ -5,6 +5,8 @@ import { useState } from 'preact/hooks';
 import { act, timeLeft } from './api.js';
 
 const ACTIVE = ['backlog', 'ready', 'in-progress', 'blocked'];
+/** Holds the card already shows in its own way: a backoff (retry in), dependencies (waits on), a not-before time. */
+const HOLDS_SHOWN_ELSEWHERE = ['backoff', 'dependencies', 'not-before'];
 
 /** Tells each card whether it is on screen (or near it): a countdown off screen does not tick. */
 const onScreen = typeof IntersectionObserver === 'function'
@@ -44,7 +46,7 @@ export class Card extends Component {
 
   updateTicking() {
     const { card } = this.props;
-    setTicking(this, this.visible !== false && !!(card.leaseExpiresAt || card.nextAttemptAt));
+    setTicking(this, this.visible !== false && !!(card.leaseExpiresAt || card.nextAttemptAt || card.notBefore || card.dueAt));
   }
 
   seen(visible) {
@@ -63,7 +65,10 @@ export class Card extends Component {
   }
 }
 
-/** A card: id, title, priority, agent, gate, lease time left, backoff, open dependencies, SLA and deadletter marks. */
+/**
+ * A card: id, title, priority, agent, gate, lease time left, backoff, why the scheduler holds it,
+ * its not-before and due times, open dependencies, SLA, overdue and deadletter marks.
+ */
 function CardView({ card, now, actions }) {
   const [error, setError] = useState('');
   const run = (name, body = {}) => act(name, { taskId: card.id, ...body }).then(() => setError(''), (err) => setError(err.message));
@@ -76,9 +81,13 @@ function CardView({ card, now, actions }) {
       ${card.gate && html`<span class="gate">gate ${card.gate}</span>`}
       ${card.leaseExpiresAt && html`<span class="lease">lease ${timeLeft(card.leaseExpiresAt, now)}</span>`}
       ${card.nextAttemptAt && html`<span class="backoff">retry in ${timeLeft(card.nextAttemptAt, now)}</span>`}
+      ${card.hold && !HOLDS_SHOWN_ELSEWHERE.includes(card.hold.reason) && html`<span class="hold" data-hold=${card.hold.reason} title=${card.hold.detail}>held: ${card.hold.reason} (${card.hold.detail})</span>`}
+      ${card.notBefore && Date.parse(card.notBefore) > now && html`<span class="not-before" title=${card.notBefore}>not before ${card.notBefore.slice(0, 16).replace('T', ' ')} UTC (in ${timeLeft(card.notBefore, now)})</span>`}
+      ${card.dueAt && html`<span class="due" title=${card.dueAt}>due ${Date.parse(card.dueAt) > now ? `in ${timeLeft(card.dueAt, now)}` : `${timeLeft(card.dueAt, now).slice(1)} ago`}</span>`}
       ${card.openDeps.length > 0 && html`<span class="deps">waits on ${card.openDeps.join(', ')}</span>`}
       ${card.dispatchFailures > 0 && html`<span class="fail">${card.dispatchFailures} failed</span>`}
       ${card.sla && html`<span class="mark sla">SLA</span>`}
+      ${card.dueAt && Date.parse(card.dueAt) <= now && html`<span class="mark overdue">overdue</span>`}
       ${card.status === 'deadletter' && html`<span class="mark dead">deadletter</span>`}
     </div>
     <footer>

@@ -8,6 +8,7 @@ import { toPaths } from '../store/paths.js';
 import { DEFAULT_RUN_LOG_MAX_BYTES } from '../store/run-logs.js';
 import { removeBriefFile, toBriefEnv, writeBriefFile } from './brief-file.js';
 import { openRunOutput, type RunOutput } from './run-output.js';
+import { endScratchDir, makeScratchDir } from './scratch.js';
 import { createRunRegistry, type Run, type RunRegistry } from './runs.js';
 
 /** Options of the command adapter. */
@@ -56,7 +57,8 @@ export interface CommandAdapter extends Adapter {
  * `SVC_TASK_BRIEF`, `SVC_SESSION_ID`, `SVC_SOCKET`, `SVC_HOME`, `SVC_AGENT`, `SVC_TASK_GATE`), the
  * brief in a private file (`data/briefs/<task id>@<session>`, removed once the run is gone), the
  * prompt on stdin (a file, so no pipe ties the agent to the daemon), stdout and stderr to the
- * run's own log (`data/logs/runs/<task id>/<session>-<n>.log`, capped, the tail kept).
+ * run's own log (`data/logs/runs/<task id>/<session>-<n>.log`, capped, the tail kept). Its working
+ * directory is the task's worktree, else a scratch directory of the run's own (`makeScratchDir`).
  * The run ends when the process exits; it is gone once no process of its group is left.
  */
 export function createCommandAdapter(options: CommandAdapterOptions): CommandAdapter {
@@ -73,22 +75,26 @@ export function createCommandAdapter(options: CommandAdapterOptions): CommandAda
       const argv = agent?.command;
       if (!argv?.length) throw new SpawnError('agent_unavailable', `agent ${request.agent} has no command in the org chart`);
       const brief = writeBriefFile(briefsDir, request.taskId, request.sessionId, request.task.body);
+      const scratch = request.workspace ? null : makeScratchDir(options.root, request.taskId, request.sessionId);
       let output: RunOutput;
       let child: ChildProcess;
       try {
         const env = { ...options.baseEnv, ...options.extraEnv, ...agent?.env, ...toTaskEnv(options, request, brief) };
         output = openRunOutput({ root: options.root, logFile: options.logFile, maxBytes: () => options.runLogMaxBytes?.() ?? DEFAULT_RUN_LOG_MAX_BYTES }, request);
-        child = await start(argv, env, request.prompt, { ...options, cwd: request.workspace?.path ?? options.root }, output);
+        child = await start(argv, env, request.prompt, { ...options, cwd: request.workspace?.path ?? scratch! }, output);
       } catch (err) {
         removeBriefFile(briefsDir, request.taskId, request.sessionId);
+        if (scratch) endScratchDir(scratch);
         throw err;
       }
       const run = runs.add(request.taskId, request.sessionId, child.pid!);
       const ended = new Promise<RunEnd>((resolve) => {
         child.on('exit', (code, signal) => {
-          output.ended(signal ? `killed by ${signal}` : `exit code ${code}`);
+          const kept = scratch !== null && endScratchDir(scratch);
+          output.ended(`${signal ? `killed by ${signal}` : `exit code ${code}`}${kept ? `; its files are kept in ${scratch}` : ''}`);
           runs.exited(run);
-          resolve(code === 0 ? { ok: true } : { ok: false, reason: 'ended_without_completion', error: signal ? `killed by ${signal}` : `exit code ${code}` });
+          const how = signal ? { signal } : { exitCode: code ?? 0 };
+          resolve(code === 0 ? { ok: true, ...how } : { ok: false, reason: 'ended_without_completion', error: signal ? `killed by ${signal}` : `exit code ${code}`, ...how });
         });
       });
       return { ended };

@@ -45,6 +45,8 @@ export interface Context {
   exitCode: number;
   /** `--request-id`: the id a change is sent under (a rerun with the id of a call that timed out learns its outcome). */
   requestId?: string;
+  /** The request ids whose first answer was sent again (a rerun with `--request-id`): nothing was done now. */
+  replayed?: string[];
   /** The id a command of several calls was given or made (each call sends `<id>.<n>`): what a rerun names. */
   requestBase?: string;
 }

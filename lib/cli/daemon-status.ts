@@ -57,6 +57,7 @@ function formatStatus(probe: DaemonProbe, paths: Paths): string[] {
     lines.push(`Tasks: ${Object.entries(s.tasks.byStatus).map(([name, n]) => `${name} ${n}`).join(', ')}${s.tasks.invalid ? `; ${s.tasks.invalid} invalid file(s), see svc doctor` : ''}`);
     for (const plugin of s.plugins) lines.push(`Plugin: ${plugin.id} (attached since ${plugin.since})`);
     lines.push(...(s.leases ? formatLeases(s.leases) : []), ...(s.config ? formatConfig(s.config) : []), ...formatPausedLines(s.pausedAgents ?? []));
+    if (s.web !== undefined) lines.push(s.web ? `Web board: ${s.web.url} (port ${s.web.port}; \`svc web\` prints it with its token)` : 'Web board: not open (`svc web` opens it)');
   }
   lines.push(`Socket: ${paths.socket}`, `Log: ${paths.daemonLog}`);
   return lines;

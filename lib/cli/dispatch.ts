@@ -78,6 +78,7 @@ export async function dispatch(argv: readonly string[], io: Io): Promise<number>
     }
     assertRootExists(ctx.root, first ?? '', group ? cli.matchedCommand.name : '', cli.args);
     await cli.runMatchedCommand();
+    if (ctx.replayed?.length) io.stderr(`${toReplayNote(ctx.replayed)}\n`);
     return ctx.exitCode;
   } catch (err) {
     if (err instanceof Error && err.name === 'CACError') return usage(ctx, argv, err.message, cli.name);
@@ -87,6 +88,12 @@ export async function dispatch(argv: readonly string[], io: Io): Promise<number>
 }
 
 // --- internal ---
+
+/** What a rerun with `--request-id` says when the answer is the first call's, sent again. */
+function toReplayNote(ids: readonly string[]): string {
+  const which = ids.length === 1 ? `request ${ids[0]} was` : `requests ${ids.join(', ')} were`;
+  return `note: a replay: ${which} already done, and this is the first answer again; nothing was done now.`;
+}
 
 /** Several modules' commands as one registration. */
 function registerAll(registers: readonly Register[]): Register {

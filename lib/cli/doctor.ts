@@ -142,14 +142,17 @@ function printConfig(ctx: Context, config: readonly ConfigProblem[]): void {
   if (config.length) ctx.print('hint: fix the listed fields (svc org validate checks the org chart); a daemon holds ready tasks while no valid org chart is loaded.');
 }
 
+/** A missing status directory (or its `.gitkeep`) is no problem: svc creates it when first needed, as on a fresh root; `--fix` creates it now. */
 function printPlan(ctx: Context, plan: ReconcilePlan, json: boolean, { config, spool, elsewhere, dangling, cycles, keptWorktrees }: Elsewhere): void {
-  const { actions } = plan;
+  const actions = plan.actions.filter((action) => action.kind !== 'missing');
+  const notCreated = plan.actions.filter((action) => action.kind === 'missing');
   ctx.exitCode = actions.length ? 1 : 0;
   if (json) {
     const problems = actions.length + config.length + (spool?.problem ? 1 : 0) + cycles.length;
-    return ctx.json({ ok: problems === 0, problems, counts: toCounts(actions), actions, config, eventSpool: spool, dangling, cycles, keptWorktrees });
+    return ctx.json({ ok: problems === 0, problems, counts: toCounts(actions), actions, notCreated: notCreated.map((action) => action.path), config, eventSpool: spool, dangling, cycles, keptWorktrees });
   }
   for (const action of actions) ctx.print(action.line);
+  if (notCreated.length) ctx.print(`not created yet (svc creates them when first needed; \`svc doctor --fix\` creates them now): ${notCreated.map((action) => relative(ctx.root, action.path)).join(', ')}`);
   ctx.print(actions.length ? `${toSummary(actions, 'problem')}` : elsewhere ? 'tasks tree: no problems' : 'ok: no problems');
   if (actions.some((action) => isFixable(action.kind))) ctx.print('hint: run `svc doctor --fix` to apply the fixes.');
   if (actions.some((action) => action.kind === 'invalid')) ctx.print(`hint: ${INVALID_HINT}`);

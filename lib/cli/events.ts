@@ -8,10 +8,13 @@ import { toPaths } from '../store/paths.js';
 import type { SvcEvent } from '../store/events.js';
 import type { Context } from './context.js';
 import { onInterrupt } from './interrupt.js';
+import { asUsage } from './usage.js';
 
 /** How often `--follow` looks for new lines and new day files. */
 const FOLLOW_INTERVAL_MS = 100;
 const PAYLOAD_WIDTH = 160;
+/** How many events of the log so far `--follow` prints before the new ones, unless `--tail` says otherwise: a screenful. */
+const FOLLOW_TAIL = 20;
 
 /** The filters of `svc events`. */
 export interface EventFilter {
@@ -24,7 +27,7 @@ export interface EventFilter {
 
 /**
  * Registers `svc events`: the event log, one readable line per event (or `--json`), filtered;
- * `--follow` keeps printing new events, across the UTC day boundary, until interrupted.
+ * `--follow` prints the last 20 (`--tail`) and then new events, across the UTC day boundary, until interrupted.
  */
 export function registerEvents(cli: CAC, ctx: Context): void {
   cli.command('events', 'Print the event log (data/events/*.jsonl), one line per event')
@@ -32,19 +35,29 @@ export function registerEvents(cli: CAC, ctx: Context): void {
     .option('--type <type>', 'Only this event type (a trailing * matches a prefix: task.*)')
     .option('--task <id>', 'Only events of this task (full id, prefix or bare sequence such as 013)')
     .option('--since <time>', 'Only events at or after a time (2026-11-23, 2026-11-23T08:00:00Z) or a duration back from now (30m, 2h, 1d)')
+    .option('--tail <n>', `Only the last n events of the log so far (default ${FOLLOW_TAIL} with --follow, else all; "all" for all)`)
     .option('--json', 'Print each event as one JSON object a line')
     .action(async (opts: Record<string, unknown>) => {
       const now = new Date();
       const filter = toFilter(opts, now);
+      const limit = asUsage(() => toTail(opts.tail, opts.follow === true));
       await mergeSpooled(ctx);
+      const show = (event: SvcEvent) => ctx.io.stdout(`${opts.json ? JSON.stringify(event) : formatEvent(event)}\n`);
+      const last: SvcEvent[] = [];
+      const keep = (event: SvcEvent) => {
+        if (!matches(event, filter)) return;
+        if (limit === null) return show(event);
+        last.push(event);
+        if (last.length > 2 * limit + 100) last.splice(0, last.length - limit);
+      };
       const print = (event: SvcEvent) => {
-        if (matches(event, filter)) ctx.io.stdout(`${opts.json ? JSON.stringify(event) : formatEvent(event)}\n`);
+        if (matches(event, filter)) show(event);
       };
       // A bare sequence is resolved like every id argument, among the tree's tasks and the log's:
       // the events of that sequence are held until the read is done and the id is known.
       const seq = filter.task === undefined ? null : toBareSeq(filter.task);
       const held: SvcEvent[] = [];
-      let onEvent = seq === null ? print : (event: SvcEvent) => { if (toAnySeq(event.taskId) === seq) held.push(event); };
+      let onEvent = seq === null ? keep : (event: SvcEvent) => { if (toAnySeq(event.taskId) === seq) held.push(event); };
       const tail = createEventTail(ctx.root, {
         fromDay: filter.since?.toISOString().slice(0, 10),
         onEvent: (event) => onEvent(event),
@@ -55,9 +68,10 @@ export function registerEvents(cli: CAC, ctx: Context): void {
         const { listNames } = await import('../store/store.js');
         const ids = new Set([...(await listNames(toPaths(ctx.root))).keys(), ...held.map((event) => event.taskId!)]);
         Object.assign(filter, { task: resolveIdArg(filter.task!, ids, toIdDate(now)), exact: true });
-        held.forEach(print);
-        onEvent = print;
+        held.forEach(keep);
       }
+      if (limit !== null && limit > 0) last.slice(-limit).forEach(show);
+      onEvent = print;
       if (opts.follow) await followUntilStopped(ctx, tail);
     });
 }
@@ -97,6 +111,15 @@ function matches(event: SvcEvent, filter: EventFilter): boolean {
     if (filter.exact ? id !== filter.task : !id || !(id.startsWith(filter.task) || (id.startsWith('TASK-') && id.slice(5).startsWith(filter.task)))) return false;
   }
   return !filter.since || Date.parse(event.timestamp) >= filter.since.getTime();
+}
+
+/** `--tail`: a count, `all` (null), or by default FOLLOW_TAIL when following and all otherwise. */
+function toTail(value: unknown, follow: boolean): number | null {
+  if (value === undefined) return follow ? FOLLOW_TAIL : null;
+  const text = String(value).trim();
+  if (text === 'all') return null;
+  if (/^\d+$/.test(text)) return Number(text);
+  throw new SvcError('validation_error', `--tail takes a count of events or "all" (found ${JSON.stringify(value === true ? '' : text)}).`, 'Pass --tail 50, --tail 0 (only new events when following) or --tail all.');
 }
 
 function toAnySeq(id: string | undefined): number | null {

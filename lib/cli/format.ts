@@ -7,12 +7,15 @@ import { createPaint, type Paint } from './color.js';
 /** Table of tasks: id, status, priority, agent, title; status and priority in colour when `paint` is on. */
 export function formatTaskTable(tasks: readonly ListRow[], paint: Paint = PLAIN): string[] {
   if (!tasks.length) return ['(no tasks)'];
-  const rows = tasks.map((t) => [t.id, t.status, t.priority, toTerminalText(t.agent ?? '-'), toTerminalText(t.title) + toWhen(t)]);
+  const rows = tasks.map((t) => [t.id, t.status, t.priority, toCell(toTerminalText(t.agent ?? '-'), AGENT_WIDTH), toTerminalText(t.title) + toWhen(t)]);
   const widths = [0, 1, 2, 3].map((i) => Math.max(...rows.map((r) => r[i]!.length), ['ID', 'STATUS', 'PRIORITY', 'AGENT'][i]!.length));
   const pad = (r: string[]) => r.map((cell, i) => (i < 4 ? cell.padEnd(widths[i]!) : cell));
   const line = (r: string[]) => pad(r).map((cell, i) => (i === 1 ? paint.status(r[1]!, cell) : i === 2 ? paint.priority(r[2]!, cell) : cell)).join('  ');
   return [pad(['ID', 'STATUS', 'PRIORITY', 'AGENT', 'TITLE']).join('  '), ...rows.map(line)];
 }
+
+/** The widest the AGENT column of a task table grows; a longer agent id is cut with an ellipsis (`--json` has it whole). */
+export const AGENT_WIDTH = 24;
 
 /** The fields of `svc task show`, one `key: value` a line, then the body; control and bidirectional characters escaped, then status and priority coloured. */
 export function formatTaskDetail(stored: StoredTask, paint: Paint = PLAIN): string[] {
@@ -46,6 +49,10 @@ export function toList(value: unknown): string[] | undefined {
 }
 
 // --- internal ---
+
+function toCell(text: string, width: number): string {
+  return text.length > width ? `${text.slice(0, width - 1)}…` : text;
+}
 
 const PLAIN = createPaint(false);
 

@@ -27,13 +27,16 @@ export const DEFAULT_TIMEOUT_MS = 120_000;
 export async function operate<T>(ctx: Context, tool: string, params: Record<string, unknown>, local: ToolSource = OPERATOR_SOURCE): Promise<T> {
   const requestId = READ_ONLY_TOOLS.has(tool) ? undefined : assertRequestId(ctx.requestId ?? randomUUID());
   const remote = await invokeRemote(ctx, tool, params, requestId);
-  if (remote.answered) return remote.result as T;
+  if (remote.answered) {
+    if (remote.replayed && requestId !== undefined) (ctx.replayed ??= []).push(requestId);
+    return remote.result as T;
+  }
   const [tools, { invokeTool }] = await Promise.all([local(), import('../tools/registry.js'), loadStore()]);
   // No daemon: this process tells whether it is part of a run recorded in data/runs/ (asked by the operator's decisions only).
   const runCaller = async () => (await import('../adapters/run-of.js')).findRecordedRunOf(process.pid, toPaths(ctx.root).runs);
   const run = () => invokeTool(tools, tool, params, { store: ctx.store(), runCaller });
   if (requestId === undefined || ctx.requestId === undefined) return (await run()) as T;
-  return (await runOnce(ctx.root, { key: requestId, tool, params }, run)) as T;
+  return (await runOnce(ctx, { key: requestId, tool, params }, run)) as T;
 }
 
 /** A read: through a running daemon like `operate`, else `read` in this process (no store, no locks loaded). */
@@ -47,10 +50,10 @@ export async function operateRead<T>(ctx: Context, tool: string, params: Record<
 /** Causes of a failed request that mean nothing reached a daemon (so running the call here is safe). */
 const NOT_REACHED = new Set(['ENOENT', 'ECONNREFUSED', 'ENOTSOCK']);
 
-async function invokeRemote(ctx: Context, tool: string, params: Record<string, unknown>, requestId: string | undefined): Promise<{ answered: true; result: unknown } | { answered: false }> {
+async function invokeRemote(ctx: Context, tool: string, params: Record<string, unknown>, requestId: string | undefined): Promise<{ answered: true; result: unknown; replayed: boolean } | { answered: false }> {
   const { socket } = toPaths(ctx.root);
   if (!existsSync(socket)) return { answered: false };
-  let reply: { status: number; body: unknown };
+  let reply: { status: number; body: unknown; headers: Record<string, string | string[] | undefined> };
   try {
     const session = /^[\x21-\x7e]{1,200}$/.test(ctx.io.env.SVC_SESSION_ID ?? '') ? ctx.io.env.SVC_SESSION_ID : undefined;
     const headers: Record<string, string> = { ...(requestId === undefined ? {} : { [REQUEST_ID_HEADER]: requestId }), ...(session ? { [RUN_SESSION_HEADER]: session } : {}) };
@@ -62,15 +65,15 @@ async function invokeRemote(ctx: Context, tool: string, params: Record<string, u
     throw err;
   }
   const body = reply.body as { ok?: boolean; result?: unknown; error?: { code?: string } } | null;
-  if (reply.status === 200 && body?.ok === true) return { answered: true, result: body.result };
+  if (reply.status === 200 && body?.ok === true) return { answered: true, result: body.result, replayed: reply.headers['idempotent-replayed'] === 'true' };
   if (reply.status === 503 || (body?.error?.code === 'unknown_tool' && tool.startsWith('operator_'))) return { answered: false };
   throw toDaemonError(reply.status, reply.body);
 }
 
 /** Runs a change in this process under its request id: once, and a rerun gets the first answer (of this process or a daemon). */
-async function runOnce(root: string, call: { key: string; tool: string; params: unknown }, run: () => Promise<unknown>): Promise<unknown> {
+async function runOnce(ctx: Context, call: { key: string; tool: string; params: unknown }, run: () => Promise<unknown>): Promise<unknown> {
   const { answerOnce } = await import('../store/request-memory.js');
-  const answer = await answerOnce(root, call, async () => {
+  const answer = await answerOnce(ctx.root, call, async () => {
     try {
       return { status: 200, body: { ok: true, result: (await run()) ?? null } };
     } catch (err) {
@@ -79,6 +82,7 @@ async function runOnce(root: string, call: { key: string; tool: string; params: 
     }
   });
   const body = answer.body as { ok?: boolean; result?: unknown } | null;
+  if (answer.repeated && answer.status === 200) (ctx.replayed ??= []).push(call.key);
   if (answer.status === 200 && body?.ok === true) return body.result;
   throw toDaemonError(answer.status, answer.body);
 }

@@ -74,7 +74,7 @@ async function runEach(ctx: Context, ids: readonly string[], opts: Record<string
   const failed = outcomes.filter((outcome) => !outcome.ok).length;
   if (failed) ctx.exitCode = 1;
   if (json) ctx.json(outcomes);
-  else if (failed) ctx.io.stderr(`svc: ${failed} of ${outcomes.length} failed; the others were done.\n`);
+  else if (failed) ctx.io.stderr(`svc: ${failed} of ${outcomes.length} failed; ${failed === outcomes.length ? 'none was done' : 'the others were done'}.\n`);
   if (outcomes.length < args.length) reportInterrupted(ctx, args.slice(outcomes.length));
 }
 

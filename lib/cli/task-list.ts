@@ -16,7 +16,7 @@ import { asUsage, toUsageError } from './usage.js';
  */
 export function registerTaskList(cli: CAC, ctx: Context): void {
   cli.command('list', `List the tasks not done or cancelled, oldest first (from the daemon's index when one runs, else from the files); the filters combine with AND\n--status takes one of: ${STATUSES.join(', ')}`)
-    .option('--status <status>', 'Only this status (done and cancelled included)').option('--all', 'Every status, done and cancelled included').option('--agent <id>', 'Only tasks routed or leased to this agent')
+    .option('--status <statuses>', 'Only these statuses, comma-separated (done and cancelled included)').option('--all', 'Every status, done and cancelled included').option('--agent <id>', 'Only tasks routed or leased to this agent')
     .option('--tag <tags>', 'Only tasks with every one of these tags (comma-separated)').option('--project <id>', 'Only this project')
     .option('--team <id>', 'Only tasks routed to this team').option('--priority <p>', `Only this priority (${PRIORITIES.join(', ')})`)
     .option('--parent <id>', 'Only subtasks of this task').option('--since <when>', 'Only tasks updated since a duration back from now (2h, 7d) or a date')
@@ -25,7 +25,7 @@ export function registerTaskList(cli: CAC, ctx: Context): void {
     .option('--json', 'Print a JSON array')
     .example('svc task list --status ready --team core --tag api --since 2d --text login')
     .action(async (opts: Record<string, unknown>) => {
-      const status = opts.status === undefined ? undefined : asUsage(() => assertStatus(opts.status));
+      const status = opts.status === undefined ? undefined : asUsage(() => toStatuses(opts.status));
       const filter = toTaskFilter(opts, new Date());
       const { rows, invalid, unlisted } = await listRows(ctx, status ?? (opts.all ? STATUSES : LISTED), filter);
       const agent = toText(opts.agent);
@@ -61,6 +61,13 @@ export function toTaskFilter(opts: Record<string, unknown>, now: Date): TaskFilt
 }
 
 // --- internal ---
+
+/** `--status ready` or `--status in-progress,ready`: each one checked, duplicates dropped. */
+function toStatuses(value: unknown): Status[] {
+  const names = (toList(value) ?? []).map((name) => name.trim()).filter(Boolean);
+  if (!names.length) throw new SvcError('validation_error', '--status: no status given.', `Use one or more of: ${STATUSES.join(', ')}, comma-separated.`);
+  return [...new Set(names.map((name) => assertStatus(name)))];
+}
 
 /** The line under a listing that left done and cancelled tasks out: how many, and how to list them. */
 function toUnlistedNote(unlisted: Partial<Record<Status, number>>, filtering: boolean): string | null {

@@ -8,6 +8,7 @@ import type { RunLogEntry } from '../store/run-logs.js';
 import type { StoredTask } from '../store/task-file.js';
 import type { Context } from './context.js';
 import { operate } from './operate.js';
+import { explainNoLog } from './task-logs-none.js';
 import { listLogs, pickRun } from './task-logs-runs.js';
 
 /** How often a follow confirms, besides the log's own end line, that the run still runs (a daemon restarted meanwhile writes none). */
@@ -16,7 +17,8 @@ const RECHECK_MS = 5000;
 /**
  * `svc task logs <id> --follow`: prints the run's log and what is appended to it, woken by the
  * directory's change events, until its end line is written or the task no longer runs that session.
- * With no run yet, it waits for the first one while the task is ready or in progress.
+ * With no run yet, it waits for the first one while the task is ready or in progress, unless none
+ * can come (its run is the gateway's, or no daemon runs: `explainNoLog`).
  */
 export async function followRunLog(ctx: Context, taskId: string, run: number | undefined): Promise<void> {
   const dir = toPaths(ctx.root).runLogDir(taskId);
@@ -40,7 +42,7 @@ export async function followRunLog(ctx: Context, taskId: string, run: number | u
         const logs = await listLogs(ctx, taskId);
         if (run !== undefined && logs.length < run && (await isOver(ctx, taskId, null))) pickRun(taskId, logs, run);
         entry = run === undefined ? (logs.at(-1) ?? null) : (logs[run - 1] ?? null);
-        if (!entry) return confirm && logs.length === 0 && (await isOver(ctx, taskId, null)) && (ctx.print(`(${taskId} has no run logs, and no run is under way)`), true);
+        if (!entry) return confirm && (await noLogComes(ctx, taskId, logs.length));
       }
       const text = await readFrom(entry.path, offset);
       if (text.cut) ctx.io.stderr('(the log was cut to its cap meanwhile; printing it again from its tail)\n');
@@ -70,6 +72,14 @@ export async function followRunLog(ctx: Context, taskId: string, run: number | u
 }
 
 // --- internal ---
+
+/** Says so and returns true when no run log will come: the task is not ready or in progress, its run is the gateway's, or no daemon runs. */
+async function noLogComes(ctx: Context, taskId: string, logs: number): Promise<boolean> {
+  const stored = await operate<StoredTask>(ctx, 'operator_task_show', { taskId });
+  const why = stored.status !== 'in-progress' && stored.status !== 'ready' ? (logs ? null : `(${taskId} has no run logs, and no run is under way)`) : await explainNoLog(ctx, stored);
+  if (why) ctx.print(why);
+  return why !== null;
+}
 
 /** The task no longer runs `session` (done, moved on, or leased to another session); with no session, it is not in progress or ready. */
 async function isOver(ctx: Context, taskId: string, session: string | null): Promise<boolean> {

@@ -6,12 +6,13 @@ import type { StoredTask } from '../store/task-file.js';
 import type { Context } from './context.js';
 import { toText } from './format.js';
 import { operate } from './operate.js';
-import { listLogs, pickRun } from './task-logs-runs.js';
+import { listRuns, pickRun } from './task-logs-runs.js';
 import { asUsage } from './usage.js';
 
 /**
  * Registers `svc task logs <id>`: the logs of a task's runs (local agents and checks,
- * `data/logs/runs/<task id>/`), oldest run first, control characters escaped (docs/approvals-and-logs.md).
+ * `data/logs/runs/<task id>/`), oldest run first, control characters escaped; a run through the gateway or the plugin is a line
+ * naming its agent and session, its output being in the gateway (docs/approvals-and-logs.md).
  */
 export function registerTaskLogs(cli: CAC, ctx: Context): void {
   cli.command('logs <id>', 'Print the logs of a task\'s runs (local agents, checks), oldest first\n<id> is a full id, a unique prefix or a bare sequence (007, -007, 7)')
@@ -24,10 +25,10 @@ export function registerTaskLogs(cli: CAC, ctx: Context): void {
       const stored = await operate<StoredTask>(ctx, 'operator_task_show', { taskId: String(id) });
       const taskId = stored.task.id;
       if (opts.follow) return (await import('./task-logs-follow.js')).followRunLog(ctx, taskId, run);
-      const logs = await listLogs(ctx, taskId);
+      const logs = await listRuns(ctx, taskId);
       const chosen = run === undefined ? logs.map((entry, i) => ({ n: i + 1, ...entry })) : [{ n: run, ...pickRun(taskId, logs, run) }];
-      const texts = await Promise.all(chosen.map(async (entry) => readFile(entry.path, 'utf8').catch(() => '')));
-      if (opts.json) return ctx.json(chosen.map((entry, i) => ({ ...entry, text: texts[i] })));
+      const texts = await Promise.all(chosen.map(async (entry) => (entry.path === null ? `${entry.note}\n` : readFile(entry.path, 'utf8').catch(() => ''))));
+      if (opts.json) return ctx.json(chosen.map(({ note: _note, ...entry }, i) => ({ ...entry, text: texts[i] })));
       if (!chosen.length) return ctx.print(`(${taskId} has no run logs yet)`);
       texts.forEach((text) => ctx.io.stdout(toTerminalText(text.endsWith('\n') ? text : `${text}\n`, { multiline: true })));
     });

@@ -13,7 +13,8 @@ import type { MoveResult } from '../tools/operator.js';
 import type { Context } from './context.js';
 import { formatMove, formatTaskDetail, toList, toText } from './format.js';
 import { operate, operateRead } from './operate.js';
-import { OPERATOR, toCaller, withFlag, withLeaseOptions } from './task-caller.js';
+import { toCaller, withFlag, withLeaseOptions } from './task-caller.js';
+import { registerTaskClaim } from './task-claim.js';
 import { registerTaskList } from './task-list.js';
 import { formatChildren, listChildren } from './task-tree.js';
 import { asUsage, toUsageError } from './usage.js';
@@ -103,15 +104,7 @@ function registerLeased(cli: CAC, ctx: Context): void {
       const result = await operate<UpdateResult>(ctx, 'operator_task_update', params);
       ctx.print(`${result.taskId} ${ctx.paint.status(result.status)}${result.transitioned ? ' (moved)' : ''}${result.bodyUpdated ? ' (body replaced)' : ''}`);
     });
-  cli.command('claim <id>', 'Take a ready task in progress under a 10-minute lease; prints the lease\'s session id').option(...recover)
-    .option('--agent <id>', 'Lease holder and actor', { default: OPERATOR })
-    .action(async (id: string, opts: Record<string, unknown>) => {
-      const params = { taskId: String(id), ...toCaller(opts, 'svc task claim {id}'), recover: !!opts.recoverOnFailure };
-      const { taskId, lease } = await operate<{ taskId: string; lease: { agent: string; expiresAt: string; sessionId: string } }>(ctx, 'operator_task_claim', params);
-      ctx.print(`${taskId} ${ctx.paint.status('in-progress')}: leased to ${lease.agent} until ${lease.expiresAt} (session ${lease.sessionId})`);
-      const as = lease.agent === OPERATOR ? '' : ` --agent ${lease.agent}`;
-      ctx.print(`next: svc task close ${taskId}${as}, svc task update ${taskId}${as} --body ..., or name the lease with --session ${lease.sessionId}`);
-    });
+  registerTaskClaim(cli, ctx);
 }
 
 function printMove(ctx: Context, move: MoveResult): void {

@@ -29,6 +29,10 @@ export interface RunEnd {
   ok: boolean;
   reason?: string;
   error?: string;
+  /** A local process's exit code (0 too: it exited without completing), when it exited. */
+  exitCode?: number;
+  /** The signal that killed a local process. */
+  signal?: string;
 }
 
 /** A started run. `ended` settles when the run is over (never rejects); absent when the adapter cannot see the end. */

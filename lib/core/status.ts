@@ -92,11 +92,15 @@ export function assertStatus(value: unknown): Status {
 
 // --- internal ---
 
+/** Causes that only the scheduler has (a deadletter after repeated failures): a move reserved to them is nothing a caller can do, so a hint leaves it out. */
+const SCHEDULER_ONLY: readonly Cause[] = ['deadletter'];
+
 /** Every move out of `from`, the table's order: those open to `cause` as they are, the reserved ones with who makes them. */
 function toMoveList(from: Status, cause: Cause): string[] {
   return STATUSES.flatMap((to) => {
     const rule = TRANSITIONS[from][to];
     if (!rule) return [];
-    return rule === 'any' || rule.includes(cause) ? [to] : [`${to} (only by ${rule.join(' or ')})`];
+    if (rule === 'any' || rule.includes(cause)) return [to];
+    return rule.every((only) => SCHEDULER_ONLY.includes(only)) ? [] : [`${to} (only by ${rule.join(' or ')})`];
   });
 }

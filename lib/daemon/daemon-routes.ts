@@ -8,6 +8,7 @@ import { createRunCallers } from './run-caller.js';
 import { requireScheduling } from './scheduling.js';
 import type { ServerLimits } from './server-limits.js';
 import type { Core } from './daemon-options.js';
+import { WEB_HOST } from './web-port.js';
 
 /** What the socket's routes are wired to: the daemon's tools, index, scheduler, web board and hooks. */
 export function toRouteContext(core: Core, limits: ServerLimits): RouteContext {
@@ -56,5 +57,12 @@ export function statusOf(core: Core): StatusBody {
     tasks: { byStatus: index.counts(), invalid: index.invalid().length, loaded: core.loaded },
     scheduler: core.scheduling?.stats() ?? { lastPollAt: null, lastTickAt: null },
     leases: toLeaseOwners(index.summaries('in-progress'), { host: hostname(), pid: core.pid }),
+    web: toWebStatus(core.web.port()),
   };
+}
+
+// --- internal ---
+
+function toWebStatus(port: number | null): StatusBody['web'] {
+  return port === null ? null : { port, url: `http://${WEB_HOST}:${port}/` };
 }

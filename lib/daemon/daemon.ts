@@ -25,6 +25,9 @@ import { createWebPort, type WebPort } from './web-port.js';
 
 export type { Daemon, DaemonOptions, HookListener } from './daemon-options.js';
 
+/** The holds of a daemon without a scheduler: none. */
+const NO_HOLDS = new Map<string, never>();
+
 /**
  * Starts the daemon on `data/daemon.sock`: single-instance lock, leftovers of a killed daemon
  * removed, index loaded, socket bound with mode 0600, `data/daemon.pid` written once `/healthz` answers.
@@ -102,11 +105,11 @@ async function launch(paths: Paths, store: Store, options: DaemonOptions, clock:
   };
   const { index } = core.parts;
   const metrics = (parts.metrics = createMetrics({ clock, ready: index.summaries('ready'), source: { counts: () => index.counts(), invalid: () => index.invalid().length, summaries: (status) => index.summaries(status), plugins: () => spawns.attached(), mode: () => core.scheduling?.mode() ?? 'standalone', pendingEvents: () => store.events.pending(), spoolDir: paths.eventsSpool },
-    work: { blocked: () => index.summaries('blocked'), holds: () => core.scheduling?.holds() ?? {}, pausedAgents: () => core.scheduling?.pausedAgents().length ?? 0, workspacesDir: paths.workspaces } }));
+    work: { blocked: () => index.summaries('blocked'), holds: () => core.scheduling?.holdCounts() ?? {}, pausedAgents: () => core.scheduling?.pausedAgents().length ?? 0, workspacesDir: paths.workspaces } }));
   void index.loaded.then(() => ((core.loaded = true), log.info('index.loaded', { byStatus: index.counts() })), () => undefined);
   const limits = toServerLimits(options.limits);
   const routeContext = toRouteContext(core, limits);
-  core.web = createWebPort({ ...routeContext, paths, store, index, changes, clock, plan: async () => core.scheduling?.dryRun() ?? [], metrics: metricsHandler(() => metrics) }, options.web);
+  core.web = createWebPort({ ...routeContext, paths, store, index, changes, clock, plan: async () => core.scheduling?.dryRun() ?? [], holds: () => core.scheduling?.holds() ?? NO_HOLDS, metrics: metricsHandler(() => metrics) }, options.web);
   const server = (parts.server = createLimitedServer(createRoutes(routeContext), limits, {
     onRefused: (busy) => log.warn('socket.refused', { message: `a connection was refused (503 busy): all ${busy} open connections have a request in flight` }),
     onFailure: (err, req) => log.error('request.failed', { method: req.method, url: String(req.url).slice(0, 200), code: err.code, message: err.message }),
@@ -120,6 +123,7 @@ async function launch(paths: Paths, store: Store, options: DaemonOptions, clock:
     log.info('health.listening', { url: `http://127.0.0.1:${parts.health.port}/health` });
   }
   if (settings.webPort !== undefined) await core.web.open(settings.webPort);
+  else await core.web.reopen();
   await writePidFile(paths, core.pid);
   log.info('daemon.started', { pid: core.pid, version: core.version, socket: paths.socket, byStatus: index.counts() });
   await store.events.record(clock(), [{ type: 'daemon.started', actor: 'system', payload: { pid: core.pid, version: core.version } }]);

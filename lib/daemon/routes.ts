@@ -47,6 +47,8 @@ export interface StatusBody {
   config?: ConfigReport;
   /** The agents paused by `svc agent pause` (with a scheduler). */
   pausedAgents?: AgentPause[];
+  /** Where the web board listens (its URL without the token), or null while it is not open. */
+  web?: { port: number; url: string } | null;
 }
 
 /** Where the board listens, and the token its URL carries once. */

@@ -10,7 +10,7 @@ import { createApprovalAlerts } from '../engine/approval-alert.js';
 import { startMurmur } from '../engine/murmur-runner.js';
 import type { Action, AdapterKind, HoldReason, Mode, PlanTask, Snapshot } from '../engine/plan.js';
 import { startSpawnRecovery } from '../engine/recover.js';
-import { startScheduler, type SchedulerHandle } from '../engine/scheduler.js';
+import { startScheduler, type Hold, type SchedulerHandle } from '../engine/scheduler.js';
 import { startOverdue } from '../engine/overdue-runner.js';
 import { startSla } from '../engine/sla-runner.js';
 import { startWorkspaceCleanup } from '../engine/workspace-cleanup.js';
@@ -52,6 +52,8 @@ export interface SchedulingOptions {
 export interface Scheduling {
   mode(): Mode;
   stats(): { lastPollAt: string | null; lastTickAt: string | null };
+  /** Why each ready task the last tick held waits. */
+  holds(): ReadonlyMap<string, Hold>;
   /** Asks for a coalesced tick (a task reached ready, left in-progress or reached done). */
   schedule(): void;
   /** A tick or a dispatch is under way (background work of the index waits for it). */
@@ -66,7 +68,7 @@ export interface Scheduling {
   /** The agents paused by `svc agent pause`, as last read. */
   pausedAgents(): AgentPause[];
   /** Ready tasks the last tick held, by reason. */
-  holds(): Partial<Record<HoldReason, number>>;
+  holdCounts(): Partial<Record<HoldReason, number>>;
   /** A call that may hand `taskId` on starts (docs/scheduler.md, "One run per task"); settle it with the session whose lease it ended, or null. */
   handOn(taskId: string): (handed: HandedOn | null) => void;
   /** The local command agent runs not yet gone (the operator's decisions refuse their calls). */
@@ -151,6 +153,7 @@ export async function startScheduling(options: SchedulingOptions): Promise<Sched
   return {
     mode: boot.mode,
     stats: () => ({ lastPollAt, lastTickAt: scheduler.stats().lastTickAt }),
+    holds: () => scheduler.holds(),
     schedule,
     busy: scheduler.busy,
     observe(change) {
@@ -169,7 +172,7 @@ export async function startScheduling(options: SchedulingOptions): Promise<Sched
     dryRun: () => scheduler.preview(),
     config: org.report,
     pausedAgents: pauses.current,
-    holds: scheduler.holds,
+    holdCounts: scheduler.holdCounts,
     localRuns: () => command.runs.all(),
     async close() {
       clearInterval(poll);

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { chmodSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Clock } from '../core/time.js';
+import type { Hold } from '../engine/scheduler.js';
 import { hasCode, SvcError } from '../core/errors.js';
 import type { Paths } from '../store/paths.js';
 import type { Store } from '../store/store.js';
@@ -21,6 +22,8 @@ export type WebMount = Pick<RouteContext, 'tools' | 'toolContext' | 'status' | '
   /** The plan of a scheduler tick (`svc scheduler run --dry-run`); empty without a scheduler. */
   plan: () => Promise<unknown[]>;
   clock: Clock;
+  /** Why each ready task the scheduler's last tick held waits (none without a scheduler). */
+  holds?: () => ReadonlyMap<string, Hold>;
   /** `GET /metrics` (daemon/metrics.ts), served on the board's port behind its token. */
   metrics?: (req: IncomingMessage, res: ServerResponse) => Promise<void>;
 };
@@ -39,19 +42,31 @@ export type { WebAddress } from './routes.js';
 /** The daemon's web board: opened at start (`aof.daemon.webPort`) or by `svc web`, closed at stop. */
 export interface WebPort {
   open(port?: number): Promise<WebAddress>;
+  /** The port the board listens on, or null while it is not open. */
+  port(): number | null;
+  /** Opens the board again at start when it was open before (`data/web.port`): an open page reconnects to the same port. */
+  reopen(): Promise<WebAddress | null>;
   close(): Promise<void>;
 }
 
 /** The daemon's web board, started by `starter` on the first `open`. */
 export function createWebPort(mount: WebMount, starter: WebStarter | undefined): WebPort {
   let running: Promise<WebServer> | null = null;
+  let listening: number | null = null;
   let closed = false;
-  return {
+  const start = (port: number | undefined, token: string): Promise<WebServer> => {
+    const last = port ? null : readLastPort(mount.paths.webPort);
+    const first = starter!(mount, { port: port || last || 0, token });
+    // The last port is taken again when it is free; when it is not, any free port.
+    const server = last ? first.catch((err: unknown) => (hasCode(err, 'EADDRINUSE') ? starter!(mount, { port: 0, token }) : Promise.reject(err))) : first;
+    return server.then((started) => (writeLastPort(mount.paths.webPort, started.port), (listening = started.port), started));
+  };
+  const web: WebPort = {
     async open(port) {
       if (!starter) throw new SvcError('unavailable', 'This daemon was started without the web board.', 'Run the daemon with `svc daemon start` (the command line starts it with the board).');
       if (closed) throw new SvcError('unavailable', 'The svc daemon is shutting down.', 'Run `svc web` again once it is back.');
       const token = readOrCreateToken(mount.paths.webToken);
-      running ??= starter(mount, { port: port ?? 0, token }).catch((err: unknown) => ((running = null), Promise.reject(toPortError(err, port ?? 0))));
+      running ??= start(port, token).catch((err: unknown) => ((running = null), Promise.reject(toPortError(err, port ?? 0))));
       const server = await running;
       if (port !== undefined && port !== 0 && port !== server.port) {
         throw new SvcError('validation_error', `The web board already listens on port ${server.port}, not ${port}.`, `Open http://${WEB_HOST}:${server.port}/ (\`svc web\` without --port), or restart the daemon to move it.`);
@@ -59,12 +74,19 @@ export function createWebPort(mount: WebMount, starter: WebStarter | undefined):
       mount.log.info('web.opened', { url: `http://${WEB_HOST}:${server.port}/` });
       return { port: server.port, token, url: `http://${WEB_HOST}:${server.port}/?token=${token}` };
     },
+    port: () => listening,
+    async reopen() {
+      if (!starter || readLastPort(mount.paths.webPort) === null) return null;
+      return web.open().catch((err: unknown) => (mount.log.warn('web.reopen_failed', { error: err instanceof Error ? err.message : String(err) }), null));
+    },
     async close() {
       closed = true;
       const server = await running?.catch(() => null);
+      listening = null;
       await server?.close();
     },
   };
+  return web;
 }
 
 /**
@@ -86,6 +108,23 @@ export function readOrCreateToken(file: string): string {
 }
 
 // --- internal ---
+
+function readLastPort(file: string): number | null {
+  try {
+    const port = Number(readFileSync(file, 'utf8').trim());
+    return Number.isInteger(port) && port > 0 && port < 65536 ? port : null;
+  } catch {
+    return null; // never opened on this tree, or unreadable: any free port
+  }
+}
+
+function writeLastPort(file: string, port: number): void {
+  try {
+    writeFileSync(file, `${port}\n`);
+  } catch {
+    // a board that cannot record its port still serves; the next start picks any free port
+  }
+}
 
 function toPortError(err: unknown, port: number): unknown {
   if (!hasCode(err, 'EADDRINUSE') && !hasCode(err, 'EACCES')) return err;

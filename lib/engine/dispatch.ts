@@ -14,6 +14,20 @@ export interface Leased {
   result: CommitResult;
 }
 
+/** Why an attempt failed: a reason code and, for a local process that exited, how it ended. */
+export interface Failure {
+  reason: string;
+  exitCode?: number;
+  signal?: string;
+}
+
+/** A failure as one phrase: `ended_without_completion (exit code 1)`, `... (killed by SIGKILL)`, `... (exit code 0 without completing)`. */
+export function describeFailure(failure: Failure): string {
+  if (failure.signal) return `${failure.reason} (killed by ${failure.signal})`;
+  if (failure.exitCode === undefined) return failure.reason;
+  return `${failure.reason} (exit code ${failure.exitCode}${failure.exitCode === 0 ? ' without completing' : ''})`;
+}
+
 /** Who grants a lease: the host and pid recorded in it. */
 export interface LeaseOwner {
   host: string;
@@ -56,7 +70,8 @@ export async function leaseTask(store: Store, taskId: string, request: LeaseRequ
  * Returns the new count, or null when the session no longer holds the task (it was completed,
  * requeued or taken over).
  */
-export async function recordFailure(store: Store, taskId: string, sessionId: string, reason: string, agent: string, backoffMs: readonly number[] = []): Promise<number | null> {
+export async function recordFailure(store: Store, taskId: string, sessionId: string, failure: Failure, agent: string, backoffMs: readonly number[] = []): Promise<number | null> {
+  const { reason } = failure;
   let failures: number | null = null;
   await store.commit(taskId, (current) => {
     if (current.status !== 'in-progress' || current.task.lease?.sessionId !== sessionId) return null;
@@ -67,8 +82,8 @@ export async function recordFailure(store: Store, taskId: string, sessionId: str
     const nextAttemptAt = delay > 0 ? new Date(store.clock().getTime() + delay).toISOString() : undefined;
     const metadata = { ...rest, dispatchFailures: count, lastFailureReason: reason, ...(nextAttemptAt ? { nextAttemptAt } : {}) };
     return {
-      task: { ...current.task, metadata }, body: current.body, status: 'ready', reason: `dispatch failed: ${reason}`,
-      events: [{ type: 'dispatch.failed', taskId, actor: ACTOR, payload: { agent, reason, failureCount: count, sessionId, ...(nextAttemptAt ? { nextAttemptAt } : {}) } }],
+      task: { ...current.task, metadata }, body: current.body, status: 'ready', reason: `dispatch failed: ${describeFailure(failure)}`,
+      events: [{ type: 'dispatch.failed', taskId, actor: ACTOR, payload: { agent, reason, ...toExitFields(failure), failureCount: count, sessionId, ...(nextAttemptAt ? { nextAttemptAt } : {}) } }],
     };
   }, ACTOR);
   return failures;
@@ -79,19 +94,21 @@ export interface Deadlettered {
   task: Task;
   failureCount: number;
   lastFailureReason: string;
+  /** How the last attempt's process ended, when the deadletter follows it at once. */
+  last?: Failure;
 }
 
-/** Moves a ready task with too many failures to deadletter, logging `task.deadletter`. */
-export async function deadletterTask(store: Store, taskId: string): Promise<Deadlettered | null> {
+/** Moves a ready task with too many failures to deadletter, logging `task.deadletter` (with the exit code or signal of `last`, the failure just recorded). */
+export async function deadletterTask(store: Store, taskId: string, last?: Failure): Promise<Deadlettered | null> {
   let out: Deadlettered | null = null;
   await store.commit(taskId, (current) => {
     const failureCount = Number(current.task.metadata.dispatchFailures ?? 0);
     if (current.status !== 'ready' || failureCount < MAX_DISPATCH_FAILURES) return null;
     const lastFailureReason = String(current.task.metadata.lastFailureReason ?? 'unknown');
-    out = { task: current.task, failureCount, lastFailureReason };
+    out = { task: current.task, failureCount, lastFailureReason, ...(last ? { last } : {}) };
     return {
       task: current.task, body: current.body, status: 'deadletter', cause: 'deadletter', reason: 'max_dispatch_failures',
-      events: [{ type: 'task.deadletter', taskId, actor: ACTOR, payload: { reason: 'max_dispatch_failures', failureCount, lastFailureReason } }],
+      events: [{ type: 'task.deadletter', taskId, actor: ACTOR, payload: { reason: 'max_dispatch_failures', failureCount, lastFailureReason, ...(last ? toExitFields(last) : {}) } }],
     };
   }, ACTOR);
   return out;
@@ -135,7 +152,13 @@ export function formatDeadletterAlert(dead: Deadlettered, agent: string | undefi
   const { task } = dead;
   return [
     `[AOF] DEADLETTER: ${task.id} "${task.title}"`,
-    `[AOF] DEADLETTER:   failures: ${dead.failureCount}, last reason: ${dead.lastFailureReason}, agent: ${agent ?? task.routing.agent ?? 'unrouted'}`,
+    `[AOF] DEADLETTER:   failures: ${dead.failureCount}, last reason: ${dead.last ? describeFailure(dead.last) : dead.lastFailureReason}, agent: ${agent ?? task.routing.agent ?? 'unrouted'}`,
     `[AOF] DEADLETTER:   action: fix the cause, then run \`svc task resurrect ${task.id}\``,
   ].map((line) => toTerminalText(line)).join('\n');
+}
+
+// --- internal ---
+
+function toExitFields(failure: Failure): { exitCode?: number; signal?: string } {
+  return { ...(failure.exitCode !== undefined ? { exitCode: failure.exitCode } : {}), ...(failure.signal ? { signal: failure.signal } : {}) };
 }

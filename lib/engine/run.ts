@@ -5,7 +5,7 @@ import type { Fault } from '../store/commit.js';
 import type { Store } from '../store/store.js';
 import type { StoredTask } from '../store/task-file.js';
 import { toFailureReason, type Adapter, type RunEnd, type SpawnRequest } from '../core/spawn.js';
-import { deadletterTask, formatDeadletterAlert, leaseTask, recordFailure, type LeaseOwner } from './dispatch.js';
+import { deadletterTask, describeFailure, formatDeadletterAlert, leaseTask, recordFailure, type Failure, type LeaseOwner } from './dispatch.js';
 import type { Action, AdapterKind } from './plan.js';
 import { toPrompt } from './prompt.js';
 import { prepareWorkspace } from './workspace-step.js';
@@ -115,7 +115,10 @@ const END_CHECK_RETRIES_MS = [500, 1000, 2000, 4000, 8000, 15_000];
  * the task is not left in progress until its lease expires.
  */
 async function onEnded(ctx: RunContext, request: SpawnRequest, end: RunEnd): Promise<void> {
-  const reason = end.ok ? 'ended_without_completion' : (end.reason ?? 'run_failed');
+  const reason: Failure = {
+    reason: end.ok ? 'ended_without_completion' : (end.reason ?? 'run_failed'),
+    ...(end.exitCode !== undefined ? { exitCode: end.exitCode } : {}), ...(end.signal ? { signal: end.signal } : {}),
+  };
   for (let attempt = 0; ; attempt++) {
     try {
       await fail(ctx, request, reason);
@@ -134,12 +137,13 @@ async function onEnded(ctx: RunContext, request: SpawnRequest, end: RunEnd): Pro
   ctx.schedule();
 }
 
-async function fail(ctx: RunContext, request: SpawnRequest, reason: string): Promise<void> {
-  const failures = await recordFailure(ctx.store, request.taskId, request.sessionId, reason, request.agent, toDaemonSettings(ctx.org).retryBackoffMs);
+async function fail(ctx: RunContext, request: SpawnRequest, reason: string | Failure): Promise<void> {
+  const failure = typeof reason === 'string' ? { reason } : reason;
+  const failures = await recordFailure(ctx.store, request.taskId, request.sessionId, failure, request.agent, toDaemonSettings(ctx.org).retryBackoffMs);
   if (failures === null) return;
   await ctx.onCommitted?.([request.taskId]);
-  ctx.log(`attempt ${failures} of ${request.taskId} by ${request.agent} failed: ${reason}`);
-  const dead = await deadletterTask(ctx.store, request.taskId);
+  ctx.log(`attempt ${failures} of ${request.taskId} by ${request.agent} failed: ${describeFailure(failure)}`);
+  const dead = await deadletterTask(ctx.store, request.taskId, failure);
   if (dead) {
     ctx.alert(formatDeadletterAlert(dead, request.agent));
     await ctx.onCommitted?.([request.taskId]);

@@ -65,10 +65,15 @@ export interface SchedulerHandle {
   /** Resolves when, in addition, every run the adapters can watch has ended and been checked. */
   drain(): Promise<void>;
   stats(): { lastTickAt: string | null; activeRuns: number };
-  /** Ready tasks the last tick held, by reason. */
-  holds(): Partial<Record<HoldReason, number>>;
+  /** Why each ready task the last tick held waits (`not-before`, `no-route`, `agent-paused`, ...): what the board shows on its card. */
+  holds(): ReadonlyMap<string, Hold>;
+  /** Ready tasks the last tick held, by reason (the metrics). */
+  holdCounts(): Partial<Record<HoldReason, number>>;
   close(): Promise<void>;
 }
+
+/** Why a ready task waits, as the last tick planned it. */
+export type Hold = Pick<Extract<Action, { kind: 'hold' }>, 'reason' | 'detail'>;
 
 /** Expected waits, not logged: a busy agent, the global limit, dependencies, a backoff, a `notBefore`, an operator's pause. */
 const QUIET_HOLDS: ReadonlySet<string> = new Set(['concurrency', 'agent-busy', 'dependencies', 'backoff', 'not-before', 'agent-paused', 'previous-run-ending']);
@@ -90,7 +95,8 @@ export function startScheduler(options: SchedulerOptions): SchedulerHandle {
   let again = false;
   let closed = false;
   let lastTickAt: string | null = null;
-  let holds: Partial<Record<HoldReason, number>> = {};
+  let holds: ReadonlyMap<string, Hold> = new Map();
+  let holdCounts: Partial<Record<HoldReason, number>> = {};
   let wake: { at: number; timer: NodeJS.Timeout } | null = null;
   let rest: { timer: NodeJS.Timeout; end(): void } | null = null;
   const pauses = createPauseReader(options.store.paths, options.log);
@@ -113,7 +119,8 @@ export function startScheduler(options: SchedulerOptions): SchedulerHandle {
   async function tick(): Promise<TickReport> {
     const { org, settings, now, snapshot, actions } = await planNow();
     lastTickAt = now.toISOString();
-    holds = countHolds(actions);
+    holdCounts = countHolds(actions);
+    holds = new Map(actions.flatMap((a) => (a.kind === 'hold' ? [[a.taskId, { reason: a.reason, detail: a.detail }] as const] : [])));
     wakeForBackoff(actions, now);
     const dispatched: string[] = [];
     options.trace?.(`tick: ${snapshot.ready.length} ready, ${snapshot.inProgress.length} in progress -> ${summarizeActions(actions)}`);
@@ -238,6 +245,7 @@ export function startScheduler(options: SchedulerOptions): SchedulerHandle {
     },
     stats: () => ({ lastTickAt, activeRuns: runs.size }),
     holds: () => holds,
+    holdCounts: () => holdCounts,
     async close() {
       closed = true;
       if (wake) clearTimeout(wake.timer);

@@ -41,11 +41,15 @@ export interface Paths {
   /** A check's process group while it runs (`<task id>`), so a restarted daemon ends it before running the checks again. */
   checks: string;
   /** Per-run output logs, one folder per task (`<task id>/<session or check>-<n>.log`). */
+  /** The port the web board last listened on, reused at the next open or start so an open page reconnects. */
+  webPort: string;
   runLogs: string;
   /** The answers of recent request ids, one file each, so a retried call is answered, not applied again. */
   requests: string;
   /** The log of each run of a task (a local agent's output, a check's), `<session or check>-<n>.log`. */
   runLogDir(taskId: string): string;
+  /** The working directory of a local agent's run without a worktree (`data/scratch/<task id>/<session>`). */
+  scratchDir(taskId: string, sessionId: string): string;
   statusDir(status: Status): string;
   taskFile(status: Status, id: string): string;
   /** The listing rows of one status directory, cached by file identity (`data/cache/rows-<status>.json`). */
@@ -110,6 +114,7 @@ export function toPaths(rootArg: string): Paths {
     envFile: join(data, 'daemon.env'),
     spawns: join(data, 'spawns'),
     webToken: join(data, 'web.token'),
+    webPort: join(data, 'web.port'),
     runLogs: join(data, 'logs', 'runs'),
     runs: join(data, 'runs'),
     briefs: join(data, 'briefs'),
@@ -125,6 +130,7 @@ export function toPaths(rootArg: string): Paths {
     backups: join(data, 'backups'),
     imports: join(data, 'imports'),
     runLogDir: (taskId) => join(data, 'logs', 'runs', taskId),
+    scratchDir: (taskId, sessionId) => join(data, 'scratch', taskId, sessionId.replace(/[^A-Za-z0-9._-]/g, '_')),
     statusDir: (status) => join(tasks, status),
     taskFile: (status, id) => join(tasks, status, `${id}.md`),
     rowCache: (status) => join(data, 'cache', `rows-${status}.json`),

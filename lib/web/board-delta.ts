@@ -1,6 +1,6 @@
 import { isTerminal } from '../core/status.js';
 import type { IndexEntry, TaskIndex } from '../store/task-index.js';
-import { toCard, type Card } from './cards.js';
+import { NO_MARKS, toCard, type Card, type CardMarks } from './cards.js';
 
 /** The card changes of some touched tasks, as of the moment they were taken. */
 export interface Delta {
@@ -18,7 +18,7 @@ export interface BoardDelta {
   /** The touched ids and the tasks that depend on them (their open dependencies may have changed). */
   widen(ids: Iterable<string>): Set<string>;
   /** The cards of `ids` that differ from what was sent, and the ids gone from the index; recorded as sent. */
-  take(ids: Iterable<string>, slaIds: ReadonlySet<string>): Delta;
+  take(ids: Iterable<string>, marks: CardMarks): Delta;
   /** Every id the board knows of or the index holds (an unknown change re-reads them all). */
   allIds(): Set<string>;
 }
@@ -37,15 +37,18 @@ export function createBoardDelta(index: TaskIndex, startedAt: string): BoardDelt
     for (const dep of before) dependents.get(dep)?.delete(id);
     for (const dep of after) (dependents.get(dep) ?? dependents.set(dep, new Set()).get(dep)!).add(id);
   };
-  // What a card is drawn from: its file (status and stamp), its SLA mark, the status of each dependency.
-  const keyOf = (entry: IndexEntry, slaIds: ReadonlySet<string>) => `${entry.status}|${entry.stamp}|${slaIds.has(entry.id) ? 1 : 0}|${entry.dependsOn.length ? entry.dependsOn.map((dep) => index.get(dep)?.status).join(',') : ''}`;
+  // What a card is drawn from: its file (status and stamp), its SLA mark and hold, the status of each dependency.
+  const keyOf = (entry: IndexEntry, marks: CardMarks) => {
+    const hold = marks.holds.get(entry.id);
+    return `${entry.status}|${entry.stamp}|${marks.sla.has(entry.id) ? 1 : 0}|${hold ? `${hold.reason}:${hold.detail}` : ''}|${entry.dependsOn.length ? entry.dependsOn.map((dep) => index.get(dep)?.status).join(',') : ''}`;
+  };
   const record = (entry: IndexEntry, key: string) => {
     link(entry.id, sent.get(entry.id)?.deps ?? [], entry.dependsOn);
     sent.set(entry.id, { key, deps: entry.dependsOn });
   };
   return {
     learn(entries) {
-      for (const entry of entries) if (!sent.has(entry.id)) record(entry, keyOf(entry, new Set()));
+      for (const entry of entries) if (!sent.has(entry.id)) record(entry, keyOf(entry, NO_MARKS));
     },
     widen(ids) {
       const wide = new Set<string>();
@@ -55,7 +58,7 @@ export function createBoardDelta(index: TaskIndex, startedAt: string): BoardDelt
       }
       return wide;
     },
-    take(ids, slaIds) {
+    take(ids, marks) {
       const delta: Delta = { upserts: [], removed: [] };
       for (const id of ids) {
         const entry = index.get(id);
@@ -64,11 +67,11 @@ export function createBoardDelta(index: TaskIndex, startedAt: string): BoardDelt
           if (before) (link(id, before.deps, []), sent.delete(id), delta.removed.push(id));
           continue;
         }
-        const key = keyOf(entry, slaIds);
+        const key = keyOf(entry, marks);
         if (before?.key === key) continue;
         record(entry, key);
         if (before === undefined && isTerminal(entry.status) && entry.updatedAt < startedAt) continue;
-        delta.upserts.push(toCard(entry, index, slaIds));
+        delta.upserts.push(toCard(entry, index, marks));
       }
       return delta;
     },

@@ -4,6 +4,7 @@ import { isTerminal, type Status } from '../core/status.js';
 import type { WebMount } from '../daemon/web-port.js';
 import { readEvents } from '../store/events.js';
 import { createBoardDelta, type Delta } from './board-delta.js';
+import type { Hold } from '../engine/scheduler.js';
 import { selectSnapshot, toCard, type Card } from './cards.js';
 
 /** A batch of board changes with its sequence number (docs/web-board.md, "Live updates"). */
@@ -55,6 +56,8 @@ const MIN_GAP_MS = 50;
 const BOARD_GAP_MS = 25;
 /** Ids taken per turn of the event loop when a change touches many (a burst, or an unknown change). */
 const SLICE = 500;
+/** How often the scheduler's holds are looked at (a tick makes a new map; an unchanged one costs a comparison). */
+const HOLDS_EVERY_MS = 500;
 /** How often the day's SLA violations are read again. */
 const SLA_EVERY_MS = 30_000;
 
@@ -68,7 +71,7 @@ export function startBoardFeed(mount: WebMount): BoardFeed {
   const kept: SentChange[] = [];
   const listeners = new Map<(sent: SentChange) => void, number>(); // each with when its last batch is due
   let seq = 0;
-  let slaIds = new Set<string>();
+  const marks: { sla: Set<string>; holds: ReadonlyMap<string, Hold> } = { sla: new Set(), holds: new Map() };
   const stop = new AbortController();
   const publish = ({ upserts, removed }: Delta) => {
     if (!upserts.length && !removed.length) return;
@@ -94,11 +97,11 @@ export function startBoardFeed(mount: WebMount): BoardFeed {
     let slice: string[] = [];
     for (const id of wide) {
       if (slice.push(id) < SLICE) continue;
-      publish(delta.take(slice, slaIds)); // each slice is taken and sent in one turn: a card is never older than the batch before it
+      publish(delta.take(slice, marks)); // each slice is taken and sent in one turn: a card is never older than the batch before it
       slice = [];
       await nextTurn();
     }
-    publish(delta.take(slice, slaIds));
+    publish(delta.take(slice, marks));
   });
   delta.learn(mount.index.summaries());
   const unlisten = mount.changes.listen(flusher.touch);
@@ -107,16 +110,21 @@ export function startBoardFeed(mount: WebMount): BoardFeed {
   void mount.index.loaded.then(() => {
     if (stop.signal.aborted) return;
     delta.learn(mount.index.summaries());
-    publish({ upserts: selectSnapshot(mount.index.summaries()).filter((entry) => isTerminal(entry.status)).map((entry) => toCard(entry, mount.index, slaIds)), removed: [] });
+    publish({ upserts: selectSnapshot(mount.index.summaries()).filter((entry) => isTerminal(entry.status)).map((entry) => toCard(entry, mount.index, marks)), removed: [] });
   }, () => undefined);
   void watchSla(mount, stop.signal, (ids) => {
-    const moved = [...ids].filter((id) => !slaIds.has(id)).concat([...slaIds].filter((id) => !ids.has(id)));
-    slaIds = ids;
+    const moved = [...ids].filter((id) => !marks.sla.has(id)).concat([...marks.sla].filter((id) => !ids.has(id)));
+    marks.sla = ids;
     flusher.touch(moved);
+  });
+  void watchHolds(mount, stop.signal, (holds) => {
+    const moved = new Set([...holds.keys(), ...marks.holds.keys()]); // the cards whose hold may differ (their key tells)
+    marks.holds = holds;
+    flusher.touch([...moved]);
   });
   return {
     epoch,
-    snapshot: () => ({ epoch, seq, cards: selectSnapshot(mount.index.summaries()).map((entry) => toCard(entry, mount.index, slaIds)), counts: mount.index.counts() }),
+    snapshot: () => ({ epoch, seq, cards: selectSnapshot(mount.index.summaries()).map((entry) => toCard(entry, mount.index, marks)), counts: mount.index.counts() }),
     since(after) {
       if (after > seq || after < 0) return null;
       if (after === seq) return [];
@@ -164,6 +172,16 @@ function createFlusher(signal: AbortSignal, gap: () => number, onError: (err: un
       schedule();
     },
   };
+}
+
+/** Looks at the scheduler's holds every HOLDS_EVERY_MS; calls `onChange` when the last tick made new ones. */
+async function watchHolds(mount: WebMount, signal: AbortSignal, onChange: (holds: ReadonlyMap<string, Hold>) => void): Promise<void> {
+  let last: ReadonlyMap<string, Hold> | null = null;
+  while (!signal.aborted && mount.holds) {
+    const holds = mount.holds();
+    if (holds !== last) ((last = holds), onChange(holds));
+    await sleep(HOLDS_EVERY_MS, undefined, { signal }).catch(() => undefined);
+  }
 }
 
 async function watchSla(mount: WebMount, signal: AbortSignal, onChange: (ids: Set<string>) => void): Promise<void> {

@@ -1,4 +1,5 @@
 import { isTerminal, type Status } from '../core/status.js';
+import type { Hold } from '../engine/scheduler.js';
 import type { IndexEntry, TaskIndex } from '../store/task-index.js';
 
 /** One card of the board: what a column shows of a task (docs/web-board.md, "The board"). */
@@ -19,20 +20,39 @@ export interface Card {
   updatedAt: string;
   /** The task's in-progress time passed its SLA limit (a `sla.violation` event while in progress). */
   sla?: boolean;
+  /** Why a ready task waits, as the scheduler's last tick held it (`not-before`, `no-route`, `agent-paused`, ...). */
+  hold?: { reason: string; detail: string };
+  /** Not dispatched before this time (a backlog or ready task). */
+  notBefore?: string;
+  /** Due by this time (a task not done or cancelled); the page marks it overdue once it has passed. */
+  dueAt?: string;
 }
+
+/** What a card shows beyond its task file: the tasks with an SLA violation in progress, and why ready tasks wait. */
+export interface CardMarks {
+  sla: ReadonlySet<string>;
+  holds: ReadonlyMap<string, Hold>;
+}
+
+/** No marks: a card drawn from its file alone. */
+export const NO_MARKS: CardMarks = { sla: new Set(), holds: new Map() };
 
 /** How many cards of a terminal column (done, cancelled) a snapshot carries: the latest ones. */
 export const TERMINAL_SHOWN = 50;
 
-/** The card of `entry`; `slaIds` are the tasks with an SLA violation in progress. */
-export function toCard(entry: IndexEntry, index: TaskIndex, slaIds: ReadonlySet<string>): Card {
-  const { id, title, status, priority, agent, routing, gate, lease, nextAttemptAt, dependsOn, dispatchFailures, updatedAt } = entry;
+/** The card of `entry`, with its `marks` (an SLA violation in progress, why it is held). */
+export function toCard(entry: IndexEntry, index: TaskIndex, marks: CardMarks): Card {
+  const { id, title, status, priority, agent, routing, gate, lease, nextAttemptAt, dependsOn, dispatchFailures, updatedAt, notBefore, dueAt } = entry;
+  const hold = status === 'ready' ? marks.holds.get(id) : undefined;
   return {
     id, title, status, priority, tags: routing.tags ?? [], openDeps: dependsOn.filter((dep) => index.get(dep)?.status !== 'done'), dispatchFailures, updatedAt,
     ...(agent ? { agent } : {}), ...(routing.team ? { team: routing.team } : {}), ...(gate ? { gate: gate.current } : {}),
     ...(status === 'in-progress' && lease ? { leaseExpiresAt: lease.expiresAt } : {}),
     ...(status === 'ready' && nextAttemptAt ? { nextAttemptAt } : {}),
-    ...(status === 'in-progress' && slaIds.has(id) ? { sla: true } : {}),
+    ...(status === 'in-progress' && marks.sla.has(id) ? { sla: true } : {}),
+    ...(hold ? { hold: { reason: hold.reason, detail: hold.detail } } : {}),
+    ...((status === 'ready' || status === 'backlog') && notBefore ? { notBefore } : {}),
+    ...(!isTerminal(status) && dueAt ? { dueAt } : {}),
   };
 }
 

@@ -18,7 +18,7 @@ export function sendPage(res: ServerResponse, view: View, values: { token: strin
   const meta = (name: string, value: string) => `<meta name="${name}" content="${escapeHtml(value)}">`;
   const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>svc board</title>${meta('svc-view', view)}${meta('svc-token', values.token)}${meta('svc-actor', values.actor)}${meta('svc-task', values.taskId ?? '')}
-<link rel="stylesheet" href="/assets/app.css"></head><body><div id="app"></div><script type="module" src="/assets/app.js"></script></body></html>`;
+<link rel="icon" href="/favicon.svg" type="image/svg+xml"><link rel="stylesheet" href="/assets/app.css"></head><body><div id="app"></div><script type="module" src="/assets/app.js"></script></body></html>`;
   res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'content-length': Buffer.byteLength(html) });
   res.end(html);
 }
@@ -32,7 +32,15 @@ export function sendAsset(res: ServerResponse, name: string): void {
   res.end(body);
 }
 
+/** The board's icon (`/favicon.svg`, and `/favicon.ico` for a browser that asks for that name): a page load asks for nothing that is missing. */
+export function sendIcon(res: ServerResponse): void {
+  res.writeHead(200, { 'content-type': 'image/svg+xml', 'content-length': Buffer.byteLength(ICON), 'cache-control': 'max-age=86400' });
+  res.end(ICON);
+}
+
 // --- internal ---
+
+const ICON = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 16 16"><rect width="16" height="16" rx="3" fill="#2f5d8a"/><path d="M3 4h3M3 8h3M3 12h3M8 4h5M8 8h5" stroke="#fff" stroke-width="2"/></svg>';
 
 const cache = new Map<string, Buffer>();
 

@@ -9,10 +9,10 @@ import { listActions, runAction } from './actions.js';
 import { readAgentsPage } from './agents.js';
 import { startBoardFeed, type BoardFeed } from './board-feed.js';
 import { openEventStream, streamBoard } from './board-stream.js';
-import { latest, toCard } from './cards.js';
+import { latest, NO_MARKS, toCard } from './cards.js';
 import { createGuard, setSecurityHeaders, type Guard } from './guard.js';
 import { createStreamBudget, WEB_LIMITS, type StreamBudget } from './limits.js';
-import { sendAsset, sendPage, type View } from './page.js';
+import { sendAsset, sendIcon, sendPage, type View } from './page.js';
 import { readTaskDetail } from './task-detail.js';
 import { followTaskLogs } from './task-logs.js';
 
@@ -66,6 +66,8 @@ function buildRoutes(mount: WebMount, feed: BoardFeed, token: string, streams: S
     .get('/task/:id', page('task'))
     .get('/agents', page('agents'))
     .get('/assets/:name', (req, res) => sendAsset(res, req.params?.name ?? ''))
+    .get('/favicon.svg', (_req, res) => sendIcon(res))
+    .get('/favicon.ico', (_req, res) => sendIcon(res))
     .get('/api/meta', (req: Req, res) => sendJson(res, 200, { ok: true, actor: req.actor, actions: listActions(mount) }))
     .get('/api/board/stream', (req, res) => (streams.take(res), streamBoard(feed, req, res)))
     .get('/api/tasks', (req, res) => sendJson(res, 200, { ok: true, cards: listTerminal(mount, req) }))
@@ -92,7 +94,7 @@ function listTerminal(mount: WebMount, req: IncomingMessage) {
   if (status !== 'done' && status !== 'cancelled') throw new SvcError('validation_error', `GET /api/tasks takes status done or cancelled (found ${JSON.stringify(status)}).`, 'Ask /api/tasks?status=done&offset=50&limit=50.');
   const offset = Math.max(0, Number(query.get('offset')) || 0);
   const limit = Math.min(500, Math.max(1, Number(query.get('limit')) || 50));
-  return latest([...mount.index.summaries(status)], offset, limit).map((entry) => toCard(entry, mount.index, new Set()));
+  return latest([...mount.index.summaries(status)], offset, limit).map((entry) => toCard(entry, mount.index, NO_MARKS));
 }
 
 /** The log lines of one task: its id resolved first (a prefix would match the lines of others). */

@@ -49,7 +49,8 @@ status('prints health, version, pid, uptime, mode, tasks and one line per attach
   assert.match(lines[6]!, /^Plugin: gw-1 \(attached since \d{4}-\d\d-\d\dT/);
   assert.is(lines[7], `Leases: 0 by this daemon (${hostname()} pid ${process.pid})`);
   assert.is(lines[8], 'Config: no org chart (org/org-chart.yaml absent: only routing.agent routes, no local agents)');
-  assert.is(lines[9], `Socket: ${toPaths(root).socket}`);
+  assert.is(lines[9], 'Web board: not open (`svc web` opens it)');
+  assert.is(lines[10], `Socket: ${toPaths(root).socket}`);
   const json = JSON.parse((await runSvc({ SVC_HOME: root }, 'daemon', 'status', '--json')).stdout) as Record<string, unknown>;
   assert.equal([json.status, json.healthy, json.version, json.pid, json.mode], ['running', true, pkgVersion, process.pid, 'plugin'], 'a plugin attached in the boot window: plugin-expected');
   await polling;

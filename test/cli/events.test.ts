@@ -150,6 +150,24 @@ follow('crosses the UTC day boundary (a new day file appears), reads a late line
   assert.is(followers[0]!.exitCode, null, 'still following');
 });
 
+follow('prints only the last 20 events of the log before the new ones; --tail sets how many, with or without --follow', async () => {
+  const root = tempRoot();
+  const many = Array.from({ length: 30 }, (_, i) => ({ type: 'task.updated', taskId: `TASK-2026-11-21-${String(i + 1).padStart(3, '0')}`, actor: 'cli', payload: {} }));
+  await appendEvents(root, new Date('2026-11-21T09:00:00.000Z'), many);
+  const out = startFollower(root, []);
+  await within(10_000, () => out().includes('TASK-2026-11-21-030'), 'the last event of the history');
+  await appendEvents(root, new Date(), [{ type: 'task.completed', taskId: 'TASK-2026-11-21-031', actor: 'cli', payload: {} }]);
+  await within(5000, () => out().includes('TASK-2026-11-21-031'), 'the new event');
+  const ids = out().trimEnd().split('\n').map((line) => line.split(/\s+/)[2]);
+  assert.equal(ids, many.slice(10).map((event) => event.taskId).concat('TASK-2026-11-21-031'));
+  const three = await svc(root, 'events', '--tail', '3', '--type', 'task.updated');
+  assert.equal(three.stdout.trimEnd().split('\n').map((line) => line.split(/\s+/)[2]), ['TASK-2026-11-21-028', 'TASK-2026-11-21-029', 'TASK-2026-11-21-030']);
+  assert.is((await svc(root, 'events')).stdout.trimEnd().split('\n').length, 31, 'without --follow, all of it');
+  const bad = await svc(root, 'events', '--tail', 'some');
+  assert.equal([bad.code, bad.stdout], [2, '']);
+  assert.match(bad.stderr, /--tail takes a count of events or "all"/);
+});
+
 function startFollower(root: string, extra: string[]): () => string {
   mkdirSync(toPaths(root).events, { recursive: true });
   const child = spawn(process.execPath, [bin, 'events', '--follow', ...extra], { env: { ...process.env, SVC_HOME: root }, stdio: ['ignore', 'pipe', 'pipe'] });

@@ -82,7 +82,7 @@ messages('an unknown status or priority is a usage error: exit 2, as docs/comman
   assert.equal([json.code, JSON.parse(json.stderr).error.code], [2, 'validation_error']);
 });
 
-messages('the invalid-transition hint lists every move the message can name, reserved ones with who makes them', async () => {
+messages('the invalid-transition hint lists every move a caller can make, reserved ones with who makes them, and leaves out the scheduler\'s deadletter', async () => {
   const root = tempRoot();
   const id = firstLine((await svc(root, 'task', 'create', 'X')).stdout);
   const out = await svc(root, 'task', 'status', id, 'done');
@@ -90,7 +90,7 @@ messages('the invalid-transition hint lists every move the message can name, res
   assert.match(out.stderr, new RegExp(`svc: ${id} cannot move from backlog to done \\(only by close\\)\\.\\nhint: From backlog, ${id} can move to: ready, blocked, done \\(only by close\\), cancelled\\.\\n`));
   await svc(root, 'task', 'promote', id);
   const ready = await svc(root, 'task', 'status', id, 'in-progress');
-  assert.match(ready.stderr, /can move to: backlog, in-progress \(only by dispatch or claim\), blocked, done \(only by close\), deadletter \(only by deadletter\), cancelled\./);
+  assert.match(ready.stderr, /can move to: backlog, in-progress \(only by dispatch or claim\), blocked, done \(only by close\), cancelled\./);
 });
 
 messages('svc task create --agent nobody is refused as svc_dispatch refuses it, creating nothing', async () => {

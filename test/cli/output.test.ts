@@ -161,6 +161,20 @@ help('suggest picks the closest name within one edit per three letters, or a uni
   assert.is(suggest('', ['ready']), undefined);
 });
 
+width('a long agent id is cut with an ellipsis in the AGENT column, so the rows keep their width; --json has it whole', async () => {
+  const root = tempRoot();
+  const long = `agent-${'x'.repeat(5000)}`;
+  assert.is((await svc(root, 'task', 'create', 'Routed far', '--agent', long)).code, 0);
+  assert.is((await svc(root, 'task', 'create', 'Routed near', '--agent', 'dev')).code, 0);
+  const out = await svc(root, 'task', 'list');
+  const lines = out.stdout.trimEnd().split('\n');
+  assert.ok(lines.every((line) => line.length < 120), lines.map((line) => line.length).join(', '));
+  assert.match(lines[1]!, new RegExp(`  agent-x{17}…  Routed far$`));
+  assert.match(lines[2]!, /  dev {21}  Routed near$/);
+  const json = JSON.parse((await svc(root, 'task', 'list', '--json')).stdout) as { agent: string }[];
+  assert.is(json[0]!.agent, long);
+});
+
 colour.run();
 width.run();
 help.run();

@@ -54,6 +54,9 @@ bulk('one failure is reported, the others are done, and the exit code is 1', asy
   const json = await svc(root, 'task', 'unblock', a!, '--json', b!);
   const outcomes = JSON.parse(json.stdout) as { id: string; ok: boolean; error?: { code: string } }[];
   assert.equal([json.code, outcomes.map((o) => [o.id, o.ok, o.error?.code])], [1, [[a, false, 'invalid_transition'], [b, false, 'invalid_transition']]]);
+  const none = await svc(root, 'task', 'unblock', a!, b!);
+  assert.equal([none.code, none.stdout], [1, '']);
+  assert.match(none.stderr, /svc: 2 of 2 failed; none was done\.\n$/);
 });
 
 bulk('block keeps the lease rule for each id (a foreign lease refuses that one only); cancel has none', async () => {

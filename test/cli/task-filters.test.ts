@@ -42,6 +42,8 @@ const CASES: [string, string[], (ids: Record<string, string>) => string[]][] = [
   ['combined with AND', ['--project', 'web', '--since', '1h', '--status', 'backlog'], (i) => [i.child!]],
   ['combined with --text', ['--tag', 'auth', '--text', 'password'], (i) => [i.ops!]],
   ['--parent (a bare sequence with a dash)', ['--parent', '-004'], () => []],
+  ['--status, a comma list', ['--status', 'ready,backlog', '--project', 'web'], (i) => [i.parent!, i.oldChild!, i.child!, i.grandchild!]],
+  ['--status, a comma list of one status', ['--status', 'ready,', '--project', 'web'], (i) => [i.grandchild!]],
 ];
 
 async function listIds(root: string, argv: string[]): Promise<string[]> {

@@ -1,5 +1,6 @@
 import { execFile } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { promisify } from 'node:util';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -40,6 +41,24 @@ quickstart('svc quickstart runs the sample to done with no gateway, then stops i
   assert.is(again?.code, 1, 'an edited sample is not overwritten');
   assert.match(again!.stderr, /org-chart\.yaml already exists and differs from the quickstart's sample \(first difference at line \d+: yours is ".*maxConcurrent: 4", the sample's is ".*maxConcurrent: [0-35-9]\d*"\); the quickstart does not overwrite it\./);
   assert.is(readFileSync(chart, 'utf8'), edited);
+});
+
+quickstart('the README\'s tour of the task commands runs as written while the daemon runs, and no agent takes its task', async () => {
+  const root = tempRoot();
+  const env = { ...process.env, SVC_HOME: root, PATH: `${dirname(SVC_BIN)}:${process.env.PATH ?? ''}` };
+  await run(process.execPath, [SVC_BIN, 'quickstart', '--keep-running', '--timeout', '90'], { env, timeout: 120_000 });
+  try {
+    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+    const tour = /Tasks\. A task is a file[^]*?```sh\n([^]*?)```/.exec(readme)?.[1];
+    assert.ok(tour?.includes('svc task claim $id'), 'the tour\'s block of task commands');
+    const { stdout } = await run('bash', ['-euo', 'pipefail', '-c', `${tour}\necho "tour-id=$id"`], { env, timeout: 60_000 });
+    const id = /tour-id=(\S+)/.exec(stdout)![1]!;
+    assert.match(stdout, new RegExp(`${id} in-progress: leased to operator`));
+    assert.match(stdout, new RegExp(`${id} in-progress -> done`));
+    assert.equal((await readEvents(root, { taskId: id, type: 'task.dispatched' })).length, 0, 'no agent took it');
+  } finally {
+    await run(process.execPath, [SVC_BIN, 'daemon', 'stop'], { env });
+  }
 });
 
 quickstart('refuses to overwrite an org chart that is not the quickstart\'s', async () => {

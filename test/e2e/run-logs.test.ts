@@ -5,6 +5,7 @@ import * as assert from 'uvu/assert';
 import { createStore } from '../../lib/store/store.js';
 import { SVC_BIN, writeOrg } from '../helpers/agents.js';
 import { closeDaemons, healthy, runSvc, startChild } from '../helpers/daemon.js';
+import { startFakeGateway } from '../helpers/fake-gateway.js';
 import { cleanRoots, tempRoot, within } from '../helpers/root.js';
 
 // The log of each run of a local agent (docs/approvals-and-logs.md), through a real daemon and the real command line.
@@ -128,6 +129,47 @@ logs('--follow shows a running agent\'s lines as it writes them and ends when th
   } finally {
     follower.kill('SIGKILL');
   }
+});
+
+logs('a gateway agent\'s run names its session in svc task logs, and --follow says its output is in the gateway and ends', async () => {
+  const gateway = await startFakeGateway();
+  const root = tempRoot();
+  writeOrg(root, { agents: [{ id: 'gw', name: 'Gateway agent' }], aof: { daemon: { ...FAST, gatewayUrl: gateway.url } } });
+  const env = { SVC_HOME: root, HOME: root };
+  try {
+    startChild(root);
+    await healthy(root);
+    const created = await runSvc(env, 'task', 'create', 'Gateway work', '--agent', 'gw', '--json');
+    const id = (JSON.parse(created.stdout) as { id: string }).id;
+    assert.is((await runSvc(env, 'task', 'promote', id)).code, 0);
+    await within(15_000, async () => (await createStore({ root }).get(id)).status === 'in-progress', `${id} in progress`);
+    const session = (await createStore({ root }).get(id)).task.lease!.sessionId;
+    const followed = await within(15_000, () => runSvc(env, 'task', 'logs', id, '--follow'), 'the follow to end');
+    assert.is(followed.code, 0, followed.stderr);
+    assert.match(followed.stdout, new RegExp(`agent gw through the gateway \\(standalone adapter\\), session ${session}, .*not in a run log here`));
+    const listed = await runSvc(env, 'task', 'logs', id);
+    assert.match(listed.stdout, new RegExp(`^=== svc run: task ${id}, agent gw through the gateway \\(standalone adapter\\), session ${session}, started `));
+    const json = JSON.parse((await runSvc(env, 'task', 'logs', id, '--json')).stdout) as Array<{ kind: string; session: string; path: null }>;
+    assert.equal(json.map((run) => [run.kind, run.session, run.path]), [['standalone', session, null]]);
+  } finally {
+    await gateway.close();
+  }
+});
+
+logs('--follow of a ready task with no daemon running says no daemon dispatches it and ends; of a claimed task, that it was claimed', async () => {
+  const root = tempRoot();
+  writeOrg(root, { agents: [{ id: 'dev', name: 'Dev', command: agent('complete();') }] });
+  const env = { SVC_HOME: root, HOME: root };
+  const created = await runSvc(env, 'task', 'create', 'Waits for a daemon', '--agent', 'dev', '--json');
+  const id = (JSON.parse(created.stdout) as { id: string }).id;
+  assert.is((await runSvc(env, 'task', 'promote', id)).code, 0);
+  const followed = await within(15_000, () => runSvc(env, 'task', 'logs', id, '--follow'), 'the follow to end');
+  assert.is(followed.code, 0, followed.stderr);
+  assert.is(followed.stdout, `(${id} has no run log, and no daemon runs on ${root} to dispatch it: start one with \`svc daemon start\`, then follow again)\n`);
+  const claimed = await runSvc(env, 'task', 'claim', id);
+  const session = /\(session (\S+)\)/.exec(claimed.stdout)![1];
+  const ofClaim = await within(15_000, () => runSvc(env, 'task', 'logs', id, '--follow'), 'the follow to end');
+  assert.is(ofClaim.stdout, `(${id} is claimed by operator (session ${session}), not dispatched: no run writes a log for it)\n`);
 });
 
 logs.run();

@@ -38,7 +38,7 @@ flow('three failed runs deadletter the task with the event and the console alert
   const id = await dispatch(root, { title: 'Doomed', agent: 'dev' });
   await within(20_000, async () => (await statusOf(root, id)) === 'deadletter', 'deadletter');
   const dead = await within(3000, async () => (await readEvents(root, { taskId: id, type: 'task.deadletter' }))[0], 'task.deadletter');
-  assert.equal(dead.payload, { reason: 'max_dispatch_failures', failureCount: 3, lastFailureReason: 'ended_without_completion' });
+  assert.equal(dead.payload, { reason: 'max_dispatch_failures', failureCount: 3, lastFailureReason: 'ended_without_completion', exitCode: 1 });
   assert.match(stderr, new RegExp(`\\[AOF\\] DEADLETTER: ${id} "Doomed"`));
   assert.match(stderr, new RegExp(`svc task resurrect ${id}`));
   const out = await svc(root, 'task', 'resurrect', id);

@@ -102,8 +102,8 @@ run('three runs that end without completion deadletter the task, with the event 
   }, 'task.deadletter logged');
   assert.is(events.filter((e) => e.type === 'task.dispatched').length, 3);
   const dead = events.find((e) => e.type === 'task.deadletter');
-  assert.equal(dead?.payload, { reason: 'max_dispatch_failures', failureCount: 3, lastFailureReason: 'ended_without_completion' });
-  assert.match(alerts.join('\n'), new RegExp(`\\[AOF\\] DEADLETTER: ${id} "Doomed"[\\s\\S]*failures: 3, last reason: ended_without_completion, agent: dev[\\s\\S]*svc task resurrect ${id}`));
+  assert.equal(dead?.payload, { reason: 'max_dispatch_failures', failureCount: 3, lastFailureReason: 'ended_without_completion', exitCode: 1 });
+  assert.match(alerts.join('\n'), new RegExp(`\\[AOF\\] DEADLETTER: ${id} "Doomed"[\\s\\S]*failures: 3, last reason: ended_without_completion \\(exit code 1\\), agent: dev[\\s\\S]*svc task resurrect ${id}`));
 });
 
 run('an agent that cannot be started fails with reason agent_unavailable, backs off 5 s then 30 s, and goes to deadletter at the third failure', async () => {

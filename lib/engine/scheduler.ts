@@ -8,6 +8,7 @@ import type { Store } from '../store/store.js';
 import type { Adapter } from '../core/spawn.js';
 import { deadletterTask, expireLease, formatDeadletterAlert, type LeaseOwner } from './dispatch.js';
 import { plan, type Action, type AdapterKind, type HoldReason, type Mode, type Snapshot } from './plan.js';
+import { countHolds, createHoldLog } from './hold-log.js';
 import { createPauseReader } from './pause-reader.js';
 import { runDispatch } from './run.js';
 
@@ -70,9 +71,6 @@ export interface SchedulerHandle {
   close(): Promise<void>;
 }
 
-/** Expected waits, not logged: a busy agent, the global limit, dependencies, a backoff, a `notBefore`, an operator's pause. */
-const QUIET_HOLDS: ReadonlySet<string> = new Set(['concurrency', 'agent-busy', 'dependencies', 'backoff', 'not-before', 'agent-paused', 'previous-run-ending']);
-
 /** Actions of one tick applied at once: enough to overlap fsyncs, few enough to stay far from fd limits. */
 const APPLY_CONCURRENCY = 16;
 /** A tick at least this long (many ready tasks) is followed by a rest as long, at most `MAX_REST_MS`, before the next. */
@@ -81,9 +79,7 @@ const MAX_REST_MS = 1000;
 
 /** Starts the scheduler: ticks are coalesced; several requests during a tick yield one more tick. */
 export function startScheduler(options: SchedulerOptions): SchedulerHandle {
-  const held = new Map<string, number>();
-  /** Tasks whose `no-plugin-attached` hold was logged: once per task, again only after it was not held so. */
-  const waitingForPlugin = new Set<string>();
+  const holdLog = createHoldLog(options.log, options.holdLogIntervalMs ?? 60_000);
   const inflight = new Set<Promise<unknown>>();
   const runs = new Set<Promise<unknown>>();
   let current: Promise<void> | null = null;
@@ -121,12 +117,15 @@ export function startScheduler(options: SchedulerOptions): SchedulerHandle {
       for (const action of actions) if (action.kind !== 'hold') options.log(`dry run: would ${action.kind} ${action.taskId}${action.kind === 'dispatch' ? ` to ${action.agent} (${action.adapter})` : ''}`);
       return { actions, dispatched };
     }
-    forgetEndedHolds(actions);
-    await forEachLimit(actions, APPLY_CONCURRENCY, (action) => apply(action, settings.defaultLeaseTtlMs, org, dispatched));
+    // Holds are logged in one synchronous pass (thousands of ready tasks held cost no promise each);
+    // only the actions that change a task go through the concurrent apply.
+    holdLog.record(actions, options.store.clock().getTime(), options.endRuns);
+    const changes = actions.filter((action): action is Exclude<Action, { kind: 'hold' }> => action.kind !== 'hold');
+    await forEachLimit(changes, APPLY_CONCURRENCY, (action) => apply(action, settings.defaultLeaseTtlMs, org, dispatched));
     return { actions, dispatched };
   }
 
-  async function apply(action: Action, ttlMs: number, org: OrgChart | null, dispatched: string[]): Promise<void> {
+  async function apply(action: Exclude<Action, { kind: 'hold' }>, ttlMs: number, org: OrgChart | null, dispatched: string[]): Promise<void> {
     try {
       if (action.kind === 'expire') {
         const expired = await expireLease(options.store, action.taskId, action.sessionId);
@@ -140,9 +139,6 @@ export function startScheduler(options: SchedulerOptions): SchedulerHandle {
         const dead = await deadletterTask(options.store, action.taskId);
         if (dead) options.alert(formatDeadletterAlert(dead, undefined));
         await options.onCommitted?.([action.taskId]);
-      } else if (action.kind === 'hold') {
-        if (action.reason === 'previous-run-ending') options.endRuns?.(action.taskId, 'it is to be dispatched again');
-        logHold(action);
       } else if (await pauses.isPaused(action.agent)) {
         options.log(`${action.taskId} not dispatched: agent ${action.agent} was paused meanwhile`); // paused after the plan was made
       } else {
@@ -157,32 +153,14 @@ export function startScheduler(options: SchedulerOptions): SchedulerHandle {
 
   /** A task held by `backoff` gets a tick when its next attempt is due (the poll would be up to 30 s late). */
   function wakeForBackoff(actions: readonly Action[], now: Date): void {
-    const due = Math.min(...actions.map((a) => (a.kind === 'hold' && a.until ? Date.parse(a.until) : Infinity)));
+    let due = Infinity;
+    for (const a of actions) if (a.kind === 'hold' && a.until) due = Math.min(due, Date.parse(a.until));
     if (!Number.isFinite(due) || (wake && wake.at <= due && wake.at > now.getTime())) return;
     if (wake) clearTimeout(wake.timer);
     const delay = toTimerDelay(due - now.getTime() + 5); // a notBefore weeks ahead wakes once a few weeks, not at once
     const timer = setTimeout(() => ((wake = null), schedule()), delay);
     timer.unref();
     wake = { at: now.getTime() + delay - 5, timer };
-  }
-
-  function logHold(action: Extract<Action, { kind: 'hold' }>): void {
-    const key = `${action.taskId}:${action.reason}`;
-    const now = options.store.clock().getTime();
-    if (QUIET_HOLDS.has(action.reason)) return;
-    if (action.reason === 'no-plugin-attached') {
-      if (waitingForPlugin.has(action.taskId)) return;
-      waitingForPlugin.add(action.taskId);
-    } else {
-      if ((held.get(key) ?? 0) > now) return;
-      held.set(key, now + (options.holdLogIntervalMs ?? 60_000));
-    }
-    options.log(`warning: ${action.taskId} held in ready, reason ${action.reason}: ${action.detail}`);
-  }
-
-  function forgetEndedHolds(actions: readonly Action[]): void {
-    const still = new Set(actions.flatMap((a) => (a.kind === 'hold' && a.reason === 'no-plugin-attached' ? [a.taskId] : [])));
-    for (const id of waitingForPlugin) if (!still.has(id)) waitingForPlugin.delete(id);
   }
 
   function restFor(ms: number): Promise<void> {
@@ -248,12 +226,6 @@ export function startScheduler(options: SchedulerOptions): SchedulerHandle {
 }
 
 // --- internal ---
-
-function countHolds(actions: readonly Action[]): Partial<Record<HoldReason, number>> {
-  const counts: Partial<Record<HoldReason, number>> = {};
-  for (const action of actions) if (action.kind === 'hold') counts[action.reason] = (counts[action.reason] ?? 0) + 1;
-  return counts;
-}
 
 function summarizeActions(actions: readonly Action[]): string {
   const counts = new Map<string, number>();

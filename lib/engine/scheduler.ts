@@ -73,8 +73,14 @@ export interface SchedulerHandle {
 
 /** Actions of one tick applied at once: enough to overlap fsyncs, few enough to stay far from fd limits. */
 const APPLY_CONCURRENCY = 16;
-/** A tick at least this long (many ready tasks) is followed by a rest as long, at most `MAX_REST_MS`, before the next. */
-const REST_FROM_MS = 20;
+/**
+ * A tick whose plan took at least this long (hundreds of ready tasks or more) and that was asked for again is followed
+ * by a rest as long, at most `MAX_REST_MS`, before the next: a tick then takes at most half the
+ * event loop however many tasks are ready, and covers the changes of the rest before it, so a
+ * stream of changes costs a bounded tick time per change. A tick over a few ready tasks is shorter
+ * and the next follows at once.
+ */
+const REST_FROM_MS = 2;
 const MAX_REST_MS = 1000;
 
 /** Starts the scheduler: ticks are coalesced; several requests during a tick yield one more tick. */
@@ -89,6 +95,8 @@ export function startScheduler(options: SchedulerOptions): SchedulerHandle {
   let holds: Partial<Record<HoldReason, number>> = {};
   let wake: { at: number; timer: NodeJS.Timeout } | null = null;
   let rest: { timer: NodeJS.Timeout; end(): void } | null = null;
+  /** How long the last tick's plan held the event loop (its dispatches' file work and spawns not counted). */
+  let planMs = 0;
   const pauses = createPauseReader(options.store.paths, options.log);
 
   async function planNow() {
@@ -107,6 +115,7 @@ export function startScheduler(options: SchedulerOptions): SchedulerHandle {
   }
 
   async function tick(): Promise<TickReport> {
+    const started = performance.now();
     const { org, settings, now, snapshot, actions } = await planNow();
     lastTickAt = now.toISOString();
     holds = countHolds(actions);
@@ -115,11 +124,13 @@ export function startScheduler(options: SchedulerOptions): SchedulerHandle {
     options.trace?.(`tick: ${snapshot.ready.length} ready, ${snapshot.inProgress.length} in progress -> ${summarizeActions(actions)}`);
     if (options.dryRun?.()) {
       for (const action of actions) if (action.kind !== 'hold') options.log(`dry run: would ${action.kind} ${action.taskId}${action.kind === 'dispatch' ? ` to ${action.agent} (${action.adapter})` : ''}`);
+      planMs = performance.now() - started;
       return { actions, dispatched };
     }
     // Holds are logged in one synchronous pass (thousands of ready tasks held cost no promise each);
     // only the actions that change a task go through the concurrent apply.
     holdLog.record(actions, options.store.clock().getTime(), options.endRuns);
+    planMs = performance.now() - started;
     const changes = actions.filter((action): action is Exclude<Action, { kind: 'hold' }> => action.kind !== 'hold');
     await forEachLimit(changes, APPLY_CONCURRENCY, (action) => apply(action, settings.defaultLeaseTtlMs, org, dispatched));
     return { actions, dispatched };
@@ -191,12 +202,12 @@ export function startScheduler(options: SchedulerOptions): SchedulerHandle {
     current = (async () => {
       do {
         again = false;
-        const started = performance.now();
+        planMs = 0;
         await tick().catch((err: unknown) => options.log(`tick failed: ${err instanceof Error ? err.message : String(err)}`));
         // A tick plans every ready task with the event loop held; ticks back to back while a stream of
-        // changes asks for them would leave the changes only the gaps. A rest as long as the tick lets
-        // them in, so a bulk move of thousands keeps its pace as the ready tasks grow.
-        const took = performance.now() - started;
+        // changes asks for them would cost a plan over every ready task per change and leave the
+        // changes only the gaps. A rest as long as the plan lets them in and gathers them for the next.
+        const took = planMs;
         if (again && !closed && took >= REST_FROM_MS) await restFor(Math.min(took, MAX_REST_MS));
       } while (again && !closed);
       current = null;

@@ -97,6 +97,8 @@ export function startScheduler(options: SchedulerOptions): SchedulerHandle {
   let rest: { timer: NodeJS.Timeout; end(): void } | null = null;
   /** How long the last tick's plan held the event loop (its dispatches' file work and spawns not counted). */
   let planMs = 0;
+  /** No tick before this time (`performance.now()`): the rest after a long plan. */
+  let restUntil = 0;
   const pauses = createPauseReader(options.store.paths, options.log);
 
   async function planNow() {
@@ -201,14 +203,16 @@ export function startScheduler(options: SchedulerOptions): SchedulerHandle {
     // arriving after that check starts its own run instead of setting a flag no loop reads again.
     current = (async () => {
       do {
+        // A plan over many ready tasks holds the event loop: ticks back to back would cost one per
+        // change of a stream and leave the changes only the gaps. A rest as long as the plan, whether
+        // the next request came during the tick or after it, lets them in and gathers them.
+        const wait = restUntil - performance.now();
+        if (wait > 0) await restFor(wait);
+        if (closed) break;
         again = false;
         planMs = 0;
         await tick().catch((err: unknown) => options.log(`tick failed: ${err instanceof Error ? err.message : String(err)}`));
-        // A tick plans every ready task with the event loop held; ticks back to back while a stream of
-        // changes asks for them would cost a plan over every ready task per change and leave the
-        // changes only the gaps. A rest as long as the plan lets them in and gathers them for the next.
-        const took = planMs;
-        if (again && !closed && took >= REST_FROM_MS) await restFor(Math.min(took, MAX_REST_MS));
+        restUntil = planMs >= REST_FROM_MS ? performance.now() + Math.min(planMs, MAX_REST_MS) : 0;
       } while (again && !closed);
       current = null;
     })();

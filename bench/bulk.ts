@@ -8,34 +8,38 @@ import { initTree } from '../lib/store/store.js';
 import { formatNumber, runQuiet, timeMs, until, type BenchOptions, type Row } from './measure.js';
 
 /**
- * The bulk section: `svc task promote <N ids>` through a running daemon, and `svc import beads` of
+ * The bulk section: `svc task promote <N ids>` through a running daemon and without one, and `svc import beads` of
  * 1,000, 10,000 and 100,000 issues into an empty root (the built `bin/svc.js`, output to a pipe, so
  * no count is drawn). A rate that falls as the size grows is a step that is not linear.
  */
 export async function benchBulk(options: BenchOptions): Promise<Row[]> {
   const bin = join(options.repo, 'bin/svc.js');
   const rows: Row[] = [];
-  for (const size of options.quick ? [1_000] : [1_000, 10_000]) rows.push(await benchPromote(options, bin, size));
+  for (const size of options.quick ? [1_000] : [1_000, 10_000]) {
+    rows.push(await benchPromote(options, bin, size, true));
+    rows.push(await benchPromote(options, bin, size, false)); // the same command making the moves itself, for comparison
+  }
   for (const size of options.quick ? [1_000, 10_000] : [1_000, 10_000, 100_000]) rows.push(await benchBeads(options, bin, size));
   return rows;
 }
 
 // --- internal ---
 
-async function benchPromote(options: BenchOptions, bin: string, size: number): Promise<Row> {
+async function benchPromote(options: BenchOptions, bin: string, size: number, withDaemon: boolean): Promise<Row> {
   const root = join(options.tmp, `promote-${size}`);
   const ids = await writeBacklog(root, size);
-  const daemon = spawn(process.execPath, [...DAEMON_NODE_FLAGS, bin, 'daemon', 'run'], { env: { ...process.env, SVC_HOME: root, DEBUG: '' }, stdio: 'ignore' });
+  const daemon = withDaemon ? spawn(process.execPath, [...DAEMON_NODE_FLAGS, bin, 'daemon', 'run'], { env: { ...process.env, SVC_HOME: root, DEBUG: '' }, stdio: 'ignore' }) : null;
+  const how = withDaemon ? 'through the daemon' : 'without a daemon';
   try {
-    await until(async () => (await requestDaemon(toPaths(root).socket, 'GET', '/healthz').catch(() => ({ status: 0 }))).status === 200, 60_000);
+    if (daemon) await until(async () => (await requestDaemon(toPaths(root).socket, 'GET', '/healthz').catch(() => ({ status: 0 }))).status === 200, 60_000);
     let code = 0;
     const ms = await timeMs(async () => (code = await runQuiet([process.execPath, bin, 'task', 'promote', ...ids], { ...process.env, SVC_HOME: root })));
     if (code !== 0) throw new Error(`svc task promote exited ${code}`);
     const rate = size / (ms / 1000);
-    options.log(`bulk: promote of ${size} ids through the daemon in ${(ms / 1000).toFixed(1)} s (${rate.toFixed(0)}/s)`);
-    return { section: 'bulk', metric: `svc task promote, ${size.toLocaleString('en-US')} ids, daemon`, value: formatNumber(rate, 'ids/s'), note: `one run; ${(ms / 1000).toFixed(1)} s in all, the command's start included` };
+    options.log(`bulk: promote of ${size} ids ${how} in ${(ms / 1000).toFixed(1)} s (${rate.toFixed(0)}/s)`);
+    return { section: 'bulk', metric: `svc task promote, ${size.toLocaleString('en-US')} ids, ${withDaemon ? 'daemon' : 'no daemon'}`, value: formatNumber(rate, 'ids/s'), note: `one run; ${(ms / 1000).toFixed(1)} s in all, the command's start included` };
   } finally {
-    await stop(daemon);
+    if (daemon) await stop(daemon);
     rmSync(root, { recursive: true, force: true });
   }
 }

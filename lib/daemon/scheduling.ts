@@ -200,10 +200,26 @@ export function requireScheduling(scheduling: Scheduling | null): Scheduling {
 
 // --- internal ---
 
+/**
+ * The plan's view of the index. A ready task without a workflow has no gate to resolve: its plan
+ * task is kept by entry (an entry is replaced, never changed, when its file changes), so a tick over
+ * thousands of ready tasks neither waits on a promise nor builds an object for each.
+ */
+const planTasks = new WeakMap<IndexEntry, PlanTask>();
 async function toSnapshot(index: TaskIndex, roleOf: GateRoleResolver): Promise<Snapshot> {
-  const ready = await Promise.all([...index.summaries('ready')].map(async (entry) => toPlanTask(entry, await roleOf(entry))));
+  const ready: (PlanTask | Promise<PlanTask>)[] = [];
+  for (const entry of index.summaries('ready')) {
+    if (entry.gate?.workflow ?? entry.routing.workflow) {
+      ready.push(roleOf(entry).then((gate) => toPlanTask(entry, gate)));
+      continue;
+    }
+    let task = planTasks.get(entry);
+    if (!task) planTasks.set(entry, (task = toPlanTask(entry, undefined)));
+    ready.push(task);
+  }
   const inProgress = [...index.summaries('in-progress')].map((entry) => toPlanTask(entry, undefined));
-  return { ready, inProgress, statusOf: (id) => index.get(id)?.status };
+  const resolved = ready.some((task) => task instanceof Promise) ? await Promise.all(ready) : (ready as PlanTask[]);
+  return { ready: resolved, inProgress, statusOf: (id) => index.get(id)?.status };
 }
 
 function toPlanTask(entry: IndexEntry, gate: GateRoute | undefined): PlanTask {

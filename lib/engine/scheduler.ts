@@ -5,6 +5,7 @@ import { toDaemonSettings } from '../org/org-chart.js';
 import { findUnavailableWorkspaces } from '../org/workspaces.js';
 import { deadletterTask, expireLease, formatDeadletterAlert } from './dispatch.js';
 import { plan, type Action, type HoldReason } from './plan.js';
+import { countHolds, createHoldLog } from './hold-log.js';
 import { createPauseReader } from './pause-reader.js';
 import { runDispatch } from './run.js';
 
@@ -12,20 +13,21 @@ import type { Hold, SchedulerHandle, SchedulerOptions, TickReport } from './sche
 
 export type { Hold, SchedulerHandle, SchedulerOptions, SchedulerSource, TickReport } from './scheduler-api.js';
 
-/** Expected waits, not logged: a busy agent, the global limit, dependencies, a backoff, a `notBefore`, an operator's pause. */
-const QUIET_HOLDS: ReadonlySet<string> = new Set(['concurrency', 'agent-busy', 'dependencies', 'backoff', 'not-before', 'agent-paused', 'previous-run-ending']);
-
 /** Actions of one tick applied at once: enough to overlap fsyncs, few enough to stay far from fd limits. */
 const APPLY_CONCURRENCY = 16;
-/** A tick at least this long (many ready tasks) is followed by a rest as long, at most `MAX_REST_MS`, before the next. */
-const REST_FROM_MS = 20;
+/**
+ * A tick whose plan took at least this long (hundreds of ready tasks or more) and that was asked for again is followed
+ * by a rest as long, at most `MAX_REST_MS`, before the next: a tick then takes at most half the
+ * event loop however many tasks are ready, and covers the changes of the rest before it, so a
+ * stream of changes costs a bounded tick time per change. A tick over a few ready tasks is shorter
+ * and the next follows at once.
+ */
+const REST_FROM_MS = 2;
 const MAX_REST_MS = 1000;
 
 /** Starts the scheduler: ticks are coalesced; several requests during a tick yield one more tick. */
 export function startScheduler(options: SchedulerOptions): SchedulerHandle {
-  const held = new Map<string, number>();
-  /** Tasks whose `no-plugin-attached` hold was logged: once per task, again only after it was not held so. */
-  const waitingForPlugin = new Set<string>();
+  const holdLog = createHoldLog(options.log, options.holdLogIntervalMs ?? 60_000);
   const inflight = new Set<Promise<unknown>>();
   const runs = new Set<Promise<unknown>>();
   let current: Promise<void> | null = null;
@@ -36,6 +38,10 @@ export function startScheduler(options: SchedulerOptions): SchedulerHandle {
   let holdCounts: Partial<Record<HoldReason, number>> = {};
   let wake: { at: number; timer: NodeJS.Timeout } | null = null;
   let rest: { timer: NodeJS.Timeout; end(): void } | null = null;
+  /** How long the last tick's plan held the event loop (its dispatches' file work and spawns not counted). */
+  let planMs = 0;
+  /** No tick before this time (`performance.now()`): the rest after a long plan. */
+  let restUntil = 0;
   const pauses = createPauseReader(options.store.paths, options.log);
 
   async function planNow() {
@@ -54,6 +60,7 @@ export function startScheduler(options: SchedulerOptions): SchedulerHandle {
   }
 
   async function tick(): Promise<TickReport> {
+    const started = performance.now();
     const { org, settings, now, snapshot, actions } = await planNow();
     lastTickAt = now.toISOString();
     holdCounts = countHolds(actions);
@@ -63,14 +70,19 @@ export function startScheduler(options: SchedulerOptions): SchedulerHandle {
     options.trace?.(`tick: ${snapshot.ready.length} ready, ${snapshot.inProgress.length} in progress -> ${summarizeActions(actions)}`);
     if (options.dryRun?.()) {
       for (const action of actions) if (action.kind !== 'hold') options.log(`dry run: would ${action.kind} ${action.taskId}${action.kind === 'dispatch' ? ` to ${action.agent} (${action.adapter})` : ''}`);
+      planMs = performance.now() - started;
       return { actions, dispatched };
     }
-    forgetEndedHolds(actions);
-    await forEachLimit(actions, APPLY_CONCURRENCY, (action) => apply(action, settings.defaultLeaseTtlMs, org, dispatched));
+    // Holds are logged in one synchronous pass (thousands of ready tasks held cost no promise each);
+    // only the actions that change a task go through the concurrent apply.
+    holdLog.record(actions, options.store.clock().getTime(), options.endRuns);
+    planMs = performance.now() - started;
+    const changes = actions.filter((action): action is Exclude<Action, { kind: 'hold' }> => action.kind !== 'hold');
+    await forEachLimit(changes, APPLY_CONCURRENCY, (action) => apply(action, settings.defaultLeaseTtlMs, org, dispatched));
     return { actions, dispatched };
   }
 
-  async function apply(action: Action, ttlMs: number, org: OrgChart | null, dispatched: string[]): Promise<void> {
+  async function apply(action: Exclude<Action, { kind: 'hold' }>, ttlMs: number, org: OrgChart | null, dispatched: string[]): Promise<void> {
     try {
       if (action.kind === 'expire') {
         const expired = await expireLease(options.store, action.taskId, action.sessionId);
@@ -84,9 +96,6 @@ export function startScheduler(options: SchedulerOptions): SchedulerHandle {
         const dead = await deadletterTask(options.store, action.taskId);
         if (dead) options.alert(formatDeadletterAlert(dead, undefined));
         await options.onCommitted?.([action.taskId]);
-      } else if (action.kind === 'hold') {
-        if (action.reason === 'previous-run-ending') options.endRuns?.(action.taskId, 'it is to be dispatched again');
-        logHold(action);
       } else if (await pauses.isPaused(action.agent)) {
         options.log(`${action.taskId} not dispatched: agent ${action.agent} was paused meanwhile`); // paused after the plan was made
       } else {
@@ -101,32 +110,14 @@ export function startScheduler(options: SchedulerOptions): SchedulerHandle {
 
   /** A task held by `backoff` gets a tick when its next attempt is due (the poll would be up to 30 s late). */
   function wakeForBackoff(actions: readonly Action[], now: Date): void {
-    const due = Math.min(...actions.map((a) => (a.kind === 'hold' && a.until ? Date.parse(a.until) : Infinity)));
+    let due = Infinity;
+    for (const a of actions) if (a.kind === 'hold' && a.until) due = Math.min(due, Date.parse(a.until));
     if (!Number.isFinite(due) || (wake && wake.at <= due && wake.at > now.getTime())) return;
     if (wake) clearTimeout(wake.timer);
     const delay = toTimerDelay(due - now.getTime() + 5); // a notBefore weeks ahead wakes once a few weeks, not at once
     const timer = setTimeout(() => ((wake = null), schedule()), delay);
     timer.unref();
     wake = { at: now.getTime() + delay - 5, timer };
-  }
-
-  function logHold(action: Extract<Action, { kind: 'hold' }>): void {
-    const key = `${action.taskId}:${action.reason}`;
-    const now = options.store.clock().getTime();
-    if (QUIET_HOLDS.has(action.reason)) return;
-    if (action.reason === 'no-plugin-attached') {
-      if (waitingForPlugin.has(action.taskId)) return;
-      waitingForPlugin.add(action.taskId);
-    } else {
-      if ((held.get(key) ?? 0) > now) return;
-      held.set(key, now + (options.holdLogIntervalMs ?? 60_000));
-    }
-    options.log(`warning: ${action.taskId} held in ready, reason ${action.reason}: ${action.detail}`);
-  }
-
-  function forgetEndedHolds(actions: readonly Action[]): void {
-    const still = new Set(actions.flatMap((a) => (a.kind === 'hold' && a.reason === 'no-plugin-attached' ? [a.taskId] : [])));
-    for (const id of waitingForPlugin) if (!still.has(id)) waitingForPlugin.delete(id);
   }
 
   function restFor(ms: number): Promise<void> {
@@ -156,14 +147,16 @@ export function startScheduler(options: SchedulerOptions): SchedulerHandle {
     // arriving after that check starts its own run instead of setting a flag no loop reads again.
     current = (async () => {
       do {
+        // A plan over many ready tasks holds the event loop: ticks back to back would cost one per
+        // change of a stream and leave the changes only the gaps. A rest as long as the plan, whether
+        // the next request came during the tick or after it, lets them in and gathers them.
+        const wait = restUntil - performance.now();
+        if (wait > 0) await restFor(wait);
+        if (closed) break;
         again = false;
-        const started = performance.now();
+        planMs = 0;
         await tick().catch((err: unknown) => options.log(`tick failed: ${err instanceof Error ? err.message : String(err)}`));
-        // A tick plans every ready task with the event loop held; ticks back to back while a stream of
-        // changes asks for them would leave the changes only the gaps. A rest as long as the tick lets
-        // them in, so a bulk move of thousands keeps its pace as the ready tasks grow.
-        const took = performance.now() - started;
-        if (again && !closed && took >= REST_FROM_MS) await restFor(Math.min(took, MAX_REST_MS));
+        restUntil = planMs >= REST_FROM_MS ? performance.now() + Math.min(planMs, MAX_REST_MS) : 0;
       } while (again && !closed);
       current = null;
     })();
@@ -193,12 +186,6 @@ export function startScheduler(options: SchedulerOptions): SchedulerHandle {
 }
 
 // --- internal ---
-
-function countHolds(actions: readonly Action[]): Partial<Record<HoldReason, number>> {
-  const counts: Partial<Record<HoldReason, number>> = {};
-  for (const action of actions) if (action.kind === 'hold') counts[action.reason] = (counts[action.reason] ?? 0) + 1;
-  return counts;
-}
 
 function summarizeActions(actions: readonly Action[]): string {
   const counts = new Map<string, number>();

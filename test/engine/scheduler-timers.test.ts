@@ -60,4 +60,57 @@ timers('a long tick asked for again is followed by a rest as long before the nex
   await scheduler.close();
 });
 
+timers('a plan of a few ms asked for again is followed by a rest as long: a stream of changes is not planned once per change', async () => {
+  const root = tempRoot();
+  writeOrg(root, { agents: [{ id: 'dev', name: 'Dev', command: ['true'] }] });
+  const store = createStore({ root });
+  const listing = createListingSource(store);
+  const plans: { start: number; end: number }[] = [];
+  const scheduler = startScheduler({
+    store, adapters: {}, loadOrg: () => loadOrg(root), mode: () => 'standalone', pluginAttached: () => false, log: () => undefined, alert: () => undefined,
+    source: {
+      snapshot: async () => {
+        const start = performance.now();
+        while (performance.now() - start < 6); // a plan over a few hundred ready tasks
+        if (plans.length === 0) scheduler.schedule();
+        plans.push({ start, end: performance.now() });
+        return listing.snapshot();
+      },
+    },
+  });
+  scheduler.schedule();
+  await scheduler.idle();
+  assert.is(plans.length, 2);
+  const [first, second] = plans as [{ start: number; end: number }, { start: number; end: number }];
+  assert.ok(second.start - first.end >= 6, `the second tick began ${(second.start - first.end).toFixed(1)} ms after the first plan`);
+  await scheduler.close();
+});
+
+timers('a tick asked for just after a plan of a few ms waits out the same rest', async () => {
+  const root = tempRoot();
+  writeOrg(root, { agents: [{ id: 'dev', name: 'Dev', command: ['true'] }] });
+  const store = createStore({ root });
+  const listing = createListingSource(store);
+  const plans: { start: number; end: number }[] = [];
+  const scheduler = startScheduler({
+    store, adapters: {}, loadOrg: () => loadOrg(root), mode: () => 'standalone', pluginAttached: () => false, log: () => undefined, alert: () => undefined,
+    source: {
+      snapshot: async () => {
+        const start = performance.now();
+        while (performance.now() - start < 6);
+        plans.push({ start, end: performance.now() });
+        return listing.snapshot();
+      },
+    },
+  });
+  scheduler.schedule();
+  await scheduler.idle(); // the first tick is over, nothing asked for during it
+  scheduler.schedule(); // the next change of a stream
+  await scheduler.idle();
+  assert.is(plans.length, 2);
+  const [first, second] = plans as [{ start: number; end: number }, { start: number; end: number }];
+  assert.ok(second.start - first.end >= 6, `the second tick began ${(second.start - first.end).toFixed(1)} ms after the first plan`);
+  await scheduler.close();
+});
+
 timers.run();

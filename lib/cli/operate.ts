@@ -48,15 +48,14 @@ export async function operateRead<T>(ctx: Context, tool: string, params: Record<
 // --- internal ---
 
 /** Causes of a failed request that mean nothing reached a daemon (so running the call here is safe). */
-const NOT_REACHED = new Set(['ENOENT', 'ECONNREFUSED', 'ENOTSOCK']);
+export const NOT_REACHED = new Set(['ENOENT', 'ECONNREFUSED', 'ENOTSOCK']);
 
 async function invokeRemote(ctx: Context, tool: string, params: Record<string, unknown>, requestId: string | undefined): Promise<{ answered: true; result: unknown; replayed: boolean } | { answered: false }> {
   const { socket } = toPaths(ctx.root);
   if (!existsSync(socket)) return { answered: false };
   let reply: { status: number; body: unknown; headers: Record<string, string | string[] | undefined> };
   try {
-    const session = /^[\x21-\x7e]{1,200}$/.test(ctx.io.env.SVC_SESSION_ID ?? '') ? ctx.io.env.SVC_SESSION_ID : undefined;
-    const headers: Record<string, string> = { ...(requestId === undefined ? {} : { [REQUEST_ID_HEADER]: requestId }), ...(session ? { [RUN_SESSION_HEADER]: session } : {}) };
+    const headers: Record<string, string> = { ...(requestId === undefined ? {} : { [REQUEST_ID_HEADER]: requestId }), ...toSessionHeader(ctx) };
     reply = await requestDaemon(socket, 'POST', '/v1/tool/invoke', { tool, params }, { timeoutMs: toTimeoutMs(ctx.io.env), headers });
   } catch (err) {
     const cause = (err as { cause?: { code?: string } }).cause?.code ?? '';
@@ -87,8 +86,14 @@ async function runOnce(ctx: Context, call: { key: string; tool: string; params: 
   throw toDaemonError(answer.status, answer.body);
 }
 
+/** The run session header of a command an agent run started (its `SVC_SESSION_ID`), when it has one. */
+export function toSessionHeader(ctx: Context): Record<string, string> {
+  const session = /^[\x21-\x7e]{1,200}$/.test(ctx.io.env.SVC_SESSION_ID ?? '') ? ctx.io.env.SVC_SESSION_ID : undefined;
+  return session ? { [RUN_SESSION_HEADER]: session } : {};
+}
+
 /** The error of a change the daemon may have got but did not answer: it names the request id to rerun with. */
-function toUnknownOutcome(err: SvcError, requestId: string): SvcError {
+export function toUnknownOutcome(err: SvcError, requestId: string): SvcError {
   return new SvcError(
     'unavailable',
     `${err.message.replace(/\.$/, '')}: the daemon may or may not have applied this; run the same command again with \`--request-id ${requestId}\` to find out safely.`,
@@ -97,7 +102,8 @@ function toUnknownOutcome(err: SvcError, requestId: string): SvcError {
   );
 }
 
-function toTimeoutMs(env: Record<string, string | undefined>): number {
+/** How long a call waits for the daemon (`SVC_REQUEST_TIMEOUT_MS`, else `DEFAULT_TIMEOUT_MS`). */
+export function toTimeoutMs(env: Record<string, string | undefined>): number {
   const value = Number(env.SVC_REQUEST_TIMEOUT_MS);
   return Number.isFinite(value) && value > 0 ? value : DEFAULT_TIMEOUT_MS;
 }

@@ -1,21 +1,21 @@
 import { randomUUID } from 'node:crypto';
 import type { CAC } from 'cac';
-import { SvcError, toSvcError } from '../core/errors.js';
+import { SvcError } from '../core/errors.js';
 import { toTerminalText } from '../core/text.js';
 import type { MoveResult } from '../tools/operator.js';
 import type { Context } from './context.js';
 import { formatMove, toText } from './format.js';
+import { runBulk, type BulkOutcome, type Call } from './bulk-run.js';
 import { operate } from './operate.js';
 import { startProgress, type Progress } from './progress.js';
 import { toCaller, withFlag, withLeaseOptions } from './task-caller.js';
 import { toUsageError } from './usage.js';
 
-/** One id's outcome in a bulk command (`--json` prints the list). */
-export type BulkOutcome = { id: string; ok: true; move: MoveResult } | { id: string; ok: false; error: ReturnType<SvcError['toJSON']>['error'] };
+export type { BulkOutcome } from './bulk-run.js';
 
 /**
  * Registers the moves that take several ids (`svc task promote|cancel|block|unblock|resurrect <id>...`):
- * each id is one call, in order; each is reported; the exit code is 1 when any failed. With one id,
+ * each id is one call (sent in batches through a running daemon), in order; each is reported; the exit code is 1 when any failed. With one id,
  * a failure is reported as any command's error.
  */
 export function registerTaskBulk(cli: CAC, ctx: Context): void {
@@ -45,8 +45,6 @@ export function registerTaskBulk(cli: CAC, ctx: Context): void {
 
 // --- internal ---
 
-type Call = (id: string) => [tool: string, params: Record<string, unknown>];
-
 async function runEach(ctx: Context, ids: readonly string[], opts: Record<string, unknown>, call: Call): Promise<void> {
   const args = ids.map(String);
   if (args.length === 1) {
@@ -62,7 +60,7 @@ async function runEach(ctx: Context, ids: readonly string[], opts: Record<string
   const interrupt = watchInterrupt();
   try {
     // Each outcome is reported as soon as those before it are: an interrupted run has printed what it did.
-    await runWindowed(args.length, { run: async (n) => runOne({ ...ctx, requestId: `${base}.${n + 1}` }, args[n]!, call), stopped: interrupt.stopped }, (outcome) => {
+    await runBulk(ctx, args, base, call, interrupt.stopped, (outcome) => {
       outcomes.push(outcome);
       if (!json) report(ctx, progress, outcome);
       progress.add(1);
@@ -101,31 +99,6 @@ function watchInterrupt(): { stopped: () => boolean; dispose(): void } {
   };
 }
 
-/** Calls sent at once (the daemon commits concurrent moves together). */
-export const BULK_WINDOW = 32;
-
-/**
- * Runs `count` calls, `BULK_WINDOW` at a time, and hands each result to `done` in order as soon as
- * those before it are in. Once `stopped()`, no call is started; those under way finish.
- */
-async function runWindowed<T>(count: number, calls: { run: (n: number) => Promise<T>; stopped: () => boolean }, done: (result: T) => void): Promise<void> {
-  const { run, stopped } = calls;
-  const results = new Map<number, T>();
-  let next = 0;
-  let reported = 0;
-  const worker = async (): Promise<void> => {
-    while (next < count && !stopped()) {
-      const n = next++;
-      results.set(n, await run(n));
-      for (; results.has(reported); reported++) {
-        done(results.get(reported)!);
-        results.delete(reported);
-      }
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(BULK_WINDOW, count) }, worker));
-}
-
 function report(ctx: Context, progress: Progress, outcome: BulkOutcome): void {
   if (outcome.ok) return progress.print(toMoveLines(ctx, outcome.move));
   progress.clear();
@@ -148,12 +121,4 @@ function toUnblockTarget(value: unknown, ids: readonly string[]): 'ready' | 'bac
   if (value === undefined) return undefined;
   if (value === 'ready' || value === 'backlog') return value;
   throw toUsageError(new SvcError('validation_error', `svc task unblock --to takes ready or backlog, not ${JSON.stringify(String(value))}: nothing was unblocked.`, `Run svc task unblock ${ids.join(' ')} (to ready) or svc task unblock ${ids.join(' ')} --to backlog.`));
-}
-
-async function runOne(ctx: Context, id: string, call: Call): Promise<BulkOutcome> {
-  try {
-    return { id, ok: true, move: await operate<MoveResult>(ctx, ...call(id)) };
-  } catch (err) {
-    return { id, ok: false, error: (err instanceof SvcError ? err : toSvcError(err)).toJSON().error };
-  }
 }

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { SvcError, toSvcError } from '../core/errors.js';
 import { assertRequestId, REQUEST_ID_HEADER } from '../core/request-id.js';
-import { answerOnce, type RequestCall } from '../store/request-memory.js';
+import { answerOnce, type Answer, type RequestCall } from '../store/request-memory.js';
 import { sendJson } from './http.js';
 
 /** The request id of a call (the `Idempotency-Key` header), validated; undefined when absent. */
@@ -18,7 +18,17 @@ export function toRequestId(req: IncomingMessage): string | undefined {
  * the first run that are the daemon's own (HTTP 5xx) go to `onFailure` (the log), once.
  */
 export async function sendOnce(res: ServerResponse, root: string, call: RequestCall, run: () => Promise<unknown>, onFailure: (err: SvcError) => void): Promise<void> {
-  const answer = await answerOnce(root, call, async () => {
+  const answer = await answerCall(root, call, run, onFailure);
+  if (!res.headersSent) res.setHeader('idempotent-replayed', String(answer.repeated));
+  sendJson(res, answer.status, answer.body);
+}
+
+/**
+ * The answer of one call as its request would get it (the HTTP status and the body): run once
+ * under its request id as `sendOnce` says, or just run when it has none.
+ */
+export async function answerCall(root: string, call: RequestCall | undefined, run: () => Promise<unknown>, onFailure: (err: SvcError) => void): Promise<Answer & { repeated: boolean }> {
+  const act = async (): Promise<Answer> => {
     try {
       return { status: 200, body: { ok: true, result: (await run()) ?? null } };
     } catch (err) {
@@ -26,7 +36,6 @@ export async function sendOnce(res: ServerResponse, root: string, call: RequestC
       if (error.status >= 500) onFailure(error);
       return { status: error.status, body: error.toJSON() };
     }
-  });
-  if (!res.headersSent) res.setHeader('idempotent-replayed', String(answer.repeated));
-  sendJson(res, answer.status, answer.body);
+  };
+  return call === undefined ? { ...(await act()), repeated: false } : answerOnce(root, call, act);
 }

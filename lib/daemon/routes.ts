@@ -6,12 +6,12 @@ import { SvcError } from '../core/errors.js';
 import { formatIssues } from '../core/task.js';
 import { STATUSES, type Status } from '../core/status.js';
 import { fromFilterQuery, type TaskFilter } from '../store/task-filter.js';
-import { invokeTool, type RunCaller, type ToolContext, type ToolDef } from '../tools/registry.js';
+import type { RunCaller, ToolContext, ToolDef } from '../tools/registry.js';
 import { assertObject, queryOf, readJson, route, sendError, sendJson, type Handler } from './http.js';
 import type { LeaseOwners } from './lease-owners.js';
 import type { LongPollBudgets } from './long-polls.js';
 import type { DaemonLog } from './log.js';
-import { sendOnce, toRequestId } from './request-once.js';
+import { assertServing, invoke, invokeBatch } from './invoke.js';
 import type { ConfigReport } from './org-state.js';
 import type { AttachedPlugin, SpawnQueue } from './spawn-queue.js';
 
@@ -27,7 +27,6 @@ const HOOK_EXAMPLES: Record<HookName, string> = {
   'before-compaction': '{"sessionKey": "agent:dev:svc-TASK-2026-11-21-001", "messageCount": 40, "tokenCount": 90000}',
   'message-received': '{"sessionKey": "agent:dev:svc-TASK-2026-11-21-001", "from": "user", "content": "..."}',
 };
-const TOOL_EXAMPLE = '{"tool": "svc_status", "params": {}}';
 const RESULT_EXAMPLE = '{"ok": true, "sessionKey": "..."} or {"ok": false, "error": "...", "reason": "..."}';
 
 /** The body of `GET /status` (docs/daemon.md). */
@@ -97,6 +96,7 @@ export function createRoutes(ctx: RouteContext): (req: IncomingMessage, res: Ser
   app.get('/metrics', wrap(ctx.metrics));
   app.get('/status', wrap(async (_req, res) => sendJson(res, 200, await ctx.status())));
   app.post('/v1/tool/invoke', wrap((req, res) => invoke(ctx, req, res, (err) => fail(err, req))));
+  app.post('/v1/tool/batch', wrap((req, res) => invokeBatch(ctx, req, res, (err) => fail(err, req))));
   app.post('/v1/event/:name', wrap((req, res) => hook(ctx, req, res)));
   app.get('/v1/spawns/wait', wrap((req, res) => waitSpawn(ctx, req, res)));
   app.post('/v1/spawns/:id/result', wrap((req, res) => spawnResult(ctx, req, res)));
@@ -111,7 +111,7 @@ export function createRoutes(ctx: RouteContext): (req: IncomingMessage, res: Ser
 
 // --- internal ---
 
-const ROUTES = 'GET /healthz, GET /status, GET /metrics, POST /v1/tool/invoke, POST /v1/event/{session-end|agent-end|before-compaction|message-received}, GET /v1/spawns/wait, POST /v1/spawns/{id}/result, GET /v1/spawns/{id}/stop, GET /v1/tasks?status=&statuses=&tags=&project=&team=&priority=&parent=&since=&text=, GET /v1/tasks/changes?after=&waitMs=, POST /v1/scheduler/tick, GET /v1/scheduler/plan, POST /v1/web';
+const ROUTES = 'GET /healthz, GET /status, GET /metrics, POST /v1/tool/invoke, POST /v1/tool/batch, POST /v1/event/{session-end|agent-end|before-compaction|message-received}, GET /v1/spawns/wait, POST /v1/spawns/{id}/result, GET /v1/spawns/{id}/stop, GET /v1/tasks?status=&statuses=&tags=&project=&team=&priority=&parent=&since=&text=, GET /v1/tasks/changes?after=&waitMs=, POST /v1/scheduler/tick, GET /v1/scheduler/plan, POST /v1/web';
 const WEB_EXAMPLE = '{"port": 7420}';
 
 const ResultBody = z.object({
@@ -125,22 +125,6 @@ function healthz(ctx: RouteContext, res: ServerResponse): void {
   if (!ctx.isStopping()) return sendJson(res, 200, { ok: true });
   const error = new SvcError('unavailable', 'The svc daemon is shutting down.', 'Wait for the supervisor to restart it, or run `svc daemon start`.');
   sendJson(res, 503, { ...error.toJSON(), reason: 'stopping' });
-}
-
-function assertServing(ctx: RouteContext): void {
-  if (ctx.isStopping()) throw new SvcError('unavailable', 'The svc daemon is shutting down and takes no new requests.', 'Retry once it is back (`svc daemon status`).');
-}
-
-/** A tool call; one with a request id (`Idempotency-Key`) runs once, and a repeat gets its first answer. */
-async function invoke(ctx: RouteContext, req: IncomingMessage, res: ServerResponse, onFailure: (err: SvcError) => void): Promise<void> {
-  assertServing(ctx);
-  const key = toRequestId(req);
-  const body = assertObject(await readJson(req, TOOL_EXAMPLE), 'The tool envelope', TOOL_EXAMPLE);
-  const { callerOf } = ctx;
-  const toolContext = callerOf ? { ...ctx.toolContext, runCaller: () => callerOf(req) } : ctx.toolContext;
-  const run = () => invokeTool(ctx.tools, body.tool, body.params, toolContext);
-  if (key !== undefined) return sendOnce(res, ctx.toolContext.store.paths.root, { key, tool: String(body.tool), params: body.params }, run, onFailure);
-  sendJson(res, 200, { ok: true, result: (await run()) ?? null });
 }
 
 async function hook(ctx: RouteContext, req: IncomingMessage & { params?: Record<string, string> }, res: ServerResponse): Promise<void> {

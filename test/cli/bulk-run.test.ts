@@ -1,0 +1,71 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { BATCH_SIZE } from '../../lib/cli/bulk-run.js';
+import { main } from '../../lib/cli/main.js';
+import { OPERATOR_TOOLS } from '../../lib/tools/operator.js';
+import { TOOLS } from '../../lib/tools/index.js';
+import { toPaths } from '../../lib/store/paths.js';
+import { closeDaemons, startTestDaemon, writeTaskFiles } from '../helpers/daemon.js';
+import { cleanRoots, tempRoot } from '../helpers/root.js';
+
+const bulk = suite('cli.bulk-run batches');
+bulk.after.each(async () => {
+  await closeDaemons();
+  cleanRoots();
+});
+
+/** `svc <argv>` in this process: its exit code, stdout and stderr. */
+async function run(root: string, ...argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  let [stdout, stderr] = ['', ''];
+  const code = await main(argv, { stdout: (text) => void (stdout += text), stderr: (text) => void (stderr += text), env: { SVC_HOME: root } });
+  return { code, stdout, stderr };
+}
+
+/** A root of `count` backlog tasks, the third of them already ready; its ids. */
+async function prepare(count: number): Promise<{ root: string; ids: string[] }> {
+  const root = tempRoot();
+  const ids = await writeTaskFiles(root, count, (i) => (i === 3 ? 'ready' : 'backlog'));
+  return { root, ids };
+}
+
+const daemonOptions = { schedule: false, watch: false, rescanIntervalMs: 600_000, tools: [...TOOLS, ...OPERATOR_TOOLS] };
+
+/** The batches the daemon of `root` answered (its log, read once it has stopped). */
+function batchesLogged(root: string): { tool: string; calls: number; failed: number }[] {
+  const log = readFileSync(join(toPaths(root).logs, 'daemon.log'), 'utf8');
+  return [...log.matchAll(/ info tool\.batch (\{.*\})\n/g)].map((match) => JSON.parse(match[1]!));
+}
+
+bulk('a bulk promote through the daemon sends its ids in batches and reports a mix of good and bad ids as it does without a daemon', async () => {
+  const count = BATCH_SIZE * 2 + 10;
+  const apart = await prepare(count);
+  const alone = await run(apart.root, 'task', 'promote', ...apart.ids, '999');
+  const { root, ids } = await prepare(count);
+  const daemon = await startTestDaemon(root, daemonOptions);
+  const through = await run(root, 'task', 'promote', ...ids, '999');
+  await daemon.close();
+  assert.equal(through, alone, 'the same exit code, stdout and stderr');
+  assert.is(through.code, 1);
+  assert.match(through.stderr, new RegExp(`svc: ${ids[2]}: ${ids[2]} is in ready, not backlog`));
+  assert.match(through.stderr, /svc: 999: No task has the sequence number "999"/);
+  assert.match(through.stderr, new RegExp(`svc: 2 of ${count + 1} failed; the others were done\\.`));
+  assert.is(through.stdout.split('\n').length - 1, count - 1);
+  const batches = batchesLogged(root).map(({ tool, calls, failed }) => `${tool} ${calls} ${failed}`).sort();
+  assert.equal(batches, [`operator_task_promote 11 1`, `operator_task_promote ${BATCH_SIZE} 0`, `operator_task_promote ${BATCH_SIZE} 1`].sort(), 'one request per batch, each failure in its own');
+});
+
+bulk('a bulk promote through the daemon rerun with its --request-id replays each id of each batch', async () => {
+  const { root, ids } = await prepare(BATCH_SIZE + 5);
+  const daemon = await startTestDaemon(root, daemonOptions);
+  const first = await run(root, 'task', 'promote', ...ids, '--request-id', 'bulk-batch');
+  const again = await run(root, 'task', 'promote', ...ids, '--request-id', 'bulk-batch');
+  assert.equal([again.code, again.stdout, again.stderr], [first.code, first.stdout, first.stderr], 'the first answers, the refusal of the ready one included');
+  const apart = await run(root, 'task', 'promote', ids[0]!, ids[1]!, '--request-id', 'bulk-batch-2');
+  assert.is(apart.code, 1, 'under another id the moves are tried again and refused');
+  await daemon.close();
+  assert.is(batchesLogged(root).length, 5);
+});
+
+bulk.run();

@@ -3,6 +3,7 @@ import { listIndexed } from './list-tasks.js';
 import { toLeaseOwners } from './lease-owners.js';
 import { toLongPollBudgets } from './long-polls.js';
 import { metricsHandler } from './metrics.js';
+import type { ToolContext } from '../tools/registry.js';
 import type { RouteContext, StatusBody } from './routes.js';
 import { createRunCallers } from './run-caller.js';
 import { requireScheduling } from './scheduling.js';
@@ -14,19 +15,18 @@ import { WEB_HOST } from './web-port.js';
 export function toRouteContext(core: Core, limits: ServerLimits): RouteContext {
   const { clock, spawns, parts } = core;
   const { index, log } = parts;
+  // A change is in the index (read-your-writes) and told to the long-polls before it is answered.
+  const committed = async (ids: readonly string[]) => (await index.update(ids), core.changes.bump(ids));
+  const toolContext: ToolContext = { store: core.store, index, handOn: (id) => core.scheduling?.handOn(id) ?? (() => undefined) };
   return {
     tools: core.options.tools, spawns, log, spawnWaitMs: core.options.spawnWaitMs ?? 25_000, longPolls: toLongPollBudgets(limits),
     status: async () => ({ ...statusOf(core), ...(core.scheduling ? { config: await core.scheduling.config(), pausedAgents: core.scheduling.pausedAgents() } : {}) }),
     isStopping: () => core.stopping,
     callerOf: createRunCallers({ runs: () => core.scheduling?.localRuns() ?? [], inProgress: () => index.summaries('in-progress') }),
-    toolContext: {
-      store: core.store, index,
-      onCommitted: async (ids) => {
-        await index.update(ids);
-        core.changes.bump(ids);
-        core.scheduling?.schedule();
-      },
-      handOn: (id) => core.scheduling?.handOn(id) ?? (() => undefined),
+    toolContext: { ...toolContext, onCommitted: async (ids) => (await committed(ids), core.scheduling?.schedule()) },
+    batchContext: () => {
+      let changed = false;
+      return { toolContext: { ...toolContext, onCommitted: async (ids) => void (await committed(ids), (changed = true)) }, done: () => void (changed && core.scheduling?.schedule()) };
     },
     listTasks: (statuses, filter) => listIndexed(index, core.store, statuses, filter), metrics: metricsHandler(() => parts.metrics),
     scheduler: {

@@ -14,6 +14,8 @@ export interface InvokeContext {
   callerOf?: (req: IncomingMessage) => Promise<RunCaller | null>;
   isStopping: () => boolean;
   log: DaemonLog;
+  /** The tool context of one batch (its commits ask the scheduler for no tick), and `done`, called once it has run (one tick for all). */
+  batchContext?: () => { toolContext: ToolContext; done: () => void };
 }
 
 /** The most calls one `POST /v1/tool/batch` carries. */
@@ -48,13 +50,14 @@ export async function invokeBatch(ctx: InvokeContext, req: IncomingMessage, res:
   assertServing(ctx);
   const body = assertObject(await readJson(req, BATCH_EXAMPLE), 'The batch envelope', BATCH_EXAMPLE);
   const calls = toCalls(body.batch);
-  const toolContext = toolContextOf(ctx, req);
+  const batch = ctx.batchContext?.();
+  const toolContext = toolContextOf(ctx, req, batch?.toolContext);
   const root = ctx.toolContext.store.paths.root;
   const results = await Promise.all(calls.map(async ({ params, requestId }) => {
     const run = () => invokeTool(ctx.tools, body.tool, params, toolContext);
     const answer = await answerCall(root, requestId === undefined ? undefined : { key: requestId, tool: String(body.tool), params }, run, onFailure);
     return { status: answer.status, ...(answer.body as object), ...(answer.repeated ? { replayed: true } : {}) };
-  }));
+  })).finally(() => batch?.done());
   ctx.log.info('tool.batch', { tool: String(body.tool), calls: calls.length, failed: results.filter((result) => result.status !== 200).length });
   sendJson(res, 200, { ok: true, results });
 }
@@ -62,11 +65,11 @@ export async function invokeBatch(ctx: InvokeContext, req: IncomingMessage, res:
 // --- internal ---
 
 /** The tool context of a request: its caller is asked once, when a decision needs it. */
-function toolContextOf(ctx: InvokeContext, req: IncomingMessage): ToolContext {
+function toolContextOf(ctx: InvokeContext, req: IncomingMessage, base = ctx.toolContext): ToolContext {
   const { callerOf } = ctx;
-  if (!callerOf) return ctx.toolContext;
+  if (!callerOf) return base;
   let caller: Promise<RunCaller | null> | undefined;
-  return { ...ctx.toolContext, runCaller: () => (caller ??= callerOf(req)) };
+  return { ...base, runCaller: () => (caller ??= callerOf(req)) };
 }
 
 /** The calls of a batch, checked before any runs: a bad envelope changes nothing. */

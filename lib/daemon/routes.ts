@@ -11,7 +11,7 @@ import { assertObject, queryOf, readJson, route, sendError, sendJson, type Handl
 import type { LeaseOwners } from './lease-owners.js';
 import type { LongPollBudgets } from './long-polls.js';
 import type { DaemonLog } from './log.js';
-import { assertServing, invoke, invokeBatch } from './invoke.js';
+import { assertServing, invoke, invokeBatch, type InvokeContext } from './invoke.js';
 import type { ConfigReport } from './org-state.js';
 import type { AttachedPlugin, SpawnQueue } from './spawn-queue.js';
 
@@ -58,7 +58,7 @@ export interface WebAddress {
 }
 
 /** What the routes need from the daemon. */
-export interface RouteContext {
+export interface RouteContext extends InvokeContext {
   tools: readonly ToolDef[];
   toolContext: ToolContext;
   /** The live agent run a request comes from, or null (`tools/operator-only.ts` refuses its decisions). */

@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { SvcError, toSvcError } from '../core/errors.js';
+import { assertRequestId } from '../core/request-id.js';
 import { toPaths } from '../store/paths.js';
 import type { MoveResult } from '../tools/operator.js';
 import type { Context } from './context.js';
@@ -32,8 +33,10 @@ export async function runBulk(ctx: Context, ids: readonly string[], base: string
   let batching = true;
   const batch = async (start: number, end: number): Promise<BulkOutcome[]> => {
     const calls = ids.slice(start, end).map((id, i) => ({ params: call(id)[1], requestId: `${base}.${start + i + 1}` }));
-    const answers = batching ? await operateBatch(ctx, call(ids[start]!)[0], calls) : undefined;
-    if (!answers) batching = false;
+    // A request id the daemon would refuse fails each of its calls on its own, as without batches.
+    const batchable = batching && calls.every((one) => isRequestId(one.requestId));
+    const answers = batchable ? await operateBatch(ctx, call(ids[start]!)[0], calls) : undefined;
+    if (batchable && !answers) batching = false;
     const outcomes: BulkOutcome[] = [];
     const each = async (i: number) => [toBulkOutcome(ids[start + i]!, answers?.[i]) ?? (await one(start + i))];
     await runWindowed(end - start, { size: 1, width: BULK_WINDOW / BATCH_WINDOW }, each, () => false, (outcome) => void outcomes.push(outcome));
@@ -72,6 +75,14 @@ async function runOne(ctx: Context, id: string, call: Call): Promise<BulkOutcome
     return { id, ok: true, move: await operate<MoveResult>(ctx, ...call(id)) };
   } catch (err) {
     return { id, ok: false, error: (err instanceof SvcError ? err : toSvcError(err)).toJSON().error };
+  }
+}
+
+function isRequestId(value: string): boolean {
+  try {
+    return assertRequestId(value) === value;
+  } catch {
+    return false;
   }
 }
 

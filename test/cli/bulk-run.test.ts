@@ -68,4 +68,16 @@ bulk('a bulk promote through the daemon rerun with its --request-id replays each
   assert.is(batchesLogged(root).length, 5);
 });
 
+bulk('an invalid --request-id fails each id as it does without a daemon, and nothing is moved', async () => {
+  const apart = await prepare(3);
+  const alone = await run(apart.root, 'task', 'promote', ...apart.ids, '--request-id', 'not an id');
+  const { root, ids } = await prepare(3);
+  await startTestDaemon(root, daemonOptions);
+  const through = await run(root, 'task', 'promote', ...ids, '--request-id', 'not an id');
+  assert.equal(through, alone);
+  assert.equal([through.code, through.stdout], [1, '']);
+  assert.match(through.stderr, /svc: TASK-2026-01-01-001: Invalid request id "not an id\.1"/);
+  assert.match(through.stderr, /svc: TASK-2026-01-01-002: Invalid request id "not an id\.2"/);
+});
+
 bulk.run();

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -78,6 +79,33 @@ bulk('an invalid --request-id fails each id as it does without a daemon, and not
   assert.equal([through.code, through.stdout], [1, '']);
   assert.match(through.stderr, /svc: TASK-2026-01-01-001: Invalid request id "not an id\.1"/);
   assert.match(through.stderr, /svc: TASK-2026-01-01-002: Invalid request id "not an id\.2"/);
+});
+
+bulk('a daemon that does not know batches (404 on POST /v1/tool/batch) gets one call per id', async () => {
+  const { root, ids } = await prepare(BATCH_SIZE + 20);
+  const seen: string[] = [];
+  // An older daemon: no batch route; each call answered as a move.
+  const older = createServer((req, res) => {
+    let body = '';
+    req.on('data', (chunk: Buffer) => void (body += chunk.toString()));
+    req.on('end', () => {
+      seen.push(`${req.method} ${req.url}`);
+      const known = req.url === '/v1/tool/invoke';
+      const taskId = known ? (JSON.parse(body) as { params: { taskId: string } }).params.taskId : '';
+      res.writeHead(known ? 200 : 404, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(known ? { ok: true, result: { taskId, from: 'backlog', to: 'ready', transitioned: true } } : { ok: false, error: { code: 'not_found', message: `No route ${req.method} ${req.url}.` } }));
+    });
+  });
+  await new Promise<void>((resolve) => older.listen(toPaths(root).socket, resolve));
+  try {
+    const out = await run(root, 'task', 'promote', ...ids);
+    assert.equal([out.code, out.stdout, out.stderr], [0, ids.map((id) => `${id} backlog -> ready\n`).join(''), '']);
+  } finally {
+    await new Promise((resolve) => older.close(resolve));
+  }
+  const batches = seen.filter((line) => line === 'POST /v1/tool/batch').length;
+  assert.ok(batches >= 1 && batches <= 2, `asked for batches ${batches} times, then no more`);
+  assert.is(seen.filter((line) => line === 'POST /v1/tool/invoke').length, ids.length);
 });
 
 bulk.run();

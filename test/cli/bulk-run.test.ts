@@ -3,7 +3,7 @@ import { createServer } from 'node:http';
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { BATCH_SIZE } from '../../lib/cli/bulk-run.js';
+import { BATCH_SIZE, LARGE_RUN } from '../../lib/cli/bulk-run.js';
 import { main } from '../../lib/cli/main.js';
 import { OPERATOR_TOOLS } from '../../lib/tools/operator.js';
 import { TOOLS } from '../../lib/tools/index.js';
@@ -55,6 +55,16 @@ bulk('a bulk promote through the daemon sends its ids in batches and reports a m
   assert.is(through.stdout.split('\n').length - 1, count - 1);
   const batches = batchesLogged(root).map(({ tool, calls, failed }) => `${tool} ${calls} ${failed}`).sort();
   assert.equal(batches, [`operator_task_promote 11 1`, `operator_task_promote ${BATCH_SIZE} 0`, `operator_task_promote ${BATCH_SIZE} 1`].sort(), 'one request per batch, each failure in its own');
+});
+
+bulk(`a run of ${LARGE_RUN} ids or more goes 100 ids to a request`, async () => {
+  const { root, ids } = await prepare(LARGE_RUN);
+  const daemon = await startTestDaemon(root, daemonOptions);
+  const through = await run(root, 'task', 'promote', ...ids);
+  await daemon.close();
+  assert.is(through.code, 1, 'the one ready already is refused');
+  assert.is(through.stdout.split('\n').length - 1, LARGE_RUN - 1);
+  assert.equal(batchesLogged(root).map(({ calls }) => calls), Array.from({ length: LARGE_RUN / 100 }, () => 100));
 });
 
 bulk('a bulk promote through the daemon rerun with its --request-id replays each id of each batch', async () => {

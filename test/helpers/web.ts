@@ -4,7 +4,8 @@ import type { WebAddress } from '../../lib/daemon/web-port.js';
 import { TOOLS } from '../../lib/tools/index.js';
 import { OPERATOR_TOOLS } from '../../lib/tools/operator.js';
 import { startWebBoard } from '../../lib/web/server.js';
-import { call, startTestDaemon } from './daemon.js';
+import { call, healthy, startChild, startTestDaemon, type ChildDaemon } from './daemon.js';
+import { tempRoot } from './root.js';
 
 /** What a request to the web board answered. */
 export interface WebAnswer {
@@ -19,6 +20,16 @@ export async function startWebDaemon(root: string, options: Partial<DaemonOption
   const reply = await call(root, 'POST', '/v1/web', {});
   if (reply.status !== 200) throw new Error(`POST /v1/web answered ${reply.status}: ${JSON.stringify(reply.body)}`);
   return { daemon, web: reply.body as WebAddress };
+}
+
+/** A daemon process (`svc daemon run`) on a fresh root with its board open, as `svc web` opens it. */
+export async function startBoardProcess(): Promise<{ root: string; web: WebAddress; daemon: ChildDaemon }> {
+  const root = tempRoot();
+  const daemon = startChild(root);
+  await healthy(root);
+  const reply = await call(root, 'POST', '/v1/web', {});
+  if (reply.status !== 200) throw new Error(`POST /v1/web answered ${reply.status}: ${JSON.stringify(reply.body)}`);
+  return { root, web: reply.body as WebAddress, daemon };
 }
 
 /** One request to the board on `port`, with exactly these headers (Host defaults to 127.0.0.1:<port>). */

@@ -2,9 +2,9 @@ import { connect } from 'node:net';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { WebAddress } from '../../lib/daemon/web-port.js';
-import { call, healthy, startChild, type ChildDaemon } from '../helpers/daemon.js';
-import { cleanRoots, tempRoot } from '../helpers/root.js';
-import { authed, webRequest } from '../helpers/web.js';
+import { call, type ChildDaemon } from '../helpers/daemon.js';
+import { cleanRoots } from '../helpers/root.js';
+import { authed, startBoardProcess, webRequest } from '../helpers/web.js';
 
 // The board's guard against requests no browser sends, on a real daemon process: whatever a
 // request carries, it is answered (400, 401, 404, 421) and the daemon serves on (docs/web-board.md).
@@ -15,14 +15,10 @@ guard.after.each(async () => {
   cleanRoots();
 });
 
-/** A daemon process on a fresh root with its board open, as `svc web` opens it. */
 async function boardDaemon(): Promise<{ root: string; web: WebAddress }> {
-  const root = tempRoot();
-  daemon = startChild(root);
-  await healthy(root);
-  const reply = await call(root, 'POST', '/v1/web', {});
-  assert.is(reply.status, 200, JSON.stringify(reply.body));
-  return { root, web: reply.body as WebAddress };
+  const started = await startBoardProcess();
+  daemon = started.daemon;
+  return started;
 }
 
 /** Sends `head` as is (node's client would refuse most of these) and reads the status of the answer (0: none in 5 s). */

@@ -2,10 +2,10 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { WebAddress } from '../../lib/daemon/web-port.js';
 import { MAX_STREAMS } from '../../lib/web/limits.js';
-import { call, healthy, startChild, type ChildDaemon } from '../helpers/daemon.js';
+import { call, type ChildDaemon } from '../helpers/daemon.js';
 import { killHostiles, startHostile } from '../helpers/hostile.js';
-import { cleanRoots, tempRoot } from '../helpers/root.js';
-import { authed, webRequest } from '../helpers/web.js';
+import { cleanRoots } from '../helpers/root.js';
+import { authed, startBoardProcess, webRequest } from '../helpers/web.js';
 
 // Whoever holds the board's connections, its operator's page is answered (docs/web-board.md, "Security").
 const limits = suite('web.limits');
@@ -17,12 +17,9 @@ limits.after.each(async () => {
 });
 
 async function boardDaemon(): Promise<{ root: string; web: WebAddress }> {
-  const root = tempRoot();
-  daemon = startChild(root);
-  await healthy(root);
-  const reply = await call(root, 'POST', '/v1/web', {});
-  assert.is(reply.status, 200, JSON.stringify(reply.body));
-  return { root, web: reply.body as WebAddress };
+  const started = await startBoardProcess();
+  daemon = started.daemon;
+  return started;
 }
 
 /** The operator's page and its JSON, each answered 200 while the board is under siege. */

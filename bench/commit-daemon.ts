@@ -1,10 +1,10 @@
 import { spawn } from 'node:child_process';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { requestDaemon } from '../lib/daemon/client.js';
+import { requestDaemon } from '../lib/daemon/instance/client.js';
 import { DAEMON_NODE_FLAGS } from '../lib/daemon/service.js';
-import { toPaths } from '../lib/store/paths.js';
-import { initTree } from '../lib/store/store.js';
+import { toPaths } from '../lib/store/disk/paths.js';
+import { initTree } from '../lib/store/commit/store.js';
 import { inParallel, timeMs, until } from './measure.js';
 
 /** A built daemon to call tools on, for the store section's rows through the socket. */

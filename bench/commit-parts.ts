@@ -3,10 +3,10 @@ import { join } from 'node:path';
 import { dirSyncCount, fsyncDir } from '../lib/fs/fsync-dir.js';
 import { withLock } from '../lib/fs/lock.js';
 import { replaceFileDurable } from '../lib/fs/regular-file.js';
-import { allocateId } from '../lib/store/allocate.js';
-import { locateTask } from '../lib/store/commit.js';
-import type { Store } from '../lib/store/store.js';
-import { renderTask } from '../lib/store/task-file.js';
+import { allocateId } from '../lib/store/commit/allocate.js';
+import { locateTask } from '../lib/store/commit/protocol.js';
+import type { Store } from '../lib/store/commit/store.js';
+import { renderTask } from '../lib/store/disk/task-file.js';
 import { formatNumber, median, timeMs, type Row } from './measure.js';
 
 /** Milliseconds per operation of each step of a commit, one run. */

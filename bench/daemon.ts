@@ -3,10 +3,10 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { requestDaemon } from '../lib/daemon/client.js';
+import { requestDaemon } from '../lib/daemon/instance/client.js';
 import { DAEMON_NODE_FLAGS } from '../lib/daemon/service.js';
-import { toPaths } from '../lib/store/paths.js';
-import { initTree } from '../lib/store/store.js';
+import { toPaths } from '../lib/store/disk/paths.js';
+import { initTree } from '../lib/store/commit/store.js';
 import { benchListMemory } from './list-memory.js';
 import { formatNumber, median, rssMb, runQuiet, timeMs, until, type BenchOptions, type Row } from './measure.js';
 

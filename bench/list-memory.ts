@@ -9,7 +9,7 @@ import { formatNumber, median, type Row } from './measure.js';
  * process, and the heap the listing keeps once garbage is collected. Median of 3 processes.
  */
 export function benchListMemory(root: string, count: number): Row[] {
-  const store = fileURLToPath(new URL('../dist/store/store.js', import.meta.url));
+  const store = fileURLToPath(new URL('../dist/store/commit/store.js', import.meta.url));
   const n = count.toLocaleString('en');
   if (!existsSync(store)) return [{ section: 'daemon', metric: `store.list() memory, ${n} tasks`, value: 'n/a', note: 'dist/ is missing: run `npm run bench` (it builds first)' }];
   const runs = [0, 1, 2].map(() => JSON.parse(execFileSync(process.execPath, ['--expose-gc', '--input-type=module', '-e', PROBE, store, root], { encoding: 'utf8' })) as Probe);

@@ -3,9 +3,9 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { requestDaemon } from '../lib/daemon/client.js';
+import { requestDaemon } from '../lib/daemon/instance/client.js';
 import { DAEMON_NODE_FLAGS } from '../lib/daemon/service.js';
-import { toPaths } from '../lib/store/paths.js';
+import { toPaths } from '../lib/store/disk/paths.js';
 import { formatNumber, median, type BenchOptions, type Row } from './measure.js';
 
 /** The everyday commands timed, each given the iteration number (fresh tasks for the ones that move a task). */

@@ -2,7 +2,7 @@ import { constants } from 'node:fs';
 import { mkdir, open, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { dirSyncCount } from '../lib/fs/fsync-dir.js';
-import { createStore, type Store } from '../lib/store/store.js';
+import { createStore, type Store } from '../lib/store/commit/store.js';
 import { startCallDaemon } from './commit-daemon.js';
 import { measureParts, partRows, type Parts } from './commit-parts.js';
 import { formatNumber, inParallel, median, timeMs, type BenchOptions, type Row } from './measure.js';

@@ -6,9 +6,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
 import { startDaemon } from '../dist/daemon/daemon.js';
-import { toPaths } from '../dist/store/paths.js';
-import { initTree } from '../dist/store/store.js';
-import { renderTask } from '../dist/store/task-file.js';
+import { toPaths } from '../dist/store/disk/paths.js';
+import { initTree } from '../dist/store/commit/store.js';
+import { renderTask } from '../dist/store/disk/task-file.js';
 import { TOOLS } from '../dist/tools/index.js';
 import { OPERATOR_TOOLS } from '../dist/tools/operator.js';
 import { startWebBoard } from '../dist/web/server.js';
@@ -54,7 +54,7 @@ try {
 }
 
 async function fetchAddress(paths) {
-  const { requestDaemon } = await import('../dist/daemon/client.js');
+  const { requestDaemon } = await import('../dist/daemon/instance/client.js');
   const reply = await requestDaemon(paths.socket, 'POST', '/v1/web', {});
   return reply.body;
 }

@@ -1,8 +1,8 @@
 import { appendFileSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { SpawnRequest } from '../core/spawn.js';
-import { toPaths } from '../store/paths.js';
-import { endRunLog, openRunLog, trimRunLog } from '../store/run-logs.js';
+import { toPaths } from '../store/disk/paths.js';
+import { endRunLog, openRunLog, trimRunLog } from '../store/records/run-logs.js';
 
 /** Where a local agent's output goes. */
 export interface RunOutputOptions {

@@ -1,6 +1,6 @@
 import { mkdirSync, readdirSync, rmdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { toPaths } from '../store/paths.js';
+import { toPaths } from '../store/disk/paths.js';
 
 /**
  * Makes the directory a local agent's run without a worktree works in,

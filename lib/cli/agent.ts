@@ -4,13 +4,13 @@ import { toDidYouMean } from '../core/suggest.js';
 import { toTerminalText } from '../core/text.js';
 import { loadOrg } from '../org/org-chart.js';
 import type { OrgChart } from '../org/schema.js';
-import { ACTIVITY_EVENTS, summarizeAgentActivity } from '../store/agent-activity.js';
-import { readAgentPauses, setAgentPause, type PauseResult } from '../store/agent-pauses.js';
-import { readEvents } from '../store/events.js';
-import { formatAgentTable, type AgentRow } from './agent-format.js';
-import type { Context } from './context.js';
-import { toText } from './format.js';
-import { listRows } from './rows.js';
+import { ACTIVITY_EVENTS, summarizeAgentActivity } from '../store/events/agent-activity.js';
+import { readAgentPauses, setAgentPause, type PauseResult } from '../store/records/agent-pauses.js';
+import { readEvents } from '../store/events/log.js';
+import { formatAgentTable, type AgentRow } from './output/agent-format.js';
+import type { Context } from './frame/context.js';
+import { toText } from './output/format.js';
+import { listRows } from './frame/rows.js';
 
 /** Who pauses and resumes from the command line. */
 const OPERATOR = 'operator';

@@ -1,10 +1,10 @@
 import type { CAC } from 'cac';
 import { toCutoff } from '../core/duration.js';
 import { toTerminalText } from '../core/text.js';
-import type { ArchiveReport } from '../store/archive.js';
-import type { Context } from './context.js';
-import { toText } from './format.js';
-import { operate } from './operate.js';
+import type { ArchiveReport } from '../store/changes/archive.js';
+import type { Context } from './frame/context.js';
+import { toText } from './output/format.js';
+import { operate } from './frame/operate.js';
 
 /** How old a done or cancelled task must be, by default, to be archived. */
 const DEFAULT_OLDER_THAN = '30d';

@@ -2,10 +2,10 @@ import { cac, type CAC } from 'cac';
 import { SvcError, toSvcError } from '../core/errors.js';
 import { toDidYouMean } from '../core/suggest.js';
 import { toTerminalText } from '../core/text.js';
-import { createContext, loadStore, type Context, type Io } from './context.js';
-import { formatHelp } from './help.js';
-import { assertRootExists } from './root-check.js';
-import { isUsageError, toUsageError } from './usage.js';
+import { createContext, loadStore, type Context, type Io } from './frame/context.js';
+import { formatHelp } from './frame/help.js';
+import { assertRootExists } from './frame/root-check.js';
+import { isUsageError, toUsageError } from './frame/usage.js';
 
 /** A module's commands, registered on a cac instance. */
 type Register = (cli: CAC, ctx: Context) => void;
@@ -22,13 +22,13 @@ const GROUPS: Record<string, Entry & { summary: string }> = {
   task: {
     summary: 'Create, list, show and move tasks (svc task --help)',
     load: async () => registerAll(await Promise.all([
-      import('./task.js').then((m) => m.registerTask), import('./task-bulk.js').then((m) => m.registerTaskBulk), import('./task-note.js').then((m) => m.registerTaskNote),
-      import('./task-approval.js').then((m) => m.registerTaskApproval), import('./task-logs.js').then((m) => m.registerTaskLogs),
-      import('./task-tree.js').then((m) => m.registerTaskTree), import('./task-workspace.js').then((m) => m.registerTaskWorkspace),
-      import('./task-edit.js').then((m) => m.registerTaskEdit),
+      import('./task/command.js').then((m) => m.registerTask), import('./task/bulk.js').then((m) => m.registerTaskBulk), import('./task/note.js').then((m) => m.registerTaskNote),
+      import('./task/approval.js').then((m) => m.registerTaskApproval), import('./task/logs.js').then((m) => m.registerTaskLogs),
+      import('./task/tree.js').then((m) => m.registerTaskTree), import('./task/workspace.js').then((m) => m.registerTaskWorkspace),
+      import('./task/edit.js').then((m) => m.registerTaskEdit),
     ])),
   },
-  daemon: { summary: 'Run, start, stop or install the daemon, its status and metrics (svc daemon --help)', load: async () => registerAll(await Promise.all([import('./daemon.js').then((m) => m.registerDaemon), import('./daemon-metrics.js').then((m) => m.registerDaemonMetrics)])) },
+  daemon: { summary: 'Run, start, stop or install the daemon, its status and metrics (svc daemon --help)', load: async () => registerAll(await Promise.all([import('./daemon/command.js').then((m) => m.registerDaemon), import('./daemon/metrics.js').then((m) => m.registerDaemonMetrics)])) },
   org: { summary: 'Check the org chart (svc org --help)', load: async () => (await import('./org.js')).registerOrg },
   agent: { summary: 'List agents; pause or resume one (svc agent --help)', load: async () => (await import('./agent.js')).registerAgent, store: true },
   workspace: { summary: 'The worktrees and branches svc made: list, prune (svc workspace --help)', load: async () => (await import('./workspace.js')).registerWorkspace, store: true },
@@ -37,14 +37,14 @@ const GROUPS: Record<string, Entry & { summary: string }> = {
 
 /** `svc <command>`: top-level commands. */
 const TOP: Record<string, Entry> = {
-  board: { load: async () => (await import('./board.js')).registerBoard },
-  web: { load: async () => (await import('./web.js')).registerWeb },
+  board: { load: async () => (await import('./board/command.js')).registerBoard },
+  web: { load: async () => (await import('./daemon/web.js')).registerWeb },
   tool: { load: async () => (await import('./tool.js')).registerTool },
   events: { load: async () => (await import('./events.js')).registerEvents },
   doctor: { load: async () => (await import('./doctor.js')).registerDoctor, store: true },
-  quickstart: { load: async () => (await import('./quickstart.js')).registerQuickstart, store: true },
+  quickstart: { load: async () => (await import('./init/quickstart.js')).registerQuickstart, store: true },
   mcp: { load: async () => (await import('./mcp.js')).registerMcp },
-  init: { load: async () => (await import('./init.js')).registerInit },
+  init: { load: async () => (await import('./init/command.js')).registerInit },
   archive: { load: async () => (await import('./archive.js')).registerArchive },
   migrate: { load: async () => (await import('./migrate.js')).registerMigrate, store: true },
   export: { load: async () => (await import('./export.js')).registerExport, store: true },

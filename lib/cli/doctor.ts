@@ -1,15 +1,15 @@
 import { relative } from 'node:path';
 import type { CAC } from 'cac';
-import { toProblemLines } from '../daemon/org-state.js';
+import { toProblemLines } from '../daemon/scheduling/org-state.js';
 import { loadOrg } from '../org/org-chart.js';
 import { listWorkflows, loadWorkflow } from '../org/workflow.js';
-import { countSpooled, mergeEventSpool } from '../store/event-spool.js';
-import { checkTaskLinks, type DanglingDependency, type TaskCycle } from '../store/dangling.js';
-import { isFixable, planReconcile, RECONCILE_KINDS, type ReconcileAction, type ReconcileKind, type ReconcilePlan } from '../store/reconcile.js';
-import { applyReconcile, type ReconcileResult } from '../store/reconcile-apply.js';
+import { countSpooled, mergeEventSpool } from '../store/events/spool.js';
+import { checkTaskLinks, type DanglingDependency, type TaskCycle } from '../store/changes/dangling.js';
+import { isFixable, planReconcile, RECONCILE_KINDS, type ReconcileAction, type ReconcileKind, type ReconcilePlan } from '../store/changes/reconcile.js';
+import { applyReconcile, type ReconcileResult } from '../store/changes/reconcile-apply.js';
 import { toTerminalText } from '../core/text.js';
 import { listRecords, type WorkspaceRecord } from '../workspace/records.js';
-import type { Context } from './context.js';
+import type { Context } from './frame/context.js';
 
 interface DoctorOptions {
   fix?: boolean;

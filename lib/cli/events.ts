@@ -3,12 +3,12 @@ import type { CAC } from 'cac';
 import { SvcError } from '../core/errors.js';
 import { TASK_ID_PATTERN, resolveIdArg, toBareSeq, toIdDate } from '../core/ids.js';
 import { toTerminalText } from '../core/text.js';
-import { createEventTail } from '../store/event-tail.js';
-import { toPaths } from '../store/paths.js';
-import type { SvcEvent } from '../store/events.js';
-import type { Context } from './context.js';
-import { onInterrupt } from './interrupt.js';
-import { asUsage } from './usage.js';
+import { createEventTail } from '../store/events/tail.js';
+import { toPaths } from '../store/disk/paths.js';
+import type { SvcEvent } from '../store/events/log.js';
+import type { Context } from './frame/context.js';
+import { onInterrupt } from './frame/interrupt.js';
+import { asUsage } from './frame/usage.js';
 
 /** How often `--follow` looks for new lines and new day files. */
 const FOLLOW_INTERVAL_MS = 100;
@@ -65,7 +65,7 @@ export function registerEvents(cli: CAC, ctx: Context): void {
       });
       await tail.read();
       if (seq !== null) {
-        const { listNames } = await import('../store/store.js');
+        const { listNames } = await import('../store/commit/store.js');
         const ids = new Set([...(await listNames(toPaths(ctx.root))).keys(), ...held.map((event) => event.taskId!)]);
         Object.assign(filter, { task: resolveIdArg(filter.task!, ids, toIdDate(now)), exact: true });
         held.forEach(keep);
@@ -99,7 +99,7 @@ export function toFilter(opts: Record<string, unknown>, now: Date): EventFilter 
 async function mergeSpooled(ctx: Context): Promise<void> {
   const spooled = await readdir(toPaths(ctx.root).eventsSpool).catch(() => []);
   if (spooled.length === 0) return;
-  const { mergeEventSpool } = await import('../store/event-spool.js');
+  const { mergeEventSpool } = await import('../store/events/spool.js');
   await mergeEventSpool(ctx.root).catch((err: unknown) =>
     ctx.io.stderr(`warning: data/events-spool/ holds events not yet appended to the event log (${err instanceof Error ? err.message : String(err)}); they are not shown.\n`));
 }

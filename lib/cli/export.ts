@@ -3,7 +3,7 @@ import { SvcError } from '../core/errors.js';
 import { isStatus, STATUSES, type Status } from '../core/status.js';
 import { toTerminalText } from '../core/text.js';
 import { exportTasks } from '../import/export.js';
-import type { Context } from './context.js';
+import type { Context } from './frame/context.js';
 
 interface ExportOptions {
   format?: string;

@@ -1,8 +1,8 @@
 import type { CAC } from 'cac';
 import { toTerminalText } from '../core/text.js';
 import { runImport, SOURCES, type ImportBatch, type ImportItem, type ImportReport } from '../import/import.js';
-import type { Context } from './context.js';
-import { startProgress, type Progress } from './progress.js';
+import type { Context } from './frame/context.js';
+import { startProgress, type Progress } from './frame/progress.js';
 
 interface ImportCliOptions {
   dryRun?: boolean;

@@ -1,6 +1,6 @@
-import { wantsColor } from './color.js';
-import type { Io } from './context.js';
-import { readVersion } from './version.js';
+import { wantsColor } from './output/color.js';
+import type { Io } from './frame/context.js';
+import { readVersion } from './frame/version.js';
 
 /**
  * Runs the CLI and returns the exit code: 0 ok, 1 error, 2 usage, 3 daemon not running.

@@ -1,7 +1,7 @@
 import type { CAC } from 'cac';
 import { startMcpServer } from '../mcp/server.js';
-import type { Context } from './context.js';
-import { readVersion } from './version.js';
+import type { Context } from './frame/context.js';
+import { readVersion } from './frame/version.js';
 
 /** Registers `svc mcp`: the MCP stdio server over the tools of `SVC_HOME`. */
 export function registerMcp(cli: CAC, ctx: Context): void {

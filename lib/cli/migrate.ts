@@ -2,7 +2,7 @@ import type { CAC } from 'cac';
 import { toTerminalText } from '../core/text.js';
 import { applyMigrations, type MigrationRun } from '../migrate/apply.js';
 import { planMigrations, type MigrationPlan } from '../migrate/plan.js';
-import type { Context } from './context.js';
+import type { Context } from './frame/context.js';
 
 interface MigrateOptions {
   dryRun?: boolean;

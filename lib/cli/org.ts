@@ -2,8 +2,8 @@ import { resolve } from 'node:path';
 import type { CAC } from 'cac';
 import { SvcError } from '../core/errors.js';
 import { loadOrgFile } from '../org/org-chart.js';
-import { toPaths } from '../store/paths.js';
-import type { Context } from './context.js';
+import { toPaths } from '../store/disk/paths.js';
+import type { Context } from './frame/context.js';
 
 /** Registers the `svc org` commands. */
 export function registerOrg(cli: CAC, ctx: Context): void {

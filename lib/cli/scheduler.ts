@@ -4,14 +4,14 @@ import { createCommandAdapter } from '../adapters/command.js';
 import { createStandaloneAdapter } from '../adapters/standalone.js';
 import { isSvcError } from '../core/errors.js';
 import { toTerminalText } from '../core/text.js';
-import { requestDaemon, toDaemonError } from '../daemon/client.js';
+import { requestDaemon, toDaemonError } from '../daemon/instance/client.js';
 import type { Action } from '../engine/plan.js';
 import { startScheduler } from '../engine/scheduler.js';
 import { createListingSource } from '../engine/snapshot.js';
 import { loadOrg, toDaemonSettings } from '../org/org-chart.js';
-import type { Store } from '../store/store.js';
-import type { Context } from './context.js';
-import { SVC_BIN } from './paths.js';
+import type { Store } from '../store/commit/store.js';
+import type { Context } from './frame/context.js';
+import { SVC_BIN } from './frame/paths.js';
 
 /** Registers `svc scheduler run [--active]`. */
 export function registerScheduler(cli: CAC, ctx: Context): void {

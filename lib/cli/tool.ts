@@ -3,9 +3,9 @@ import type { CAC } from 'cac';
 import { SvcError } from '../core/errors.js';
 import { toDidYouMean } from '../core/suggest.js';
 import { APPROVAL_TOOL_NAMES, TOOL_NAMES } from '../tools/names.js';
-import type { Context } from './context.js';
-import { operate } from './operate.js';
-import { loadTool } from './tool-modules.js';
+import type { Context } from './frame/context.js';
+import { operate } from './frame/operate.js';
+import { loadTool } from './frame/tool-modules.js';
 
 /** Registers `svc tool <name> [params]`: invokes an svc_* tool and prints its result as JSON. */
 export function registerTool(cli: CAC, ctx: Context): void {

@@ -1,14 +1,14 @@
 import type { CAC } from 'cac';
 import { toTerminalText } from '../core/text.js';
-import type { PruneResult, WorkspaceRow } from '../engine/workspace-prune.js';
-import type { Context } from './context.js';
+import type { PruneResult, WorkspaceRow } from '../engine/workspaces/prune.js';
+import type { Context } from './frame/context.js';
 
 /** Registers `svc workspace list|prune`: the worktrees and branches svc made, and their housekeeping (docs/workspaces.md). */
 export function registerWorkspace(cli: CAC, ctx: Context): void {
   cli.command('list', 'Each worktree and branch svc made: its task, whether the worktree is clean, dirty or removed, whether the branch is merged into its base')
     .option('--json', 'Print JSON')
     .action(async (opts: Record<string, unknown>) => {
-      const { listWorkspaces } = await import('../engine/workspace-prune.js');
+      const { listWorkspaces } = await import('../engine/workspaces/prune.js');
       const rows = await listWorkspaces(ctx.store());
       if (opts.json) return ctx.json({ workspaces: rows });
       formatRows(rows).forEach((line) => ctx.print(line));
@@ -18,7 +18,7 @@ export function registerWorkspace(cli: CAC, ctx: Context): void {
     .option('--json', 'Print JSON')
     .example('svc workspace prune --merged --dry-run')
     .action(async (opts: Record<string, unknown>) => {
-      const { pruneWorkspaces } = await import('../engine/workspace-prune.js');
+      const { pruneWorkspaces } = await import('../engine/workspaces/prune.js');
       const result = await pruneWorkspaces(ctx.store(), { merged: opts.merged === true, dryRun: opts.dryRun === true });
       if (opts.json) return ctx.json(result);
       formatPrune(result).forEach((line) => ctx.print(line));

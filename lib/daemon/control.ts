@@ -3,11 +3,11 @@ import { closeSync, mkdirSync, openSync, readFileSync, statSync } from 'node:fs'
 import { dirname } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { isSvcError, SvcError } from '../core/errors.js';
-import type { Paths } from '../store/paths.js';
-import { requestDaemon, toDaemonError } from './client.js';
-import { findSilentDaemon } from './identity.js';
-import { isAlive, readPid } from './pid.js';
-import type { StatusBody } from './routes.js';
+import type { Paths } from '../store/disk/paths.js';
+import { requestDaemon, toDaemonError } from './instance/client.js';
+import { findSilentDaemon } from './instance/identity.js';
+import { isAlive, readPid } from './instance/pid.js';
+import type { StatusBody } from './socket/routes.js';
 
 /**
  * What a look at the daemon found. `healthy` follows the specification: live pid, socket 0600,

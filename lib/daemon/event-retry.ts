@@ -1,5 +1,5 @@
-import type { EventLog } from '../store/events.js';
-import type { DaemonLog } from './log.js';
+import type { EventLog } from '../store/events/log.js';
+import type { DaemonLog } from './instance/log.js';
 
 /** Options of `createEventRetry`. */
 export interface EventRetryOptions {

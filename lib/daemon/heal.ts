@@ -1,8 +1,8 @@
 import { hasCode } from '../core/errors.js';
 import type { Clock } from '../core/time.js';
-import type { EventLog } from '../store/events.js';
-import type { Store } from '../store/store.js';
-import type { DaemonLog } from './log.js';
+import type { EventLog } from '../store/events/log.js';
+import type { Store } from '../store/commit/store.js';
+import type { DaemonLog } from './instance/log.js';
 
 /**
  * Repairs what the index reports, through the commit protocol: a file moved by hand gets its

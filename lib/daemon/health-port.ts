@@ -1,7 +1,7 @@
 import { request, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { hasCode, SvcError } from '../core/errors.js';
-import { sendError, sendJson } from './http.js';
-import { createLimitedServer, DEFAULT_LIMITS, type ServerLimits } from './server-limits.js';
+import { sendError, sendJson } from './http/exchange.js';
+import { createLimitedServer, DEFAULT_LIMITS, type ServerLimits } from './http/limits.js';
 
 /** The only address the health port ever binds: loopback. */
 export const HEALTH_HOST = '127.0.0.1';

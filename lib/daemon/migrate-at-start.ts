@@ -1,7 +1,7 @@
 import { applyMigrations } from '../migrate/apply.js';
 import { planMigrations } from '../migrate/plan.js';
-import type { Store } from '../store/store.js';
-import type { DaemonLog } from './log.js';
+import type { Store } from '../store/commit/store.js';
+import type { DaemonLog } from './instance/log.js';
 
 /**
  * Runs the pending schema migrations before the daemon indexes the tree

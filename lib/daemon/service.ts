@@ -5,7 +5,7 @@ import { platform, userInfo } from 'node:os';
 import { dirname, join } from 'node:path';
 import { hasCode } from '../core/errors.js';
 import { templatePath } from '../core/package-root.js';
-import { toPaths } from '../store/paths.js';
+import { toPaths } from '../store/disk/paths.js';
 
 /**
  * Node flags of the daemon process. A heap cap makes V8 collect before growing: with the default

@@ -4,11 +4,11 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Clock } from '../core/time.js';
 import type { Hold } from '../engine/scheduler.js';
 import { hasCode, SvcError } from '../core/errors.js';
-import type { Paths } from '../store/paths.js';
-import type { Store } from '../store/store.js';
-import type { TaskIndex } from '../store/task-index.js';
-import type { ChangeFeed } from './changes.js';
-import type { RouteContext, WebAddress } from './routes.js';
+import type { Paths } from '../store/disk/paths.js';
+import type { Store } from '../store/commit/store.js';
+import type { TaskIndex } from '../store/index/tasks.js';
+import type { ChangeFeed } from './http/change-feed.js';
+import type { RouteContext, WebAddress } from './socket/routes.js';
 
 /** The only address the web board binds (docs/web-board.md, "Security"). */
 export const WEB_HOST = '127.0.0.1';
@@ -37,7 +37,7 @@ export interface WebServer {
 /** Starts the web board on 127.0.0.1:`port` (0: any free port) with `token` (lib/web). */
 export type WebStarter = (mount: WebMount, options: { port: number; token: string }) => Promise<WebServer>;
 
-export type { WebAddress } from './routes.js';
+export type { WebAddress } from './socket/routes.js';
 
 /** The daemon's web board: opened at start (`aof.daemon.webPort`) or by `svc web`, closed at stop. */
 export interface WebPort {

@@ -1,8 +1,8 @@
 import { CHECK_AGENT } from '../core/spawn.js';
 import type { Task } from '../core/task.js';
 import { toTerminalText } from '../core/text.js';
-import type { CommitResult } from '../store/commit.js';
-import type { Store } from '../store/store.js';
+import type { CommitResult } from '../store/commit/protocol.js';
+import type { Store } from '../store/commit/store.js';
 import type { AdapterKind } from './plan.js';
 import { MAX_DISPATCH_FAILURES } from './plan.js';
 

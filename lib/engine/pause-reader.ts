@@ -1,5 +1,5 @@
-import { readAgentPauses, type AgentPause } from '../store/agent-pauses.js';
-import type { Paths } from '../store/paths.js';
+import { readAgentPauses, type AgentPause } from '../store/records/agent-pauses.js';
+import type { Paths } from '../store/disk/paths.js';
 import { createFileCache } from './file-cache.js';
 
 /** The paused agents as the scheduler sees them: re-read whenever the file changes (one stat per use). */

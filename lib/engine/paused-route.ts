@@ -1,6 +1,6 @@
 import { routeTask, type AgentLoad, type Route, type RouteRequest } from '../org/routing.js';
 import type { OrgChart } from '../org/schema.js';
-import type { AgentPause } from '../store/agent-pauses.js';
+import type { AgentPause } from '../store/records/agent-pauses.js';
 
 /** A route, or why its agent cannot have the task now: every candidate is paused. */
 export type PausedRoute = Route | { paused: string };

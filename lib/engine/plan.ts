@@ -5,7 +5,7 @@ import type { AdapterKind } from '../core/spawn.js';
 import type { Lease, Routing } from '../core/task.js';
 import type { OrgChart } from '../org/schema.js';
 import type { UnavailableWorkspace } from '../org/workspaces.js';
-import type { AgentPause } from '../store/agent-pauses.js';
+import type { AgentPause } from '../store/records/agent-pauses.js';
 import { routeUnpaused } from './paused-route.js';
 
 /** Failures after which a ready task goes to deadletter instead of being dispatched. */

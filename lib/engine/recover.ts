@@ -1,8 +1,8 @@
 import { readdir, readFile, unlink } from 'node:fs/promises';
 import { toIdDate } from '../core/ids.js';
-import { readEvents, type EventInput } from '../store/events.js';
-import type { Store } from '../store/store.js';
-import type { StoredTask } from '../store/task-file.js';
+import { readEvents, type EventInput } from '../store/events/log.js';
+import type { Store } from '../store/commit/store.js';
+import type { StoredTask } from '../store/disk/task-file.js';
 import type { SpawnMarker } from './run.js';
 
 /** Options of `recoverSpawns`. */

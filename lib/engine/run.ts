@@ -1,14 +1,14 @@
 import { mkdir, unlink, writeFile } from 'node:fs/promises';
 import { toDaemonSettings } from '../org/org-chart.js';
 import type { OrgChart } from '../org/schema.js';
-import type { Fault } from '../store/commit.js';
-import type { Store } from '../store/store.js';
-import type { StoredTask } from '../store/task-file.js';
+import type { Fault } from '../store/commit/protocol.js';
+import type { Store } from '../store/commit/store.js';
+import type { StoredTask } from '../store/disk/task-file.js';
 import { toFailureReason, type Adapter, type RunEnd, type SpawnRequest } from '../core/spawn.js';
 import { deadletterTask, describeFailure, formatDeadletterAlert, leaseTask, recordFailure, type Failure, type LeaseOwner } from './dispatch.js';
 import type { Action, AdapterKind } from './plan.js';
 import { toPrompt } from './prompt.js';
-import { prepareWorkspace } from './workspace-step.js';
+import { prepareWorkspace } from './workspaces/step.js';
 
 /** What one dispatch needs from the scheduler. */
 export interface RunContext {

@@ -1,7 +1,7 @@
 import type { Adapter } from '../core/spawn.js';
 import type { OrgChart } from '../org/schema.js';
-import type { Fault } from '../store/commit.js';
-import type { Store } from '../store/store.js';
+import type { Fault } from '../store/commit/protocol.js';
+import type { Store } from '../store/commit/store.js';
 import type { LeaseOwner } from './dispatch.js';
 import type { Action, AdapterKind, HoldReason, Mode, Snapshot } from './plan.js';
 

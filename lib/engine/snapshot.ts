@@ -1,7 +1,7 @@
 import type { Status } from '../core/status.js';
 import { toDispatchFailures, toNextAttemptAt } from '../core/task.js';
-import type { Store } from '../store/store.js';
-import type { StoredTask } from '../store/task-file.js';
+import type { Store } from '../store/commit/store.js';
+import type { StoredTask } from '../store/disk/task-file.js';
 import { createGateRoleResolver, type GateRoute } from './gates.js';
 import type { PlanTask, Snapshot } from './plan.js';
 import type { SchedulerSource } from './scheduler.js';

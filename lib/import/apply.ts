@@ -4,13 +4,13 @@ import { canTransition, type Status } from '../core/status.js';
 import type { Task } from '../core/task.js';
 import { createExclusive, ensureDir } from '../fs/atomic.js';
 import { withLock } from '../fs/lock.js';
-import { findTaskFiles } from '../store/commit.js';
-import type { EventInput } from '../store/events.js';
-import type { Store } from '../store/store.js';
-import { renderTask } from '../store/task-file.js';
+import { findTaskFiles } from '../store/commit/protocol.js';
+import type { EventInput } from '../store/events/log.js';
+import type { Store } from '../store/commit/store.js';
+import { renderTask } from '../store/disk/task-file.js';
 import { loadMap, saveMap, toHash } from './map.js';
 import { rewriteDeps, type ImportPlan, type PlannedItem } from './plan.js';
-import type { SourceRecord } from './record.js';
+import type { SourceRecord } from './sources/record.js';
 import { toImportBody } from './task.js';
 
 /** Options of `applyImport`: when, who imports, and who hears of each batch done. */

@@ -1,5 +1,5 @@
 import { findBackEdges } from '../core/graph.js';
-import type { SourceRecord } from './record.js';
+import type { SourceRecord } from './sources/record.js';
 
 /** One link an import dropped because it closed a cycle: the record it left, the link, and the cycle as source ids. */
 export interface BrokenCycle {

@@ -1,8 +1,8 @@
 import { relative } from 'node:path';
 import { STATUSES, type Status } from '../core/status.js';
 import { toOrderedTask } from '../core/task.js';
-import { readEvents, type SvcEvent } from '../store/events.js';
-import type { Store } from '../store/store.js';
+import { readEvents, type SvcEvent } from '../store/events/log.js';
+import type { Store } from '../store/commit/store.js';
 
 /** One exported task: its frontmatter (in the order it is written), body and path, and with `--with-events` its events. */
 export interface ExportedTask {

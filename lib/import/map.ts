@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { hasCode, SvcError } from '../core/errors.js';
 import { ensureDir, writeAtomic } from '../fs/atomic.js';
-import type { Paths } from '../store/paths.js';
+import type { Paths } from '../store/disk/paths.js';
 
 /** What the map keeps of one imported task: its svc id, and hashes of the source entry and of the task as svc wrote it. */
 export interface MapEntry {

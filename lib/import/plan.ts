@@ -1,12 +1,12 @@
 import { isSafeId } from '../core/ids.js';
 import { parseTask, type Task } from '../core/task.js';
-import { allocateId } from '../store/allocate.js';
-import { findTaskFiles } from '../store/commit.js';
-import type { Store } from '../store/store.js';
-import { renderTask } from '../store/task-file.js';
+import { allocateId } from '../store/commit/allocate.js';
+import { findTaskFiles } from '../store/commit/protocol.js';
+import type { Store } from '../store/commit/store.js';
+import { renderTask } from '../store/disk/task-file.js';
 import { breakCycles, describeCycle } from './cycles.js';
 import { loadMap, toHash, type ImportMap } from './map.js';
-import { toHashedRecord, type SourceProblem, type SourceRead, type SourceRecord } from './record.js';
+import { toHashedRecord, type SourceProblem, type SourceRead, type SourceRecord } from './sources/record.js';
 import { toImportBody, toNewTask } from './task.js';
 
 /** What the import does with one source entry (docs/moving-in-and-out.md). */

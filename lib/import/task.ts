@@ -1,6 +1,6 @@
 import { DEFAULT_PRIORITY } from '../core/priority.js';
 import type { Task } from '../core/task.js';
-import type { SourceRecord } from './record.js';
+import type { SourceRecord } from './sources/record.js';
 
 /** The id a task is checked with before its real id is reserved (a dry run). */
 const PROBE_ID = 'TASK-0000-00-00-000';

@@ -2,7 +2,7 @@ import type { Readable, Writable } from 'node:stream';
 import { Server, type CallToolResult, type Tool } from '@modelcontextprotocol/server';
 import { serveStdio, StdioServerTransport } from '@modelcontextprotocol/server/stdio';
 import { toSvcError } from '../core/errors.js';
-import { createStore } from '../store/store.js';
+import { createStore } from '../store/commit/store.js';
 import { TOOLS } from '../tools/index.js';
 import { toToolManifest } from '../tools/manifest.js';
 import { invokeTool, type ToolContext, type ToolDef } from '../tools/registry.js';

@@ -4,9 +4,9 @@ import { hasCode } from '../core/errors.js';
 import { ensureDir, writeAtomic } from '../fs/atomic.js';
 import { withLock } from '../fs/lock.js';
 import { replaceFileDurable } from '../fs/regular-file.js';
-import type { EventLog } from '../store/events.js';
-import type { Paths } from '../store/paths.js';
-import { isSameStamp } from '../store/task-file.js';
+import type { EventLog } from '../store/events/log.js';
+import type { Paths } from '../store/disk/paths.js';
+import { isSameStamp } from '../store/disk/task-file.js';
 import { planFile, type MigrationPlan } from './plan.js';
 import { MIGRATIONS } from './steps.js';
 

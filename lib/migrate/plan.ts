@@ -4,9 +4,9 @@ import { TASK_SCHEMA_VERSION, toSchemaVersion } from '../core/schema-version.js'
 import { STATUSES } from '../core/status.js';
 import { parseTask } from '../core/task.js';
 import { parseFrontmatter } from '../fs/frontmatter.js';
-import type { Paths } from '../store/paths.js';
-import { listNames } from '../store/store.js';
-import { readStamped, renderTask, type FileStamp } from '../store/task-file.js';
+import type { Paths } from '../store/disk/paths.js';
+import { listNames } from '../store/commit/store.js';
+import { readStamped, renderTask, type FileStamp } from '../store/disk/task-file.js';
 import { MIGRATIONS } from './steps.js';
 
 /** How every file svc writes begins (`schemaVersion` is the first key). */

@@ -1,4 +1,4 @@
-import { addDependency, removeDependency } from '../store/deps.js';
+import { addDependency, removeDependency } from '../store/changes/deps.js';
 import { actorParam, idParam, notifyCommitted, toActor, toolParams } from './params.js';
 import type { ToolDef } from './registry.js';
 

@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import type { Status } from '../core/status.js';
-import { MAX_NOTE_LENGTH, noteTask } from '../store/note.js';
+import { MAX_NOTE_LENGTH, noteTask } from '../store/changes/note.js';
 import { actorParam, idParam, notifyCommitted, sessionIdParam, toCaller, toolParams } from './params.js';
 import type { ToolDef } from './registry.js';
 

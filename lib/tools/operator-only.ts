@@ -1,6 +1,6 @@
 import { SvcError } from '../core/errors.js';
 import type { Task } from '../core/task.js';
-import { toAwaiting } from '../store/approval.js';
+import { toAwaiting } from '../store/changes/approval.js';
 import type { ToolContext } from './registry.js';
 
 /** A decision only a person makes: the tool, who it names as deciding, and the task. */

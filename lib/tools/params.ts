@@ -2,8 +2,8 @@ import * as z from 'zod';
 import { SvcError } from '../core/errors.js';
 import { PRIORITIES } from '../core/priority.js';
 import { STATUSES } from '../core/status.js';
-import type { CommitResult } from '../store/commit.js';
-import type { Caller } from '../store/lease.js';
+import type { CommitResult } from '../store/commit/protocol.js';
+import type { Caller } from '../store/changes/lease.js';
 import type { ToolContext } from './registry.js';
 
 /** The actor recorded in events when a caller does not name itself. */

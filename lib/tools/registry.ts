@@ -4,7 +4,7 @@ import { toDidYouMean } from '../core/suggest.js';
 import { DROPPED_KEY_PROBLEM, findDroppedKeys, formatIssues } from '../core/task.js';
 import type { OrgChart } from '../org/schema.js';
 import type { Status } from '../core/status.js';
-import type { Store } from '../store/store.js';
+import type { Store } from '../store/commit/store.js';
 
 /** A live agent run a call comes from: its task, session and agent (when known). */
 export interface RunCaller {

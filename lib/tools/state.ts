@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import type { Status } from '../core/status.js';
-import type { CommitResult } from '../store/commit.js';
-import { blockTask, cancelTask, unblockTask } from '../store/ops.js';
+import type { CommitResult } from '../store/commit/protocol.js';
+import { blockTask, cancelTask, unblockTask } from '../store/changes/ops.js';
 import { actorParam, idParam, notifyCommitted, sessionIdParam, toActor, toCaller, toolParams, withHandOn } from './params.js';
 import type { ToolContext, ToolDef } from './registry.js';
 

@@ -2,8 +2,8 @@ import * as z from 'zod';
 import { compareText } from '../core/compare.js';
 import { toPriorityRank } from '../core/priority.js';
 import { isStatus, isTerminal, STATUSES, type Status } from '../core/status.js';
-import { listNames, type Store } from '../store/store.js';
-import type { StoredTask } from '../store/task-file.js';
+import { listNames, type Store } from '../store/commit/store.js';
+import type { StoredTask } from '../store/disk/task-file.js';
 import { actorParam, statusParam, toolParams } from './params.js';
 import type { TaskIndexReader, TaskSummary, ToolDef } from './registry.js';
 

@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { SvcError } from '../core/errors.js';
-import type { Store } from '../store/store.js';
-import { updateTask, type UpdateResult } from '../store/work.js';
+import type { Store } from '../store/commit/store.js';
+import { updateTask, type UpdateResult } from '../store/changes/work.js';
 import { toLeaseTtlMs } from './org.js';
 import { actorParam, idParam, notifyCommitted, sessionIdParam, statusParam, toCaller, toolParams } from './params.js';
 import type { ToolDef } from './registry.js';

@@ -1,7 +1,7 @@
 import type { WebMount } from '../daemon/web-port.js';
-import { readMurmurState } from '../engine/murmur-state.js';
+import { readMurmurState } from '../engine/murmur/state.js';
 import { loadOrg } from '../org/org-chart.js';
-import { readEvents, type SvcEvent } from '../store/events.js';
+import { readEvents, type SvcEvent } from '../store/events/log.js';
 
 /** One agent as the agents page shows it (docs/web-board.md, "Agents and scheduler"). */
 export interface AgentRow {

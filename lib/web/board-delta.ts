@@ -1,5 +1,5 @@
 import { isTerminal } from '../core/status.js';
-import type { IndexEntry, TaskIndex } from '../store/task-index.js';
+import type { IndexEntry, TaskIndex } from '../store/index/tasks.js';
 import { NO_MARKS, toCard, type Card, type CardMarks } from './cards.js';
 
 /** The card changes of some touched tasks, as of the moment they were taken. */

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { setImmediate as nextTurn, setTimeout as sleep } from 'node:timers/promises';
 import { isTerminal, type Status } from '../core/status.js';
 import type { WebMount } from '../daemon/web-port.js';
-import { readEvents } from '../store/events.js';
+import { readEvents } from '../store/events/log.js';
 import { createBoardDelta, type Delta } from './board-delta.js';
 import type { Hold } from '../engine/scheduler.js';
 import { selectSnapshot, toCard, type Card } from './cards.js';

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { queryOf } from '../daemon/http.js';
+import { queryOf } from '../daemon/http/exchange.js';
 import type { BoardFeed, SentChange } from './board-feed.js';
 
 /** A comment line this often keeps idle streams open through proxies and tells a dead page apart. */

@@ -1,6 +1,6 @@
 import { isTerminal, type Status } from '../core/status.js';
 import type { Hold } from '../engine/scheduler.js';
-import type { IndexEntry, TaskIndex } from '../store/task-index.js';
+import type { IndexEntry, TaskIndex } from '../store/index/tasks.js';
 
 /** One card of the board: what a column shows of a task (docs/web-board.md, "The board"). */
 export interface Card {

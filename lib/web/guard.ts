@@ -1,6 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { requestUrl } from '../daemon/http.js';
+import { requestUrl } from '../daemon/http/exchange.js';
 
 /** The Content-Security-Policy of every answer: the page's own scripts and styles, nothing inline, no frames. */
 export const CSP = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";

@@ -1,6 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import { SvcError } from '../core/errors.js';
-import { DEFAULT_LIMITS, type ServerLimits } from '../daemon/server-limits.js';
+import { DEFAULT_LIMITS, type ServerLimits } from '../daemon/http/limits.js';
 
 /**
  * The board's connection limits (docs/web-board.md, "Security"): a request head must arrive within

@@ -1,10 +1,10 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { SvcError } from '../core/errors.js';
-import { assertObject, queryOf, readJson, sendError, sendJson, type OnFailure } from '../daemon/http.js';
-import { createRouter, type Router } from '../daemon/router.js';
-import { createLimitedServer } from '../daemon/server-limits.js';
+import { assertObject, queryOf, readJson, sendError, sendJson, type OnFailure } from '../daemon/http/exchange.js';
+import { createRouter, type Router } from '../daemon/http/router.js';
+import { createLimitedServer } from '../daemon/http/limits.js';
 import { WEB_HOST, type WebMount, type WebServer, type WebStarter } from '../daemon/web-port.js';
-import { resolveAnyId } from '../store/archived.js';
+import { resolveAnyId } from '../store/listing/archived.js';
 import { listActions, runAction } from './actions.js';
 import { readAgentsPage } from './agents.js';
 import { startBoardFeed, type BoardFeed } from './board-feed.js';

@@ -1,7 +1,7 @@
 import { isSvcError } from '../core/errors.js';
 import type { WebMount } from '../daemon/web-port.js';
-import { getArchived } from '../store/archived.js';
-import { readEvents, type SvcEvent } from '../store/events.js';
+import { getArchived } from '../store/listing/archived.js';
+import { readEvents, type SvcEvent } from '../store/events/log.js';
 
 /** A task as its page shows it (docs/web-board.md, "Task page"). */
 export interface TaskDetail {

@@ -2,7 +2,7 @@ import { open, readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { hasCode } from '../core/errors.js';
-import type { Paths } from '../store/paths.js';
+import type { Paths } from '../store/disk/paths.js';
 
 /** Lines of a task's logs (docs/web-board.md, "Task page"). */
 export interface LogLines {

@@ -1,8 +1,8 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { readEvents } from '../../lib/store/events.js';
-import { toPaths } from '../../lib/store/paths.js';
+import { readEvents } from '../../lib/store/events/log.js';
+import { toPaths } from '../../lib/store/disk/paths.js';
 import { TOOLS } from '../../lib/tools/index.js';
 import { OPERATOR_TOOLS } from '../../lib/tools/operator.js';
 import { quittingAgent, SVC_BIN, writeOrg } from '../helpers/agents.js';

@@ -1,10 +1,10 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { readEvents } from '../../lib/store/events.js';
-import { cancelTask } from '../../lib/store/ops.js';
-import { createStore } from '../../lib/store/store.js';
-import { closeTask } from '../../lib/store/work.js';
+import { readEvents } from '../../lib/store/events/log.js';
+import { cancelTask } from '../../lib/store/changes/ops.js';
+import { createStore } from '../../lib/store/commit/store.js';
+import { closeTask } from '../../lib/store/changes/work.js';
 import { TOOLS } from '../../lib/tools/index.js';
 import { OPERATOR_TOOLS } from '../../lib/tools/operator.js';
 import { startWorker, killWorkers } from '../helpers/children.js';

@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { readEvents } from '../../lib/store/events.js';
+import { readEvents } from '../../lib/store/events/log.js';
 import { svc } from '../helpers/cli.js';
 import { taskText } from '../helpers/daemon.js';
 import { cleanRoots, tempRoot } from '../helpers/root.js';

@@ -1,7 +1,7 @@
 import { hostname } from 'node:os';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { createStore } from '../../lib/store/store.js';
+import { createStore } from '../../lib/store/commit/store.js';
 import { completingAgent, writeOrg } from '../helpers/agents.js';
 import { svc } from '../helpers/cli.js';
 import { cleanRoots, tempRoot } from '../helpers/root.js';

@@ -1,7 +1,7 @@
 import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { readEvents } from '../../lib/store/events.js';
+import { readEvents } from '../../lib/store/events/log.js';
 import { completingAgent, writeOrg } from '../helpers/agents.js';
 import { svc } from '../helpers/cli.js';
 import { cleanRoots, tempRoot, within } from '../helpers/root.js';

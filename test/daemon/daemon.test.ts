@@ -4,7 +4,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { startDaemon } from '../../lib/daemon/daemon.js';
 import { STATUSES } from '../../lib/core/status.js';
-import { createStore, listTasks } from '../../lib/store/store.js';
+import { createStore, listTasks } from '../../lib/store/commit/store.js';
 import { TOOLS } from '../../lib/tools/index.js';
 import { call, closeDaemons, startTestDaemon, TEST_TOOLS, writeTaskFiles } from '../helpers/daemon.js';
 import { cleanRoots, tempRoot } from '../helpers/root.js';

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { toPaths } from '../../lib/store/paths.js';
+import { toPaths } from '../../lib/store/disk/paths.js';
 import { startDaemon } from '../../lib/daemon/daemon.js';
 import { call, closeDaemons, healthy, startChild, TEST_TOOLS, writeTaskFiles } from '../helpers/daemon.js';
 import { cleanRoots, logShows, tempRoot, within } from '../helpers/root.js';

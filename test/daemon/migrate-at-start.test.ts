@@ -2,7 +2,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { toPaths } from '../../lib/store/paths.js';
+import { toPaths } from '../../lib/store/disk/paths.js';
 import { call, closeDaemons, startTestDaemon } from '../helpers/daemon.js';
 import { cleanRoots, logShows, tempRoot } from '../helpers/root.js';
 

@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { watchTree, type WatchEvent } from '../../lib/fs/watcher.js';
-import { initTree } from '../../lib/store/store.js';
-import { toPaths } from '../../lib/store/paths.js';
+import { initTree } from '../../lib/store/commit/store.js';
+import { toPaths } from '../../lib/store/disk/paths.js';
 import { cleanRoots, tempRoot, within } from '../helpers/root.js';
 
 // test/daemon holds the watcher's tests: it is the daemon's latency hint (lib/fs/watcher.ts).

@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { readEvents } from '../../lib/store/events.js';
-import { requestDaemon } from '../../lib/daemon/client.js';
-import { createStore } from '../../lib/store/store.js';
+import { readEvents } from '../../lib/store/events/log.js';
+import { requestDaemon } from '../../lib/daemon/instance/client.js';
+import { createStore } from '../../lib/store/commit/store.js';
 import { TOOLS } from '../../lib/tools/index.js';
 import { completingAgent, writeOrg } from '../helpers/agents.js';
 import { call, closeDaemons, startTestDaemon } from '../helpers/daemon.js';

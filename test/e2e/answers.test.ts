@@ -1,9 +1,9 @@
 import { mkdirSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { spoolEventLines } from '../../lib/store/event-spool.js';
-import { readEvents } from '../../lib/store/events.js';
-import { toPaths } from '../../lib/store/paths.js';
+import { spoolEventLines } from '../../lib/store/events/spool.js';
+import { readEvents } from '../../lib/store/events/log.js';
+import { toPaths } from '../../lib/store/disk/paths.js';
 import { TOOLS } from '../../lib/tools/index.js';
 import { call, closeDaemons, startTestDaemon } from '../helpers/daemon.js';
 import { cleanRoots, tempRoot, within } from '../helpers/root.js';

@@ -1,8 +1,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { readEvents } from '../../lib/store/events.js';
-import { createStore } from '../../lib/store/store.js';
+import { readEvents } from '../../lib/store/events/log.js';
+import { createStore } from '../../lib/store/commit/store.js';
 import { SVC_BIN } from '../helpers/agents.js';
 import { closeDaemons, runSvc, startChild } from '../helpers/daemon.js';
 import { cleanRoots, within } from '../helpers/root.js';

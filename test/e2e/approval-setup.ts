@@ -1,6 +1,6 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import * as assert from 'uvu/assert';
-import { createStore } from '../../lib/store/store.js';
+import { createStore } from '../../lib/store/commit/store.js';
 import { completingAgent, writeOrg } from '../helpers/agents.js';
 import { healthy, runSvc, type ChildDaemon } from '../helpers/daemon.js';
 import { tempRoot, within } from '../helpers/root.js';

@@ -1,8 +1,8 @@
 import { readdirSync } from 'node:fs';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { readEvents } from '../../lib/store/events.js';
-import { createStore } from '../../lib/store/store.js';
+import { readEvents } from '../../lib/store/events/log.js';
+import { createStore } from '../../lib/store/commit/store.js';
 import { TOOLS } from '../../lib/tools/index.js';
 import { quittingAgent, writeOrg } from '../helpers/agents.js';
 import { call, closeDaemons, runSvc, startTestDaemon } from '../helpers/daemon.js';

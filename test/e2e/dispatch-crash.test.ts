@@ -1,10 +1,10 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { readEvents, type SvcEvent } from '../../lib/store/events.js';
-import { findTaskFiles } from '../../lib/store/commit.js';
-import { setStatus } from '../../lib/store/ops.js';
-import { createStore } from '../../lib/store/store.js';
+import { readEvents, type SvcEvent } from '../../lib/store/events/log.js';
+import { findTaskFiles } from '../../lib/store/commit/protocol.js';
+import { setStatus } from '../../lib/store/changes/ops.js';
+import { createStore } from '../../lib/store/commit/store.js';
 import { recordingAgent, writeOrg } from '../helpers/agents.js';
 import { closeDaemons, healthy, runSvc, startChild, type ChildDaemon } from '../helpers/daemon.js';
 import { cleanRoots, tempRoot, within } from '../helpers/root.js';

@@ -2,8 +2,8 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, symlinkSy
 import { hostname } from 'node:os';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { readEvents } from '../../lib/store/events.js';
-import { createStore } from '../../lib/store/store.js';
+import { readEvents } from '../../lib/store/events/log.js';
+import { createStore } from '../../lib/store/commit/store.js';
 import { closeDaemons, startTestDaemon } from '../helpers/daemon.js';
 import { cleanRoots, logShows, tempRoot, within } from '../helpers/root.js';
 

@@ -1,9 +1,9 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { isAlive } from '../../lib/daemon/pid.js';
-import { readEvents } from '../../lib/store/events.js';
-import { createStore } from '../../lib/store/store.js';
+import { isAlive } from '../../lib/daemon/instance/pid.js';
+import { readEvents } from '../../lib/store/events/log.js';
+import { createStore } from '../../lib/store/commit/store.js';
 import { TOOLS } from '../../lib/tools/index.js';
 import { lingeringAgent, SVC_BIN, writeOrg } from '../helpers/agents.js';
 import { call, closeDaemons, healthy, runSvc, startChild, startTestDaemon } from '../helpers/daemon.js';

@@ -3,8 +3,8 @@
 // done, dispatched and run exactly once, and no call may fail. SVC_MULTIHOST_TASKS sets the burst
 // (default 300) for a longer run.
 import { suite } from 'uvu';
-import { toPaths } from '../../lib/store/paths.js';
-import { initTree } from '../../lib/store/store.js';
+import { toPaths } from '../../lib/store/disk/paths.js';
+import { initTree } from '../../lib/store/commit/store.js';
 import { cleanRoots, tempRoot } from '../helpers/root.js';
 import { fuseAbsent, mountSshfs, sshfsMissing, startSshServer, type SshServer } from '../helpers/sshfs.js';
 import { assertOnce, dispatchBurst, remoteLatency, untilDone, withTwoHosts } from '../helpers/two-daemons.js';

@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import * as assert from 'uvu/assert';
-import { readEvents, type SvcEvent } from '../../lib/store/events.js';
-import { toPaths } from '../../lib/store/paths.js';
-import { createStore } from '../../lib/store/store.js';
+import { readEvents, type SvcEvent } from '../../lib/store/events/log.js';
+import { toPaths } from '../../lib/store/disk/paths.js';
+import { createStore } from '../../lib/store/commit/store.js';
 import { writeOrg } from '../helpers/agents.js';
 import { call } from '../helpers/daemon.js';
 

@@ -1,8 +1,8 @@
 import { writeFileSync } from 'node:fs';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { toPaths } from '../../lib/store/paths.js';
-import { createStore } from '../../lib/store/store.js';
+import { toPaths } from '../../lib/store/disk/paths.js';
+import { createStore } from '../../lib/store/commit/store.js';
 import { TOOLS } from '../../lib/tools/index.js';
 import { completingAgent, quittingAgent } from '../helpers/agents.js';
 import { afterPolls, closeDaemons, startTestDaemon, taskText } from '../helpers/daemon.js';

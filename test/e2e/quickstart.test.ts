@@ -4,7 +4,7 @@ import { dirname } from 'node:path';
 import { promisify } from 'node:util';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { readEvents } from '../../lib/store/events.js';
+import { readEvents } from '../../lib/store/events/log.js';
 import { SVC_BIN } from '../helpers/agents.js';
 import { svc } from '../helpers/cli.js';
 import { cleanRoots, tempRoot } from '../helpers/root.js';

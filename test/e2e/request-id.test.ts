@@ -3,8 +3,8 @@ import { readdirSync } from 'node:fs';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { STATUSES } from '../../lib/core/status.js';
-import { readEvents } from '../../lib/store/events.js';
-import { toPaths } from '../../lib/store/paths.js';
+import { readEvents } from '../../lib/store/events/log.js';
+import { toPaths } from '../../lib/store/disk/paths.js';
 import { closeDaemons, healthy, runSvc, startChild } from '../helpers/daemon.js';
 import { cleanRoots, tempRoot, within } from '../helpers/root.js';
 

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { createStore } from '../../lib/store/store.js';
+import { createStore } from '../../lib/store/commit/store.js';
 import { SVC_BIN, writeOrg } from '../helpers/agents.js';
 import { closeDaemons, healthy, runSvc, startChild } from '../helpers/daemon.js';
 import { startFakeGateway } from '../helpers/fake-gateway.js';

@@ -1,9 +1,9 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { isAlive } from '../../lib/daemon/pid.js';
-import { readEvents } from '../../lib/store/events.js';
-import { createStore } from '../../lib/store/store.js';
+import { isAlive } from '../../lib/daemon/instance/pid.js';
+import { readEvents } from '../../lib/store/events/log.js';
+import { createStore } from '../../lib/store/commit/store.js';
 import { writeOrg } from '../helpers/agents.js';
 import { call, closeDaemons, healthy, runSvc, startChild } from '../helpers/daemon.js';
 import { cleanRoots, logShows, tempRoot, within } from '../helpers/root.js';

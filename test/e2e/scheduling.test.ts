@@ -1,10 +1,10 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { readEvents } from '../../lib/store/events.js';
-import { createStore } from '../../lib/store/store.js';
+import { readEvents } from '../../lib/store/events/log.js';
+import { createStore } from '../../lib/store/commit/store.js';
 import { TOOLS } from '../../lib/tools/index.js';
-import { isAlive } from '../../lib/daemon/pid.js';
+import { isAlive } from '../../lib/daemon/instance/pid.js';
 import { completingAgent, lingeringAgent, quittingAgent, sleepingAgent, writeOrg } from '../helpers/agents.js';
 import { svc } from '../helpers/cli.js';
 import { call, closeDaemons, startTestDaemon } from '../helpers/daemon.js';

@@ -1,9 +1,9 @@
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { readEvents, type SvcEvent } from '../../lib/store/events.js';
-import { toPaths } from '../../lib/store/paths.js';
-import { createStore } from '../../lib/store/store.js';
+import { readEvents, type SvcEvent } from '../../lib/store/events/log.js';
+import { toPaths } from '../../lib/store/disk/paths.js';
+import { createStore } from '../../lib/store/commit/store.js';
 import { TOOLS } from '../../lib/tools/index.js';
 import { writeOrg } from '../helpers/agents.js';
 import { svc } from '../helpers/cli.js';

@@ -1,10 +1,10 @@
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { listTasks } from '../../lib/store/store.js';
+import { listTasks } from '../../lib/store/commit/store.js';
 import { STATUSES } from '../../lib/core/status.js';
-import { claimTask } from '../../lib/store/work.js';
-import { createStore } from '../../lib/store/store.js';
+import { claimTask } from '../../lib/store/changes/work.js';
+import { createStore } from '../../lib/store/commit/store.js';
 import { TOOLS } from '../../lib/tools/index.js';
 import { call, closeDaemons, startTestDaemon } from '../helpers/daemon.js';
 import { cleanRoots, tempRoot } from '../helpers/root.js';
@@ -98,7 +98,7 @@ tools('200 parallel mixed tool calls all succeed or fail clearly, nothing is los
   const created = replies.filter((r, i) => i % 3 === 0 && r.status === 200).map((r) => r.body.result.taskId);
   assert.is(created.length, 67, 'every dispatch succeeded');
   const status = (await invoke(root, 'svc_status', { limit: 1000 })).body.result;
-  const scan = await listTasks((await import('../../lib/store/paths.js')).toPaths(root), STATUSES);
+  const scan = await listTasks((await import('../../lib/store/disk/paths.js')).toPaths(root), STATUSES);
   assert.is(status.total, scan.tasks.length);
   assert.is(status.total, 87);
   assert.equal(status.tasks.map((t: { id: string }) => t.id).sort(), scan.tasks.map((t) => t.task.id).sort());

@@ -4,9 +4,9 @@ import { createCommandAdapter } from '../../lib/adapters/command.js';
 import { startScheduler } from '../../lib/engine/scheduler.js';
 import { createListingSource } from '../../lib/engine/snapshot.js';
 import { loadOrg } from '../../lib/org/org-chart.js';
-import { readEvents } from '../../lib/store/events.js';
-import { setStatus } from '../../lib/store/ops.js';
-import { createStore } from '../../lib/store/store.js';
+import { readEvents } from '../../lib/store/events/log.js';
+import { setStatus } from '../../lib/store/changes/ops.js';
+import { createStore } from '../../lib/store/commit/store.js';
 import { writeOrg } from '../helpers/agents.js';
 import { cleanRoots, tempRoot, within } from '../helpers/root.js';
 

@@ -2,7 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createPauseReader } from '../../lib/engine/pause-reader.js';
-import { toPaths } from '../../lib/store/paths.js';
+import { toPaths } from '../../lib/store/disk/paths.js';
 import { cleanRoots, tempRoot } from '../helpers/root.js';
 
 const NOW = new Date('2026-11-21T10:00:00.000Z');

@@ -2,7 +2,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { plan, type PlanContext, type PlanTask, type Snapshot } from '../../lib/engine/plan.js';
 import { validateOrg } from '../../lib/org/org-chart.js';
-import type { AgentPause } from '../../lib/store/agent-pauses.js';
+import type { AgentPause } from '../../lib/store/records/agent-pauses.js';
 
 const NOW = new Date('2026-11-21T10:00:00.000Z');
 const org = validateOrg({

@@ -3,7 +3,7 @@ import * as assert from 'uvu/assert';
 import { startScheduler } from '../../lib/engine/scheduler.js';
 import type { PlanTask } from '../../lib/engine/plan.js';
 import { loadOrg } from '../../lib/org/org-chart.js';
-import { createStore } from '../../lib/store/store.js';
+import { createStore } from '../../lib/store/commit/store.js';
 import { writeOrg } from '../helpers/agents.js';
 import { cleanRoots, tempRoot } from '../helpers/root.js';
 

@@ -4,8 +4,8 @@ import { MAX_TIMER_MS, toTimerDelay } from '../../lib/core/timer.js';
 import { startScheduler } from '../../lib/engine/scheduler.js';
 import { createListingSource } from '../../lib/engine/snapshot.js';
 import { loadOrg } from '../../lib/org/org-chart.js';
-import { setStatus } from '../../lib/store/ops.js';
-import { createStore } from '../../lib/store/store.js';
+import { setStatus } from '../../lib/store/changes/ops.js';
+import { createStore } from '../../lib/store/commit/store.js';
 import { writeOrg } from '../helpers/agents.js';
 import { cleanRoots, tempRoot } from '../helpers/root.js';
 

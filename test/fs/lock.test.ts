@@ -3,7 +3,7 @@ import { hostname } from 'node:os';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { withLock } from '../../lib/fs/lock.js';
-import { createStore } from '../../lib/store/store.js';
+import { createStore } from '../../lib/store/commit/store.js';
 import { killWorkers, startWorker } from '../helpers/children.js';
 import { cleanRoots, tempRoot } from '../helpers/root.js';
 

@@ -2,7 +2,7 @@ import { CORE_SCHEMA, load } from 'js-yaml';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { parseYamlSubset } from '../../lib/fs/yaml-subset.js';
-import { renderTask } from '../../lib/store/task-file.js';
+import { renderTask } from '../../lib/store/disk/task-file.js';
 import type { Task } from '../../lib/core/task.js';
 
 const subset = suite('fs/yaml-subset: the fast reader agrees with js-yaml wherever it answers');

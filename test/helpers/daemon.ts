@@ -3,12 +3,12 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { main } from '../../lib/cli/main.js';
-import { requestDaemon, type DaemonResponse, type RequestOptions } from '../../lib/daemon/client.js';
+import { requestDaemon, type DaemonResponse, type RequestOptions } from '../../lib/daemon/instance/client.js';
 import { startDaemon, type Daemon, type DaemonOptions } from '../../lib/daemon/daemon.js';
 import type { Status } from '../../lib/core/status.js';
-import { toPaths } from '../../lib/store/paths.js';
-import { initTree } from '../../lib/store/store.js';
-import { renderTask } from '../../lib/store/task-file.js';
+import { toPaths } from '../../lib/store/disk/paths.js';
+import { initTree } from '../../lib/store/commit/store.js';
+import { renderTask } from '../../lib/store/disk/task-file.js';
 import type { ToolContext, ToolDef } from '../../lib/tools/registry.js';
 import { within } from './root.js';
 

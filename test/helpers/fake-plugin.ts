@@ -1,6 +1,6 @@
-import { requestDaemon } from '../../lib/daemon/client.js';
+import { requestDaemon } from '../../lib/daemon/instance/client.js';
 import type { SpawnRequest } from '../../lib/core/spawn.js';
-import { toPaths } from '../../lib/store/paths.js';
+import { toPaths } from '../../lib/store/disk/paths.js';
 
 /** What the fake plugin does with a spawn: by default the "agent" completes its task through the tools route. */
 export type SpawnHandler = (spawn: SpawnRequest, socket: string) => Promise<{ ok: boolean; reason?: string }>;

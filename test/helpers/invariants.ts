@@ -1,8 +1,8 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { STATUSES, type Status } from '../../lib/core/status.js';
-import { toPaths } from '../../lib/store/paths.js';
-import { readTaskFile } from '../../lib/store/task-file.js';
+import { toPaths } from '../../lib/store/disk/paths.js';
+import { readTaskFile } from '../../lib/store/disk/task-file.js';
 
 /** What a tree looks like at rest: where each id is, and every broken rule found. */
 export interface TreeCheck {

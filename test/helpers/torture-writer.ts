@@ -6,10 +6,10 @@
 //   hand  task files written outside the tree and renamed in, then moved by rename, a few at a time (git-like)
 import { appendFileSync, readdirSync, renameSync, writeFileSync } from 'node:fs';
 import { main } from '../../lib/cli/main.js';
-import { requestDaemon } from '../../lib/daemon/client.js';
-import { toPaths } from '../../lib/store/paths.js';
-import { createStore } from '../../lib/store/store.js';
-import { renderTask } from '../../lib/store/task-file.js';
+import { requestDaemon } from '../../lib/daemon/instance/client.js';
+import { toPaths } from '../../lib/store/disk/paths.js';
+import { createStore } from '../../lib/store/commit/store.js';
+import { renderTask } from '../../lib/store/disk/task-file.js';
 
 const [kind = '', root = '', journal = '', generation = '0'] = process.argv.slice(2);
 const paths = toPaths(root);

@@ -4,7 +4,7 @@ import { open } from 'node:fs/promises';
 import { isSvcError } from '../../lib/core/errors.js';
 import { assertTransition, type Status } from '../../lib/core/status.js';
 import { withLock } from '../../lib/fs/lock.js';
-import { createStore, type Store } from '../../lib/store/store.js';
+import { createStore, type Store } from '../../lib/store/commit/store.js';
 
 /** The jobs a worker can run. */
 export type Job =

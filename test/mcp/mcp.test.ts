@@ -5,8 +5,8 @@ import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { startMcpServer } from '../../lib/mcp/server.js';
-import { createStore } from '../../lib/store/store.js';
-import { claimTask } from '../../lib/store/work.js';
+import { createStore } from '../../lib/store/commit/store.js';
+import { claimTask } from '../../lib/store/changes/work.js';
 import { toToolManifest } from '../../lib/tools/manifest.js';
 import { cleanRoots, tempRoot, within } from '../helpers/root.js';
 

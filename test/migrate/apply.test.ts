@@ -5,8 +5,8 @@ import * as assert from 'uvu/assert';
 import { applyMigrations, readMigrationRuns } from '../../lib/migrate/apply.js';
 import { planMigrations } from '../../lib/migrate/plan.js';
 import { MIGRATIONS } from '../../lib/migrate/steps.js';
-import { createEventLog } from '../../lib/store/events.js';
-import { toPaths } from '../../lib/store/paths.js';
+import { createEventLog } from '../../lib/store/events/log.js';
+import { toPaths } from '../../lib/store/disk/paths.js';
 import { cleanRoots, tempRoot } from '../helpers/root.js';
 
 const NOW = new Date('2026-11-26T12:00:00.000Z');

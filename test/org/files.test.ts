@@ -1,7 +1,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { toOrgChartFile, toWorkflowFile, toWorkflowsDir } from '../../lib/org/files.js';
-import { toPaths } from '../../lib/store/paths.js';
+import { toPaths } from '../../lib/store/disk/paths.js';
 
 const files = suite('org.files');
 

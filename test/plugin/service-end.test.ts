@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { readEvents } from '../../lib/store/events.js';
+import { readEvents } from '../../lib/store/events/log.js';
 import { TOOLS } from '../../lib/tools/index.js';
 import { writeOrg } from '../helpers/agents.js';
 import { call, gate, healthy, startChild, startTestDaemon } from '../helpers/daemon.js';

@@ -1,6 +1,6 @@
 import type { PluginService } from '../../lib/plugin/api.js';
 import { createPlugin } from '../../lib/plugin/index.js';
-import { createStore } from '../../lib/store/store.js';
+import { createStore } from '../../lib/store/commit/store.js';
 import { TOOLS } from '../../lib/tools/index.js';
 import { call, closeDaemons } from '../helpers/daemon.js';
 import { cleanRoots } from '../helpers/root.js';

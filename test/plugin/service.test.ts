@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createPlugin } from '../../lib/plugin/index.js';
-import { readEvents } from '../../lib/store/events.js';
+import { readEvents } from '../../lib/store/events/log.js';
 import { TOOLS } from '../../lib/tools/index.js';
 import { writeOrg } from '../helpers/agents.js';
 import { call, gate, startTestDaemon } from '../helpers/daemon.js';

@@ -1,9 +1,9 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createPlugin } from '../../lib/plugin/index.js';
-import { readEvents } from '../../lib/store/events.js';
-import { createStore } from '../../lib/store/store.js';
-import { toPaths } from '../../lib/store/paths.js';
+import { readEvents } from '../../lib/store/events/log.js';
+import { createStore } from '../../lib/store/commit/store.js';
+import { toPaths } from '../../lib/store/disk/paths.js';
 import { TOOLS } from '../../lib/tools/index.js';
 import { closeDaemons, startTestDaemon } from '../helpers/daemon.js';
 import { cleanRoots, tempRoot } from '../helpers/root.js';

@@ -7,7 +7,7 @@ import type { SvcError } from '../../lib/core/errors.js';
 import { findPackageRoot } from '../../lib/core/package-root.js';
 import { callTool, startMcpServer } from '../../lib/mcp/server.js';
 import { loadToolSchemas } from '../../lib/plugin/tools.js';
-import { createStore } from '../../lib/store/store.js';
+import { createStore } from '../../lib/store/commit/store.js';
 import { APPROVAL_TOOLS } from '../../lib/tools/approval.js';
 import { TOOLS } from '../../lib/tools/index.js';
 import { APPROVAL_TOOL_NAMES } from '../../lib/tools/names.js';

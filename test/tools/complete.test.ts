@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { claimTask } from '../../lib/store/work.js';
+import { claimTask } from '../../lib/store/changes/work.js';
 import { cleanRoots } from '../helpers/root.js';
 import { inProgressTask, ORG_CHART, rejects, setup, snapshot, WORKFLOW } from './helpers.js';
 

@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { createReadStream, existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { isAbsolute } from 'node:path';
 import { leaseTask } from '../../lib/engine/dispatch.js';
-import { createStore } from '../../lib/store/store.js';
+import { createStore } from '../../lib/store/commit/store.js';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { cleanRoots, fixedClock, within } from '../helpers/root.js';

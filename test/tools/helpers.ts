@@ -1,9 +1,9 @@
 import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import * as assert from 'uvu/assert';
-import { readEvents } from '../../lib/store/events.js';
-import { createStore, type Store } from '../../lib/store/store.js';
-import { claimTask } from '../../lib/store/work.js';
+import { readEvents } from '../../lib/store/events/log.js';
+import { createStore, type Store } from '../../lib/store/commit/store.js';
+import { claimTask } from '../../lib/store/changes/work.js';
 import { TOOLS } from '../../lib/tools/index.js';
 import { invokeTool, type ToolContext } from '../../lib/tools/registry.js';
 import { fixedClock, tempRoot } from '../helpers/root.js';

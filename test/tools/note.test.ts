@@ -1,6 +1,6 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { readEvents } from '../../lib/store/events.js';
+import { readEvents } from '../../lib/store/events/log.js';
 import { cleanRoots } from '../helpers/root.js';
 import { inProgressTask, rejects, setup, snapshot } from './helpers.js';
 

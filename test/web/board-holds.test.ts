@@ -1,7 +1,7 @@
 import type { Browser } from 'playwright-core';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { createStore } from '../../lib/store/store.js';
+import { createStore } from '../../lib/store/commit/store.js';
 import { launchBrowser, openPage } from '../helpers/browser.js';
 import { closeDaemons } from '../helpers/daemon.js';
 import { waitingAgent, writeOrg } from '../helpers/agents.js';

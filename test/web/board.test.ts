@@ -2,7 +2,7 @@ import { existsSync, renameSync, writeFileSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { toPaths } from '../../lib/store/paths.js';
+import { toPaths } from '../../lib/store/disk/paths.js';
 import { waitingAgent, writeOrg } from '../helpers/agents.js';
 import { launchBrowser, openPage } from '../helpers/browser.js';
 import { closeDaemons, writeTaskFiles } from '../helpers/daemon.js';

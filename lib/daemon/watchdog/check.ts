@@ -1,10 +1,10 @@
 import { existsSync } from 'node:fs';
 import { isZombie } from '../../fs/process.js';
-import type { Paths } from '../../store/paths.js';
+import type { Paths } from '../../store/disk/paths.js';
 import { probeDaemon } from '../control.js';
 import { checkHealthPort } from '../health-port.js';
-import { isAlive, readPid } from '../pid.js';
-import type { StatusBody } from '../routes.js';
+import { isAlive, readPid } from '../instance/pid.js';
+import type { StatusBody } from '../socket/routes.js';
 
 /**
  * One look at the daemon: `healthy`; `busy` (it answered 503 `busy`: alive, every connection has a

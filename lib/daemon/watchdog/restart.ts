@@ -1,6 +1,6 @@
-import type { Paths } from '../../store/paths.js';
+import type { Paths } from '../../store/disk/paths.js';
 import { spawnDetached, terminate, waitForExit, waitForHealthy } from '../control.js';
-import { findSilentDaemon } from '../identity.js';
+import { findSilentDaemon } from '../instance/identity.js';
 import { controlService, type ServiceOptions } from '../service.js';
 
 /** Options of `restartDaemon`. */

@@ -1,6 +1,6 @@
 import { systemClock, type Clock } from '../../core/time.js';
-import { toPaths, type Paths } from '../../store/paths.js';
-import { createLog, type DaemonLog } from '../log.js';
+import { toPaths, type Paths } from '../../store/disk/paths.js';
+import { createLog, type DaemonLog } from '../instance/log.js';
 import { checkDaemon, type HealthCheck } from './check.js';
 import { formatCriticalReport, formatMs, type RestartRecord } from './report.js';
 import type { RestartResult } from './restart.js';

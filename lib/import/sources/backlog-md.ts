@@ -3,7 +3,7 @@ import { basename, join } from 'node:path';
 import { hasCode, SvcError } from '../../core/errors.js';
 import type { Status } from '../../core/status.js';
 import { parseFrontmatter, parseYaml } from '../../fs/frontmatter.js';
-import type { ImportSource, SourceRead, SourceRecord } from '../record.js';
+import type { ImportSource, SourceRead, SourceRecord } from './record.js';
 import { readSourceFile, toIsoTime, toPriority, toReason, toStrings } from './read.js';
 
 /**

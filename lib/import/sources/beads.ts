@@ -3,7 +3,7 @@ import { basename, join } from 'node:path';
 import { SvcError } from '../../core/errors.js';
 import type { Priority } from '../../core/priority.js';
 import type { Status } from '../../core/status.js';
-import type { ImportSource, SourceRead, SourceRecord } from '../record.js';
+import type { ImportSource, SourceRead, SourceRecord } from './record.js';
 import { readSourceFile, toIsoTime, toReason, toStrings } from './read.js';
 
 /** beads statuses -> svc (docs/moving-in-and-out.md); a run never survives a move, so in_progress comes in as ready. */

@@ -1,5 +1,5 @@
 import { SvcError } from '../../core/errors.js';
-import type { ImportSource, SourceRead } from '../record.js';
+import type { ImportSource, SourceRead } from './record.js';
 import { readSourceFile, toIsoTime, toReason } from './read.js';
 
 /**

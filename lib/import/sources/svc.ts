@@ -1,6 +1,6 @@
 import { isStatus } from '../../core/status.js';
 import { parseTask } from '../../core/task.js';
-import type { ImportSource, SourceRead } from '../record.js';
+import type { ImportSource, SourceRead } from './record.js';
 import { readSourceFile, toReason } from './read.js';
 
 /** `svc import svc <file>`: a file written by `svc export` (json or jsonl), each task kept as it was. */

@@ -1,7 +1,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { checkDaemon } from '../../../lib/daemon/watchdog/check.js';
-import { toPaths } from '../../../lib/store/paths.js';
+import { toPaths } from '../../../lib/store/disk/paths.js';
 import { call, closeDaemons, gate, gates, healthy, startChild, startTestDaemon } from '../../helpers/daemon.js';
 import { cleanRoots, tempRoot, within } from '../../helpers/root.js';
 

@@ -3,8 +3,8 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { HealthCheck } from '../../../lib/daemon/watchdog/check.js';
 import { startWatchdog, type Watchdog, type WatchdogOptions } from '../../../lib/daemon/watchdog/watchdog.js';
-import { appendEvents } from '../../../lib/store/events.js';
-import { toPaths } from '../../../lib/store/paths.js';
+import { appendEvents } from '../../../lib/store/events/log.js';
+import { toPaths } from '../../../lib/store/disk/paths.js';
 import { writeTaskFiles } from '../../helpers/daemon.js';
 import { cleanRoots, fixedClock, logShows, tempRoot, within } from '../../helpers/root.js';
 

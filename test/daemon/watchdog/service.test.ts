@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { installService, renderServiceFile, uninstallService } from '../../../lib/daemon/service.js';
-import { toPaths } from '../../../lib/store/paths.js';
+import { toPaths } from '../../../lib/store/disk/paths.js';
 import { runSvc } from '../../helpers/daemon.js';
 import { cleanRoots, tempRoot } from '../../helpers/root.js';
 

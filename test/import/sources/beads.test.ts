@@ -2,7 +2,7 @@ import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { readEvents } from '../../../lib/store/events.js';
+import { readEvents } from '../../../lib/store/events/log.js';
 import { TOOLS } from '../../../lib/tools/index.js';
 import { completingAgent, writeOrg } from '../../helpers/agents.js';
 import { svc } from '../../helpers/cli.js';

@@ -1,0 +1,49 @@
+import { startWatchdog } from '../../daemon/watchdog/watchdog.js';
+import { formatMs } from '../../daemon/watchdog/report.js';
+import { restartDaemon } from '../../daemon/watchdog/restart.js';
+import { DAEMON_NODE_FLAGS, type ServiceOptions } from '../../daemon/service.js';
+import { loadOrg, toDaemonSettings } from '../../org/org-chart.js';
+import { toPaths } from '../../store/disk/paths.js';
+import type { Context } from '../frame/context.js';
+import { toPort } from '../frame/port.js';
+
+/** What `svc daemon watchdog` needs from the daemon commands: the service and the CLI entry. */
+export interface WatchdogCommandOptions {
+  /** `--port <n>`: check that port's `/health` (else `aof.daemon.healthPort`, else the socket). */
+  port?: unknown;
+  service: ServiceOptions;
+  bin: string;
+}
+
+/**
+ * `svc daemon watchdog`: runs the watchdog in this process with the settings of
+ * `aof.daemon.watchdog` until SIGTERM/SIGINT, or until it gives up (exit 1 after the critical report).
+ */
+export async function runWatchdog(ctx: Context, options: WatchdogCommandOptions): Promise<void> {
+  const paths = toPaths(ctx.root);
+  const settings = toDaemonSettings(await loadOrg(ctx.root));
+  const flagPort = options.port === undefined ? undefined : toPort(options.port);
+  const port = flagPort ?? settings.healthPort;
+  const { pollIntervalMs, restartPolicy } = settings.watchdog;
+  const watchdog = startWatchdog({
+    root: paths.root, pollIntervalMs, maxRestarts: restartPolicy.maxRestarts, windowMs: restartPolicy.windowMs, port,
+    alert: (text) => ctx.io.stderr(text),
+    restart: () => restartDaemon({
+      paths, service: options.service,
+      // a port given on the command line is passed on, so a daemon started here opens it
+      command: { node: process.execPath, args: [...DAEMON_NODE_FLAGS, options.bin, 'daemon', 'run', ...(flagPort === undefined ? [] : ['--port', String(flagPort)])], env: { ...ctx.io.env, SVC_HOME: paths.root } },
+    }),
+  });
+  const via = port === undefined ? `${paths.socket} (/healthz)` : `http://127.0.0.1:${port}/health`;
+  ctx.print(`svc watchdog (pid ${process.pid}) checks ${via} every ${formatMs(pollIntervalMs)}; at most ${restartPolicy.maxRestarts} restarts within ${formatMs(restartPolicy.windowMs)}; log: ${paths.watchdogLog}`);
+  const stop = () => void watchdog.close();
+  process.once('SIGTERM', stop);
+  process.once('SIGINT', stop);
+  try {
+    const outcome = await watchdog.done;
+    if (outcome.gaveUp) ctx.exitCode = 1;
+  } finally {
+    process.off('SIGTERM', stop);
+    process.off('SIGINT', stop);
+  }
+}

@@ -1,0 +1,85 @@
+import { relative } from 'node:path';
+import { createFileCache } from '../../engine/file-cache.js';
+import { loadOrg, toDaemonSettings } from '../../org/org-chart.js';
+import type { DaemonSettings, OrgChart } from '../../org/schema.js';
+import { findUnavailableWorkspaces, type UnavailableWorkspace } from '../../org/workspaces.js';
+
+/** How many problems `svc daemon status` and `/status` show (the count says how many there are). */
+const SHOWN_PROBLEMS = 5;
+
+/** The state of the daemon's configuration, as `/status` reports it under `config`. */
+export interface ConfigReport {
+  /** `org/org-chart.yaml` relative to the root. */
+  file: string;
+  /** `ok`: loaded; `absent`: no file (defaults; only `routing.agent` routes); `invalid`: the file does not validate. */
+  orgChart: 'ok' | 'absent' | 'invalid';
+  /** Agents in the chart in use. */
+  agents: number;
+  /** The first problems of an invalid chart, one `path: problem` each, and their total. */
+  problems: string[];
+  problemCount: number;
+  /** With an invalid file: `previous` when a chart loaded earlier is still in use, `none` when ready tasks are held. */
+  using?: 'previous' | 'none';
+  /** When the current state began. */
+  since: string;
+  /** Workspaces of the chart in use whose repository is not there now (their tasks are held, reason `workspace-unavailable`); looked at on each report. */
+  unavailableWorkspaces: UnavailableWorkspace[];
+}
+
+/** The org chart of a running daemon: re-read when its file changes; an invalid file keeps the last valid chart. */
+export interface OrgState {
+  /** The chart in use (null: none loaded, or no file). */
+  get(): Promise<OrgChart | null>;
+  /** `aof.daemon` settings of the chart in use. */
+  settings(): DaemonSettings;
+  /** Why nothing can be dispatched: the chart is invalid and no valid one was ever loaded; else null. */
+  problem(): string | null;
+  /** The state for `/status` (re-checks the file first). */
+  report(): Promise<ConfigReport>;
+}
+
+/** Creates the org chart state of `root`; `log` gets one line each time the state changes. */
+export function createOrgState(root: string, file: string, now: () => Date, log: (line: string) => void): OrgState {
+  const name = relative(root, file) || file;
+  let chart: OrgChart | null = null;
+  let report: ConfigReport = { file: name, orgChart: 'absent', agents: 0, problems: [], problemCount: 0, since: now().toISOString(), unavailableWorkspaces: [] };
+  const cache = createFileCache<OrgChart | null>(file, async () => {
+    try {
+      const loaded = await loadOrg(root);
+      if (report.orgChart === 'invalid') log(`org chart ${name} is valid again: ${loaded?.agents.length ?? 0} agents`);
+      chart = loaded;
+      report = { file: name, orgChart: loaded ? 'ok' : 'absent', agents: loaded?.agents.length ?? 0, problems: [], problemCount: 0, since: now().toISOString(), unavailableWorkspaces: [] };
+    } catch (err) {
+      const problems = toProblemLines(err);
+      report = {
+        file: name, orgChart: 'invalid', agents: chart?.agents.length ?? 0, problems: problems.slice(0, SHOWN_PROBLEMS), problemCount: problems.length,
+        using: chart ? 'previous' : 'none', since: now().toISOString(), unavailableWorkspaces: [],
+      };
+      const first = problems.slice(0, SHOWN_PROBLEMS).join('; ');
+      if (chart) log(`warning: org chart ${name} is invalid, still using the chart loaded before (fix it; svc org validate): ${first}`);
+      else log(`error: org chart ${name} is invalid and no valid chart is loaded: ready tasks are held (reason org-chart) until it is fixed (svc org validate): ${first}`);
+    }
+    return chart;
+  });
+  return {
+    get: () => cache.get(),
+    settings: () => toDaemonSettings(chart),
+    problem() {
+      if (report.orgChart !== 'invalid' || chart) return null;
+      const count = report.problemCount === 1 ? '1 problem' : `${report.problemCount} problems`;
+      return `org chart ${name} is invalid (${count}: ${report.problems.slice(0, 2).join('; ')}); fix it, then check with svc org validate`;
+    },
+    async report() {
+      await cache.get();
+      return { ...report, problems: [...report.problems], unavailableWorkspaces: findUnavailableWorkspaces(chart) };
+    },
+  };
+}
+
+/** The problem lines of a load error: the `path: problem` lines of a validation error, else its message. */
+export function toProblemLines(err: unknown): string[] {
+  const message = err instanceof Error ? err.message : String(err);
+  const [head = '', ...rest] = message.split('\n');
+  const lines = rest.map((line) => line.trim()).filter(Boolean);
+  return lines.length ? lines : [head];
+}

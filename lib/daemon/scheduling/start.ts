@@ -1,0 +1,245 @@
+import { createCommandAdapter } from '../../adapters/command.js';
+import type { Run } from '../../adapters/runs.js';
+import { createStandaloneAdapter } from '../../adapters/standalone.js';
+import { SvcError } from '../../core/errors.js';
+import type { Adapter } from '../../core/spawn.js';
+import { findPackageRoot } from '../../core/package-root.js';
+import type { LeaseOwner } from '../../engine/dispatch.js';
+import { createGateRoleResolver, type GateRoleResolver, type GateRoute } from '../../engine/gates.js';
+import { createApprovalAlerts } from '../../engine/alerts/approval.js';
+import { startMurmur } from '../../engine/murmur/runner.js';
+import type { Action, AdapterKind, HoldReason, Mode, PlanTask, Snapshot } from '../../engine/plan.js';
+import { startSpawnRecovery } from '../../engine/recover.js';
+import { startScheduler, type Hold, type SchedulerHandle } from '../../engine/scheduler.js';
+import { startOverdue } from '../../engine/alerts/overdue-runner.js';
+import { startSla } from '../../engine/alerts/sla-runner.js';
+import { startWorkspaceCleanup } from '../../engine/workspaces/cleanup.js';
+import { startCheckRunner } from '../../engine/checks/runner.js';
+import { readEnvFile } from '../../fs/env-file.js';
+import { findEnvValues } from '../../fs/process.js';
+import { toDaemonSettings } from '../../org/org-chart.js';
+import type { Fault } from '../../store/commit/protocol.js';
+import type { AgentPause } from '../../store/records/agent-pauses.js';
+import type { Store } from '../../store/commit/store.js';
+import type { IndexChange, IndexEntry, TaskIndex } from '../../store/index/tasks.js';
+import { startDuties } from './duties.js';
+import { createOrgState, type ConfigReport } from './org-state.js';
+import { watchPauses } from './pause-watch.js';
+import { createBoot } from './boot-mode.js';
+import { createPluginAdapter } from './plugin-adapter.js';
+import { createRunEnder, type HandedOn } from './run-ender.js';
+import type { SpawnQueue } from './spawn-queue.js';
+
+/** What the daemon hands its scheduler. */
+export interface SchedulingOptions {
+  store: Store;
+  index: TaskIndex;
+  spawns: SpawnQueue;
+  env: Record<string, string | undefined>;
+  log: (line: string) => void;
+  alert: (text: string) => void;
+  /** Verbose lines (`DEBUG=svc:scheduler`). */
+  trace?: (line: string) => void;
+  /** Fault injection for crash tests (see `runDispatch`); never set otherwise. */
+  fault?: Fault;
+  /** This daemon, as recorded in the leases it grants (host and pid). */
+  owner?: LeaseOwner;
+  /** A spawn was handed to its adapter (the daemon's dispatch latency). */
+  onHanded?: (taskId: string, adapter: AdapterKind) => void;
+}
+
+/** The daemon's scheduler: mode decided at boot, ticks from the index, polls for leases. */
+export interface Scheduling {
+  mode(): Mode;
+  stats(): { lastPollAt: string | null; lastTickAt: string | null };
+  /** Why each ready task the last tick held waits. */
+  holds(): ReadonlyMap<string, Hold>;
+  /** Asks for a coalesced tick (a task reached ready, left in-progress or reached done). */
+  schedule(): void;
+  /** A tick or a dispatch is under way (background work of the index waits for it). */
+  busy(): boolean;
+  tick(): Promise<Action[]>;
+  /** What a tick would do now, changing nothing. */
+  dryRun(): Promise<Action[]>;
+  /** A plugin event: `agent-end` or `session-end` naming a running spawn's session key ends that run; returns the key. */
+  onPluginEvent(name: string, payload: Record<string, unknown>): string | null;
+  /** The org chart's state: loaded, absent, or invalid with its first problems. */
+  config(): Promise<ConfigReport>;
+  /** The agents paused by `svc agent pause`, as last read. */
+  pausedAgents(): AgentPause[];
+  /** Ready tasks the last tick held, by reason. */
+  holdCounts(): Partial<Record<HoldReason, number>>;
+  /** A call that may hand `taskId` on starts (docs/scheduler.md, "One run per task"); settle it with the session whose lease it ended, or null. */
+  handOn(taskId: string): (handed: HandedOn | null) => void;
+  /** The local command agent runs not yet gone (the operator's decisions refuse their calls). */
+  localRuns(): Run[];
+  /** A task changed status in the index: murmur counts the teams' completions and failures; a cancel ends the task's runs. */
+  observe(change: IndexChange): void;
+  close(): Promise<void>;
+}
+
+/** Starts scheduling in the daemon (docs/architecture.md, "Scheduler" and "Adapters"). */
+export async function startScheduling(options: SchedulingOptions): Promise<Scheduling> {
+  const { store, index, spawns } = options;
+  const org = createOrgState(store.paths.root, store.paths.orgChart, store.clock, options.log);
+  const settings = toDaemonSettings(await org.get());
+  const boot = createBoot(settings.bootWindowMs, settings.pollIntervalMs, () => spawns.attached().length > 0, options.log);
+  // A worktree is removed, and checks start, only once no run of the task is left (the run that handed it on included).
+  const worktrees = startWorkspaceCleanup({ store, log: options.log, host: options.owner?.host, statusOf: (id) => index.get(id)?.status, isRunAlive: (id) => ender.describe(id) !== null });
+  const command = createCommandAdapter({
+    root: store.paths.root, socketPath: store.paths.socket, loadOrg: org.get, baseEnv: options.env, logFile: `${store.paths.logs}/agents.log`,
+    extraEnv: { SVC_BIN: `${findPackageRoot()}/bin/svc.js`, SVC_NODE: process.execPath },
+    runsDir: store.paths.runs, stopGraceMs: () => org.settings().agentStopGraceMs, runLogMaxBytes: () => org.settings().runLogMaxBytes, unref: true, onGone: (run) => (ender.gone(run), worktrees.request(run.taskId)),
+  });
+  const token = () => options.env.SVC_GATEWAY_TOKEN ?? readEnvFile(store.paths.envFile).SVC_GATEWAY_TOKEN;
+  const standalone = createStandaloneAdapter({ gatewayUrl: () => org.settings().gatewayUrl, token, timeoutMs: settings.spawnTimeoutMs });
+  const roleOf = createGateRoleResolver(store.paths.root, options.log);
+  const source = { snapshot: async () => ({ ...(await toSnapshot(index, roleOf)), previousRun: ender.describe }) };
+  const plugin = createPluginAdapter(spawns);
+  const scheduler: SchedulerHandle = startScheduler({
+    store, source, adapters: toWatched({ command, standalone, plugin }, { onHanded: options.onHanded, onEnded: (id) => (checks.scan(), worktrees.request(id)) }), loadOrg: org.get, mode: boot.mode,
+    pluginAttached: () => spawns.attached().length > 0, log: options.log, alert: options.alert, onCommitted: (ids) => index.update(ids),
+    dryRun: () => org.settings().dryRun, orgProblem: org.problem,
+    ...(options.trace ? { trace: options.trace } : {}), ...(options.fault ? { fault: options.fault } : {}), ...(options.owner ? { owner: options.owner } : {}),
+    endRuns: (id, why) => (void ender.endUnlessCurrent(id, why), checks.cancel(id)), // a check lease expired, or the task left in-progress
+  });
+  const checks = startCheckRunner({
+    store, inProgress: () => index.summaries('in-progress'), loadOrg: org.get, env: options.env, log: options.log, host: options.owner?.host,
+    isRunAlive: (id) => ender.describe(id) !== null, onCommitted: async (ids) => (await index.update(ids), scheduler.schedule()),
+  });
+  // One run per task (docs/scheduler.md): what ends the runs of each adapter, and the index's view of their tasks.
+  const ender = createRunEnder({
+    store, command, stopPluginRuns: plugin.stop, pluginRuns: plugin.runsOf, stopStandaloneRuns: standalone.stop,
+    stopGraceMs: () => org.settings().agentStopGraceMs, exitGraceMs: () => org.settings().runExitGraceMs, log: options.log,
+    schedule: () => (scheduler.schedule(), checks.scan()), onCommitted: (ids) => index.update(ids),
+    taskOf: (id) => {
+      const entry = index.get(id);
+      return entry && { status: entry.status, sessionId: entry.lease?.sessionId };
+    },
+  });
+  await ender.start();
+  const recovery = await startSpawnRecovery({
+    store, log: options.log, running: () => findEnvValues('SVC_SESSION_ID'),
+    onRequeued: (ids) => void Promise.resolve(index.update(ids)).then(() => scheduler.schedule()),
+  });
+  // Murmur runs with every tick request and poll, SLA on every poll (see docs/murmur.md and docs/sla.md).
+  // Each team's murmur, the SLA and the OVERDUE alerts have one owner among the daemons sharing the tree (docs/several-hosts.md).
+  const duties = startDuties({ store, ...(options.owner ? { self: options.owner } : {}), ttlMs: () => org.settings().dutyTtlMs, log: options.log, onTaken: () => schedule() });
+  const murmur = startMurmur({ store, index, loadOrg: org.get, log: options.log, duty: duties, onCreated: async (id) => (await index.update([id]), scheduler.schedule()) });
+  const pauses = watchPauses(store.paths, options.log, () => scheduler.schedule());
+  const sla = startSla({ store, index, loadOrg: org.get, log: options.log, alert: options.alert, duty: duties });
+  const overdue = startOverdue({ store, index, log: options.log, alert: options.alert, duty: duties });
+  const approvals = createApprovalAlerts({ entryOf: (id) => index.get(id), alert: options.alert });
+  void worktrees.sweep();
+  const schedule = () => {
+    scheduler.schedule();
+    checks.scan();
+    overdue.request();
+    if (!org.settings().dryRun) void murmur.run();
+  };
+  let lastPollAt: string | null = null;
+  const poll = setInterval(() => {
+    lastPollAt = store.clock().toISOString();
+    boot.polled();
+    ender.sweep();
+    void worktrees.sweep();
+    schedule();
+    void sla.check().catch((err: unknown) => options.log(`SLA check failed: ${err instanceof Error ? err.message : String(err)}`));
+  }, settings.pollIntervalMs);
+  boot.onDecided(() => scheduler.schedule());
+  // A plugin attaching is an event: tasks held `no-plugin-attached` go now, not at the next poll.
+  const offAttach = spawns.onAttach(() => scheduler.schedule());
+  schedule();
+  return {
+    mode: boot.mode,
+    stats: () => ({ lastPollAt, lastTickAt: scheduler.stats().lastTickAt }),
+    holds: () => scheduler.holds(),
+    schedule,
+    busy: scheduler.busy,
+    observe(change) {
+      murmur.observe(change);
+      approvals.observe(change);
+      if (change.to === 'cancelled') (ender.end(change.id, 'it was cancelled', { atOnce: true }), checks.cancel(change.id));
+      if (change.to === 'done' || change.to === 'cancelled') worktrees.request(change.id);
+    },
+    tick: async () => (await scheduler.tick()).actions,
+    onPluginEvent(name, payload) {
+      const key = payload.sessionKey;
+      if ((name !== 'agent-end' && name !== 'session-end') || typeof key !== 'string') return null;
+      return plugin.endSession(key, typeof payload.spawnId === 'string' ? payload.spawnId : undefined) ? key : null;
+    },
+    handOn: (taskId) => ender.handOn(taskId),
+    dryRun: () => scheduler.preview(),
+    config: org.report,
+    pausedAgents: pauses.current,
+    holdCounts: scheduler.holdCounts,
+    localRuns: () => command.runs.all(),
+    async close() {
+      clearInterval(poll);
+      offAttach();
+      pauses.close();
+      overdue.close();
+      recovery.close();
+      ender.close();
+      await worktrees.close();
+      await checks.close();
+      boot.close();
+      await murmur.close();
+      await duties.close();
+      await scheduler.close();
+      command.close();
+    },
+  };
+}
+
+/** The scheduler of a daemon started with one; `unavailable` otherwise. */
+export function requireScheduling(scheduling: Scheduling | null): Scheduling {
+  if (scheduling) return scheduling;
+  throw new SvcError('unavailable', 'This daemon runs without a scheduler.', 'Start it with `svc daemon start`.');
+}
+
+// --- internal ---
+
+/**
+ * The plan's view of the index. A ready task without a workflow has no gate to resolve: its plan
+ * task is kept by entry (an entry is replaced, never changed, when its file changes), so a tick over
+ * thousands of ready tasks neither waits on a promise nor builds an object for each.
+ */
+const planTasks = new WeakMap<IndexEntry, PlanTask>();
+async function toSnapshot(index: TaskIndex, roleOf: GateRoleResolver): Promise<Snapshot> {
+  const ready: (PlanTask | Promise<PlanTask>)[] = [];
+  for (const entry of index.summaries('ready')) {
+    if (entry.gate?.workflow ?? entry.routing.workflow) {
+      ready.push(roleOf(entry).then((gate) => toPlanTask(entry, gate)));
+      continue;
+    }
+    let task = planTasks.get(entry);
+    if (!task) planTasks.set(entry, (task = toPlanTask(entry, undefined)));
+    ready.push(task);
+  }
+  const inProgress = [...index.summaries('in-progress')].map((entry) => toPlanTask(entry, undefined));
+  const resolved = ready.some((task) => task instanceof Promise) ? await Promise.all(ready) : (ready as PlanTask[]);
+  return { ready: resolved, inProgress, statusOf: (id) => index.get(id)?.status };
+}
+
+function toPlanTask(entry: IndexEntry, gate: GateRoute | undefined): PlanTask {
+  return {
+    id: entry.id, status: entry.status, priority: entry.priority, createdAt: entry.createdAt, routing: entry.routing,
+    dependsOn: entry.dependsOn, lease: entry.lease, gateRole: gate?.role, approval: gate?.approval, dispatchFailures: entry.dispatchFailures, nextAttemptAt: entry.nextAttemptAt, notBefore: entry.notBefore,
+    workspaceHost: entry.workspaceHost,
+  };
+}
+
+/** The adapters as the scheduler sees them: each spawn handed over is told to `onHanded`, each run's end to `onEnded`. */
+function toWatched(adapters: Record<AdapterKind, Adapter>, hooks: { onHanded?: ((taskId: string, adapter: AdapterKind) => void) | undefined; onEnded: (taskId: string) => void }): Record<AdapterKind, Adapter> {
+  const watched = (adapter: Adapter): Adapter => ({
+    kind: adapter.kind,
+    spawn: async (request) => {
+      const run = await adapter.spawn(request);
+      hooks.onHanded?.(request.taskId, adapter.kind);
+      void run.ended?.finally(() => hooks.onEnded(request.taskId));
+      return run;
+    },
+  });
+  return { command: watched(adapters.command), standalone: watched(adapters.standalone), plugin: watched(adapters.plugin) };
+}

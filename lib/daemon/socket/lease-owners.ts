@@ -1,0 +1,31 @@
+import type { IndexEntry } from '../../store/index/tasks.js';
+
+/** Who holds the in-progress tasks of the tree: this daemon, other daemons (by host and pid), or no daemon. */
+export interface LeaseOwners {
+  host: string;
+  pid: number;
+  /** In progress under leases this daemon granted. */
+  thisDaemon: number;
+  /** In progress under leases other daemons granted (other hosts, or other daemons on this one), most first. */
+  others: { host: string; pid: number; inProgress: number }[];
+  /** In progress under leases that name no daemon (a claim from the command line, or an older svc). */
+  unowned: number;
+}
+
+/** Counts the in-progress tasks of the index by the host and pid their lease names. */
+export function toLeaseOwners(inProgress: Iterable<IndexEntry>, self: { host: string; pid: number }): LeaseOwners {
+  const out: LeaseOwners = { host: self.host, pid: self.pid, thisDaemon: 0, others: [], unowned: 0 };
+  const others = new Map<string, { host: string; pid: number; inProgress: number }>();
+  for (const { lease } of inProgress) {
+    if (!lease?.host || !lease.pid) out.unowned++;
+    else if (lease.host === self.host && lease.pid === self.pid) out.thisDaemon++;
+    else {
+      const key = `${lease.host} ${lease.pid}`;
+      const seen = others.get(key) ?? { host: lease.host, pid: lease.pid, inProgress: 0 };
+      seen.inProgress++;
+      others.set(key, seen);
+    }
+  }
+  out.others = [...others.values()].sort((a, b) => b.inProgress - a.inProgress || (a.host < b.host ? -1 : a.host > b.host ? 1 : a.pid - b.pid));
+  return out;
+}

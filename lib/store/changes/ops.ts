@@ -1,0 +1,162 @@
+import { SvcError } from '../../core/errors.js';
+import type { Priority } from '../../core/priority.js';
+import { assertSchedulable, assertStatus, type Cause, type Status } from '../../core/status.js';
+import { assertTaskText, type Routing, type Task } from '../../core/task.js';
+import { assertNotAwaiting } from './approval.js';
+import type { CommitResult } from '../commit/protocol.js';
+import { assertLeaseAllows, assertSession, type Caller } from './lease.js';
+import type { Store } from '../commit/store.js';
+import type { StoredTask } from '../disk/task-file.js';
+
+/** Who acts (and the lease it names, if any), and why (logged with the transition). */
+export interface ActOptions extends Caller {
+  reason?: string | undefined;
+}
+
+/** Moves a task to `to` along the transition table; the same status is a no-op (`transitioned: false`). */
+export async function setStatus(store: Store, arg: string, to: Status, options: ActOptions & { cause?: Cause }): Promise<CommitResult> {
+  assertStatus(to);
+  return store.commit(arg, (current) => {
+    assertLeaseAllows(current, store.clock(), options);
+    if (to !== 'cancelled' && to !== current.status) assertNotAwaiting(current, `moved to ${to}`);
+    return toStatusChange(current, to, options.reason, options.cause);
+  }, options.actor);
+}
+
+/** The change that moves `current` to `to` (null when it is already there); a block records where from (`metadata.blockedFrom`). */
+export function toStatusChange(current: StoredTask, to: Status, reason?: string, cause?: Cause) {
+  if (current.status === to && current.task.status === to) return null;
+  const task = { ...current.task, metadata: toBlockedFrom(current, to) };
+  return { task, body: current.body, status: to, ...(reason ? { reason } : {}), ...(cause ? { cause } : {}) };
+}
+
+/** Backlog -> ready. */
+export async function promoteTask(store: Store, arg: string, options: ActOptions): Promise<CommitResult> {
+  return store.commit(arg, (current) => {
+    if (current.status !== 'backlog') {
+      throw new SvcError('invalid_transition', `${current.task.id} is in ${current.status}, not backlog: only backlog tasks are promoted.`, `Use \`svc task status ${current.task.id} <status>\` to move it.`);
+    }
+    return toStatusChange(current, 'ready', options.reason);
+  }, options.actor);
+}
+
+/** Deadletter -> ready, with the dispatch failure counters reset and `task.resurrected` logged. */
+export async function resurrectTask(store: Store, arg: string, options: ActOptions): Promise<CommitResult> {
+  return store.commit(arg, (current) => {
+    if (current.status !== 'deadletter') {
+      throw new SvcError('invalid_transition', `${current.task.id} is in ${current.status}, not deadletter: only deadlettered tasks are resurrected.`, 'List them with `svc task list --status deadletter`.');
+    }
+    const metadata = { ...current.task.metadata };
+    const previousFailures = Number(metadata.dispatchFailures ?? 0);
+    delete metadata.dispatchFailures;
+    delete metadata.lastFailureReason;
+    delete metadata.nextAttemptAt;
+    return {
+      task: { ...current.task, metadata }, body: current.body, status: 'ready', reason: options.reason ?? 'resurrected',
+      events: [{ type: 'task.resurrected', taskId: current.task.id, actor: options.actor, payload: { from: 'deadletter', to: 'ready', previousFailures } }],
+    };
+  }, options.actor);
+}
+
+/**
+ * Moves a task to cancelled, recording `metadata.cancelReason`. No lease condition (docs/command-line.md,
+ * "Lease rules"): cancelling is the kill switch for a run, so it works on a task another agent holds; that
+ * agent's next call is `stale_session`. A caller that names a session must still name the current one.
+ */
+export async function cancelTask(store: Store, arg: string, options: ActOptions): Promise<CommitResult> {
+  return store.commit(arg, (current) => {
+    if (current.status === 'cancelled') return null;
+    assertSession(current, options.sessionId);
+    const metadata = options.reason ? { ...current.task.metadata, cancelReason: options.reason } : current.task.metadata;
+    return {
+      task: { ...current.task, metadata }, body: current.body, status: 'cancelled', ...(options.reason ? { reason: options.reason } : {}),
+      events: [{ type: 'task.cancelled', taskId: current.task.id, actor: options.actor, payload: options.reason ? { reason: options.reason } : {} }],
+    };
+  }, options.actor);
+}
+
+/** Blocks a task on something outside the task graph; `reason` is required and kept in `metadata.blockReason`. */
+export async function blockTask(store: Store, arg: string, options: ActOptions & { reason: string }): Promise<CommitResult> {
+  if (!options.reason?.trim()) throw new SvcError('validation_error', 'Blocking needs a reason.', 'Say what the task waits for, e.g. reason: "waiting for API keys".');
+  return store.commit(arg, (current) => {
+    assertLeaseAllows(current, store.clock(), options);
+    return {
+      task: { ...current.task, metadata: { ...toBlockedFrom(current, 'blocked'), blockReason: options.reason } },
+      body: current.body, status: 'blocked', reason: options.reason,
+      events: [{ type: 'task.blocked', taskId: current.task.id, actor: options.actor, payload: { reason: options.reason } }],
+    };
+  }, options.actor);
+}
+
+/** Where an unblock may send a task: ready (the default), or backlog when the operator asks for it. */
+export type UnblockTo = 'ready' | 'backlog';
+
+/** Blocked -> ready, or -> backlog when `to` says so (a gated task stays at its gate). */
+export async function unblockTask(store: Store, arg: string, options: ActOptions & { to?: UnblockTo | undefined }): Promise<CommitResult> {
+  const to = options.to ?? 'ready';
+  return store.commit(arg, (current) => {
+    if (current.status !== 'blocked') {
+      throw new SvcError('invalid_transition', `${current.task.id} is in ${current.status}, not blocked: there is nothing to unblock.`, 'Only blocked tasks can be unblocked.');
+    }
+    assertNotAwaiting(current, 'unblocked');
+    const metadata = toBlockedFrom(current, to);
+    delete metadata.blockReason;
+    return {
+      task: { ...current.task, metadata }, body: current.body, status: to, reason: options.reason ?? (to === 'backlog' ? 'unblocked into backlog' : 'unblocked'),
+      events: [{ type: 'task.unblocked', taskId: current.task.id, actor: options.actor, payload: {} }], // the transition says where to
+    };
+  }, options.actor);
+}
+
+/** Fields `editTask` can change. */
+export interface EditInput {
+  title?: string;
+  description?: string;
+  priority?: Priority;
+  routing?: Pick<Routing, 'agent' | 'team' | 'role' | 'tags'>;
+  /** Not dispatched before this time (ISO). */
+  notBefore?: string;
+  /** Due by this time (ISO). */
+  dueAt?: string;
+}
+
+/** Edits title, body (description), priority, routing, `notBefore` and `dueAt`; returns the names of the fields changed. */
+export async function editTask(store: Store, arg: string, input: EditInput, options: ActOptions): Promise<{ result: CommitResult; updatedFields: string[] }> {
+  assertTaskText(input.title, input.description);
+  let updatedFields: string[] = [];
+  const scheduling = SCHEDULING_FIELDS.filter((key) => input[key] !== undefined);
+  const result = await store.commit(arg, (current) => {
+    if (scheduling.length) assertSchedulable(current.task.id, current.status, `its ${scheduling.join(', ')}`);
+    const task: Task = { ...current.task };
+    updatedFields = [];
+    if (input.title !== undefined && input.title.trim() !== task.title) (task.title = input.title.trim(), updatedFields.push('title'));
+    if (input.priority !== undefined && input.priority !== task.priority) (task.priority = input.priority, updatedFields.push('priority'));
+    if (input.routing) {
+      const routing = { ...task.routing, ...withoutUndefined(input.routing) };
+      if (JSON.stringify(routing) !== JSON.stringify(task.routing)) (task.routing = routing, updatedFields.push('routing'));
+    }
+    for (const key of ['notBefore', 'dueAt'] as const) if (input[key] !== undefined && input[key] !== task[key]) (task[key] = input[key], updatedFields.push(key));
+    const body = input.description !== undefined && input.description !== current.body ? input.description : current.body;
+    if (body !== current.body) updatedFields.push('description');
+    if (!updatedFields.length) return null;
+    return { task, body, status: current.status, events: [{ type: 'task.updated', taskId: task.id, actor: options.actor, payload: { fields: updatedFields } }] };
+  }, options.actor);
+  return { result, updatedFields };
+}
+
+// --- internal ---
+
+/** What `editTask` changes that only matters to a task that may still run. */
+const SCHEDULING_FIELDS = ['priority', 'routing', 'notBefore', 'dueAt'] as const;
+
+function withoutUndefined<T extends object>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
+}
+
+/** The metadata after a move to `to`: a block records the status it came from, any move out of blocked forgets it. */
+function toBlockedFrom(current: StoredTask, to: Status): Record<string, unknown> {
+  const metadata = { ...current.task.metadata };
+  if (to === 'blocked' && current.status !== 'blocked') metadata.blockedFrom = current.status;
+  else if (to !== 'blocked') delete metadata.blockedFrom;
+  return metadata;
+}

@@ -1,0 +1,105 @@
+import { relative } from 'node:path';
+import { isSvcError } from '../../core/errors.js';
+import { STATUSES } from '../../core/status.js';
+import { unlinkDurable } from '../../fs/atomic.js';
+import { LOCK_STALE_MS, withLock } from '../../fs/lock.js';
+import { byNewest, commitTask, moveToConflicts } from '../commit/protocol.js';
+import { confirmCopies } from '../commit/confirm-copies.js';
+import { createEventLog, type EventLog } from '../events/log.js';
+import type { Paths } from '../disk/paths.js';
+import { isFixable, isStored, readCopies, type ReconcileAction, type ReconcilePlan } from './reconcile.js';
+import { initTree } from '../commit/store.js';
+
+// Applying a reconcile plan (reconcile.ts makes it): each action re-checked under its task's lock.
+
+/** What `applyReconcile` did: fixed, found already fixed, failed, and left for a human. */
+export interface ReconcileResult {
+  applied: ReconcileAction[];
+  skipped: ReconcileAction[];
+  failed: { action: ReconcileAction; message: string }[];
+  remaining: ReconcileAction[];
+}
+
+/** Options of `applyReconcile`. */
+export interface ApplyOptions {
+  /** How long to wait for a task lock; the default outlasts the stale lock of a killed process. */
+  lockWaitMs?: number;
+  /** Where the events of the repairs go (the store's `events`); a failure to append them is not the repair's. */
+  events?: EventLog;
+}
+
+/** Default lock wait of `applyReconcile`: a dead writer's lock goes stale before it runs out. */
+export const RECONCILE_LOCK_WAIT_MS = LOCK_STALE_MS + 5_000;
+
+/**
+ * Applies a plan: missing directories through `initTree`, temporaries and duplicates under the
+ * task lock, heals through the commit protocol (which logs one `task.transitioned`, actor
+ * `filesystem`). Each action is re-checked first; running it twice does nothing the second time.
+ */
+export async function applyReconcile(paths: Paths, plan: ReconcilePlan, actor: string, options: ApplyOptions = {}): Promise<ReconcileResult> {
+  const waitMs = options.lockWaitMs ?? RECONCILE_LOCK_WAIT_MS;
+  const events = options.events ?? createEventLog(paths.root);
+  const result: ReconcileResult = { applied: [], skipped: [], failed: [], remaining: [] };
+  for (const action of plan.actions) {
+    if (!isFixable(action.kind)) {
+      result.remaining.push(action);
+      continue;
+    }
+    try {
+      const done = await applyAction(paths, plan.now, action, { actor, waitMs, events });
+      (done ? result.applied : result.skipped).push(action);
+    } catch (err) {
+      result.failed.push({ action, message: err instanceof Error ? err.message : String(err) });
+    }
+  }
+  return result;
+}
+
+// --- internal ---
+
+interface How {
+  actor: string;
+  waitMs: number;
+  events: EventLog;
+}
+
+async function applyAction(paths: Paths, now: Date, action: ReconcileAction, how: How): Promise<boolean> {
+  const lock = <T>(id: string, fn: () => Promise<T>) => withLock(paths.lockFile(id), { what: id, waitMs: how.waitMs }, fn);
+  switch (action.kind) {
+    case 'missing':
+      await initTree(paths);
+      return true;
+    case 'temporary':
+      return lock(action.id, () => unlinkDurable(action.path));
+    case 'duplicate': {
+      const moved = await lock(action.id, () => resolveDuplicate(paths, action.id, now));
+      if (moved) await how.events.record(now, [{ type: 'recovery_action', taskId: action.id, actor: how.actor, payload: { action: 'duplicate_resolved', details: moved } }]);
+      return moved !== null;
+    }
+    case 'heal':
+      return heal(paths, action.id, now, how);
+    default:
+      return false;
+  }
+}
+
+async function resolveDuplicate(paths: Paths, id: string, now: Date): Promise<{ kept: string; conflicts: string[] } | null> {
+  const look = async () => ((await readCopies(STATUSES.map((status) => ({ id, status, path: paths.taskFile(status, id) })))).get(id) ?? []).filter(isStored);
+  const valid = (await confirmCopies(paths.tasks, id, await look(), look, (copy) => copy.stamp.ino)).sort(byNewest);
+  if (valid.length < 2) return null;
+  const conflicts: string[] = [];
+  for (const loser of valid.slice(1)) conflicts.push(relative(paths.root, await moveToConflicts(paths, loser.path, now)));
+  return { kept: relative(paths.root, valid[0]!.path), conflicts };
+}
+
+async function heal(paths: Paths, id: string, now: Date, how: How): Promise<boolean> {
+  try {
+    const result = await commitTask(paths, id, (cur) => (cur.task.status === cur.status ? null : { task: cur.task, body: cur.body, status: cur.status }), {
+      now, actor: how.actor, lockWaitMs: how.waitMs, events: how.events,
+    });
+    return result.changed;
+  } catch (err) {
+    if (isSvcError(err, 'not_found')) return false;
+    throw err;
+  }
+}

@@ -1,0 +1,226 @@
+import { lstatSync } from 'node:fs';
+import { lstat, unlink } from 'node:fs/promises';
+import { dirname, relative } from 'node:path';
+import { isGone, SvcError } from '../../core/errors.js';
+import { assertTransition, STATUSES, type Cause, type Status } from '../../core/status.js';
+import { parseTask, type Task } from '../../core/task.js';
+import { ensureDir, unlinkDurable } from '../../fs/atomic.js';
+import { MAX_FILE_BYTES } from '../../fs/frontmatter.js';
+import { readRegularFileSync, replaceFileDurable } from '../../fs/regular-file.js';
+import { withLock } from '../../fs/lock.js';
+import { isNetworkDir } from '../../fs/network-fs.js';
+import { confirmCopies } from './confirm-copies.js';
+import type { EventInput, EventLog } from '../events/log.js';
+import type { Paths } from '../disk/paths.js';
+import { readTaskFileSettled } from '../disk/settled-read.js';
+import { isSameStamp, readTaskFile, renderTask, type StoredTask } from '../disk/task-file.js';
+
+/** What a change function asks for: the new frontmatter and body, and the status to end in. */
+export interface Change {
+  task: Task;
+  body: string;
+  status: Status;
+  cause?: Cause;
+  reason?: string;
+  /** Set `updatedAt` to now (default). Lease renewals keep it, so SLA durations run on. */
+  touch?: boolean;
+  /** Further events, appended after the transition event once the lock is released. */
+  events?: EventInput[];
+}
+
+/** Builds a change from the task as re-read under the lock; null means nothing to do. */
+export type ChangeFn = (current: StoredTask) => Change | null | Promise<Change | null>;
+
+/** Who commits, and when. */
+export interface CommitOptions {
+  now: Date;
+  actor: string;
+  lockWaitMs?: number;
+  /** Where the events go once the change is committed (a failure to append them is not the commit's). */
+  events: EventLog;
+  /** Fault injection for crash tests: called at each step of the protocol with the change's cause. */
+  fault?: Fault;
+}
+
+/** A fault-injection hook (tests only): `point` names a step, `detail` the change's cause. */
+export type Fault = (point: string, detail?: string) => void;
+
+/** The outcome of a commit: the task before and after, and whether its status changed. */
+export interface CommitResult {
+  before: StoredTask;
+  after: StoredTask;
+  changed: boolean;
+  transitioned: boolean;
+}
+
+/**
+ * The commit protocol (docs/architecture.md, "Commit protocol"): lock, re-read, validate, write atomically into the
+ * target directory, unlink the old file only if it is still the one read, release, log. Once the file
+ * is written the result is success: the events are recorded by a log that never rejects.
+ */
+export async function commitTask(paths: Paths, id: string, change: ChangeFn, options: CommitOptions): Promise<CommitResult> {
+  const events: EventInput[] = [];
+  const conflicts: string[] = [];
+  let cause: string | undefined;
+  const result = await withLock(paths.lockFile(id), { what: id, waitMs: options.lockWaitMs }, async (lock) => {
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const current = await locateTask(paths, id, options.now, conflicts);
+      const wanted = await change(current);
+      if (!wanted) return { before: current, after: current, changed: false, transitioned: false };
+      const next = toNextTask(current, wanted, options.now);
+      const target = paths.taskFile(wanted.status, id);
+      const content = renderTask(next, wanted.body);
+      lock.assertHeld();
+      if (!(await isUnchanged(current))) continue;
+      await replaceFileDurable(target, content);
+      options.fault?.('commit.written', wanted.cause);
+      if (target !== current.path) {
+        if (!(await isUnchanged(current))) {
+          await unlinkDurable(target);
+          continue;
+        }
+        // No directory fsync here: if a crash loses this unlink, the two copies are told apart by
+        // `updatedAt` (the new one wins), by every reader and by reconcile.
+        await unlink(current.path);
+        options.fault?.('commit.unlinked', wanted.cause);
+      }
+      events.push(...toEvents(current, wanted, options.actor));
+      cause = wanted.cause;
+      const after = toStored(target, next, content, wanted.status);
+      return { before: current, after, changed: true, transitioned: wanted.status !== current.status };
+    }
+    throw new SvcError('locked', `${id} kept changing on disk while being written.`, 'Someone is editing the file by hand; retry when they are done.');
+  });
+  if (result.changed) options.fault?.('commit.committed', cause);
+  if (conflicts.length) events.unshift({ type: 'recovery_action', taskId: id, actor: options.actor, payload: { action: 'duplicate_resolved', details: { kept: relative(paths.root, result.before.path), conflicts } } });
+  await options.events.record(options.now, events);
+  return result;
+}
+
+/**
+ * Finds the one file of `id`, under its lock. A second copy (a crash between write and unlink, or a
+ * git merge) is resolved here: the later `updatedAt` wins, the other goes to `data/conflicts/`.
+ * Only what opens counts: a name a network filesystem still lists from its cache, but that is gone,
+ * is no copy; and on a network filesystem two copies count only if a second look past the
+ * filesystem's staleness bound still finds both (`confirmCopies`): nothing is repaired on a cached look.
+ * Each copy moved away is added to `moved` (its new path, relative to the root).
+ */
+export async function locateTask(paths: Paths, id: string, now: Date, moved: string[] = []): Promise<StoredTask> {
+  const copies = await confirmCopies(paths.tasks, id, await readCopies(paths, id), () => readCopies(paths, id), ({ copy }) => (copy instanceof Error ? undefined : copy.stamp.ino));
+  const broken = copies.find(({ copy }) => copy instanceof Error);
+  if (broken && copies.length === 1) throw broken.copy;
+  if (broken) {
+    // A copy that does not parse may be a human's edit in progress: never moved, never overwritten.
+    throw new SvcError('validation_error', `${id} has another copy that does not parse: ${(broken.copy as Error).message.split('\n')[0]}`, `Fix or remove ${broken.path}, then retry (svc doctor lists such files).`);
+  }
+  const [winner, ...losers] = copies.map(({ copy }) => copy as StoredTask).sort(byNewest);
+  for (const loser of losers) moved.push(relative(paths.root, await moveToConflicts(paths, loser.path, now)));
+  return winner!;
+}
+
+/** One copy of a task as read: the task, or why it does not parse. */
+export interface ReadCopy {
+  path: string;
+  copy: StoredTask | Error;
+}
+
+/**
+ * Reads every copy of `id` that opens (normally one); `not_found` when none does. A copy gone by
+ * the time it is opened moved meanwhile, or was only a network filesystem's cached look: the
+ * search is repeated a few times before the task counts as missing. A copy that fails to parse is
+ * read a second time (`readTaskFileSettled`) unless `settle` is false.
+ */
+export async function readCopies(paths: Paths, id: string, options: { settle?: boolean } = {}): Promise<ReadCopy[]> {
+  const read = (path: string) => (options.settle === false ? readTaskFile(path) : readTaskFileSettled(path));
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const found = await findTaskFiles(paths, id);
+    if (found.length === 0) break;
+    const copies = await Promise.all(found.map(async (path) => ({ path, copy: await read(path).catch((err: unknown) => toError(err)) })));
+    const present = copies.filter(({ copy }) => !isGone(copy));
+    if (present.length) return present;
+  }
+  throw new SvcError('not_found', `Task ${id} does not exist.`, 'List tasks with `svc task list`.');
+}
+
+/**
+ * The paths of every copy of `id` in the status directories (normally one). Synchronous on a local
+ * disk on purpose: seven stats of one inode each cost microseconds, seven thread-pool round trips
+ * do not. On a network filesystem each stat waits on the server: there they run in parallel, off
+ * the event loop.
+ */
+export async function findTaskFiles(paths: Paths, id: string): Promise<string[]> {
+  const candidates = STATUSES.map((status) => paths.taskFile(status, id));
+  if (!isNetworkDir(paths.tasks)) return candidates.filter((path) => lstatSync(path, { throwIfNoEntry: false }) !== undefined);
+  const found = await Promise.all(candidates.map((path) => lstat(path).then(() => path, (err: unknown) => (isGone(err) ? null : Promise.reject(err)))));
+  return found.filter((path): path is string => path !== null);
+}
+
+/** Orders copies of one task: later `updatedAt` first, then later file time. */
+export function byNewest(a: StoredTask, b: StoredTask): number {
+  const byUpdated = Date.parse(b.task.updatedAt) - Date.parse(a.task.updatedAt);
+  if (byUpdated !== 0) return byUpdated;
+  return a.stamp.mtimeNs === b.stamp.mtimeNs ? 0 : a.stamp.mtimeNs < b.stamp.mtimeNs ? 1 : -1;
+}
+
+/** Moves a losing copy into `data/conflicts/` (never deleted silently). */
+export async function moveToConflicts(paths: Paths, path: string, now: Date): Promise<string> {
+  const name = path.slice(paths.tasks.length + 1).replace(/\//g, '.');
+  const target = `${paths.conflicts}/${now.toISOString().replace(/[:.]/g, '-')}.${name}`;
+  await ensureDir(paths.conflicts, 0o700);
+  await replaceFileDurable(target, readRegularFileSync(path, MAX_FILE_BYTES).text);
+  await unlinkDurable(path);
+  return target;
+}
+
+/**
+ * The task just written to `path` (under its lock), without reading it back: once the file is
+ * committed, the caller succeeds. A stamp that cannot be taken (the file already moved on) is zero,
+ * which only makes a later stamp comparison ask for a re-read.
+ */
+export function toStored(path: string, task: Task, content: string, status: Status): StoredTask {
+  const written = lstatSync(path, { bigint: true, throwIfNoEntry: false });
+  const body = content.slice(content.indexOf('\n---\n') + 5).replace(/^\r?\n/, '');
+  const stamp = written ? { ino: written.ino, size: written.size, mtimeNs: written.mtimeNs } : { ino: 0n, size: 0n, mtimeNs: 0n };
+  return { task, body, path, status, stamp };
+}
+
+// --- internal ---
+
+function toNextTask(current: StoredTask, wanted: Change, now: Date): Task {
+  const next: Task = { ...wanted.task, status: wanted.status };
+  const stamp = now.toISOString();
+  if (wanted.status !== current.status) {
+    assertTransition(current.task.id, current.status, wanted.status, wanted.cause);
+    next.lastTransitionAt = stamp;
+  }
+  if (current.task.status !== current.status && wanted.status === current.status) next.lastTransitionAt = stamp;
+  if (wanted.status !== 'in-progress') delete next.lease;
+  if (wanted.touch !== false) next.updatedAt = stamp;
+  return parseTask(next, `${current.task.id} (as it would be written)`);
+}
+
+function toEvents(current: StoredTask, wanted: Change, actor: string): EventInput[] {
+  const id = current.task.id;
+  const out: EventInput[] = [];
+  if (current.task.status !== current.status) {
+    out.push({ type: 'task.transitioned', taskId: id, actor: 'filesystem', payload: { from: current.task.status, to: current.status, reason: 'moved on disk' } });
+  }
+  if (wanted.status !== current.status) {
+    const payload: Record<string, unknown> = { from: current.status, to: wanted.status };
+    if (wanted.reason) payload.reason = wanted.reason;
+    out.push({ type: 'task.transitioned', taskId: id, actor, payload });
+  }
+  return out.concat(wanted.events ?? []);
+}
+
+
+function toError(err: unknown): Error {
+  return err instanceof Error ? err : new Error(String(err));
+}
+
+async function isUnchanged(current: StoredTask): Promise<boolean> {
+  const now = isNetworkDir(dirname(current.path))
+    ? await lstat(current.path, { bigint: true }).catch((err: unknown) => (isGone(err) ? undefined : Promise.reject(err)))
+    : lstatSync(current.path, { bigint: true, throwIfNoEntry: false });
+  return now !== undefined && isSameStamp(current.stamp, { ino: now.ino, size: now.size, mtimeNs: now.mtimeNs });
+}

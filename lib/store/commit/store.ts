@@ -1,0 +1,230 @@
+import { randomUUID } from 'node:crypto';
+import { readdir, writeFile } from 'node:fs/promises';
+import { compareText } from '../../core/compare.js';
+import { forEachLimit } from '../../core/limit.js';
+import { hasCode, isGone } from '../../core/errors.js';
+import { isSafeId, resolveIdArg, toIdDate } from '../../core/ids.js';
+import { DEFAULT_PRIORITY, type Priority } from '../../core/priority.js';
+import { STATUSES, type Status } from '../../core/status.js';
+import { assertTaskText, parseTask, type Routing, type Task } from '../../core/task.js';
+import { systemClock, type Clock } from '../../core/time.js';
+import { createExclusive, ensureDir, isNameTaken } from '../../fs/atomic.js';
+import { withLock } from '../../fs/lock.js';
+import { allocateId } from './allocate.js';
+import { byNewest, commitTask, findTaskFiles, readCopies, toStored, type ChangeFn, type CommitResult, type Fault } from './protocol.js';
+import { createEventLog, type EventInput } from '../events/log.js';
+import { toPaths, toTaskId, type Paths } from '../disk/paths.js';
+import { readTaskFileSettled } from '../disk/settled-read.js';
+import { renderTask, type StoredTask } from '../disk/task-file.js';
+
+/** Options of `createStore`: the root, and the clock and uuid source tests control. */
+export interface StoreOptions {
+  root: string;
+  clock?: Clock;
+  newSessionId?: () => string;
+  /** How long a writer waits for a held task lock before `locked` (default 5 s). */
+  lockWaitMs?: number;
+  /** Told when events of a committed change could not be appended (kept and retried, or spooled to `spooledTo`). */
+  onEventError?: (err: unknown, pending: number, spooledTo?: string) => void;
+  /** Spool events that cannot be appended to `data/events-spool/` (a process that exits soon, as a command). */
+  spoolEvents?: boolean;
+  /** Told of every batch of events the store records (see `EventLogOptions.onRecord`). */
+  onRecordEvents?: (events: readonly EventInput[]) => void;
+  /** Fault injection for crash tests (see `commitTask`); never set otherwise. */
+  fault?: Fault;
+}
+
+/** What a new task needs; everything else gets its default. */
+export interface CreateInput {
+  title: string;
+  body?: string;
+  status?: 'backlog' | 'ready';
+  project?: string;
+  priority?: Priority;
+  routing?: Routing;
+  dependsOn?: string[];
+  parentId?: string;
+  metadata?: Record<string, unknown>;
+  sla?: Task['sla'];
+  gate?: Task['gate'];
+  /** Not dispatched before this time (ISO). */
+  notBefore?: string;
+  /** Expected done by this time (ISO). */
+  dueAt?: string;
+  createdBy: string;
+  actor?: string;
+}
+
+/** A file under `tasks/` that is not a valid task, with the reason. */
+export interface InvalidFile {
+  path: string;
+  status: Status;
+  message: string;
+}
+
+/** A listing: valid tasks (one per id), and the files that failed to parse. */
+export interface Listing {
+  tasks: StoredTask[];
+  invalid: InvalidFile[];
+}
+
+/** The task store over one root. Every mutation follows the commit protocol. */
+export type Store = ReturnType<typeof createStore>;
+
+/** Creates the store of a root. Stateless apart from options: safe to use from many processes. */
+export function createStore(options: StoreOptions) {
+  const paths = toPaths(options.root);
+  const clock = options.clock ?? systemClock;
+  const newSessionId = options.newSessionId ?? randomUUID;
+  const lockWaitMs = options.lockWaitMs ?? 5000;
+  const events = createEventLog(paths.root, { ...(options.onEventError ? { onError: options.onEventError } : {}), spool: options.spoolEvents === true, ...(options.onRecordEvents ? { onRecord: options.onRecordEvents } : {}) });
+  let initialized = false;
+
+  async function init(): Promise<void> {
+    if (initialized) return;
+    await initTree(paths);
+    initialized = true;
+  }
+
+  return {
+    paths,
+    clock,
+    newSessionId,
+    init,
+    /** The event log of committed changes (`record` never rejects; failures go to `onEventError`). */
+    events,
+
+    /** Creates a task in backlog (or ready) with a fresh id; the file is created exclusively. */
+    async create(input: CreateInput): Promise<StoredTask> {
+      await init();
+      assertTaskText(input.title, input.body);
+      const now = clock();
+      const status = input.status ?? 'backlog';
+      const body = input.body ?? '';
+      // Everything is checked before an id is reserved: a refused create leaves no trace.
+      renderTask(parseTask(toNewTask(PROBE_ID, status, input, now), 'new task'), body, 'new task');
+      for (;;) {
+        const id = await allocateId(paths, now);
+        const task = parseTask(toNewTask(id, status, input, now), `new task ${id}`);
+        const path = paths.taskFile(status, id);
+        const content = renderTask(task, body);
+        // Not read back after the lock is released: the scheduler may move it at once (another host too).
+        const created = await withLock(paths.lockFile(id), { what: id, waitMs: lockWaitMs }, async () =>
+          (await createExclusive(path, content)) ? toStored(path, task, content, status) : null,
+        );
+        if (!created) continue;
+        const { title, priority, routing, createdBy } = task;
+        await events.record(now, [
+          { type: 'task.created', taskId: id, actor: input.actor ?? createdBy, payload: { title, status, priority, routing, createdBy } },
+        ]);
+        return created;
+      }
+    },
+
+    /** Resolves an id argument (full id, bare sequence of today or the latest date, or unique prefix). */
+    async resolve(arg: string): Promise<string> {
+      if (isSafeId(arg) && (await findTaskFiles(paths, arg)).length > 0) return arg;
+      return resolveIdArg(arg, (await listNames(paths)).keys(), toIdDate(clock()));
+    },
+
+    /** Reads one task by id or prefix; two copies (mid-move) yield the newer. */
+    async get(arg: string): Promise<StoredTask> {
+      const id = await this.resolve(arg);
+      const read = (await readCopies(paths, id, { settle: false })).map(({ copy }) => copy);
+      const valid = read.filter((copy): copy is StoredTask => !(copy instanceof Error));
+      if (!valid.length) throw read[0]!;
+      return valid.sort(byNewest)[0]!;
+    },
+
+    /** Reads every task of the given statuses (all by default); invalid files are reported, not thrown. */
+    async list(statuses: readonly Status[] = STATUSES): Promise<Listing> {
+      return listTasks(paths, statuses);
+    },
+
+    /** Runs the commit protocol on one task (by id or prefix). */
+    async commit(arg: string, change: ChangeFn, actor: string): Promise<CommitResult> {
+      const id = await this.resolve(arg);
+      return commitTask(paths, id, change, { now: clock(), actor, lockWaitMs, events, ...(options.fault ? { fault: options.fault } : {}) });
+    },
+  };
+}
+
+/** Creates the status directories (each with a `.gitkeep`), `tasks/.gitignore` and a private `data/`. */
+export async function initTree(paths: Paths): Promise<void> {
+  await ensureDir(paths.data, 0o700);
+  for (const status of STATUSES) {
+    await ensureDir(paths.statusDir(status));
+    await writeFile(`${paths.statusDir(status)}/.gitkeep`, '', { flag: 'a' });
+  }
+  const gitignore = `${paths.tasks}/.gitignore`;
+  await writeFile(gitignore, '.locks/\n.seq/\n', { flag: 'wx' }).catch(async (err: unknown) => {
+    if (!(await isNameTaken(err, gitignore))) throw err;
+  });
+}
+
+/** Lists task file names: id -> the statuses it was found in (names only; nothing is read). */
+export async function listNames(paths: Paths, statuses: readonly Status[] = STATUSES): Promise<Map<string, Status[]>> {
+  const out = new Map<string, Status[]>();
+  await Promise.all(
+    statuses.map(async (status) => {
+      for (const name of await readdirOrEmpty(paths.statusDir(status))) {
+        const id = toTaskId(name);
+        if (!id) continue;
+        const found = out.get(id);
+        if (found) found.push(status);
+        else out.set(id, [status]);
+      }
+    }),
+  );
+  return out;
+}
+
+/** Reads the tasks of some statuses with bounded parallelism. */
+export async function listTasks(paths: Paths, statuses: readonly Status[]): Promise<Listing> {
+  const names = await listNames(paths, statuses);
+  const files: { path: string; status: Status }[] = [];
+  for (const [id, found] of names) for (const status of found) files.push({ path: paths.taskFile(status, id), status });
+  const byId = new Map<string, StoredTask>();
+  const invalid: InvalidFile[] = [];
+  await forEachLimit(files, 64, async ({ path, status }) => {
+    try {
+      const stored = await readTaskFileSettled(path);
+      const seen = byId.get(stored.task.id);
+      if (!seen || byNewest(stored, seen) < 0) byId.set(stored.task.id, stored);
+    } catch (err) {
+      if (isGone(err)) return; // moved meanwhile: its new copy is listed
+      invalid.push({ path, status, message: err instanceof Error ? err.message : String(err) });
+    }
+  });
+  const tasks = [...byId.values()].sort((a, b) => compareText(a.task.createdAt, b.task.createdAt) || compareText(a.task.id, b.task.id));
+  return { tasks, invalid: invalid.sort((a, b) => compareText(a.path, b.path)) };
+}
+
+// --- internal ---
+
+/** A valid id for checking a new task before its real id is reserved. */
+const PROBE_ID = 'TASK-0000-00-00-000';
+
+function toNewTask(id: string, status: Status, input: CreateInput, now: Date): Task {
+  const stamp = now.toISOString();
+  const task: Task = {
+    schemaVersion: 1, id, project: input.project ?? 'default', title: input.title.trim(), status,
+    priority: input.priority ?? DEFAULT_PRIORITY, routing: input.routing ?? {}, createdAt: stamp, updatedAt: stamp,
+    lastTransitionAt: stamp, createdBy: input.createdBy, dependsOn: input.dependsOn ?? [], metadata: input.metadata ?? {},
+  };
+  if (input.sla) task.sla = input.sla;
+  if (input.parentId) task.parentId = input.parentId;
+  if (input.gate) task.gate = input.gate;
+  if (input.notBefore) task.notBefore = input.notBefore;
+  if (input.dueAt) task.dueAt = input.dueAt;
+  return task;
+}
+
+async function readdirOrEmpty(dir: string): Promise<string[]> {
+  try {
+    return await readdir(dir);
+  } catch (err) {
+    if (hasCode(err, 'ENOENT')) return [];
+    throw err;
+  }
+}

@@ -34,7 +34,7 @@ interface Probe {
   heapKept: number;
 }
 
-/** Run as `node -e PROBE <dist/store/store.js> <root>`: prints a `Probe` as JSON. */
+/** Run as `node -e PROBE <dist/store/commit/store.js> <root>`: prints a `Probe` as JSON. */
 const PROBE = `
 const { createStore } = await import(process.argv[1]);
 const store = createStore({ root: process.argv[2] });

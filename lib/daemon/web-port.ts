@@ -24,7 +24,7 @@ export type WebMount = Pick<RouteContext, 'tools' | 'toolContext' | 'status' | '
   clock: Clock;
   /** Why each ready task the scheduler's last tick held waits (none without a scheduler). */
   holds?: () => ReadonlyMap<string, Hold>;
-  /** `GET /metrics` (daemon/metrics.ts), served on the board's port behind its token. */
+  /** `GET /metrics` (daemon/metrics/registry.ts), served on the board's port behind its token. */
   metrics?: (req: IncomingMessage, res: ServerResponse) => Promise<void>;
 };
 

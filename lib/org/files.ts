@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { SvcError } from '../core/errors.js';
 
-// lib/org may import lib/core and lib/fs only, so it cannot use lib/store/paths.ts. These
+// lib/org may import lib/core and lib/fs only, so it cannot use lib/store/disk/paths.ts. These
 // functions mirror `toPaths(root).orgChart`, `.workflows` and `.workflowFile(name)`;
 // test/org/files.test.ts fails the moment they disagree.
 

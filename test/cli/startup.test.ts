@@ -23,7 +23,7 @@ function assertLight(run: LoadedRun, what: string): void {
 
 startup('the bundle keeps the store, zod, YAML, locks and the service wrapped until a command imports them', () => {
   const wrapped = wrappedSources();
-  assert.ok(wrapped.includes('dist/cli/task.js'), wrapped.slice(0, 5).join(', '));
+  assert.ok(wrapped.includes('dist/cli/task/command.js'), wrapped.slice(0, 5).join(', '));
   for (const module of [...HEAVY, ...SERVICE].filter((name) => !EXTERNAL.includes(name))) assert.ok(wrapped.some((source) => source.includes(module)), `${module} is wrapped in the bundle`);
   for (const module of EXTERNAL) assert.not.ok(wrapped.some((source) => source.includes(module)), `${module} is left out of the bundle`);
 });
@@ -71,7 +71,7 @@ startup('without a daemon, a task command loads the store and nothing else of th
   const root = tempRoot();
   const run = await runRecordingLoads(root, ['task', 'create', 'No daemon']);
   assert.is(run.code, 0, run.stderr);
-  assert.ok(run.sources.includes('dist/store/store.js'));
+  assert.ok(run.sources.includes('dist/store/commit/store.js'));
   for (const module of EXTERNAL) assert.ok(run.sources.includes(module), `svc task create required ${module}: ${run.sources.join(', ')}`);
   for (const other of SERVICE) {
     assert.not.ok(run.sources.some((source) => source.includes(other)), `svc task create loaded ${other}`);

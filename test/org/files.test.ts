@@ -5,7 +5,7 @@ import { toPaths } from '../../lib/store/disk/paths.js';
 
 const files = suite('org.files');
 
-files('agree with the disk layout of lib/store/paths.ts', () => {
+files('agree with the disk layout of lib/store/disk/paths.ts', () => {
   const paths = toPaths('/tmp/svc-root');
   assert.is(toOrgChartFile('/tmp/svc-root'), paths.orgChart);
   assert.is(toWorkflowsDir('/tmp/svc-root'), paths.workflows);

@@ -3,7 +3,7 @@ import type { ToolDef } from '../../tools/registry.js';
 /**
  * Each tool `svc tool` calls, by name, loaded from its own module: without a daemon the command
  * runs one tool, and loading them all (`tools/index.ts`: every schema, the org chart's code) cost
- * more than the call. `test/cli/tool-modules.test.ts` holds this list equal to the tools.
+ * more than the call. `test/cli/frame/tool-modules.test.ts` holds this list equal to the tools.
  */
 const MODULES: Record<string, () => Promise<unknown>> = {
   svc_dispatch: async () => (await import('../../tools/dispatch.js')).svcDispatch,

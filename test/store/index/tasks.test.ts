@@ -10,7 +10,7 @@ import { createTaskIndex, type IndexChange, type TaskIndex, type TaskIndexOption
 import { taskText, writeTaskFiles } from '../../helpers/daemon.js';
 import { cleanRoots, tempRoot, within } from '../../helpers/root.js';
 
-// test/daemon holds the index's tests: the index (lib/store/task-index.ts) is the daemon's view of tasks/.
+// The index (lib/store/index/tasks.ts) is the daemon's view of tasks/.
 const indexes: TaskIndex[] = [];
 async function open(root: string, options: TaskIndexOptions = {}): Promise<TaskIndex> {
   const index = await createTaskIndex(toPaths(root), options);

@@ -1,5 +1,5 @@
 import type { CAC } from 'cac';
-import { toCutoff } from '../core/duration.js';
+import { toCutoff } from '../core/time/duration.js';
 import { toTerminalText } from '../core/text.js';
 import type { ArchiveReport } from '../store/changes/archive.js';
 import type { Context } from './frame/context.js';

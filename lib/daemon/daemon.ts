@@ -1,6 +1,6 @@
 import { hostname } from 'node:os';
 import { readPackageVersion } from '../core/package-root.js';
-import { systemClock, type Clock } from '../core/time.js';
+import { systemClock, type Clock } from '../core/time/clock.js';
 import { loadOrg, toDaemonSettings } from '../org/org-chart.js';
 import { toPaths, type Paths } from '../store/disk/paths.js';
 import { createStore, type Store } from '../store/commit/store.js';

@@ -1,5 +1,5 @@
 import { hasCode } from '../core/errors.js';
-import type { Clock } from '../core/time.js';
+import type { Clock } from '../core/time/clock.js';
 import type { EventLog } from '../store/events/log.js';
 import type { Store } from '../store/commit/store.js';
 import type { DaemonLog } from './instance/log.js';

@@ -1,5 +1,5 @@
 import type { Server } from 'node:http';
-import type { Clock } from '../core/time.js';
+import type { Clock } from '../core/time/clock.js';
 import type { Fault } from '../store/commit/protocol.js';
 import type { Paths } from '../store/disk/paths.js';
 import type { Store } from '../store/commit/store.js';

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { chmodSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Clock } from '../core/time.js';
+import type { Clock } from '../core/time/clock.js';
 import type { Hold } from '../engine/scheduler.js';
 import { hasCode, SvcError } from '../core/errors.js';
 import type { Paths } from '../store/disk/paths.js';

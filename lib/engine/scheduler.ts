@@ -1,5 +1,5 @@
 import { forEachLimit } from '../core/limit.js';
-import { toTimerDelay } from '../core/timer.js';
+import { toTimerDelay } from '../core/time/timer.js';
 import type { OrgChart } from '../org/schema.js';
 import { toDaemonSettings } from '../org/org-chart.js';
 import { findUnavailableWorkspaces } from '../org/workspaces.js';

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { assertFutureTime } from '../core/schedule-time.js';
+import { assertFutureTime } from '../core/time/schedule.js';
 
 /** The optional `notBefore` and `dueAt` params of the tools that create or edit tasks. */
 export const scheduleTimeParams = {

@@ -1,6 +1,6 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { MAX_TIMER_MS, toTimerDelay } from '../../lib/core/timer.js';
+import { MAX_TIMER_MS, toTimerDelay } from '../../lib/core/time/timer.js';
 import { startScheduler } from '../../lib/engine/scheduler.js';
 import { createListingSource } from '../../lib/engine/snapshot.js';
 import { loadOrg } from '../../lib/org/org-chart.js';

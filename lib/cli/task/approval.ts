@@ -2,7 +2,7 @@ import type { CAC } from 'cac';
 import { compareText } from '../../core/compare.js';
 import { SvcError } from '../../core/errors.js';
 import { toTerminalText } from '../../core/text.js';
-import { formatDuration } from '../../core/time.js';
+import { formatDuration } from '../../core/time/clock.js';
 import type { DecisionResult } from '../../store/changes/approval.js';
 import type { ListRow } from '../../store/listing/task-row.js';
 import type { Context } from '../frame/context.js';

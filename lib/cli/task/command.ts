@@ -2,7 +2,7 @@ import type { CAC } from 'cac';
 import { SvcError } from '../../core/errors.js';
 import { PRIORITIES } from '../../core/priority.js';
 import { assertStatus, STATUSES } from '../../core/status.js';
-import { toFutureTime } from '../../core/schedule-time.js';
+import { toFutureTime } from '../../core/time/schedule.js';
 import { toDidYouMean } from '../../core/suggest.js';
 import { toTerminalText } from '../../core/text.js';
 import type { StoredTask } from '../../store/disk/task-file.js';

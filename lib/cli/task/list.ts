@@ -1,5 +1,5 @@
 import type { CAC } from 'cac';
-import { toCutoff } from '../../core/duration.js';
+import { toCutoff } from '../../core/time/duration.js';
 import { SvcError } from '../../core/errors.js';
 import { PRIORITIES } from '../../core/priority.js';
 import { assertStatus, isTerminal, STATUSES, type Status } from '../../core/status.js';

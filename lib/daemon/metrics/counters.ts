@@ -1,5 +1,5 @@
 import { Counter, Histogram, type Registry } from 'prom-client';
-import type { Clock } from '../../core/time.js';
+import type { Clock } from '../../core/time/clock.js';
 import type { EventInput } from '../../store/events/log.js';
 import type { IndexChange, IndexEntry } from '../../store/index/tasks.js';
 

@@ -1,7 +1,7 @@
 import { readdir } from 'node:fs/promises';
 import { Gauge, type Registry } from 'prom-client';
 import { STATUSES, type Status } from '../../core/status.js';
-import type { Clock } from '../../core/time.js';
+import type { Clock } from '../../core/time/clock.js';
 import type { IndexEntry } from '../../store/index/tasks.js';
 
 /** What the gauges read at each scrape. */

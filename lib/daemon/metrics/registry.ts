@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { collectDefaultMetrics, Registry } from 'prom-client';
 import { SvcError } from '../../core/errors.js';
-import type { Clock } from '../../core/time.js';
+import type { Clock } from '../../core/time/clock.js';
 import type { IndexEntry } from '../../store/index/tasks.js';
 import { queryOf, sendError, sendJson } from '../http/exchange.js';
 import { createMetricCounters, type MetricCounters } from './counters.js';

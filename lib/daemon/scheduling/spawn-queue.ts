@@ -1,5 +1,5 @@
 import type { SpawnRequest } from '../../core/spawn.js';
-import { systemClock, type Clock } from '../../core/time.js';
+import { systemClock, type Clock } from '../../core/time/clock.js';
 import { createSpawnStops } from './spawn-stops.js';
 
 /** A spawn handed to a plugin by `GET /v1/spawns/wait` (docs/architecture.md, "Adapters"): the adapters' request. */

@@ -1,4 +1,4 @@
-import { systemClock, type Clock } from '../../core/time.js';
+import { systemClock, type Clock } from '../../core/time/clock.js';
 import { toPaths, type Paths } from '../../store/disk/paths.js';
 import { createLog, type DaemonLog } from '../instance/log.js';
 import { checkDaemon, type HealthCheck } from './check.js';

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { hasCode } from '../../core/errors.js';
-import { toTimerDelay } from '../../core/timer.js';
+import { toTimerDelay } from '../../core/time/timer.js';
 import { writeDurable } from '../../fs/atomic.js';
 import type { Store } from '../../store/commit/store.js';
 import type { IndexEntry, TaskIndex } from '../../store/index/tasks.js';

@@ -1,5 +1,5 @@
 import { toTerminalText } from '../../core/text.js';
-import { formatDuration } from '../../core/time.js';
+import { formatDuration } from '../../core/time/clock.js';
 import type { OrgChart, ProjectSla } from '../../org/schema.js';
 
 /** Limit of an in-progress task when neither the task nor its project sets one: 1 hour. */

@@ -7,7 +7,7 @@ import { isSafeId, resolveIdArg, toIdDate } from '../../core/ids.js';
 import { DEFAULT_PRIORITY, type Priority } from '../../core/priority.js';
 import { STATUSES, type Status } from '../../core/status.js';
 import { assertTaskText, parseTask, type Routing, type Task } from '../../core/task.js';
-import { systemClock, type Clock } from '../../core/time.js';
+import { systemClock, type Clock } from '../../core/time/clock.js';
 import { createExclusive, ensureDir, isNameTaken } from '../../fs/atomic.js';
 import { withLock } from '../../fs/lock.js';
 import { allocateId } from './allocate.js';

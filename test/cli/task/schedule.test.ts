@@ -1,7 +1,7 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { toFutureTime } from '../../../lib/core/schedule-time.js';
+import { toFutureTime } from '../../../lib/core/time/schedule.js';
 import { readEvents } from '../../../lib/store/events/log.js';
 import { svc } from '../../helpers/cli.js';
 import { cleanRoots, tempRoot } from '../../helpers/root.js';

@@ -1,4 +1,4 @@
-import { SvcError } from './errors.js';
+import { SvcError } from '../errors.js';
 
 /** Milliseconds of a duration such as `90s`, `30m`, `2h`, `30d` or `2w`; null for anything else. */
 export function toDurationMs(value: string): number | null {

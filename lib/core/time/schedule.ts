@@ -1,4 +1,4 @@
-import { SvcError } from './errors.js';
+import { SvcError } from '../errors.js';
 
 /** Milliseconds of each duration unit `toFutureTime` accepts. */
 const UNITS: Record<string, number> = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 };

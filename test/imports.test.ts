@@ -1,5 +1,5 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 
@@ -15,12 +15,19 @@ imports('no file of lib/ or bench/ imports itself through other files', () => {
   assert.equal(circles, [], `import circles:\n${circles.join('\n')}`);
 });
 
+imports('no folder of lib/ imports itself through other folders', () => {
+  const graph = folderGraph(importGraph([join(root, 'lib')]));
+  const circles = findCircles(graph).map((folders) => folders.map((folder) => relative(root, folder)).join(' -> '));
+  assert.equal(circles, [], `import circles between folders:\n${circles.join('\n')}`);
+});
+
 imports('a circle is found through type imports, re-exports and dynamic imports', () => {
   const graph = new Map([
     ['a.ts', ['b.ts']], ['b.ts', ['c.ts']], ['c.ts', ['a.ts']],
     ['d.ts', ['a.ts', 'd.ts']], ['e.ts', []],
   ]);
   assert.equal(findCircles(graph), [['a.ts', 'b.ts', 'c.ts'], ['d.ts']]);
+  assert.equal(findCircles(folderGraph(new Map([['x/a.ts', ['y/b.ts']], ['y/b.ts', ['y/c.ts']], ['y/c.ts', ['x/d.ts']], ['x/d.ts', []]]))), [['x', 'y']]);
   assert.equal(importsOf("import type { A } from './a.js';\nexport { b } from './b.js';\nconst c = await import('./c.js');\nimport x from 'node:fs';\n"), ['./a.js', './b.js', './c.js']);
 });
 
@@ -38,6 +45,18 @@ function importGraph(dirs: string[]): Map<string, string[]> {
     graph.set(file, targets);
   }
   return graph;
+}
+
+/** The graph of folders: a folder imports another when one of its files imports a file of the other. */
+function folderGraph(files: Map<string, string[]>): Map<string, string[]> {
+  const graph = new Map<string, Set<string>>();
+  for (const [file, targets] of files) {
+    const from = dirname(file);
+    const edges = graph.get(from) ?? new Set<string>();
+    for (const target of targets) if (dirname(target) !== from) edges.add(dirname(target));
+    graph.set(from, edges);
+  }
+  return new Map([...graph].map(([folder, edges]) => [folder, [...edges]]));
 }
 
 /** The relative module specifiers of a source text: static, type-only, re-exports and dynamic. */

@@ -2,7 +2,6 @@ import type { Priority } from '../../core/priority.js';
 import type { Status } from '../../core/status.js';
 import type { Task } from '../../core/task.js';
 import type { Store } from '../../store/commit/store.js';
-import type { OrgMerge } from './aof/org.js';
 
 /**
  * One task as a source gives it, before it becomes an svc task: its id in the source, where it
@@ -80,4 +79,23 @@ export interface ImportSource {
 export interface ImportExtras {
   org?: OrgMerge;
   events?: { file: string; lines: number; added: number };
+}
+
+/** One entry of AOF's org chart and what the merge does with it: add it, or keep svc's entry of that id. */
+export interface OrgChange {
+  kind: 'agent' | 'team' | 'role' | 'memoryPools';
+  id: string;
+  action: 'add' | 'keep';
+}
+
+/** The preview (or the result) of merging AOF's org chart into svc's. */
+export interface OrgMerge {
+  from: string;
+  file: string;
+  changes: OrgChange[];
+  /** AOF's top-level keys svc has no place for (routing rules, org units, ...), not merged. */
+  ignored: string[];
+  written: boolean;
+  /** Why nothing was written: the merged chart would not be valid. */
+  problem?: string;
 }

@@ -6,25 +6,7 @@ import { readIfExists, toOrgChartFile } from '../../../org/files.js';
 import { validateOrg } from '../../../org/org-chart.js';
 import { MurmurSchema } from '../../../org/schema.js';
 import { readSourceFile, toReason, toStrings } from '../read.js';
-
-/** One entry of AOF's org chart and what the merge does with it: add it, or keep svc's entry of that id. */
-export interface OrgChange {
-  kind: 'agent' | 'team' | 'role' | 'memoryPools';
-  id: string;
-  action: 'add' | 'keep';
-}
-
-/** The preview (or the result) of merging AOF's org chart into svc's. */
-export interface OrgMerge {
-  from: string;
-  file: string;
-  changes: OrgChange[];
-  /** AOF's top-level keys svc has no place for (routing rules, org units, ...), not merged. */
-  ignored: string[];
-  written: boolean;
-  /** Why nothing was written: the merged chart would not be valid. */
-  problem?: string;
-}
+import type { OrgMerge } from '../record.js';
 
 /** AOF keys svc's org chart takes (everything else of AOF's chart is listed as ignored). */
 const MERGED = new Set(['schemaVersion', 'agents', 'teams', 'roles', 'memoryPools']);

@@ -2,6 +2,7 @@ import { hostname } from 'node:os';
 import type { CAC } from 'cac';
 import { createCommandAdapter } from '../adapters/command.js';
 import { createStandaloneAdapter } from '../adapters/standalone.js';
+import { svcBinPath } from '../core/package-root.js';
 import { isSvcError } from '../core/errors.js';
 import { toTerminalText } from '../core/text.js';
 import { requestDaemon, toDaemonError } from '../daemon/instance/client.js';
@@ -11,7 +12,6 @@ import { createListingSource } from '../engine/snapshot.js';
 import { loadOrg, toDaemonSettings } from '../org/org-chart.js';
 import type { Store } from '../store/commit/store.js';
 import type { Context } from './frame/context.js';
-import { SVC_BIN } from './frame/paths.js';
 
 /** Registers `svc scheduler run [--active]`. */
 export function registerScheduler(cli: CAC, ctx: Context): void {
@@ -61,7 +61,7 @@ async function runActive(ctx: Context, store: Store): Promise<Action[]> {
   const settings = toDaemonSettings(await org());
   const command = createCommandAdapter({
     root, socketPath: store.paths.socket, loadOrg: org, baseEnv: ctx.io.env, logFile: `${store.paths.logs}/agents.log`,
-    extraEnv: { SVC_BIN, SVC_NODE: process.execPath }, runLogMaxBytes: () => settings.runLogMaxBytes,
+    extraEnv: { SVC_BIN: svcBinPath(), SVC_NODE: process.execPath }, runLogMaxBytes: () => settings.runLogMaxBytes,
   });
   const standalone = createStandaloneAdapter({ gatewayUrl: () => settings.gatewayUrl, token: () => ctx.io.env.SVC_GATEWAY_TOKEN, timeoutMs: settings.spawnTimeoutMs });
   const scheduler = startScheduler({

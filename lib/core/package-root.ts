@@ -27,3 +27,8 @@ export function readPackageVersion(): string {
   const pkg = JSON.parse(readFileSync(join(findPackageRoot(), 'package.json'), 'utf8')) as { version?: string };
   return pkg.version ?? '0.0.0';
 }
+
+/** The command line's entry (`bin/svc.js`) of this installation, for processes that call svc back. */
+export function svcBinPath(packageRoot = findPackageRoot()): string {
+  return join(packageRoot, 'bin', 'svc.js');
+}

@@ -1,8 +1,7 @@
 import { homedir } from 'node:os';
-import { join } from 'node:path';
 import type { CAC } from 'cac';
 import { SvcError } from '../../core/errors.js';
-import { findPackageRoot } from '../../core/package-root.js';
+import { svcBinPath } from '../../core/package-root.js';
 import { probeDaemon, spawnDetached, terminate, waitForExit, waitForHealthy, type DaemonProbe } from '../../daemon/control.js';
 import { readPid } from '../../daemon/instance/pid.js';
 import type { ConfigReport } from '../../daemon/scheduling/org-state.js';
@@ -25,7 +24,7 @@ export function registerDaemon(cli: CAC, ctx: Context): void {
     .option('--port <n>', 'Also query GET /health on 127.0.0.1:<n> (the health port)')
     .action((opts: { json?: boolean; port?: unknown }) => printDaemonStatus(ctx, opts.json === true, opts.port === undefined ? undefined : toPort(opts.port)));
   cli.command('watchdog', 'Watch the daemon\'s health and restart it when it fails (aof.daemon.watchdog)').option('--port <n>', 'Check GET /health on 127.0.0.1:<n> instead of the socket')
-    .action(async (opts: { port?: unknown }) => (await import('./watchdog.js')).runWatchdog(ctx, { port: opts.port, service: serviceOptions(ctx), bin: binPath() }));
+    .action(async (opts: { port?: unknown }) => (await import('./watchdog.js')).runWatchdog(ctx, { port: opts.port, service: serviceOptions(ctx), bin: svcBinPath() }));
   cli.command('stop', 'Stop the daemon gracefully (SIGTERM, through the supervisor when installed)').option('--force', 'Bypass the supervisor: SIGTERM to the pid').action((opts: { force?: boolean }) => stopDaemonProcess(ctx, opts.force === true));
   cli.command('install', 'Write the user service (systemd or launchd), load and start it').action(() => install(ctx));
   cli.command('uninstall', 'Stop the daemon and remove the user service').action(() => uninstall(ctx));
@@ -60,7 +59,7 @@ export async function startDaemonProcess(ctx: Context): Promise<boolean> {
   if (probe.state === 'stopping' && probe.pid !== null) await waitForExit(probe.pid, STOP_TIMEOUT_MS);
   let exited = () => null as string | null;
   if (!(await controlService(serviceOptions(ctx), 'start'))) {
-    const child = spawnDetached({ node: process.execPath, args: [...DAEMON_NODE_FLAGS, binPath(), 'daemon', 'run'], env: { ...ctx.io.env, SVC_HOME: paths.root }, logFile: paths.daemonLog });
+    const child = spawnDetached({ node: process.execPath, args: [...DAEMON_NODE_FLAGS, svcBinPath(), 'daemon', 'run'], env: { ...ctx.io.env, SVC_HOME: paths.root }, logFile: paths.daemonLog });
     exited = child.exited;
   }
   const up = await waitForHealthy(paths, START_TIMEOUT_MS, exited);
@@ -179,9 +178,5 @@ async function waitForConfig(paths: ReturnType<typeof toPaths>): Promise<ConfigR
 }
 
 function serviceOptions(ctx: Context): ServiceOptions {
-  return { home: ctx.io.env.HOME || homedir(), svcHome: ctx.root, node: process.execPath, bin: binPath() };
-}
-
-function binPath(): string {
-  return join(findPackageRoot(), 'bin', 'svc.js');
+  return { home: ctx.io.env.HOME || homedir(), svcHome: ctx.root, node: process.execPath, bin: svcBinPath() };
 }

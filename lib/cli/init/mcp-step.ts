@@ -1,5 +1,5 @@
-import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
+import { svcBinPath } from '../../core/package-root.js';
 import { PLUGIN_ID } from './gateway-steps.js';
 import { objectAt, valueAt, type Step } from './step.js';
 
@@ -19,7 +19,7 @@ export const mcpStep: Step = {
       const why = 'plugin mode: the plugin serves the svc tools; `svc init --standalone` registers `svc mcp` instead';
       return { kind: 'skip', why, ...(present ? { notes: [`mcp.servers.${MCP_SERVER} also serves the svc tools: remove it or set its enabled to false`] } : {}) };
     }
-    const server = { command: process.execPath, args: [join(state.packageRoot, 'bin', 'svc.js'), 'mcp'], env: { SVC_HOME: state.root } };
+    const server = { command: process.execPath, args: [svcBinPath(state.packageRoot), 'mcp'], env: { SVC_HOME: state.root } };
     const current = valueAt(state.config, 'mcp', 'servers', MCP_SERVER);
     const registered = isDeepStrictEqual({ command: valueAt(current, 'command'), args: valueAt(current, 'args'), env: valueAt(current, 'env') }, server) && valueAt(current, 'enabled') !== false;
     const pluginOn = valueAt(state.config, 'plugins', 'entries', PLUGIN_ID, 'enabled') === true;

@@ -3,7 +3,7 @@ import type { Run } from '../../adapters/runs.js';
 import { createStandaloneAdapter } from '../../adapters/standalone.js';
 import { SvcError } from '../../core/errors.js';
 import type { Adapter } from '../../core/spawn.js';
-import { findPackageRoot } from '../../core/package-root.js';
+import { svcBinPath } from '../../core/package-root.js';
 import type { LeaseOwner } from '../../engine/dispatch.js';
 import { createGateRoleResolver, type GateRoleResolver, type GateRoute } from '../../engine/gates.js';
 import { createApprovalAlerts } from '../../engine/alerts/approval.js';
@@ -88,7 +88,7 @@ export async function startScheduling(options: SchedulingOptions): Promise<Sched
   const worktrees = startWorkspaceCleanup({ store, log: options.log, host: options.owner?.host, statusOf: (id) => index.get(id)?.status, isRunAlive: (id) => ender.describe(id) !== null });
   const command = createCommandAdapter({
     root: store.paths.root, socketPath: store.paths.socket, loadOrg: org.get, baseEnv: options.env, logFile: `${store.paths.logs}/agents.log`,
-    extraEnv: { SVC_BIN: `${findPackageRoot()}/bin/svc.js`, SVC_NODE: process.execPath },
+    extraEnv: { SVC_BIN: svcBinPath(), SVC_NODE: process.execPath },
     runsDir: store.paths.runs, stopGraceMs: () => org.settings().agentStopGraceMs, runLogMaxBytes: () => org.settings().runLogMaxBytes, unref: true, onGone: (run) => (ender.gone(run), worktrees.request(run.taskId)),
   });
   const token = () => options.env.SVC_GATEWAY_TOKEN ?? readEnvFile(store.paths.envFile).SVC_GATEWAY_TOKEN;

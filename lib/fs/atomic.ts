@@ -1,10 +1,10 @@
-import { closeSync, constants, linkSync, openSync } from 'node:fs';
+import { closeSync, linkSync, openSync } from 'node:fs';
 import { link, lstat, mkdir, open, readFile, unlink } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import writeFileAtomic from 'write-file-atomic';
 import { hasCode, SvcError } from '../core/errors.js';
 import { fsyncDir } from './fsync-dir.js';
-import { unlinkQuietly, writeNewFileSynced } from './local-write.js';
+import { unlinkQuietly, writeTempDurable } from './local-write.js';
 import { isNetworkDir } from './network-fs.js';
 import { toWriteError } from './write-error.js';
 
@@ -42,7 +42,7 @@ export async function createExclusive(path: string, content: string, linkFn: (fr
     const temp = `${path}.${process.pid}.${Math.random().toString(36).slice(2, 10)}.new`;
     // On a local disk only the fsyncs leave the event loop (see writeNewFileSynced).
     const local = !isNetworkDir(dirname(path));
-    await (local ? writeNewFileSynced(temp, content, EXCLUSIVE).catch((err: unknown) => Promise.reject(toWriteError(err, path))) : writeTemp(temp, content, path));
+    await writeTempDurable(temp, content, { target: path, local });
     try {
       if (local && linkFn === link) linkSync(temp, path);
       else await linkFn(temp, path);
@@ -83,29 +83,6 @@ export async function isNameTaken(err: unknown, path: string): Promise<boolean> 
   if (hasCode(err, 'EEXIST')) return true;
   if (hasCode(err, 'ENOENT') || typeof (err as { code?: unknown } | null)?.code !== 'string') return false;
   return lstat(path).then(() => true, () => false);
-}
-
-const EXCLUSIVE = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL;
-
-/** Writes and fsyncs a new temporary file; on any failure it is removed and a full disk names `target`. */
-async function writeTemp(temp: string, content: string, target: string): Promise<void> {
-  let handle;
-  try {
-    handle = await open(temp, 'wx');
-  } catch (err) {
-    throw toWriteError(err, target);
-  }
-  try {
-    try {
-      await handle.writeFile(content);
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-  } catch (err) {
-    await unlink(temp).catch(() => undefined);
-    throw toWriteError(err, target);
-  }
 }
 
 /** True when `path` is a file holding exactly `content`. */

@@ -1,6 +1,6 @@
-import { closeSync, constants, openSync, renameSync, unlinkSync, writeSync } from 'node:fs';
-import { dirname } from 'node:path';
-import { fsyncDir, fsyncFd } from './fsync-dir.js';
+import { closeSync, constants, openSync, unlinkSync, writeSync } from 'node:fs';
+import { open, unlink } from 'node:fs/promises';
+import { fsyncFd } from './fsync-dir.js';
 import { toWriteError } from './write-error.js';
 
 /**
@@ -28,23 +28,32 @@ export async function writeNewFileSynced(path: string, content: string, flags: n
 }
 
 /**
- * `replaceFileDurable` on a local disk: `temp` written and fsynced, renamed onto `path`, the
- * directory fsynced (shared with the changes made meanwhile). A failure removes `temp`; a full
- * disk is `no_space` naming `path`.
+ * Writes `content` into the new temporary file `temp` and fsyncs it, before a rename or a link puts
+ * it at `target`: on a local disk with `writeNewFileSynced`, on a network filesystem (`local` false)
+ * with asynchronous calls, each of which waits on the server. Opened exclusively, never through a
+ * symlink, with `mode` (default 0o666). A failure removes `temp` and is the write error of `target`
+ * (a full disk: `no_space` naming it). The one temporary-file writer of `createExclusive` and
+ * `replaceFileDurable`.
  */
-export async function replaceLocal(path: string, temp: string, content: string, mode: number): Promise<void> {
+export async function writeTempDurable(temp: string, content: string, options: { target: string; local: boolean; mode?: number }): Promise<void> {
+  const flags = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW;
   try {
-    await writeNewFileSynced(temp, content, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, mode);
+    if (options.local) return await writeNewFileSynced(temp, content, flags, options.mode);
+    const handle = await open(temp, flags, options.mode ?? 0o666);
+    try {
+      try {
+        await handle.writeFile(content);
+        await handle.sync();
+      } finally {
+        await handle.close();
+      }
+    } catch (err) {
+      await unlink(temp).catch(() => undefined);
+      throw err;
+    }
   } catch (err) {
-    throw toWriteError(err, path);
+    throw toWriteError(err, options.target);
   }
-  try {
-    renameSync(temp, path);
-  } catch (err) {
-    unlinkQuietly(temp);
-    throw toWriteError(err, path);
-  }
-  await fsyncDir(dirname(path));
 }
 
 /** Removes `path`, ignoring any failure (a temporary file already gone). */

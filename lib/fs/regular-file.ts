@@ -1,9 +1,9 @@
-import { closeSync, constants, fstatSync, lstatSync, openSync, readlinkSync, readSync, statSync, type BigIntStats } from 'node:fs';
+import { closeSync, constants, fstatSync, lstatSync, openSync, readlinkSync, readSync, renameSync, statSync, type BigIntStats } from 'node:fs';
 import { lstat, open, rename, unlink } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { hasCode, SvcError } from '../core/errors.js';
 import { fsyncDir } from './fsync-dir.js';
-import { replaceLocal } from './local-write.js';
+import { unlinkQuietly, writeTempDurable } from './local-write.js';
 import { isDirectReadDir, isNetworkDir, refuseDirectReads } from './network-fs.js';
 import { toWriteError } from './write-error.js';
 
@@ -108,23 +108,14 @@ export async function replaceFileDurable(path: string, content: string): Promise
   const existing = lstatOrNull(path);
   const mode = existing?.isFile() ? Number(existing.mode) & 0o7777 : 0o666;
   const temp = `${path}.${process.pid}.${Math.random().toString(36).slice(2, 10)}.tmp`;
-  if (!isNetworkDir(dirname(path))) return replaceLocal(path, temp, content, mode);
-  let handle;
+  const local = !isNetworkDir(dirname(path));
+  await writeTempDurable(temp, content, { target: path, local, mode });
   try {
-    handle = await open(temp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, mode);
+    if (local) renameSync(temp, path);
+    else await rename(temp, path);
   } catch (err) {
-    throw toWriteError(err, path);
-  }
-  try {
-    try {
-      await handle.writeFile(content);
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-    await rename(temp, path);
-  } catch (err) {
-    await unlink(temp).catch(() => undefined);
+    if (local) unlinkQuietly(temp);
+    else await unlink(temp).catch(() => undefined);
     throw toWriteError(err, path);
   }
   await fsyncDir(dirname(path));

@@ -113,7 +113,7 @@ follow('shows an event written by another process within a second', async () => 
   const out = startFollower(root, ['--json']);
   await within(10_000, () => out().includes('"daemon.started"'), 'the history printed');
   const writer = spawn(process.execPath, ['--input-type=module', '-e', [
-    `import { appendEvents } from ${JSON.stringify(`${dist}store/events.js`)};`,
+    `import { appendEvents } from ${JSON.stringify(`${dist}store/events/log.js`)};`,
     `await appendEvents(${JSON.stringify(root)}, new Date(), [{ type: 'task.completed', taskId: 'TASK-2026-11-23-009', actor: 'writer', payload: { pid: process.pid } }]);`,
     `process.stdout.write('written\\n');`,
   ].join('\n')]);

@@ -80,7 +80,7 @@ startup('without a daemon, a task command loads the store and nothing else of th
   assert.is(status.code, 3, status.stderr);
   assertLight(status, 'svc daemon status');
   const version = await runRecordingLoads(root, ['--version']);
-  assert.equal(version.sources.filter((source) => !source.startsWith('bin/')).every((source) => /^dist\/(cli\/(main|version|color)|core\/package-root)\.js$/.test(source)), true, version.sources.join(', '));
+  assert.equal(version.sources.filter((source) => !source.startsWith('bin/')).every((source) => /^dist\/(cli\/(main|frame\/version|output\/color)|core\/package-root)\.js$/.test(source)), true, version.sources.join(', '));
 });
 
 startup.run();

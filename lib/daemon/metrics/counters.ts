@@ -55,8 +55,9 @@ export function createMetricCounters(registry: Registry, clock: Clock, ready: It
     onEvents(events) {
       for (const event of events) {
         const counter = COUNTED[event.type as keyof typeof COUNTED];
-        if (counter === 'dispatches') counters.dispatches.inc({ adapter: toLabel(event.payload.adapter) });
-        else if (counter === 'failures') counters.failures.inc({ reason: toLabel(event.payload.reason) });
+        const payload: Readonly<Record<string, unknown>> = event.payload;
+        if (counter === 'dispatches') counters.dispatches.inc({ adapter: toLabel(payload.adapter) });
+        else if (counter === 'failures') counters.failures.inc({ reason: toLabel(payload.reason) });
         else if (counter) counters[counter].inc();
         else checks.onEvent(event);
       }
@@ -95,7 +96,7 @@ function createCheckCounters(registers: Registry[]) {
       if (event.type !== 'task.verified' && event.type !== 'task.check_failed') return;
       const result = event.type === 'task.verified' ? 'passed' : 'failed';
       runs.inc({ result });
-      if (result === 'failed') failures.inc({ check: toCheck(event.payload.name) });
+      if (event.type === 'task.check_failed') failures.inc({ check: toCheck(event.payload.name) });
       const ms = event.payload.durationMs;
       if (typeof ms === 'number' && Number.isFinite(ms) && ms >= 0) duration.observe({ result }, ms / 1000);
     },

@@ -1,4 +1,5 @@
 import { Counter, Histogram, type Registry } from 'prom-client';
+import type { EventType } from '../../core/events.js';
 import type { Clock } from '../../core/time/clock.js';
 import type { EventInput } from '../../store/events/log.js';
 import type { IndexChange, IndexEntry } from '../../store/index/tasks.js';
@@ -17,7 +18,7 @@ const COUNTED = {
   'lease.expired': 'expiries',
   'sla.violation': 'violations',
   'murmur.review': 'reviews',
-} as const;
+} as const satisfies Partial<Record<EventType, string>>;
 
 /** The counters of a daemon, fed from its events, its index and its adapters. */
 export interface MetricCounters {

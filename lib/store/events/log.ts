@@ -3,7 +3,7 @@ import { hasCode } from '../../core/errors.js';
 import { appendWhole } from '../../fs/append.js';
 import { ensureDir } from '../../fs/atomic.js';
 import { toIdDate } from '../../core/ids.js';
-import type { EventInput, SvcEvent } from '../../core/events.js';
+import type { EventInput, EventType, SvcEvent } from '../../core/events.js';
 import { mergeEventSpool, spoolEventLines } from './spool.js';
 import { toPaths } from '../disk/paths.js';
 
@@ -136,7 +136,7 @@ export function createEventLog(root: string, options: EventLogOptions = {}): Eve
 }
 
 /** Reads events, oldest first, optionally only of some days (the last `days` files, or from the UTC day `from` on) or types. */
-export async function readEvents(root: string, filter: { taskId?: string; type?: string; days?: number; from?: string } = {}): Promise<SvcEvent[]> {
+export async function readEvents(root: string, filter: { taskId?: string; type?: EventType; days?: number; from?: string } = {}): Promise<SvcEvent[]> {
   const { events: dir } = toPaths(root);
   let files: string[];
   try {

@@ -5,7 +5,7 @@ import type { Task } from '../core/task.js';
 import { createExclusive, ensureDir } from '../fs/atomic.js';
 import { withLock } from '../fs/lock.js';
 import { findTaskFiles } from '../store/commit/protocol.js';
-import type { EventInput } from '../store/events/log.js';
+import type { EventInput, EventPayloads } from '../core/events.js';
 import type { Store } from '../store/commit/store.js';
 import { renderTask } from '../store/disk/task-file.js';
 import { loadMap, saveMap, toHash } from './map.js';
@@ -134,7 +134,7 @@ async function copyFiles(store: Store, system: string, record: SourceRecord, id:
 }
 
 /** The source's history of the entry, for the `task.imported` event (the timeline of `svc events --task`). */
-function toHistory(item: PlannedItem): Record<string, unknown> {
+function toHistory(item: PlannedItem): Pick<EventPayloads['task.imported'], 'sourceEvents' | 'history'> {
   const history = item.record.history;
   return history?.count ? { sourceEvents: history.count, history: history.lines } : {};
 }

@@ -1,3 +1,4 @@
+import type { EventType } from '../core/events.js';
 import type { WebMount } from '../daemon/web-port.js';
 import { readMurmurState } from '../engine/murmur/state.js';
 import { loadOrg } from '../org/org-chart.js';
@@ -40,6 +41,6 @@ export async function readAgentsPage(mount: WebMount): Promise<Record<string, un
 
 // --- internal ---
 
-function recent(events: SvcEvent[], type: string, count: number): SvcEvent[] {
+function recent(events: SvcEvent[], type: EventType, count: number): SvcEvent[] {
   return events.filter((event) => event.type === type).slice(-count).reverse();
 }

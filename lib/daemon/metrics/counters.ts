@@ -1,4 +1,5 @@
 import { Counter, Histogram, type Registry } from 'prom-client';
+import type { EventType } from '../../core/events.js';
 import type { Clock } from '../../core/time/clock.js';
 import type { EventInput } from '../../store/events/log.js';
 import type { IndexChange, IndexEntry } from '../../store/index/tasks.js';
@@ -17,7 +18,7 @@ const COUNTED = {
   'lease.expired': 'expiries',
   'sla.violation': 'violations',
   'murmur.review': 'reviews',
-} as const;
+} as const satisfies Partial<Record<EventType, string>>;
 
 /** The counters of a daemon, fed from its events, its index and its adapters. */
 export interface MetricCounters {
@@ -55,8 +56,9 @@ export function createMetricCounters(registry: Registry, clock: Clock, ready: It
     onEvents(events) {
       for (const event of events) {
         const counter = COUNTED[event.type as keyof typeof COUNTED];
-        if (counter === 'dispatches') counters.dispatches.inc({ adapter: toLabel(event.payload.adapter) });
-        else if (counter === 'failures') counters.failures.inc({ reason: toLabel(event.payload.reason) });
+        const payload: Readonly<Record<string, unknown>> = event.payload;
+        if (counter === 'dispatches') counters.dispatches.inc({ adapter: toLabel(payload.adapter) });
+        else if (counter === 'failures') counters.failures.inc({ reason: toLabel(payload.reason) });
         else if (counter) counters[counter].inc();
         else checks.onEvent(event);
       }
@@ -95,7 +97,7 @@ function createCheckCounters(registers: Registry[]) {
       if (event.type !== 'task.verified' && event.type !== 'task.check_failed') return;
       const result = event.type === 'task.verified' ? 'passed' : 'failed';
       runs.inc({ result });
-      if (result === 'failed') failures.inc({ check: toCheck(event.payload.name) });
+      if (event.type === 'task.check_failed') failures.inc({ check: toCheck(event.payload.name) });
       const ms = event.payload.durationMs;
       if (typeof ms === 'number' && Number.isFinite(ms) && ms >= 0) duration.observe({ result }, ms / 1000);
     },

@@ -1,10 +1,11 @@
+import type { Status } from '../../core/status.js';
 import { toTerminalText } from '../../core/text.js';
 
 /** What the overdue check needs of a task. */
 export interface DueTask {
   id: string;
   title: string;
-  status: string;
+  status: Status;
   dueAt: string;
   agent: string | undefined;
 }

@@ -1,5 +1,6 @@
 import type { OrgChart, Team } from '../../org/schema.js';
 import { toDaemonSettings } from '../../org/org-chart.js';
+import type { EventPayloads } from '../../core/events.js';
 import type { Store } from '../../store/commit/store.js';
 import type { IndexChange, IndexEntry, TaskIndex } from '../../store/index/tasks.js';
 import { applyDecision, evaluateMurmur, type MurmurDecision, type MurmurView } from './evaluate.js';
@@ -168,7 +169,7 @@ export function startMurmur(options: MurmurRunnerOptions): MurmurRunner {
     return { ...state, reviewStartedAt: null };
   }
 
-  async function event(taskId: string, payload: Record<string, unknown>, now: Date): Promise<void> {
+  async function event(taskId: string, payload: EventPayloads['murmur.review'], now: Date): Promise<void> {
     await store.events.record(now, [{ type: 'murmur.review', taskId, actor: 'scheduler', payload }]);
   }
 

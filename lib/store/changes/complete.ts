@@ -1,4 +1,5 @@
 import { SvcError } from '../../core/errors.js';
+import type { EventInput, EventPayloads } from '../../core/events.js';
 import type { Status } from '../../core/status.js';
 import { assertNoNul, type Task } from '../../core/task.js';
 import { toAwaitingArrival } from './approval.js';
@@ -122,7 +123,7 @@ function toGateChange(current: StoredTask, input: CompleteInput, flow: GateFlow,
     status = 'blocked';
   }
   const change = withSummary(current, input, status, task);
-  const payload: Record<string, unknown> = { workflow: flow.name, from: gate.id, to: status === 'done' ? null : next, outcome: input.outcome };
+  const payload: EventPayloads['gate.transition'] = { workflow: flow.name, from: gate.id, to: status === 'done' ? null : next, outcome: input.outcome };
   if (!input.callerRole && !isAgent(flow, input.actor)) payload.roleNotChecked = `actor ${input.actor} is not an agent of the org chart and declared no callerRole`;
   change.events!.push({ type: 'gate.transition', taskId: task.id, actor: input.actor, payload });
   if (arrival) change.events!.push(arrival.event);
@@ -140,9 +141,9 @@ function withSummary(current: StoredTask, input: CompleteInput, status: Status, 
     body = `${body.trimEnd()}\n\n## Completion summary\n\n${input.summary.trim()}\n`;
   }
   if (input.blockers?.length) body = `${body.trimEnd()}\n\n## Blockers (${input.outcome})\n\n${input.blockers.map((b) => `- ${b}`).join('\n')}\n`;
-  const payload: Record<string, unknown> = {};
+  const payload: EventPayloads['task.completed'] = {};
   if (input.outcome) payload.outcome = input.outcome;
   if (input.summary) payload.summary = input.summary;
-  const events = status === 'done' ? [{ type: 'task.completed', taskId: task.id, actor: input.actor, payload }] : [];
+  const events: EventInput[] = status === 'done' ? [{ type: 'task.completed', taskId: task.id, actor: input.actor, payload }] : [];
   return { task, body: body.replace(/^\n+/, ''), status, events, reason: input.outcome ?? 'complete' };
 }

@@ -1,4 +1,5 @@
 import { SvcError } from '../../core/errors.js';
+import type { EventInput } from '../../core/events.js';
 import { assertStatus, type Status } from '../../core/status.js';
 import { assertTaskText, type Task } from '../../core/task.js';
 import { assertNotAwaiting } from './approval.js';
@@ -80,7 +81,7 @@ function toUpdateChange(current: StoredTask, input: UpdateInput, now: Date): Cha
   if (status !== current.status && status !== 'cancelled') assertNotAwaiting(current, `moved to ${status}`);
   const bodyUpdated = input.body !== undefined && input.body.trimEnd() !== current.body.trimEnd();
   if (!renewed && !bodyUpdated && status === current.status) return null;
-  const events = bodyUpdated ? [{ type: 'task.updated', taskId: task.id, actor: input.actor, payload: { fields: ['body'] } }] : [];
+  const events: EventInput[] = bodyUpdated ? [{ type: 'task.updated', taskId: task.id, actor: input.actor, payload: { fields: ['body'] } }] : [];
   const change: Change = { task, body, status, events, touch: bodyUpdated || status !== current.status };
   if (input.reason) change.reason = input.reason;
   return change;

@@ -2,6 +2,7 @@ import { lstatSync } from 'node:fs';
 import { lstat, unlink } from 'node:fs/promises';
 import { dirname, relative } from 'node:path';
 import { isGone, SvcError } from '../../core/errors.js';
+import type { EventPayloads } from '../../core/events.js';
 import { assertTransition, STATUSES, type Cause, type Status } from '../../core/status.js';
 import { parseTask, type Task } from '../../core/task.js';
 import { ensureDir, unlinkDurable } from '../../fs/atomic.js';
@@ -206,7 +207,7 @@ function toEvents(current: StoredTask, wanted: Change, actor: string): EventInpu
     out.push({ type: 'task.transitioned', taskId: id, actor: 'filesystem', payload: { from: current.task.status, to: current.status, reason: 'moved on disk' } });
   }
   if (wanted.status !== current.status) {
-    const payload: Record<string, unknown> = { from: current.status, to: wanted.status };
+    const payload: EventPayloads['task.transitioned'] = { from: current.status, to: wanted.status };
     if (wanted.reason) payload.reason = wanted.reason;
     out.push({ type: 'task.transitioned', taskId: id, actor, payload });
   }

@@ -1,3 +1,4 @@
+import type { EventType } from '../../core/events.js';
 import type { SvcEvent } from './log.js';
 
 /** What the event log says of one agent: its last dispatch and its failed dispatches in a row. */
@@ -8,7 +9,7 @@ export interface AgentActivity {
 }
 
 /** The event types `summarizeAgentActivity` looks at (a reader may keep only these). */
-export const ACTIVITY_EVENTS = ['task.dispatched', 'dispatch.failed', 'task.completed', 'gate.transition'] as const;
+export const ACTIVITY_EVENTS = ['task.dispatched', 'dispatch.failed', 'task.completed', 'gate.transition'] as const satisfies readonly EventType[];
 
 /**
  * Walks events oldest first: `task.dispatched` sets an agent's last dispatch and whose the task's run

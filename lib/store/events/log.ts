@@ -3,20 +3,12 @@ import { hasCode } from '../../core/errors.js';
 import { appendWhole } from '../../fs/append.js';
 import { ensureDir } from '../../fs/atomic.js';
 import { toIdDate } from '../../core/ids.js';
+import type { EventInput, EventType, SvcEvent } from '../../core/events.js';
 import { mergeEventSpool, spoolEventLines } from './spool.js';
 import { toPaths } from '../disk/paths.js';
 
-/** One line of the event log. */
-export interface SvcEvent {
-  timestamp: string;
-  type: string;
-  taskId?: string;
-  actor: string;
-  payload: Record<string, unknown>;
-}
-
-/** What a caller supplies; the timestamp comes from `now`. */
-export type EventInput = Omit<SvcEvent, 'timestamp'>;
+/** One line of the event log, and what a caller supplies (the timestamp comes from `now`): declared in lib/core/events.ts. */
+export type { EventInput, SvcEvent } from '../../core/events.js';
 
 /** Appends events to `data/events/<UTC date>.jsonl`, each line in a single write. */
 export async function appendEvents(root: string, now: Date, events: readonly EventInput[]): Promise<void> {
@@ -144,7 +136,7 @@ export function createEventLog(root: string, options: EventLogOptions = {}): Eve
 }
 
 /** Reads events, oldest first, optionally only of some days (the last `days` files, or from the UTC day `from` on) or types. */
-export async function readEvents(root: string, filter: { taskId?: string; type?: string; days?: number; from?: string } = {}): Promise<SvcEvent[]> {
+export async function readEvents(root: string, filter: { taskId?: string; type?: EventType; days?: number; from?: string } = {}): Promise<SvcEvent[]> {
   const { events: dir } = toPaths(root);
   let files: string[];
   try {

@@ -213,6 +213,23 @@ merge('a merge that fails puts the spool file back and throws', async () => {
   assert.ok(!existsSync(join(paths.eventsSpool, 'x')));
 });
 
+const read = suite('store.readEvents');
+read.after.each(cleanRoots);
+
+read('reads back lines of types the event map does not declare (a log of an older svc, or written by hand)', async () => {
+  const root = tempRoot();
+  const { events } = toPaths(root);
+  mkdirSync(events, { recursive: true });
+  const lines = [
+    { timestamp: '2026-11-21T10:00:00.000Z', type: 'task.renamed', taskId: 'TASK-2026-11-21-001', actor: 'svc-0.1', payload: { was: 'x' } },
+    { timestamp: '2026-11-21T10:00:01.000Z', type: 'plugin.session-start', actor: 'plugin', payload: {} },
+  ];
+  writeFileSync(join(events, '2026-11-21.jsonl'), lines.map((line) => `${JSON.stringify(line)}\n`).join(''));
+  assert.equal(await readEvents(root), lines);
+  assert.equal(await readEvents(root, { type: 'task.renamed' }), [lines[0]]);
+});
+
 log.run();
 committed.run();
 merge.run();
+read.run();

@@ -5,7 +5,7 @@ import { SvcError } from '../../core/errors.js';
 import { findPackageRoot } from '../../core/package-root.js';
 import { probeDaemon, spawnDetached, terminate, waitForExit, waitForHealthy, type DaemonProbe } from '../../daemon/control.js';
 import { readPid } from '../../daemon/instance/pid.js';
-import type { ConfigReport } from '../../daemon/scheduling/org-state.js';
+import type { ConfigReport } from '../../net/protocol/status.js';
 import { controlService, DAEMON_NODE_FLAGS, installService, uninstallService, type ServiceOptions } from '../../daemon/service.js';
 import { toPaths, type Paths } from '../../store/disk/paths.js';
 import type { Context } from '../frame/context.js';

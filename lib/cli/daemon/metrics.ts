@@ -3,6 +3,7 @@ import { toTerminalText } from '../../core/text.js';
 import { requestDaemon, toDaemonError } from '../../daemon/instance/client.js';
 import { toPaths } from '../../store/disk/paths.js';
 import type { Context } from '../frame/context.js';
+import { metricsPath, ROUTES } from '../../net/protocol/routes.js';
 
 /** Registers `svc daemon metrics`. */
 export function registerDaemonMetrics(cli: CAC, ctx: Context): void {
@@ -12,7 +13,7 @@ export function registerDaemonMetrics(cli: CAC, ctx: Context): void {
 
 /** `svc daemon metrics [--json]`: what a Prometheus scrape of the daemon reads (docs/metrics.md). */
 async function printMetrics(ctx: Context, json: boolean): Promise<void> {
-  const { status, body } = await requestDaemon(toPaths(ctx.root).socket, 'GET', json ? '/metrics?format=json' : '/metrics');
+  const { status, body } = await requestDaemon(toPaths(ctx.root).socket, ROUTES.metrics.method, metricsPath(json ? 'json' : 'text'));
   if (status !== 200) throw toDaemonError(status, body);
   if (json) return ctx.json((body as { metrics: unknown }).metrics);
   // Label values come from task files (agent names): no control character reaches the terminal.

@@ -1,3 +1,5 @@
+import { REQUEST_ID_HEADER, RUN_SESSION_HEADER } from '../../core/request-id.js';
+
 // The one place the daemon's routes are spelled (docs/daemon.md, "Routes"): the socket's route
 // table, the health port's, the hook names of `POST /v1/event/:name` and the headers clients send.
 // The daemon registers these routes, its clients build their paths here, and the hint of a request
@@ -22,7 +24,7 @@ export const HOOK_NAMES = ['session-end', 'agent-end', 'before-compaction', 'mes
 export type HookName = (typeof HOOK_NAMES)[number];
 
 /** The headers of the contract: the plugin's id, the agent run's session, a call's request id. */
-export const HEADERS = { plugin: 'x-svc-plugin', session: 'x-svc-session', requestId: 'idempotency-key' } as const;
+export const HEADERS = { plugin: 'x-svc-plugin', session: RUN_SESSION_HEADER, requestId: REQUEST_ID_HEADER } as const;
 
 /** The socket's routes, in the order the help lists them. */
 export const ROUTES = {
@@ -50,6 +52,11 @@ export const HEALTH_PORT_ROUTES = {
   health: { method: 'GET', path: '/health' },
   metrics: ROUTES.metrics,
 } as const satisfies Record<string, RouteSpec>;
+
+/** `GET http://<host>:<port>/health`: the health port's URL. */
+export function healthUrl(host: string, port: number): string {
+  return `http://${host}:${port}${HEALTH_PORT_ROUTES.health.path}`;
+}
 
 /** `POST /v1/event/<name>`. */
 export function eventPath(name: HookName): string {

@@ -3,11 +3,11 @@ import { toTerminalText } from '../../core/text.js';
 import { requestDaemon, toDaemonError } from '../../daemon/instance/client.js';
 import { toPaths } from '../../store/disk/paths.js';
 import type { Context } from '../frame/context.js';
-import { metricsPath, ROUTES } from '../../net/protocol/routes.js';
+import { metricsPath, ROUTES, toRouteLabel } from '../../net/protocol/routes.js';
 
 /** Registers `svc daemon metrics`. */
 export function registerDaemonMetrics(cli: CAC, ctx: Context): void {
-  cli.command('metrics', 'Print the daemon\'s metrics in the Prometheus text format (GET /metrics on its socket)').option('--json', 'Print them as JSON: one object per metric')
+  cli.command('metrics', `Print the daemon's metrics in the Prometheus text format (${toRouteLabel(ROUTES.metrics)} on its socket)`).option('--json', 'Print them as JSON: one object per metric')
     .action((opts: { json?: boolean }) => printMetrics(ctx, opts.json === true));
 }
 

@@ -3,7 +3,7 @@ import { join, relative } from 'node:path';
 import ts from 'typescript';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { describeRoutes, ROUTES } from '../../../lib/net/protocol/routes.js';
+import { describeRoutes, HEALTH_PORT_ROUTES, ROUTES } from '../../../lib/net/protocol/routes.js';
 
 // The contract (lib/net/protocol/) is the one place a route path is spelled: every other file of
 // lib/ builds its paths from it, and docs/daemon.md's route table lists the same routes.
@@ -14,7 +14,7 @@ const daemonDoc = new URL('../../../docs/daemon.md', import.meta.url).pathname;
 
 const spelled = suite('net.protocol: route paths spelled once');
 
-spelled('no file of lib/ outside the contract has a string literal naming a /v1/ path', () => {
+spelled('no file of lib/ outside the contract has a string literal naming a /v1/ path or another route of the contract', () => {
   const offenders = files(lib).filter((file) => !file.startsWith(`${contract}/`)).flatMap((file) => findRouteLiterals(file));
   assert.equal(offenders, [], `route paths spelled outside lib/net/protocol/ (build them from the contract):\n${offenders.join('\n')}`);
 });
@@ -27,13 +27,18 @@ spelled('the search finds a /v1/ path in any quote style, and none in comments',
     'const d = `${base}/v1/tool/invoke`;',
     '// GET /v1/tasks in a comment',
     '/** `POST /v1/web` in a doc comment */',
-    "const e = '/healthz';",
+    "const e = 'GET /healthz';",
+    'const f = `http://${host}:${port}/health`;',
+    "import { x } from './status.js';",
+    "const g = 'tasks/healthy';",
   ].join('\n');
   assert.equal(findRouteLiterals('sample.ts', source), [
     "sample.ts:1: '/v1/tasks'",
     'sample.ts:2: "/v1/web"',
     'sample.ts:3: `/v1/spawns/${',
     'sample.ts:4: }/v1/tool/invoke`',
+    "sample.ts:7: 'GET /healthz'",
+    'sample.ts:8: }/health`',
   ]);
 });
 
@@ -64,13 +69,16 @@ function files(dir: string): string[] {
   });
 }
 
-/** `file:line: literal` for each string or template piece of `source` that holds `/v1/` (comments are not literals). */
+/** The contract's paths outside /v1/ (`/healthz`, `/status`, ...) starting a literal or after a space or quote (not `./status.js`). */
+const OTHER_PATHS = new RegExp(`(?:^|[\\s(\`'"])(?:${[...Object.values(ROUTES), ...Object.values(HEALTH_PORT_ROUTES)].map((route) => route.path).filter((path) => !path.startsWith('/v1/')).join('|')})(?![\\w-])`);
+
+/** `file:line: literal` for each string or template piece of `source` that names a route: `/v1/` or `OTHER_PATHS` (comments are not literals). */
 function findRouteLiterals(file: string, source = readFileSync(file, 'utf8')): string[] {
   const sourceFile = ts.createSourceFile(file, source, ts.ScriptTarget.Latest, true);
   const found: string[] = [];
   const visit = (node: ts.Node): void => {
     if (ts.isStringLiteralLike(node) || ts.isTemplateLiteralToken(node)) {
-      if (node.text.includes('/v1/')) {
+      if (node.text.includes('/v1/') || OTHER_PATHS.test(node.text)) {
         const line = sourceFile.getLineAndCharacterOfPosition(node.getStart()).line + 1;
         found.push(`${file.startsWith(lib) ? relative(lib, file) : file}:${line}: ${node.getText()}`);
       }

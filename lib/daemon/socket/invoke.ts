@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { SvcError } from '../../core/errors.js';
 import { assertRequestId } from '../../core/request-id.js';
+import type { InvokeResponse } from '../../net/protocol/bodies.js';
 import { ROUTES, toRouteLabel } from '../../net/protocol/routes.js';
 import { invokeTool, type RunCaller, type ToolContext, type ToolDef } from '../../tools/registry.js';
 import { assertObject, readJson, sendJson } from '../http/exchange.js';
@@ -38,7 +39,7 @@ export async function invoke(ctx: InvokeContext, req: IncomingMessage, res: Serv
   const toolContext = toolContextOf(ctx, req);
   const run = () => invokeTool(ctx.tools, body.tool, body.params, toolContext);
   if (key !== undefined) return sendOnce(res, ctx.toolContext.store.paths.root, { key, tool: String(body.tool), params: body.params }, run, onFailure);
-  sendJson(res, 200, { ok: true, result: (await run()) ?? null });
+  sendJson(res, 200, { ok: true, result: (await run()) ?? null } satisfies InvokeResponse);
 }
 
 /**

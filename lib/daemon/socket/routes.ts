@@ -12,7 +12,7 @@ import type { DaemonLog } from '../instance/log.js';
 import { assertServing, invoke, invokeBatch, type InvokeContext } from './invoke.js';
 import type { SpawnQueue } from '../scheduling/spawn-queue.js';
 import { describeRoutes, HEADERS, HOOK_NAMES, ROUTES, toRouteLabel, type HookName, type RouteSpec } from '../../net/protocol/routes.js';
-import type { WebAddress } from '../../net/protocol/bodies.js';
+import type { HealthzBody, OkBody, SchedulerResponse, SpawnBody, SpawnStopBody, TaskChangesResponse, TasksResponse, WebAddress } from '../../net/protocol/bodies.js';
 import type { StatusBody } from '../../net/protocol/status.js';
 
 /** A body each event takes, shown in the hint of a body that is not one. */
@@ -42,7 +42,7 @@ export interface RouteContext extends InvokeContext {
   /** Waits until the task change counter passes `after` (or `waitMs` passes, or the client goes); resolves with the counter. */
   waitChanges: (after: number, waitMs: number, signal: AbortSignal) => Promise<number>;
   /** `svc task list` served from the index: the entries of one status, or all, that pass the filter, and the invalid files. */
-  listTasks: (statuses: readonly Status[] | undefined, filter: TaskFilter) => Promise<{ tasks: unknown[]; invalid: unknown[]; counts: Record<Status, number> }>;
+  listTasks: (statuses: readonly Status[] | undefined, filter: TaskFilter) => Promise<Omit<TasksResponse, 'ok'>>;
   /** `svc web`: opens the web board (once) and answers where it listens and its token. */
   openWeb: (port: number | undefined) => Promise<WebAddress>;
   /** `svc scheduler run`: one tick now, or the plan of one without acting. */
@@ -70,10 +70,10 @@ export function createRoutes(ctx: RouteContext): (req: IncomingMessage, res: Ser
   on(ROUTES.spawnResult, (req, res) => spawnResult(ctx, req, res));
   on(ROUTES.spawnStop, (req, res) => waitStop(ctx, req, res));
   on(ROUTES.taskChanges, (req, res) => waitChanges(ctx, req, res));
-  on(ROUTES.tasks, async (req, res) => sendJson(res, 200, { ok: true, ...(await ctx.listTasks(toStatusQuery(req), toFilterQuery(req))) }));
-  on(ROUTES.schedulerTick, async (_req, res) => (assertServing(ctx), sendJson(res, 200, { ok: true, actions: await ctx.scheduler.tick() })));
-  on(ROUTES.web, async (req, res) => (assertServing(ctx), sendJson(res, 200, { ok: true, ...(await ctx.openWeb(toWebPort(await readJson(req, WEB_EXAMPLE)))) })));
-  on(ROUTES.schedulerPlan, async (_req, res) => sendJson(res, 200, { ok: true, actions: await ctx.scheduler.dryRun() }));
+  on(ROUTES.tasks, async (req, res) => sendJson(res, 200, { ok: true, ...(await ctx.listTasks(toStatusQuery(req), toFilterQuery(req))) } satisfies TasksResponse));
+  on(ROUTES.schedulerTick, async (_req, res) => (assertServing(ctx), sendJson(res, 200, { ok: true, actions: await ctx.scheduler.tick() } satisfies SchedulerResponse)));
+  on(ROUTES.web, async (req, res) => (assertServing(ctx), sendJson(res, 200, { ok: true, ...(await ctx.openWeb(toWebPort(await readJson(req, WEB_EXAMPLE)))) } satisfies OkBody & WebAddress)));
+  on(ROUTES.schedulerPlan, async (_req, res) => sendJson(res, 200, { ok: true, actions: await ctx.scheduler.dryRun() } satisfies SchedulerResponse));
   return (req, res) => void app.handler(req as Request, res, undefined as never);
 }
 
@@ -89,7 +89,7 @@ const ResultBody = z.object({
 });
 
 function healthz(ctx: RouteContext, res: ServerResponse): void {
-  if (!ctx.isStopping()) return sendJson(res, 200, { ok: true });
+  if (!ctx.isStopping()) return sendJson(res, 200, { ok: true } satisfies HealthzBody);
   const error = new SvcError('unavailable', 'The svc daemon is shutting down.', 'Wait for the supervisor to restart it, or run `svc daemon start`.');
   sendJson(res, 503, { ...error.toJSON(), reason: 'stopping' });
 }
@@ -103,7 +103,7 @@ async function hook(ctx: RouteContext, req: IncomingMessage & { params?: Record<
   const body = (await readJson(req, example)) ?? {};
   const payload = assertObject(body, `The ${name} event payload`, example);
   await ctx.onHook(name as HookName, payload, pluginOf(req) ?? undefined);
-  sendJson(res, 202, { ok: true });
+  sendJson(res, 202, { ok: true } satisfies OkBody);
 }
 
 async function waitSpawn(ctx: RouteContext, req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -120,7 +120,7 @@ async function waitSpawn(ctx: RouteContext, req: IncomingMessage, res: ServerRes
     return void res.end();
   }
   ctx.log.info('spawn.taken', { id: spawn.id, taskId: spawn.taskId, plugin });
-  sendJson(res, 200, spawn);
+  sendJson(res, 200, spawn satisfies SpawnBody);
 }
 
 async function spawnResult(ctx: RouteContext, req: IncomingMessage & { params?: Record<string, string> }, res: ServerResponse): Promise<void> {
@@ -132,7 +132,7 @@ async function spawnResult(ctx: RouteContext, req: IncomingMessage & { params?: 
   const outcome = ctx.spawns.settle(id, parsed.data);
   if (outcome === 'unknown') throw new SvcError('not_found', `No spawn ${JSON.stringify(id)} is waiting for a result.`, `Post results only for spawns handed out by ${toRouteLabel(ROUTES.spawnWait)} of this daemon.`);
   ctx.log.info('spawn.result', { id, ok: parsed.data.ok, reason: parsed.data.reason, repeated: outcome === 'already' });
-  sendJson(res, 200, { ok: true });
+  sendJson(res, 200, { ok: true } satisfies OkBody);
 }
 
 /** The most a change long-poll is held (below the idle limit of a connection). */
@@ -143,7 +143,7 @@ async function waitStop(ctx: RouteContext, req: IncomingMessage & { params?: Rec
   const gone = new AbortController();
   res.on('close', () => gone.abort());
   const state = await ctx.spawns.waitStop(req.params?.id ?? '', ctx.spawnWaitMs, gone.signal);
-  if (!res.destroyed) sendJson(res, 200, { ok: true, stop: state === 'stop', known: state !== 'unknown' });
+  if (!res.destroyed) sendJson(res, 200, { ok: true, stop: state === 'stop', known: state !== 'unknown' } satisfies SpawnStopBody);
 }
 
 async function waitChanges(ctx: RouteContext, req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -157,7 +157,7 @@ async function waitChanges(ctx: RouteContext, req: IncomingMessage, res: ServerR
   const gone = new AbortController();
   res.on('close', () => gone.abort());
   const version = await ctx.waitChanges(after, Math.min(waitMs, MAX_CHANGE_WAIT_MS), gone.signal);
-  if (!res.destroyed) sendJson(res, 200, { ok: true, version });
+  if (!res.destroyed) sendJson(res, 200, { ok: true, version } satisfies TaskChangesResponse);
 }
 
 /** `status=<one>` or `statuses=<a,b,...>` (the listing of several; an older daemon ignores it and lists all). */

@@ -38,8 +38,6 @@ export interface WebServer {
 /** Starts the web board on 127.0.0.1:`port` (0: any free port) with `token` (lib/web). */
 export type WebStarter = (mount: WebMount, options: { port: number; token: string }) => Promise<WebServer>;
 
-export type { WebAddress } from '../net/protocol/bodies.js';
-
 /** The daemon's web board: opened at start (`aof.daemon.webPort`) or by `svc web`, closed at stop. */
 export interface WebPort {
   open(port?: number): Promise<WebAddress>;

@@ -5,8 +5,6 @@ import type { DaemonSettings, OrgChart } from '../../org/schema.js';
 import { findUnavailableWorkspaces } from '../../org/workspaces.js';
 import type { ConfigReport } from '../../net/protocol/status.js';
 
-export type { ConfigReport };
-
 /** How many problems `svc daemon status` and `/status` show (the count says how many there are). */
 const SHOWN_PROBLEMS = 5;
 

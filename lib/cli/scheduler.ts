@@ -12,6 +12,8 @@ import { createListingSource } from '../engine/snapshot.js';
 import { loadOrg, toDaemonSettings } from '../org/org-chart.js';
 import type { Store } from '../store/commit/store.js';
 import type { Context } from './frame/context.js';
+import type { SchedulerResponse } from '../net/protocol/bodies.js';
+import { ROUTES } from '../net/protocol/routes.js';
 
 /** Registers `svc scheduler run [--active]`. */
 export function registerScheduler(cli: CAC, ctx: Context): void {
@@ -34,13 +36,13 @@ export function registerScheduler(cli: CAC, ctx: Context): void {
 async function askDaemon(store: Store, active: boolean): Promise<Action[] | null> {
   let reply: { status: number; body: unknown };
   try {
-    reply = active ? await requestDaemon(store.paths.socket, 'POST', '/v1/scheduler/tick') : await requestDaemon(store.paths.socket, 'GET', '/v1/scheduler/plan');
+    reply = active ? await requestDaemon(store.paths.socket, ROUTES.schedulerTick.method, ROUTES.schedulerTick.path) : await requestDaemon(store.paths.socket, ROUTES.schedulerPlan.method, ROUTES.schedulerPlan.path);
   } catch (err) {
     if (isSvcError(err, 'unavailable')) return null;
     throw err;
   }
   if (reply.status !== 200) throw toDaemonError(reply.status, reply.body);
-  return (reply.body as { actions: Action[] }).actions;
+  return (reply.body as SchedulerResponse).actions as Action[];
 }
 
 async function planOnce(ctx: Context, store: Store): Promise<Action[]> {

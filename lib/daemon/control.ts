@@ -7,7 +7,8 @@ import type { Paths } from '../store/disk/paths.js';
 import { requestDaemon, toDaemonError } from './instance/client.js';
 import { findSilentDaemon } from './instance/identity.js';
 import { isAlive, readPid } from './instance/pid.js';
-import type { StatusBody } from './socket/routes.js';
+import { ROUTES } from '../net/protocol/routes.js';
+import type { StatusBody } from '../net/protocol/status.js';
 
 /**
  * What a look at the daemon found. `healthy` follows the specification: live pid, socket 0600,
@@ -29,12 +30,12 @@ export async function probeDaemon(paths: Paths, timeoutMs = 3000): Promise<Daemo
   let health: number;
   let status: StatusBody;
   try {
-    const answer = await requestDaemon(paths.socket, 'GET', '/healthz', undefined, { timeoutMs });
+    const answer = await requestDaemon(paths.socket, ROUTES.healthz.method, ROUTES.healthz.path, undefined, { timeoutMs });
     health = answer.status;
     if (health === 503 && (answer.body as { reason?: unknown } | null)?.reason === 'busy') {
       return { state: 'busy', healthy: false, pid: findSilentDaemon(paths)?.pid ?? null, reason: `${paths.socket} answered 503 busy (${toDaemonError(503, answer.body).message.replace(/\.$/, '')})` };
     }
-    status = (await requestDaemon(paths.socket, 'GET', '/status', undefined, { timeoutMs })).body as StatusBody;
+    status = (await requestDaemon(paths.socket, ROUTES.status.method, ROUTES.status.path, undefined, { timeoutMs })).body as StatusBody;
   } catch (err) {
     if (!isSvcError(err, 'unavailable')) throw err;
     const silent = findSilentDaemon(paths);
@@ -43,7 +44,7 @@ export async function probeDaemon(paths: Paths, timeoutMs = 3000): Promise<Daemo
   }
   const pid = typeof status?.pid === 'number' ? status.pid : null;
   if (health === 503) return { state: 'stopping', healthy: false, pid, status };
-  const reason = health !== 200 ? `/healthz answered HTTP ${health}` : pidFileProblem(paths, pid) ?? socketModeProblem(paths.socket);
+  const reason = health !== 200 ? `${ROUTES.healthz.path} answered HTTP ${health}` : pidFileProblem(paths, pid) ?? socketModeProblem(paths.socket);
   return reason ? { state: 'unhealthy', healthy: false, pid, status, reason } : { state: 'running', healthy: true, pid, status };
 }
 

@@ -1,6 +1,7 @@
 import { hostname } from 'node:os';
 import { readPackageVersion } from '../core/package-root.js';
 import { systemClock, type Clock } from '../core/time/clock.js';
+import { healthUrl } from '../net/protocol/routes.js';
 import { loadOrg, toDaemonSettings } from '../org/org-chart.js';
 import { toPaths, type Paths } from '../store/disk/paths.js';
 import { createStore, type Store } from '../store/commit/store.js';
@@ -120,7 +121,7 @@ async function launch(paths: Paths, store: Store, options: DaemonOptions, clock:
   const healthPort = options.healthPort ?? settings.healthPort;
   if (healthPort !== undefined) {
     parts.health = await startHealthPort({ port: healthPort, limits, problem: () => (core.stopping ? 'stopping' : null), metrics: metricsHandler(() => metrics) });
-    log.info('health.listening', { url: `http://127.0.0.1:${parts.health.port}/health` });
+    log.info('health.listening', { url: healthUrl('127.0.0.1', parts.health.port) });
   }
   if (settings.webPort !== undefined) await core.web.open(settings.webPort);
   else await core.web.reopen();

@@ -1,5 +1,6 @@
 import { request, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { hasCode, SvcError } from '../core/errors.js';
+import { HEALTH_PORT_ROUTES, healthUrl, ROUTES, toRouteLabel } from '../net/protocol/routes.js';
 import { sendError, sendJson } from './http/exchange.js';
 import { createLimitedServer, DEFAULT_LIMITS, type ServerLimits } from './http/limits.js';
 
@@ -41,9 +42,9 @@ export async function startHealthPort(options: HealthPortOptions): Promise<Healt
   const limits = options.limits ?? DEFAULT_LIMITS;
   const server = createLimitedServer((req, res) => {
     const path = (req.url ?? '').split('?')[0];
-    if (path === '/metrics' && options.metrics) return void options.metrics(req, res);
-    if ((req.method !== 'GET' && req.method !== 'HEAD') || path !== '/health') {
-      return sendError(res, new SvcError('not_found', `${req.method} ${path} is not served on the health port: only GET /health${options.metrics ? ' and GET /metrics are' : ' is'}.`));
+    if (path === ROUTES.metrics.path && options.metrics) return void options.metrics(req, res);
+    if ((req.method !== 'GET' && req.method !== 'HEAD') || path !== HEALTH_PORT_ROUTES.health.path) {
+      return sendError(res, new SvcError('not_found', `${req.method} ${path} is not served on the health port: only ${toRouteLabel(HEALTH_PORT_ROUTES.health)}${options.metrics ? ` and ${toRouteLabel(HEALTH_PORT_ROUTES.metrics)} are` : ' is'}.`));
     }
     const problem = options.problem();
     sendJson(res, problem ? 503 : 200, problem ? { ok: false, reason: problem } : { ok: true });
@@ -61,7 +62,7 @@ export async function startHealthPort(options: HealthPortOptions): Promise<Healt
 
 /** `GET http://127.0.0.1:<port>/health`: healthy on 200; never throws. */
 export function checkHealthPort(port: number, timeoutMs = 5000): Promise<HealthAnswer> {
-  const url = `http://${HEALTH_HOST}:${port}/health`;
+  const url = healthUrl(HEALTH_HOST, port);
   return new Promise((resolve) => {
     const req = request(url, { agent: false, timeout: timeoutMs }, (res) => {
       let text = '';

@@ -8,7 +8,8 @@ import type { Paths } from '../store/disk/paths.js';
 import type { Store } from '../store/commit/store.js';
 import type { TaskIndex } from '../store/index/tasks.js';
 import type { ChangeFeed } from './http/change-feed.js';
-import type { RouteContext, WebAddress } from './socket/routes.js';
+import type { WebAddress } from '../net/protocol/bodies.js';
+import type { RouteContext } from './socket/routes.js';
 
 /** The only address the web board binds (docs/web-board.md, "Security"). */
 export const WEB_HOST = '127.0.0.1';
@@ -36,8 +37,6 @@ export interface WebServer {
 
 /** Starts the web board on 127.0.0.1:`port` (0: any free port) with `token` (lib/web). */
 export type WebStarter = (mount: WebMount, options: { port: number; token: string }) => Promise<WebServer>;
-
-export type { WebAddress } from './socket/routes.js';
 
 /** The daemon's web board: opened at start (`aof.daemon.webPort`) or by `svc web`, closed at stop. */
 export interface WebPort {

@@ -3,6 +3,7 @@ import { toPriorityRank } from '../core/priority.js';
 import type { Status } from '../core/status.js';
 import type { AdapterKind } from '../core/spawn.js';
 import type { Lease, Routing } from '../core/task.js';
+import { ROUTES } from '../net/protocol/routes.js';
 import type { OrgChart } from '../org/schema.js';
 import type { UnavailableWorkspace } from '../org/workspaces.js';
 import type { AgentPause } from '../store/records/agent-pauses.js';
@@ -147,7 +148,7 @@ function planReady(task: PlanTask, snapshot: Snapshot, ctx: PlanContext, load: M
   if (agent?.command) return { kind: 'dispatch', taskId: task.id, agent: route.agent, adapter: 'command' };
   if (ctx.pluginAttached) return { kind: 'dispatch', taskId: task.id, agent: route.agent, adapter: 'plugin' };
   if (ctx.mode === 'booting') return hold('booting', 'waiting for a gateway plugin to attach during the boot window');
-  if (ctx.mode === 'plugin') return hold('no-plugin-attached', 'plugin-expected mode and no plugin holds /v1/spawns/wait');
+  if (ctx.mode === 'plugin') return hold('no-plugin-attached', `plugin-expected mode and no plugin holds ${ROUTES.spawnWait.path}`);
   if (!ctx.gatewayConfigured) return hold('no-gateway', `agent ${route.agent} has no command and aof.daemon.gatewayUrl is not set`);
   return { kind: 'dispatch', taskId: task.id, agent: route.agent, adapter: 'standalone' };
 }

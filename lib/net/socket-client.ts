@@ -1,5 +1,7 @@
 import { request, type IncomingHttpHeaders } from 'node:http';
 import { ERROR_STATUS, type ErrorCode, SvcError } from '../core/errors.js';
+import type { InvokeRequest, InvokeResponse } from './protocol/bodies.js';
+import { ROUTES } from './protocol/routes.js';
 
 /** An answer over the socket: the HTTP status, the parsed JSON body (null when empty) and the headers. */
 export interface SocketResponse {
@@ -39,8 +41,8 @@ export function createSocketClient(toUnreachable: ToUnreachable): SocketClient {
   return {
     request: send,
     async invoke(socketPath, tool, params, options) {
-      const { status, body } = await send(socketPath, 'POST', '/v1/tool/invoke', { tool, params }, options);
-      const shaped = body as { ok?: boolean; result?: unknown } | null;
+      const { status, body } = await send(socketPath, ROUTES.toolInvoke.method, ROUTES.toolInvoke.path, { tool, params } satisfies InvokeRequest, options);
+      const shaped = body as Partial<InvokeResponse> | null;
       if (status === 200 && shaped?.ok === true) return shaped.result;
       throw toAnswerError(status, body);
     },

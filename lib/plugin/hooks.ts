@@ -1,13 +1,14 @@
 import { FORWARDED_HOOKS, type ForwardedHook, type HookContext, type PluginApi, type PluginLogger } from './api.js';
 import { toSpawnId } from './runs.js';
 import { requestSocket } from './socket.js';
+import { eventPath, HEADERS, ROUTES } from '../net/protocol/routes.js';
 
 /** The daemon route of each forwarded hook. */
 export const HOOK_ROUTES: Record<ForwardedHook, string> = {
-  session_end: '/v1/event/session-end',
-  agent_end: '/v1/event/agent-end',
-  before_compaction: '/v1/event/before-compaction',
-  message_received: '/v1/event/message-received',
+  session_end: eventPath('session-end'),
+  agent_end: eventPath('agent-end'),
+  before_compaction: eventPath('before-compaction'),
+  message_received: eventPath('message-received'),
 };
 
 /** Options of `registerHooks`. */
@@ -29,7 +30,7 @@ export function registerHooks(api: Pick<PluginApi, 'on'>, options: HookOptions):
   for (const hook of FORWARDED_HOOKS) {
     api.on(hook, (event, ctx) => {
       const payload = toEventPayload(hook, event ?? {}, ctx ?? {});
-      void requestSocket(options.socket(), 'POST', HOOK_ROUTES[hook], payload, { headers: { 'x-svc-plugin': options.pluginId }, timeoutMs: 10_000 }).then(
+      void requestSocket(options.socket(), ROUTES.event.method, HOOK_ROUTES[hook], payload, { headers: { [HEADERS.plugin]: options.pluginId }, timeoutMs: 10_000 }).then(
         (res) => {
           const ok = res.status === 202;
           if (ok) failing = false;

@@ -1,4 +1,6 @@
-import { toSessionKey, type SpawnRequest } from '../core/spawn.js';
+import { toSessionKey } from '../core/spawn.js';
+import type { SpawnBody, SpawnResultBody } from '../net/protocol/bodies.js';
+import { HEADERS, ROUTES, spawnResultPath } from '../net/protocol/routes.js';
 import type { PluginLogger, PluginService, SubagentRuntime } from './api.js';
 import type { PluginSettings } from './config.js';
 import { toRunKey } from './runs.js';
@@ -9,15 +11,10 @@ import { sleep, untilStopAsked } from './stop.js';
 const STOP = Symbol('stop');
 
 /** A spawn as `GET /v1/spawns/wait` hands it out (the fields the plugin uses). */
-export type Spawn = Pick<SpawnRequest, 'id' | 'taskId' | 'agent' | 'sessionId' | 'prompt'>;
+export type Spawn = Pick<SpawnBody, 'id' | 'taskId' | 'agent' | 'sessionId' | 'prompt'>;
 
 /** What the plugin posts to `POST /v1/spawns/{id}/result`. */
-export interface SpawnOutcome {
-  ok: boolean;
-  sessionKey?: string;
-  error?: string;
-  reason?: string;
-}
+export type SpawnOutcome = SpawnResultBody;
 
 /** Options of `createSpawnService`. */
 export interface SpawnServiceOptions {
@@ -58,7 +55,7 @@ export function createSpawnService(options: SpawnServiceOptions): PluginService 
         await Promise.race([...running, aborted]);
         continue;
       }
-      const reply = await requestSocket(options.settings.socket, 'GET', '/v1/spawns/wait', undefined, { headers: { 'x-svc-plugin': options.pluginId }, timeoutMs: 90_000, signal }).catch((err: unknown) => err as Error);
+      const reply = await requestSocket(options.settings.socket, ROUTES.spawnWait.method, ROUTES.spawnWait.path, undefined, { headers: { [HEADERS.plugin]: options.pluginId }, timeoutMs: 90_000, signal }).catch((err: unknown) => err as Error);
       if (signal.aborted) return;
       const failure = reply instanceof Error ? withHint(reply) : reply.status >= 500 || reply.status === 429 ? `the daemon answered HTTP ${reply.status}${reply.status === 429 ? ' (too many spawn long-polls held)' : ''}` : null;
       if (failure) {
@@ -133,7 +130,7 @@ export function createSpawnService(options: SpawnServiceOptions): PluginService 
   }
 
   async function postResult(id: string, outcome: SpawnOutcome): Promise<void> {
-    const res = await requestSocket(options.settings.socket, 'POST', `/v1/spawns/${encodeURIComponent(id)}/result`, outcome).catch((err: unknown) => err as Error);
+    const res = await requestSocket(options.settings.socket, ROUTES.spawnResult.method, spawnResultPath(id), outcome).catch((err: unknown) => err as Error);
     if (res instanceof Error) options.logger.warn(`svc: could not post the result of spawn ${id}: ${res.message}`);
     else if (res.status !== 200) options.logger.warn(`svc: the daemon refused the result of spawn ${id} (HTTP ${res.status}).`);
   }

@@ -1,4 +1,6 @@
 import { requestSocket } from './socket.js';
+import type { SpawnStopBody } from '../net/protocol/bodies.js';
+import { ROUTES, spawnStopPath } from '../net/protocol/routes.js';
 
 /** Pauses between two tries of a stop wait that failed (the daemon is down or restarting). */
 const RETRY_MS = [250, 1000, 5000, 15_000];
@@ -10,9 +12,9 @@ const RETRY_MS = [250, 1000, 5000, 15_000];
  */
 export async function untilStopAsked(socket: string, id: string, signal: AbortSignal): Promise<boolean> {
   for (let failures = 0; !signal.aborted; ) {
-    const reply = await requestSocket(socket, 'GET', `/v1/spawns/${encodeURIComponent(id)}/stop`, undefined, { timeoutMs: 90_000, signal }).catch(() => null);
+    const reply = await requestSocket(socket, ROUTES.spawnStop.method, spawnStopPath(id), undefined, { timeoutMs: 90_000, signal }).catch(() => null);
     if (signal.aborted) return false;
-    const body = reply?.status === 200 ? (reply.body as { stop?: boolean; known?: boolean }) : null;
+    const body = reply?.status === 200 ? (reply.body as Partial<SpawnStopBody>) : null;
     if (body?.stop === true) return true;
     if (body?.known === false) return false;
     if (body) {

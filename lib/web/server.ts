@@ -4,6 +4,7 @@ import { assertObject, queryOf, readJson, sendError, sendJson, type OnFailure } 
 import { createRouter, type Router } from '../daemon/http/router.js';
 import { createLimitedServer } from '../daemon/http/limits.js';
 import { WEB_HOST, type WebMount, type WebServer, type WebStarter } from '../daemon/web-port.js';
+import { ROUTES } from '../net/protocol/routes.js';
 import { resolveAnyId } from '../store/listing/archived.js';
 import { listActions, runAction } from './actions.js';
 import { readAgentsPage } from './agents.js';
@@ -79,7 +80,7 @@ function buildRoutes(mount: WebMount, feed: BoardFeed, token: string, streams: S
       const body = assertObject((await readJson(req, '{"taskId": "TASK-..."}')) ?? {}, 'The action', '{"taskId": "TASK-..."}');
       sendJson(res, 200, { ok: true, result: (await runAction(mount, req.params?.name ?? '', body, req.actor ?? 'operator')) ?? null });
     });
-  if (mount.metrics) router.get('/metrics', mount.metrics); // behind the same guard: a scraper sends the token as a bearer
+  if (mount.metrics) router.get(ROUTES.metrics.path, mount.metrics); // behind the same guard: a scraper sends the token as a bearer
   return router;
 }
 

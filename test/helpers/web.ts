@@ -1,6 +1,6 @@
 import { request } from 'node:http';
 import type { Daemon, DaemonOptions } from '../../lib/daemon/daemon.js';
-import type { WebAddress } from '../../lib/daemon/web-port.js';
+import type { WebAddress } from '../../lib/net/protocol/bodies.js';
 import { TOOLS } from '../../lib/tools/index.js';
 import { OPERATOR_TOOLS } from '../../lib/tools/operator.js';
 import { startWebBoard } from '../../lib/web/server.js';

@@ -1,7 +1,7 @@
 import { connect } from 'node:net';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import type { WebAddress } from '../../lib/daemon/web-port.js';
+import type { WebAddress } from '../../lib/net/protocol/bodies.js';
 import { call, type ChildDaemon } from '../helpers/daemon.js';
 import { cleanRoots } from '../helpers/root.js';
 import { authed, startBoardProcess, webRequest } from '../helpers/web.js';

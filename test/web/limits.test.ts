@@ -1,6 +1,6 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import type { WebAddress } from '../../lib/daemon/web-port.js';
+import type { WebAddress } from '../../lib/net/protocol/bodies.js';
 import { MAX_STREAMS } from '../../lib/web/limits.js';
 import { call, type ChildDaemon } from '../helpers/daemon.js';
 import { killHostiles, startHostile } from '../helpers/hostile.js';

@@ -7,6 +7,8 @@ import type { Context } from '../frame/context.js';
 import { formatInvalid } from '../output/format.js';
 import { onInterrupt } from '../frame/interrupt.js';
 import { listRows, type Listing } from '../frame/rows.js';
+import type { TaskChangesResponse } from '../../net/protocol/bodies.js';
+import { ROUTES, taskChangesPath } from '../../net/protocol/routes.js';
 
 /** How often the board is read again when no daemon runs (there is nobody to say what moved). */
 export const WATCH_POLL_MS = 1000;
@@ -59,8 +61,8 @@ async function currentVersion(ctx: Context, after: number, signal: AbortSignal):
   const { socket } = toPaths(ctx.root);
   if (!existsSync(socket)) return -1;
   try {
-    const reply = await requestDaemon(socket, 'GET', `/v1/tasks/changes?after=${after}&waitMs=${after < 0 ? 0 : WAIT_MS}`, undefined, { timeoutMs: WAIT_MS + 10_000, signal });
-    const version = (reply.body as { version?: unknown } | null)?.version;
+    const reply = await requestDaemon(socket, ROUTES.taskChanges.method, taskChangesPath(after, after < 0 ? 0 : WAIT_MS), undefined, { timeoutMs: WAIT_MS + 10_000, signal });
+    const version = (reply.body as Partial<TaskChangesResponse> | null)?.version;
     return reply.status === 200 && typeof version === 'number' ? version : -1;
   } catch {
     return -1; // gone, stopping or too old to have the feed: read the files until it is back

@@ -4,7 +4,8 @@ import { SvcError } from '../../core/errors.js';
 import { svcBinPath } from '../../core/package-root.js';
 import { probeDaemon, spawnDetached, terminate, waitForExit, waitForHealthy, type DaemonProbe } from '../../daemon/control.js';
 import { readPid } from '../../daemon/instance/pid.js';
-import type { ConfigReport } from '../../daemon/scheduling/org-state.js';
+import { HEALTH_PORT_ROUTES, ROUTES, toRouteLabel } from '../../net/protocol/routes.js';
+import type { ConfigReport } from '../../net/protocol/status.js';
 import { controlService, DAEMON_NODE_FLAGS, installService, uninstallService, type ServiceOptions } from '../../daemon/service.js';
 import { toPaths, type Paths } from '../../store/disk/paths.js';
 import type { Context } from '../frame/context.js';
@@ -14,16 +15,18 @@ import { toPort } from '../frame/port.js';
 /** How long `start` waits for a healthy daemon, and `stop` for it to exit. */
 const START_TIMEOUT_MS = 20_000;
 const STOP_TIMEOUT_MS = 30_000;
+/** The health port's route, as the options' help names it. */
+const HEALTH = toRouteLabel(HEALTH_PORT_ROUTES.health);
 
 /** Registers the `svc daemon` commands. */
 export function registerDaemon(cli: CAC, ctx: Context): void {
-  cli.command('run', 'Run the daemon in the foreground (what the service unit runs)').option('--port <n>', 'Also serve GET /health on 127.0.0.1:<n> (else aof.daemon.healthPort)')
+  cli.command('run', 'Run the daemon in the foreground (what the service unit runs)').option('--port <n>', `Also serve ${HEALTH} on 127.0.0.1:<n> (else aof.daemon.healthPort)`)
     .action((opts: { port?: unknown }) => runDaemon(ctx, opts.port === undefined ? undefined : toPort(opts.port)));
   cli.command('start', 'Start the daemon (through the supervisor when installed, else detached)').action(() => startDaemonProcess(ctx));
-  cli.command('status', 'Show whether the daemon runs, its version, pid, uptime, mode, plugins and whether its org chart loaded').option('--json', 'Print the /status body as JSON')
-    .option('--port <n>', 'Also query GET /health on 127.0.0.1:<n> (the health port)')
+  cli.command('status', 'Show whether the daemon runs, its version, pid, uptime, mode, plugins and whether its org chart loaded').option('--json', `Print the ${ROUTES.status.path} body as JSON`)
+    .option('--port <n>', `Also query ${HEALTH} on 127.0.0.1:<n> (the health port)`)
     .action((opts: { json?: boolean; port?: unknown }) => printDaemonStatus(ctx, opts.json === true, opts.port === undefined ? undefined : toPort(opts.port)));
-  cli.command('watchdog', 'Watch the daemon\'s health and restart it when it fails (aof.daemon.watchdog)').option('--port <n>', 'Check GET /health on 127.0.0.1:<n> instead of the socket')
+  cli.command('watchdog', 'Watch the daemon\'s health and restart it when it fails (aof.daemon.watchdog)').option('--port <n>', `Check ${HEALTH} on 127.0.0.1:<n> instead of the socket`)
     .action(async (opts: { port?: unknown }) => (await import('./watchdog.js')).runWatchdog(ctx, { port: opts.port, service: serviceOptions(ctx), bin: svcBinPath() }));
   cli.command('stop', 'Stop the daemon gracefully (SIGTERM, through the supervisor when installed)').option('--force', 'Bypass the supervisor: SIGTERM to the pid').action((opts: { force?: boolean }) => stopDaemonProcess(ctx, opts.force === true));
   cli.command('install', 'Write the user service (systemd or launchd), load and start it').action(() => install(ctx));

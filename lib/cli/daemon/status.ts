@@ -1,7 +1,7 @@
 import { probeDaemon, type DaemonProbe } from '../../daemon/control.js';
 import { checkHealthPort, HEALTH_HOST, type HealthAnswer } from '../../daemon/health-port.js';
-import type { LeaseOwners } from '../../daemon/socket/lease-owners.js';
-import type { ConfigReport } from '../../daemon/scheduling/org-state.js';
+import { healthUrl } from '../../net/protocol/routes.js';
+import type { ConfigReport, LeaseOwners } from '../../net/protocol/status.js';
 import { toPaths, type Paths } from '../../store/disk/paths.js';
 import { formatPausedLines } from '../output/agent-format.js';
 import type { Context } from '../frame/context.js';
@@ -10,7 +10,7 @@ import type { Context } from '../frame/context.js';
 export async function printDaemonStatus(ctx: Context, json: boolean, port: number | undefined): Promise<void> {
   const paths = toPaths(ctx.root);
   const [probe, health] = await Promise.all([probeDaemon(paths), port === undefined ? undefined : checkHealthPort(port)]);
-  const healthPort = port === undefined || !health ? {} : { healthPort: { url: `http://${HEALTH_HOST}:${port}/health`, status: health.status, healthy: health.healthy, ...(health.reason ? { reason: health.reason } : {}) } };
+  const healthPort = port === undefined || !health ? {} : { healthPort: { url: healthUrl(HEALTH_HOST, port), status: health.status, healthy: health.healthy, ...(health.reason ? { reason: health.reason } : {}) } };
   if (probe.state === 'not-running') {
     ctx.exitCode = 3;
     if (json) return ctx.json({ status: 'not running', healthy: false, ...healthPort });
@@ -27,7 +27,7 @@ export async function printDaemonStatus(ctx: Context, json: boolean, port: numbe
 }
 
 function formatHealthPort(port: number, health: HealthAnswer): string {
-  const url = `http://${HEALTH_HOST}:${port}/health`;
+  const url = healthUrl(HEALTH_HOST, port);
   return health.healthy ? `Health port: ${url} answers 200 (healthy)` : `Health port: ${url} is not healthy (${health.reason})`;
 }
 

@@ -3,6 +3,7 @@ import { formatMs } from '../../daemon/watchdog/report.js';
 import { restartDaemon } from '../../daemon/watchdog/restart.js';
 import { DAEMON_NODE_FLAGS, type ServiceOptions } from '../../daemon/service.js';
 import { loadOrg, toDaemonSettings } from '../../org/org-chart.js';
+import { healthUrl, ROUTES } from '../../net/protocol/routes.js';
 import { toPaths } from '../../store/disk/paths.js';
 import type { Context } from '../frame/context.js';
 import { toPort } from '../frame/port.js';
@@ -34,7 +35,7 @@ export async function runWatchdog(ctx: Context, options: WatchdogCommandOptions)
       command: { node: process.execPath, args: [...DAEMON_NODE_FLAGS, options.bin, 'daemon', 'run', ...(flagPort === undefined ? [] : ['--port', String(flagPort)])], env: { ...ctx.io.env, SVC_HOME: paths.root } },
     }),
   });
-  const via = port === undefined ? `${paths.socket} (/healthz)` : `http://127.0.0.1:${port}/health`;
+  const via = port === undefined ? `${paths.socket} (${ROUTES.healthz.path})` : healthUrl('127.0.0.1', port);
   ctx.print(`svc watchdog (pid ${process.pid}) checks ${via} every ${formatMs(pollIntervalMs)}; at most ${restartPolicy.maxRestarts} restarts within ${formatMs(restartPolicy.windowMs)}; log: ${paths.watchdogLog}`);
   const stop = () => void watchdog.close();
   process.once('SIGTERM', stop);

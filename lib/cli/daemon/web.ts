@@ -2,7 +2,8 @@ import { spawn } from 'node:child_process';
 import type { CAC } from 'cac';
 import { isSvcError, SvcError } from '../../core/errors.js';
 import { requestDaemon, toDaemonError } from '../../daemon/instance/client.js';
-import type { WebAddress } from '../../daemon/web-port.js';
+import type { WebAddress, WebRequest } from '../../net/protocol/bodies.js';
+import { ROUTES } from '../../net/protocol/routes.js';
 import { toPaths } from '../../store/disk/paths.js';
 import type { Context } from '../frame/context.js';
 import { toPort } from '../frame/port.js';
@@ -39,7 +40,7 @@ async function askDaemon(ctx: Context, port: number | undefined): Promise<WebAdd
   const socket = toPaths(ctx.root).socket;
   let reply: { status: number; body: unknown };
   try {
-    reply = await requestDaemon(socket, 'POST', '/v1/web', port === undefined ? {} : { port });
+    reply = await requestDaemon(socket, ROUTES.web.method, ROUTES.web.path, (port === undefined ? {} : { port }) satisfies WebRequest);
   } catch (err) {
     if (!isSvcError(err, 'unavailable')) throw err;
     throw new SvcError('unavailable', `No svc daemon runs on ${ctx.root}: the web board is served by the daemon.`, 'Start it with `svc daemon start`, then run `svc web` again.');

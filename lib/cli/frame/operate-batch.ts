@@ -4,6 +4,7 @@ import { requestDaemon, toDaemonError } from '../../daemon/instance/client.js';
 import { toPaths } from '../../store/disk/paths.js';
 import type { Context } from './context.js';
 import { NOT_REACHED, toSessionHeader, toTimeoutMs, toUnknownOutcome } from './operate.js';
+import { ROUTES } from '../../net/protocol/routes.js';
 
 /** One call of a batch: the params of the tool and the request id it is sent under. */
 export interface BatchCall {
@@ -28,7 +29,7 @@ export async function operateBatch(ctx: Context, tool: string, calls: readonly B
   if (!existsSync(socket)) return undefined;
   let reply: { status: number; body: unknown };
   try {
-    reply = await requestDaemon(socket, 'POST', '/v1/tool/batch', { tool, batch: calls }, { timeoutMs: toTimeoutMs(ctx.io.env), headers: toSessionHeader(ctx) });
+    reply = await requestDaemon(socket, ROUTES.toolBatch.method, ROUTES.toolBatch.path, { tool, batch: calls }, { timeoutMs: toTimeoutMs(ctx.io.env), headers: toSessionHeader(ctx) });
   } catch (err) {
     const cause = (err as { cause?: { code?: string } }).cause?.code ?? '';
     if (isSvcError(err, 'unavailable') && NOT_REACHED.has(cause)) return undefined;

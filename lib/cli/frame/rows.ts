@@ -8,6 +8,7 @@ import type { InvalidFile } from '../../store/commit/store.js';
 import { loadStore, type Context } from './context.js';
 import { isFiltering, selectTasks, toFilterQuery, type FilterFields, type TaskFilter } from '../../store/listing/task-filter.js';
 import type { ListRow } from '../../store/listing/task-row.js';
+import { ROUTES, tasksPath } from '../../net/protocol/routes.js';
 
 /** A listing: its rows (oldest first), the files that did not parse, and where it came from. */
 export interface Listing {
@@ -45,7 +46,7 @@ async function listFromDaemon(ctx: Context, statuses: readonly Status[], filter:
     const query = toFilterQuery(filter);
     if (statuses.length === 1) query.set('status', statuses[0]!);
     else if (statuses.length < STATUSES.length) query.set('statuses', statuses.join(','));
-    reply = await requestDaemon(paths.socket, 'GET', `/v1/tasks${query.size ? `?${query}` : ''}`, undefined, { timeoutMs: 60_000 });
+    reply = await requestDaemon(paths.socket, ROUTES.tasks.method, tasksPath(query), undefined, { timeoutMs: 60_000 });
   } catch (err) {
     if (isSvcError(err, 'unavailable')) return null;
     throw err;

@@ -1,5 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import { SvcError } from '../../core/errors.js';
+import { ROUTES, toRouteLabel } from '../../net/protocol/routes.js';
 import { RETRY_AFTER_S, type ServerLimits } from './limits.js';
 
 /** A count of long-polls held at once on one route, with a ceiling. */
@@ -22,8 +23,8 @@ export interface LongPollBudgets {
 /** The budgets of `limits`. */
 export function toLongPollBudgets(limits: ServerLimits): LongPollBudgets {
   return {
-    changes: createLongPollBudget('GET /v1/tasks/changes', limits.maxChangeWaits),
-    spawns: createLongPollBudget('GET /v1/spawns/wait', limits.maxSpawnWaits),
+    changes: createLongPollBudget(toRouteLabel(ROUTES.taskChanges), limits.maxChangeWaits),
+    spawns: createLongPollBudget(toRouteLabel(ROUTES.spawnWait), limits.maxSpawnWaits),
   };
 }
 

@@ -9,6 +9,7 @@ import { hasCode, SvcError } from '../../core/errors.js';
 import { writeAtomic } from '../../fs/atomic.js';
 import { withLock, type HeldLock } from '../../fs/lock.js';
 import { LOCK_STALE_MS, readLockOwner, readOwnerText } from '../../fs/lock-owner.js';
+import { ROUTES } from '../../net/protocol/routes.js';
 import type { Paths } from '../../store/disk/paths.js';
 import { requestDaemon } from './client.js';
 import { isAlive, readPid } from './pid.js';
@@ -212,6 +213,6 @@ function ignoreMissing(err: unknown): void {
  * a starved machine makes this slow: it gets 60 s rather than failing a start on a busy CI runner.
  */
 export async function assertHealthy(paths: Paths): Promise<void> {
-  const { status } = await requestDaemon(paths.socket, 'GET', '/healthz', undefined, { timeoutMs: 60_000 });
-  if (status !== 200) throw new SvcError('internal', `The new daemon answered /healthz with HTTP ${status}.`, 'See data/logs/daemon.log.');
+  const { status } = await requestDaemon(paths.socket, ROUTES.healthz.method, ROUTES.healthz.path, undefined, { timeoutMs: 60_000 });
+  if (status !== 200) throw new SvcError('internal', `The new daemon answered ${ROUTES.healthz.path} with HTTP ${status}.`, 'See data/logs/daemon.log.');
 }

@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { collectDefaultMetrics, Registry } from 'prom-client';
 import { SvcError } from '../../core/errors.js';
 import type { Clock } from '../../core/time/clock.js';
+import { ROUTES, toRouteLabel } from '../../net/protocol/routes.js';
 import type { IndexEntry } from '../../store/index/tasks.js';
 import { queryOf, sendError, sendJson } from '../http/exchange.js';
 import { createMetricCounters, type MetricCounters } from './counters.js';
@@ -55,7 +56,7 @@ export function createMetrics(options: MetricsOptions): Metrics {
 export function metricsHandler(metrics: () => Metrics | undefined): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
   return async (req, res) => {
     if (req.method !== 'GET' && req.method !== 'HEAD') {
-      return sendError(res, new SvcError('not_found', `${req.method} /metrics is not served: metrics are read with GET.`, 'Scrape GET /metrics.'));
+      return sendError(res, new SvcError('not_found', `${req.method} ${ROUTES.metrics.path} is not served: metrics are read with GET.`, `Scrape ${toRouteLabel(ROUTES.metrics)}.`));
     }
     try {
       const source = metrics();

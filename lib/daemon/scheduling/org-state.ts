@@ -2,29 +2,11 @@ import { relative } from 'node:path';
 import { createFileCache } from '../../engine/file-cache.js';
 import { loadOrg, toDaemonSettings } from '../../org/org-chart.js';
 import type { DaemonSettings, OrgChart } from '../../org/schema.js';
-import { findUnavailableWorkspaces, type UnavailableWorkspace } from '../../org/workspaces.js';
+import { findUnavailableWorkspaces } from '../../org/workspaces.js';
+import type { ConfigReport } from '../../net/protocol/status.js';
 
 /** How many problems `svc daemon status` and `/status` show (the count says how many there are). */
 const SHOWN_PROBLEMS = 5;
-
-/** The state of the daemon's configuration, as `/status` reports it under `config`. */
-export interface ConfigReport {
-  /** `org/org-chart.yaml` relative to the root. */
-  file: string;
-  /** `ok`: loaded; `absent`: no file (defaults; only `routing.agent` routes); `invalid`: the file does not validate. */
-  orgChart: 'ok' | 'absent' | 'invalid';
-  /** Agents in the chart in use. */
-  agents: number;
-  /** The first problems of an invalid chart, one `path: problem` each, and their total. */
-  problems: string[];
-  problemCount: number;
-  /** With an invalid file: `previous` when a chart loaded earlier is still in use, `none` when ready tasks are held. */
-  using?: 'previous' | 'none';
-  /** When the current state began. */
-  since: string;
-  /** Workspaces of the chart in use whose repository is not there now (their tasks are held, reason `workspace-unavailable`); looked at on each report. */
-  unavailableWorkspaces: UnavailableWorkspace[];
-}
 
 /** The org chart of a running daemon: re-read when its file changes; an invalid file keeps the last valid chart. */
 export interface OrgState {

@@ -1,28 +1,18 @@
 import type { SpawnRequest } from '../../core/spawn.js';
 import { systemClock, type Clock } from '../../core/time/clock.js';
+import type { AttachedPlugin } from '../../net/protocol/status.js';
+import type { SpawnResultBody } from '../../net/protocol/bodies.js';
 import { createSpawnStops } from './spawn-stops.js';
 
 /** A spawn handed to a plugin by `GET /v1/spawns/wait` (docs/architecture.md, "Adapters"): the adapters' request. */
 export type Spawn = SpawnRequest;
 
+/** What the plugin reports by `POST /v1/spawns/{id}/result`, or what the queue reports itself. */
+export type SpawnResult = SpawnResultBody;
+
 /** Called when a plugin takes the spawn (the run is starting). */
 export interface EnqueueHooks {
   onTaken?: (pluginId: string) => void;
-}
-
-/** What the plugin reports by `POST /v1/spawns/{id}/result`, or what the queue reports itself. */
-export interface SpawnResult {
-  ok: boolean;
-  sessionKey?: string;
-  error?: string;
-  /** Why it failed: the plugin's reason, or `spawn_timeout` / `daemon_stopped` from the queue. */
-  reason?: string;
-}
-
-/** A plugin that holds (or held, within the grace) a long-poll. */
-export interface AttachedPlugin {
-  id: string;
-  since: string;
 }
 
 /** Options of `createSpawnQueue`. */

@@ -1,6 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { SvcError } from '../../core/errors.js';
 import { assertRequestId } from '../../core/request-id.js';
+import type { InvokeResponse } from '../../net/protocol/bodies.js';
+import { ROUTES, toRouteLabel } from '../../net/protocol/routes.js';
 import { invokeTool, type RunCaller, type ToolContext, type ToolDef } from '../../tools/registry.js';
 import { assertObject, readJson, sendJson } from '../http/exchange.js';
 import type { DaemonLog } from '../instance/log.js';
@@ -37,7 +39,7 @@ export async function invoke(ctx: InvokeContext, req: IncomingMessage, res: Serv
   const toolContext = toolContextOf(ctx, req);
   const run = () => invokeTool(ctx.tools, body.tool, body.params, toolContext);
   if (key !== undefined) return sendOnce(res, ctx.toolContext.store.paths.root, { key, tool: String(body.tool), params: body.params }, run, onFailure);
-  sendJson(res, 200, { ok: true, result: (await run()) ?? null });
+  sendJson(res, 200, { ok: true, result: (await run()) ?? null } satisfies InvokeResponse);
 }
 
 /**
@@ -76,7 +78,7 @@ function toolContextOf(ctx: InvokeContext, req: IncomingMessage, base = ctx.tool
 function toCalls(batch: unknown): { params: unknown; requestId: string | undefined }[] {
   if (!Array.isArray(batch) || batch.length === 0 || batch.length > MAX_BATCH_CALLS) {
     const found = Array.isArray(batch) ? `${batch.length} calls` : JSON.stringify(batch ?? null).slice(0, 40);
-    throw new SvcError('validation_error', `POST /v1/tool/batch takes batch as a list of 1 to ${MAX_BATCH_CALLS} calls (found ${found}); nothing was run.`, `Send ${BATCH_EXAMPLE}.`);
+    throw new SvcError('validation_error', `${toRouteLabel(ROUTES.toolBatch)} takes batch as a list of 1 to ${MAX_BATCH_CALLS} calls (found ${found}); nothing was run.`, `Send ${BATCH_EXAMPLE}.`);
   }
   return batch.map((item: unknown) => {
     const call = assertObject(item, 'A call of the batch', BATCH_EXAMPLE);

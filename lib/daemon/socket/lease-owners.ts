@@ -1,16 +1,5 @@
+import type { LeaseOwners } from '../../net/protocol/status.js';
 import type { IndexEntry } from '../../store/index/tasks.js';
-
-/** Who holds the in-progress tasks of the tree: this daemon, other daemons (by host and pid), or no daemon. */
-export interface LeaseOwners {
-  host: string;
-  pid: number;
-  /** In progress under leases this daemon granted. */
-  thisDaemon: number;
-  /** In progress under leases other daemons granted (other hosts, or other daemons on this one), most first. */
-  others: { host: string; pid: number; inProgress: number }[];
-  /** In progress under leases that name no daemon (a claim from the command line, or an older svc). */
-  unowned: number;
-}
 
 /** Counts the in-progress tasks of the index by the host and pid their lease names. */
 export function toLeaseOwners(inProgress: Iterable<IndexEntry>, self: { host: string; pid: number }): LeaseOwners {

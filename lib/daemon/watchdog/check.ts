@@ -4,7 +4,7 @@ import type { Paths } from '../../store/disk/paths.js';
 import { probeDaemon } from '../control.js';
 import { checkHealthPort } from '../health-port.js';
 import { isAlive, readPid } from '../instance/pid.js';
-import type { StatusBody } from '../socket/routes.js';
+import type { StatusBody } from '../../net/protocol/status.js';
 
 /**
  * One look at the daemon: `healthy`; `busy` (it answered 503 `busy`: alive, every connection has a

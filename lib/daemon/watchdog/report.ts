@@ -2,7 +2,7 @@ import { closeSync, openSync, readdirSync, readSync, fstatSync } from 'node:fs';
 import type { Paths } from '../../store/disk/paths.js';
 import { toTaskId } from '../../store/disk/paths.js';
 import type { HealthCheck } from './check.js';
-import type { StatusBody } from '../socket/routes.js';
+import type { StatusBody } from '../../net/protocol/status.js';
 
 /** One restart (or the refusal to restart) in the watchdog's history. */
 export interface RestartRecord {

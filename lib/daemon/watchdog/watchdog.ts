@@ -1,4 +1,5 @@
 import { systemClock, type Clock } from '../../core/time/clock.js';
+import { healthUrl } from '../../net/protocol/routes.js';
 import { toPaths, type Paths } from '../../store/disk/paths.js';
 import { createLog, type DaemonLog } from '../instance/log.js';
 import { checkDaemon, type HealthCheck } from './check.js';
@@ -77,7 +78,7 @@ export function startWatchdog(options: WatchdogOptions): Watchdog {
       if (!state.stopped && !state.closing) timer = setTimeout(loop, options.pollIntervalMs);
     });
   };
-  log.info('watchdog.started', { via: options.port === undefined ? paths.socket : `http://127.0.0.1:${options.port}/health`, pollIntervalMs: options.pollIntervalMs, maxRestarts: options.maxRestarts, windowMs: options.windowMs });
+  log.info('watchdog.started', { via: options.port === undefined ? paths.socket : healthUrl('127.0.0.1', options.port), pollIntervalMs: options.pollIntervalMs, maxRestarts: options.maxRestarts, windowMs: options.windowMs });
   timer = setTimeout(loop, 0);
   return {
     paths, done,

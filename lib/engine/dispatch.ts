@@ -1,10 +1,9 @@
-import { CHECK_AGENT } from '../core/spawn.js';
+import { CHECK_AGENT, MAX_DISPATCH_FAILURES } from '../core/spawn.js';
 import type { Task } from '../core/task.js';
 import { toTerminalText } from '../core/text.js';
 import type { CommitResult } from '../store/commit/protocol.js';
 import type { Store } from '../store/commit/store.js';
-import type { AdapterKind } from './plan.js';
-import { MAX_DISPATCH_FAILURES } from './plan.js';
+import type { AdapterKind } from '../core/spawn.js';
 
 const ACTOR = 'scheduler';
 

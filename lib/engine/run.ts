@@ -5,7 +5,7 @@ import type { Fault } from '../store/commit/protocol.js';
 import type { Store } from '../store/commit/store.js';
 import type { StoredTask } from '../store/disk/task-file.js';
 import { toFailureReason, type Adapter, type RunEnd, type SpawnRequest } from '../core/spawn.js';
-import { deadletterTask, describeFailure, formatDeadletterAlert, leaseTask, recordFailure, type Failure, type LeaseOwner } from './dispatch.js';
+import { deadletterTask, describeFailure, formatDeadletterAlert, leaseTask, recordFailure, type Failure, type LeaseOwner } from '../store/changes/dispatch.js';
 import type { Action, AdapterKind } from './plan.js';
 import { toPrompt } from './prompt.js';
 import { prepareWorkspace } from './workspaces/step.js';

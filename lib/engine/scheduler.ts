@@ -3,7 +3,7 @@ import { toTimerDelay } from '../core/time/timer.js';
 import type { OrgChart } from '../org/schema.js';
 import { toDaemonSettings } from '../org/org-chart.js';
 import { findUnavailableWorkspaces } from '../org/workspaces.js';
-import { deadletterTask, expireLease, formatDeadletterAlert } from './dispatch.js';
+import { deadletterTask, expireLease, formatDeadletterAlert } from '../store/changes/dispatch.js';
 import { plan, type Action, type HoldReason } from './plan.js';
 import { countHolds, createHoldLog } from './hold-log.js';
 import { createPauseReader } from './pause-reader.js';

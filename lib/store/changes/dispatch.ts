@@ -1,9 +1,8 @@
-import { CHECK_AGENT, MAX_DISPATCH_FAILURES } from '../core/spawn.js';
-import type { Task } from '../core/task.js';
-import { toTerminalText } from '../core/text.js';
-import type { CommitResult } from '../store/commit/protocol.js';
-import type { Store } from '../store/commit/store.js';
-import type { AdapterKind } from '../core/spawn.js';
+import { CHECK_AGENT, MAX_DISPATCH_FAILURES, type AdapterKind } from '../../core/spawn.js';
+import type { Task } from '../../core/task.js';
+import { toTerminalText } from '../../core/text.js';
+import type { CommitResult } from '../commit/protocol.js';
+import type { Store } from '../commit/store.js';
 
 const ACTOR = 'scheduler';
 

@@ -145,6 +145,18 @@ export async function requeueOrphanedRun(store: Store, taskId: string, sessionId
   return result.transitioned;
 }
 
+/**
+ * Moves a task still in progress under `sessionId` back to ready when its spawn was never handed
+ * to an adapter (the daemon stopped between the lease and the spawn). Returns true when the task moved.
+ */
+export async function requeueUnspawned(store: Store, taskId: string, sessionId: string): Promise<boolean> {
+  const result = await store.commit(taskId, (current) => {
+    if (current.status !== 'in-progress' || current.task.lease?.sessionId !== sessionId) return null;
+    return { task: current.task, body: current.body, status: 'ready', reason: 'spawn never handed to an adapter (daemon restart)' };
+  }, ACTOR);
+  return result.transitioned;
+}
+
 /** The console alert of a deadletter (`[AOF] DEADLETTER:` lines). */
 export function formatDeadletterAlert(dead: Deadlettered, agent: string | undefined): string {
   const { task } = dead;

@@ -1,6 +1,5 @@
 import { CHECK_AGENT, MAX_DISPATCH_FAILURES, type AdapterKind } from '../../core/spawn.js';
 import type { Task } from '../../core/task.js';
-import { toTerminalText } from '../../core/text.js';
 import type { CommitResult } from '../commit/protocol.js';
 import type { Store } from '../commit/store.js';
 
@@ -155,16 +154,6 @@ export async function requeueUnspawned(store: Store, taskId: string, sessionId: 
     return { task: current.task, body: current.body, status: 'ready', reason: 'spawn never handed to an adapter (daemon restart)' };
   }, ACTOR);
   return result.transitioned;
-}
-
-/** The console alert of a deadletter (`[AOF] DEADLETTER:` lines). */
-export function formatDeadletterAlert(dead: Deadlettered, agent: string | undefined): string {
-  const { task } = dead;
-  return [
-    `[AOF] DEADLETTER: ${task.id} "${task.title}"`,
-    `[AOF] DEADLETTER:   failures: ${dead.failureCount}, last reason: ${dead.last ? describeFailure(dead.last) : dead.lastFailureReason}, agent: ${agent ?? task.routing.agent ?? 'unrouted'}`,
-    `[AOF] DEADLETTER:   action: fix the cause, then run \`svc task resurrect ${task.id}\``,
-  ].map((line) => toTerminalText(line)).join('\n');
 }
 
 // --- internal ---

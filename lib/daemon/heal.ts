@@ -1,5 +1,6 @@
 import { hasCode } from '../core/errors.js';
 import type { Clock } from '../core/time/clock.js';
+import { healMovedTask } from '../store/changes/heal.js';
 import type { EventLog } from '../store/events/log.js';
 import type { Store } from '../store/commit/store.js';
 import type { DaemonLog } from './instance/log.js';
@@ -20,10 +21,7 @@ export function createHealer(store: Store, log: (line: string) => void, onHealed
   let closed = false;
   const heal = async (id: string, why: string) => {
     try {
-      const result = await store.commit(id, (current) => {
-        if (current.task.status === current.status) return null; // nothing to heal (a duplicate is resolved by the re-read)
-        return { task: current.task, body: current.body, status: current.status, reason: 'moved on disk' };
-      }, 'filesystem');
+      const result = await healMovedTask(store, id);
       failures.delete(id);
       if (result.changed) log(`healed ${id} (${why}): its frontmatter now says ${result.after.status}`);
       onHealed(id);

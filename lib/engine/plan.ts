@@ -1,16 +1,13 @@
 import { compareText } from '../core/compare.js';
 import { toPriorityRank } from '../core/priority.js';
 import type { Status } from '../core/status.js';
-import type { AdapterKind } from '../core/spawn.js';
+import { MAX_DISPATCH_FAILURES, type AdapterKind } from '../core/spawn.js';
 import type { Lease, Routing } from '../core/task.js';
 import { ROUTES } from '../net/protocol/routes.js';
 import type { OrgChart } from '../org/schema.js';
 import type { UnavailableWorkspace } from '../org/workspaces.js';
 import type { AgentPause } from '../store/records/agent-pauses.js';
 import { routeUnpaused } from './paused-route.js';
-
-/** Failures after which a ready task goes to deadletter instead of being dispatched. */
-export const MAX_DISPATCH_FAILURES = 3;
 
 /** What the planner needs of a task (the index holds exactly this). */
 export interface PlanTask {

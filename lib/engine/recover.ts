@@ -1,5 +1,6 @@
 import { readdir, readFile, unlink } from 'node:fs/promises';
 import { toIdDate } from '../core/ids.js';
+import { requeueUnspawned } from '../store/changes/dispatch.js';
 import { readEvents, type EventInput } from '../store/events/log.js';
 import type { Store } from '../store/commit/store.js';
 import type { StoredTask } from '../store/disk/task-file.js';
@@ -92,11 +93,7 @@ async function requeue(store: Store, leased: StoredTask, sessionId: string, mark
     ];
     await store.events.record(new Date(leased.task.lastTransitionAt), lost);
   }
-  const result = await store.commit(taskId, (current) => {
-    if (current.status !== 'in-progress' || current.task.lease?.sessionId !== sessionId) return null;
-    return { task: current.task, body: current.body, status: 'ready', reason: 'spawn never handed to an adapter (daemon restart)' };
-  }, 'scheduler');
-  return result.transitioned;
+  return requeueUnspawned(store, taskId, sessionId);
 }
 
 /** Whether the `task.dispatched` of this lease reached the log (it is appended after the commit, so a crash can lose it). */

@@ -2,7 +2,7 @@ import type { Adapter } from '../core/spawn.js';
 import type { OrgChart } from '../org/schema.js';
 import type { Fault } from '../store/commit/protocol.js';
 import type { Store } from '../store/commit/store.js';
-import type { LeaseOwner } from './dispatch.js';
+import type { LeaseOwner } from '../store/changes/dispatch.js';
 import type { Action, AdapterKind, HoldReason, Mode, Snapshot } from './plan.js';
 
 /** Where the scheduler reads state from: the daemon's index, or a store listing. */

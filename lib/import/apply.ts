@@ -1,10 +1,9 @@
 import { cp, lstat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { canTransition, type Status } from '../core/status.js';
 import type { Task } from '../core/task.js';
-import { createExclusive, ensureDir } from '../fs/atomic.js';
+import { ensureDir } from '../fs/atomic.js';
 import { withLock } from '../fs/lock.js';
-import { findTaskFiles } from '../store/commit/protocol.js';
+import { createImportedTask, updateImportedTask } from '../store/changes/import.js';
 import type { EventInput, EventPayloads } from '../core/events.js';
 import type { Store } from '../store/commit/store.js';
 import { renderTask } from '../store/disk/task-file.js';
@@ -87,10 +86,9 @@ async function takeConcurrentImports(store: Store, plan: ImportPlan): Promise<vo
 async function createTask(store: Store, plan: ImportPlan, item: PlannedItem, options: ApplyImportOptions): Promise<EventInput> {
   const task = item.task!;
   await copyFiles(store, plan.system, item.record, task.id);
-  const content = renderTask(task, toImportBody(item.record, plan.system, task.id));
-  const created = await withLock(store.paths.lockFile(task.id), { what: task.id }, async () =>
-    (await findTaskFiles(store.paths, task.id)).length === 0 && (await createExclusive(store.paths.taskFile(task.status, task.id), content)),
-  );
+  const body = toImportBody(item.record, plan.system, task.id);
+  const content = renderTask(task, body);
+  const created = await createImportedTask(store, task, body);
   if (!created) throw new Error(`id clash: ${task.id} appeared in svc during the import; run the import again`);
   plan.map.entries[item.sourceId] = { id: task.id, sourceHash: item.sourceHash, svcHash: toHash(content), importedAt: options.now.toISOString() };
   return { type: 'task.imported', taskId: task.id, actor: options.actor, payload: { source: plan.system, sourceId: item.sourceId, action: 'created', status: task.status, title: task.title, ...toHistory(item) } };
@@ -101,10 +99,8 @@ async function updateTask(store: Store, plan: ImportPlan, item: PlannedItem, ids
   const deps = rewriteDeps(record.dependsOn, { ids, map: plan.map, ...(record.scope ? { scope: record.scope } : {}) });
   item.dangling = deps.dangling;
   await copyFiles(store, plan.system, record, item.id!);
-  let unapplied: string | undefined;
-  const result = await store.commit(item.id!, (current) => {
-    const status = toReachable(current.status, record.status);
-    unapplied = status.to === record.status ? undefined : `the source's status (${record.status}) is not applied: svc moves no task from ${current.status} to ${record.status}, so it stays ${current.status}${current.status === 'done' || current.status === 'cancelled' ? ' (a reopened entry is new work: svc task create)' : ` (svc task status ${current.task.id} <status> moves it)`}`;
+  const payload = { source: plan.system, sourceId: item.sourceId, action: 'updated' as const, ...toHistory(item) };
+  const { result, unapplied } = await updateImportedTask(store, item.id!, { status: record.status, actor: options.actor, payload, toTask: (current) => {
     const metadata = { ...current.task.metadata, ...record.fields?.metadata };
     if (record.extra) metadata[plan.system] = record.extra;
     if (metadata.source && typeof metadata.source === 'object') metadata.source = { ...metadata.source, importedAt: options.now.toISOString() };
@@ -112,18 +108,10 @@ async function updateTask(store: Store, plan: ImportPlan, item: PlannedItem, ids
       ? { ...record.exact, id: current.task.id, dependsOn: deps.dependsOn, lease: current.task.lease, metadata: { ...record.exact.metadata } }
       : { ...current.task, title: record.title.trim(), priority: record.priority ?? current.task.priority, routing: { ...current.task.routing, ...record.fields?.routing, tags: record.tags ?? [] }, dependsOn: deps.dependsOn, metadata };
     if (!record.exact && !record.tags?.length) delete task.routing.tags;
-    return { task, body: toImportBody(record, plan.system, current.task.id), status: status.to, ...(status.cause ? { cause: status.cause } : {}), reason: 'changed at the source', events: [{ type: 'task.imported', taskId: current.task.id, actor: options.actor, payload: { source: plan.system, sourceId: item.sourceId, action: 'updated', ...toHistory(item) } }] };
-  }, options.actor);
+    return { task, body: toImportBody(record, plan.system, current.task.id) };
+  } });
   if (unapplied) item.reason = unapplied;
   plan.map.entries[item.sourceId] = { id: result.after.task.id, sourceHash: item.sourceHash, svcHash: toHash(renderTask(result.after.task, result.after.body)), importedAt: options.now.toISOString() };
-}
-
-/** The source's new status when svc's transition table allows it (a direct move to done as a close), else the current one. */
-function toReachable(from: Status, to: Status): { to: Status; cause?: 'close' } {
-  if (from === to) return { to };
-  if (canTransition(from, to)) return { to };
-  if (to === 'done' && canTransition(from, to, 'close')) return { to, cause: 'close' };
-  return { to: from };
 }
 
 /** Copies an entry's files folder to `data/imports/<system>-files/<id>/` (files already there are replaced). */

@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import type { DecisionResult } from '../store/changes/approval.js';
-import { approveTask, rejectTask } from '../store/changes/decision.js';
+import { approveTask, rejectTask } from '../store/changes/gates/decision.js';
 import { assertOperatorDecision } from './operator-only.js';
 import { toFlowLoader } from './org.js';
 import { assertFieldSize, idParam, notifyCommitted, toolParams } from './params.js';

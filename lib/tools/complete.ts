@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import type { Status } from '../core/status.js';
-import { toPendingCheck } from '../store/changes/checking.js';
-import { completeTask, OUTCOMES } from '../store/changes/complete.js';
+import { toPendingCheck } from '../store/changes/gates/checking.js';
+import { completeTask, OUTCOMES } from '../store/changes/gates/complete.js';
 import { toFlowLoader } from './org.js';
 import { actorParam, assertFieldSize, idParam, notifyCommitted, sessionIdParam, toCaller, toolParams, withHandOn } from './params.js';
 import type { ToolDef } from './registry.js';

@@ -2,7 +2,7 @@ import { loadOrg, toDaemonSettings } from '../org/org-chart.js';
 import { assertKnownRouting, hasRoute, type RoutingFields } from '../org/routing.js';
 import type { OrgChart } from '../org/schema.js';
 import { loadWorkflow } from '../org/workflow.js';
-import type { GateFlow } from '../store/changes/complete.js';
+import type { GateFlow } from '../store/changes/gates/complete.js';
 import type { ToolContext } from './registry.js';
 
 /** The org chart a call works with: the context's (the daemon caches it), else read from the root. */

@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { createReadStream, existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { isAbsolute } from 'node:path';
-import { leaseTask } from '../../lib/engine/dispatch.js';
+import { leaseTask } from '../../lib/store/changes/dispatch.js';
 import { createStore } from '../../lib/store/commit/store.js';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';

@@ -4,7 +4,7 @@ import { createStandaloneAdapter } from '../../adapters/standalone.js';
 import { SvcError } from '../../core/errors.js';
 import type { Adapter } from '../../core/spawn.js';
 import { svcBinPath } from '../../core/package-root.js';
-import type { LeaseOwner } from '../../engine/dispatch.js';
+import type { LeaseOwner } from '../../store/changes/dispatch.js';
 import { createGateRoleResolver, type GateRoleResolver, type GateRoute } from '../../engine/gates.js';
 import { createApprovalAlerts } from '../../engine/alerts/approval.js';
 import { startMurmur } from '../../engine/murmur/runner.js';

@@ -6,6 +6,7 @@ import { SpawnError } from '../../core/spawn.js';
 import type { TaskWorkspace } from '../../core/task.js';
 import type { OrgChart } from '../../org/schema.js';
 import { toWorktreeRoot } from '../../org/workspaces.js';
+import { attachWorkspace } from '../../store/changes/workspace.js';
 import type { Store } from '../../store/commit/store.js';
 import type { StoredTask } from '../../store/disk/task-file.js';
 import { addWorktree, GitError, removeWorktree, runGit } from '../../workspace/git.js';
@@ -79,13 +80,7 @@ async function parentWorkspace(store: Store, leased: StoredTask): Promise<TaskWo
 
 /** Writes the workspace into the task under its lease; if the lease is gone, undoes a worktree made for it. */
 async function record(options: WorkspaceStepOptions, taskId: string, workspace: TaskWorkspace, madeIn: { repo: string; root: string } | null): Promise<TaskWorkspace> {
-  const result = await options.store.commit(taskId, (current) => {
-    if (current.status !== 'in-progress' || current.task.lease?.sessionId !== options.sessionId) return null;
-    return {
-      task: { ...current.task, workspace }, body: current.body, status: 'in-progress', touch: false,
-      events: [{ type: 'workspace.attached', taskId, actor: 'scheduler', payload: { ...workspace, created: madeIn !== null } }],
-    };
-  }, 'scheduler').catch((err: unknown) => err as Error);
+  const result = await attachWorkspace(options.store, { taskId, sessionId: options.sessionId, workspace, created: madeIn !== null }).catch((err: unknown) => err as Error);
   if (!(result instanceof Error) && result.changed) return workspace;
   if (madeIn) await undo(options.store.paths.workspaces, madeIn, taskId, workspace);
   throw new SpawnError('workspace_failed', `the worktree could not be recorded in ${taskId}: ${result instanceof Error ? result.message : 'its lease ended meanwhile'}`);

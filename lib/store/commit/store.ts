@@ -8,10 +8,10 @@ import { DEFAULT_PRIORITY, type Priority } from '../../core/priority.js';
 import { STATUSES, type Status } from '../../core/status.js';
 import { assertTaskText, parseTask, type Routing, type Task } from '../../core/task.js';
 import { systemClock, type Clock } from '../../core/time/clock.js';
-import { createExclusive, ensureDir, isNameTaken } from '../../fs/atomic.js';
-import { withLock } from '../../fs/lock.js';
+import { ensureDir, isNameTaken } from '../../fs/atomic.js';
 import { allocateId } from './allocate.js';
-import { byNewest, commitTask, findTaskFiles, readCopies, toStored, type ChangeFn, type CommitResult, type Fault } from './protocol.js';
+import { createTaskFile } from './create.js';
+import { byNewest, commitTask, findTaskFiles, readCopies, type ChangeFn, type CommitResult, type Fault } from './protocol.js';
 import { createEventLog, type EventInput } from '../events/log.js';
 import { toPaths, toTaskId, type Paths } from '../disk/paths.js';
 import { readTaskFileSettled } from '../disk/settled-read.js';
@@ -106,12 +106,7 @@ export function createStore(options: StoreOptions) {
       for (;;) {
         const id = await allocateId(paths, now);
         const task = parseTask(toNewTask(id, status, input, now), `new task ${id}`);
-        const path = paths.taskFile(status, id);
-        const content = renderTask(task, body);
-        // Not read back after the lock is released: the scheduler may move it at once (another host too).
-        const created = await withLock(paths.lockFile(id), { what: id, waitMs: lockWaitMs }, async () =>
-          (await createExclusive(path, content)) ? toStored(path, task, content, status) : null,
-        );
+        const created = await createTaskFile(paths, task, body, { lockWaitMs });
         if (!created) continue;
         const { title, priority, routing, createdBy } = task;
         await events.record(now, [

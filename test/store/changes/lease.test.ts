@@ -1,6 +1,6 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { completeTask } from '../../../lib/store/changes/complete.js';
+import { completeTask } from '../../../lib/store/changes/gates/complete.js';
 import { blockTask, cancelTask, setStatus } from '../../../lib/store/changes/ops.js';
 import { claimTask, closeTask, updateTask, updateTaskAsOperator } from '../../../lib/store/changes/work.js';
 import type { Store } from '../../../lib/store/commit/store.js';

@@ -1,10 +1,7 @@
-import { CHECK_AGENT } from '../core/spawn.js';
-import type { Task } from '../core/task.js';
-import { toTerminalText } from '../core/text.js';
-import type { CommitResult } from '../store/commit/protocol.js';
-import type { Store } from '../store/commit/store.js';
-import type { AdapterKind } from './plan.js';
-import { MAX_DISPATCH_FAILURES } from './plan.js';
+import { CHECK_AGENT, MAX_DISPATCH_FAILURES, type AdapterKind } from '../../core/spawn.js';
+import type { Task } from '../../core/task.js';
+import type { CommitResult } from '../commit/protocol.js';
+import type { Store } from '../commit/store.js';
 
 const ACTOR = 'scheduler';
 
@@ -147,14 +144,16 @@ export async function requeueOrphanedRun(store: Store, taskId: string, sessionId
   return result.transitioned;
 }
 
-/** The console alert of a deadletter (`[AOF] DEADLETTER:` lines). */
-export function formatDeadletterAlert(dead: Deadlettered, agent: string | undefined): string {
-  const { task } = dead;
-  return [
-    `[AOF] DEADLETTER: ${task.id} "${task.title}"`,
-    `[AOF] DEADLETTER:   failures: ${dead.failureCount}, last reason: ${dead.last ? describeFailure(dead.last) : dead.lastFailureReason}, agent: ${agent ?? task.routing.agent ?? 'unrouted'}`,
-    `[AOF] DEADLETTER:   action: fix the cause, then run \`svc task resurrect ${task.id}\``,
-  ].map((line) => toTerminalText(line)).join('\n');
+/**
+ * Moves a task still in progress under `sessionId` back to ready when its spawn was never handed
+ * to an adapter (the daemon stopped between the lease and the spawn). Returns true when the task moved.
+ */
+export async function requeueUnspawned(store: Store, taskId: string, sessionId: string): Promise<boolean> {
+  const result = await store.commit(taskId, (current) => {
+    if (current.status !== 'in-progress' || current.task.lease?.sessionId !== sessionId) return null;
+    return { task: current.task, body: current.body, status: 'ready', reason: 'spawn never handed to an adapter (daemon restart)' };
+  }, ACTOR);
+  return result.transitioned;
 }
 
 // --- internal ---

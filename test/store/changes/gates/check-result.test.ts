@@ -1,11 +1,11 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { finishChecks, KEPT_FAILURES, type CheckOutcome } from '../../../lib/store/changes/check-result.js';
-import { completeTask } from '../../../lib/store/changes/complete.js';
-import type { Store } from '../../../lib/store/commit/store.js';
-import { claimTask } from '../../../lib/store/changes/work.js';
-import { cleanRoots } from '../../helpers/root.js';
-import { setup } from '../../tools/helpers.js';
+import { finishChecks, KEPT_FAILURES, type CheckOutcome } from '../../../../lib/store/changes/gates/check-result.js';
+import { completeTask } from '../../../../lib/store/changes/gates/complete.js';
+import type { Store } from '../../../../lib/store/commit/store.js';
+import { claimTask } from '../../../../lib/store/changes/work.js';
+import { cleanRoots } from '../../../helpers/root.js';
+import { setup } from '../../../tools/helpers.js';
 
 const noFlow = async () => {
   throw new Error('no workflow in these tests');

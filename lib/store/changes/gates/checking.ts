@@ -1,9 +1,9 @@
-import { CHECK_AGENT } from '../../core/spawn.js';
-import type { Task } from '../../core/task.js';
-import type { Change } from '../commit/protocol.js';
+import { CHECK_AGENT } from '../../../core/spawn.js';
+import type { Task } from '../../../core/task.js';
+import type { Change } from '../../commit/protocol.js';
 import type { CompleteInput, GateFlow } from './gate-flow.js';
-import type { Store } from '../commit/store.js';
-import type { StoredTask } from '../disk/task-file.js';
+import type { Store } from '../../commit/store.js';
+import type { StoredTask } from '../../disk/task-file.js';
 
 /**
  * How long the daemon's lease on a task whose checks are due holds it until a check runner starts

@@ -1,7 +1,7 @@
-import { SvcError } from '../../core/errors.js';
-import type { Awaiting, DecisionResult } from './approval.js';
+import { SvcError } from '../../../core/errors.js';
+import type { Awaiting, DecisionResult } from '../approval.js';
 import type { GateFlow } from './gate-flow.js';
-import type { StoredTask } from '../disk/task-file.js';
+import type { StoredTask } from '../../disk/task-file.js';
 
 /** What a decision is checked against: where the task waits, its workflow, the gate the decision names. */
 export interface DecisionCheck {

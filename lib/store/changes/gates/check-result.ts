@@ -1,11 +1,11 @@
-import type { Status } from '../../core/status.js';
-import { toStorableText } from '../../core/text.js';
-import { CHECK_AGENT } from '../../core/spawn.js';
+import type { Status } from '../../../core/status.js';
+import { toStorableText } from '../../../core/text.js';
+import { CHECK_AGENT } from '../../../core/spawn.js';
 import { toPendingCheck, type PendingCheck } from './checking.js';
 import { toCompletionChange, type GateFlow } from './complete.js';
-import type { Change } from '../commit/protocol.js';
-import type { Store } from '../commit/store.js';
-import type { StoredTask } from '../disk/task-file.js';
+import type { Change } from '../../commit/protocol.js';
+import type { Store } from '../../commit/store.js';
+import type { StoredTask } from '../../disk/task-file.js';
 
 /** How one check ended. */
 export interface CheckOutcome {

@@ -1,4 +1,4 @@
-import type { Caller } from './lease.js';
+import type { Caller } from '../lease.js';
 
 /** Outcomes of a completion. */
 export const OUTCOMES = ['complete', 'needs_review', 'blocked'] as const;

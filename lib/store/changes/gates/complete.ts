@@ -1,13 +1,13 @@
-import { SvcError } from '../../core/errors.js';
-import type { EventInput, EventPayloads } from '../../core/events.js';
-import type { Status } from '../../core/status.js';
-import { assertNoNul, type Task } from '../../core/task.js';
-import { toAwaitingArrival } from './approval.js';
-import type { Change, CommitResult } from '../commit/protocol.js';
-import { assertLeaseAllows } from './lease.js';
+import { SvcError } from '../../../core/errors.js';
+import type { EventInput, EventPayloads } from '../../../core/events.js';
+import type { Status } from '../../../core/status.js';
+import { assertNoNul, type Task } from '../../../core/task.js';
+import { toAwaitingArrival } from '../approval.js';
+import type { Change, CommitResult } from '../../commit/protocol.js';
+import { assertLeaseAllows } from '../lease.js';
 import type { CompleteInput, GateFlow } from './gate-flow.js';
-import type { Store } from '../commit/store.js';
-import type { StoredTask } from '../disk/task-file.js';
+import type { Store } from '../../commit/store.js';
+import type { StoredTask } from '../../disk/task-file.js';
 import { toCheckingChange, toDueChecks } from './checking.js';
 
 export { OUTCOMES, type CompleteInput, type Outcome } from './gate-flow.js';

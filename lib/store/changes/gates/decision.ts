@@ -1,11 +1,11 @@
-import { SvcError } from '../../core/errors.js';
-import type { Task } from '../../core/task.js';
-import { toAwaiting, toAwaitingArrival, type Awaiting, type DecisionResult } from './approval.js';
-import type { Change, CommitResult } from '../commit/protocol.js';
+import { SvcError } from '../../../core/errors.js';
+import type { Task } from '../../../core/task.js';
+import { toAwaiting, toAwaitingArrival, type Awaiting, type DecisionResult } from '../approval.js';
+import type { Change, CommitResult } from '../../commit/protocol.js';
 import { assertDecidable, toRepeat } from './decision-checks.js';
 import type { GateFlow } from './gate-flow.js';
-import type { Store } from '../commit/store.js';
-import type { StoredTask } from '../disk/task-file.js';
+import type { Store } from '../../commit/store.js';
+import type { StoredTask } from '../../disk/task-file.js';
 
 /** Who decides, with what note, at which gate. */
 export interface DecisionInput {

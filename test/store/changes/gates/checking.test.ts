@@ -1,8 +1,8 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import type { Task } from '../../../lib/core/task.js';
-import { toDueChecks } from '../../../lib/store/changes/checking.js';
-import type { GateFlow } from '../../../lib/store/changes/complete.js';
+import type { Task } from '../../../../lib/core/task.js';
+import { toDueChecks } from '../../../../lib/store/changes/gates/checking.js';
+import type { GateFlow } from '../../../../lib/store/changes/gates/complete.js';
 
 const flow: GateFlow = { name: 'ship', gates: [{ id: 'implement', role: 'dev' }, { id: 'review', role: 'rev', verify: ['test', 'lint'] }] };
 

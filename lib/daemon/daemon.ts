@@ -43,12 +43,14 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
     await store.init();
     assertPrivateDir(paths.data);
     parts = { lock: await holdInstanceLock(paths) };
+    signals?.onForce(() => parts.lock!.release()); // a second signal during the start
     parts.log = createLog({ file: paths.daemonLog, stderr: options.stderr, now: clock });
     parts.events = createEventRetry({ events: store.events, log: () => parts.log });
     const removed = await clearLeftovers(paths);
     if (removed.length) parts.log.warn('daemon.leftovers_removed', { removed });
     await migrateAtStart(store, parts.log);
-    const daemon = await launch(paths, store, options, clock, parts as Running);
+    const { daemon, abandon } = await launch(paths, store, options, clock, parts as Running);
+    signals?.onForce(abandon);
     signals?.onStop(() => void daemon.close());
     void daemon.closed.then(() => signals?.remove());
     return daemon;
@@ -67,7 +69,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
 
 // --- internal ---
 
-async function launch(paths: Paths, store: Store, options: DaemonOptions, clock: Clock, parts: Running): Promise<Daemon> {
+async function launch(paths: Paths, store: Store, options: DaemonOptions, clock: Clock, parts: Running): Promise<{ daemon: Daemon; abandon(): Promise<void> }> {
   const { log } = parts;
   let wake = (): void => undefined; // bound to the scheduler once it runs
   let observe = (_change: IndexChange): void => undefined;
@@ -137,13 +139,14 @@ async function launch(paths: Paths, store: Store, options: DaemonOptions, clock:
     busy = core.scheduling.busy;
     observe = core.scheduling.observe;
   }
-  const { close, closed } = createStop(core, server, requests);
+  const { close, closed, abandon } = createStop(core, server, requests);
   watchInstance(core, options.instanceCheckMs ?? 1000, close);
-  return {
+  const daemon: Daemon = {
     paths, pid: core.pid, store, index, spawns, log, metrics, closed, close, lost: () => core.lost,
     onHook(listener) {
       core.listeners.add(listener);
       return () => core.listeners.delete(listener);
     },
   };
+  return { daemon, abandon };
 }

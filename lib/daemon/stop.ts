@@ -4,7 +4,7 @@ import { closeServer, type RequestTracker } from './shutdown.js';
 import type { Core } from './options.js';
 
 /** The stop: 503 on /healthz while in-flight requests finish, then close, remove pid and socket, log. */
-export function createStop(core: Core, server: Server, requests: RequestTracker): { close(): Promise<void>; closed: Promise<void> } {
+export function createStop(core: Core, server: Server, requests: RequestTracker): { close(): Promise<void>; closed: Promise<void>; abandon(): Promise<void> } {
   const { paths, clock, pid, parts } = core;
   let stopped: Promise<void> | null = null;
   let markClosed!: () => void;
@@ -32,7 +32,15 @@ export function createStop(core: Core, server: Server, requests: RequestTracker)
       await parts.lock.release();
       markClosed();
     })());
-  return { close, closed };
+  // A forced stop (a second signal): only what would keep the next daemon out or mislead a client.
+  const abandon = async () => {
+    parts.log.warn('daemon.forced', { pid, inFlight: requests.count(), message: 'a second signal: stopping at once without the drain; leased tasks are left to lease expiry and recovery' });
+    await removeSocket(paths.socket, core.socketIno);
+    await removePidFile(paths, pid);
+    await parts.log.close();
+    await parts.lock.release();
+  };
+  return { close, closed, abandon };
 }
 
 /**

@@ -24,7 +24,7 @@ function holdingAgent(): string[] {
     const fs = require('node:fs');
     const socket = net.connect(process.env.SVC_SOCKET, () => {
       socket.write('POST /v1/tool/invoke HTTP/1.1\\r\\nHost: svc\\r\\nContent-Type: application/json\\r\\nContent-Length: 1000\\r\\n\\r\\n{');
-      setTimeout(() => fs.writeFileSync(process.env.SVC_HOME + '/agent.pid', String(process.pid)), 200);
+      setTimeout(() => fs.writeFileSync(process.env.SVC_HOME + '/agent.pid', String(process.pid)), 500);
     });
     socket.on('error', () => {});
     setTimeout(() => {}, 60000);
@@ -52,17 +52,18 @@ for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     const agent = await within(20_000, () => existsSync(`${root}/agent.pid`) && Number(readFileSync(`${root}/agent.pid`, 'utf8')), 'the agent to hold a request');
     agents.push(agent);
     child.child.kill(signal);
-    await logShows(paths.daemonLog, /info daemon\.stopping .*"inFlight":1/);
+    await logShows(paths.daemonLog, /info daemon\.stopping/);
     const forcedAt = Date.now();
     child.child.kill(signal);
     const { code } = await child.exited;
     assert.is(code, FORCED_EXIT_CODES[signal]);
-    assert.ok(Date.now() - forcedAt < 3000, `exited ${Date.now() - forcedAt} ms after the second signal; the drain waits 10 s`);
+    assert.ok(Date.now() - forcedAt < 5000, `exited ${Date.now() - forcedAt} ms after the second signal; the drain waits 10 s`);
     assert.ok(isAlive(agent), 'the agent still runs');
     assert.not.ok(existsSync(paths.socket), 'socket removed');
     assert.not.ok(existsSync(paths.pidFile), 'pid file removed');
     assert.not.ok(existsSync(paths.instanceLock), 'instance lock released');
     const log = readFileSync(paths.daemonLog, 'utf8');
+    assert.match(log, /info daemon\.stopping .*"inFlight":1/, 'the agent\'s request held the drain');
     assert.match(log, /warn daemon\.forced/);
     assert.not.match(log, /info daemon\.stopped/);
     const task = (await createStore({ root }).get(id)).task;

@@ -5,9 +5,7 @@ import type { Paths } from '../store/disk/paths.js';
 import type { Store } from '../store/commit/store.js';
 import type { TaskIndex } from '../store/index/tasks.js';
 import type { ToolDef } from '../tools/registry.js';
-import type { ChangeFeed } from './http/change-feed.js';
 import type { EventRetry } from './event-retry.js';
-import type { createHealer } from './heal.js';
 import type { HealthPort } from './health-port.js';
 import type { InstanceLock } from './instance/lock.js';
 import type { DaemonLog } from './instance/log.js';
@@ -16,7 +14,7 @@ import type { HookName } from '../net/protocol/routes.js';
 import type { Scheduling } from './scheduling/start.js';
 import type { ServerLimits } from './http/limits.js';
 import type { SpawnQueue } from './scheduling/spawn-queue.js';
-import type { WebPort, WebStarter } from './web-port.js';
+import type { WebStarter } from './web-port.js';
 
 /** Options of `startDaemon`; everything but `root` and `tools` has a default. */
 export interface DaemonOptions {
@@ -85,33 +83,23 @@ export interface Running {
   lock: InstanceLock;
   log: DaemonLog;
   events: EventRetry;
-  index?: TaskIndex;
   server?: Server;
   health?: HealthPort;
-  metrics?: Metrics;
 }
 
-/** What a started daemon is made of, shared by the routes and the stop. */
-export interface Core {
-  paths: Paths;
-  store: Store;
-  options: DaemonOptions;
-  clock: Clock;
-  parts: Running & { index: TaskIndex };
-  spawns: SpawnQueue;
-  listeners: Set<HookListener>;
-  pid: number;
-  version: string;
-  startedAt: number;
+/**
+ * What changes over a running daemon's life: its flags, and the parts that come up after the
+ * wiring (each null until it is up). Written by the start and the stop; the routes and the wiring read it.
+ */
+export interface DaemonState {
   stopping: boolean;
+  /** Every task, terminal ones included, has been read. */
   loaded: boolean;
+  /** Why the daemon stopped on its own (see `Daemon.lost`). */
+  lost: string | null;
   /** The inode of the socket this daemon bound. */
   socketIno: number;
-  lost: string | null;
+  index: TaskIndex | null;
+  metrics: Metrics | null;
   scheduling: Scheduling | null;
-  healer: ReturnType<typeof createHealer>;
-  /** Task changes, for the long-poll of `svc board --watch`. */
-  changes: ChangeFeed;
-  /** The web board's listener (docs/web-board.md). */
-  web: WebPort;
 }

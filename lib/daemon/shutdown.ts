@@ -49,14 +49,47 @@ export function closeServer(server: Server, graceMs: number): Promise<void> {
 }
 
 /**
- * Traps SIGTERM and SIGINT from the first instant of a start, so a signal during the start is not
- * fatal: it stops the daemon as soon as it is up.
+ * A second SIGTERM or SIGINT this soon after the first stops the daemon at once: the first starts
+ * the graceful drain; a second within this window (an operator pressing Ctrl-C twice, a supervisor
+ * that lost patience) skips it.
  */
-export function trapSignals(): { onStop(stop: () => void): void; remove(): void } {
-  let requested = false;
+export const FORCE_WINDOW_MS = 5000;
+
+/** The exit code of a forced stop: 128 + the signal's number, as a shell reports a process ended by it. */
+export const FORCED_EXIT_CODES = { SIGINT: 130, SIGTERM: 143 } as const;
+
+/** The signals a daemon process stops on. */
+export type StopSignal = keyof typeof FORCED_EXIT_CODES;
+
+/** The signal handlers of a daemon process, set once at the start; `onStop` and `onForce` are told when they fire. */
+export interface SignalTrap {
+  /** The graceful stop, called on a first signal (at once if one came during the start). */
+  onStop(stop: () => void): void;
+  /** What a forced stop releases before the process exits (the instance lock, the socket, the pid file). */
+  onForce(release: () => Promise<void>): void;
+  remove(): void;
+}
+
+/**
+ * Traps SIGTERM and SIGINT from the first instant of a start, so a signal during the start is not
+ * fatal: it stops the daemon as soon as it is up. A second signal within `FORCE_WINDOW_MS` of the
+ * first runs the `onForce` release and exits with `FORCED_EXIT_CODES[signal]`, leaving leased tasks
+ * to lease expiry and recovery, as a crash would.
+ */
+export function trapSignals(): SignalTrap {
+  let firstAt: number | null = null;
+  let forcing = false;
   let stopper: (() => void) | null = null;
-  const handler = () => {
-    requested = true;
+  let release = async (): Promise<void> => undefined;
+  const handler = (signal: StopSignal) => {
+    const now = Date.now();
+    if (forcing) return;
+    if (firstAt !== null && now - firstAt <= FORCE_WINDOW_MS) {
+      forcing = true;
+      void release().catch(() => undefined).finally(() => process.exit(FORCED_EXIT_CODES[signal]));
+      return;
+    }
+    firstAt = now;
     stopper?.();
   };
   process.on('SIGTERM', handler);
@@ -64,7 +97,10 @@ export function trapSignals(): { onStop(stop: () => void): void; remove(): void 
   return {
     onStop(stop) {
       stopper = stop;
-      if (requested) stop();
+      if (firstAt !== null) stop();
+    },
+    onForce(next) {
+      release = next;
     },
     remove() {
       process.off('SIGTERM', handler);

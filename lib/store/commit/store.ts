@@ -12,7 +12,7 @@ import { ensureDir, isNameTaken } from '../../fs/atomic.js';
 import { allocateId } from './allocate.js';
 import { createTaskFile } from './create.js';
 import { byNewest, commitTask, findTaskFiles, readCopies, type ChangeFn, type CommitResult, type Fault } from './protocol.js';
-import { createEventLog, type EventInput } from '../events/log.js';
+import { createEventLog, type EventInput, type EventLog } from '../events/log.js';
 import { toPaths, toTaskId, type Paths } from '../disk/paths.js';
 import { readTaskFileSettled } from '../disk/settled-read.js';
 import { renderTask, type StoredTask } from '../disk/task-file.js';
@@ -69,10 +69,28 @@ export interface Listing {
 }
 
 /** The task store over one root. Every mutation follows the commit protocol. */
-export type Store = ReturnType<typeof createStore>;
+export interface Store {
+  paths: Paths;
+  clock: Clock;
+  newSessionId: () => string;
+  /** Creates the tree (status directories, a private `data/`) once; every write calls it first. */
+  init(): Promise<void>;
+  /** The event log of committed changes (`record` never rejects; failures go to `onEventError`). */
+  events: EventLog;
+  /** Creates a task in backlog (or ready) with a fresh id; the file is created exclusively. */
+  create(input: CreateInput): Promise<StoredTask>;
+  /** Resolves an id argument (full id, bare sequence of today or the latest date, or unique prefix). */
+  resolve(arg: string): Promise<string>;
+  /** Reads one task by id or prefix; two copies (mid-move) yield the newer. */
+  get(arg: string): Promise<StoredTask>;
+  /** Reads every task of the given statuses (all by default); invalid files are reported, not thrown. */
+  list(statuses?: readonly Status[]): Promise<Listing>;
+  /** Runs the commit protocol on one task (by id or prefix). */
+  commit(arg: string, change: ChangeFn, actor: string): Promise<CommitResult>;
+}
 
 /** Creates the store of a root. Stateless apart from options: safe to use from many processes. */
-export function createStore(options: StoreOptions) {
+export function createStore(options: StoreOptions): Store {
   const paths = toPaths(options.root);
   const clock = options.clock ?? systemClock;
   const newSessionId = options.newSessionId ?? randomUUID;
@@ -91,10 +109,8 @@ export function createStore(options: StoreOptions) {
     clock,
     newSessionId,
     init,
-    /** The event log of committed changes (`record` never rejects; failures go to `onEventError`). */
     events,
 
-    /** Creates a task in backlog (or ready) with a fresh id; the file is created exclusively. */
     async create(input: CreateInput): Promise<StoredTask> {
       await init();
       assertTaskText(input.title, input.body);
@@ -116,13 +132,11 @@ export function createStore(options: StoreOptions) {
       }
     },
 
-    /** Resolves an id argument (full id, bare sequence of today or the latest date, or unique prefix). */
     async resolve(arg: string): Promise<string> {
       if (isSafeId(arg) && (await findTaskFiles(paths, arg)).length > 0) return arg;
       return resolveIdArg(arg, (await listNames(paths)).keys(), toIdDate(clock()));
     },
 
-    /** Reads one task by id or prefix; two copies (mid-move) yield the newer. */
     async get(arg: string): Promise<StoredTask> {
       const id = await this.resolve(arg);
       const read = (await readCopies(paths, id, { settle: false })).map(({ copy }) => copy);
@@ -131,12 +145,10 @@ export function createStore(options: StoreOptions) {
       return valid.sort(byNewest)[0]!;
     },
 
-    /** Reads every task of the given statuses (all by default); invalid files are reported, not thrown. */
     async list(statuses: readonly Status[] = STATUSES): Promise<Listing> {
       return listTasks(paths, statuses);
     },
 
-    /** Runs the commit protocol on one task (by id or prefix). */
     async commit(arg: string, change: ChangeFn, actor: string): Promise<CommitResult> {
       const id = await this.resolve(arg);
       return commitTask(paths, id, change, { now: clock(), actor, lockWaitMs, events, ...(options.fault ? { fault: options.fault } : {}) });

@@ -1,8 +1,6 @@
 import { hostname } from 'node:os';
 import type { CAC } from 'cac';
-import { createCommandAdapter } from '../adapters/command.js';
-import { createStandaloneAdapter } from '../adapters/standalone.js';
-import { svcBinPath } from '../core/package-root.js';
+import { createAdapterSet } from '../adapters/assemble.js';
 import { isSvcError } from '../core/errors.js';
 import { toTerminalText } from '../core/text.js';
 import { requestDaemon, toDaemonError } from '../daemon/instance/client.js';
@@ -61,11 +59,9 @@ async function runActive(ctx: Context, store: Store): Promise<Action[]> {
   const root = ctx.root;
   const org = () => loadOrg(root);
   const settings = toDaemonSettings(await org());
-  const command = createCommandAdapter({
-    root, socketPath: store.paths.socket, loadOrg: org, baseEnv: ctx.io.env, logFile: `${store.paths.logs}/agents.log`,
-    extraEnv: { SVC_BIN: svcBinPath(), SVC_NODE: process.execPath }, runLogMaxBytes: () => settings.runLogMaxBytes,
+  const { command, standalone } = createAdapterSet({
+    paths: store.paths, loadOrg: org, env: ctx.io.env, settings: () => settings, spawnTimeoutMs: settings.spawnTimeoutMs, token: () => ctx.io.env.SVC_GATEWAY_TOKEN,
   });
-  const standalone = createStandaloneAdapter({ gatewayUrl: () => settings.gatewayUrl, token: () => ctx.io.env.SVC_GATEWAY_TOKEN, timeoutMs: settings.spawnTimeoutMs });
   const scheduler = startScheduler({
     store, source: createListingSource(store), adapters: { command, standalone }, loadOrg: org, mode: () => 'standalone', pluginAttached: () => false,
     log: (line) => ctx.io.stderr(`${line}\n`), alert: (text) => ctx.io.stderr(`${text}\n`), owner: { host: hostname(), pid: process.pid },

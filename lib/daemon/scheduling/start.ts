@@ -1,9 +1,7 @@
-import { createCommandAdapter } from '../../adapters/command.js';
+import { createAdapterSet } from '../../adapters/assemble.js';
 import type { Run } from '../../adapters/runs.js';
-import { createStandaloneAdapter } from '../../adapters/standalone.js';
 import { SvcError } from '../../core/errors.js';
 import type { Adapter } from '../../core/spawn.js';
-import { svcBinPath } from '../../core/package-root.js';
 import type { LeaseOwner } from '../../store/changes/dispatch.js';
 import { createGateRoleResolver, type GateRoleResolver, type GateRoute } from '../../engine/gates.js';
 import { createApprovalAlerts } from '../../engine/alerts/approval.js';
@@ -87,13 +85,11 @@ export async function startScheduling(options: SchedulingOptions): Promise<Sched
   const boot = createBoot(settings.bootWindowMs, settings.pollIntervalMs, () => spawns.attached().length > 0, options.log);
   // A worktree is removed, and checks start, only once no run of the task is left (the run that handed it on included).
   const worktrees = startWorkspaceCleanup({ store, log: options.log, host: options.owner?.host, statusOf: (id) => index.get(id)?.status, isRunAlive: (id) => ender.describe(id) !== null });
-  const command = createCommandAdapter({
-    root: store.paths.root, socketPath: store.paths.socket, loadOrg: org.get, baseEnv: options.env, logFile: `${store.paths.logs}/agents.log`,
-    extraEnv: { SVC_BIN: svcBinPath(), SVC_NODE: process.execPath },
-    runsDir: store.paths.runs, stopGraceMs: () => org.settings().agentStopGraceMs, runLogMaxBytes: () => org.settings().runLogMaxBytes, unref: true, onGone: (run) => (ender.gone(run), worktrees.request(run.taskId)),
-  });
   const token = () => options.env.SVC_GATEWAY_TOKEN ?? readEnvFile(store.paths.envFile).SVC_GATEWAY_TOKEN;
-  const standalone = createStandaloneAdapter({ gatewayUrl: () => org.settings().gatewayUrl, token, timeoutMs: settings.spawnTimeoutMs });
+  const { command, standalone } = createAdapterSet({
+    paths: store.paths, loadOrg: org.get, env: options.env, settings: org.settings, spawnTimeoutMs: settings.spawnTimeoutMs, token,
+    daemon: { onGone: (run) => (ender.gone(run), worktrees.request(run.taskId)) },
+  });
   const roleOf = createGateRoleResolver(store.paths.root, options.log);
   const source = { snapshot: async () => ({ ...(await toSnapshot(index, roleOf)), previousRun: ender.describe }) };
   const plugin = createPluginAdapter(spawns);

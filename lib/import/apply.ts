@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { canTransition, type Status } from '../core/status.js';
 import type { Task } from '../core/task.js';
 import { createExclusive, ensureDir } from '../fs/atomic.js';
-import { withLock } from '../fs/lock.js';
+import { withLock } from '../fs/lock/lock.js';
 import { findTaskFiles } from '../store/commit/protocol.js';
 import type { EventInput } from '../store/events/log.js';
 import type { Store } from '../store/commit/store.js';

@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { hasCode } from '../core/errors.js';
 import { ensureDir, writeAtomic } from '../fs/atomic.js';
-import { withLock } from '../fs/lock.js';
+import { withLock } from '../fs/lock/lock.js';
 import { replaceFileDurable } from '../fs/regular-file.js';
 import type { EventLog } from '../store/events/log.js';
 import type { Paths } from '../store/disk/paths.js';

@@ -9,7 +9,7 @@ import { STATUSES, type Status } from '../../core/status.js';
 import { assertTaskText, parseTask, type Routing, type Task } from '../../core/task.js';
 import { systemClock, type Clock } from '../../core/time/clock.js';
 import { createExclusive, ensureDir, isNameTaken } from '../../fs/atomic.js';
-import { withLock } from '../../fs/lock.js';
+import { withLock } from '../../fs/lock/lock.js';
 import { allocateId } from './allocate.js';
 import { byNewest, commitTask, findTaskFiles, readCopies, toStored, type ChangeFn, type CommitResult, type Fault } from './protocol.js';
 import { createEventLog, type EventInput } from '../events/log.js';

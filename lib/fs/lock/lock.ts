@@ -2,12 +2,12 @@ import * as fs from 'node:fs';
 import { hostname } from 'node:os';
 import { dirname, join } from 'node:path';
 import lockfile from 'proper-lockfile';
-import { hasCode, SvcError } from '../core/errors.js';
-import { isNameTaken } from './atomic.js';
-import { LOCK_STALE_MS } from './lock-owner.js';
-import { forgetCached, isDirectReadDir, isNetworkDir } from './network-fs.js';
-import { mkdirLocal, rmdirLocal, syncCall } from './lock-local.js';
-import { isProcessAlive } from './process.js';
+import { hasCode, SvcError } from '../../core/errors.js';
+import { isNameTaken } from '../atomic.js';
+import { LOCK_STALE_MS } from './owner.js';
+import { forgetCached, isDirectReadDir, isNetworkDir } from '../network-fs.js';
+import { mkdirLocal, rmdirLocal, syncCall } from './local.js';
+import { isProcessAlive } from '../process.js';
 
 export { LOCK_STALE_MS };
 

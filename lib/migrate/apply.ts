@@ -3,7 +3,7 @@ import { dirname, join } from 'node:path';
 import { hasCode } from '../core/errors.js';
 import { ensureDir, writeAtomic } from '../fs/atomic.js';
 import { withLock } from '../fs/lock/lock.js';
-import { replaceFileDurable } from '../fs/regular-file.js';
+import { replaceFileDurable } from '../fs/replace-file.js';
 import type { EventLog } from '../store/events/log.js';
 import type { Paths } from '../store/disk/paths.js';
 import { isSameStamp } from '../store/disk/task-file.js';

@@ -2,7 +2,8 @@ import { lstatSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'n
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { readRegularFileSync, replaceFileDurable } from '../../lib/fs/regular-file.js';
+import { readRegularFileSync } from '../../lib/fs/regular-file.js';
+import { replaceFileDurable } from '../../lib/fs/replace-file.js';
 import { cleanRoots, tempRoot } from '../helpers/root.js';
 
 const replace = suite('fs.replaceFileDurable');

@@ -3,11 +3,9 @@ import { hostname } from 'node:os';
 import { dirname, join } from 'node:path';
 import lockfile from 'proper-lockfile';
 import { hasCode, SvcError } from '../../core/errors.js';
-import { isNameTaken } from '../atomic.js';
 import { LOCK_STALE_MS } from './owner.js';
-import { forgetCached, isDirectReadDir, isNetworkDir } from '../network-fs.js';
-import { mkdirLocal, rmdirLocal, syncCall } from './local.js';
-import { isProcessAlive } from '../process.js';
+import { isNetworkDir } from '../network-fs.js';
+import { ownerFs } from './owner-fs.js';
 
 export { LOCK_STALE_MS };
 
@@ -49,7 +47,6 @@ export async function withLock<T>(lockPath: string, options: LockOptions, fn: (l
 // --- internal ---
 
 const knownDirs = new Set<string>();
-const self = `${hostname()} ${process.pid}`;
 
 async function acquire(lockPath: string, options: LockOptions, onCompromised: (err: Error) => void): Promise<() => Promise<void>> {
   const dir = dirname(lockPath);
@@ -90,106 +87,6 @@ function toWaitMs(waitMs: number, dir: string): number {
 
 /** What a network writer waits past `LOCK_STALE_MS`: the look that confirms a stale lock (a chmod and a stat, each a round trip) and the retry's backoff. */
 const NETWORK_WAIT_MARGIN_MS = 3000;
-
-/**
- * The fs that proper-lockfile uses, extended so a lock records its owner (`<host> <pid>`, as a
- * symlink `owner` inside the lock directory: one syscall to write, one to read) and a lock whose
- * owner died on this host reads as stale.
- */
-const ownLocks = new Set<string>(); // locks this process holds: their owner needs no check
-
-const ownerFs = {
-  ...fs,
-  mkdir(path: string, callback: (err: NodeJS.ErrnoException | null) => void) {
-    if (!isNetworkDir(dirname(path))) return mkdirLocal(path, self, ownLocks, callback);
-    fs.mkdir(path, (err) => {
-      // A network filesystem may answer a lost race with another error than EEXIST (see isNameTaken).
-      if (err) return void isNameTaken(err, path).then((taken) => callback(taken ? Object.assign(err, { code: 'EEXIST' }) : err));
-      ownLocks.add(path);
-      fs.symlink(self, join(path, 'owner'), (linkErr) => {
-        if (!linkErr || isNetworkDir(dirname(path))) return callback(null);
-        // On a local disk a lock always names its owner (an ownerless one is a dead writer's: see statForeign).
-        ownLocks.delete(path);
-        fs.rm(path, { recursive: true, force: true }, () => callback(linkErr));
-      });
-    });
-  },
-  rmdir(path: string, callback: (err: NodeJS.ErrnoException | null) => void) {
-    ownLocks.delete(path);
-    if (!isNetworkDir(dirname(path))) return rmdirLocal(path, callback);
-    fs.unlink(join(path, 'owner'), () => fs.rmdir(path, (err) => (err && err.code === 'ENOTEMPTY' ? fs.rm(path, { recursive: true, force: true }, callback) : callback(err))));
-  },
-  rmdirSync(path: string) {
-    fs.rmSync(path, { recursive: true, force: true });
-  },
-  stat(path: string, callback: (err: NodeJS.ErrnoException | null, stat?: fs.Stats) => void) {
-    if (ownLocks.has(path)) return isNetworkDir(dirname(path)) ? fs.stat(path, callback) : syncCall(() => fs.statSync(path), callback);
-    // On FUSE (sshfs) the look that decides whether a lock is held must be the server's: see forgetCached.
-    if (isDirectReadDir(dirname(path))) return void forgetCached(path).then(() => statForeign(path, false, callback, true));
-    statForeign(path, isNetworkDir(dirname(path)), callback, isNetworkDir(dirname(path)));
-  },
-};
-
-/**
- * A lock on a local disk without its owner record, this long after it was made or refreshed, was
- * left by a writer killed between creating the lock directory and recording itself in it (a
- * live holder records itself within moments, and fails its lock if it cannot): it is stale at
- * once rather than after `LOCK_STALE_MS`.
- */
-const OWNERLESS_MS = 3000;
-
-/**
- * Stats a lock held by another process; an owner dead on this host (or, on a local disk, no owner
- * recorded past OWNERLESS_MS) makes it stale at once. On a
- * network filesystem whose cache cannot be bypassed (`confirm`), a lock that looks stale or
- * dead-owned is looked at again first (see confirmFresh), and a dead owner counts only on a lock
- * left unrefreshed past one refresh period (its owner record may be an earlier holder's, cached).
- */
-function statForeign(path: string, confirm: boolean, callback: (err: NodeJS.ErrnoException | null, stat?: fs.Stats) => void, network: boolean): void {
-  fs.stat(path, (err, stat) => {
-    if (err) return callback(err);
-    fs.readlink(join(path, 'owner'), (readErr, owner) => {
-      const ownerless = !network && hasCode(readErr, 'ENOENT') && Date.now() - stat.mtimeMs > OWNERLESS_MS;
-      const dead = ownerless || (!readErr && isDeadOwner(owner));
-      if (!confirm || (!dead && !isStale(stat))) {
-        if (dead) stat.mtime = new Date(0);
-        return callback(null, stat);
-      }
-      confirmFresh(path, stat, (freshErr, fresh) => {
-        if (freshErr || !fresh) return callback(freshErr);
-        if (dead && Date.now() - fresh.mtimeMs > REFRESH_MS + 2000) fresh.mtime = new Date(0);
-        callback(null, fresh);
-      });
-    });
-  });
-}
-
-/** proper-lockfile refreshes a held lock's mtime every half stale period. */
-const REFRESH_MS = LOCK_STALE_MS / 2;
-
-function isStale(stat: fs.Stats): boolean {
-  return stat.mtimeMs < Date.now() - LOCK_STALE_MS;
-}
-
-/**
- * Looks at a lock again, past a network filesystem's attribute cache, before it is judged stale:
- * a chmod to its own mode changes nothing but makes sshfs drop the attributes it cached (and NFS
- * take the server's), so the stat that follows is the server's. When that cannot be done, the
- * cached look is kept.
- */
-function confirmFresh(path: string, cached: fs.Stats, done: (err: NodeJS.ErrnoException | null, stat?: fs.Stats) => void): void {
-  fs.chmod(path, cached.mode & 0o7777, (chmodErr) => {
-    if (chmodErr) return hasCode(chmodErr, 'ENOENT') ? done(chmodErr) : done(null, cached); // gone: released meanwhile
-    fs.stat(path, (err, fresh) => (err ? done(hasCode(err, 'ENOENT') ? err : null, cached) : done(null, fresh)));
-  });
-}
-
-function isDeadOwner(owner: string): boolean {
-  const [host, pidText] = owner.trim().split(' ');
-  const pid = Number(pidText);
-  if (host !== hostname() || !Number.isInteger(pid) || pid <= 0) return false;
-  return !isProcessAlive(pid); // a zombie (exited, not reaped) is dead too
-}
 
 /**
  * Who holds a lock and how long until it counts as stale, for the `locked` message: `: pid 42 on

@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { requestDaemon } from '../lib/daemon/instance/client.js';
-import { DAEMON_NODE_FLAGS } from '../lib/daemon/service.js';
+import { DAEMON_NODE_FLAGS } from '../lib/daemon/service-file.js';
 import { toPaths } from '../lib/store/disk/paths.js';
 import { initTree } from '../lib/store/commit/store.js';
 import { formatNumber, runQuiet, timeMs, until, type BenchOptions, type Row } from './measure.js';

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { requestDaemon } from '../lib/daemon/instance/client.js';
-import { DAEMON_NODE_FLAGS } from '../lib/daemon/service.js';
+import { DAEMON_NODE_FLAGS } from '../lib/daemon/service-file.js';
 import { toPaths } from '../lib/store/disk/paths.js';
 import { initTree } from '../lib/store/commit/store.js';
 import { inParallel, timeMs, until } from './measure.js';

@@ -1,8 +1,8 @@
 import { closeSync, mkdirSync, openSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { dirSyncCount, fsyncDir } from '../lib/fs/fsync-dir.js';
-import { withLock } from '../lib/fs/lock.js';
-import { replaceFileDurable } from '../lib/fs/regular-file.js';
+import { withLock } from '../lib/fs/lock/lock.js';
+import { replaceFileDurable } from '../lib/fs/replace-file.js';
 import { allocateId } from '../lib/store/commit/allocate.js';
 import { locateTask } from '../lib/store/commit/protocol.js';
 import type { Store } from '../lib/store/commit/store.js';

@@ -4,7 +4,7 @@ import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { requestDaemon } from '../lib/daemon/instance/client.js';
-import { DAEMON_NODE_FLAGS } from '../lib/daemon/service.js';
+import { DAEMON_NODE_FLAGS } from '../lib/daemon/service-file.js';
 import { toPaths } from '../lib/store/disk/paths.js';
 import { formatNumber, median, type BenchOptions, type Row } from './measure.js';
 

@@ -4,7 +4,7 @@ import { request } from 'node:http';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Browser } from 'playwright-core';
-import { DAEMON_NODE_FLAGS } from '../lib/daemon/service.js';
+import { DAEMON_NODE_FLAGS } from '../lib/daemon/service-file.js';
 import { toPaths } from '../lib/store/disk/paths.js';
 import { initTree } from '../lib/store/commit/store.js';
 import { launchChromium } from './boards-apart.js';

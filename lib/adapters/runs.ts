@@ -1,8 +1,8 @@
 import { mkdirSync, readdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { findMarkedProcesses, signalMarkedProcesses } from '../fs/process-marker.js';
-import { isProcessAlive, listProcessGroups, readProcessEnv, readProcessStat, type ProcessStat } from '../fs/process.js';
+import { listProcessGroups, readProcessStat } from '../fs/process.js';
 import { removeBriefFile, removeStaleBriefs } from './brief-file.js';
+import { isRunAlive, signalRun } from './run-processes.js';
 
 /** One local agent run: its task, session, process group leader and that leader's start time. */
 export interface Run {
@@ -178,37 +178,6 @@ export function readRunRecords(dir: string | undefined): Run[] {
 }
 
 // --- internal ---
-
-/** The variable every process of a run carries (`SVC_SESSION_ID`): what finds those that left its group. */
-const RUN_MARKER = 'SVC_SESSION_ID';
-
-function isRunAlive(run: Run, groups: Map<number, ProcessStat[]> | null): boolean {
-  if (!groups) return isProcessAlive(run.pid); // no /proc: the leader alone
-  const leader = readProcessStat(run.pid);
-  // The leader with its start time is the run; a recycled pid means the group is gone (a pid is not reused while its group lives).
-  if (leader && run.startTime !== null && leader.startTime === run.startTime) return true;
-  const member = !(leader && run.startTime !== null) && (groups.get(run.pid) ?? []).some((stat) => readProcessEnv(stat.pid)?.[RUN_MARKER] === run.sessionId);
-  return member || findMarkedProcesses(RUN_MARKER, run.sessionId).length > 0;
-}
-
-/** The run's process group (it was started detached) and every process marked with its session. */
-function signalRun(run: Run, signal: NodeJS.Signals): void {
-  signalGroup(run.pid, signal);
-  signalMarkedProcesses(RUN_MARKER, run.sessionId, signal, run.pid);
-}
-
-/** SIGTERM/SIGKILL to a process group, or to the leader alone where it has none; nothing there is fine. */
-function signalGroup(pid: number, signal: NodeJS.Signals): void {
-  try {
-    process.kill(-pid, signal);
-  } catch {
-    try {
-      process.kill(pid, signal);
-    } catch {
-      // gone
-    }
-  }
-}
 
 function writeRecord(dir: string | undefined, run: Run): void {
   if (!dir) return;

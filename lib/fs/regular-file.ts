@@ -1,11 +1,8 @@
-import { closeSync, constants, fstatSync, lstatSync, openSync, readlinkSync, readSync, renameSync, statSync, type BigIntStats } from 'node:fs';
-import { lstat, open, rename, unlink } from 'node:fs/promises';
+import { closeSync, constants, fstatSync, lstatSync, openSync, readlinkSync, readSync, statSync, type BigIntStats } from 'node:fs';
+import { lstat, open } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { hasCode, SvcError } from '../core/errors.js';
-import { fsyncDir } from './fsync-dir.js';
-import { unlinkQuietly, writeTempDurable } from './local-write.js';
 import { isDirectReadDir, isNetworkDir, refuseDirectReads } from './network-fs.js';
-import { toWriteError } from './write-error.js';
 
 /** A file read whole, with the stat of the descriptor the bytes came from. */
 export interface RegularRead {
@@ -96,29 +93,6 @@ function takeBuffer(size: number): Buffer {
     if (!spare) return Buffer.allocUnsafe(size);
     if (spare.length >= size) return spare;
   }
-}
-
-/**
- * Replaces `path` durably (temporary file beside it, fsync, rename, directory fsync) without ever
- * following a symlink: the rename replaces the directory entry itself, so a link planted at
- * `path` is replaced, never written through. The mode of a regular file already there is kept.
- * A failed write removes its temporary file; a full disk is `no_space` naming `path`.
- */
-export async function replaceFileDurable(path: string, content: string): Promise<void> {
-  const existing = lstatOrNull(path);
-  const mode = existing?.isFile() ? Number(existing.mode) & 0o7777 : 0o666;
-  const temp = `${path}.${process.pid}.${Math.random().toString(36).slice(2, 10)}.tmp`;
-  const local = !isNetworkDir(dirname(path));
-  await writeTempDurable(temp, content, { target: path, local, mode });
-  try {
-    if (local) renameSync(temp, path);
-    else await rename(temp, path);
-  } catch (err) {
-    if (local) unlinkQuietly(temp);
-    else await unlink(temp).catch(() => undefined);
-    throw toWriteError(err, path);
-  }
-  await fsyncDir(dirname(path));
 }
 
 /** What kind of entry a stat describes, in words ("a FIFO (named pipe)"). */
@@ -222,12 +196,3 @@ function grow(buffer: Buffer, size: number): Buffer {
 
 /** Shared by the synchronous direct reads (one at a time on this thread). */
 let directBuffer = Buffer.alloc(0);
-
-function lstatOrNull(path: string): BigIntStats | null {
-  try {
-    return lstatSync(path, { bigint: true });
-  } catch (err) {
-    if (hasCode(err, 'ENOENT')) return null;
-    throw err;
-  }
-}

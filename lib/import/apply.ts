@@ -2,7 +2,7 @@ import { cp, lstat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Task } from '../core/task.js';
 import { ensureDir } from '../fs/atomic.js';
-import { withLock } from '../fs/lock.js';
+import { withLock } from '../fs/lock/lock.js';
 import { createImportedTask, updateImportedTask } from '../store/changes/import.js';
 import type { EventInput, EventPayloads } from '../core/events.js';
 import type { Store } from '../store/commit/store.js';

@@ -1,14 +1,12 @@
 import * as z from 'zod';
 import { isSvcError } from '../core/errors.js';
 import { archiveTasks } from '../store/changes/archive.js';
-import { getArchived, resolveAnyId } from '../store/listing/archived.js';
+import { getArchived } from '../store/listing/archived.js';
 import type { CommitResult } from '../store/commit/protocol.js';
-import { assertTasksExist } from '../store/changes/deps.js';
 import type { Caller } from '../store/changes/lease.js';
 import { blockTask, cancelTask, promoteTask, resurrectTask, setStatus, unblockTask } from '../store/changes/ops.js';
-import { toListRow, type ListRow } from '../store/listing/task-row.js';
-import { toScheduleTimes } from './schedule-times.js';
 import { claimTask, closeTask, updateTaskAsOperator, type UpdateResult } from '../store/changes/work.js';
+import { createAsOperator } from './operator-create.js';
 import { assertCloseByOperator } from './operator-only.js';
 import { notifyCommitted, priorityParam, statusParam, toolParams } from './params.js';
 import type { ToolContext, ToolDef } from './registry.js';
@@ -41,7 +39,7 @@ export interface MoveResult {
  * handlers itself when no daemon runs. They are not agent tools: MCP and the plugin do not list them.
  */
 export const OPERATOR_TOOLS: readonly ToolDef[] = [
-  define('operator_task_create', { title: z.string(), body: z.string().optional(), priority: priorityParam.optional(), agent: z.string().optional(), team: z.string().optional(), role: z.string().optional(), tags: z.array(z.string()).optional(), workspace: z.string().min(1).optional(), verify: z.array(z.string().min(1)).optional(), dependsOn: z.array(z.string()).optional(), project: z.string().optional(), parent: z.string().optional(), workflow: z.string().optional(), notBefore: z.string().optional(), dueAt: z.string().optional(), actor: z.string().optional() }, create),
+  define('operator_task_create', { title: z.string(), body: z.string().optional(), priority: priorityParam.optional(), agent: z.string().optional(), team: z.string().optional(), role: z.string().optional(), tags: z.array(z.string()).optional(), workspace: z.string().min(1).optional(), verify: z.array(z.string().min(1)).optional(), dependsOn: z.array(z.string()).optional(), project: z.string().optional(), parent: z.string().optional(), workflow: z.string().optional(), notBefore: z.string().optional(), dueAt: z.string().optional(), actor: z.string().optional() }, (p, ctx) => createAsOperator({ ...p, actor: p.actor ?? OPERATOR }, ctx)),
   define('operator_task_show', { taskId: z.string().min(1) }, async (p, ctx) => {
     const stored = await ctx.store.get(p.taskId).catch((err: unknown) => (isSvcError(err, 'not_found') ? getArchived(ctx.store.paths, p.taskId, ctx.store.clock()) : Promise.reject(err)));
     return { task: stored.task, status: stored.status, body: stored.body, path: stored.path };
@@ -96,53 +94,4 @@ async function toMove(ctx: ToolContext, result: CommitResult): Promise<MoveResul
   const taskId = result.after.task.id;
   await notifyCommitted(ctx, [taskId]);
   return { taskId, from: result.before.status, to: result.after.status, transitioned: result.transitioned };
-}
-
-interface CreateParams {
-  title: string;
-  body?: string | undefined;
-  priority?: 'low' | 'normal' | 'high' | 'critical' | undefined;
-  agent?: string | undefined;
-  team?: string | undefined;
-  role?: string | undefined;
-  tags?: string[] | undefined;
-  workspace?: string | undefined;
-  verify?: string[] | undefined;
-  dependsOn?: string[] | undefined;
-  project?: string | undefined;
-  parent?: string | undefined;
-  workflow?: string | undefined;
-  notBefore?: string | undefined;
-  dueAt?: string | undefined;
-  actor?: string | undefined;
-}
-
-async function create(p: CreateParams, ctx: ToolContext): Promise<ListRow> {
-  const { store } = ctx;
-  const gate = p.workflow === undefined ? undefined : await toGate(ctx, p.workflow);
-  const routing = Object.fromEntries(Object.entries({ agent: p.agent, team: p.team, role: p.role, tags: p.tags?.length ? p.tags : undefined, workflow: gate && p.workflow, workspace: p.workspace, verify: p.verify?.length ? p.verify : undefined }).filter(([, v]) => v !== undefined));
-  if (p.agent !== undefined || p.team !== undefined || p.role !== undefined || routing.workspace !== undefined || routing.verify !== undefined) await assertRoutingKnown(ctx, routing);
-  const dependsOn = await assertTasksExist(store, p.dependsOn ?? []);
-  const parentId = p.parent === undefined ? undefined : await resolveAnyId(store, p.parent);
-  const times = toScheduleTimes(p, store.clock());
-  const created = await store.create({
-    title: p.title, body: p.body, priority: p.priority ?? 'normal', routing, dependsOn, project: p.project ?? 'default',
-    createdBy: 'cli', actor: p.actor ?? OPERATOR, ...(parentId ? { parentId } : {}), ...(gate ? { gate } : {}), ...times,
-  });
-  await notifyCommitted(ctx, [created.task.id]);
-  return toListRow(created);
-}
-
-/** Refuses an agent, role or team the org chart does not know, as svc_dispatch does (the org modules load only then). */
-async function assertRoutingKnown(ctx: ToolContext, routing: Record<string, unknown>): Promise<void> {
-  const [{ toOrg }, { assertKnownRouting }] = await Promise.all([import('./org.js'), import('../org/routing.js')]);
-  assertKnownRouting(routing, await toOrg(ctx));
-}
-
-/** The first gate of a workflow (the org chart and workflow modules load only for a gated task). */
-async function toGate(ctx: ToolContext, workflow: string) {
-  const [{ loadOrg }, { firstGate, loadWorkflow }] = await Promise.all([import('../org/org-chart.js'), import('../org/workflow.js')]);
-  const org = ctx.org ? await ctx.org() : await loadOrg(ctx.store.paths.root);
-  const loaded = await loadWorkflow(ctx.store.paths.root, workflow, { org });
-  return { workflow, current: firstGate(loaded).id, history: [] };
 }

@@ -3,7 +3,9 @@ import { userInfo } from 'node:os';
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { installService, renderServiceFile, supervisorProblem, uninstallService, type Runner } from '../../lib/daemon/service.js';
+import { installService, uninstallService } from '../../lib/daemon/service.js';
+import { renderServiceFile, type Runner } from '../../lib/daemon/service-file.js';
+import { supervisorProblem } from '../../lib/daemon/supervisor.js';
 import { cleanRoots, tempRoot } from '../helpers/root.js';
 
 function options(home: string, extra: { platform?: NodeJS.Platform; svcHome?: string; run?: Runner } = {}) {

@@ -62,7 +62,7 @@ export function wrappedSources(): string[] {
 export const EXTERNAL = ['node_modules/js-yaml/'];
 
 /** The packages and modules a command with a daemon up must not load: the store, schemas, YAML, locks. */
-export const HEAVY = ['node_modules/zod/', 'node_modules/js-yaml/', 'node_modules/proper-lockfile/', 'node_modules/write-file-atomic/', 'dist/store/commit/store.js', 'dist/store/commit/protocol.js', 'dist/fs/frontmatter.js', 'dist/fs/lock.js', 'dist/org/'];
+export const HEAVY = ['node_modules/zod/', 'node_modules/js-yaml/', 'node_modules/proper-lockfile/', 'node_modules/write-file-atomic/', 'dist/store/commit/store.js', 'dist/store/commit/protocol.js', 'dist/fs/frontmatter.js', 'dist/fs/lock/lock.js', 'dist/org/'];
 
 // --- internal ---
 

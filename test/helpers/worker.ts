@@ -3,7 +3,7 @@
 import { open } from 'node:fs/promises';
 import { isSvcError } from '../../lib/core/errors.js';
 import { assertTransition, type Status } from '../../lib/core/status.js';
-import { withLock } from '../../lib/fs/lock.js';
+import { withLock } from '../../lib/fs/lock/lock.js';
 import { createStore, type Store } from '../../lib/store/commit/store.js';
 
 /** The jobs a worker can run. */

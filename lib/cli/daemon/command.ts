@@ -6,7 +6,8 @@ import { probeDaemon, spawnDetached, terminate, waitForExit, waitForHealthy, typ
 import { readPid } from '../../daemon/instance/pid.js';
 import { HEALTH_PORT_ROUTES, ROUTES, toRouteLabel } from '../../net/protocol/routes.js';
 import type { ConfigReport } from '../../net/protocol/status.js';
-import { controlService, DAEMON_NODE_FLAGS, installService, uninstallService, type ServiceOptions } from '../../daemon/service.js';
+import { controlService, installService, uninstallService } from '../../daemon/service.js';
+import { DAEMON_NODE_FLAGS, type ServiceOptions } from '../../daemon/service-file.js';
 import { toPaths, type Paths } from '../../store/disk/paths.js';
 import type { Context } from '../frame/context.js';
 import { formatConfig, printDaemonStatus } from './status.js';

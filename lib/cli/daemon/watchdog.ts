@@ -1,7 +1,7 @@
 import { startWatchdog } from '../../daemon/watchdog/watchdog.js';
 import { formatMs } from '../../daemon/watchdog/report.js';
 import { restartDaemon } from '../../daemon/watchdog/restart.js';
-import { DAEMON_NODE_FLAGS, type ServiceOptions } from '../../daemon/service.js';
+import { DAEMON_NODE_FLAGS, type ServiceOptions } from '../../daemon/service-file.js';
 import { loadOrg, toDaemonSettings } from '../../org/org-chart.js';
 import { healthUrl, ROUTES } from '../../net/protocol/routes.js';
 import { toPaths } from '../../store/disk/paths.js';

@@ -1,6 +1,6 @@
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { readLockOwner } from '../../fs/lock-owner.js';
+import { readLockOwner } from '../../fs/lock/owner.js';
 import { hasProcFs, isProcessAlive, readProcessInfo } from '../../fs/process.js';
 import type { Paths } from '../../store/disk/paths.js';
 import { readPid } from './pid.js';

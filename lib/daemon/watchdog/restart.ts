@@ -1,7 +1,8 @@
 import type { Paths } from '../../store/disk/paths.js';
 import { spawnDetached, terminate, waitForExit, waitForHealthy } from '../control.js';
 import { findSilentDaemon } from '../instance/identity.js';
-import { controlService, type ServiceOptions } from '../service.js';
+import { controlService } from '../service.js';
+import type { ServiceOptions } from '../service-file.js';
 
 /** Options of `restartDaemon`. */
 export interface RestartOptions {

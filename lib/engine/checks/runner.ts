@@ -1,21 +1,16 @@
-import { randomUUID } from 'node:crypto';
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { readFile, unlink } from 'node:fs/promises';
 import { hostname } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { CHECK_AGENT } from '../../core/spawn.js';
 import type { Lease } from '../../core/task.js';
-import { signalMarkedProcesses } from '../../fs/process-marker.js';
 import { loadWorkflow } from '../../org/workflow.js';
 import type { OrgChart } from '../../org/schema.js';
 import { leaseChecks, toPendingCheck } from '../../store/changes/gates/checking.js';
 import { finishChecks, type CheckOutcome, type ChecksEnd } from '../../store/changes/gates/check-result.js';
 import type { GateFlow } from '../../store/changes/gates/complete.js';
 import type { Store } from '../../store/commit/store.js';
-import type { StoredTask } from '../../store/disk/task-file.js';
-import { findTaskWorktreeLink } from '../../workspace/links.js';
-import { openCheckLog } from './log.js';
-import { CHECK_END_MS, CHECK_MARKER, runCheckProcess, signalGroup, type RunningCheck } from './process.js';
+import { endLeftover } from './pid-file.js';
+import { CHECK_END_MS, type RunningCheck } from './process.js';
+import { runCheck } from './run-check.js';
 
 /** What the check runner works with. */
 export interface CheckRunnerOptions {
@@ -101,7 +96,7 @@ async function runTask(options: CheckRunnerOptions, id: string, session: string,
   let end: ChecksEnd | null = null;
   log(`running checks ${pending.checks.join(', ')} of ${id}`);
   for (const name of pending.checks) {
-    const outcome = await runOne(options, stored, name, session, org, pidFile, onCheck);
+    const outcome = await runCheck({ store, env: options.env, stored, name, session, org, pidFile, onCheck });
     if (!outcome) return; // aborted: cancelled, or the daemon stops (it runs them again after its restart)
     outcomes.push(outcome);
     if (outcome.exitCode !== 0 || outcome.timedOut || outcome.signal) {
@@ -117,36 +112,6 @@ async function runTask(options: CheckRunnerOptions, id: string, session: string,
   if (status) log(end.passed ? `checks of ${id} passed: now ${status}` : `check ${end.failed.name} of ${id} failed: now ${status}`);
 }
 
-async function runOne(options: CheckRunnerOptions, stored: StoredTask, name: string, session: string, org: OrgChart, pidFile: string, onCheck: (check: RunningCheck) => void): Promise<CheckOutcome | null> {
-  const { task } = stored;
-  const def = org.aof.checks[name];
-  const cwd = def?.cwd ?? task.workspace?.path;
-  const log = openCheckLog(options.store.paths, { taskId: task.id, check: name, session, startedAt: options.store.clock() });
-  let how = 'not run';
-  try {
-    // A check runs in the task's worktree: never through a symbolic link planted there since.
-    const link = !def?.cwd && task.workspace ? await findTaskWorktreeLink(options.store.paths.workspaces, task.id, task.workspace.path) : null;
-    if (!def || !cwd || link) {
-      const why = !def ? `check ${name} is not defined under aof.checks of the org chart (any more)` : link ? `check ${name} not run: ${link}` : `check ${name} has no cwd and the task has no worktree to run it in`;
-      log.write(Buffer.from(`${why}\n`));
-      how = link ? 'not run: a symbolic link on the way to the worktree' : 'not run: the check is undefined or has no cwd';
-      return { name, exitCode: null, signal: null, timedOut: false, durationMs: 0, tail: log.tail(), log: log.path };
-    }
-    const env = { ...options.env, SVC_TASK_ID: task.id, SVC_CHECK: name, ...(task.workspace ? { SVC_WORKSPACE: task.workspace.path, SVC_BRANCH: task.workspace.branch } : {}) };
-    const marker = `${task.id}.${randomUUID()}`;
-    const check = runCheckProcess({ argv: def.run, cwd, env, timeoutMs: def.timeoutMs, log, marker, onStart: (pgid) => writePid(pidFile, pgid, marker) });
-    onCheck(check);
-    const exit = await check.ended;
-    await unlink(pidFile).catch(() => undefined);
-    if (exit.aborted && !exit.timedOut) return ((how = 'ended: the task was cancelled or the daemon stops'), null);
-    if (exit.timedOut) log.write(Buffer.from(`\n[svc] check ${name} timed out after ${def.timeoutMs} ms: its process group was ended\n`));
-    how = exit.timedOut ? `timed out after ${def.timeoutMs} ms` : exit.signal ? `killed by ${exit.signal}` : `exit code ${exit.exitCode}`;
-    return { name, exitCode: exit.exitCode, signal: exit.signal, timedOut: exit.timedOut, durationMs: exit.durationMs, tail: log.tail(), log: log.path };
-  } finally {
-    log.close(how, options.store.clock());
-  }
-}
-
 async function toFlow(root: string, name: string, org: OrgChart | null): Promise<GateFlow> {
   const workflow = await loadWorkflow(root, name);
   if (!org) return workflow;
@@ -156,19 +121,4 @@ async function toFlow(root: string, name: string, org: OrgChart | null): Promise
 /** How long the daemon's lease holds a task while its checks run: each check's timeout and end, and a minute to commit the result. */
 function toChecksLeaseMs(checks: readonly string[], org: OrgChart): number {
   return checks.reduce((sum, name) => sum + (org.aof.checks[name]?.timeoutMs ?? 0) + CHECK_END_MS, 60_000);
-}
-
-/** `<pgid> <marker>`; synchronous, so the record is written before the check's end can remove it. */
-function writePid(file: string, pgid: number, marker: string): void {
-  mkdirSync(dirname(file), { recursive: true });
-  writeFileSync(file, `${pgid} ${marker}\n`);
-}
-
-/** Ends what a check a killed daemon left running: its process group and its marked processes (an older record holds the group alone). */
-async function endLeftover(file: string): Promise<void> {
-  const [group, marker] = (await readFile(file, 'utf8').catch(() => '')).trim().split(' ');
-  const pgid = Number(group);
-  if (Number.isInteger(pgid) && pgid > 1) signalGroup(pgid, 'SIGKILL');
-  if (marker) signalMarkedProcesses(CHECK_MARKER, marker, 'SIGKILL');
-  await unlink(file).catch(() => undefined);
 }

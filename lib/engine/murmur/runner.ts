@@ -1,15 +1,17 @@
 import type { OrgChart, Team } from '../../org/schema.js';
-import { toDaemonSettings } from '../../org/org-chart.js';
 import type { EventPayloads } from '../../core/events.js';
 import type { Store } from '../../store/commit/store.js';
-import type { IndexChange, IndexEntry, TaskIndex } from '../../store/index/tasks.js';
-import { applyDecision, evaluateMurmur, type MurmurDecision, type MurmurView } from './evaluate.js';
-import { buildReview, isReviewTitle } from './review.js';
+import type { IndexChange, TaskIndex } from '../../store/index/tasks.js';
+import { applyDecision, evaluateMurmur, type MurmurDecision } from './evaluate.js';
+import { toOutcomeLine, toOutcomePayload, toWaitLine } from './outcome.js';
+import { recoverCreation } from './recover.js';
+import { buildReview } from './review.js';
 import { murmurDuty, type DutyGate } from '../duty-gate.js';
 import { readMurmurState, toMurmurState, writeMurmurState, type MurmurState } from './state.js';
 import { createMurmurCounts } from './counts.js';
 import { findFailedBefore, findStaleReviews, summarizeTeam, toSummaryTask } from './summary.js';
-import { membershipOf, teamsOfTask, type Membership } from './team-tasks.js';
+import { membershipOf, type Membership } from './team-tasks.js';
+import { toMurmurView } from './view.js';
 
 /** What the murmur executor is wired to (the daemon's store, index and org chart). */
 export interface MurmurRunnerOptions {
@@ -73,10 +75,12 @@ export function startMurmur(options: MurmurRunnerOptions): MurmurRunner {
     // First look at the team here (a start, or a duty taken over): failures already counted stay counted once.
     if (!own) counts.seedFailed(team.id, findFailedBefore({ index, membership: membership!, team, state: before }, startedAt));
     let state = withCounts(before, counts.take(team.id));
-    if (state.reviewStartedAt && !state.currentReviewTaskId) state = recoverCreation(team, state);
+    if (state.reviewStartedAt && !state.currentReviewTaskId) state = recoverCreation({ index, team, state, log });
     states.set(team.id, state); // counted even if what follows fails
     const now = store.clock();
-    const decision = evaluateMurmur(state, viewOf(team, org, state), now);
+    const lastStaleAt = staleAt.get(team.id);
+    const view = toMurmurView({ index, membership: membership!, team, org, state, indexLoaded, lastStaleAt });
+    const decision = evaluateMurmur(state, view, now);
     state = await execute(team, state, decision, now);
     states.set(team.id, state);
     await save(team.id, state);
@@ -90,37 +94,11 @@ export function startMurmur(options: MurmurRunnerOptions): MurmurRunner {
     written.set(teamId, text);
   }
 
-  function viewOf(team: Team, org: OrgChart, state: MurmurState): MurmurView {
-    const mine = (entry: IndexEntry) => !isReviewTitle(entry.title) && teamsOfTask(entry.routing, entry.agent, membership!).includes(team.id);
-    return {
-      murmur: team.murmur!,
-      ready: countWhere(index.summaries('ready'), mine),
-      inProgress: countWhere(index.summaries('in-progress'), mine),
-      running: index.counts()['in-progress'],
-      maxConcurrentDispatches: toDaemonSettings(org).maxConcurrentDispatches,
-      reviewStatus: state.currentReviewTaskId ? index.get(state.currentReviewTaskId)?.status : undefined,
-      indexLoaded,
-      ...staleOf(team, state),
-    };
-  }
-
-  /** The team's stale reviews still open, and when the last went stale (known here, else its creation plus the timeout). */
-  function staleOf(team: Team, state: MurmurState): { staleReviews: string[]; lastStaleAt: number | null } {
-    const stale = findStaleReviews(index, team.id, state.currentReviewTaskId);
-    if (!stale.length) return { staleReviews: [], lastStaleAt: null };
-    const expired = Math.max(...stale.map((e) => Date.parse(e.createdAt) + team.murmur!.reviewTimeoutMs));
-    return { staleReviews: stale.map((e) => e.id), lastStaleAt: Math.max(expired, staleAt.get(team.id) ?? -Infinity) };
-  }
-
   async function execute(team: Team & { orchestrator: string }, state: MurmurState, decision: MurmurDecision, now: Date): Promise<MurmurState> {
     if (decision.kind !== 'held' && decision.kind !== 'deferred') heldLogged.delete(team.id);
     if (decision.kind === 'idle' || decision.kind === 'reviewing') return state;
     if (decision.kind === 'held' || decision.kind === 'deferred') {
-      if (heldLogged.get(team.id) !== decision.kind) {
-        log(decision.kind === 'held'
-          ? `review of team ${team.id} (${decision.trigger}: ${decision.reason}) waits: ${decision.running} tasks in progress, the global concurrency limit`
-          : `review of team ${team.id} (${decision.trigger}: ${decision.reason}) waits until ${decision.until}: earlier reviews went stale and are still open (${decision.stale.join(', ')})`);
-      }
+      if (heldLogged.get(team.id) !== decision.kind) log(toWaitLine(team.id, decision));
       heldLogged.set(team.id, decision.kind);
       return state;
     }
@@ -128,12 +106,8 @@ export function startMurmur(options: MurmurRunnerOptions): MurmurRunner {
     const next = applyDecision(state, decision, now);
     if (decision.kind === 'completed') counts.reset(team.id);
     if (decision.kind === 'stale') staleAt.set(team.id, now.getTime());
-    const taskId = decision.taskId;
-    if (decision.kind === 'completed') log(`review ${taskId} of team ${team.id} completed; counters reset`);
-    else if (decision.kind === 'ended') log(`review ${taskId} of team ${team.id} ${decision.why === 'cancelled' ? 'was cancelled' : 'no longer exists'}; the team can be reviewed again`);
-    else log(`warning: stale review ${taskId} of team ${team.id}: started ${state.reviewStartedAt}, older than reviewTimeoutMs (${team.murmur!.reviewTimeoutMs} ms); cleared from the team's state, the task itself is left as it is (move it to blocked or done by hand)`);
-    const action = decision.kind === 'stale' ? 'timedOut' : decision.kind === 'completed' ? 'completed' : decision.why;
-    await event(taskId, { team: team.id, action, trigger: state.lastTriggeredBy, ...(decision.kind === 'stale' ? { ageMs: decision.ageMs } : {}) }, now);
+    log(toOutcomeLine(team, state, decision));
+    await event(decision.taskId, toOutcomePayload(team, state, decision), now);
     return next;
   }
 
@@ -153,20 +127,6 @@ export function startMurmur(options: MurmurRunnerOptions): MurmurRunner {
     await event(id, { team: team.id, action: 'created', trigger: decision.trigger, reason: decision.reason, agent: team.orchestrator }, now);
     await options.onCreated?.(id);
     return next;
-  }
-
-  /** A review whose creation was interrupted: adopt the task if it was written, else forget the attempt. */
-  function recoverCreation(team: Team & { orchestrator: string }, state: MurmurState): MurmurState {
-    const since = Date.parse(state.reviewStartedAt!);
-    for (const status of ['ready', 'in-progress', 'blocked', 'backlog'] as const) {
-      for (const entry of index.summaries(status)) {
-        if (isReviewTitle(entry.title, team.id) && entry.routing.agent === team.orchestrator && Date.parse(entry.createdAt) >= since) {
-          log(`review ${entry.id} of team ${team.id} was created before a restart; it is the current review`);
-          return { ...state, currentReviewTaskId: entry.id };
-        }
-      }
-    }
-    return { ...state, reviewStartedAt: null };
   }
 
   async function event(taskId: string, payload: EventPayloads['murmur.review'], now: Date): Promise<void> {
@@ -216,10 +176,4 @@ export function startMurmur(options: MurmurRunnerOptions): MurmurRunner {
 
 function withCounts(state: MurmurState, counts: { completions: number; failures: number }): MurmurState {
   return { ...state, completionsSinceLastReview: state.completionsSinceLastReview + counts.completions, failuresSinceLastReview: state.failuresSinceLastReview + counts.failures };
-}
-
-function countWhere<T>(items: Iterable<T>, keep: (item: T) => boolean): number {
-  let n = 0;
-  for (const item of items) if (keep(item)) n++;
-  return n;
 }

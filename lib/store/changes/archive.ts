@@ -6,7 +6,7 @@ import { parseTask, type Lease } from '../../core/task.js';
 import { createExclusive, ensureDir, unlinkDurable } from '../../fs/atomic.js';
 import { MAX_FILE_BYTES, parseFrontmatter } from '../../fs/frontmatter.js';
 import { readRegularFileSync } from '../../fs/regular-file.js';
-import { withLock } from '../../fs/lock.js';
+import { withLock } from '../../fs/lock/lock.js';
 import { findTaskFiles } from '../commit/protocol.js';
 import { isLeaseLive } from './lease.js';
 import { toArchiveMonth } from '../disk/paths.js';

@@ -2,7 +2,7 @@ import { relative } from 'node:path';
 import { isSvcError } from '../../core/errors.js';
 import { STATUSES } from '../../core/status.js';
 import { unlinkDurable } from '../../fs/atomic.js';
-import { LOCK_STALE_MS, withLock } from '../../fs/lock.js';
+import { LOCK_STALE_MS, withLock } from '../../fs/lock/lock.js';
 import { byNewest, commitTask, moveToConflicts } from '../commit/protocol.js';
 import { confirmCopies } from '../commit/confirm-copies.js';
 import { createEventLog, type EventLog } from '../events/log.js';

@@ -1,6 +1,6 @@
 import type { Task } from '../../core/task.js';
 import { createExclusive } from '../../fs/atomic.js';
-import { withLock } from '../../fs/lock.js';
+import { withLock } from '../../fs/lock/lock.js';
 import type { Paths } from '../disk/paths.js';
 import { renderTask, type StoredTask } from '../disk/task-file.js';
 import { findTaskFiles, toStored } from './protocol.js';

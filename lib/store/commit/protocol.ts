@@ -7,8 +7,9 @@ import { assertTransition, STATUSES, type Cause, type Status } from '../../core/
 import { parseTask, type Task } from '../../core/task.js';
 import { ensureDir, unlinkDurable } from '../../fs/atomic.js';
 import { MAX_FILE_BYTES } from '../../fs/frontmatter.js';
-import { readRegularFileSync, replaceFileDurable } from '../../fs/regular-file.js';
-import { withLock } from '../../fs/lock.js';
+import { readRegularFileSync } from '../../fs/regular-file.js';
+import { replaceFileDurable } from '../../fs/replace-file.js';
+import { withLock } from '../../fs/lock/lock.js';
 import { isNetworkDir } from '../../fs/network-fs.js';
 import { confirmCopies } from './confirm-copies.js';
 import type { EventInput, EventLog } from '../events/log.js';

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { hasCode, SvcError } from '../../core/errors.js';
 import { writeDurable } from '../../fs/atomic.js';
-import { withLock } from '../../fs/lock.js';
+import { withLock } from '../../fs/lock/lock.js';
 import type { EventLog } from '../events/log.js';
 import type { Paths } from '../disk/paths.js';
 

@@ -2,7 +2,7 @@ import { hostname } from 'node:os';
 import { dirname } from 'node:path';
 import { isGone } from '../../core/errors.js';
 import { ensureDir, writeDurable } from '../../fs/atomic.js';
-import { withLock } from '../../fs/lock.js';
+import { withLock } from '../../fs/lock/lock.js';
 import { forgetCached, stalenessBoundMs } from '../../fs/network-fs.js';
 import { isProcessAlive } from '../../fs/process.js';
 import { readRegularFile } from '../../fs/regular-file.js';

@@ -7,7 +7,7 @@ import { checkHealthPort, startHealthPort, type HealthPort } from '../../../lib/
 import { isAlive, readPid } from '../../../lib/daemon/instance/pid.js';
 import { startWatchdog, type Watchdog } from '../../../lib/daemon/watchdog/watchdog.js';
 import { restartDaemon } from '../../../lib/daemon/watchdog/restart.js';
-import { DAEMON_NODE_FLAGS } from '../../../lib/daemon/service.js';
+import { DAEMON_NODE_FLAGS } from '../../../lib/daemon/service-file.js';
 import { toPaths } from '../../../lib/store/disk/paths.js';
 import { closeDaemons, healthy, runSvc, startChild } from '../../helpers/daemon.js';
 import { externalAddresses, freePort, listeningSockets } from '../../helpers/net.js';

@@ -2,7 +2,7 @@ import { mkdirSync, readdirSync, readFileSync, renameSync, utimesSync, writeFile
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { withLock } from '../../../lib/fs/lock.js';
+import { withLock } from '../../../lib/fs/lock/lock.js';
 import { readEvents } from '../../../lib/store/events/log.js';
 import { applyReconcile } from '../../../lib/store/changes/reconcile-apply.js';
 import { planReconcile } from '../../../lib/store/changes/reconcile.js';

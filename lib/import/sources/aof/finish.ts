@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { hasCode } from '../../../core/errors.js';
 import { ensureDir, writeAtomic } from '../../../fs/atomic.js';
-import { withLock } from '../../../fs/lock.js';
+import { withLock } from '../../../fs/lock/lock.js';
 import type { Store } from '../../../store/commit/store.js';
 import { mergeAofOrg } from './org.js';
 import type { ImportExtras } from '../record.js';

@@ -3,9 +3,9 @@
 import { existsSync, mkdirSync, symlinkSync, utimesSync } from 'node:fs';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { LOCK_STALE_MS, withLock } from '../../lib/fs/lock.js';
-import { cleanRoots, tempRoot } from '../helpers/root.js';
-import { fuseAbsent, mountSshfs, sshfsMissing, startSshServer, type Mount, type SshServer } from '../helpers/sshfs.js';
+import { LOCK_STALE_MS, withLock } from '../../../lib/fs/lock/lock.js';
+import { cleanRoots, tempRoot } from '../../helpers/root.js';
+import { fuseAbsent, mountSshfs, sshfsMissing, startSshServer, type Mount, type SshServer } from '../../helpers/sshfs.js';
 
 const absent = fuseAbsent();
 if (absent) {

@@ -5,7 +5,7 @@ import { join } from 'node:path';
  * On a local disk the lock's own calls (make it and record the owner, look at it, remove it) are
  * synchronous: each costs microseconds there, less than a thread-pool round trip, and
  * proper-lockfile takes callbacks called at once (its own `lockSync` does so). A lock held by
- * another process is still looked at asynchronously (statForeign in lock.ts). `held` is the set of
+ * another process is still looked at asynchronously (statForeign in owner-fs.ts). `held` is the set of
  * locks this process holds; `owner` is what the lock records (`<host> <pid>`).
  */
 export function mkdirLocal(path: string, owner: string, held: Set<string>, callback: (err: NodeJS.ErrnoException | null) => void): void {
@@ -18,7 +18,7 @@ export function mkdirLocal(path: string, owner: string, held: Set<string>, callb
   try {
     fs.symlinkSync(owner, join(path, 'owner'));
   } catch (err) {
-    // A lock always names its owner here (an ownerless one is a dead writer's: see statForeign in lock.ts).
+    // A lock always names its owner here (an ownerless one is a dead writer's: see statForeign in owner-fs.ts).
     held.delete(path);
     fs.rmSync(path, { recursive: true, force: true });
     return callback(err as NodeJS.ErrnoException);

@@ -2,10 +2,10 @@ import { mkdirSync, readlinkSync, symlinkSync, utimesSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { withLock } from '../../lib/fs/lock.js';
-import { createStore } from '../../lib/store/commit/store.js';
-import { killWorkers, startWorker } from '../helpers/children.js';
-import { cleanRoots, tempRoot } from '../helpers/root.js';
+import { withLock } from '../../../lib/fs/lock/lock.js';
+import { createStore } from '../../../lib/store/commit/store.js';
+import { killWorkers, startWorker } from '../../helpers/children.js';
+import { cleanRoots, tempRoot } from '../../helpers/root.js';
 
 const lock = suite('fs.withLock');
 lock.after.each(async () => {

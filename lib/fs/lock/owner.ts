@@ -1,13 +1,13 @@
 import { lstatSync, readlinkSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
-import { readRegularFileSync } from './regular-file.js';
+import { readRegularFileSync } from '../regular-file.js';
 
 /** How long a lock lives without being refreshed before another process may take it. */
 export const LOCK_STALE_MS = 10_000;
 
 /**
- * The owner recorded in a lock directory (`<host> <pid>`, see `fs/lock.ts`) when it is on this
+ * The owner recorded in a lock directory (`<host> <pid>`, see `fs/lock/lock.ts`) when it is on this
  * host, and whether the lock is fresh (refreshed within `LOCK_STALE_MS`). Light on purpose: the
  * command line reads it without loading proper-lockfile.
  */

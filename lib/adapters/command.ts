@@ -10,6 +10,7 @@ import { removeBriefFile, toBriefEnv, writeBriefFile } from './brief-file.js';
 import { openRunOutput, type RunOutput } from './run-output.js';
 import { endScratchDir, makeScratchDir } from './scratch.js';
 import { createRunRegistry, type Run, type RunRegistry } from './runs.js';
+import { describeError } from '../core/errors.js';
 
 /** Options of the command adapter. */
 export interface CommandAdapterOptions {
@@ -126,7 +127,7 @@ function start(argv: readonly string[], env: Record<string, string | undefined>,
     input = openPrompt(dirname(options.logFile), prompt);
   } catch (err) {
     closeSync(log);
-    output.failed(err instanceof Error ? err.message : String(err));
+    output.failed(describeError(err));
     throw err;
   }
   const release = () => (closeSync(log), closeSync(input));

@@ -3,6 +3,7 @@ import { toProblemLines } from '../daemon/scheduling/org-state.js';
 import { loadOrg } from '../org/org-chart.js';
 import { listWorkflows, loadWorkflow } from '../org/workflow.js';
 import { countSpooled, mergeEventSpool } from '../store/events/spool.js';
+import { describeError } from '../core/errors.js';
 
 /** A configuration file that does not load, with its problems (`path: problem` lines). */
 export interface ConfigProblem {
@@ -43,6 +44,6 @@ export async function checkSpool(root: string, fix: boolean): Promise<SpoolCheck
     const appended = await mergeEventSpool(root);
     return { files, appended, problem: (await countSpooled(root)) > 0 };
   } catch (err) {
-    return { files, error: err instanceof Error ? err.message : String(err), problem: true };
+    return { files, error: describeError(err), problem: true };
   }
 }

@@ -1,6 +1,6 @@
 import { readdir } from 'node:fs/promises';
 import type { CAC } from 'cac';
-import { SvcError } from '../core/errors.js';
+import { describeError, SvcError } from '../core/errors.js';
 import { TASK_ID_PATTERN, resolveIdArg, toBareSeq, toIdDate } from '../core/ids.js';
 import { toTerminalText } from '../core/text.js';
 import { createEventTail } from '../store/events/tail.js';
@@ -101,7 +101,7 @@ async function mergeSpooled(ctx: Context): Promise<void> {
   if (spooled.length === 0) return;
   const { mergeEventSpool } = await import('../store/events/spool.js');
   await mergeEventSpool(ctx.root).catch((err: unknown) =>
-    ctx.io.stderr(`warning: data/events-spool/ holds events not yet appended to the event log (${err instanceof Error ? err.message : String(err)}); they are not shown.\n`));
+    ctx.io.stderr(`warning: data/events-spool/ holds events not yet appended to the event log (${describeError(err)}); they are not shown.\n`));
 }
 
 function matches(event: SvcEvent, filter: EventFilter): boolean {
@@ -146,7 +146,7 @@ function toValue(value: unknown): string {
 /** Follows the log until SIGINT/SIGTERM or a closed stdout (`svc events -f | head`). */
 async function followUntilStopped(ctx: Context, tail: ReturnType<typeof createEventTail>): Promise<void> {
   const { signal, dispose } = onInterrupt();
-  const follower = tail.follow(FOLLOW_INTERVAL_MS, (err) => ctx.io.stderr(`warning: reading the event log failed: ${err instanceof Error ? err.message : String(err)}\n`));
+  const follower = tail.follow(FOLLOW_INTERVAL_MS, (err) => ctx.io.stderr(`warning: reading the event log failed: ${describeError(err)}\n`));
   try {
     await new Promise((resolve) => signal.addEventListener('abort', resolve, { once: true }));
   } finally {

@@ -83,3 +83,13 @@ export function isGone(err: unknown): boolean {
 
 /** `ESTALE` on Linux. */
 const ESTALE = 116;
+
+/** The message of a thrown value: an Error's message, anything else as a string. */
+export function describeError(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}
+
+/** A thrown value as an Error (a string or other value thrown becomes the message of one). */
+export function toError(err: unknown): Error {
+  return err instanceof Error ? err : new Error(String(err));
+}

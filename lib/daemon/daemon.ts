@@ -24,6 +24,7 @@ import { closeServer, trackRequests, trapSignals } from './shutdown.js';
 import { createSpawnQueue } from './scheduling/spawn-queue.js';
 import { createWebPort } from './web-port.js';
 import { createSignals, toIndexSignals, toStoreSignals, wireDaemon, type DaemonSignals } from './wire.js';
+import { describeError } from '../core/errors.js';
 
 export type { Daemon, DaemonOptions, HookListener } from './options.js';
 
@@ -42,7 +43,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
   const trap = options.handleSignals ? trapSignals() : null;
   let parts: Partial<Running> = {};
   const state: DaemonState = { stopping: false, loaded: false, lost: null, socketIno: 0, index: null, metrics: null, scheduling: null };
-  const signals = createSignals((err, name) => parts.log?.error('signal.failed', { signal: name, message: err instanceof Error ? err.message : String(err) }));
+  const signals = createSignals((err, name) => parts.log?.error('signal.failed', { signal: name, message: describeError(err) }));
   const store = createStore({ root: paths.root, clock, ...toStoreSignals(signals), ...(options.fault ? { fault: options.fault } : {}) });
   try {
     await store.init();
@@ -61,7 +62,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
     return daemon;
   } catch (err) {
     trap?.remove();
-    parts.log?.error('daemon.start_failed', { message: err instanceof Error ? err.message : String(err) });
+    parts.log?.error('daemon.start_failed', { message: describeError(err) });
     await state.index?.close().catch(() => undefined);
     if (parts.server) await closeServer(parts.server, 0).catch(() => undefined);
     await parts.health?.close();
@@ -90,7 +91,7 @@ async function launch({ paths, store, options, clock, parts, state, signals }: L
   const changes = createChangeFeed();
   wireDaemon(signals, { store, clock, log, events: parts.events, healer, changes, state });
   const settings = toDaemonSettings(await loadOrg(paths.root).catch((err: unknown) => {
-    log.warn('org.invalid', { message: err instanceof Error ? err.message : String(err) });
+    log.warn('org.invalid', { message: describeError(err) });
     return null;
   }));
   const index = (state.index = await createTaskIndex(paths, {
@@ -99,7 +100,7 @@ async function launch({ paths, store, options, clock, parts, state, signals }: L
   }));
   const spawns = createSpawnQueue({
     clock, pickupTimeoutMs: options.spawnTimeoutMs ?? settings.spawnTimeoutMs, graceMs: options.pluginGraceMs,
-    onHookError: (err, id) => log.error('spawn.hook_failed', { id, message: err instanceof Error ? err.message : String(err) }),
+    onHookError: (err, id) => log.error('spawn.hook_failed', { id, message: describeError(err) }),
   });
   const pid = process.pid;
   const version = options.version ?? readPackageVersion();

@@ -1,5 +1,6 @@
 import type { EventLog } from '../store/events/log.js';
 import type { DaemonLog } from './instance/log.js';
+import { describeError } from '../core/errors.js';
 
 /** Options of `createEventRetry`. */
 export interface EventRetryOptions {
@@ -44,7 +45,7 @@ export function createEventRetry(options: EventRetryOptions): EventRetry {
     onError(err, pending) {
       if (failing) return;
       failing = true;
-      const message = err instanceof Error ? err.message : String(err);
+      const message = describeError(err);
       log()?.error('events.append_failed', { message: `events of committed changes could not be appended (kept in memory and retried): ${message}`, pending });
     },
     async close({ spool = true } = {}) {
@@ -56,7 +57,7 @@ export function createEventRetry(options: EventRetryOptions): EventRetry {
         const file = await events.spoolPending();
         log()?.warn('events.spooled', { message: `events not yet appended were kept in ${file}; the next svc command or daemon appends them`, pending });
       } catch (err) {
-        log()?.error('events.lost', { message: `events not yet appended could not be spooled either: ${err instanceof Error ? err.message : String(err)}`, pending });
+        log()?.error('events.lost', { message: `events not yet appended could not be spooled either: ${describeError(err)}`, pending });
       }
     },
   };

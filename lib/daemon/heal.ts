@@ -1,4 +1,4 @@
-import { hasCode } from '../core/errors.js';
+import { describeError, hasCode } from '../core/errors.js';
 import type { Clock } from '../core/time/clock.js';
 import { healMovedTask } from '../store/changes/heal.js';
 import type { EventLog } from '../store/events/log.js';
@@ -26,7 +26,7 @@ export function createHealer(store: Store, log: (line: string) => void, onHealed
       if (result.changed) log(`healed ${id} (${why}): its frontmatter now says ${result.after.status}`);
       onHealed(id);
     } catch (err) {
-      const message = err instanceof Error ? err.message : String(err);
+      const message = describeError(err);
       if (hasCode(err, 'not_found')) return void (failures.delete(id), log(`could not repair ${id} (${why}): ${message}`)); // gone: nothing to repair
       const failed = failures.get(id) ?? 0;
       failures.set(id, failed + 1);

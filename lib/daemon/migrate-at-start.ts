@@ -2,6 +2,7 @@ import { applyMigrations } from '../migrate/apply.js';
 import { planMigrations } from '../migrate/plan.js';
 import type { Store } from '../store/commit/store.js';
 import type { DaemonLog } from './instance/log.js';
+import { describeError } from '../core/errors.js';
 
 /**
  * Runs the pending schema migrations before the daemon indexes the tree
@@ -19,6 +20,6 @@ export async function migrateAtStart(store: Store, log: DaemonLog): Promise<void
     for (const { file, reason } of run.skipped) log.warn('migrate.skipped', { file, message: reason });
     if (run.backup) log.info('migrate.done', { files: run.files.length, backup: run.backup });
   } catch (err) {
-    log.error('migrate.error', { message: err instanceof Error ? err.message : String(err) });
+    log.error('migrate.error', { message: describeError(err) });
   }
 }

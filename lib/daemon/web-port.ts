@@ -3,7 +3,7 @@ import { chmodSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Clock } from '../core/time/clock.js';
 import type { Hold } from '../engine/scheduler.js';
-import { hasCode, SvcError } from '../core/errors.js';
+import { describeError, hasCode, SvcError } from '../core/errors.js';
 import type { Paths } from '../store/disk/paths.js';
 import type { Store } from '../store/commit/store.js';
 import type { TaskIndex } from '../store/index/tasks.js';
@@ -76,7 +76,7 @@ export function createWebPort(mount: WebMount, starter: WebStarter | undefined):
     port: () => listening,
     async reopen() {
       if (!starter || readLastPort(mount.paths.webPort) === null) return null;
-      return web.open().catch((err: unknown) => (mount.log.warn('web.reopen_failed', { error: err instanceof Error ? err.message : String(err) }), null));
+      return web.open().catch((err: unknown) => (mount.log.warn('web.reopen_failed', { error: describeError(err) }), null));
     },
     async close() {
       closed = true;

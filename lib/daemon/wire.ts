@@ -10,6 +10,7 @@ import { recordInvalid, type createHealer } from './heal.js';
 import type { DaemonLog } from './instance/log.js';
 import type { HookName } from '../net/protocol/routes.js';
 import type { DaemonState } from './options.js';
+import { describeError } from '../core/errors.js';
 
 /** The store's signals: the events of its commits. */
 export interface StoreSignals {
@@ -118,7 +119,7 @@ export function wireDaemon(signals: DaemonSignals, parts: WiredParts): void {
   signals.index.on('invalid', (file) => void recordInvalid(store.events, clock, log, file));
   signals.index.on('needsRepair', (id, why) => healer.repair(id, why));
   signals.index.on('rescanFound', ({ count, full }) => log.info('index.rescan', { message: `rescan found ${count} new or changed task files`, count, full }));
-  signals.index.on('failed', (err) => log.error('index.error', { message: err instanceof Error ? err.message : String(err) }));
+  signals.index.on('failed', (err) => log.error('index.error', { message: describeError(err) }));
   signals.healer.on('healed', (id) => void state.index?.update([id]));
   signals.socket.on('committed', () => state.scheduling?.schedule());
   signals.scheduler.on('handed', (taskId, adapter) => state.metrics?.counters.onHanded(taskId, adapter));

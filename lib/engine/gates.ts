@@ -3,6 +3,7 @@ import type { Routing } from '../core/task.js';
 import { toWorkflowFile } from '../org/files.js';
 import { findGate, firstGate, loadWorkflow, type Workflow } from '../org/workflow.js';
 import { createFileCache, type FileCache } from './file-cache.js';
+import { describeError } from '../core/errors.js';
 
 /** What the resolver needs of a task. */
 export interface GatedTask {
@@ -32,7 +33,7 @@ export function createGateRoleResolver(root: string, log: (line: string) => void
     let flow = flows.get(name);
     if (!flow) {
       flow = createFileCache(toWorkflowFile(root, name), () => loadWorkflow(root, name).catch((err: unknown) => {
-        log(`warning: workflow ${name} of ${task.id} cannot be loaded: ${err instanceof Error ? err.message : String(err)}`);
+        log(`warning: workflow ${name} of ${task.id} cannot be loaded: ${describeError(err)}`);
         return null;
       }));
       flows.set(name, flow);

@@ -1,4 +1,5 @@
 import type { Action, HoldReason } from './plan.js';
+import { describeError } from '../core/errors.js';
 
 type Hold = Extract<Action, { kind: 'hold' }>;
 
@@ -48,7 +49,7 @@ export function createHoldLog(log: (line: string) => void, intervalMs: number): 
           if (action.reason === 'previous-run-ending') endRuns?.(action.taskId, 'it is to be dispatched again');
           logHold(action, now);
         } catch (err) {
-          log(`hold of ${action.taskId} failed: ${err instanceof Error ? err.message : String(err)}`);
+          log(`hold of ${action.taskId} failed: ${describeError(err)}`);
         }
       }
     },

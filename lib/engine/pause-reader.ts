@@ -1,6 +1,7 @@
 import { readAgentPauses, type AgentPause } from '../store/records/agent-pauses.js';
 import type { Paths } from '../store/disk/paths.js';
 import { createFileCache } from './file-cache.js';
+import { describeError } from '../core/errors.js';
 
 /** The paused agents as the scheduler sees them: re-read whenever the file changes (one stat per use). */
 export interface PauseReader {
@@ -18,7 +19,7 @@ export function createPauseReader(paths: Paths, log: (line: string) => void): Pa
     try {
       return await readAgentPauses(paths);
     } catch (err) {
-      log(`warning: ${err instanceof Error ? err.message : String(err)}; keeping the pauses read before`);
+      log(`warning: ${describeError(err)}; keeping the pauses read before`);
       return previous ?? new Map();
     }
   });

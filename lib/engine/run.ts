@@ -10,6 +10,7 @@ import { formatDeadletterAlert } from './deadletter-alert.js';
 import type { Action, AdapterKind } from './plan.js';
 import { toPrompt } from './prompt.js';
 import { prepareWorkspace } from './workspaces/step.js';
+import { describeError } from '../core/errors.js';
 
 /** What one dispatch needs from the scheduler. */
 export interface RunContext {
@@ -89,7 +90,7 @@ async function handOver(ctx: RunContext, action: Extract<Action, { kind: 'dispat
     return true;
   } catch (err) {
     const reason = (err as { reason?: string }).reason ?? toFailureReason(err);
-    const message = err instanceof Error ? err.message : String(err);
+    const message = describeError(err);
     ctx.log(`dispatch of ${task.id} to ${action.agent} via ${action.adapter} failed: ${reason}: ${message}`);
     await fail(ctx, request, reason === 'workspace_failed' || reason === 'workspace_elsewhere' ? `${reason}: ${message}` : reason);
     return false;
@@ -126,7 +127,7 @@ async function onEnded(ctx: RunContext, request: SpawnRequest, end: RunEnd): Pro
       break;
     } catch (err) {
       const pause = END_CHECK_RETRIES_MS[attempt];
-      const message = err instanceof Error ? err.message : String(err);
+      const message = describeError(err);
       if (pause === undefined) {
         ctx.log(`checking the end of ${request.taskId} failed ${attempt + 1} times, last: ${message}; its lease (until it expires) keeps it in progress`);
         break;

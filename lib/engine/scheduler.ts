@@ -11,6 +11,7 @@ import { createPauseReader } from './pause-reader.js';
 import { runDispatch } from './run.js';
 
 import type { Hold, SchedulerHandle, SchedulerOptions, TickReport } from './scheduler-api.js';
+import { describeError } from '../core/errors.js';
 
 export type { Hold, SchedulerHandle, SchedulerOptions, SchedulerSource, TickReport } from './scheduler-api.js';
 
@@ -105,7 +106,7 @@ export function startScheduler(options: SchedulerOptions): SchedulerHandle {
         if (await run) dispatched.push(action.taskId);
       }
     } catch (err) {
-      options.log(`${action.kind} of ${action.taskId} failed: ${err instanceof Error ? err.message : String(err)}`);
+      options.log(`${action.kind} of ${action.taskId} failed: ${describeError(err)}`);
     }
   }
 
@@ -156,7 +157,7 @@ export function startScheduler(options: SchedulerOptions): SchedulerHandle {
         if (closed) break;
         again = false;
         planMs = 0;
-        await tick().catch((err: unknown) => options.log(`tick failed: ${err instanceof Error ? err.message : String(err)}`));
+        await tick().catch((err: unknown) => options.log(`tick failed: ${describeError(err)}`));
         restUntil = planMs >= REST_FROM_MS ? performance.now() + Math.min(planMs, MAX_REST_MS) : 0;
       } while (again && !closed);
       current = null;

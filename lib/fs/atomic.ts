@@ -2,7 +2,7 @@ import { closeSync, linkSync, openSync } from 'node:fs';
 import { link, lstat, mkdir, open, readFile, unlink } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import writeFileAtomic from 'write-file-atomic';
-import { hasCode, SvcError } from '../core/errors.js';
+import { describeError, hasCode, SvcError } from '../core/errors.js';
 import { fsyncDir } from './fsync-dir.js';
 import { unlinkQuietly, writeTempDurable } from './local-write.js';
 import { isNetworkDir } from './network-fs.js';
@@ -111,6 +111,6 @@ export async function ensureDir(dir: string, mode?: number): Promise<void> {
 export function toFsError(err: unknown, what: string): SvcError {
   if (err instanceof SvcError) return err;
   const code = (err as { code?: string } | null)?.code ?? 'EUNKNOWN';
-  const message = err instanceof Error ? err.message : String(err);
+  const message = describeError(err);
   return new SvcError('internal', `${what} failed (${code}): ${message}`, code === 'EACCES' ? 'Check the permissions of the svc home directory.' : undefined, { cause: err });
 }

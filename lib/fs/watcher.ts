@@ -2,6 +2,7 @@ import { existsSync, statSync, watch, type FSWatcher } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { isSafeId } from '../core/ids.js';
 import { STATUSES, type Status } from '../core/status.js';
+import { toError } from '../core/errors.js';
 
 /** A task file that appeared, changed or went away in a status directory. */
 export interface TaskFileEvent {
@@ -54,7 +55,7 @@ export function watchTree(dir: string, onEvent: (event: WatchEvent) => void, opt
       });
       watchers.set(status, { watcher, identity });
     } catch (err) {
-      safely(onEvent, { type: 'error', error: err instanceof Error ? err : new Error(String(err)) });
+      safely(onEvent, { type: 'error', error: toError(err) });
     }
   };
   const statuses = options.statuses ?? STATUSES;

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { hasCode, SvcError } from '../core/errors.js';
+import { describeError, hasCode, SvcError } from '../core/errors.js';
 import { ensureDir, writeAtomic } from '../fs/atomic.js';
 import type { Paths } from '../store/disk/paths.js';
 
@@ -39,7 +39,7 @@ export async function loadMap(paths: Paths, system: string): Promise<ImportMap> 
     if (typeof data.entries !== 'object' || data.entries === null) throw new Error('no `entries` object');
     return { system, entries: Object.assign(Object.create(null) as Record<string, MapEntry>, data.entries) };
   } catch (err) {
-    throw new SvcError('validation_error', `${path}: not an import map (${err instanceof Error ? err.message : String(err)}).`, 'Restore it from version control, or move it away to import everything anew (which creates the tasks again).');
+    throw new SvcError('validation_error', `${path}: not an import map (${describeError(err)}).`, 'Restore it from version control, or move it away to import everything anew (which creates the tasks again).');
   }
 }
 

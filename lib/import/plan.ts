@@ -8,6 +8,7 @@ import { breakCycles, describeCycle } from './cycles.js';
 import { loadMap, toHash, type ImportMap } from './map.js';
 import { toHashedRecord, type SourceProblem, type SourceRead, type SourceRecord } from './sources/record.js';
 import { toImportBody, toNewTask } from './task.js';
+import { describeError } from '../core/errors.js';
 
 /** What the import does with one source entry (docs/moving-in-and-out.md). */
 export type ImportAction = 'create' | 'update' | 'unchanged' | 'kept' | 'missing' | 'invalid';
@@ -172,6 +173,6 @@ function buildTask(item: PlannedItem, system: string, ids: ReadonlyMap<string, s
     renderTask(parseTask(task, item.file), toImportBody(item.record, system, task.id), item.file);
     item.task = task;
   } catch (err) {
-    Object.assign(item, { action: 'invalid', id: undefined, reason: (err instanceof Error ? err.message : String(err)).replace(`${item.file}: `, '').replace(/:\s*\n\s*/g, ': ').replace(/\s*\n\s*/g, '; ') });
+    Object.assign(item, { action: 'invalid', id: undefined, reason: describeError(err).replace(`${item.file}: `, '').replace(/:\s*\n\s*/g, ': ').replace(/\s*\n\s*/g, '; ') });
   }
 }

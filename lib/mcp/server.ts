@@ -1,7 +1,7 @@
 import type { Readable, Writable } from 'node:stream';
 import { Server, type CallToolResult, type Tool } from '@modelcontextprotocol/server';
 import { serveStdio, StdioServerTransport } from '@modelcontextprotocol/server/stdio';
-import { toSvcError } from '../core/errors.js';
+import { describeError, toSvcError } from '../core/errors.js';
 import { createStore } from '../store/commit/store.js';
 import { TOOLS } from '../tools/index.js';
 import { toToolManifest } from '../tools/manifest.js';
@@ -33,7 +33,7 @@ export function startMcpServer(options: McpServerOptions): McpServerHandle {
   const onError = options.onError;
   const onEventError = onError
     ? (err: unknown, _pending: number, spooledTo?: string) =>
-        onError(new Error(`a change was made, but its event could not be appended to the event log: ${err instanceof Error ? err.message : String(err)}${spooledTo ? ` (kept in ${spooledTo} and appended later)` : ''}`))
+        onError(new Error(`a change was made, but its event could not be appended to the event log: ${describeError(err)}${spooledTo ? ` (kept in ${spooledTo} and appended later)` : ''}`))
     : undefined;
   const ctx: ToolContext = { store: createStore({ root: options.root, spoolEvents: true, ...(onEventError ? { onEventError } : {}) }) };
   let markClosed!: () => void;

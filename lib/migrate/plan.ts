@@ -8,6 +8,7 @@ import type { Paths } from '../store/disk/paths.js';
 import { listNames } from '../store/commit/store.js';
 import { readStamped, renderTask, type FileStamp } from '../store/disk/task-file.js';
 import { MIGRATIONS } from './steps.js';
+import { describeError } from '../core/errors.js';
 
 /** How every file svc writes begins (`schemaVersion` is the first key). */
 const CURRENT_PREFIX = `---\nschemaVersion: ${TASK_SCHEMA_VERSION}\n`;
@@ -80,5 +81,5 @@ function hasFrontmatter(text: string): boolean {
 }
 
 function toReason(err: unknown, file: string): string {
-  return (err instanceof Error ? err.message : String(err)).replace(`${file}: `, '').replace(/:\s*\n\s*/g, ': ').replace(/\s*\n\s*/g, '; ');
+  return describeError(err).replace(`${file}: `, '').replace(/:\s*\n\s*/g, ': ').replace(/\s*\n\s*/g, '; ');
 }

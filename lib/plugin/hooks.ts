@@ -2,6 +2,7 @@ import { FORWARDED_HOOKS, type ForwardedHook, type HookContext, type PluginApi, 
 import { toSpawnId } from './runs.js';
 import { requestSocket } from './socket.js';
 import { eventPath, HEADERS, ROUTES } from '../net/protocol/routes.js';
+import { describeError } from '../core/errors.js';
 
 /** The daemon route of each forwarded hook. */
 export const HOOK_ROUTES: Record<ForwardedHook, string> = {
@@ -38,7 +39,7 @@ export function registerHooks(api: Pick<PluginApi, 'on'>, options: HookOptions):
           options.onForwarded?.(hook, ok);
         },
         (err: unknown) => {
-          if (!failing) options.logger.warn(`svc: could not forward the ${hook} event: ${err instanceof Error ? err.message : String(err)}`);
+          if (!failing) options.logger.warn(`svc: could not forward the ${hook} event: ${describeError(err)}`);
           failing = true;
           options.onForwarded?.(hook, false);
         },

@@ -6,6 +6,7 @@ import type { PluginSettings } from './config.js';
 import { toRunKey } from './runs.js';
 import { requestSocket } from './socket.js';
 import { sleep, untilStopAsked } from './stop.js';
+import { describeError } from '../core/errors.js';
 
 /** What a wait on the run yields when the daemon asked to end it. */
 const STOP = Symbol('stop');
@@ -165,7 +166,7 @@ function withHint(err: Error): string {
 }
 
 function messageOf(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
+  return describeError(err);
 }
 
 function untilAborted(signal: AbortSignal): Promise<void> {

@@ -6,6 +6,7 @@ import { readEvents } from '../store/events/log.js';
 import { createBoardDelta, type Delta } from './board-delta.js';
 import type { Hold } from '../engine/scheduler.js';
 import { selectSnapshot, toCard, type Card } from './cards.js';
+import { describeError } from '../core/errors.js';
 
 /** A batch of board changes with its sequence number (docs/web-board.md, "Live updates"). */
 export interface BoardChange {
@@ -90,7 +91,7 @@ export function startBoardFeed(mount: WebMount): BoardFeed {
       else setTimeout(() => listeners.has(listener) && listener(sent), at - now).unref();
     }
   };
-  const onError = (err: unknown) => mount.log.error('web.feed_failed', { message: err instanceof Error ? err.message : String(err) });
+  const onError = (err: unknown) => mount.log.error('web.feed_failed', { message: describeError(err) });
   const gap = () => Math.max(MIN_GAP_MS, listeners.size * BOARD_GAP_MS);
   const flusher = createFlusher(stop.signal, gap, onError, async (ids) => {
     const wide = ids ? delta.widen(ids) : delta.allIds();

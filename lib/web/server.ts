@@ -1,5 +1,5 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
-import { SvcError } from '../core/errors.js';
+import { describeError, SvcError } from '../core/errors.js';
 import { assertObject, queryOf, readJson, sendError, sendJson, type OnFailure } from '../daemon/http/exchange.js';
 import { createRouter, type Router } from '../daemon/http/router.js';
 import { createLimitedServer } from '../daemon/http/limits.js';
@@ -106,7 +106,7 @@ async function streamLogs(mount: WebMount, req: Req, res: ServerResponse, stream
   const gone = new AbortController();
   stream.onClose(() => gone.abort());
   void followTaskLogs(mount.paths, id, (batch) => stream.send('lines', null, batch), gone.signal).catch((err: unknown) => {
-    stream.send('failure', null, { message: err instanceof Error ? err.message : String(err) });
+    stream.send('failure', null, { message: describeError(err) });
   });
 }
 

@@ -2,6 +2,7 @@ import { basename } from 'node:path';
 import { toRoot } from '../../store/disk/paths.js';
 import type { Store } from '../../store/commit/store.js';
 import { createPaint, type Paint } from '../output/color.js';
+import { describeError } from '../../core/errors.js';
 
 /** The width assumed when neither the terminal nor `COLUMNS` gives one. */
 const DEFAULT_COLUMNS = 80;
@@ -74,7 +75,7 @@ export function createContext(io: Io): Context {
 
 /** The warning of a change made whose event line could not be appended (the command still succeeds). */
 function toEventWarning(err: unknown, spooledTo: string | undefined): string {
-  const reason = err instanceof Error ? err.message : String(err);
+  const reason = describeError(err);
   const hint = spooledTo
     ? `the event is kept in data/events-spool/${basename(spooledTo)} and appended once data/events/ is writable, by the daemon, svc events or the next command that makes a change`
     : 'it could not be kept in data/events-spool/ either, so svc events will not show this change; check that data/ is writable';

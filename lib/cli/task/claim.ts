@@ -1,5 +1,5 @@
 import type { CAC } from 'cac';
-import { SvcError } from '../../core/errors.js';
+import { describeError, SvcError } from '../../core/errors.js';
 import { toTerminalText } from '../../core/text.js';
 import type { StoredTask } from '../../store/disk/task-file.js';
 import { loadStore, type Context } from '../frame/context.js';
@@ -41,7 +41,7 @@ async function printWorktree(ctx: Context, taskId: string, lease: Claimed['lease
   const [{ loadOrg }, { prepareWorkspace }] = await Promise.all([import('../../org/org-chart.js'), import('../../engine/workspaces/step.js')]); // loaded only by a claim
   const org = await loadOrg(ctx.root).catch(() => null);
   const workspace = await prepareWorkspace({ store, org, agent: lease.agent, sessionId: lease.sessionId }, claimed).catch((err: unknown) => {
-    throw new SvcError('unavailable', `${taskId} is claimed (session ${lease.sessionId}), but its worktree could not be prepared: ${err instanceof Error ? err.message : String(err)}`, `Fix the cause, then run \`svc task status ${taskId} ready --session ${lease.sessionId}\` and claim it again, or work without the worktree.`);
+    throw new SvcError('unavailable', `${taskId} is claimed (session ${lease.sessionId}), but its worktree could not be prepared: ${describeError(err)}`, `Fix the cause, then run \`svc task status ${taskId} ready --session ${lease.sessionId}\` and claim it again, or work without the worktree.`);
   });
   if (workspace) ctx.print(`worktree: ${toTerminalText(workspace.path)} (branch ${toTerminalText(workspace.branch)}, workspace ${toTerminalText(workspace.name)})`);
 }

@@ -1,5 +1,5 @@
 import type { CAC } from 'cac';
-import { SvcError } from '../../core/errors.js';
+import { describeError, SvcError } from '../../core/errors.js';
 import { toTerminalText } from '../../core/text.js';
 import type { Context } from '../frame/context.js';
 
@@ -22,7 +22,7 @@ export function registerTaskWorkspace(cli: CAC, ctx: Context): void {
       const record = await readAnyRecord(store.paths.workspaces, task.id);
       if (opts.remove) {
         const done = await removeTaskWorktree(store, task.id, opts.force === true).catch((err: unknown) => {
-          throw new SvcError('invalid_transition', `${task.id}: ${err instanceof Error ? err.message : String(err)}`, 'svc only removes worktrees it created; commit or drop the changes, or pass --force.');
+          throw new SvcError('invalid_transition', `${task.id}: ${describeError(err)}`, 'svc only removes worktrees it created; commit or drop the changes, or pass --force.');
         });
         if (opts.json) return ctx.json({ taskId: task.id, removed: done === 'removed', path: record?.path });
         return ctx.print(`${task.id}: ${done === 'removed' ? 'removed' : 'forgot (already gone)'} ${toTerminalText(record?.path ?? '')}; branch ${toTerminalText(record?.branch ?? '')} is kept`);

@@ -1,5 +1,5 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
-import { SvcError, toSvcError } from '../../core/errors.js';
+import { describeError, SvcError, toSvcError } from '../../core/errors.js';
 
 /** Largest request body accepted (docs/architecture.md, "Interfaces"). */
 export const MAX_BODY_BYTES = 1024 * 1024;
@@ -89,7 +89,7 @@ export async function readJson(req: IncomingMessage, example: string, limit = MA
   try {
     return JSON.parse(text) as unknown;
   } catch (err) {
-    const reason = err instanceof Error ? err.message : String(err);
+    const reason = describeError(err);
     throw new SvcError('validation_error', `The request body is not valid JSON: ${reason}.`, `Send a JSON object, for example ${example}.`);
   }
 }

@@ -5,7 +5,7 @@ import { createConnection } from 'node:net';
 import { hostname, platform } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { hasCode, SvcError } from '../../core/errors.js';
+import { describeError, hasCode, SvcError } from '../../core/errors.js';
 import { writeAtomic } from '../../fs/atomic.js';
 import { withLock, type HeldLock } from '../../fs/lock/lock.js';
 import { LOCK_STALE_MS, readLockOwner, readOwnerText } from '../../fs/lock/owner.js';
@@ -62,7 +62,7 @@ export async function holdInstanceLock(paths: Paths): Promise<InstanceLock> {
       try {
         lock.assertHeld();
       } catch (err) {
-        return err instanceof Error ? err.message : String(err);
+        return describeError(err);
       }
       const owner = readOwnerText(lockPath);
       if (owner === self) return null;

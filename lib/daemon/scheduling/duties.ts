@@ -2,6 +2,7 @@ import { hostname } from 'node:os';
 import type { DutyGate } from '../../engine/duty-gate.js';
 import { claimDuty, releaseDuty, saveDutyState, type DutyOwner } from '../../store/records/duty-lease.js';
 import type { Store } from '../../store/commit/store.js';
+import { describeError } from '../../core/errors.js';
 
 /** What the duties of a daemon are wired to. */
 export interface DutiesOptions {
@@ -50,7 +51,7 @@ export function startDuties(options: DutiesOptions): Duties {
         options.onTaken?.();
       }
     } catch (err) {
-      if (held.delete(duty)) options.log(`could not renew duty ${duty} (${err instanceof Error ? err.message : String(err)}): not running it until a renewal succeeds`);
+      if (held.delete(duty)) options.log(`could not renew duty ${duty} (${describeError(err)}): not running it until a renewal succeeds`);
     }
   };
   const renew = () => {

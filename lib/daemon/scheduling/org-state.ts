@@ -4,6 +4,7 @@ import { loadOrg, toDaemonSettings } from '../../org/org-chart.js';
 import type { DaemonSettings, OrgChart } from '../../org/schema.js';
 import { findUnavailableWorkspaces } from '../../org/workspaces.js';
 import type { ConfigReport } from '../../net/protocol/status.js';
+import { describeError } from '../../core/errors.js';
 
 /** How many problems `svc daemon status` and `/status` show (the count says how many there are). */
 const SHOWN_PROBLEMS = 5;
@@ -60,7 +61,7 @@ export function createOrgState(root: string, file: string, now: () => Date, log:
 
 /** The problem lines of a load error: the `path: problem` lines of a validation error, else its message. */
 export function toProblemLines(err: unknown): string[] {
-  const message = err instanceof Error ? err.message : String(err);
+  const message = describeError(err);
   const [head = '', ...rest] = message.split('\n');
   const lines = rest.map((line) => line.trim()).filter(Boolean);
   return lines.length ? lines : [head];

@@ -1,6 +1,7 @@
 import { statSync } from 'node:fs';
 import { readAgentPauses, type AgentPause } from '../../store/records/agent-pauses.js';
 import type { Paths } from '../../store/disk/paths.js';
+import { describeError } from '../../core/errors.js';
 
 /** The daemon's view of the paused agents, kept fresh from `data/agent-pauses.json`. */
 export interface PauseWatch {
@@ -32,7 +33,7 @@ export function watchPauses(paths: Paths, log: (line: string) => void, onChange:
       if (!first) onChange();
     } catch (err) {
       stamp = next; // logged once per version of the file; the scheduler keeps the pauses it read before
-      log(`warning: ${err instanceof Error ? err.message : String(err)}`);
+      log(`warning: ${describeError(err)}`);
     } finally {
       reading = false;
     }

@@ -3,6 +3,7 @@ import type { Run } from '../../adapters/runs.js';
 import { requeueOrphanedRun } from '../../store/changes/dispatch.js';
 import type { Store } from '../../store/commit/store.js';
 import { createRunGrace } from './run-grace.js';
+import { describeError } from '../../core/errors.js';
 
 /** Options of `createRunEnder`. */
 export interface RunEnderOptions {
@@ -75,7 +76,7 @@ export function createRunEnder(options: RunEnderOptions) {
       if (standalone) {
         const settled = standalone.then(
           (done) => log(`${taskId}: cancelled its standalone gateway runs since ${why}: ${done}`),
-          (err: unknown) => log(`${taskId}: could not cancel its standalone gateway runs (${err instanceof Error ? err.message : String(err)}); the gateway may still run it`),
+          (err: unknown) => log(`${taskId}: could not cancel its standalone gateway runs (${describeError(err)}); the gateway may still run it`),
         ).finally(() => (cancelling.delete(taskId), options.schedule()));
         cancelling.set(taskId, settled);
       }
@@ -165,7 +166,7 @@ export function createRunEnder(options: RunEnderOptions) {
 
   async function requeue(run: Run): Promise<void> {
     const moved = await requeueOrphanedRun(store, run.taskId, run.sessionId).catch((err: unknown) => {
-      log(`${run.taskId}: could not requeue it after its local agent (session ${run.sessionId}) ended: ${err instanceof Error ? err.message : String(err)}; its lease keeps it until it expires`);
+      log(`${run.taskId}: could not requeue it after its local agent (session ${run.sessionId}) ended: ${describeError(err)}; its lease keeps it until it expires`);
       return false;
     });
     if (!moved) return;

@@ -1,6 +1,6 @@
 import { createAdapterSet } from '../../adapters/assemble.js';
 import type { Run } from '../../adapters/runs.js';
-import { SvcError } from '../../core/errors.js';
+import { describeError, SvcError } from '../../core/errors.js';
 import type { Adapter } from '../../core/spawn.js';
 import type { LeaseOwner } from '../../store/changes/dispatch.js';
 import { createGateRoleResolver, type GateRoleResolver, type GateRoute } from '../../engine/gates.js';
@@ -141,7 +141,7 @@ export async function startScheduling(options: SchedulingOptions): Promise<Sched
     ender.sweep();
     void worktrees.sweep();
     schedule();
-    void sla.check().catch((err: unknown) => options.log(`SLA check failed: ${err instanceof Error ? err.message : String(err)}`));
+    void sla.check().catch((err: unknown) => options.log(`SLA check failed: ${describeError(err)}`));
   }, settings.pollIntervalMs);
   boot.onDecided(() => scheduler.schedule());
   // A plugin attaching is an event: tasks held `no-plugin-attached` go now, not at the next poll.

@@ -5,6 +5,7 @@ import { probeDaemon } from '../control.js';
 import { checkHealthPort } from '../health-port.js';
 import { isAlive, readPid } from '../instance/pid.js';
 import type { StatusBody } from '../../net/protocol/status.js';
+import { describeError } from '../../core/errors.js';
 
 /**
  * One look at the daemon: `healthy`; `busy` (it answered 503 `busy`: alive, every connection has a
@@ -30,7 +31,7 @@ export interface CheckOptions {
 /** Checks the daemon of `paths` the way the watchdog does: over the socket, or over the health port. */
 export async function checkDaemon(paths: Paths, options: CheckOptions = {}): Promise<HealthCheck> {
   const timeoutMs = options.timeoutMs ?? 5000;
-  const probe = await probeDaemon(paths, timeoutMs).catch((err: unknown) => ({ state: 'unhealthy' as const, healthy: false, reason: err instanceof Error ? err.message : String(err), status: undefined }));
+  const probe = await probeDaemon(paths, timeoutMs).catch((err: unknown) => ({ state: 'unhealthy' as const, healthy: false, reason: describeError(err), status: undefined }));
   const status = probe.status;
   const answer = options.port === undefined ? null : await checkHealthPort(options.port, timeoutMs);
   if (answer ? answer.healthy : probe.healthy) return { state: 'healthy', status };

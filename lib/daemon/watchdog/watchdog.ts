@@ -5,6 +5,7 @@ import { createLog, type DaemonLog } from '../instance/log.js';
 import { checkDaemon, type HealthCheck } from './check.js';
 import { formatCriticalReport, formatMs, type RestartRecord } from './report.js';
 import type { RestartResult } from './restart.js';
+import { describeError } from '../../core/errors.js';
 
 /** Options of `startWatchdog` (the CLI reads them from `aof.daemon.watchdog` and `healthPort`). */
 export interface WatchdogOptions {
@@ -121,7 +122,7 @@ interface PollContext {
 
 async function poll(ctx: PollContext): Promise<void> {
   const { state, log } = ctx;
-  const result = await ctx.check().catch((err: unknown): HealthCheck => ({ state: 'failed', reason: err instanceof Error ? err.message : String(err) }));
+  const result = await ctx.check().catch((err: unknown): HealthCheck => ({ state: 'failed', reason: describeError(err) }));
   if (state.stopped || state.closing) return;
   const now = ctx.clock();
   state.polls++;
@@ -178,7 +179,7 @@ async function onFailure(ctx: PollContext, now: Date, reason: string, result: He
     outcome = `${first ? 'started' : 'restarted'} (pid ${restarted.pid ?? '?'}, ${restarted.how === 'supervisor' ? 'through the supervisor' : 'directly'})`;
     state.previous = 'restarted';
   } catch (err) {
-    outcome = `${first ? 'start' : 'restart'} failed: ${(err instanceof Error ? err.message : String(err)).split('\n')[0]!.replace(/\.$/, '')}`;
+    outcome = `${first ? 'start' : 'restart'} failed: ${describeError(err).split('\n')[0]!.replace(/\.$/, '')}`;
     state.previous = 'failed';
   }
   state.history.push({ at: now.toISOString(), time, reason, outcome, counted: !first });

@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { hasCode } from '../../core/errors.js';
+import { describeError, hasCode } from '../../core/errors.js';
 import { toTimerDelay } from '../../core/time/timer.js';
 import { writeDurable } from '../../fs/atomic.js';
 import type { Store } from '../../store/commit/store.js';
@@ -82,7 +82,7 @@ export function startOverdue(options: OverdueOptions): OverdueRunner {
   let lastRun = 0;
   let pending: NodeJS.Timeout | null = null;
   const run = () => ((lastRun = Date.now()), (running ??= check().finally(() => (running = null))));
-  const fail = (err: unknown) => options.log(`overdue check failed: ${err instanceof Error ? err.message : String(err)}`);
+  const fail = (err: unknown) => options.log(`overdue check failed: ${describeError(err)}`);
   return {
     check: run,
     request() {
@@ -108,7 +108,7 @@ async function readAlerted(file: string, log: (line: string) => void): Promise<M
   try {
     return toAlerted(JSON.parse(await readFile(file, 'utf8')));
   } catch (err) {
-    if (!hasCode(err, 'ENOENT')) log(`warning: ${file} is unreadable (${err instanceof Error ? err.message : String(err)}); overdue tasks may be alerted again`);
+    if (!hasCode(err, 'ENOENT')) log(`warning: ${file} is unreadable (${describeError(err)}); overdue tasks may be alerted again`);
     return new Map();
   }
 }

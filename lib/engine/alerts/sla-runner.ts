@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { hasCode } from '../../core/errors.js';
+import { describeError, hasCode } from '../../core/errors.js';
 import { writeDurable } from '../../fs/atomic.js';
 import type { OrgChart } from '../../org/schema.js';
 import type { Store } from '../../store/commit/store.js';
@@ -105,7 +105,7 @@ async function readAlerted(file: string, log: (line: string) => void): Promise<M
   try {
     return toAlerted(JSON.parse(await readFile(file, 'utf8')) as unknown);
   } catch (err) {
-    if (!hasCode(err, 'ENOENT')) log(`warning: ${file} is unreadable (${err instanceof Error ? err.message : String(err)}); SLA alerts start a fresh rate window`);
+    if (!hasCode(err, 'ENOENT')) log(`warning: ${file} is unreadable (${describeError(err)}); SLA alerts start a fresh rate window`);
     return new Map();
   }
 }

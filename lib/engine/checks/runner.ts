@@ -11,6 +11,7 @@ import type { Store } from '../../store/commit/store.js';
 import { endLeftover } from './pid-file.js';
 import { CHECK_END_MS, type RunningCheck } from './process.js';
 import { runCheck } from './run-check.js';
+import { describeError } from '../../core/errors.js';
 
 /** What the check runner works with. */
 export interface CheckRunnerOptions {
@@ -54,7 +55,7 @@ export function startCheckRunner(options: CheckRunnerOptions): CheckRunner {
     const entry: { session: string; current?: RunningCheck; done: Promise<void> } = { session, done: Promise.resolve() };
     running.set(id, entry);
     entry.done = runTask(options, id, session, (check) => (entry.current = check), () => closed)
-      .catch((err: unknown) => options.log(`checks of ${id} failed to run: ${err instanceof Error ? err.message : String(err)}`))
+      .catch((err: unknown) => options.log(`checks of ${id} failed to run: ${describeError(err)}`))
       .finally(() => running.delete(id));
   };
   return {

@@ -12,6 +12,7 @@ import { createMurmurCounts } from './counts.js';
 import { findFailedBefore, findStaleReviews, summarizeTeam, toSummaryTask } from './summary.js';
 import { membershipOf, type Membership } from './team-tasks.js';
 import { toMurmurView } from './view.js';
+import { describeError } from '../../core/errors.js';
 
 /** What the murmur executor is wired to (the daemon's store, index and org chart). */
 export interface MurmurRunnerOptions {
@@ -144,7 +145,7 @@ export function startMurmur(options: MurmurRunnerOptions): MurmurRunner {
       try {
         await evaluateTeam(team as Team & { orchestrator: string }, org);
       } catch (err) {
-        log(`evaluation of team ${team.id} failed: ${err instanceof Error ? err.message : String(err)}`);
+        log(`evaluation of team ${team.id} failed: ${describeError(err)}`);
       }
     }
   }
@@ -160,7 +161,7 @@ export function startMurmur(options: MurmurRunnerOptions): MurmurRunner {
       current = (async () => {
         do {
           again = false;
-          await evaluateAll().catch((err: unknown) => log(`evaluation failed: ${err instanceof Error ? err.message : String(err)}`));
+          await evaluateAll().catch((err: unknown) => log(`evaluation failed: ${describeError(err)}`));
         } while (again && !closed);
       })().finally(() => (current = null));
       return current;

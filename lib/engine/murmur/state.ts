@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { hasCode } from '../../core/errors.js';
+import { describeError, hasCode } from '../../core/errors.js';
 import { ensureDir, writeDurable } from '../../fs/atomic.js';
 import type { TriggerKind } from '../../org/schema.js';
 import type { Paths } from '../../store/disk/paths.js';
@@ -29,7 +29,7 @@ export async function readMurmurState(paths: Paths, teamId: string, warn: (line:
   try {
     data = JSON.parse(await readFile(file, 'utf8'));
   } catch (err) {
-    if (!hasCode(err, 'ENOENT')) warn(`${file} is unreadable (${err instanceof Error ? err.message : String(err)}); starting from a fresh state`);
+    if (!hasCode(err, 'ENOENT')) warn(`${file} is unreadable (${describeError(err)}); starting from a fresh state`);
     return newMurmurState();
   }
   return toMurmurState(data, (key) => warn(`${file}: field ${key} has the wrong type; using its fresh value`));

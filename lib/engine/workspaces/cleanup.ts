@@ -5,6 +5,7 @@ import { GitError, removeWorktree, worktreeState } from '../../workspace/git.js'
 import { findLinkOnTheWay } from '../../workspace/links.js';
 import { listRecords, markRemoved, readAnyRecord, readRecord, writeRecord, type WorkspaceRecord } from '../../workspace/records.js';
 import { formatRemoval } from '../../workspace/removed.js';
+import { describeError } from '../../core/errors.js';
 
 /** What the cleanup works with. */
 export interface WorkspaceCleanupOptions {
@@ -41,7 +42,7 @@ export function startWorkspaceCleanup(options: WorkspaceCleanupOptions): Workspa
     if (closed) return Promise.resolve();
     const before = running.get(taskId);
     const run = (before ?? Promise.resolve()).then(() => cleanOne(options, host, taskId, before ? null : record))
-      .catch((err: unknown) => options.log(`cleanup of the worktree of ${taskId} failed: ${err instanceof Error ? err.message : String(err)}`));
+      .catch((err: unknown) => options.log(`cleanup of the worktree of ${taskId} failed: ${describeError(err)}`));
     running.set(taskId, run);
     pending.add(run);
     void run.finally(() => (pending.delete(run), running.get(taskId) === run && running.delete(taskId)));

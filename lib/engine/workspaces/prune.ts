@@ -1,6 +1,6 @@
 import { stat } from 'node:fs/promises';
 import { hostname } from 'node:os';
-import { isSvcError } from '../../core/errors.js';
+import { describeError, isSvcError } from '../../core/errors.js';
 import type { Status } from '../../core/status.js';
 import type { Store } from '../../store/commit/store.js';
 import { deleteMergedBranch, readBranchState } from '../../workspace/branches.js';
@@ -75,7 +75,7 @@ export async function pruneWorkspaces(store: Store, options: PruneOptions): Prom
   for (const record of await listAllRecords(store.paths.workspaces)) {
     if (record.host !== host) continue;
     const why = await pruneOne(store, record, { ...options, user: open.find(({ task }) => task.workspace?.path === record.path || (task.parentId === record.taskId && task.routing.workspace === 'parent'))?.task.id }, result.steps)
-      .catch((err: unknown) => (err instanceof Error ? err.message : String(err)));
+      .catch((err: unknown) => describeError(err));
     if (why) result.left.push({ taskId: record.taskId, reason: why });
   }
   return result;

@@ -12,6 +12,7 @@ import type { StoredTask } from '../../store/disk/task-file.js';
 import { addWorktree, GitError, removeWorktree, runGit } from '../../workspace/git.js';
 import { findTaskWorktreeLink } from '../../workspace/links.js';
 import { deleteRecord, writeRecord } from '../../workspace/records.js';
+import { describeError } from '../../core/errors.js';
 
 /** What a dispatch knows when it prepares the task's worktree. */
 export interface WorkspaceStepOptions {
@@ -44,7 +45,7 @@ export async function prepareWorkspace(options: WorkspaceStepOptions, leased: St
   const root = toWorktreeRoot(def, options.store.paths.root);
   const path = join(root, fillTemplate(def.dir, values));
   const made = await addWorktree({ repo: def.repo, path, branch: fillTemplate(def.branch, values), base: def.base, root }).catch((err: unknown) => {
-    const message = err instanceof Error ? err.message : String(err);
+    const message = describeError(err);
     const template = message.includes('all exist already') ? ` (aof.workspaces.${name}.branch is ${JSON.stringify(def.branch)})` : '';
     throw new SpawnError('workspace_failed', `${message}${template}`, { cause: err });
   });

@@ -1,6 +1,6 @@
 import { lstat, readlink } from 'node:fs/promises';
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
-import { hasCode, SvcError } from '../../core/errors.js';
+import { describeError, hasCode, SvcError } from '../../core/errors.js';
 import type { Priority } from '../../core/priority.js';
 import { describeEntry, readRegularFile } from '../../fs/regular-file.js';
 
@@ -39,7 +39,7 @@ export function toStrings(value: unknown): string[] {
 
 /** A problem's reason from an error. */
 export function toReason(err: unknown): string {
-  return (err instanceof Error ? err.message : String(err)).replace(/:\s*\n\s*/g, ': ').replace(/\s*\n\s*/g, '; ');
+  return describeError(err).replace(/:\s*\n\s*/g, ': ').replace(/\s*\n\s*/g, '; ');
 }
 
 /** A priority named by words other trackers use (critical, urgent, high, medium, normal, low). */

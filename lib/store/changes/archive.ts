@@ -1,6 +1,6 @@
 import { lstatSync } from 'node:fs';
 import { relative } from 'node:path';
-import { SvcError } from '../../core/errors.js';
+import { describeError, SvcError } from '../../core/errors.js';
 import { isTerminal, type Status } from '../../core/status.js';
 import { parseTask, type Lease } from '../../core/task.js';
 import { createExclusive, ensureDir, unlinkDurable } from '../../fs/atomic.js';
@@ -100,6 +100,6 @@ function toLeaseHeld(id: string, lease: Lease): SvcError {
 }
 
 function toSkip(id: string, err: unknown): ArchiveSkip {
-  const error = err instanceof SvcError ? err : new SvcError('internal', err instanceof Error ? err.message : String(err));
+  const error = err instanceof SvcError ? err : new SvcError('internal', describeError(err));
   return { id, code: error.code, reason: `${error.message}${error.hint ? ` ${error.hint}` : ''}` };
 }

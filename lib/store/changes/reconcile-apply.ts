@@ -1,5 +1,5 @@
 import { relative } from 'node:path';
-import { isSvcError } from '../../core/errors.js';
+import { describeError, isSvcError } from '../../core/errors.js';
 import { STATUSES } from '../../core/status.js';
 import { unlinkDurable } from '../../fs/atomic.js';
 import { LOCK_STALE_MS, withLock } from '../../fs/lock/lock.js';
@@ -49,7 +49,7 @@ export async function applyReconcile(paths: Paths, plan: ReconcilePlan, actor: s
       const done = await applyAction(paths, plan.now, action, { actor, waitMs, events });
       (done ? result.applied : result.skipped).push(action);
     } catch (err) {
-      result.failed.push({ action, message: err instanceof Error ? err.message : String(err) });
+      result.failed.push({ action, message: describeError(err) });
     }
   }
   return result;

@@ -1,6 +1,6 @@
 import { readdir, stat } from 'node:fs/promises';
 import { join, relative } from 'node:path';
-import { hasCode, isGone } from '../../core/errors.js';
+import { hasCode, isGone, toError } from '../../core/errors.js';
 import { isStatus, STATUSES, type Status } from '../../core/status.js';
 import { toOneLine } from '../../core/text.js';
 import { byNewest } from '../commit/protocol.js';
@@ -149,10 +149,6 @@ function classify(scan: Scan, file: { name: string; path: string; rel: string; s
   } else if (file.name.endsWith('.md')) {
     scan.strays.push(toInvalid(file.rel, file.path, 'the file name is not <id>.md with a valid id (letters, digits, ".", "_", "-"), so it is not read as a task'));
   }
-}
-
-function toError(err: unknown): Error {
-  return err instanceof Error ? err : new Error(String(err));
 }
 
 async function exists(path: string): Promise<boolean> {

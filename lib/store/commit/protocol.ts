@@ -1,7 +1,7 @@
 import { lstatSync } from 'node:fs';
 import { lstat, unlink } from 'node:fs/promises';
 import { dirname, relative } from 'node:path';
-import { isGone, SvcError } from '../../core/errors.js';
+import { isGone, SvcError, toError } from '../../core/errors.js';
 import type { EventPayloads } from '../../core/events.js';
 import { assertTransition, STATUSES, type Cause, type Status } from '../../core/status.js';
 import { parseTask, type Task } from '../../core/task.js';
@@ -213,11 +213,6 @@ function toEvents(current: StoredTask, wanted: Change, actor: string): EventInpu
     out.push({ type: 'task.transitioned', taskId: id, actor, payload });
   }
   return out.concat(wanted.events ?? []);
-}
-
-
-function toError(err: unknown): Error {
-  return err instanceof Error ? err : new Error(String(err));
 }
 
 async function isUnchanged(current: StoredTask): Promise<boolean> {

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { readdir, writeFile } from 'node:fs/promises';
 import { compareText } from '../../core/compare.js';
 import { forEachLimit } from '../../core/limit.js';
-import { hasCode, isGone } from '../../core/errors.js';
+import { describeError, hasCode, isGone } from '../../core/errors.js';
 import { isSafeId, resolveIdArg, toIdDate } from '../../core/ids.js';
 import { DEFAULT_PRIORITY, type Priority } from '../../core/priority.js';
 import { STATUSES, type Status } from '../../core/status.js';
@@ -200,7 +200,7 @@ export async function listTasks(paths: Paths, statuses: readonly Status[]): Prom
       if (!seen || byNewest(stored, seen) < 0) byId.set(stored.task.id, stored);
     } catch (err) {
       if (isGone(err)) return; // moved meanwhile: its new copy is listed
-      invalid.push({ path, status, message: err instanceof Error ? err.message : String(err) });
+      invalid.push({ path, status, message: describeError(err) });
     }
   });
   const tasks = [...byId.values()].sort((a, b) => compareText(a.task.createdAt, b.task.createdAt) || compareText(a.task.id, b.task.id));

@@ -1,6 +1,6 @@
 import { lstatSync } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
-import { hasCode, isGone } from '../../core/errors.js';
+import { describeError, hasCode, isGone } from '../../core/errors.js';
 import { STATUSES, type Status } from '../../core/status.js';
 import { toTaskId, type Paths } from '../disk/paths.js';
 import type { InvalidFile } from '../commit/store.js';
@@ -202,7 +202,7 @@ function removeEntry(state: IndexState, id: string): void {
 }
 
 function setInvalid(state: IndexState, path: string, status: Status, err: unknown, stamp: string | null): void {
-  const message = err instanceof Error ? err.message : String(err);
+  const message = describeError(err);
   const seen = state.invalid.get(path);
   state.invalid.set(path, { path, status, message, stamp: stamp ?? '' });
   if (seen?.message !== message || seen.stamp !== stamp) call(state, () => state.options.onInvalid?.({ path, status, message }));

@@ -1,6 +1,6 @@
 import { readdir } from 'node:fs/promises';
 import { compareText } from '../../core/compare.js';
-import { isGone } from '../../core/errors.js';
+import { describeError, isGone } from '../../core/errors.js';
 import { forEachLimit } from '../../core/limit.js';
 import { STATUSES, type Status } from '../../core/status.js';
 import { toTaskId, type Paths } from '../disk/paths.js';
@@ -108,7 +108,7 @@ async function readRows(paths: Paths, status: Status, ids: readonly string[], ca
       cache.set(name, stored.stamp, row);
     } catch (err) {
       if (isGone(err)) return;
-      invalid.push({ path, status, message: err instanceof Error ? err.message : String(err) });
+      invalid.push({ path, status, message: describeError(err) });
     }
   });
 }
@@ -124,7 +124,7 @@ async function readNewest(files: readonly string[], invalid: InvalidFile[]): Pro
     } catch (err) {
       if (isGone(err)) continue;
       const status = path.split('/').at(-2) as Status;
-      invalid.push({ path, status, message: err instanceof Error ? err.message : String(err) });
+      invalid.push({ path, status, message: describeError(err) });
     }
   }
   return newest;

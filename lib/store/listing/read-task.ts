@@ -1,4 +1,4 @@
-import { isGone, isSvcError, SvcError } from '../../core/errors.js';
+import { isGone, isSvcError, SvcError, toError } from '../../core/errors.js';
 import { isSafeId, resolveIdArg, toIdDate } from '../../core/ids.js';
 import { getArchived } from './archived.js';
 import { readTaskNames } from './cached-rows.js';
@@ -31,10 +31,4 @@ export async function readTask(paths: Paths, arg: string, now: Date): Promise<St
     return valid.sort(byNewest)[0]!;
   }
   throw new SvcError('not_found', `Task ${arg} does not exist.`, 'List tasks with `svc task list`.');
-}
-
-// --- internal ---
-
-function toError(err: unknown): Error {
-  return err instanceof Error ? err : new Error(String(err));
 }

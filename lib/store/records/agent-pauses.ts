@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { hasCode, SvcError } from '../../core/errors.js';
+import { describeError, hasCode, SvcError } from '../../core/errors.js';
 import { writeDurable } from '../../fs/atomic.js';
 import { withLock } from '../../fs/lock/lock.js';
 import type { EventLog } from '../events/log.js';
@@ -75,7 +75,7 @@ function parsePauses(text: string, file: string): Map<string, AgentPause> {
   try {
     data = JSON.parse(text);
   } catch (err) {
-    throw bad(`not JSON (${err instanceof Error ? err.message : String(err)})`);
+    throw bad(`not JSON (${describeError(err)})`);
   }
   const paused = (data as { paused?: unknown } | null)?.paused;
   if (!paused || typeof paused !== 'object' || Array.isArray(paused)) throw bad('expected an object with a "paused" object, found something else');

@@ -15,7 +15,9 @@ import { parseFrontmatter } from '../../lib/fs/frontmatter.js';
 import { startGlusterVolume, glusterMissing, type GlusterVolume } from '../helpers/gluster.js';
 import { cleanRoots, within } from '../helpers/root.js';
 import { fuseAbsent } from '../helpers/sshfs.js';
-import { dispatchBurst, duplicates, readEvents, results, untilDone, withTwoHosts, type Host } from '../helpers/two-daemons.js';
+import { withTwoHosts, type Host } from '../helpers/two-daemons.js';
+import { duplicates, readEvents, results, untilDone } from '../helpers/two-daemons-checks.js';
+import { dispatchBurst } from '../helpers/two-daemons-load.js';
 import { newTree } from './gluster-setup.js';
 
 const ONLY = process.env.SVC_GLUSTER_ONLY; // 'coherent', 'default' or 'kill': one of the tests (for measuring)

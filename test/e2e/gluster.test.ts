@@ -15,7 +15,9 @@ import { renderTask } from '../../lib/store/disk/task-file.js';
 import { COHERENT_DAEMON_ENV, startGlusterVolume, glusterMissing, type GlusterVolume } from '../helpers/gluster.js';
 import { cleanRoots } from '../helpers/root.js';
 import { fuseAbsent } from '../helpers/sshfs.js';
-import { assertOnce, dispatchBurst, remoteLatency, untilDone, withTwoHosts, type Host } from '../helpers/two-daemons.js';
+import { withTwoHosts, type Host } from '../helpers/two-daemons.js';
+import { assertOnce, untilDone } from '../helpers/two-daemons-checks.js';
+import { dispatchBurst, remoteLatency } from '../helpers/two-daemons-load.js';
 import { newTree } from './gluster-setup.js';
 
 /** The burst per option set: 1,000 takes 2 to 3 minutes on a 2-core machine, so one set runs it. */

@@ -16,7 +16,9 @@ import { join } from 'node:path';
 import { toPaths } from '../lib/store/disk/paths.js';
 import { initTree } from '../lib/store/commit/store.js';
 import { COHERENT_DAEMON_ENV, startGlusterVolume, type GlusterVolume } from '../test/helpers/gluster.js';
-import { assertOnce, dispatchBurst, remoteLatency, stopDaemon, untilDone, withTwoHosts, type Host } from '../test/helpers/two-daemons.js';
+import { stopDaemon, withTwoHosts, type Host } from '../test/helpers/two-daemons.js';
+import { assertOnce, untilDone } from '../test/helpers/two-daemons-checks.js';
+import { dispatchBurst, remoteLatency } from '../test/helpers/two-daemons-load.js';
 import { median } from './measure.js';
 
 const TASKS = Number(process.argv[2] ?? 1000);

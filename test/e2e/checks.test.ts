@@ -6,40 +6,13 @@ import { readEvents } from '../../lib/store/events/log.js';
 import { createStore } from '../../lib/store/commit/store.js';
 import { TOOLS } from '../../lib/tools/index.js';
 import { completingAgent, writeOrg } from '../helpers/agents.js';
-import { call, closeDaemons, healthy, runSvc, startChild, startTestDaemon } from '../helpers/daemon.js';
+import { call, closeDaemons, runSvc, startTestDaemon } from '../helpers/daemon.js';
 import { cleanRoots, tempRoot, within } from '../helpers/root.js';
+import { dispatch, FAST, pidsOf, waitingCheck } from './checks-setup.js';
 
 // Checks that gate done (docs/workspaces.md): run by the daemon under a lease to `svc`, each in
 // its own process group with its timeout, again after a daemon killed mid-check, ended by a cancel.
-const FAST = { bootWindowMs: 200, pollIntervalMs: 200, agentStopGraceMs: 300 };
-
-/**
- * argv of a check that records its pid (and a child's) in `<root>/check-<n>.pids`, n counting runs,
- * then waits until `<root>/release` exists (forever without it), and exits 0.
- */
-function waitingCheck(root: string): string[] {
-  const script = `
-    const fs = require('node:fs');
-    const { spawn } = require('node:child_process');
-    const n = fs.readdirSync(${JSON.stringify(root)}).filter((f) => /^check-\\d+\\.pids$/.test(f)).length + 1;
-    const child = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'ignore' });
-    fs.writeFileSync(${JSON.stringify(root)} + '/check-' + n + '.pids', process.pid + ' ' + child.pid);
-    console.log('check run ' + n + ' waiting');
-    const timer = setInterval(() => { if (fs.existsSync(${JSON.stringify(root)} + '/release')) { child.kill(); clearInterval(timer); console.log('released'); } }, 50);
-  `;
-  return [process.execPath, '-e', script];
-}
-
-async function dispatch(root: string, verify: string[]): Promise<string> {
-  const { status, body } = await call(root, 'POST', '/v1/tool/invoke', { tool: 'svc_dispatch', params: { title: 'Checked work', brief: 'Do it.', agent: 'dev', verify } });
-  assert.is(status, 200, JSON.stringify(body));
-  return (body as { result: { taskId: string } }).result.taskId;
-}
-
-function pidsOf(root: string, n: number): number[] {
-  return readFileSync(`${root}/check-${n}.pids`, 'utf8').split(' ').map(Number);
-}
-
+// A daemon killed mid-check: checks-crash.test.ts.
 const checks = suite('e2e.checks');
 checks.after.each(async () => {
   await closeDaemons();
@@ -67,54 +40,6 @@ checks('a check that hangs is killed with its process group at its timeout and c
   assert.match(after.body, /## Check failed: hang \(.*\)\n\ntimed out; full output in .*check-hang-1\.log\. Last lines of its output:\n\n```\ncheck run 1 waiting\n\n\[svc\] check hang timed out after 1500 ms/);
   const transitions = await readEvents(root, { taskId: id, type: 'task.transitioned' });
   assert.match(String(transitions.at(-1)!.payload.reason), /check hang failed 1 times in a row \(maxCheckFailures 1\)/);
-});
-
-checks('a daemon SIGKILLed during a check ends the old check and runs it again after its restart; the task ends once', async () => {
-  const root = tempRoot();
-  writeOrg(root, { agents: [{ id: 'dev', name: 'Dev', command: completingAgent() }], aof: { daemon: FAST, checks: { slow: { run: waitingCheck(root), timeoutMs: 60_000, cwd: root } } } });
-  const first = startChild(root);
-  await healthy(root);
-  const id = await dispatch(root, ['slow']);
-  await within(20_000, () => existsSync(`${root}/check-1.pids`), 'the first check run');
-  await first.kill();
-  const [oldCheck, oldChild] = pidsOf(root, 1);
-  assert.ok(isAlive(oldCheck!), 'the check outlives the killed daemon (its own process group)');
-  startChild(root);
-  await healthy(root);
-  await within(20_000, () => existsSync(`${root}/check-2.pids`), 'the check to run again');
-  assert.not.ok(isAlive(oldCheck!) || isAlive(oldChild!), 'the old run was ended');
-  assert.is((await createStore({ root }).get(id)).status, 'in-progress');
-  const show = await runSvc({ SVC_HOME: root, HOME: root }, 'task', 'show', id);
-  assert.match(show.stdout, /^status: in-progress$/m);
-  assert.match(show.stdout, /^lease: svc until \S+ \(session \S+\)$/m, 'svc task show names the daemon as the holder while the checks run');
-  assert.match(show.stdout, /"pendingCheck":\{"checks":\["slow"\]/);
-  writeFileSync(`${root}/release`, '');
-  await within(20_000, async () => (await createStore({ root }).get(id)).status === 'done', 'done');
-  const events = await within(5000, async () => { const all = await readEvents(root, { taskId: id }); return all.some((e) => e.type === 'task.completed') && all; }, 'task.completed'); // appended just after the commit
-  await new Promise((resolve) => setTimeout(resolve, 500)); // a second completion would show now
-  assert.is((await readEvents(root, { taskId: id })).filter((e) => e.type === 'task.completed').length, 1);
-  assert.is(events.filter((e) => e.type === 'task.verified').length, 1);
-  assert.is(events.filter((e) => e.type === 'task.check_failed').length, 0);
-});
-
-checks('a daemon SIGKILLed during a check whose setsid grandchild lingers: the next daemon ends it, found by its marker, and runs the check again', async () => {
-  const root = tempRoot();
-  const script = `if [ -e "${root}/started" ]; then exit 0; fi
-    setsid sh -c 'echo $$ > "${root}/lingering.pid"; exec sleep 60' &
-    while [ ! -s "${root}/lingering.pid" ]; do sleep 0.05; done
-    touch "${root}/started"; sleep 60`;
-  writeOrg(root, { agents: [{ id: 'dev', name: 'Dev', command: completingAgent() }], aof: { daemon: FAST, checks: { slow: { run: ['sh', '-c', script], timeoutMs: 60_000, cwd: root } } } });
-  const first = startChild(root);
-  await healthy(root);
-  const id = await dispatch(root, ['slow']);
-  await within(20_000, () => existsSync(`${root}/started`), 'the first check run');
-  await first.kill();
-  const lingering = Number(readFileSync(`${root}/lingering.pid`, 'utf8').trim());
-  assert.ok(isAlive(lingering), 'the grandchild outlives the killed daemon');
-  startChild(root);
-  await healthy(root);
-  await within(20_000, async () => (await createStore({ root }).get(id)).status === 'done', 'done after the check ran again');
-  await within(5000, () => !isAlive(lingering), 'the grandchild of the old run to be ended');
 });
 
 checks('cancelling a task whose check runs ends the check\'s process group; the task stays cancelled', async () => {

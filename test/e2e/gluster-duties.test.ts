@@ -17,7 +17,9 @@ import { call } from '../helpers/daemon.js';
 import { glusterMissing, startGlusterVolume, type GlusterVolume } from '../helpers/gluster.js';
 import { cleanRoots, tempRoot, within } from '../helpers/root.js';
 import { fuseAbsent } from '../helpers/sshfs.js';
-import { COMPLETING_AGENT, dispatchBurst, readEvents, untilDone, withTwoHosts, type Event, type Host } from '../helpers/two-daemons.js';
+import { COMPLETING_AGENT, withTwoHosts, type Host } from '../helpers/two-daemons.js';
+import { readEvents, untilDone, type Event } from '../helpers/two-daemons-checks.js';
+import { dispatchBurst } from '../helpers/two-daemons-load.js';
 
 const DUTY_TTL_MS = 6000;
 const WINDOW_MS = 20_000; // the SLA alerts' rate window

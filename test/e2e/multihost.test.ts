@@ -7,7 +7,9 @@ import { toPaths } from '../../lib/store/disk/paths.js';
 import { initTree } from '../../lib/store/commit/store.js';
 import { cleanRoots, tempRoot } from '../helpers/root.js';
 import { fuseAbsent, mountSshfs, sshfsMissing, startSshServer, type SshServer } from '../helpers/sshfs.js';
-import { assertOnce, dispatchBurst, remoteLatency, untilDone, withTwoHosts } from '../helpers/two-daemons.js';
+import { withTwoHosts } from '../helpers/two-daemons.js';
+import { assertOnce, untilDone } from '../helpers/two-daemons-checks.js';
+import { dispatchBurst, remoteLatency } from '../helpers/two-daemons-load.js';
 
 const TASKS = Number(process.env.SVC_MULTIHOST_TASKS ?? 300);
 

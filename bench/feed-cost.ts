@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { openStreamsApart } from './boards-apart.js';
 import { cpuSplit, pinSelf } from './cpu-pin.js';
 import type { BenchOptions } from './measure.js';
-import { dispatchLatency, type Latency } from './scheduler.js';
+import { dispatchLatency, type Latency } from './dispatch-latency.js';
 import { openBoard, untilLoaded } from './web-latency.js';
 
 /** What the profile of one round shows, in ms of the daemon's thread. */

@@ -10,7 +10,7 @@ import { toPaths } from '../lib/store/disk/paths.js';
 import { drawBoards, openBoardsApart, openStreamsApart } from './boards-apart.js';
 import { cpuSplit, pinSelf } from './cpu-pin.js';
 import { median, until, type BenchOptions } from './measure.js';
-import { dispatchLatency, type Latency } from './scheduler.js';
+import { dispatchLatency, type Latency } from './dispatch-latency.js';
 
 export type Quantiles = { p50: number; p99: number };
 /**

@@ -1,15 +1,12 @@
 import { spawn } from 'node:child_process';
-import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { request } from 'node:http';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Browser } from 'playwright-core';
 import { DAEMON_NODE_FLAGS } from '../lib/daemon/service-file.js';
-import { toPaths } from '../lib/store/disk/paths.js';
-import { initTree } from '../lib/store/commit/store.js';
 import { launchChromium } from './boards-apart.js';
 import { feedCost, SAMPLE_US } from './feed-cost.js';
-import { formatNumber, median, rssMb, type BenchOptions, type Row } from './measure.js';
+import { formatNumber, median, type BenchOptions, type Row } from './measure.js';
+import { moveLatency, rssWithBoards, snapshotBytes, writeTree } from './web-board.js';
 import { latencyApart, latencySameCpus, openBoard, type Quantiles } from './web-latency.js';
 
 /**
@@ -85,78 +82,3 @@ function latencyRow(metric: string, watched: Quantiles, alone: Quantiles, note: 
 }
 
 const bin = fileURLToPath(new URL('../bin/svc.js', import.meta.url));
-
-async function rssWithBoards(browser: Browser, root: string, url: string, pid: number, size: number, log: (text: string) => void): Promise<number> {
-  const before = rssMb(pid);
-  const pages = await Promise.all(Array.from({ length: 20 }, async () => {
-    const page = await (await browser.newContext()).newPage();
-    page.setDefaultTimeout(120_000); // 20 pages at once on a loaded machine
-    await page.goto(url);
-    await page.waitForSelector('[data-live="on"]');
-    return page;
-  }));
-  const paths = toPaths(root);
-  const moves = Math.min(200, size / 20 - 21); // the last 20 backlog tasks are the hand-move step's
-  for (let i = 1; i <= moves; i++) {
-    const id = idOf(i * 20 + 1); // backlog tasks
-    renameSync(paths.taskFile('backlog', id), paths.taskFile('ready', id));
-    if (i % 20 === 0) await new Promise((r) => setTimeout(r, 100));
-  }
-  await Promise.all(pages.map((page) => page.waitForFunction((count) => document.querySelectorAll('[data-column="ready"] [data-card]').length >= count, size / 20 + 20 + moves, { timeout: 120_000 })));
-  const after = rssMb(pid);
-  log(`web: RSS ${before.toFixed(0)} MB before 20 boards, ${after.toFixed(0)} MB after`);
-  await Promise.all(pages.map((page) => page.context().close()));
-  return after - before;
-}
-
-/** Renames 20 backlog tasks into ready/ one at a time and times each until its card is in the ready column. */
-async function moveLatency(browser: Browser, root: string, url: string, size: number): Promise<number[]> {
-  const page = await (await browser.newContext()).newPage();
-  await page.goto(url);
-  await page.waitForSelector('[data-live="on"]');
-  const paths = toPaths(root);
-  const times: number[] = [];
-  for (let i = 0; i < 20; i++) {
-    const id = idOf(size - 19 - i * 20); // backlog tasks the RSS step does not move
-    const started = performance.now();
-    renameSync(paths.taskFile('backlog', id), paths.taskFile('ready', id));
-    await page.waitForSelector(`[data-column="ready"] [data-card="${id}"]`, { timeout: 30_000 });
-    times.push(performance.now() - started);
-  }
-  await page.context().close();
-  return times;
-}
-
-/** The size of the first event of the board's stream (the snapshot), read as the page reads it. */
-function snapshotBytes(url: string): Promise<number> {
-  const { port, searchParams } = new URL(url);
-  return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port, path: '/api/board/stream', headers: { cookie: `svc_web_${port}=${searchParams.get('token')}` } }, (res) => {
-      let text = '';
-      res.on('data', (chunk: Buffer) => {
-        text += chunk.toString();
-        const end = text.indexOf('\n\n', text.indexOf('event: snapshot'));
-        if (text.includes('event: snapshot') && end > 0) (req.destroy(), resolve(Buffer.byteLength(text.slice(0, end))));
-      });
-    });
-    req.on('error', (err) => (err.message === 'socket hang up' ? undefined : reject(err)));
-    req.end();
-  });
-}
-
-async function writeTree(root: string, size: number): Promise<void> {
-  mkdirSync(root, { recursive: true });
-  const paths = toPaths(root);
-  await initTree(paths);
-  for (let i = 1; i <= size; i++) {
-    const status = i % 20 === 0 ? 'ready' : i % 20 === 1 ? 'backlog' : 'done';
-    const id = idOf(i);
-    const stamp = new Date(Date.UTC(2026, 0, 1) + i * 1000).toISOString();
-    writeFileSync(paths.taskFile(status, id), `---\nschemaVersion: 1\nid: ${id}\nproject: bench\ntitle: Bench task ${i}\nstatus: ${status}\npriority: normal\nrouting:\n  agent: dev\ncreatedAt: '${stamp}'\nupdatedAt: '${stamp}'\nlastTransitionAt: '${stamp}'\ncreatedBy: bench\ndependsOn: []\nmetadata: {}\n---\n\nA task body.\n`);
-  }
-}
-
-function idOf(i: number): string {
-  return `TASK-2026-01-01-${String(i).padStart(6, '0')}`;
-}
-

@@ -3,12 +3,11 @@
 // alerts, the OVERDUE alerts) runs on one daemon at a time, through its file in tasks/.duties/: one
 // review per trigger, one SLA alert per rate window and one OVERDUE alert per task between them; when the owner is SIGKILLed the other daemon takes its duties over within a
 // minute (here `dutyTtlMs` is short) and goes on from the state the owner saved.
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { hostname } from 'node:os';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { readRegularFileSync } from '../../lib/fs/regular-file.js';
 import { claimDuty, readDuty } from '../../lib/store/records/duty-lease.js';
 import { toPaths } from '../../lib/store/disk/paths.js';
 import { initTree } from '../../lib/store/commit/store.js';
@@ -17,9 +16,10 @@ import { call } from '../helpers/daemon.js';
 import { glusterMissing, startGlusterVolume, type GlusterVolume } from '../helpers/gluster.js';
 import { cleanRoots, tempRoot, within } from '../helpers/root.js';
 import { fuseAbsent } from '../helpers/sshfs.js';
-import { COMPLETING_AGENT, withTwoHosts, type Host } from '../helpers/two-daemons.js';
-import { readEvents, untilDone, type Event } from '../helpers/two-daemons-checks.js';
+import { COMPLETING_AGENT, withTwoHosts } from '../helpers/two-daemons.js';
+import { untilDone } from '../helpers/two-daemons-checks.js';
 import { dispatchBurst } from '../helpers/two-daemons-load.js';
+import { alerts, created, dutyLines, overdue, ownerOf } from './gluster-duties-setup.js';
 
 const DUTY_TTL_MS = 6000;
 const WINDOW_MS = 20_000; // the SLA alerts' rate window
@@ -119,37 +119,6 @@ async function claimAgainstLateRecord(homes: string[]): Promise<void> {
   const claim = await claimed;
   assert.equal([claim.held, claim.record?.owner], [false, ownerA], 'b left the duty to a');
   assert.equal((await readDuty(a, 'murmur.core'))?.owner, ownerA, 'the record still names a');
-}
-
-function created(hosts: Host[]): (Event & { host: string })[] {
-  return hosts.flatMap((host) => readEvents(host.home).filter((event) => event.type === 'murmur.review' && (event.payload as { action?: string }).action === 'created').map((event) => ({ ...event, host: host.name })))
-    .sort((a, b) => Date.parse(a.timestamp) - Date.parse(b.timestamp));
-}
-
-function alerts(hosts: Host[], taskId: string): Event[] {
-  return hosts.flatMap((host) => readEvents(host.home).filter((event) => event.type === 'sla.violation' && event.taskId === taskId))
-    .sort((a, b) => Date.parse(a.timestamp) - Date.parse(b.timestamp));
-}
-
-function overdue(hosts: Host[], taskId: string): Event[] {
-  return hosts.flatMap((host) => readEvents(host.home).filter((event) => event.type === 'task.overdue' && event.taskId === taskId));
-}
-
-/** What the daemons logged about duties, murmur and SLA (for a failure's message). */
-function dutyLines(hosts: Host[]): string {
-  return hosts.map((host) => `${host.name}:\n${readFileSync(toPaths(host.home).daemonLog, 'utf8').split('\n').filter((line) => /duty|Murmur|SLA/.test(line)).slice(-20).join('\n')}`).join('\n');
-}
-
-function ownerOf(tasks: string, duty: string): string | null {
-  const file = `${tasks}/.duties/${duty}.json`;
-  if (!existsSync(file)) return null;
-  try {
-    // Not readFileSync(file, 'utf8'): Node 20 aborts the process when a close on the mount fails.
-    const { owner } = JSON.parse(readRegularFileSync(file, 1 << 20).text) as { owner: { host: string; pid: number } };
-    return `${owner.host} ${owner.pid}`;
-  } catch {
-    return null; // read while replaced
-  }
 }
 
 duties.run();

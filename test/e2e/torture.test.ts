@@ -1,15 +1,15 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { findTaskFiles } from '../../lib/store/commit/protocol.js';
-import { readEvents } from '../../lib/store/events/log.js';
 import { initTree, createStore } from '../../lib/store/commit/store.js';
 import { toPaths } from '../../lib/store/disk/paths.js';
 import { completingAgent, writeOrg } from '../helpers/agents.js';
-import { call, closeDaemons, runSvc, startChild, type ChildDaemon } from '../helpers/daemon.js';
+import { closeDaemons, runSvc, startChild, type ChildDaemon } from '../helpers/daemon.js';
 import { cleanRoots, tempRoot, within } from '../helpers/root.js';
+import { kill, KINDS, readJournal, stallReport, type Kind, type Record, type Writer } from './torture-setup.js';
 
 // The torture run: a daemon and three writers of different kinds (the command line, tools over the
 // socket, files renamed in and moved by hand) work on one root while the daemon and the writers
@@ -18,63 +18,13 @@ import { cleanRoots, tempRoot, within } from '../helpers/root.js';
 // SVC_TORTURE_DEBUG=1 has each daemon trace its scheduler ticks to its log (DEBUG=svc:*).
 const DURATION_MS = Number(process.env.SVC_TORTURE_MS ?? 45_000);
 const startDaemon = (root: string) => startChild(root, undefined, process.env.SVC_TORTURE_DEBUG ? { DEBUG: 'svc:*' } : {});
-const KINDS = ['cli', 'tool', 'hand'] as const;
-type Kind = (typeof KINDS)[number];
 const writerScript = fileURLToPath(new URL('../helpers/torture-writer.ts', import.meta.url));
-
-interface Writer {
-  kind: Kind;
-  generation: number;
-  child: ChildProcess;
-  exited: Promise<void>;
-}
-
-type Record = { op: string; id: string; title?: string; mark?: string; to?: string; dispatched?: boolean };
 
 function startWriter(root: string, kind: Kind, generation: number): Writer {
   const child = spawn(process.execPath, ['--import', 'tsx', writerScript, kind, root, `${root}/journal-${kind}.jsonl`, String(generation)], { stdio: ['ignore', 'ignore', 'pipe'] });
   child.stderr!.on('data', (chunk: Buffer) => void (writerErrors += chunk.toString()));
   const exited = new Promise<void>((resolve) => child.on('close', () => resolve()));
   return { kind, generation, child, exited };
-}
-
-async function kill(child: ChildProcess, exited: Promise<unknown>): Promise<void> {
-  if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-  await exited;
-}
-
-function readJournal(root: string, kind: Kind): Record[] {
-  const file = `${root}/journal-${kind}.jsonl`;
-  if (!existsSync(file)) return [];
-  // A writer killed mid-append leaves at most a torn last line: that change was not acknowledged yet.
-  return readFileSync(file, 'utf8').split('\n').flatMap((line) => {
-    try {
-      return line ? [JSON.parse(line) as Record] : [];
-    } catch {
-      return [];
-    }
-  });
-}
-
-/** What a stalled settle leaves to read: the daemon's log, status and plan, open tasks, last events, agents' log. */
-async function stallReport(root: string, daemon: ChildDaemon): Promise<string> {
-  const paths = toPaths(root);
-  const tail = (file: string, lines: number) => (existsSync(file) ? readFileSync(file, 'utf8').split('\n').slice(-lines).join('\n') : `(no ${file})`);
-  const answer = async (path: string) => JSON.stringify((await call(root, 'GET', path).catch((err: unknown) => ({ body: String(err) }))).body).slice(0, 3000);
-  const open = (['ready', 'in-progress'] as const).flatMap((status) =>
-    readdirSync(paths.statusDir(status)).filter((name) => name.endsWith('.md')).slice(0, 8).map((name) => `--- ${status}/${name}\n${readFileSync(`${paths.statusDir(status)}/${name}`, 'utf8').split('---')[1]?.trim()}`));
-  const events = (await readEvents(root)).slice(-40).map((e) => `${e.timestamp} ${e.type} ${e.taskId ?? '-'} ${JSON.stringify(e.payload).slice(0, 200)}`);
-  return [
-    `daemon alive: ${daemon.child.exitCode === null && daemon.child.signalCode === null}; its output:\n${daemon.output().slice(-1500)}`,
-    `daemon log:\n${tail(paths.daemonLog, 40)}`,
-    `failures in the daemon log (last 20):\n${existsSync(paths.daemonLog) ? readFileSync(paths.daemonLog, 'utf8').split('\n').filter((l) => /could not|failed|error/.test(l)).slice(-20).join('\n') : '-'}`,
-    `/status: ${await answer('/status')}`,
-    `/v1/scheduler/plan: ${await answer('/v1/scheduler/plan')}`,
-    `open tasks (first 8 of each):\n${open.join('\n')}`,
-    `last events:\n${events.join('\n')}`,
-    `agents' log:\n${tail(`${paths.logs}/agents.log`, 40)}`,
-    `spawn markers: ${existsSync(paths.spawns) ? readdirSync(paths.spawns).join(' ') : '-'}; runs: ${existsSync(paths.runs) ? readdirSync(paths.runs).join(' ') : '-'}`,
-  ].join('\n\n');
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

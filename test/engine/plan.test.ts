@@ -1,32 +1,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { plan, type PlanContext, type PlanTask, type Snapshot } from '../../lib/engine/plan.js';
-import { validateOrg } from '../../lib/org/org-chart.js';
-
-const NOW = new Date('2026-11-21T10:00:00.000Z');
-const org = validateOrg({
-  schemaVersion: 1,
-  agents: [
-    { id: 'dev', name: 'Dev', command: ['true'], capabilities: ['ts'], maxConcurrent: 2 },
-    { id: 'dev2', name: 'Dev 2', command: ['true'], capabilities: ['ts', 'db'] },
-    { id: 'gw', name: 'Gateway agent' },
-    { id: 'off', name: 'Off', active: false, command: ['true'] },
-  ],
-  teams: [{ id: 'core', name: 'Core', members: ['dev2', 'dev'] }],
-  roles: { reviewer: { agents: ['dev2'] } },
-}, 'test org');
-
-function task(id: string, extra: Partial<PlanTask> = {}): PlanTask {
-  return { id, status: 'ready', priority: 'normal', createdAt: `2026-11-21T09:00:0${id.slice(-1)}.000Z`, routing: { agent: 'dev' }, dependsOn: [], ...extra };
-}
-
-function snap(ready: PlanTask[], inProgress: PlanTask[] = [], done: string[] = []): Snapshot {
-  const status = new Map<string, string>([...ready.map((t) => [t.id, 'ready'] as const), ...inProgress.map((t) => [t.id, 'in-progress'] as const), ...done.map((id) => [id, 'done'] as const)]);
-  return { ready, inProgress, statusOf: (id) => status.get(id) as never };
-}
-
-const ctx = (extra: Partial<PlanContext> = {}): PlanContext => ({ org, maxConcurrentDispatches: 3, now: NOW, mode: 'standalone', pluginAttached: false, gatewayConfigured: true, ...extra });
-const brief = (actions: ReturnType<typeof plan>) => actions.map((a) => (a.kind === 'dispatch' ? `${a.taskId}>${a.agent}:${a.adapter}` : a.kind === 'hold' ? `${a.taskId}:${a.reason}` : `${a.taskId}:${a.kind}`));
+import { plan } from '../../lib/engine/plan.js';
+import { brief, ctx, snap, task } from './plan-fixture.js';
 
 const order = suite('engine.plan order and limits');
 
@@ -94,34 +69,4 @@ order('a task at the failure limit is deadlettered, not dispatched', () => {
   assert.equal(brief(plan(snap([task('t1', { dispatchFailures: 3 })]), ctx())), ['t1:deadletter']);
 });
 
-const routes = suite('engine.plan routing and adapters');
-
-routes('routes by role, team and tags, least busy first; inactive and unknown agents hold', () => {
-  const busy = [task('r1', { status: 'in-progress', lease: { agent: 'dev2', expiresAt: '2026-11-21T11:00:00.000Z', sessionId: 's' } })];
-  const ready = [
-    task('t1', { routing: { role: 'reviewer' } }),
-    task('t2', { routing: { team: 'core' } }),
-    task('t3', { routing: { tags: ['ts'] } }),
-    task('t4', { routing: { agent: 'off' } }),
-    task('t5', { routing: {} }),
-  ];
-  assert.equal(brief(plan(snap(ready, busy), ctx({ maxConcurrentDispatches: 9 }))), ['t1:agent-busy', 't2>dev:command', 't3>dev:command', 't4:no-route', 't5:no-route']);
-});
-
-routes('gateway agents follow the mode', () => {
-  const ready = [task('t1', { routing: { agent: 'gw' } })];
-  assert.equal(brief(plan(snap(ready), ctx({ mode: 'booting' }))), ['t1:booting']);
-  assert.equal(brief(plan(snap(ready), ctx({ mode: 'plugin' }))), ['t1:no-plugin-attached']);
-  assert.equal(brief(plan(snap(ready), ctx({ mode: 'plugin', pluginAttached: true }))), ['t1>gw:plugin']);
-  assert.equal(brief(plan(snap(ready), ctx())), ['t1>gw:standalone']);
-  assert.equal(brief(plan(snap(ready), ctx({ pluginAttached: true }))), ['t1>gw:plugin'], 'an attached plugin is used in standalone mode too');
-  assert.equal(brief(plan(snap(ready), ctx({ gatewayConfigured: false }))), ['t1:no-gateway']);
-  assert.equal(brief(plan(snap([task('t2')]), ctx({ mode: 'booting' }))), ['t2>dev:command']);
-});
-
-routes('without an org chart routing.agent is taken as given', () => {
-  assert.equal(brief(plan(snap([task('t1', { routing: { agent: 'anyone' } }), task('t2', { routing: { role: 'x' } })]), ctx({ org: null }))), ['t1>anyone:standalone', 't2:no-route']);
-});
-
 order.run();
-routes.run();

@@ -130,7 +130,10 @@ function start(argv: readonly string[], env: Record<string, string | undefined>,
     output.failed(describeError(err));
     throw err;
   }
-  const release = () => (closeSync(log), closeSync(input));
+  const release = () => {
+    closeSync(log);
+    closeSync(input);
+  };
   return new Promise((resolve, reject) => {
     const child = spawn(argv[0]!, argv.slice(1), { cwd: options.cwd, env, stdio: [input, log, log], detached: true });
     if (options.unref) child.unref();

@@ -77,7 +77,10 @@ export function createRunRegistry(options: RunRegistryOptions) {
     const groups = listProcessGroups();
     for (const run of due) {
       if (!isRunAlive(run, groups)) forget(run);
-      else if (run.state === 'ending' && !run.killed && now() >= (run.killAt ?? Infinity)) (run.killed = true), signalRun(run, 'SIGKILL');
+      else if (run.state === 'ending' && !run.killed && now() >= (run.killAt ?? Infinity)) {
+        run.killed = true;
+        signalRun(run, 'SIGKILL');
+      }
     }
   }
 
@@ -139,8 +142,13 @@ export function createRunRegistry(options: RunRegistryOptions) {
       const groups = listProcessGroups();
       const found = { alive: [] as Run[], gone: [] as Run[] };
       for (const run of readRunRecords(options.dir)) {
-        if (isRunAlive(run, groups)) (runs.add(run), found.alive.push(run));
-        else (removeRecord(options.dir, run), found.gone.push(run));
+        if (isRunAlive(run, groups)) {
+          runs.add(run);
+          found.alive.push(run);
+        } else {
+          removeRecord(options.dir, run);
+          found.gone.push(run);
+        }
       }
       if (options.briefsDir) removeStaleBriefs(options.briefsDir, new Set([...runs].map((run) => `${run.taskId}@${run.sessionId}`)));
       arm();

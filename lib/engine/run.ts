@@ -78,7 +78,10 @@ async function handOver(ctx: RunContext, action: Extract<Action, { kind: 'dispat
   try {
     if (!adapter) throw Object.assign(new Error(`no ${action.adapter} adapter is available`), { reason: 'adapter_unavailable' });
     const workspace = await prepareWorkspace({ store: ctx.store, org: ctx.org, agent: action.agent, sessionId, host: ctx.owner?.host }, after);
-    if (workspace) (task = { ...task, workspace }, request.workspace = { path: workspace.path, branch: workspace.branch });
+    if (workspace) {
+      task = { ...task, workspace };
+      request.workspace = { path: workspace.path, branch: workspace.branch };
+    }
     request.prompt = toPrompt(task, body, sessionId);
     const run = await adapter.spawn(request);
     ctx.fault?.('dispatch.handed');

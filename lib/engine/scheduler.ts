@@ -117,7 +117,10 @@ export function startScheduler(options: SchedulerOptions): SchedulerHandle {
     if (!Number.isFinite(due) || (wake && wake.at <= due && wake.at > now.getTime())) return;
     if (wake) clearTimeout(wake.timer);
     const delay = toTimerDelay(due - now.getTime() + 5); // a notBefore weeks ahead wakes once a few weeks, not at once
-    const timer = setTimeout(() => ((wake = null), schedule()), delay);
+    const timer = setTimeout(() => {
+      wake = null;
+      schedule();
+    }, delay);
     timer.unref();
     wake = { at: now.getTime() + delay - 5, timer };
   }

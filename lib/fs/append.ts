@@ -42,7 +42,10 @@ function appendLocal(path: string, bytes: Buffer): boolean {
     if (hasCode(err, 'ENXIO')) return false;
     throw toWriteError(err, path);
   }
-  if (!fstatSync(fd).isFile()) return (closeSync(fd), false);
+  if (!fstatSync(fd).isFile()) {
+    closeSync(fd);
+    return false;
+  }
   let written = 0;
   try {
     while (written < bytes.length) written += writeSync(fd, bytes, written, bytes.length - written);

@@ -30,7 +30,10 @@ export function watchChanges(dir: string, onChange: () => void, options: ChangeW
   else {
     try {
       watcher = watch(dir, { persistent: true }, () => onChange());
-      watcher.on('error', () => (poll(), onChange()));
+      watcher.on('error', () => {
+        poll();
+        onChange();
+      });
     } catch {
       poll();
     }

@@ -25,7 +25,10 @@ export function readRegularFileSync(path: string, maxBytes: number): RegularRead
     fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK | (direct ? constants.O_DIRECT : 0));
   } catch (err) {
     if (hasCode(err, 'ELOOP')) assertRegular(path, lstatSync(path, { bigint: true }));
-    if (direct && hasCode(err, 'EINVAL')) return (refuseDirectReads(dirname(path)), readRegularFileSync(path, maxBytes));
+    if (direct && hasCode(err, 'EINVAL')) {
+      refuseDirectReads(dirname(path));
+      return readRegularFileSync(path, maxBytes);
+    }
     throw err;
   }
   try {
@@ -56,7 +59,10 @@ export async function readRegularFile(path: string, maxBytes: number): Promise<R
     handle = await open(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK | (direct ? constants.O_DIRECT : 0));
   } catch (err) {
     if (hasCode(err, 'ELOOP')) assertRegular(path, await lstat(path, { bigint: true }));
-    if (direct && hasCode(err, 'EINVAL')) return (refuseDirectReads(dir), readRegularFileSync(path, maxBytes));
+    if (direct && hasCode(err, 'EINVAL')) {
+      refuseDirectReads(dir);
+      return readRegularFileSync(path, maxBytes);
+    }
     throw err;
   }
   try {

@@ -45,7 +45,10 @@ export function startOverdue(options: OverdueOptions): OverdueRunner {
   let closed = false;
 
   async function check(): Promise<DueTask[]> {
-    if (options.duty && !options.duty.owns(OVERDUE_DUTY)) return ((alerted = null), []); // another daemon's duty: read afresh once it is ours
+    if (options.duty && !options.duty.owns(OVERDUE_DUTY)) {
+      alerted = null; // another daemon's duty: read afresh once it is ours
+      return [];
+    }
     const handed = options.duty?.handover(OVERDUE_DUTY);
     if (handed !== undefined) alerted = toAlerted(handed);
     const now = store.clock();
@@ -74,20 +77,29 @@ export function startOverdue(options: OverdueOptions): OverdueRunner {
     if (closed || !Number.isFinite(next) || (wake && wake.at <= next && wake.at > now.getTime())) return;
     if (wake) clearTimeout(wake.timer);
     const delay = toTimerDelay(next - now.getTime() + 5);
-    const timer = setTimeout(() => ((wake = null), void run().catch(fail)), delay);
+    const timer = setTimeout(() => {
+      wake = null;
+      void run().catch(fail);
+    }, delay);
     timer.unref();
     wake = { at: now.getTime() + delay - 5, timer };
   }
 
   let lastRun = 0;
   let pending: NodeJS.Timeout | null = null;
-  const run = () => ((lastRun = Date.now()), (running ??= check().finally(() => (running = null))));
+  const run = () => {
+    lastRun = Date.now();
+    return (running ??= check().finally(() => (running = null)));
+  };
   const fail = (err: unknown) => options.log(`overdue check failed: ${describeError(err)}`);
   return {
     check: run,
     request() {
       if (closed || pending) return;
-      pending = setTimeout(() => ((pending = null), void run().catch(fail)), Math.max(0, lastRun + (options.minGapMs ?? 200) - Date.now()));
+      pending = setTimeout(() => {
+        pending = null;
+        void run().catch(fail);
+      }, Math.max(0, lastRun + (options.minGapMs ?? 200) - Date.now()));
       pending.unref();
     },
     close() {

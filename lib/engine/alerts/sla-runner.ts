@@ -39,7 +39,10 @@ export function startSla(options: SlaRunnerOptions): SlaRunner {
   let running: Promise<SlaViolation[]> | null = null;
 
   async function check(): Promise<SlaViolation[]> {
-    if (options.duty && !options.duty.owns(SLA_DUTY)) return ((alerted = null), []); // another daemon's duty: read afresh once it is ours
+    if (options.duty && !options.duty.owns(SLA_DUTY)) {
+      alerted = null; // another daemon's duty: read afresh once it is ours
+      return [];
+    }
     const handed = options.duty?.handover(SLA_DUTY);
     if (handed !== undefined) alerted = toAlerted(handed);
     const org = await options.loadOrg();

@@ -35,7 +35,10 @@ export function openCheckLog(paths: Paths, header: CheckLogHeader, maxBytes = DE
       writeSync(fd, chunk); // the descriptor appends: a cut below leaves the next write at the new end
       written += chunk.length;
       last = Buffer.concat([last, chunk]).subarray(-TAIL_KEPT);
-      if (written > 2 * maxBytes) (trimRunLog(path, maxBytes), (written = maxBytes));
+      if (written > 2 * maxBytes) {
+        trimRunLog(path, maxBytes);
+        written = maxBytes;
+      }
     },
     tail: (bytes = 4096) => last.subarray(-bytes).toString('utf8'),
     close(how, at) {

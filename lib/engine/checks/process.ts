@@ -61,7 +61,10 @@ export function runCheckProcess(command: CheckCommand): RunningCheck {
     end('SIGTERM');
     killTimer = setTimeout(() => end('SIGKILL'), command.killGraceMs ?? KILL_GRACE_MS);
   };
-  const timer = setTimeout(() => ((timedOut = true), stop()), command.timeoutMs);
+  const timer = setTimeout(() => {
+    timedOut = true;
+    stop();
+  }, command.timeoutMs);
   child.stdout.on('data', (chunk: Buffer) => command.log.write(chunk));
   child.stderr.on('data', (chunk: Buffer) => command.log.write(chunk));
   const ended = new Promise<CheckExit>((resolve) => {
@@ -82,11 +85,22 @@ export function runCheckProcess(command: CheckCommand): RunningCheck {
       clearTimeout(timer);
       end('SIGKILL'); // nothing of the check outlives it
       // What ignored the marker could hold the output open: read what is buffered, then stop.
-      const drain = setTimeout(() => (child.stdout.destroy(), child.stderr.destroy(), finish(code, signal)), DRAIN_MS);
-      child.once('close', () => (clearTimeout(drain), finish(code, signal)));
+      const drain = setTimeout(() => {
+        child.stdout.destroy();
+        child.stderr.destroy();
+        finish(code, signal);
+      }, DRAIN_MS);
+      child.once('close', () => {
+        clearTimeout(drain);
+        finish(code, signal);
+      });
     });
   });
-  return { ended, abort: () => ((aborted = true), stop()) };
+  const abort = () => {
+    aborted = true;
+    stop();
+  };
+  return { ended, abort };
 }
 
 /** Sends a signal to a process group; a group already gone is fine. */

@@ -46,7 +46,10 @@ export async function runCheck(options: RunCheckOptions): Promise<CheckOutcome |
     onCheck(check);
     const exit = await check.ended;
     await unlink(pidFile).catch(() => undefined);
-    if (exit.aborted && !exit.timedOut) return ((how = 'ended: the task was cancelled or the daemon stops'), null);
+    if (exit.aborted && !exit.timedOut) {
+      how = 'ended: the task was cancelled or the daemon stops';
+      return null;
+    }
     if (exit.timedOut) log.write(Buffer.from(`\n[svc] check ${name} timed out after ${def.timeoutMs} ms: its process group was ended\n`));
     how = exit.timedOut ? `timed out after ${def.timeoutMs} ms` : exit.signal ? `killed by ${exit.signal}` : `exit code ${exit.exitCode}`;
     return { name, exitCode: exit.exitCode, signal: exit.signal, timedOut: exit.timedOut, durationMs: exit.durationMs, tail: log.tail(), log: log.path };

@@ -67,7 +67,11 @@ export function startMurmur(options: MurmurRunnerOptions): MurmurRunner {
     if (options.duty && !options.duty.owns(duty)) {
       // Another daemon's duty: what this one counted is that owner's to count. While this daemon's
       // first claim is under way nobody holds it yet, and the completions seen meanwhile are kept.
-      if (options.duty.heldByOther?.(duty) ?? true) void (counts.take(team.id), states.delete(team.id), written.delete(team.id));
+      if (options.duty.heldByOther?.(duty) ?? true) {
+        counts.take(team.id);
+        states.delete(team.id);
+        written.delete(team.id);
+      }
       return;
     }
     const handed = options.duty?.handover(duty);

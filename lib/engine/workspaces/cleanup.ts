@@ -45,7 +45,10 @@ export function startWorkspaceCleanup(options: WorkspaceCleanupOptions): Workspa
       .catch((err: unknown) => options.log(`cleanup of the worktree of ${taskId} failed: ${describeError(err)}`));
     running.set(taskId, run);
     pending.add(run);
-    void run.finally(() => (pending.delete(run), running.get(taskId) === run && running.delete(taskId)));
+    void run.finally(() => {
+      pending.delete(run);
+      if (running.get(taskId) === run) running.delete(taskId);
+    });
     return run;
   };
   return {

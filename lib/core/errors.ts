@@ -27,12 +27,22 @@ export interface ErrorBody {
   error: { code: ErrorCode; message: string; hint?: string };
 }
 
+/** What an SvcError carries besides its code and message. */
+export interface SvcErrorDetail {
+  /** What to do about it, shown under the message. */
+  hint?: string;
+  /** The error this one wraps. */
+  cause?: unknown;
+}
+
 /** The one error class: a wire code, a message naming what was expected and found, and a hint. */
 export class SvcError extends Error {
   readonly code: ErrorCode;
   readonly hint: string | undefined;
 
-  constructor(code: ErrorCode, message: string, hint?: string, options?: { cause?: unknown }) {
+  /** `detail`: the hint alone, or the hint and the error this one wraps. */
+  constructor(code: ErrorCode, message: string, detail?: string | SvcErrorDetail) {
+    const { hint, ...options } = typeof detail === 'object' ? detail : { hint: detail };
     super(message, options);
     this.name = 'SvcError';
     this.code = code;
@@ -56,7 +66,7 @@ export class SvcError extends Error {
 export function toSvcError(err: unknown): SvcError {
   if (err instanceof SvcError) return err;
   const message = err instanceof Error ? err.message : String(err);
-  return new SvcError('internal', message, undefined, { cause: err });
+  return new SvcError('internal', message, { cause: err });
 }
 
 /** True for an SvcError of the given code. */

@@ -90,8 +90,7 @@ function listen(server: Server, port: number): Promise<void> {
       reject(new SvcError(
         'unavailable',
         `The health port ${HEALTH_HOST}:${port} cannot be opened (${(err as { code?: string }).code}).`,
-        `Free the port or choose another with aof.daemon.healthPort in the org chart (or --port).`,
-        { cause: err },
+        { hint: `Free the port or choose another with aof.daemon.healthPort in the org chart (or --port).`, cause: err },
       ));
     });
     server.listen({ port, host: HEALTH_HOST, exclusive: true }, () => resolve());

@@ -127,5 +127,5 @@ function writeLastPort(file: string, port: number): void {
 
 function toPortError(err: unknown, port: number): unknown {
   if (!hasCode(err, 'EADDRINUSE') && !hasCode(err, 'EACCES')) return err;
-  return new SvcError('unavailable', `The web board cannot listen on ${WEB_HOST}:${port} (${(err as { code?: string }).code}).`, 'Free the port or choose another with `svc web --port <n>` or aof.daemon.webPort.', { cause: err });
+  return new SvcError('unavailable', `The web board cannot listen on ${WEB_HOST}:${port} (${(err as { code?: string }).code}).`, { hint: 'Free the port or choose another with `svc web --port <n>` or aof.daemon.webPort.', cause: err });
 }

@@ -112,5 +112,5 @@ export function toFsError(err: unknown, what: string): SvcError {
   if (err instanceof SvcError) return err;
   const code = (err as { code?: string } | null)?.code ?? 'EUNKNOWN';
   const message = describeError(err);
-  return new SvcError('internal', `${what} failed (${code}): ${message}`, code === 'EACCES' ? 'Check the permissions of the svc home directory.' : undefined, { cause: err });
+  return new SvcError('internal', `${what} failed (${code}): ${message}`, { hint: code === 'EACCES' ? 'Check the permissions of the svc home directory.' : undefined, cause: err });
 }

@@ -40,9 +40,9 @@ export function parseFrontmatter(input: string, source: string): ParsedFile {
   try {
     data = matter.replace(/^\s*#[^\n]+/gm, '').trim() === '' ? {} : loadYaml(matter);
   } catch (err) {
-    if (err instanceof SvcError) throw new SvcError(err.code, `${source}: ${err.message}.`, err.hint, { cause: err });
+    if (err instanceof SvcError) throw new SvcError(err.code, `${source}: ${err.message}.`, { hint: err.hint, cause: err });
     const reason = err instanceof Error ? err.message.split('\n')[0] : String(err);
-    throw new SvcError('validation_error', `${source}: malformed YAML frontmatter: ${reason}`, 'Fix the YAML between the --- lines.', { cause: err });
+    throw new SvcError('validation_error', `${source}: malformed YAML frontmatter: ${reason}`, { hint: 'Fix the YAML between the --- lines.', cause: err });
   }
   if (data === null || typeof data !== 'object' || Array.isArray(data)) {
     throw new SvcError('validation_error', `${source}: frontmatter is not a mapping of fields.`, 'Write the frontmatter as `key: value` lines.');
@@ -68,7 +68,7 @@ export function parseYaml(text: string, source: string): unknown {
     return loadYaml(text);
   } catch (err) {
     const reason = err instanceof Error ? err.message.split('\n')[0] : String(err);
-    throw new SvcError('validation_error', `${source}: malformed YAML: ${reason}`, 'Fix the YAML syntax at the position given.', { cause: err });
+    throw new SvcError('validation_error', `${source}: malformed YAML: ${reason}`, { hint: 'Fix the YAML syntax at the position given.', cause: err });
   }
 }
 

@@ -29,7 +29,7 @@ export function parseJson5(text: string, source: string): Json5Document {
     const { lineNumber, columnNumber, message } = err as { lineNumber?: number; columnNumber?: number; message?: string };
     const at = lineNumber === undefined ? source : `${source}:${lineNumber}:${columnNumber ?? 0}`;
     const reason = (message ?? String(err)).replace(/^JSON5: /, '').replace(/ at \d+:\d+$/, '');
-    throw new SvcError('validation_error', `${at}: malformed JSON5: ${reason}.`, 'Fix the file at that line and column; nothing was changed.', { cause: err });
+    throw new SvcError('validation_error', `${at}: malformed JSON5: ${reason}.`, { hint: 'Fix the file at that line and column; nothing was changed.', cause: err });
   }
   return { value, hasComments: hasComments(text), isPlainJson: isPlainJson(text) };
 }

@@ -18,7 +18,6 @@ export function toWriteError(err: unknown, path: string): unknown {
   return new SvcError(
     'no_space',
     `No space left on device writing ${path}${quota}.`,
-    'Free space on the filesystem that holds it (for example old logs or data/conflicts/), then run the command again; nothing was changed by this call, and reads keep working meanwhile.',
-    { cause: err },
+    { hint: 'Free space on the filesystem that holds it (for example old logs or data/conflicts/), then run the command again; nothing was changed by this call, and reads keep working meanwhile.', cause: err },
   );
 }

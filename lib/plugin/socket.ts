@@ -37,13 +37,13 @@ function toUnreachable(err: NodeJS.ErrnoException, socket: string): Error {
   const code = err.code;
   if (err.name === 'AbortError' || code === 'ABORT_ERR') return err;
   if (code === 'ENOENT' || code === 'ECONNREFUSED' || code === 'ENOTSOCK') {
-    return new SvcError('unavailable', `daemon unreachable: nothing answers on ${socket}.`, 'Start it with `svc daemon start` (as the user the gateway runs as), then check it with `svc daemon status`.', { cause: err });
+    return new SvcError('unavailable', `daemon unreachable: nothing answers on ${socket}.`, { hint: 'Start it with `svc daemon start` (as the user the gateway runs as), then check it with `svc daemon status`.', cause: err });
   }
   if (code === 'EACCES') {
-    return new SvcError('unavailable', `daemon unreachable: permission denied on ${socket}; the daemon belongs to another user.`, 'Run the gateway and `svc daemon start` as the same Unix user.', { cause: err });
+    return new SvcError('unavailable', `daemon unreachable: permission denied on ${socket}; the daemon belongs to another user.`, { hint: 'Run the gateway and `svc daemon start` as the same Unix user.', cause: err });
   }
   if (code === 'ETIMEDOUT') {
-    return new SvcError('unavailable', `The svc daemon did not answer on ${socket} in time.`, 'Check it with `svc daemon status` and its log in data/logs/daemon.log.', { cause: err });
+    return new SvcError('unavailable', `The svc daemon did not answer on ${socket} in time.`, { hint: 'Check it with `svc daemon status` and its log in data/logs/daemon.log.', cause: err });
   }
-  return new SvcError('unavailable', `The svc daemon connection on ${socket} failed (${code ?? err.message}).`, 'Check it with `svc daemon status`; start it with `svc daemon start`.', { cause: err });
+  return new SvcError('unavailable', `The svc daemon connection on ${socket} failed (${code ?? err.message}).`, { hint: 'Check it with `svc daemon status`; start it with `svc daemon start`.', cause: err });
 }

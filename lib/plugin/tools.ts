@@ -23,7 +23,7 @@ export function loadToolSchemas(path = toolSchemasPath()): ToolSchema[] {
   try {
     text = readFileSync(path, 'utf8');
   } catch (err) {
-    throw new SvcError('internal', `The svc plugin's tool schemas are missing (${path}).`, 'Build the package: `npm run build` in the svc directory.', { cause: err });
+    throw new SvcError('internal', `The svc plugin's tool schemas are missing (${path}).`, { hint: 'Build the package: `npm run build` in the svc directory.', cause: err });
   }
   return JSON.parse(text) as ToolSchema[];
 }

@@ -98,7 +98,7 @@ async function resolveParent(store: Store, arg: string): Promise<string> {
     return await store.resolve(arg);
   } catch (err) {
     if (!isSvcError(err, 'not_found')) throw err;
-    throw new SvcError('not_found', `parentId names ${JSON.stringify(arg)}, which is not a task.`, 'Pass the id (or a unique prefix) of an existing task as parentId.', { cause: err });
+    throw new SvcError('not_found', `parentId names ${JSON.stringify(arg)}, which is not a task.`, { hint: 'Pass the id (or a unique prefix) of an existing task as parentId.', cause: err });
   }
 }
 

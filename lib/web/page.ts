@@ -51,7 +51,7 @@ function readAsset(name: string): Buffer {
   try {
     body = readFileSync(file);
   } catch (err) {
-    throw new SvcError('unavailable', `The web board's ${name} is missing (${file}).`, 'Build the package: `npm run build`.', { cause: err });
+    throw new SvcError('unavailable', `The web board's ${name} is missing (${file}).`, { hint: 'Build the package: `npm run build`.', cause: err });
   }
   cache.set(name, body);
   return body;

@@ -98,8 +98,7 @@ export function toUnknownOutcome(err: SvcError, requestId: string): SvcError {
   return new SvcError(
     'unavailable',
     `${err.message.replace(/\.$/, '')}: the daemon may or may not have applied this; run the same command again with \`--request-id ${requestId}\` to find out safely.`,
-    'The rerun returns the original result when the change was applied, and applies it once when it was not. `svc daemon status` tells whether the daemon answers.',
-    { cause: err },
+    { hint: 'The rerun returns the original result when the change was applied, and applies it once when it was not. `svc daemon status` tells whether the daemon answers.', cause: err },
   );
 }
 

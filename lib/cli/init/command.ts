@@ -34,7 +34,7 @@ export function registerInit(cli: CAC, ctx: Context): void {
         try {
           return (await prompt.question(`${question} `)).trim() || fallback;
         } catch (err) {
-          throw new SvcError('unavailable', 'svc init stopped at a prompt: nothing was written.', 'Run svc init again, or `svc init --dry-run` to see the plan.', { cause: err });
+          throw new SvcError('unavailable', 'svc init stopped at a prompt: nothing was written.', { hint: 'Run svc init again, or `svc init --dry-run` to see the plan.', cause: err });
         }
       });
       try {

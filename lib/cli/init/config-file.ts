@@ -80,7 +80,7 @@ export async function readConfigText(path: string, what: string): Promise<string
     if (err instanceof SvcError) throw err;
     const code = (err as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') return null;
-    throw new SvcError('unavailable', `${path}: ${what} cannot be read (${code ?? (err as Error).message}).`, `Check that ${what} is a readable file; nothing was written.`, { cause: err });
+    throw new SvcError('unavailable', `${path}: ${what} cannot be read (${code ?? (err as Error).message}).`, { hint: `Check that ${what} is a readable file; nothing was written.`, cause: err });
   }
 }
 

@@ -34,13 +34,13 @@ export function toDaemonError(status: number, body: unknown): SvcError {
 
 function toUnavailable(err: Error, socketPath: string): SvcError {
   if (hasCode(err, 'ENOENT') || hasCode(err, 'ECONNREFUSED') || hasCode(err, 'ENOTSOCK')) {
-    return new SvcError('unavailable', `The svc daemon is not running (nothing answers on ${socketPath}).`, 'Start it with `svc daemon start`.', { cause: err });
+    return new SvcError('unavailable', `The svc daemon is not running (nothing answers on ${socketPath}).`, { hint: 'Start it with `svc daemon start`.', cause: err });
   }
   if (hasCode(err, 'EACCES')) {
-    return new SvcError('unavailable', `Permission denied on ${socketPath}: the daemon belongs to another user.`, 'Run svc as the user who installed the daemon.', { cause: err });
+    return new SvcError('unavailable', `Permission denied on ${socketPath}: the daemon belongs to another user.`, { hint: 'Run svc as the user who installed the daemon.', cause: err });
   }
   if (hasCode(err, 'ETIMEDOUT')) {
-    return new SvcError('unavailable', `The svc daemon did not answer on ${socketPath} (${err.message}).`, 'Check it with `svc daemon status` and its log in data/logs/daemon.log.', { cause: err });
+    return new SvcError('unavailable', `The svc daemon did not answer on ${socketPath} (${err.message}).`, { hint: 'Check it with `svc daemon status` and its log in data/logs/daemon.log.', cause: err });
   }
-  return new SvcError('unavailable', `The svc daemon connection failed (${(err as { code?: string }).code ?? err.message}).`, 'Check it with `svc daemon status`.', { cause: err });
+  return new SvcError('unavailable', `The svc daemon connection failed (${(err as { code?: string }).code ?? err.message}).`, { hint: 'Check it with `svc daemon status`.', cause: err });
 }

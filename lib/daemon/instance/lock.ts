@@ -172,8 +172,7 @@ function alreadyRunning(paths: Paths, cause: unknown): SvcError {
   return new SvcError(
     'locked',
     `An svc daemon is already running for ${paths.root} (${who}).`,
-    'Check it with `svc daemon status`; stop it with `svc daemon stop` before starting another.',
-    { cause },
+    { hint: 'Check it with `svc daemon status`; stop it with `svc daemon stop` before starting another.', cause },
   );
 }
 

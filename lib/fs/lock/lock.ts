@@ -67,7 +67,7 @@ async function acquire(lockPath: string, options: LockOptions, onCompromised: (e
     });
   } catch (err) {
     if (hasCode(err, 'ELOCKED')) {
-      throw new SvcError('locked', `${options.what} is locked by another writer${describeHolder(lockPath)}.`, 'Another svc process is changing it right now; retry in a moment.', { cause: err });
+      throw new SvcError('locked', `${options.what} is locked by another writer${describeHolder(lockPath)}.`, { hint: 'Another svc process is changing it right now; retry in a moment.', cause: err });
     }
     if (hasCode(err, 'ENOENT')) knownDirs.delete(dir);
     throw err;

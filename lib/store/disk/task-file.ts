@@ -83,7 +83,7 @@ function assertReadsBack(id: string, data: Record<string, unknown>, text: string
     back = parseTask(readBackData(text, id), id);
   } catch (err) {
     const reason = err instanceof Error ? toOneLine(err.message.replace(`${id}: `, '')) : String(err);
-    throw new SvcError('validation_error', `${id}: the task file would not read back: ${reason}`, 'Keep metadata plain and shallow (at most 30 levels of nesting); nothing was written.', { cause: err });
+    throw new SvcError('validation_error', `${id}: the task file would not read back: ${reason}`, { hint: 'Keep metadata plain and shallow (at most 30 levels of nesting); nothing was written.', cause: err });
   }
   const path = findDifference(data, toOrderedTask(back), '');
   if (path !== null) {

@@ -113,7 +113,7 @@ async function readRecord(file: string): Promise<RequestRecord | null> {
     return JSON.parse(await readFile(file, 'utf8')) as RequestRecord;
   } catch (err) {
     if (hasCode(err, 'ENOENT')) return null;
-    throw new SvcError('internal', `The request record ${file} cannot be read: ${(err as Error).message}.`, 'Remove the file; the call it names then runs again when retried.', { cause: err });
+    throw new SvcError('internal', `The request record ${file} cannot be read: ${(err as Error).message}.`, { hint: 'Remove the file; the call it names then runs again when retried.', cause: err });
   }
 }
 

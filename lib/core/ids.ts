@@ -51,7 +51,7 @@ export function resolveIdArg(arg: string, ids: Iterable<string>, today: string):
   const all = [...ids];
   if (all.includes(wanted)) return wanted;
   const seq = toBareSeq(wanted);
-  if (seq !== null) return resolveSeq(wanted, seq, all, today);
+  if (seq !== null) return resolveSeq({ wanted, seq }, all, today);
   const matches = all.filter((id) => id.startsWith(wanted) || (id.startsWith('TASK-') && id.slice(5).startsWith(wanted)));
   if (matches.length === 1) return matches[0]!;
   if (matches.length === 0) throw new SvcError('not_found', `No task matches ${JSON.stringify(wanted)}.`, HINT);
@@ -69,7 +69,8 @@ export function toBareSeq(arg: string): number | null {
 const HINT = 'List tasks with `svc task list` and pass a full id, a unique prefix or a sequence such as 007.';
 
 /** Today's task with sequence `seq`, else the most recent date's; null dates never match. */
-function resolveSeq(wanted: string, seq: number, ids: string[], today: string): string {
+function resolveSeq(arg: { wanted: string; seq: number }, ids: string[], today: string): string {
+  const { wanted, seq } = arg;
   const byDate = new Map<string, string[]>();
   for (const id of ids) {
     const match = TASK_ID_PATTERN.exec(id);

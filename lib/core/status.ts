@@ -61,8 +61,17 @@ export function nextStatuses(from: Status, cause: Cause = 'move'): Status[] {
   return STATUSES.filter((to) => canTransition(from, to, cause));
 }
 
+/** A move of a task from one status to another. */
+export interface StatusMove {
+  /** The status the task is in. */
+  from: Status;
+  /** The status it is to move to. */
+  to: Status;
+}
+
 /** Throws `invalid_transition` naming the task, both states and the allowed moves. */
-export function assertTransition(id: string, from: Status, to: Status, cause: Cause = 'move'): void {
+export function assertTransition(id: string, move: StatusMove, cause: Cause = 'move'): void {
+  const { from, to } = move;
   if (canTransition(from, to, cause)) return;
   const moves = toMoveList(from, cause);
   const hint = moves.length ? `From ${from}, ${id} can move to: ${moves.join(', ')}.` : `${from} is terminal: ${id} cannot move any more.`;

@@ -10,7 +10,7 @@ export const scheduleTimeParams = {
 /** `{notBefore?, dueAt?}` of a call, each checked to be in the future (a past time is a `validation_error`). */
 export function toScheduleTimes(params: { notBefore?: string | undefined; dueAt?: string | undefined }, now: Date): { notBefore?: string; dueAt?: string } {
   const out: { notBefore?: string; dueAt?: string } = {};
-  if (params.notBefore !== undefined) out.notBefore = new Date(assertFutureTime(params.notBefore, now, 'notBefore')).toISOString();
-  if (params.dueAt !== undefined) out.dueAt = new Date(assertFutureTime(params.dueAt, now, 'dueAt')).toISOString();
+  if (params.notBefore !== undefined) out.notBefore = new Date(assertFutureTime(params.notBefore, now, { what: 'notBefore' })).toISOString();
+  if (params.dueAt !== undefined) out.dueAt = new Date(assertFutureTime(params.dueAt, now, { what: 'dueAt' })).toISOString();
   return out;
 }

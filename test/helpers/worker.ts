@@ -33,7 +33,7 @@ async function claimAll(store: Store, ids: string[], agent: string): Promise<voi
   for (const id of shuffle(ids)) {
     try {
       const result = await store.commit(id, (cur) => {
-        assertTransition(id, cur.status, 'in-progress', 'claim');
+        assertTransition(id, { from: cur.status, to: 'in-progress' }, 'claim');
         const lease = { agent, expiresAt: new Date(Date.now() + 600_000).toISOString(), sessionId: `${agent}-${id}` };
         return { task: { ...cur.task, lease }, body: cur.body, status: 'in-progress', cause: 'claim' };
       }, agent);

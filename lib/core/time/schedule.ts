@@ -21,11 +21,20 @@ export function toFutureTime(value: string, now: Date, what: string): string {
     throw new SvcError('validation_error', `${what} must be a duration or a time (found ${JSON.stringify(value)}).`, `Pass ${EXAMPLES} (a time of day needs its offset: Z or +01:00).`);
   }
   const iso = new Date(Date.parse(text)).toISOString();
-  return assertFutureTime(iso, now, what, iso === text ? iso : `${text} (${iso})`);
+  return assertFutureTime(iso, now, { what, shown: iso === text ? iso : `${text} (${iso})` });
+}
+
+/** How a time is named in an error. */
+export interface TimeLabel {
+  /** The field the time was given for, e.g. `notBefore`. */
+  what: string;
+  /** The time as shown; `iso` when left out. */
+  shown?: string;
 }
 
 /** Returns `iso` when it is after `now`; else a `validation_error` naming the time and now. */
-export function assertFutureTime(iso: string, now: Date, what: string, shown = iso): string {
+export function assertFutureTime(iso: string, now: Date, label: TimeLabel): string {
+  const { what, shown = iso } = label;
   const at = Date.parse(iso);
   if (Number.isNaN(at)) throw new SvcError('validation_error', `${what} must be an ISO-8601 time (found ${JSON.stringify(iso)}).`, `Pass ${EXAMPLES}.`);
   if (at > now.getTime()) return iso;

@@ -192,7 +192,7 @@ function toNextTask(current: StoredTask, wanted: Change, now: Date): Task {
   const next: Task = { ...wanted.task, status: wanted.status };
   const stamp = now.toISOString();
   if (wanted.status !== current.status) {
-    assertTransition(current.task.id, current.status, wanted.status, wanted.cause);
+    assertTransition(current.task.id, { from: current.status, to: wanted.status }, wanted.cause);
     next.lastTransitionAt = stamp;
   }
   if (current.task.status !== current.status && wanted.status === current.status) next.lastTransitionAt = stamp;

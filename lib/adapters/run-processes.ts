@@ -21,7 +21,7 @@ export function isRunAlive(run: RunProcesses, groups: Map<number, ProcessStat[]>
 /** The run's process group (it was started detached) and every process marked with its session. */
 export function signalRun(run: RunProcesses, signal: NodeJS.Signals): void {
   signalGroup(run.pid, signal);
-  signalMarkedProcesses(RUN_MARKER, run.sessionId, signal, run.pid);
+  signalMarkedProcesses(RUN_MARKER, run.sessionId, { signal, signalledGroup: run.pid });
 }
 
 // --- internal ---

@@ -13,19 +13,20 @@ import { describeEntry } from './regular-file.js';
 export async function readFollowedFile(path: string, maxBytes: number, what: string): Promise<string> {
   const target = await stat(path);
   if (!target.isFile()) throw notRegular(path, await describe(path, target), what);
-  assertSize(path, target.size, maxBytes, what);
+  const file = { path, maxBytes, what };
+  assertSize(target.size, file);
   const handle = await open(path, constants.O_RDONLY | constants.O_NONBLOCK);
   try {
     const opened = await handle.stat();
     if (!opened.isFile()) throw notRegular(path, await describe(path, opened), what);
-    assertSize(path, opened.size, maxBytes, what);
+    assertSize(opened.size, file);
     const buffer = Buffer.allocUnsafe(maxBytes + 1);
     let total = 0;
     for (;;) {
       const { bytesRead } = await handle.read(buffer, total, maxBytes + 1 - total, null);
       if (bytesRead === 0) break;
       total += bytesRead;
-      assertSize(path, total, maxBytes, what);
+      assertSize(total, file);
     }
     return buffer.toString('utf8', 0, total);
   } finally {
@@ -46,7 +47,9 @@ function notRegular(path: string, found: string, what: string): SvcError {
   return new SvcError('validation_error', `${path}: ${found}, not a regular file; ${what} must be a regular file.`, 'Point at the file itself; nothing was read or written.');
 }
 
-function assertSize(path: string, size: number, maxBytes: number, what: string): void {
+/** `file`: the file read, its limit, and what it is named in the error. */
+function assertSize(size: number, file: { path: string; maxBytes: number; what: string }): void {
+  const { path, maxBytes, what } = file;
   if (size <= maxBytes) return;
   throw new SvcError('too_large', `${path}: ${what} has ${size > maxBytes + 1 ? size : `more than ${maxBytes}`} bytes; the limit is ${maxBytes}.`, 'Point at the right file; nothing was written.');
 }

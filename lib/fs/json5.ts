@@ -35,8 +35,8 @@ export function parseJson5(text: string, source: string): Json5Document {
 }
 
 /** Serializes a value as the original was written: plain JSON stays JSON, JSON5 gets JSON5 (double quotes). */
-export function stringifyJson5(value: unknown, plainJson: boolean): string {
-  const text = plainJson ? JSON.stringify(value, null, 2) : JSON5.stringify(value, { space: 2, quote: '"' });
+export function stringifyJson5(value: unknown, options: { plainJson: boolean }): string {
+  const text = options.plainJson ? JSON.stringify(value, null, 2) : JSON5.stringify(value, { space: 2, quote: '"' });
   return `${text}\n`;
 }
 

@@ -4,15 +4,15 @@ import { fsyncFd } from './fsync-dir.js';
 import { toWriteError } from './write-error.js';
 
 /**
- * Writes `content` into a new file `path` (`flags` say how it is opened; O_EXCL among them) and
+ * Writes `content` into a new file `path` (`how.flags` say how it is opened, O_EXCL among them; `how.mode`, default 0o666) and
  * fsyncs it, on a local disk: open, write and close are synchronous (each costs microseconds
  * there, less than a thread-pool round trip), only the fsync waits in the thread pool, so that
  * other changes go on meanwhile and share the directory fsync that follows (see fsyncDir). A write
  * that fails removes the file and rethrows. Not for a network filesystem, where each of these
  * calls waits on the server: there the asynchronous calls are used.
  */
-export async function writeNewFileSynced(path: string, content: string, flags: number, mode = 0o666): Promise<void> {
-  const fd = openSync(path, flags, mode);
+export async function writeNewFileSynced(path: string, content: string, how: { flags: number; mode?: number }): Promise<void> {
+  const fd = openSync(path, how.flags, how.mode ?? 0o666);
   try {
     try {
       const bytes = Buffer.from(content, 'utf8');
@@ -38,7 +38,7 @@ export async function writeNewFileSynced(path: string, content: string, flags: n
 export async function writeTempDurable(temp: string, content: string, options: { target: string; local: boolean; mode?: number }): Promise<void> {
   const flags = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW;
   try {
-    if (options.local) return await writeNewFileSynced(temp, content, flags, options.mode);
+    if (options.local) return await writeNewFileSynced(temp, content, { flags, mode: options.mode });
     const handle = await open(temp, flags, options.mode ?? 0o666);
     try {
       try {

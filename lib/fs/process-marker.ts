@@ -29,12 +29,13 @@ export function findMarkedProcesses(name: string, value: string): number[] {
 }
 
 /**
- * Sends `signal` to every process marked `name=value`, but those in process group `signalledGroup`
+ * Sends `how.signal` to every process marked `name=value`, but those in process group `how.signalledGroup`
  * (the run's own, signalled as a group: none gets the signal twice). SIGKILL is sent again while
  * a scan still finds one (a process forked between a scan and its signal), a few rounds at most.
  * Returns the pids signalled.
  */
-export function signalMarkedProcesses(name: string, value: string, signal: NodeJS.Signals, signalledGroup?: number): number[] {
+export function signalMarkedProcesses(name: string, value: string, how: { signal: NodeJS.Signals; signalledGroup?: number }): number[] {
+  const { signal, signalledGroup } = how;
   const signalled = new Set<number>();
   for (let round = 0; round < (signal === 'SIGKILL' ? MAX_ROUNDS : 1); round++) {
     const found = findMarkedProcesses(name, value).filter((pid) => signalledGroup === undefined || readProcessStat(pid)?.pgrp !== signalledGroup);

@@ -47,7 +47,7 @@ export function watchTree(dir: string, onEvent: (event: WatchEvent) => void, opt
     watchers.delete(status);
     if (identity === undefined) return;
     try {
-      const watcher = watch(statusDir, { persistent: false }, (eventType, name) => report(statusDir, status, eventType, name, onEvent));
+      const watcher = watch(statusDir, { persistent: false }, (eventType, name) => report({ statusDir, status, onEvent }, eventType, name));
       watcher.on('error', (error) => {
         watchers.delete(status);
         watcher.close();
@@ -73,7 +73,9 @@ export function watchTree(dir: string, onEvent: (event: WatchEvent) => void, opt
 
 // --- internal ---
 
-function report(statusDir: string, status: Status, eventType: string, name: string | Buffer | null, onEvent: (event: WatchEvent) => void): void {
+/** `dir`: the status directory watched, its status, and where its events go. */
+function report(dir: { statusDir: string; status: Status; onEvent: (event: WatchEvent) => void }, eventType: string, name: string | Buffer | null): void {
+  const { statusDir, status, onEvent } = dir;
   if (name === null) return safely(onEvent, { type: 'error', error: new Error(`${statusDir}: a watch event without a file name (events may have been lost)`) });
   const id = toTaskId(name.toString());
   if (!id) return;

@@ -13,7 +13,7 @@ export function parseYamlSubset(text: string): Record<string, unknown> | null {
   const lines = text.split('\n').filter((line) => line !== '');
   if (!lines.length) return null;
   const at = { line: 0 };
-  const value = toMapping(lines, at, 0, 0);
+  const value = toMapping({ lines, at }, 0, 0);
   return value === NOT_SUBSET || at.line < lines.length ? null : (value as Record<string, unknown>);
 }
 
@@ -50,8 +50,17 @@ function indentOf(line: string): number {
   return line.length - line.trimStart().length;
 }
 
+/** The lines read and the one read next. */
+interface Doc {
+  /** The text's lines, empty ones left out. */
+  lines: readonly string[];
+  /** The index of the line read next, advanced as lines are read. */
+  at: { line: number };
+}
+
 /** `key: value` lines at `indent` from `at.line` on; a `key:` line opens a block indented deeper on the next line (else it is null). */
-function toMapping(lines: readonly string[], at: { line: number }, indent: number, depth: number): unknown {
+function toMapping(doc: Doc, indent: number, depth: number): unknown {
+  const { lines, at } = doc;
   const out: Record<string, unknown> = {};
   while (at.line < lines.length && indentOf(lines[at.line]!) >= indent) {
     const line = lines[at.line]!;
@@ -59,7 +68,7 @@ function toMapping(lines: readonly string[], at: { line: number }, indent: numbe
     const entry = LINE.exec(line.slice(indent));
     if (!entry || Object.hasOwn(out, entry[1]!) || NOT_STRING_KEYS.has(entry[1]!)) return NOT_SUBSET;
     at.line++;
-    const value = entry[2] !== undefined ? toScalar(entry[2]) : toBlock(lines, at, indent, depth);
+    const value = entry[2] !== undefined ? toScalar(entry[2]) : toBlock(doc, indent, depth);
     if (value === NOT_SUBSET) return NOT_SUBSET;
     out[entry[1]!] = value;
   }
@@ -67,12 +76,13 @@ function toMapping(lines: readonly string[], at: { line: number }, indent: numbe
 }
 
 /** The block under a `key:` line: a mapping or a sequence of scalars indented deeper than the key; null when none follows. */
-function toBlock(lines: readonly string[], at: { line: number }, parent: number, depth: number): unknown {
+function toBlock(doc: Doc, parent: number, depth: number): unknown {
+  const { lines, at } = doc;
   const next = lines[at.line];
   if (next === undefined || indentOf(next) <= parent) return next !== undefined && next.startsWith('-', parent) ? NOT_SUBSET : null;
   if (depth + 1 >= MAX_DEPTH) return NOT_SUBSET;
   const indent = indentOf(next);
-  if (!next.startsWith('-', indent)) return toMapping(lines, at, indent, depth + 1);
+  if (!next.startsWith('-', indent)) return toMapping(doc, indent, depth + 1);
   const items: unknown[] = [];
   while (at.line < lines.length && indentOf(lines[at.line]!) >= indent) {
     const line = lines[at.line]!;

@@ -28,8 +28,8 @@ parse.run();
 const stringify = suite('fs.stringifyJson5');
 
 stringify('plain JSON stays JSON; JSON5 gets unquoted keys and double quotes', () => {
-  assert.is(stringifyJson5({ a: { b: 'c' } }, true), '{\n  "a": {\n    "b": "c"\n  }\n}\n');
-  assert.is(stringifyJson5({ a: { 'b-c': "it's" } }, false), '{\n  a: {\n    "b-c": "it\'s",\n  },\n}\n');
+  assert.is(stringifyJson5({ a: { b: 'c' } }, { plainJson: true }), '{\n  "a": {\n    "b": "c"\n  }\n}\n');
+  assert.is(stringifyJson5({ a: { 'b-c': "it's" } }, { plainJson: false }), '{\n  a: {\n    "b-c": "it\'s",\n  },\n}\n');
 });
 
 stringify.run();

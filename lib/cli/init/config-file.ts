@@ -69,7 +69,7 @@ export async function backupFile(path: string, now: Date): Promise<string> {
 
 /** Writes the changed config atomically (temporary file, fsync, rename), in the format it was read in. */
 export async function writeGatewayConfig(file: GatewayConfigFile): Promise<void> {
-  await writeDurable(file.path, stringifyJson5(file.config, file.isPlainJson));
+  await writeDurable(file.path, stringifyJson5(file.config, { plainJson: file.isPlainJson }));
 }
 
 /** The text of a file `svc init` reads (see `readGatewayConfig`), or null when there is none. */

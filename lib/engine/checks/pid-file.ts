@@ -15,6 +15,6 @@ export async function endLeftover(file: string): Promise<void> {
   const [group, marker] = (await readFile(file, 'utf8').catch(() => '')).trim().split(' ');
   const pgid = Number(group);
   if (Number.isInteger(pgid) && pgid > 1) signalGroup(pgid, 'SIGKILL');
-  if (marker) signalMarkedProcesses(CHECK_MARKER, marker, 'SIGKILL');
+  if (marker) signalMarkedProcesses(CHECK_MARKER, marker, { signal: 'SIGKILL' });
   await unlink(file).catch(() => undefined);
 }

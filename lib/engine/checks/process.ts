@@ -54,7 +54,7 @@ export function runCheckProcess(command: CheckCommand): RunningCheck {
   const child = spawn(command.argv[0]!, command.argv.slice(1), { cwd: command.cwd, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
   const end = (signal: NodeJS.Signals) => {
     if (child.pid) signalGroup(child.pid, signal);
-    signalMarkedProcesses(CHECK_MARKER, command.marker, signal, child.pid);
+    signalMarkedProcesses(CHECK_MARKER, command.marker, { signal, signalledGroup: child.pid });
   };
   const stop = () => {
     if (!child.pid || killTimer) return;

@@ -5,10 +5,11 @@ import { join } from 'node:path';
  * On a local disk the lock's own calls (make it and record the owner, look at it, remove it) are
  * synchronous: each costs microseconds there, less than a thread-pool round trip, and
  * proper-lockfile takes callbacks called at once (its own `lockSync` does so). A lock held by
- * another process is still looked at asynchronously (statForeign in owner-fs.ts). `held` is the set of
- * locks this process holds; `owner` is what the lock records (`<host> <pid>`).
+ * another process is still looked at asynchronously (statForeign in owner-fs.ts). `locks.held` is the set of
+ * locks this process holds; `locks.owner` is what the lock records (`<host> <pid>`).
  */
-export function mkdirLocal(path: string, owner: string, held: Set<string>, callback: (err: NodeJS.ErrnoException | null) => void): void {
+export function mkdirLocal(path: string, locks: { owner: string; held: Set<string> }, callback: (err: NodeJS.ErrnoException | null) => void): void {
+  const { owner, held } = locks;
   try {
     fs.mkdirSync(path);
   } catch (err) {

@@ -17,7 +17,7 @@ import { LOCK_STALE_MS } from './owner.js';
 export const ownerFs: object = {
   ...fs,
   mkdir(path: string, callback: (err: NodeJS.ErrnoException | null) => void) {
-    if (!isNetworkDir(dirname(path))) return mkdirLocal(path, self, ownLocks, callback);
+    if (!isNetworkDir(dirname(path))) return mkdirLocal(path, { owner: self, held: ownLocks }, callback);
     fs.mkdir(path, (err) => {
       // A network filesystem may answer a lost race with another error than EEXIST (see isNameTaken).
       if (err) return void isNameTaken(err, path).then((taken) => callback(taken ? Object.assign(err, { code: 'EEXIST' }) : err));
@@ -41,8 +41,8 @@ export const ownerFs: object = {
   stat(path: string, callback: (err: NodeJS.ErrnoException | null, stat?: fs.Stats) => void) {
     if (ownLocks.has(path)) return isNetworkDir(dirname(path)) ? fs.stat(path, callback) : syncCall(() => fs.statSync(path), callback);
     // On FUSE (sshfs) the look that decides whether a lock is held must be the server's: see forgetCached.
-    if (isDirectReadDir(dirname(path))) return void forgetCached(path).then(() => statForeign(path, false, callback, true));
-    statForeign(path, isNetworkDir(dirname(path)), callback, isNetworkDir(dirname(path)));
+    if (isDirectReadDir(dirname(path))) return void forgetCached(path).then(() => statForeign(path, { confirm: false, network: true }, callback));
+    statForeign(path, { confirm: isNetworkDir(dirname(path)), network: isNetworkDir(dirname(path)) }, callback);
   },
 };
 
@@ -59,6 +59,14 @@ const ownLocks = new Set<string>(); // locks this process holds: their owner nee
  */
 const OWNERLESS_MS = 3000;
 
+/** Where a lock held by another process lies, for statForeign. */
+interface ForeignLockPlace {
+  /** The cache cannot be bypassed: a lock that looks stale or dead-owned is looked at again. */
+  confirm: boolean;
+  /** On a network filesystem: a missing owner record does not make the lock stale. */
+  network: boolean;
+}
+
 /**
  * Stats a lock held by another process; an owner dead on this host (or, on a local disk, no owner
  * recorded past OWNERLESS_MS) makes it stale at once. On a
@@ -66,7 +74,8 @@ const OWNERLESS_MS = 3000;
  * dead-owned is looked at again first (see confirmFresh), and a dead owner counts only on a lock
  * left unrefreshed past one refresh period (its owner record may be an earlier holder's, cached).
  */
-function statForeign(path: string, confirm: boolean, callback: (err: NodeJS.ErrnoException | null, stat?: fs.Stats) => void, network: boolean): void {
+function statForeign(path: string, where: ForeignLockPlace, callback: (err: NodeJS.ErrnoException | null, stat?: fs.Stats) => void): void {
+  const { confirm, network } = where;
   fs.stat(path, (err, stat) => {
     if (err) return callback(err);
     fs.readlink(join(path, 'owner'), (readErr, owner) => {

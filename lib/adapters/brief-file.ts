@@ -13,7 +13,8 @@ export const BRIEF_ENV_MAX_BYTES = 64 * 1024;
  * Writes the brief of a run to `<dir>/<task id>@<session>`, private (mode 0600 in a 0700
  * directory), and returns its path. A file left by an earlier try under that name is replaced.
  */
-export function writeBriefFile(dir: string, taskId: string, sessionId: string, body: string): string {
+export function writeBriefFile(dir: string, run: { taskId: string; sessionId: string }, body: string): string {
+  const { taskId, sessionId } = run;
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   const path = toBriefPath(dir, taskId, sessionId);
   removeBriefFile(dir, taskId, sessionId);

@@ -75,14 +75,14 @@ export function createCommandAdapter(options: CommandAdapterOptions): CommandAda
       const agent = org?.agents.find((a) => a.id === request.agent);
       const argv = agent?.command;
       if (!argv?.length) throw new SpawnError('agent_unavailable', `agent ${request.agent} has no command in the org chart`);
-      const brief = writeBriefFile(briefsDir, request.taskId, request.sessionId, request.task.body);
+      const brief = writeBriefFile(briefsDir, { taskId: request.taskId, sessionId: request.sessionId }, request.task.body);
       const scratch = request.workspace ? null : makeScratchDir(options.root, request.taskId, request.sessionId);
       let output: RunOutput;
       let child: ChildProcess;
       try {
         const env = { ...options.baseEnv, ...options.extraEnv, ...agent?.env, ...toTaskEnv(options, request, brief) };
         output = openRunOutput({ root: options.root, logFile: options.logFile, maxBytes: () => options.runLogMaxBytes?.() ?? DEFAULT_RUN_LOG_MAX_BYTES }, request);
-        child = await start(argv, env, request.prompt, { ...options, cwd: request.workspace?.path ?? scratch! }, output);
+        child = await start({ argv, env, prompt: request.prompt }, { ...options, cwd: request.workspace?.path ?? scratch! }, output);
       } catch (err) {
         removeBriefFile(briefsDir, request.taskId, request.sessionId);
         if (scratch) endScratchDir(scratch);
@@ -119,7 +119,8 @@ function toTaskEnv(options: CommandAdapterOptions, request: SpawnRequest, brief:
  * written, unlinked, handed over as a descriptor (read from offset 0). Output goes straight to the
  * log file, so nothing but the exit ties the agent to this process.
  */
-function start(argv: readonly string[], env: Record<string, string | undefined>, prompt: string, options: CommandAdapterOptions & { cwd: string }, output: RunOutput): Promise<ChildProcess> {
+function start(command: { argv: readonly string[]; env: Record<string, string | undefined>; prompt: string }, options: CommandAdapterOptions & { cwd: string }, output: RunOutput): Promise<ChildProcess> {
+  const { argv, env, prompt } = command;
   const log = output.fd;
   let input: number;
   try {

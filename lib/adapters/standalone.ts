@@ -34,7 +34,7 @@ export function createStandaloneAdapter(options: StandaloneAdapterOptions): Stan
     async spawn(request: SpawnRequest): Promise<SpawnRun> {
       const base = options.gatewayUrl();
       if (!base) throw new SpawnError('no_gateway', 'aof.daemon.gatewayUrl is not set');
-      const body = JSON.parse(await post(base, 'sessions_spawn', { agentId: request.agent, task: request.prompt, label: request.taskId }, options)) as unknown;
+      const body = JSON.parse(await post(base, { tool: 'sessions_spawn', args: { agentId: request.agent, task: request.prompt, label: request.taskId } }, options)) as unknown;
       assertAccepted(body);
       spawned.delete(request.taskId);
       spawned.add(request.taskId);
@@ -52,18 +52,20 @@ export function createStandaloneAdapter(options: StandaloneAdapterOptions): Stan
 // --- internal ---
 
 async function cancelRuns(base: string, taskId: string, options: StandaloneAdapterOptions): Promise<string> {
-  const listed = JSON.parse(await post(base, 'subagents', { action: 'list' }, options)) as { result?: { details?: { tasks?: { taskId?: string; label?: string; status?: string }[] } } };
+  const listed = JSON.parse(await post(base, { tool: 'subagents', args: { action: 'list' } }, options)) as { result?: { details?: { tasks?: { taskId?: string; label?: string; status?: string }[] } } };
   const live = (listed.result?.details?.tasks ?? []).filter((task) => task.label === taskId && (task.status === 'running' || task.status === 'queued') && task.taskId);
   const done: string[] = [];
   for (const task of live) {
-    const reply = JSON.parse(await post(base, 'subagents', { action: 'cancel', taskId: task.taskId }, options)) as { result?: { details?: { cancelled?: boolean; reason?: string } } };
+    const reply = JSON.parse(await post(base, { tool: 'subagents', args: { action: 'cancel', taskId: task.taskId } }, options)) as { result?: { details?: { cancelled?: boolean; reason?: string } } };
     const details = reply.result?.details;
     done.push(`${task.taskId} ${details?.cancelled ? 'cancelled' : `not cancelled (${details?.reason ?? 'no reason given'})`}`);
   }
   return done.length ? `gateway task ${done.join(', ')}` : 'no gateway run of it was still running';
 }
 
-async function post(base: string, tool: string, args: Record<string, unknown>, options: StandaloneAdapterOptions): Promise<string> {
+/** Invokes gateway tool `call.tool` with `call.args` at `base`; returns the answer's text. */
+async function post(base: string, call: { tool: string; args: Record<string, unknown> }, options: StandaloneAdapterOptions): Promise<string> {
+  const { tool, args } = call;
   const token = options.token();
   let response: Response;
   try {

@@ -10,7 +10,8 @@ export type PausedRoute = Route | { paused: string };
  * tags goes to another active candidate that is not paused; one naming its agent, or whose every
  * candidate is paused, is held (`agent-paused`), saying who paused it, when and why.
  */
-export function routeUnpaused(request: RouteRequest, org: OrgChart | null, load: AgentLoad, paused: ReadonlyMap<string, AgentPause> | undefined): PausedRoute {
+export function routeUnpaused(request: RouteRequest, org: OrgChart | null, agents: { load: AgentLoad; paused: ReadonlyMap<string, AgentPause> | undefined }): PausedRoute {
+  const { load, paused } = agents;
   const route = routeTask(request, org, load);
   if (!paused?.size || 'none' in route) return route;
   const pause = paused.get(route.agent);

@@ -97,7 +97,7 @@ export function plan(snapshot: Snapshot, ctx: PlanContext): Action[] {
     if (agent) load.set(agent, (load.get(agent) ?? 0) + 1);
   }
   for (const task of [...snapshot.ready].sort(byDispatchOrder)) {
-    const action = planReady(task, snapshot, ctx, load, count);
+    const action = planReady(task, { snapshot, ctx }, { load, count });
     actions.push(action);
     if (action.kind !== 'dispatch') continue;
     count.running++;
@@ -114,7 +114,10 @@ export function byDispatchOrder(a: PlanTask, b: PlanTask): number {
 
 // --- internal ---
 
-function planReady(task: PlanTask, snapshot: Snapshot, ctx: PlanContext, load: Map<string, number>, count: { running: number; mine: number }): Action {
+/** What to do with a ready task, seen in `snapshot` and `ctx`, after the dispatches already planned (`busy`: tasks per agent, running ones). */
+function planReady(task: PlanTask, seen: { snapshot: Snapshot; ctx: PlanContext }, busy: { load: Map<string, number>; count: { running: number; mine: number } }): Action {
+  const { snapshot, ctx } = seen;
+  const { load, count } = busy;
   const { running } = count;
   const hold = (reason: HoldReason, detail: string): Action => ({ kind: 'hold', taskId: task.id, reason, detail });
   if ((task.dispatchFailures ?? 0) >= MAX_DISPATCH_FAILURES) return { kind: 'deadletter', taskId: task.id, failures: task.dispatchFailures ?? 0 };
@@ -130,7 +133,7 @@ function planReady(task: PlanTask, snapshot: Snapshot, ctx: PlanContext, load: M
   }
   const waiting = task.dependsOn.filter((id) => snapshot.statusOf(id) !== 'done');
   if (waiting.length) return hold('dependencies', `waits on ${waiting.join(', ')}`);
-  const route = routeUnpaused({ routing: task.routing, gateRole: task.gateRole }, ctx.org, load, ctx.paused);
+  const route = routeUnpaused({ routing: task.routing, gateRole: task.gateRole }, ctx.org, { load, paused: ctx.paused });
   if ('none' in route) return hold('no-route', route.none);
   if ('paused' in route) return hold('agent-paused', route.paused);
   const agent = ctx.org?.agents.find((a) => a.id === route.agent);

@@ -1,7 +1,8 @@
 import type { Task } from '../core/task.js';
 
 /** The spawn prompt: the task, its gate and role, and exactly how to finish and heartbeat. */
-export function toPrompt(task: Task, body: string, sessionId: string, gateRole?: string): string {
+export function toPrompt(task: Task, body: string, run: { sessionId: string; gateRole?: string }): string {
+  const { sessionId, gateRole } = run;
   const gated = task.gate ? `\nWorkflow: ${task.gate.workflow}, current gate: ${task.gate.current}${gateRole ? ` (role ${gateRole})` : ''}.` : '';
   const outcome = task.gate ? ', outcome: "complete" | "needs_review" | "blocked" (with blockers for the last two)' : '';
   return [

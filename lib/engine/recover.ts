@@ -43,7 +43,7 @@ export async function recoverSpawns(options: RecoverOptions, names?: readonly st
       if (running.has(sessionId)) {
         log(`${taskId}: its agent (session ${sessionId}) still runs from before the restart; left to it`);
       } else {
-        const done = await requeue(store, current, sessionId, await readMarker(file)).catch((err: unknown) => err as Error);
+        const done = await requeue(store, current, { sessionId, marker: await readMarker(file) }).catch((err: unknown) => err as Error);
         if (done instanceof Error) {
           log(`requeue of ${taskId} (session ${sessionId}) failed, retrying: ${done.message}`);
           pass.pending.push(name);
@@ -83,7 +83,9 @@ export async function startSpawnRecovery(options: RecoverOptions & { retryMs?: n
 
 // --- internal ---
 
-async function requeue(store: Store, leased: StoredTask, sessionId: string, marker: SpawnMarker | null): Promise<boolean> {
+/** Sends a task leased by `run.sessionId` back to ready; `run.marker`: its spawn marker, when one was left. */
+async function requeue(store: Store, leased: StoredTask, run: { sessionId: string; marker: SpawnMarker | null }): Promise<boolean> {
+  const { sessionId, marker } = run;
   const taskId = leased.task.id;
   if (!(await isDispatchLogged(store, leased, sessionId))) {
     const agent = leased.task.lease?.agent ?? marker?.agent ?? 'unknown';

@@ -48,7 +48,7 @@ export interface SpawnMarker {
  */
 export async function runDispatch(ctx: RunContext, action: Extract<Action, { kind: 'dispatch' }>): Promise<boolean> {
   const sessionId = ctx.store.newSessionId();
-  const marker = await writeMarker(ctx.store.paths.spawns, action.taskId, sessionId, { agent: action.agent, adapter: action.adapter });
+  const marker = await writeMarker(ctx.store.paths.spawns, { taskId: action.taskId, sessionId }, { agent: action.agent, adapter: action.adapter });
   try {
     ctx.fault?.('dispatch.marked');
     const leased = await leaseTask(ctx.store, action.taskId, { agent: action.agent, adapter: action.adapter, ttlMs: ctx.ttlMs, sessionId, ...(ctx.owner ? { owner: ctx.owner } : {}) });
@@ -59,7 +59,7 @@ export async function runDispatch(ctx: RunContext, action: Extract<Action, { kin
     }
     ctx.fault?.('dispatch.leased');
     await ctx.onCommitted?.([action.taskId]);
-    return await handOver(ctx, action, leased.sessionId, leased.result.after);
+    return await handOver(ctx, action, { sessionId: leased.sessionId, after: leased.result.after });
   } finally {
     await unlink(marker).catch(() => undefined);
   }
@@ -67,7 +67,9 @@ export async function runDispatch(ctx: RunContext, action: Extract<Action, { kin
 
 // --- internal ---
 
-async function handOver(ctx: RunContext, action: Extract<Action, { kind: 'dispatch' }>, sessionId: string, after: StoredTask): Promise<boolean> {
+/** Gives a task leased by `leased.sessionId` (`leased.after`: the task as leased) to its adapter. */
+async function handOver(ctx: RunContext, action: Extract<Action, { kind: 'dispatch' }>, leased: { sessionId: string; after: StoredTask }): Promise<boolean> {
+  const { sessionId, after } = leased;
   const { body } = after;
   let task = after.task;
   const request: SpawnRequest = {
@@ -82,7 +84,7 @@ async function handOver(ctx: RunContext, action: Extract<Action, { kind: 'dispat
       task = { ...task, workspace };
       request.workspace = { path: workspace.path, branch: workspace.branch };
     }
-    request.prompt = toPrompt(task, body, sessionId);
+    request.prompt = toPrompt(task, body, { sessionId });
     const run = await adapter.spawn(request);
     ctx.fault?.('dispatch.handed');
     ctx.log(`dispatched ${task.id} to ${action.agent} via ${action.adapter} (session ${sessionId})`);
@@ -100,8 +102,8 @@ async function handOver(ctx: RunContext, action: Extract<Action, { kind: 'dispat
   }
 }
 
-async function writeMarker(dir: string, taskId: string, sessionId: string, content: SpawnMarker): Promise<string> {
-  const marker = `${dir}/${taskId}@${sessionId}`;
+async function writeMarker(dir: string, run: { taskId: string; sessionId: string }, content: SpawnMarker): Promise<string> {
+  const marker = `${dir}/${run.taskId}@${run.sessionId}`;
   const text = JSON.stringify(content);
   await writeFile(marker, text).catch(async (err: NodeJS.ErrnoException) => {
     if (err.code !== 'ENOENT') throw err;

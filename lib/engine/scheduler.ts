@@ -80,11 +80,13 @@ export function startScheduler(options: SchedulerOptions): SchedulerHandle {
     holdLog.record(actions, options.store.clock().getTime(), options.endRuns);
     planMs = performance.now() - started;
     const changes = actions.filter((action): action is Exclude<Action, { kind: 'hold' }> => action.kind !== 'hold');
-    await forEachLimit(changes, APPLY_CONCURRENCY, (action) => apply(action, settings.defaultLeaseTtlMs, org, dispatched));
+    await forEachLimit(changes, APPLY_CONCURRENCY, (action) => apply(action, { ttlMs: settings.defaultLeaseTtlMs, org, dispatched }));
     return { actions, dispatched };
   }
 
-  async function apply(action: Exclude<Action, { kind: 'hold' }>, ttlMs: number, org: OrgChart | null, dispatched: string[]): Promise<void> {
+  /** Carries out one action of a pass (`pass`: its lease time, its org chart, and the dispatches made so far). */
+  async function apply(action: Exclude<Action, { kind: 'hold' }>, pass: { ttlMs: number; org: OrgChart | null; dispatched: string[] }): Promise<void> {
+    const { ttlMs, org, dispatched } = pass;
     try {
       if (action.kind === 'expire') {
         const expired = await expireLease(options.store, action.taskId, action.sessionId);

@@ -12,12 +12,12 @@ const task: Task = {
 const prompt = suite('engine.toPrompt');
 
 prompt('a task with a worktree tells a gateway agent its path and branch', () => {
-  const text = toPrompt({ ...task, workspace: { name: 'app', path: '/w/TASK-2026-11-21-001', branch: 'svc/TASK-2026-11-21-001', base: 'main', host: 'h' } }, 'Do it.', 's1');
+  const text = toPrompt({ ...task, workspace: { name: 'app', path: '/w/TASK-2026-11-21-001', branch: 'svc/TASK-2026-11-21-001', base: 'main', host: 'h' } }, 'Do it.', { sessionId: 's1' });
   assert.match(text, /^Workspace: work in the git worktree \/w\/TASK-2026-11-21-001 on branch svc\/TASK-2026-11-21-001 \(commit your changes there; later gates work in the same worktree\)\.$/m);
 });
 
 prompt('a task without a worktree says nothing of one', () => {
-  assert.not.match(toPrompt(task, 'Do it.', 's1'), /Workspace/);
+  assert.not.match(toPrompt(task, 'Do it.', { sessionId: 's1' }), /Workspace/);
 });
 
 prompt.run();

@@ -21,7 +21,7 @@ export function registerTaskWorkspace(cli: CAC, ctx: Context): void {
       const { task } = await store.get(String(id));
       const record = await readAnyRecord(store.paths.workspaces, task.id);
       if (opts.remove) {
-        const done = await removeTaskWorktree(store, task.id, opts.force === true).catch((err: unknown) => {
+        const done = await removeTaskWorktree(store, task.id, { force: opts.force === true }).catch((err: unknown) => {
           throw new SvcError('invalid_transition', `${task.id}: ${describeError(err)}`, 'svc only removes worktrees it created; commit or drop the changes, or pass --force.');
         });
         if (opts.json) return ctx.json({ taskId: task.id, removed: done === 'removed', path: record?.path });

@@ -54,7 +54,7 @@ export function startCheckRunner(options: CheckRunnerOptions): CheckRunner {
   const start = (id: string, session: string) => {
     const entry: { session: string; current?: RunningCheck; done: Promise<void> } = { session, done: Promise.resolve() };
     running.set(id, entry);
-    entry.done = runTask(options, id, session, (check) => (entry.current = check), () => closed)
+    entry.done = runTask(options, { id, session }, { onCheck: (check) => (entry.current = check), isClosed: () => closed })
       .catch((err: unknown) => options.log(`checks of ${id} failed to run: ${describeError(err)}`))
       .finally(() => running.delete(id));
   };
@@ -83,7 +83,10 @@ export function startCheckRunner(options: CheckRunnerOptions): CheckRunner {
 
 // --- internal ---
 
-async function runTask(options: CheckRunnerOptions, id: string, session: string, onCheck: (check: RunningCheck) => void, isClosed: () => boolean): Promise<void> {
+/** Runs the checks of task `run.id` under the lease of session `run.session`; `hooks` are told the check running and asked whether the runner closed. */
+async function runTask(options: CheckRunnerOptions, run: { id: string; session: string }, hooks: { onCheck: (check: RunningCheck) => void; isClosed: () => boolean }): Promise<void> {
+  const { id, session } = run;
+  const { onCheck, isClosed } = hooks;
   const { store, log } = options;
   const stored = await store.get(id);
   const pending = toPendingCheck(stored.task);

@@ -29,7 +29,8 @@ export function createMurmurCounts(index: TaskIndex, since: number): MurmurCount
   for (const entry of index.summaries('in-progress')) running.set(entry.id, { agent: entry.lease?.agent, failures: entry.dispatchFailures });
   const tally = (team: string) => teams.get(team) ?? teams.set(team, newTally()).get(team)!;
 
-  const add = (entry: IndexEntry, agent: string | undefined, what: 'completed' | 'failed', membership: Membership) => {
+  const add = (entry: IndexEntry, what: 'completed' | 'failed', by: { agent: string | undefined; membership: Membership }) => {
+    const { agent, membership } = by;
     if (isReviewTitle(entry.title)) return;
     for (const team of teamsOfTask(entry.routing, agent ?? entry.agent, membership)) {
       const t = tally(team);
@@ -52,9 +53,9 @@ export function createMurmurCounts(index: TaskIndex, since: number): MurmurCount
       if (!entry) return;
       if (change.to === 'in-progress') running.set(entry.id, { agent: entry.lease?.agent, failures: entry.dispatchFailures });
       if (!membership) return;
-      if (change.to === 'done' && (change.from !== undefined || Date.parse(entry.updatedAt) >= since)) add(entry, seen?.agent, 'completed', membership);
-      if (change.to === 'deadletter') add(entry, seen?.agent, 'failed', membership);
-      if (change.from === 'in-progress' && change.to === 'ready' && seen && entry.dispatchFailures > seen.failures) add(entry, seen.agent, 'failed', membership);
+      if (change.to === 'done' && (change.from !== undefined || Date.parse(entry.updatedAt) >= since)) add(entry, 'completed', { agent: seen?.agent, membership });
+      if (change.to === 'deadletter') add(entry, 'failed', { agent: seen?.agent, membership });
+      if (change.from === 'in-progress' && change.to === 'ready' && seen && entry.dispatchFailures > seen.failures) add(entry, 'failed', { agent: seen.agent, membership });
     },
     take(teamId) {
       const t = tally(teamId);

@@ -50,7 +50,7 @@ export function evaluateMurmur(state: MurmurState, view: MurmurView, now: Date):
     return { kind: 'reviewing', taskId };
   }
   for (const trigger of view.murmur.triggers) {
-    const reason = firingReason(trigger, state, view, now);
+    const reason = firingReason(trigger, state, { view, now });
     if (reason === null) continue;
     if (view.running >= view.maxConcurrentDispatches) return { kind: 'held', trigger: trigger.kind, reason, running: view.running };
     const until = staleWaitUntil(view);
@@ -60,8 +60,9 @@ export function evaluateMurmur(state: MurmurState, view: MurmurView, now: Date):
   return { kind: 'idle' };
 }
 
-/** Why a trigger fires now, or null when it does not. */
-export function firingReason(trigger: Trigger, state: MurmurState, view: Pick<MurmurView, 'ready' | 'inProgress'>, now: Date): string | null {
+/** Why a trigger fires now, or null when it does not (`seen`: the team's queues, and now). */
+export function firingReason(trigger: Trigger, state: MurmurState, seen: { view: Pick<MurmurView, 'ready' | 'inProgress'>; now: Date }): string | null {
+  const { view, now } = seen;
   const { completionsSinceLastReview: done, failuresSinceLastReview: failed } = state;
   switch (trigger.kind) {
     case 'queueEmpty':
@@ -80,8 +81,9 @@ export function firingReason(trigger: Trigger, state: MurmurState, view: Pick<Mu
   }
 }
 
-/** The state after a decision was carried out (`taskId`: the review task created for a `review`). */
-export function applyDecision(state: MurmurState, decision: MurmurDecision, now: Date, taskId?: string): MurmurState {
+/** The state after a decision was carried out at `done.now` (`done.taskId`: the review task created for a `review`). */
+export function applyDecision(state: MurmurState, decision: MurmurDecision, done: { now: Date; taskId?: string }): MurmurState {
+  const { now, taskId } = done;
   switch (decision.kind) {
     case 'completed':
       return { ...state, lastReviewAt: now.toISOString(), completionsSinceLastReview: 0, failuresSinceLastReview: 0, currentReviewTaskId: null, reviewStartedAt: null };

@@ -86,7 +86,7 @@ export function startMurmur(options: MurmurRunnerOptions): MurmurRunner {
     const lastStaleAt = staleAt.get(team.id);
     const view = toMurmurView({ index, membership: membership!, team, org, state, indexLoaded, lastStaleAt });
     const decision = evaluateMurmur(state, view, now);
-    state = await execute(team, state, decision, now);
+    state = await execute(team, state, { decision, now });
     states.set(team.id, state);
     await save(team.id, state);
   }
@@ -99,7 +99,8 @@ export function startMurmur(options: MurmurRunnerOptions): MurmurRunner {
     written.set(teamId, text);
   }
 
-  async function execute(team: Team & { orchestrator: string }, state: MurmurState, decision: MurmurDecision, now: Date): Promise<MurmurState> {
+  async function execute(team: Team & { orchestrator: string }, state: MurmurState, decided: { decision: MurmurDecision; now: Date }): Promise<MurmurState> {
+    const { decision, now } = decided;
     if (decision.kind !== 'held' && decision.kind !== 'deferred') heldLogged.delete(team.id);
     if (decision.kind === 'idle' || decision.kind === 'reviewing') return state;
     if (decision.kind === 'held' || decision.kind === 'deferred') {
@@ -107,8 +108,8 @@ export function startMurmur(options: MurmurRunnerOptions): MurmurRunner {
       heldLogged.set(team.id, decision.kind);
       return state;
     }
-    if (decision.kind === 'review') return createReview(team, state, decision, now);
-    const next = applyDecision(state, decision, now);
+    if (decision.kind === 'review') return createReview(team, state, { decision, now });
+    const next = applyDecision(state, decision, { now });
     if (decision.kind === 'completed') counts.reset(team.id);
     if (decision.kind === 'stale') staleAt.set(team.id, now.getTime());
     log(toOutcomeLine(team, state, decision));
@@ -116,16 +117,17 @@ export function startMurmur(options: MurmurRunnerOptions): MurmurRunner {
     return next;
   }
 
-  async function createReview(team: Team & { orchestrator: string }, state: MurmurState, decision: Extract<MurmurDecision, { kind: 'review' }>, now: Date): Promise<MurmurState> {
+  async function createReview(team: Team & { orchestrator: string }, state: MurmurState, decided: { decision: Extract<MurmurDecision, { kind: 'review' }>; now: Date }): Promise<MurmurState> {
+    const { decision, now } = decided;
     // Written first: a crash before the task id is recorded is recovered from `reviewStartedAt` (see recoverCreation).
-    const pending = applyDecision(state, decision, now);
+    const pending = applyDecision(state, decision, { now });
     await save(team.id, pending);
     const summary = () => summarizeTeam({ index, membership: membership!, team, state: states.get(team.id), counted: counts.counted(team.id) });
     const staleReviews = findStaleReviews(index, team.id, null).map(toSummaryTask);
     const input = await buildReview({ paths, team, trigger: decision.trigger, reason: decision.reason, state, summary, staleReviews });
     const created = await store.create(input);
     const id = created.task.id;
-    const next = applyDecision(state, decision, now, id);
+    const next = applyDecision(state, decision, { now, taskId: id });
     states.set(team.id, next);
     await save(team.id, next);
     log(`created review ${id} for team ${team.id}, routed to ${team.orchestrator} (trigger ${decision.trigger}: ${decision.reason})`);

@@ -41,7 +41,7 @@ export function startWorkspaceCleanup(options: WorkspaceCleanupOptions): Workspa
   const clean = (taskId: string, record?: WorkspaceRecord | null): Promise<void> => {
     if (closed) return Promise.resolve();
     const before = running.get(taskId);
-    const run = (before ?? Promise.resolve()).then(() => cleanOne(options, host, taskId, before ? null : record))
+    const run = (before ?? Promise.resolve()).then(() => cleanOne(options, host, { taskId, known: before ? null : record }))
       .catch((err: unknown) => options.log(`cleanup of the worktree of ${taskId} failed: ${describeError(err)}`));
     running.set(taskId, run);
     pending.add(run);
@@ -66,7 +66,8 @@ export function startWorkspaceCleanup(options: WorkspaceCleanupOptions): Workspa
 }
 
 /** Removes a worktree svc created for a task, the branch kept; `force` also drops uncommitted changes. Returns what it did. */
-export async function removeTaskWorktree(store: Store, taskId: string, force: boolean): Promise<'removed' | 'missing'> {
+export async function removeTaskWorktree(store: Store, taskId: string, options: { force: boolean }): Promise<'removed' | 'missing'> {
+  const { force } = options;
   const record = await readAnyRecord(store.paths.workspaces, taskId);
   if (!record) throw new GitError(`svc did not create a worktree for ${taskId} (no record under data/workspaces/): it never removes one it did not create`);
   if (record.removed) {
@@ -85,7 +86,9 @@ export async function removeTaskWorktree(store: Store, taskId: string, force: bo
 
 // --- internal ---
 
-async function cleanOne(options: WorkspaceCleanupOptions, host: string, taskId: string, known?: WorkspaceRecord | null): Promise<void> {
+/** Cleans the worktree of task `which.taskId` (`which.known`: its record, when already read). */
+async function cleanOne(options: WorkspaceCleanupOptions, host: string, which: { taskId: string; known?: WorkspaceRecord | null }): Promise<void> {
+  const { taskId, known } = which;
   const { store, log } = options;
   const record = known ?? (await readRecord(store.paths.workspaces, taskId));
   if (!record || record.host !== host || record.kept || record.removed) return;

@@ -74,7 +74,7 @@ export async function pruneWorkspaces(store: Store, options: PruneOptions): Prom
   const open = (await store.list(['backlog', 'ready', 'in-progress', 'blocked'])).tasks;
   for (const record of await listAllRecords(store.paths.workspaces)) {
     if (record.host !== host) continue;
-    const why = await pruneOne(store, record, { ...options, user: open.find(({ task }) => task.workspace?.path === record.path || (task.parentId === record.taskId && task.routing.workspace === 'parent'))?.task.id }, result.steps)
+    const why = await pruneOne(store, record, { ...options, user: open.find(({ task }) => task.workspace?.path === record.path || (task.parentId === record.taskId && task.routing.workspace === 'parent'))?.task.id, steps: result.steps })
       .catch((err: unknown) => describeError(err));
     if (why) result.left.push({ taskId: record.taskId, reason: why });
   }
@@ -83,8 +83,9 @@ export async function pruneWorkspaces(store: Store, options: PruneOptions): Prom
 
 // --- internal ---
 
-/** Prunes one record; returns why something was left, or null. */
-async function pruneOne(store: Store, record: WorkspaceRecord, options: PruneOptions & { user: string | undefined }, steps: PruneStep[]): Promise<string | null> {
+/** Prunes one record, each step taken added to `options.steps`; returns why something was left, or null. */
+async function pruneOne(store: Store, record: WorkspaceRecord, options: PruneOptions & { user: string | undefined; steps: PruneStep[] }): Promise<string | null> {
+  const { steps } = options;
   const status = await statusOf(store, record.taskId);
   if (status !== 'done' && status !== 'cancelled' && status !== 'gone') return `its task is ${status}`;
   if (!(await isDirectory(record.repo))) return `the repository ${record.repo} is not there`;

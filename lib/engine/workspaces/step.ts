@@ -35,10 +35,10 @@ export interface WorkspaceStepOptions {
 export async function prepareWorkspace(options: WorkspaceStepOptions, leased: StoredTask): Promise<TaskWorkspace | null> {
   const { task } = leased;
   const host = options.host ?? hostname();
-  if (task.workspace) return assertUsable(options.store, task.id, task.workspace, host);
+  if (task.workspace) return assertUsable(options.store, { taskId: task.id, workspace: task.workspace }, host);
   const name = task.routing.workspace ?? options.org?.agents.find((a) => a.id === options.agent)?.workspace;
   if (!name) return null;
-  if (name === 'parent') return record(options, task.id, await parentWorkspace(options.store, leased), null);
+  if (name === 'parent') return record(options, { taskId: task.id, workspace: await parentWorkspace(options.store, leased) }, null);
   const def = options.org?.aof.workspaces[name];
   if (!def) throw new SpawnError('workspace_failed', `workspace ${JSON.stringify(name)} is not under aof.workspaces of the org chart`);
   const values = { id: task.id, title: task.title, root: toRootId(options.store.paths.root) };
@@ -51,13 +51,20 @@ export async function prepareWorkspace(options: WorkspaceStepOptions, leased: St
   });
   const workspace: TaskWorkspace = { name, path: made.path, branch: made.branch, base: made.base, host };
   await writeRecord(options.store.paths.workspaces, { taskId: task.id, repo: def.repo, ...workspace, root, createdAt: options.store.clock().toISOString() });
-  return record(options, task.id, workspace, { repo: def.repo, root });
+  return record(options, { taskId: task.id, workspace }, { repo: def.repo, root });
 }
 
 // --- internal ---
 
+/** A task and the worktree it works in. */
+interface TaskWorktree {
+  taskId: string;
+  workspace: TaskWorkspace;
+}
+
 /** The recorded worktree, when it is on this host, a folder, and not reached through a symbolic link (under the root svc made it in). */
-async function assertUsable(store: Store, taskId: string, workspace: TaskWorkspace, host: string): Promise<TaskWorkspace> {
+async function assertUsable(store: Store, of: TaskWorktree, host: string): Promise<TaskWorkspace> {
+  const { taskId, workspace } = of;
   if (workspace.host !== host) throw new SpawnError('workspace_elsewhere', `the worktree of this task is on host ${workspace.host}, not ${host}`);
   const link = await findTaskWorktreeLink(store.paths.workspaces, taskId, workspace.path);
   if (link) throw new SpawnError('workspace_failed', link);
@@ -80,14 +87,16 @@ async function parentWorkspace(store: Store, leased: StoredTask): Promise<TaskWo
 }
 
 /** Writes the workspace into the task under its lease; if the lease is gone, undoes a worktree made for it. */
-async function record(options: WorkspaceStepOptions, taskId: string, workspace: TaskWorkspace, madeIn: { repo: string; root: string } | null): Promise<TaskWorkspace> {
+async function record(options: WorkspaceStepOptions, of: TaskWorktree, madeIn: { repo: string; root: string } | null): Promise<TaskWorkspace> {
+  const { taskId, workspace } = of;
   const result = await attachWorkspace(options.store, { taskId, sessionId: options.sessionId, workspace, created: madeIn !== null }).catch((err: unknown) => err as Error);
   if (!(result instanceof Error) && result.changed) return workspace;
-  if (madeIn) await undo(options.store.paths.workspaces, madeIn, taskId, workspace);
+  if (madeIn) await undo(options.store.paths.workspaces, madeIn, of);
   throw new SpawnError('workspace_failed', `the worktree could not be recorded in ${taskId}: ${result instanceof Error ? result.message : 'its lease ended meanwhile'}`);
 }
 
-async function undo(dir: string, made: { repo: string; root: string }, taskId: string, workspace: TaskWorkspace): Promise<void> {
+async function undo(dir: string, made: { repo: string; root: string }, of: TaskWorktree): Promise<void> {
+  const { taskId, workspace } = of;
   await removeWorktree(made.repo, workspace.path, { force: true, root: made.root }).catch((err: unknown) => err instanceof GitError || Promise.reject(err));
   await runGit(made.repo, ['branch', '-D', workspace.branch]);
   await deleteRecord(dir, taskId);

@@ -45,11 +45,11 @@ evaluate('no review is created while global concurrency is at its maximum', () =
 const apply = suite('engine.applyDecision');
 
 apply('a completed review resets the counters and records lastReviewAt; a new one records its task and trigger', () => {
-  const created = applyDecision(state({ completionsSinceLastReview: 4, failuresSinceLastReview: 1 }), { kind: 'review', trigger: 'completionBatch', reason: 'r' }, NOW, 'T-9');
+  const created = applyDecision(state({ completionsSinceLastReview: 4, failuresSinceLastReview: 1 }), { kind: 'review', trigger: 'completionBatch', reason: 'r' }, { now: NOW, taskId: 'T-9' });
   assert.equal(created, { lastReviewAt: null, completionsSinceLastReview: 4, failuresSinceLastReview: 1, currentReviewTaskId: 'T-9', reviewStartedAt: NOW.toISOString(), lastTriggeredBy: 'completionBatch' });
-  const done = applyDecision({ ...created, completionsSinceLastReview: 6 }, { kind: 'completed', taskId: 'T-9' }, NOW);
+  const done = applyDecision({ ...created, completionsSinceLastReview: 6 }, { kind: 'completed', taskId: 'T-9' }, { now: NOW });
   assert.equal(done, { lastReviewAt: NOW.toISOString(), completionsSinceLastReview: 0, failuresSinceLastReview: 0, currentReviewTaskId: null, reviewStartedAt: null, lastTriggeredBy: 'completionBatch' });
-  const stale = applyDecision(created, { kind: 'stale', taskId: 'T-9', ageMs: 1 }, NOW);
+  const stale = applyDecision(created, { kind: 'stale', taskId: 'T-9', ageMs: 1 }, { now: NOW });
   assert.equal(stale, { ...created, currentReviewTaskId: null, reviewStartedAt: null }, 'a stale review keeps the counters');
 });
 

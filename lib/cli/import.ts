@@ -38,7 +38,7 @@ export function registerImport(cli: CAC, ctx: Context): void {
         if (live) progress.print(batch.items.map((item) => toItemLine(item, { width: batch.longestSourceId, dryRun: false })));
         progress.add(batch.items.length);
       };
-      const report = await runImport(ctx.store(), String(source), String(path), {
+      const report = await runImport(ctx.store(), { source: String(source), path: String(path) }, {
         dryRun: options.dryRun === true, ...(options.project ? { project: String(options.project) } : {}), ...(options.statusMap !== undefined ? { statusMap: String(options.statusMap) } : {}),
         keepStatus: options.keepStatus === true, onBatch,
       });

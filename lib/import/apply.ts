@@ -51,8 +51,8 @@ export async function applyImport(store: Store, plan: ImportPlan, options: Apply
     };
     for (const item of plan.items) {
       try {
-        if (item.action === 'create') events.push(await createTask(store, plan, item, options));
-        else if (item.action === 'update') await updateTask(store, plan, item, ids, options);
+        if (item.action === 'create') events.push(await createTask({ store, plan, ids }, item, options));
+        else if (item.action === 'update') await updateTask({ store, plan, ids }, item, options);
         if (item.action === 'create') size++;
         if (item.action === 'create' || item.action === 'update') unsaved++;
       } catch (err) {
@@ -83,9 +83,17 @@ async function takeConcurrentImports(store: Store, plan: ImportPlan): Promise<vo
   }
 }
 
-async function createTask(store: Store, plan: ImportPlan, item: PlannedItem, options: ApplyImportOptions): Promise<EventInput> {
+/** An import being written: the store, the plan, and the svc ids of the entries it imports. */
+interface ImportRun {
+  store: Store;
+  plan: ImportPlan;
+  ids: ReadonlyMap<string, string>;
+}
+
+async function createTask(run: ImportRun, item: PlannedItem, options: ApplyImportOptions): Promise<EventInput> {
+  const { store, plan } = run;
   const task = item.task!;
-  await copyFiles(store, plan.system, item.record, task.id);
+  await copyFiles(store, item.record, { system: plan.system, id: task.id });
   const body = toImportBody(item.record, plan.system, task.id);
   const content = renderTask(task, body);
   const created = await createImportedTask(store, task, body);
@@ -94,11 +102,12 @@ async function createTask(store: Store, plan: ImportPlan, item: PlannedItem, opt
   return { type: 'task.imported', taskId: task.id, actor: options.actor, payload: { source: plan.system, sourceId: item.sourceId, action: 'created', status: task.status, title: task.title, ...toHistory(item) } };
 }
 
-async function updateTask(store: Store, plan: ImportPlan, item: PlannedItem, ids: ReadonlyMap<string, string>, options: ApplyImportOptions): Promise<void> {
+async function updateTask(run: ImportRun, item: PlannedItem, options: ApplyImportOptions): Promise<void> {
+  const { store, plan, ids } = run;
   const { record } = item;
   const deps = rewriteDeps(record.dependsOn, { ids, map: plan.map, ...(record.scope ? { scope: record.scope } : {}) });
   item.dangling = deps.dangling;
-  await copyFiles(store, plan.system, record, item.id!);
+  await copyFiles(store, record, { system: plan.system, id: item.id! });
   const payload = { source: plan.system, sourceId: item.sourceId, action: 'updated' as const, ...toHistory(item) };
   const { result, unapplied } = await updateImportedTask(store, item.id!, { status: record.status, actor: options.actor, payload, toTask: (current) => {
     const metadata = { ...current.task.metadata, ...record.fields?.metadata };
@@ -115,7 +124,8 @@ async function updateTask(store: Store, plan: ImportPlan, item: PlannedItem, ids
 }
 
 /** Copies an entry's files folder to `data/imports/<system>-files/<id>/` (files already there are replaced). */
-async function copyFiles(store: Store, system: string, record: SourceRecord, id: string): Promise<void> {
+async function copyFiles(store: Store, record: SourceRecord, to: { system: string; id: string }): Promise<void> {
+  const { system, id } = to;
   // Only folders and regular files: a symbolic link or a device among them is left behind.
   const plain = async (path: string) => { const found = await lstat(path); return found.isDirectory() || found.isFile(); };
   if (record.companion) await cp(record.companion, join(store.paths.imports, `${system}-files`, id), { recursive: true, force: true, filter: plain });

@@ -17,6 +17,14 @@ export type { ImportItem };
 /** Every import source by name. */
 export const SOURCES: Readonly<Record<string, ImportSource>> = { svc: svcSource, aof: aofSource, github: githubSource, beads: beadsSource, 'backlog-md': backlogMdSource };
 
+/** What `runImport` reads. */
+export interface ImportFrom {
+  /** The source's name, a key of SOURCES. */
+  source: string;
+  /** The file or folder the source reads. */
+  path: string;
+}
+
 /** Options of `runImport`. */
 export interface ImportOptions {
   dryRun?: boolean;
@@ -51,14 +59,15 @@ export interface ImportReport extends ImportExtras {
 }
 
 /** Reads a source and imports it (docs/moving-in-and-out.md): idempotent through `data/imports/<source>.json`. */
-export async function runImport(store: Store, sourceName: string, path: string, options: ImportOptions = {}): Promise<ImportReport> {
+export async function runImport(store: Store, from: ImportFrom, options: ImportOptions = {}): Promise<ImportReport> {
+  const { source: sourceName, path } = from;
   const source = Object.hasOwn(SOURCES, sourceName) ? SOURCES[sourceName]! : undefined;
-  if (!source) throw new SvcError('validation_error', `Unknown import source ${JSON.stringify(sourceName)}.${await toDidYouMean(sourceName, Object.keys(SOURCES), (name) => `\`${name}\``)}`, `Use one of: ${Object.keys(SOURCES).join(', ')}.`);
+  if (!source) throw new SvcError('validation_error', `Unknown import source ${JSON.stringify(sourceName)}.${toDidYouMean(sourceName, Object.keys(SOURCES), (name) => `\`${name}\``)}`, `Use one of: ${Object.keys(SOURCES).join(', ')}.`);
   const statusMap = options.statusMap === undefined ? undefined : parseStatusMap(options.statusMap);
   const read = toStorableRead(await source.read(path, { ...(statusMap ? { statusMap } : {}), keepStatus: options.keepStatus === true, root: store.paths.root }));
   const now = store.clock();
   await store.init();
-  const plan = await planImport(store, source.system, read, { ...(options.project ? { project: options.project } : {}), now, reserveIds: !options.dryRun });
+  const plan = await planImport(store, { system: source.system, read }, { ...(options.project ? { project: options.project } : {}), now, reserveIds: !options.dryRun });
   const longestSourceId = plan.items.reduce((most, item) => Math.max(most, item.sourceId.length), 0);
   const onBatch = options.onBatch === undefined ? undefined : (items: readonly ImportItem[]) => options.onBatch!({ items: items.map(toReportItem), total: plan.items.length, longestSourceId });
   if (!options.dryRun) await applyImport(store, plan, { now, actor: options.actor ?? `import:${source.system}`, ...(onBatch ? { onBatch } : {}) });

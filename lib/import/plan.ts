@@ -49,14 +49,15 @@ export interface PlanOptions {
 }
 
 /** Decides, for each record, whether it is new, changed at the source, changed in svc, or unchanged. */
-export async function planImport(store: Store, system: string, read: SourceRead, options: PlanOptions): Promise<ImportPlan> {
+export async function planImport(store: Store, source: { system: string; read: SourceRead }, options: PlanOptions): Promise<ImportPlan> {
+  const { system, read } = source;
   const map = await loadMap(store.paths, system);
   const plan: ImportPlan = { system, items: [], problems: [...read.problems], map };
   const ids = new Map<string, string>();
   const taken = new Map<string, string>(); // svc id -> source id, of this import
   const seen = new Set<string>();
   const wanted = new Set(read.records.map((record) => record.exact?.id ?? record.wantedId).filter((id): id is string => id !== undefined));
-  if (read.records.some((record) => !map.entries[record.sourceId])) await adoptImported(store, system, map, options.now);
+  if (read.records.some((record) => !map.entries[record.sourceId])) await adoptImported(store, { system, map }, options.now);
   const records = [...read.records];
   const cycles = new Map<string, string[]>();
   for (const broken of breakCycles(records)) cycles.set(broken.sourceId, [...(cycles.get(broken.sourceId) ?? []), describeCycle(broken)]);
@@ -76,7 +77,7 @@ export async function planImport(store: Store, system: string, read: SourceRead,
     if (item.id) taken.set(item.id, record.sourceId);
   }
   const planned = new Set(plan.items.filter((item) => item.action === 'create').map((item) => item.sourceId));
-  for (const item of plan.items) if (item.action === 'create') buildTask(item, system, ids, map, options, planned);
+  for (const item of plan.items) if (item.action === 'create') buildTask(item, { system, ids, map, planned }, options);
   return plan;
 }
 
@@ -126,7 +127,8 @@ async function judgeExisting(store: Store, item: PlannedItem, entry: ImportMap['
  * saving the map) are found by their `metadata.source` and taken back into the map, so they are
  * updated from the source rather than created twice.
  */
-async function adoptImported(store: Store, system: string, map: ImportMap, now: Date): Promise<void> {
+async function adoptImported(store: Store, source: { system: string; map: ImportMap }, now: Date): Promise<void> {
+  const { system, map } = source;
   for (const { task, body } of (await store.list()).tasks) {
     const source = task.metadata.source as { system?: unknown; id?: unknown } | undefined;
     if (!source || source.system !== system || typeof source.id !== 'string' || map.entries[source.id]) continue;
@@ -163,7 +165,9 @@ async function isSameTask(store: Store, id: string, record: SourceRecord): Promi
   return current !== null && current.task.id === id && renderTask(current.task, current.body) === renderTask(record.exact!, record.body);
 }
 
-function buildTask(item: PlannedItem, system: string, ids: ReadonlyMap<string, string>, map: ImportMap, options: PlanOptions, planned: ReadonlySet<string>): void {
+/** Builds the task of an entry to create; `known`: the source, the svc ids given, the map, the source ids this run creates. */
+function buildTask(item: PlannedItem, known: { system: string; ids: ReadonlyMap<string, string>; map: ImportMap; planned: ReadonlySet<string> }, options: PlanOptions): void {
+  const { system, ids, map, planned } = known;
   const scope = item.record.scope;
   const deps = rewriteDeps(item.record.dependsOn, { ids, map, planned, ...(scope ? { scope } : {}) });
   item.dangling = deps.dangling;

@@ -24,7 +24,7 @@ export const backlogMdSource: ImportSource = {
     for (const name of (await readdir(tasksDir)).filter((n) => n.endsWith('.md')).sort()) {
       const file = join(tasksDir, name);
       try {
-        out.records.push(toRecord(parseFrontmatter(await readSourceFile(file, 'a task file', path), file), file, map, statuses));
+        out.records.push(toRecord(parseFrontmatter(await readSourceFile(file, 'a task file', path), file), file, { map, statuses }));
       } catch (err) {
         out.problems.push({ file, reason: toReason(err).replace(`${file}: `, '') });
       }
@@ -57,7 +57,9 @@ function toDefaultMap(statuses: readonly string[]): Record<string, Status> {
   return out;
 }
 
-function toRecord(parsed: { data: Record<string, unknown>; body: string }, file: string, map: Record<string, Status>, statuses: readonly string[]): SourceRecord {
+/** The record of a task file; `config`: the status map and backlog/config.yml's statuses. */
+function toRecord(parsed: { data: Record<string, unknown>; body: string }, file: string, config: { map: Record<string, Status>; statuses: readonly string[] }): SourceRecord {
+  const { map, statuses } = config;
   const { data, body } = parsed;
   const id = typeof data.id === 'string' || typeof data.id === 'number' ? String(data.id) : '';
   if (!id || typeof data.title !== 'string') throw new Error('expected frontmatter with `id` and `title`');

@@ -29,8 +29,8 @@ export async function mergeAofOrg(aofDir: string, root: string, options: { dryRu
     const chart = before === null ? { schemaVersion: 1 } : structuredClone(asRecord(parseYaml(before, file)));
     merge.ignored = Object.keys(aof).filter((key) => !MERGED.has(key));
     const aofAgents = listOf(aof.agents);
-    addById(chart, 'agents', 'agent', aofAgents.map(toAgent), merge);
-    addById(chart, 'teams', 'team', listOf(aof.teams).map((team) => toTeam(team, aofAgents)), merge);
+    addById(chart, { key: 'agents', kind: 'agent', entries: aofAgents.map(toAgent) }, merge);
+    addById(chart, { key: 'teams', kind: 'team', entries: listOf(aof.teams).map((team) => toTeam(team, aofAgents)) }, merge);
     const roles = asRecord(chart.roles ?? {});
     for (const [name, role] of Object.entries(asRecord(aof.roles ?? {}))) {
       merge.changes.push({ kind: 'role', id: name, action: Object.hasOwn(roles, name) ? 'keep' : 'add' });
@@ -58,7 +58,9 @@ export async function mergeAofOrg(aofDir: string, root: string, options: { dryRu
 
 // --- internal ---
 
-function addById(chart: Record<string, unknown>, key: 'agents' | 'teams', kind: 'agent' | 'team', entries: Record<string, unknown>[], merge: OrgMerge): void {
+/** Adds to `chart[added.key]` the entries whose id it lacks, each noted in `merge` as an `added.kind` kept or added. */
+function addById(chart: Record<string, unknown>, added: { key: 'agents' | 'teams'; kind: 'agent' | 'team'; entries: Record<string, unknown>[] }, merge: OrgMerge): void {
+  const { key, kind, entries } = added;
   const list = listOf(chart[key]);
   const have = new Set(list.map((entry) => entry.id));
   for (const entry of entries) {

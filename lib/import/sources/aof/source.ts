@@ -45,7 +45,7 @@ export const aofSource: ImportSource = {
     return out;
   },
   async finish(path, store, options) {
-    return finishAof(path, await findStores(path), store, options);
+    return finishAof({ path, stores: await findStores(path) }, store, options);
   },
 };
 

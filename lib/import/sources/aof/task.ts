@@ -61,22 +61,30 @@ export async function toAofRecord(parsed: { data: Record<string, unknown>; body:
   for (const key of ROUTING_KEYS) if (typeof routingIn[key] === 'string' && routingIn[key]) routing[key] = routingIn[key] as string;
   const gate = isRecord(data.gate) && typeof data.gate.current === 'string' ? data.gate.current : undefined;
   const mapped = routing.workflow && gate ? await ctx.gateOf(routing.workflow, gate) : false;
+  const found: FoundStatus = { status: ctx.status, mapped };
   const priority = toPriority(data.priority);
   const createdAt = toIsoTime(data.createdAt);
   const project = ctx.store.project ?? (typeof data.project === 'string' && data.project ? data.project : undefined);
   return {
-    sourceId: `${scope}${id}`, wantedId: id, ...(scope ? { scope } : {}), file: ctx.file, title: data.title, body, status: toStatus(ctx.status, mapped, ctx.keepStatus),
+    sourceId: `${scope}${id}`, wantedId: id, ...(scope ? { scope } : {}), file: ctx.file, title: data.title, body, status: toStatus(found, { keepStatus: ctx.keepStatus }),
     ...(priority ? { priority } : {}), tags: toStrings(routingIn.tags), dependsOn: toStrings(data.dependsOn).map((dep) => `${scope}${dep}`),
     ...(typeof data.parentId === 'string' && data.parentId ? { parentId: `${scope}${data.parentId}` } : {}),
-    ...(createdAt ? { createdAt } : {}), ...(project ? { project } : {}), extra: toExtra(data, ctx.status, mapped, routingIn),
-    fields: toFields(data, ctx.status, routing, mapped ? gate : undefined), ...(ctx.companion ? { companion: ctx.companion } : {}),
+    ...(createdAt ? { createdAt } : {}), ...(project ? { project } : {}), extra: toExtra(data, found, routingIn),
+    fields: toFields(data, ctx.status, { routing, gate: mapped ? gate : undefined }), ...(ctx.companion ? { companion: ctx.companion } : {}),
   };
 }
 
 // --- internal ---
 
+/** A task's AOF status, and whether its gate is one of svc's workflow (`mapped`). */
+interface FoundStatus {
+  status: AofStatus;
+  mapped: boolean;
+}
+
 /** The fields svc has besides the common ones: routing, metadata (with "was in review"), gate when mapped, createdBy, sla. */
-function toFields(data: Record<string, unknown>, status: AofStatus, routing: Task['routing'], gate: string | undefined): Partial<Task> {
+function toFields(data: Record<string, unknown>, status: AofStatus, routed: { routing: Task['routing']; gate: string | undefined }): Partial<Task> {
+  const { routing, gate } = routed;
   const metadata: Record<string, unknown> = isRecord(data.metadata) ? { ...data.metadata } : {};
   if (status === 'review' && gate === undefined) metadata.blockReason = 'was in review';
   const fields: Partial<Task> = { routing, metadata };
@@ -88,7 +96,8 @@ function toFields(data: Record<string, unknown>, status: AofStatus, routing: Tas
 }
 
 /** What goes under `metadata.aof`: the AOF status and every field svc does not carry (empty ones left out). */
-function toExtra(data: Record<string, unknown>, status: AofStatus, mapped: boolean, routing: Record<string, unknown>): Record<string, unknown> {
+function toExtra(data: Record<string, unknown>, found: FoundStatus, routing: Record<string, unknown>): Record<string, unknown> {
+  const { status, mapped } = found;
   const extra: Record<string, unknown> = { status };
   for (const [key, value] of Object.entries(data)) if (!CARRIED.has(key) && !(key === 'gate' && mapped) && !isEmpty(value)) extra[key] = value;
   if (data.status !== status) extra.statusInFile = data.status;
@@ -99,7 +108,9 @@ function toExtra(data: Record<string, unknown>, status: AofStatus, mapped: boole
   return extra;
 }
 
-function toStatus(status: AofStatus, mapped: boolean, keepStatus: boolean): Status {
+function toStatus(found: FoundStatus, options: { keepStatus: boolean }): Status {
+  const { status, mapped } = found;
+  const { keepStatus } = options;
   if (status === 'review') return mapped ? (keepStatus ? 'in-progress' : 'ready') : 'blocked';
   if (status === 'in-progress') return keepStatus ? 'in-progress' : 'ready';
   return status;

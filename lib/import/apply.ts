@@ -8,7 +8,8 @@ import type { EventInput, EventPayloads } from '../core/events.js';
 import type { Store } from '../store/commit/store.js';
 import { renderTask } from '../store/disk/task-file.js';
 import { loadMap, saveMap, toHash } from './map.js';
-import { rewriteDeps, type ImportPlan, type PlannedItem } from './plan.js';
+import { rewriteDeps } from './deps.js';
+import type { ImportPlan, PlannedItem } from './plan.js';
 import type { SourceRecord } from './sources/record.js';
 import { toImportBody } from './task.js';
 

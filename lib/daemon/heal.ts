@@ -27,13 +27,21 @@ export function createHealer(store: Store, log: (line: string) => void, onHealed
       onHealed(id);
     } catch (err) {
       const message = describeError(err);
-      if (hasCode(err, 'not_found')) return void (failures.delete(id), log(`could not repair ${id} (${why}): ${message}`)); // gone: nothing to repair
+      if (hasCode(err, 'not_found')) {
+        // gone: nothing to repair
+        failures.delete(id);
+        log(`could not repair ${id} (${why}): ${message}`);
+        return;
+      }
       const failed = failures.get(id) ?? 0;
       failures.set(id, failed + 1);
       const pause = HEAL_RETRY_MS[Math.min(failed, HEAL_RETRY_MS.length - 1)]!;
       log(`could not repair ${id} (${why}): ${message}; trying again in ${pause / 1000} s`);
       if (closed) return;
-      const timer = setTimeout(() => (timers.delete(id), repair(id, why)), pause);
+      const timer = setTimeout(() => {
+        timers.delete(id);
+        repair(id, why);
+      }, pause);
       timer.unref();
       timers.set(id, timer);
     } finally {

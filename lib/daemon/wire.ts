@@ -109,7 +109,10 @@ export function toIndexSignals(signals: DaemonSignals, busy: () => boolean): Tas
 export function wireDaemon(signals: DaemonSignals, parts: WiredParts): void {
   const { store, clock, log, events, healer, changes, state } = parts;
   signals.store.on('recorded', (batch) => state.metrics?.counters.onEvents(batch));
-  signals.store.on('appendFailed', (err, pending) => (state.metrics?.counters.onAppendFailure(), events.onError(err, pending)));
+  signals.store.on('appendFailed', (err, pending) => {
+    state.metrics?.counters.onAppendFailure();
+    events.onError(err, pending);
+  });
   signals.index.on('changed', (change) => {
     state.metrics?.counters.onChange(change);
     state.scheduling?.observe(change);

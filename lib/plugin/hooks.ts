@@ -31,7 +31,7 @@ export function registerHooks(api: Pick<PluginApi, 'on'>, options: HookOptions):
   for (const hook of FORWARDED_HOOKS) {
     api.on(hook, (event, ctx) => {
       const payload = toEventPayload(hook, event ?? {}, ctx ?? {});
-      void requestSocket(options.socket(), ROUTES.event.method, HOOK_ROUTES[hook], payload, { headers: { [HEADERS.plugin]: options.pluginId }, timeoutMs: 10_000 }).then(
+      void requestSocket(options.socket(), { method: ROUTES.event.method, path: HOOK_ROUTES[hook], body: payload }, { headers: { [HEADERS.plugin]: options.pluginId }, timeoutMs: 10_000 }).then(
         (res) => {
           const ok = res.status === 202;
           if (ok) failing = false;

@@ -57,7 +57,7 @@ async function invokeRemote(ctx: Context, tool: string, params: Record<string, u
   let reply: { status: number; body: unknown; headers: Record<string, string | string[] | undefined> };
   try {
     const headers: Record<string, string> = { ...(requestId === undefined ? {} : { [REQUEST_ID_HEADER]: requestId }), ...toSessionHeader(ctx) };
-    reply = await requestDaemon(socket, ROUTES.toolInvoke.method, ROUTES.toolInvoke.path, { tool, params }, { timeoutMs: toTimeoutMs(ctx.io.env), headers });
+    reply = await requestDaemon(socket, { ...ROUTES.toolInvoke, body: { tool, params } }, { timeoutMs: toTimeoutMs(ctx.io.env), headers });
   } catch (err) {
     const cause = (err as { cause?: { code?: string } }).cause?.code ?? '';
     if (isSvcError(err, 'unavailable') && NOT_REACHED.has(cause)) return { answered: false };

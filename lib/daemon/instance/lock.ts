@@ -213,6 +213,6 @@ function ignoreMissing(err: unknown): void {
  * a starved machine makes this slow: it gets 60 s rather than failing a start on a busy CI runner.
  */
 export async function assertHealthy(paths: Paths): Promise<void> {
-  const { status } = await requestDaemon(paths.socket, ROUTES.healthz.method, ROUTES.healthz.path, undefined, { timeoutMs: 60_000 });
+  const { status } = await requestDaemon(paths.socket, ROUTES.healthz, { timeoutMs: 60_000 });
   if (status !== 200) throw new SvcError('internal', `The new daemon answered ${ROUTES.healthz.path} with HTTP ${status}.`, 'See data/logs/daemon.log.');
 }

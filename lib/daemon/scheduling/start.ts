@@ -88,27 +88,45 @@ export async function startScheduling(options: SchedulingOptions): Promise<Sched
   const token = () => options.env.SVC_GATEWAY_TOKEN ?? readEnvFile(store.paths.envFile).SVC_GATEWAY_TOKEN;
   const { command, standalone } = createAdapterSet({
     paths: store.paths, loadOrg: org.get, env: options.env, settings: org.settings, spawnTimeoutMs: settings.spawnTimeoutMs, token,
-    daemon: { onGone: (run) => (ender.gone(run), worktrees.request(run.taskId)) },
+    daemon: {
+      onGone: (run) => {
+        ender.gone(run);
+        worktrees.request(run.taskId);
+      },
+    },
   });
   const roleOf = createGateRoleResolver(store.paths.root, options.log);
   const source = { snapshot: async () => ({ ...(await toSnapshot(index, roleOf)), previousRun: ender.describe }) };
   const plugin = createPluginAdapter(spawns);
   const scheduler: SchedulerHandle = startScheduler({
-    store, source, adapters: toWatched({ command, standalone, plugin }, { onHanded: options.onHanded, onEnded: (id) => (checks.scan(), worktrees.request(id)) }), loadOrg: org.get, mode: boot.mode,
+    store, source, adapters: toWatched({ command, standalone, plugin }, { onHanded: options.onHanded, onEnded: (id) => {
+      checks.scan();
+      worktrees.request(id);
+    } }), loadOrg: org.get, mode: boot.mode,
     pluginAttached: () => spawns.attached().length > 0, log: options.log, alert: options.alert, onCommitted: (ids) => index.update(ids),
     dryRun: () => org.settings().dryRun, orgProblem: org.problem,
     ...(options.trace ? { trace: options.trace } : {}), ...(options.fault ? { fault: options.fault } : {}), ...(options.owner ? { owner: options.owner } : {}),
-    endRuns: (id, why) => (void ender.endUnlessCurrent(id, why), checks.cancel(id)), // a check lease expired, or the task left in-progress
+    // a check lease expired, or the task left in-progress
+    endRuns: (id, why) => {
+      void ender.endUnlessCurrent(id, why);
+      checks.cancel(id);
+    },
   });
   const checks = startCheckRunner({
     store, inProgress: () => index.summaries('in-progress'), loadOrg: org.get, env: options.env, log: options.log, host: options.owner?.host,
-    isRunAlive: (id) => ender.describe(id) !== null, onCommitted: async (ids) => (await index.update(ids), scheduler.schedule()),
+    isRunAlive: (id) => ender.describe(id) !== null, onCommitted: async (ids) => {
+      await index.update(ids);
+      scheduler.schedule();
+    },
   });
   // One run per task (docs/scheduler.md): what ends the runs of each adapter, and the index's view of their tasks.
   const ender = createRunEnder({
     store, command, stopPluginRuns: plugin.stop, pluginRuns: plugin.runsOf, stopStandaloneRuns: standalone.stop,
     stopGraceMs: () => org.settings().agentStopGraceMs, exitGraceMs: () => org.settings().runExitGraceMs, log: options.log,
-    schedule: () => (scheduler.schedule(), checks.scan()), onCommitted: (ids) => index.update(ids),
+    schedule: () => {
+      scheduler.schedule();
+      checks.scan();
+    }, onCommitted: (ids) => index.update(ids),
     taskOf: (id) => {
       const entry = index.get(id);
       return entry && { status: entry.status, sessionId: entry.lease?.sessionId };
@@ -122,7 +140,10 @@ export async function startScheduling(options: SchedulingOptions): Promise<Sched
   // Murmur runs with every tick request and poll, SLA on every poll (see docs/murmur.md and docs/sla.md).
   // Each team's murmur, the SLA and the OVERDUE alerts have one owner among the daemons sharing the tree (docs/several-hosts.md).
   const duties = startDuties({ store, ...(options.owner ? { self: options.owner } : {}), ttlMs: () => org.settings().dutyTtlMs, log: options.log, onTaken: () => schedule() });
-  const murmur = startMurmur({ store, index, loadOrg: org.get, log: options.log, duty: duties, onCreated: async (id) => (await index.update([id]), scheduler.schedule()) });
+  const murmur = startMurmur({ store, index, loadOrg: org.get, log: options.log, duty: duties, onCreated: async (id) => {
+    await index.update([id]);
+    scheduler.schedule();
+  } });
   const pauses = watchPauses(store.paths, options.log, () => scheduler.schedule());
   const sla = startSla({ store, index, loadOrg: org.get, log: options.log, alert: options.alert, duty: duties });
   const overdue = startOverdue({ store, index, log: options.log, alert: options.alert, duty: duties });
@@ -156,7 +177,10 @@ export async function startScheduling(options: SchedulingOptions): Promise<Sched
     observe(change) {
       murmur.observe(change);
       approvals.observe(change);
-      if (change.to === 'cancelled') (ender.end(change.id, 'it was cancelled', { atOnce: true }), checks.cancel(change.id));
+      if (change.to === 'cancelled') {
+        ender.end(change.id, 'it was cancelled', { atOnce: true });
+        checks.cancel(change.id);
+      }
       if (change.to === 'done' || change.to === 'cancelled') worktrees.request(change.id);
     },
     tick: async () => (await scheduler.tick()).actions,

@@ -71,8 +71,14 @@ export function createRoutes(ctx: RouteContext): (req: IncomingMessage, res: Ser
   on(ROUTES.spawnStop, (req, res) => waitStop(ctx, req, res));
   on(ROUTES.taskChanges, (req, res) => waitChanges(ctx, req, res));
   on(ROUTES.tasks, async (req, res) => sendJson(res, 200, { ok: true, ...(await ctx.listTasks(toStatusQuery(req), toFilterQuery(req))) } satisfies TasksResponse));
-  on(ROUTES.schedulerTick, async (_req, res) => (assertServing(ctx), sendJson(res, 200, { ok: true, actions: await ctx.scheduler.tick() } satisfies SchedulerResponse)));
-  on(ROUTES.web, async (req, res) => (assertServing(ctx), sendJson(res, 200, { ok: true, ...(await ctx.openWeb(toWebPort(await readJson(req, WEB_EXAMPLE)))) } satisfies OkBody & WebAddress)));
+  on(ROUTES.schedulerTick, async (_req, res) => {
+    assertServing(ctx);
+    return sendJson(res, 200, { ok: true, actions: await ctx.scheduler.tick() } satisfies SchedulerResponse);
+  });
+  on(ROUTES.web, async (req, res) => {
+    assertServing(ctx);
+    return sendJson(res, 200, { ok: true, ...(await ctx.openWeb(toWebPort(await readJson(req, WEB_EXAMPLE)))) } satisfies OkBody & WebAddress);
+  });
   on(ROUTES.schedulerPlan, async (_req, res) => sendJson(res, 200, { ok: true, actions: await ctx.scheduler.dryRun() } satisfies SchedulerResponse));
   return (req, res) => void app.handler(req as Request, res, undefined as never);
 }

@@ -63,7 +63,7 @@ export function toRouteContext(handles: RouteHandles, limits: ServerLimits): Rou
         all.push(...ids);
       } }, done: () => void (all.length && signals.socket.emit('committed', all)) };
     },
-    listTasks: (statuses, filter) => listIndexed(index, handles.store, statuses, filter), metrics: metricsHandler(() => state.metrics ?? undefined),
+    listTasks: (statuses, filter) => listIndexed({ index, store: handles.store }, statuses, filter), metrics: metricsHandler(() => state.metrics ?? undefined),
     scheduler: {
       tick: () => requireScheduling(state.scheduling).tick(),
       dryRun: () => requireScheduling(state.scheduling).dryRun(),

@@ -96,14 +96,14 @@ export function createSpawnService(options: SpawnServiceOptions): PluginService 
     const ended = new AbortController();
     const stopAsked = untilStopAsked(options.settings.socket, spawn.id, AbortSignal.any([signal, ended.signal])).then((stop) => (stop ? STOP : new Promise<never>(() => undefined)));
     try {
-      return await waitForEnd(spawn, sessionKey, started.runId, signal, stopAsked);
+      return await waitForEnd(spawn, { sessionKey, runId: started.runId, stopAsked }, signal);
     } finally {
       ended.abort();
     }
   }
 
   /** Waits until the run ends, outlives its timeout, or the daemon asks to end it (then the gateway session is deleted, which aborts the run). */
-  async function waitForEnd(spawn: Spawn, sessionKey: string, runId: string, signal: AbortSignal, stopAsked: Promise<typeof STOP>): Promise<SpawnOutcome | null> {
+  async function waitForEnd(spawn: Spawn, { sessionKey, runId, stopAsked }: { sessionKey: string; runId: string; stopAsked: Promise<typeof STOP> }, signal: AbortSignal): Promise<SpawnOutcome | null> {
     const subagent = options.subagent();
     const deadline = now() + options.settings.runTimeoutMs;
     for (;;) {

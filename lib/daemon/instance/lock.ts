@@ -194,13 +194,13 @@ async function exists(path: string): Promise<boolean> {
 function answers(socket: string): Promise<boolean> {
   return new Promise((resolve) => {
     const conn = createConnection(socket);
-    const done = (ok: boolean) => {
+    const done = (outcome: 'answered' | 'silent') => {
       conn.destroy();
-      resolve(ok);
+      resolve(outcome === 'answered');
     };
-    conn.once('connect', () => done(true));
-    conn.once('error', () => done(false));
-    conn.setTimeout(1000, () => done(false));
+    conn.once('connect', () => done('answered'));
+    conn.once('error', () => done('silent'));
+    conn.setTimeout(1000, () => done('silent'));
   });
 }
 

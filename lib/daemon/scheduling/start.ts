@@ -80,9 +80,9 @@ export interface Scheduling {
 /** Starts scheduling in the daemon (docs/architecture.md, "Scheduler" and "Adapters"). */
 export async function startScheduling(options: SchedulingOptions): Promise<Scheduling> {
   const { store, index, spawns } = options;
-  const org = createOrgState(store.paths.root, store.paths.orgChart, store.clock, options.log);
+  const org = createOrgState({ root: store.paths.root, file: store.paths.orgChart, now: store.clock, log: options.log });
   const settings = toDaemonSettings(await org.get());
-  const boot = createBoot(settings.bootWindowMs, settings.pollIntervalMs, () => spawns.attached().length > 0, options.log);
+  const boot = createBoot({ windowMs: settings.bootWindowMs, pollMs: settings.pollIntervalMs, attached: () => spawns.attached().length > 0, log: options.log });
   // A worktree is removed, and checks start, only once no run of the task is left (the run that handed it on included).
   const worktrees = startWorkspaceCleanup({ store, log: options.log, host: options.owner?.host, statusOf: (id) => index.get(id)?.status, isRunAlive: (id) => ender.describe(id) !== null });
   const token = () => options.env.SVC_GATEWAY_TOKEN ?? readEnvFile(store.paths.envFile).SVC_GATEWAY_TOKEN;
@@ -144,7 +144,7 @@ export async function startScheduling(options: SchedulingOptions): Promise<Sched
     await index.update([id]);
     scheduler.schedule();
   } });
-  const pauses = watchPauses(store.paths, options.log, () => scheduler.schedule());
+  const pauses = watchPauses(store.paths, { log: options.log, onChange: () => scheduler.schedule() });
   const sla = startSla({ store, index, loadOrg: org.get, log: options.log, alert: options.alert, duty: duties });
   const overdue = startOverdue({ store, index, log: options.log, alert: options.alert, duty: duties });
   const approvals = createApprovalAlerts({ entryOf: (id) => index.get(id), alert: options.alert });

@@ -3,10 +3,10 @@ import type { Run } from '../../adapters/runs.js';
 import { describeError, SvcError } from '../../core/errors.js';
 import type { Adapter } from '../../core/spawn.js';
 import type { LeaseOwner } from '../../store/changes/dispatch.js';
-import { createGateRoleResolver, type GateRoleResolver, type GateRoute } from '../../engine/gates.js';
+import { createGateRoleResolver } from '../../engine/gates.js';
 import { createApprovalAlerts } from '../../engine/alerts/approval.js';
 import { startMurmur } from '../../engine/murmur/runner.js';
-import type { Action, AdapterKind, HoldReason, Mode, PlanTask, Snapshot } from '../../engine/plan.js';
+import type { Action, AdapterKind, HoldReason, Mode } from '../../engine/plan.js';
 import { startSpawnRecovery } from '../../engine/recover.js';
 import { startScheduler, type Hold, type SchedulerHandle } from '../../engine/scheduler.js';
 import { startOverdue } from '../../engine/alerts/overdue-runner.js';
@@ -19,12 +19,13 @@ import { toDaemonSettings } from '../../org/org-chart.js';
 import type { Fault } from '../../store/commit/protocol.js';
 import type { AgentPause } from '../../store/records/agent-pauses.js';
 import type { Store } from '../../store/commit/store.js';
-import type { IndexChange, IndexEntry, TaskIndex } from '../../store/index/tasks.js';
+import type { IndexChange, TaskIndex } from '../../store/index/tasks.js';
 import { startDuties } from './duties.js';
 import { createOrgState } from './org-state.js';
 import type { ConfigReport } from '../../net/protocol/status.js';
 import { watchPauses } from './pause-watch.js';
 import { createBoot } from './boot-mode.js';
+import { toSnapshot } from './plan-view.js';
 import { createPluginAdapter } from './plugin-adapter.js';
 import { createRunEnder, type HandedOn } from './run-ender.js';
 import type { SpawnQueue } from './spawn-queue.js';
@@ -220,36 +221,6 @@ export function requireScheduling(scheduling: Scheduling | null): Scheduling {
 }
 
 // --- internal ---
-
-/**
- * The plan's view of the index. A ready task without a workflow has no gate to resolve: its plan
- * task is kept by entry (an entry is replaced, never changed, when its file changes), so a tick over
- * thousands of ready tasks neither waits on a promise nor builds an object for each.
- */
-const planTasks = new WeakMap<IndexEntry, PlanTask>();
-async function toSnapshot(index: TaskIndex, roleOf: GateRoleResolver): Promise<Snapshot> {
-  const ready: (PlanTask | Promise<PlanTask>)[] = [];
-  for (const entry of index.summaries('ready')) {
-    if (entry.gate?.workflow ?? entry.routing.workflow) {
-      ready.push(roleOf(entry).then((gate) => toPlanTask(entry, gate)));
-      continue;
-    }
-    let task = planTasks.get(entry);
-    if (!task) planTasks.set(entry, (task = toPlanTask(entry, undefined)));
-    ready.push(task);
-  }
-  const inProgress = [...index.summaries('in-progress')].map((entry) => toPlanTask(entry, undefined));
-  const resolved = ready.some((task) => task instanceof Promise) ? await Promise.all(ready) : (ready as PlanTask[]);
-  return { ready: resolved, inProgress, statusOf: (id) => index.get(id)?.status };
-}
-
-function toPlanTask(entry: IndexEntry, gate: GateRoute | undefined): PlanTask {
-  return {
-    id: entry.id, status: entry.status, priority: entry.priority, createdAt: entry.createdAt, routing: entry.routing,
-    dependsOn: entry.dependsOn, lease: entry.lease, gateRole: gate?.role, approval: gate?.approval, dispatchFailures: entry.dispatchFailures, nextAttemptAt: entry.nextAttemptAt, notBefore: entry.notBefore,
-    workspaceHost: entry.workspaceHost,
-  };
-}
 
 /** The adapters as the scheduler sees them: each spawn handed over is told to `onHanded`, each run's end to `onEnded`. */
 function toWatched(adapters: Record<AdapterKind, Adapter>, hooks: { onHanded?: ((taskId: string, adapter: AdapterKind) => void) | undefined; onEnded: (taskId: string) => void }): Record<AdapterKind, Adapter> {

@@ -31,7 +31,7 @@ async function benchPromote(options: BenchOptions, bin: string, size: number, wi
   const daemon = withDaemon ? spawn(process.execPath, [...DAEMON_NODE_FLAGS, bin, 'daemon', 'run'], { env: { ...process.env, SVC_HOME: root, DEBUG: '' }, stdio: 'ignore' }) : null;
   const how = withDaemon ? 'through the daemon' : 'without a daemon';
   try {
-    if (daemon) await until(async () => (await requestDaemon(toPaths(root).socket, 'GET', '/healthz').catch(() => ({ status: 0 }))).status === 200, 60_000);
+    if (daemon) await until(async () => (await requestDaemon(toPaths(root).socket, { method: 'GET', path: '/healthz' }).catch(() => ({ status: 0 }))).status === 200, 60_000);
     let code = 0;
     const ms = await timeMs(async () => (code = await runQuiet([process.execPath, bin, 'task', 'promote', ...ids], { ...process.env, SVC_HOME: root })));
     if (code !== 0) throw new Error(`svc task promote exited ${code}`);

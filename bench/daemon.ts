@@ -39,7 +39,7 @@ async function benchScale(root: string, size: number, log: (text: string) => voi
     await until(async () => (await health(root)) && readPid(root) === daemon.pid, 120_000);
     const healthyMs = performance.now() - started;
     const rssHealthy = rssMb(daemon.pid!);
-    await until(async () => ((await requestDaemon(toPaths(root).socket, 'GET', '/status')).body as { tasks: { loaded: boolean } }).tasks.loaded, 300_000);
+    await until(async () => ((await requestDaemon(toPaths(root).socket, { method: 'GET', path: '/status' })).body as { tasks: { loaded: boolean } }).tasks.loaded, 300_000);
     const loadedMs = performance.now() - started;
     const statusMs = median(await repeat(5, () => timeCall(root, 'svc_status', {})));
     const listMs = median(await repeat(3, () => timeMs(() => runQuiet([process.execPath, bin, 'task', 'list', '--json'], { ...process.env, SVC_HOME: root }))));
@@ -128,7 +128,7 @@ async function stop(child: ChildProcess): Promise<void> {
 }
 
 async function health(root: string): Promise<boolean> {
-  return (await requestDaemon(toPaths(root).socket, 'GET', '/healthz').catch(() => ({ status: 0 }))).status === 200;
+  return (await requestDaemon(toPaths(root).socket, { method: 'GET', path: '/healthz' }).catch(() => ({ status: 0 }))).status === 200;
 }
 
 function readPid(root: string): number | null {
@@ -140,7 +140,7 @@ function readPid(root: string): number | null {
 }
 
 async function call(root: string, tool: string, params: object): Promise<void> {
-  const { status, body } = await requestDaemon(toPaths(root).socket, 'POST', '/v1/tool/invoke', { tool, params });
+  const { status, body } = await requestDaemon(toPaths(root).socket, { method: 'POST', path: '/v1/tool/invoke', body: { tool, params } });
   if (status !== 200) throw new Error(`${tool} failed: ${JSON.stringify(body)}`);
 }
 

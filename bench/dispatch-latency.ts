@@ -88,7 +88,7 @@ const AT = '2026-11-21T00:00:00.000Z';
 
 async function complete(socket: string, taskId: string, prompt: string): Promise<void> {
   const sessionId = /sessionId: "([^"]+)"/.exec(prompt)?.[1];
-  const reply = await requestDaemon(socket, 'POST', '/v1/tool/invoke', { tool: 'svc_task_complete', params: { taskId, sessionId, summary: 'bench' } });
+  const reply = await requestDaemon(socket, { method: 'POST', path: '/v1/tool/invoke', body: { tool: 'svc_task_complete', params: { taskId, sessionId, summary: 'bench' } } });
   if (reply.status !== 200) throw new Error(`svc_task_complete of ${taskId} failed: ${JSON.stringify(reply.body)}`);
 }
 

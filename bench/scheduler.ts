@@ -46,11 +46,11 @@ async function lifecycleRate(root: string, count: number, log: (text: string) =>
   let running = true;
   const plugin = async () => {
     while (running) {
-      const reply = await requestDaemon(socket, 'GET', '/v1/spawns/wait', undefined, { headers: { 'x-svc-plugin': 'bench' }, timeoutMs: 30_000 }).catch(() => null);
+      const reply = await requestDaemon(socket, { method: 'GET', path: '/v1/spawns/wait' }, { headers: { 'x-svc-plugin': 'bench' }, timeoutMs: 30_000 }).catch(() => null);
       if (reply?.status !== 200) continue;
       const spawn = reply.body as { id: string; taskId: string; sessionId: string };
-      await requestDaemon(socket, 'POST', '/v1/tool/invoke', { tool: 'svc_task_complete', params: { taskId: spawn.taskId, sessionId: spawn.sessionId } });
-      await requestDaemon(socket, 'POST', `/v1/spawns/${spawn.id}/result`, { ok: true });
+      await requestDaemon(socket, { method: 'POST', path: '/v1/tool/invoke', body: { tool: 'svc_task_complete', params: { taskId: spawn.taskId, sessionId: spawn.sessionId } } });
+      await requestDaemon(socket, { method: 'POST', path: `/v1/spawns/${spawn.id}/result`, body: { ok: true } });
       done++;
     }
   };
@@ -60,7 +60,7 @@ async function lifecycleRate(root: string, count: number, log: (text: string) =>
   const dispatchers = Array.from({ length: 8 }, async () => {
     while (next < count) {
       next++;
-      await requestDaemon(socket, 'POST', '/v1/tool/invoke', { tool: 'svc_dispatch', params: { title: `Lifecycle ${next}`, brief: 'b', agent: 'gw' } });
+      await requestDaemon(socket, { method: 'POST', path: '/v1/tool/invoke', body: { tool: 'svc_dispatch', params: { title: `Lifecycle ${next}`, brief: 'b', agent: 'gw' } } });
     }
   });
   await Promise.all(dispatchers);

@@ -142,7 +142,7 @@ async function startDaemon(root: string): Promise<ChildProcess> {
   const child = spawn(process.execPath, [...DAEMON_NODE_FLAGS, bin, 'daemon', 'run'], { env: { ...process.env, SVC_HOME: root, DEBUG: '' }, stdio: 'ignore' });
   const deadline = Date.now() + 60_000;
   for (;;) {
-    const up = await requestDaemon(toPaths(root).socket, 'GET', '/status').catch(() => null);
+    const up = await requestDaemon(toPaths(root).socket, { method: 'GET', path: '/status' }).catch(() => null);
     if (up?.status === 200 && (up.body as { tasks?: { loaded?: boolean } }).tasks?.loaded && readPid(root) === child.pid) return child;
     if (Date.now() > deadline || child.exitCode !== null) throw new Error('bench: the daemon did not come up');
     await new Promise((resolve) => setTimeout(resolve, 20));

@@ -52,7 +52,7 @@ export async function latencyApart(options: BenchOptions, size: number): Promise
 export async function openBoard(root: string): Promise<string> {
   let url = '';
   await until(async () => {
-    const reply = await requestDaemon(toPaths(root).socket, 'POST', '/v1/web', {}).catch(() => null);
+    const reply = await requestDaemon(toPaths(root).socket, { method: 'POST', path: '/v1/web', body: {} }).catch(() => null);
     if (reply?.status === 200) url = (reply.body as { url: string }).url;
     return url !== '';
   }, 60_000);
@@ -96,7 +96,7 @@ function spin(count: number, cpus: string): () => Promise<void> {
 
 /** Waits until the daemon of `root` has read every task, done ones included (`/status`). */
 export function untilLoaded(root: string): Promise<void> {
-  return until(async () => ((await requestDaemon(toPaths(root).socket, 'GET', '/status')).body as { tasks?: { loaded?: boolean } }).tasks?.loaded === true, 120_000);
+  return until(async () => ((await requestDaemon(toPaths(root).socket, { method: 'GET', path: '/status' })).body as { tasks?: { loaded?: boolean } }).tasks?.loaded === true, 120_000);
 }
 
 /** The settling time the boards get, for a round with none; returns nothing to close. */

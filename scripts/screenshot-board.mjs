@@ -55,6 +55,6 @@ try {
 
 async function fetchAddress(paths) {
   const { requestDaemon } = await import('../dist/daemon/instance/client.js');
-  const reply = await requestDaemon(paths.socket, 'POST', '/v1/web', {});
+  const reply = await requestDaemon(paths.socket, { method: 'POST', path: '/v1/web', body: {} });
   return reply.body;
 }

@@ -34,7 +34,7 @@ export function registerScheduler(cli: CAC, ctx: Context): void {
 async function askDaemon(store: Store, active: boolean): Promise<Action[] | null> {
   let reply: { status: number; body: unknown };
   try {
-    reply = active ? await requestDaemon(store.paths.socket, ROUTES.schedulerTick.method, ROUTES.schedulerTick.path) : await requestDaemon(store.paths.socket, ROUTES.schedulerPlan.method, ROUTES.schedulerPlan.path);
+    reply = active ? await requestDaemon(store.paths.socket, ROUTES.schedulerTick) : await requestDaemon(store.paths.socket, ROUTES.schedulerPlan);
   } catch (err) {
     if (isSvcError(err, 'unavailable')) return null;
     throw err;

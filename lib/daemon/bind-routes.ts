@@ -42,19 +42,28 @@ export interface RouteHandles {
 export function toRouteContext(handles: RouteHandles, limits: ServerLimits): RouteContext {
   const { clock, spawns, index, log, state, signals } = handles;
   // A change is in the index (read-your-writes) and told to the long-polls before it is answered.
-  const committed = async (ids: readonly string[]) => (await index.update(ids), handles.changes.bump(ids));
+  const committed = async (ids: readonly string[]) => {
+    await index.update(ids);
+    return handles.changes.bump(ids);
+  };
   const toolContext: ToolContext = { store: handles.store, index, handOn: (id) => state.scheduling?.handOn(id) ?? (() => undefined) };
   return {
     tools: handles.tools, spawns, log, spawnWaitMs: handles.spawnWaitMs, longPolls: toLongPollBudgets(limits),
     status: async () => ({ ...statusOf(handles), ...(state.scheduling ? { config: await state.scheduling.config(), pausedAgents: state.scheduling.pausedAgents() } : {}) }),
     isStopping: () => state.stopping,
     callerOf: createRunCallers({ runs: () => state.scheduling?.localRuns() ?? [], inProgress: () => index.summaries('in-progress') }),
-    toolContext: { ...toolContext, onCommitted: async (ids) => (await committed(ids), signals.socket.emit('committed', ids)) },
+    toolContext: { ...toolContext, onCommitted: async (ids) => {
+      await committed(ids);
+      return signals.socket.emit('committed', ids);
+    } },
     batchContext: () => {
       const all: string[] = [];
-      return { toolContext: { ...toolContext, onCommitted: async (ids) => void (await committed(ids), all.push(...ids)) }, done: () => void (all.length && signals.socket.emit('committed', all)) };
+      return { toolContext: { ...toolContext, onCommitted: async (ids) => {
+        await committed(ids);
+        all.push(...ids);
+      } }, done: () => void (all.length && signals.socket.emit('committed', all)) };
     },
-    listTasks: (statuses, filter) => listIndexed(index, handles.store, statuses, filter), metrics: metricsHandler(() => state.metrics ?? undefined),
+    listTasks: (statuses, filter) => listIndexed({ index, store: handles.store }, statuses, filter), metrics: metricsHandler(() => state.metrics ?? undefined),
     scheduler: {
       tick: () => requireScheduling(state.scheduling).tick(),
       dryRun: () => requireScheduling(state.scheduling).dryRun(),

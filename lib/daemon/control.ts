@@ -30,12 +30,12 @@ export async function probeDaemon(paths: Paths, timeoutMs = 3000): Promise<Daemo
   let health: number;
   let status: StatusBody;
   try {
-    const answer = await requestDaemon(paths.socket, ROUTES.healthz.method, ROUTES.healthz.path, undefined, { timeoutMs });
+    const answer = await requestDaemon(paths.socket, ROUTES.healthz, { timeoutMs });
     health = answer.status;
     if (health === 503 && (answer.body as { reason?: unknown } | null)?.reason === 'busy') {
       return { state: 'busy', healthy: false, pid: findSilentDaemon(paths)?.pid ?? null, reason: `${paths.socket} answered 503 busy (${toDaemonError(503, answer.body).message.replace(/\.$/, '')})` };
     }
-    status = (await requestDaemon(paths.socket, ROUTES.status.method, ROUTES.status.path, undefined, { timeoutMs })).body as StatusBody;
+    status = (await requestDaemon(paths.socket, ROUTES.status, { timeoutMs })).body as StatusBody;
   } catch (err) {
     if (!isSvcError(err, 'unavailable')) throw err;
     const silent = findSilentDaemon(paths);

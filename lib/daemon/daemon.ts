@@ -107,7 +107,10 @@ async function launch({ paths, store, options, clock, parts, state, signals }: L
   const startedAt = clock().getTime();
   const metrics = (state.metrics = createMetrics({ clock, ready: index.summaries('ready'), source: { counts: () => index.counts(), invalid: () => index.invalid().length, summaries: (status) => index.summaries(status), plugins: () => spawns.attached(), mode: () => state.scheduling?.mode() ?? 'standalone', pendingEvents: () => store.events.pending(), spoolDir: paths.eventsSpool },
     work: { blocked: () => index.summaries('blocked'), holds: () => state.scheduling?.holdCounts() ?? {}, pausedAgents: () => state.scheduling?.pausedAgents().length ?? 0, workspacesDir: paths.workspaces } }));
-  void index.loaded.then(() => ((state.loaded = true), log.info('index.loaded', { byStatus: index.counts() })), () => undefined);
+  void index.loaded.then(() => {
+    state.loaded = true;
+    log.info('index.loaded', { byStatus: index.counts() });
+  }, () => undefined);
   const limits = toServerLimits(options.limits);
   // The board is mounted on the socket's context, whose `/status` names the board's port: one refers to the other.
   const routeContext = toRouteContext({ tools: options.tools, spawnWaitMs: options.spawnWaitMs ?? 25_000, store, index, spawns, log, clock, changes, web: { open: (port) => web.open(port), port: () => web.port() }, signals, pid, version, startedAt, state }, limits);

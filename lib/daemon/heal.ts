@@ -27,13 +27,21 @@ export function createHealer(store: Store, log: (line: string) => void, onHealed
       onHealed(id);
     } catch (err) {
       const message = describeError(err);
-      if (hasCode(err, 'not_found')) return void (failures.delete(id), log(`could not repair ${id} (${why}): ${message}`)); // gone: nothing to repair
+      if (hasCode(err, 'not_found')) {
+        // gone: nothing to repair
+        failures.delete(id);
+        log(`could not repair ${id} (${why}): ${message}`);
+        return;
+      }
       const failed = failures.get(id) ?? 0;
       failures.set(id, failed + 1);
       const pause = HEAL_RETRY_MS[Math.min(failed, HEAL_RETRY_MS.length - 1)]!;
       log(`could not repair ${id} (${why}): ${message}; trying again in ${pause / 1000} s`);
       if (closed) return;
-      const timer = setTimeout(() => (timers.delete(id), repair(id, why)), pause);
+      const timer = setTimeout(() => {
+        timers.delete(id);
+        repair(id, why);
+      }, pause);
       timer.unref();
       timers.set(id, timer);
     } finally {
@@ -64,7 +72,7 @@ export function createHealer(store: Store, log: (line: string) => void, onHealed
 const HEAL_RETRY_MS = [1000, 2000, 5000, 10_000, 30_000];
 
 /** Logs an invalid task file (once per change of the file) and records `task.invalid`. */
-export async function recordInvalid(events: EventLog, clock: Clock, log: DaemonLog, file: { path: string; status: string; message: string }): Promise<void> {
+export async function recordInvalid({ events, clock, log }: { events: EventLog; clock: Clock; log: DaemonLog }, file: { path: string; status: string; message: string }): Promise<void> {
   log.warn('task.invalid', { path: file.path, message: file.message });
   const name = file.path.split('/').pop() ?? '';
   await events.record(clock(), [{ type: 'task.invalid', ...(name.endsWith('.md') ? { taskId: name.slice(0, -3) } : {}), actor: 'system', payload: { path: file.path, status: file.status, message: file.message } }]);

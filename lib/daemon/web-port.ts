@@ -58,14 +58,21 @@ export function createWebPort(mount: WebMount, starter: WebStarter | undefined):
     const first = starter!(mount, { port: port || last || 0, token });
     // The last port is taken again when it is free; when it is not, any free port.
     const server = last ? first.catch((err: unknown) => (hasCode(err, 'EADDRINUSE') ? starter!(mount, { port: 0, token }) : Promise.reject(err))) : first;
-    return server.then((started) => (writeLastPort(mount.paths.webPort, started.port), (listening = started.port), started));
+    return server.then((started) => {
+      writeLastPort(mount.paths.webPort, started.port);
+      listening = started.port;
+      return started;
+    });
   };
   const web: WebPort = {
     async open(port) {
       if (!starter) throw new SvcError('unavailable', 'This daemon was started without the web board.', 'Run the daemon with `svc daemon start` (the command line starts it with the board).');
       if (closed) throw new SvcError('unavailable', 'The svc daemon is shutting down.', 'Run `svc web` again once it is back.');
       const token = readOrCreateToken(mount.paths.webToken);
-      running ??= start(port, token).catch((err: unknown) => ((running = null), Promise.reject(toPortError(err, port ?? 0))));
+      running ??= start(port, token).catch((err: unknown) => {
+        running = null;
+        return Promise.reject(toPortError(err, port ?? 0));
+      });
       const server = await running;
       if (port !== undefined && port !== 0 && port !== server.port) {
         throw new SvcError('validation_error', `The web board already listens on port ${server.port}, not ${port}.`, `Open http://${WEB_HOST}:${server.port}/ (\`svc web\` without --port), or restart the daemon to move it.`);
@@ -76,7 +83,10 @@ export function createWebPort(mount: WebMount, starter: WebStarter | undefined):
     port: () => listening,
     async reopen() {
       if (!starter || readLastPort(mount.paths.webPort) === null) return null;
-      return web.open().catch((err: unknown) => (mount.log.warn('web.reopen_failed', { error: describeError(err) }), null));
+      return web.open().catch((err: unknown) => {
+        mount.log.warn('web.reopen_failed', { error: describeError(err) });
+        return null;
+      });
     },
     async close() {
       closed = true;

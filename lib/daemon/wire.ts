@@ -109,14 +109,17 @@ export function toIndexSignals(signals: DaemonSignals, busy: () => boolean): Tas
 export function wireDaemon(signals: DaemonSignals, parts: WiredParts): void {
   const { store, clock, log, events, healer, changes, state } = parts;
   signals.store.on('recorded', (batch) => state.metrics?.counters.onEvents(batch));
-  signals.store.on('appendFailed', (err, pending) => (state.metrics?.counters.onAppendFailure(), events.onError(err, pending)));
+  signals.store.on('appendFailed', (err, pending) => {
+    state.metrics?.counters.onAppendFailure();
+    events.onError(err, pending);
+  });
   signals.index.on('changed', (change) => {
     state.metrics?.counters.onChange(change);
     state.scheduling?.observe(change);
     if (change.to === 'ready' || change.from === 'in-progress' || change.to === 'done') state.scheduling?.schedule();
   });
   signals.index.on('touched', (id) => changes.bump([id]));
-  signals.index.on('invalid', (file) => void recordInvalid(store.events, clock, log, file));
+  signals.index.on('invalid', (file) => void recordInvalid({ events: store.events, clock, log }, file));
   signals.index.on('needsRepair', (id, why) => healer.repair(id, why));
   signals.index.on('rescanFound', ({ count, full }) => log.info('index.rescan', { message: `rescan found ${count} new or changed task files`, count, full }));
   signals.index.on('failed', (err) => log.error('index.error', { message: describeError(err) }));

@@ -58,16 +58,16 @@ export function createToolServer(tools: readonly ToolDef[], ctx: ToolContext, ve
   const listed = toToolManifest(tools).map((entry) => ({ ...entry, inputSchema: entry.inputSchema as Tool['inputSchema'] }));
   server.setRequestHandler('tools/list', () => ({ tools: listed }));
   server.setRequestHandler('tools/call', async (request) => {
-    const result = await callTool(tools, request.params.name, request.params.arguments, ctx);
+    const result = await callTool(tools, request.params, ctx);
     return server.projectCallToolResult(result, undefined);
   });
   return server;
 }
 
 /** Runs one tool and shapes the answer: structured content plus a text rendering, or a tool error. */
-export async function callTool(tools: readonly ToolDef[], name: string, args: unknown, ctx: ToolContext): Promise<CallToolResult> {
+export async function callTool(tools: readonly ToolDef[], { name, arguments: args }: { name: string; arguments?: unknown }, ctx: ToolContext): Promise<CallToolResult> {
   try {
-    const result = await invokeTool(tools, name, args ?? {}, ctx);
+    const result = await invokeTool(tools, { tool: name, params: args ?? {} }, ctx);
     return { content: [{ type: 'text', text: JSON.stringify(result, null, 2) }], structuredContent: result as Record<string, unknown> };
   } catch (err) {
     const error = toSvcError(err);

@@ -10,6 +10,14 @@ export interface SocketResponse {
   headers: IncomingHttpHeaders;
 }
 
+/** What one request asks: its method and path, and the body sent as JSON (a string or Buffer as is). */
+export interface SocketCall {
+  method: string;
+  path: string;
+  /** None for a request without a body. */
+  body?: unknown;
+}
+
 /** Options of one request. */
 export interface SocketRequestOptions {
   headers?: Record<string, string>;
@@ -28,20 +36,19 @@ export type ToUnreachable = (err: NodeJS.ErrnoException, socketPath: string) => 
 
 /** A client of the daemon's socket, with its own wording of a daemon that does not answer. */
 export interface SocketClient {
-  /** One HTTP request; `body` is sent as JSON (a string or Buffer as is). */
-  request(socketPath: string, method: string, path: string, body?: unknown, options?: SocketRequestOptions): Promise<SocketResponse>;
+  /** One HTTP request; `call.body` is sent as JSON (a string or Buffer as is). */
+  request(socketPath: string, call: SocketCall, options?: SocketRequestOptions): Promise<SocketResponse>;
   /** Calls an svc tool on the daemon: its result, or the daemon's error as an SvcError. */
-  invoke(socketPath: string, tool: string, params: unknown, options?: SocketRequestOptions): Promise<unknown>;
+  invoke(socketPath: string, call: InvokeRequest, options?: SocketRequestOptions): Promise<unknown>;
 }
 
 /** Builds the client that every caller of the daemon's socket uses, wording failures with `toUnreachable`. */
 export function createSocketClient(toUnreachable: ToUnreachable): SocketClient {
-  const send = (socketPath: string, method: string, path: string, body?: unknown, options: SocketRequestOptions = {}) =>
-    sendRequest(socketPath, method, path, body, options, toUnreachable);
+  const send = (socketPath: string, call: SocketCall, options: SocketRequestOptions = {}) => sendRequest(socketPath, call, { ...options, toUnreachable });
   return {
     request: send,
-    async invoke(socketPath, tool, params, options) {
-      const { status, body } = await send(socketPath, ROUTES.toolInvoke.method, ROUTES.toolInvoke.path, { tool, params } satisfies InvokeRequest, options);
+    async invoke(socketPath, call, options) {
+      const { status, body } = await send(socketPath, { ...ROUTES.toolInvoke, body: call }, options);
       const shaped = body as Partial<InvokeResponse> | null;
       if (status === 200 && shaped?.ok === true) return shaped.result;
       throw toAnswerError(status, body);
@@ -58,7 +65,8 @@ export function toAnswerError(status: number, body: unknown): SvcError {
 
 // --- internal ---
 
-function sendRequest(socketPath: string, method: string, path: string, body: unknown, options: SocketRequestOptions, toUnreachable: ToUnreachable): Promise<SocketResponse> {
+function sendRequest(socketPath: string, { method, path, body }: SocketCall, options: SocketRequestOptions & { toUnreachable: ToUnreachable }): Promise<SocketResponse> {
+  const { toUnreachable } = options;
   const payload = body === undefined ? undefined : typeof body === 'string' || Buffer.isBuffer(body) ? body : JSON.stringify(body);
   const headers: Record<string, string | number> = { ...options.headers };
   if (payload !== undefined) {

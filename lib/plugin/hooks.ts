@@ -18,8 +18,8 @@ export interface HookOptions {
   logger: PluginLogger;
   /** The plugin id sent as `x-svc-plugin` (the daemon logs events under it). */
   pluginId: string;
-  /** Called with every forward once it settled (tests wait on it). */
-  onForwarded?: (hook: ForwardedHook, ok: boolean) => void;
+  /** Called with every forward once it settled, `ok` when the daemon took it (tests wait on it). */
+  onForwarded?: (hook: ForwardedHook, forward: { ok: boolean }) => void;
 }
 
 /**
@@ -31,17 +31,17 @@ export function registerHooks(api: Pick<PluginApi, 'on'>, options: HookOptions):
   for (const hook of FORWARDED_HOOKS) {
     api.on(hook, (event, ctx) => {
       const payload = toEventPayload(hook, event ?? {}, ctx ?? {});
-      void requestSocket(options.socket(), ROUTES.event.method, HOOK_ROUTES[hook], payload, { headers: { [HEADERS.plugin]: options.pluginId }, timeoutMs: 10_000 }).then(
+      void requestSocket(options.socket(), { method: ROUTES.event.method, path: HOOK_ROUTES[hook], body: payload }, { headers: { [HEADERS.plugin]: options.pluginId }, timeoutMs: 10_000 }).then(
         (res) => {
           const ok = res.status === 202;
           if (ok) failing = false;
           else options.logger.warn(`svc: the daemon refused the ${hook} event (HTTP ${res.status}).`);
-          options.onForwarded?.(hook, ok);
+          options.onForwarded?.(hook, { ok });
         },
         (err: unknown) => {
           if (!failing) options.logger.warn(`svc: could not forward the ${hook} event: ${describeError(err)}`);
           failing = true;
-          options.onForwarded?.(hook, false);
+          options.onForwarded?.(hook, { ok: false });
         },
       );
     });

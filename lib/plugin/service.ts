@@ -56,7 +56,7 @@ export function createSpawnService(options: SpawnServiceOptions): PluginService 
         await Promise.race([...running, aborted]);
         continue;
       }
-      const reply = await requestSocket(options.settings.socket, ROUTES.spawnWait.method, ROUTES.spawnWait.path, undefined, { headers: { [HEADERS.plugin]: options.pluginId }, timeoutMs: 90_000, signal }).catch((err: unknown) => err as Error);
+      const reply = await requestSocket(options.settings.socket, ROUTES.spawnWait, { headers: { [HEADERS.plugin]: options.pluginId }, timeoutMs: 90_000, signal }).catch((err: unknown) => err as Error);
       if (signal.aborted) return;
       const failure = reply instanceof Error ? withHint(reply) : reply.status >= 500 || reply.status === 429 ? `the daemon answered HTTP ${reply.status}${reply.status === 429 ? ' (too many spawn long-polls held)' : ''}` : null;
       if (failure) {
@@ -96,14 +96,14 @@ export function createSpawnService(options: SpawnServiceOptions): PluginService 
     const ended = new AbortController();
     const stopAsked = untilStopAsked(options.settings.socket, spawn.id, AbortSignal.any([signal, ended.signal])).then((stop) => (stop ? STOP : new Promise<never>(() => undefined)));
     try {
-      return await waitForEnd(spawn, sessionKey, started.runId, signal, stopAsked);
+      return await waitForEnd(spawn, { sessionKey, runId: started.runId, stopAsked }, signal);
     } finally {
       ended.abort();
     }
   }
 
   /** Waits until the run ends, outlives its timeout, or the daemon asks to end it (then the gateway session is deleted, which aborts the run). */
-  async function waitForEnd(spawn: Spawn, sessionKey: string, runId: string, signal: AbortSignal, stopAsked: Promise<typeof STOP>): Promise<SpawnOutcome | null> {
+  async function waitForEnd(spawn: Spawn, { sessionKey, runId, stopAsked }: { sessionKey: string; runId: string; stopAsked: Promise<typeof STOP> }, signal: AbortSignal): Promise<SpawnOutcome | null> {
     const subagent = options.subagent();
     const deadline = now() + options.settings.runTimeoutMs;
     for (;;) {
@@ -131,7 +131,7 @@ export function createSpawnService(options: SpawnServiceOptions): PluginService 
   }
 
   async function postResult(id: string, outcome: SpawnOutcome): Promise<void> {
-    const res = await requestSocket(options.settings.socket, ROUTES.spawnResult.method, spawnResultPath(id), outcome).catch((err: unknown) => err as Error);
+    const res = await requestSocket(options.settings.socket, { method: ROUTES.spawnResult.method, path: spawnResultPath(id), body: outcome }).catch((err: unknown) => err as Error);
     if (res instanceof Error) options.logger.warn(`svc: could not post the result of spawn ${id}: ${res.message}`);
     else if (res.status !== 200) options.logger.warn(`svc: the daemon refused the result of spawn ${id} (HTTP ${res.status}).`);
   }
@@ -180,8 +180,14 @@ function raceAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<T | nul
     const onAbort = () => resolve(null);
     signal.addEventListener('abort', onAbort, { once: true });
     promise.then(
-      (value) => (signal.removeEventListener('abort', onAbort), resolve(value)),
-      (err: unknown) => (signal.removeEventListener('abort', onAbort), reject(err)),
+      (value) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(value);
+      },
+      (err: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(err);
+      },
     );
   });
 }

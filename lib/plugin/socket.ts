@@ -1,10 +1,11 @@
 import { SvcError } from '../core/errors.js';
-import { createSocketClient, toAnswerError, type SocketRequestOptions, type SocketResponse } from '../net/socket-client.js';
+import type { InvokeRequest } from '../net/protocol/bodies.js';
+import { createSocketClient, toAnswerError, type SocketCall, type SocketRequestOptions, type SocketResponse } from '../net/socket-client.js';
 
 // The plugin's side of the daemon's socket: the shared client (net/socket-client.ts), with the
 // wording of a daemon that does not answer for whoever runs the gateway.
 
-export type { SocketRequestOptions, SocketResponse };
+export type { SocketCall, SocketRequestOptions, SocketResponse };
 
 const client = createSocketClient(toUnreachable);
 
@@ -12,13 +13,13 @@ const client = createSocketClient(toUnreachable);
  * One JSON request to the daemon over its Unix socket. A socket that is missing or refuses is
  * `unavailable` with the message `daemon unreachable`, naming the socket and `svc daemon start`.
  */
-export function requestSocket(socket: string, method: string, path: string, body?: unknown, options: SocketRequestOptions = {}): Promise<SocketResponse> {
-  return client.request(socket, method, path, body, options);
+export function requestSocket(socket: string, call: SocketCall, options: SocketRequestOptions = {}): Promise<SocketResponse> {
+  return client.request(socket, call, options);
 }
 
 /** Calls an svc tool on the daemon: its result, or the daemon's error as an SvcError. */
-export function invokeOverSocket(socket: string, tool: string, params: unknown, signal?: AbortSignal): Promise<unknown> {
-  return client.invoke(socket, tool, params, signal ? { signal } : {});
+export function invokeOverSocket(socket: string, call: InvokeRequest, signal?: AbortSignal): Promise<unknown> {
+  return client.invoke(socket, call, signal ? { signal } : {});
 }
 
 /** Turns an error-shaped body into an SvcError (any other body into `internal`). */

@@ -61,7 +61,7 @@ function toAgentTool(schema: ToolSchema, ctx: ToolContext, socket: () => string)
     async execute(_toolCallId, params, signal) {
       const withActor = ctx.agentId ? { ...asObject(params), actor: ctx.agentId } : asObject(params);
       try {
-        return toToolResult(schema.name, await invokeOverSocket(socket(), schema.name, withActor, signal));
+        return toToolResult(schema.name, await invokeOverSocket(socket(), { tool: schema.name, params: withActor }, signal));
       } catch (err) {
         throw toToolError(err);
       }

@@ -26,7 +26,7 @@ export const RejectParams = toolParams({
 });
 
 /** A decision tool: the note checked for size, the decision made under the workflow, the daemon told of a change. */
-function decisionTool<P extends typeof ApproveParams | typeof RejectParams>(name: string, description: string, params: P, decide: typeof approveTask): ToolDef<P> {
+function decisionTool<P extends typeof ApproveParams | typeof RejectParams>({ name, description, params }: Pick<ToolDef<P>, 'name' | 'description' | 'params'>, decide: typeof approveTask): ToolDef<P> {
   return {
     name,
     description,
@@ -43,10 +43,10 @@ function decisionTool<P extends typeof ApproveParams | typeof RejectParams>(name
 }
 
 /** `svc_task_approve`: moves a task waiting at an approval gate on (next gate, or done). */
-export const svcTaskApprove = decisionTool('svc_task_approve', 'Approve the approval gate a blocked task waits at: it moves to the next gate, or to done after the last. Returns {taskId, gate, decision, status, at, changed, message}.', ApproveParams, approveTask);
+export const svcTaskApprove = decisionTool({ name: 'svc_task_approve', description: 'Approve the approval gate a blocked task waits at: it moves to the next gate, or to done after the last. Returns {taskId, gate, decision, status, at, changed, message}.', params: ApproveParams }, approveTask);
 
 /** `svc_task_reject`: sends a task waiting at an approval gate back to the workflow's origin gate. */
-export const svcTaskReject = decisionTool('svc_task_reject', 'Reject the approval gate a blocked task waits at: it returns to the workflow\'s origin gate (ready) with the note as its blockers. Returns {taskId, gate, decision, status, at, changed, message}.', RejectParams, rejectTask);
+export const svcTaskReject = decisionTool({ name: 'svc_task_reject', description: 'Reject the approval gate a blocked task waits at: it returns to the workflow\'s origin gate (ready) with the note as its blockers. Returns {taskId, gate, decision, status, at, changed, message}.', params: RejectParams }, rejectTask);
 
 /**
  * The approval tools: served on the daemon's socket (`svc tool`, `POST /v1/tool/invoke`) for an

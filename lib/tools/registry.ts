@@ -70,8 +70,14 @@ export interface ToolDef<S extends z.ZodType = z.ZodType> {
   handler: (params: z.infer<S>, ctx: ToolContext) => Promise<unknown>;
 }
 
+/** One call as a client sends it: the tool's name and its params, both unchecked. */
+export interface ToolCall {
+  tool: unknown;
+  params: unknown;
+}
+
 /** Looks a tool up, validates its params with its schema, and runs it. */
-export async function invokeTool(tools: readonly ToolDef[], name: unknown, params: unknown, ctx: ToolContext): Promise<unknown> {
+export async function invokeTool(tools: readonly ToolDef[], { tool: name, params }: ToolCall, ctx: ToolContext): Promise<unknown> {
   if (typeof name !== 'string' || !name) {
     throw new SvcError('validation_error', 'The envelope has no `tool` name.', 'Send {"tool": "svc_status", "params": {}}.');
   }

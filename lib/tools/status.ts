@@ -66,7 +66,7 @@ export function summarize(summaries: Iterable<TaskSummary>, params: StatusParams
     if (params.status === undefined && isStatus(summary.status) && isTerminal(summary.status)) continue;
     insertTop(top, summary, limit);
   }
-  return { total, byStatus, tasks: top.map((summary) => toEntry(summary, params.compact === true)) };
+  return { total, byStatus, tasks: top.map((summary) => toEntry(summary, params.compact === true ? 'compact' : 'full')) };
 }
 
 // --- internal ---
@@ -136,8 +136,8 @@ function insertTop(top: TaskSummary[], summary: TaskSummary, limit: number): voi
   if (top.length > limit) top.pop();
 }
 
-function toEntry(summary: TaskSummary, compact: boolean): StatusEntry {
-  if (compact) return { id: summary.id, status: summary.status };
+function toEntry(summary: TaskSummary, shape: 'compact' | 'full'): StatusEntry {
+  if (shape === 'compact') return { id: summary.id, status: summary.status };
   const entry: StatusEntry = { id: summary.id, title: summary.title, status: summary.status };
   if (summary.agent) entry.agent = summary.agent;
   return entry;

@@ -28,5 +28,5 @@ export async function runAction(mount: WebMount, name: string, body: Record<stri
   }
   const params: Record<string, unknown> = { actor };
   for (const field of action.fields) if (body[field] !== undefined && body[field] !== '') params[field] = body[field];
-  return invokeTool(mount.tools, action.tool, params, mount.toolContext);
+  return invokeTool(mount.tools, { tool: action.tool, params }, mount.toolContext);
 }

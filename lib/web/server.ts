@@ -60,7 +60,7 @@ function buildRoutes(mount: WebMount, feed: BoardFeed, token: string, streams: S
   const page = (view: View) => (req: Req, res: ServerResponse) => sendPage(res, view, { token, actor: req.actor ?? 'operator', taskId: req.params?.id });
   const router = createRouter(
     (req, res) => sendError(res, new SvcError('not_found', `No page ${req.method} ${(req.url ?? '').split('?')[0]} on the web board.`, 'Pages: /, /task/<id>, /agents.')),
-    (err, req, res) => sendError(res, err, req, failed),
+    (err, req, res) => sendError(res, err, { req, onFailure: failed }),
   );
   router
     .get('/', page('board'))

@@ -82,7 +82,7 @@ e2e('plugin: an agent-end event for a run whose task is still in progress is a f
   writeOrg(root, { agents: [{ id: 'gw', name: 'Gateway agent' }], aof: { daemon: FAST } });
   await startTestDaemon(root, { tools: TOOLS, env: process.env });
   const plugin = startFakePlugin(root, async (spawn, socket) => {
-    await requestDaemon(socket, 'POST', '/v1/event/agent-end', { sessionKey: `agent:${spawn.agent}:svc-${spawn.taskId}` }, { headers: { 'x-svc-plugin': 'svc' } });
+    await requestDaemon(socket, { method: 'POST', path: '/v1/event/agent-end', body: { sessionKey: `agent:${spawn.agent}:svc-${spawn.taskId}` } }, { headers: { 'x-svc-plugin': 'svc' } });
     await new Promise((resolve) => setTimeout(resolve, 60_000).unref()); // the run never reports a result
     return { ok: true };
   });

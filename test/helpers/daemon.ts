@@ -69,7 +69,7 @@ export async function closeDaemons(): Promise<void> {
 
 /** One request to the daemon of `root`. */
 export function call(root: string, method: string, path: string, body?: unknown, options?: RequestOptions): Promise<DaemonResponse> {
-  return requestDaemon(toPaths(root).socket, method, path, body, options);
+  return requestDaemon(toPaths(root).socket, { method, path, body }, options);
 }
 
 /** Runs `svc <argv>` in-process with exactly this environment. */

@@ -44,7 +44,7 @@ async function cli(): Promise<void> {
 
 async function tool(): Promise<void> {
   const invoke = async (name: string, params: Record<string, unknown>) => {
-    const reply = await requestDaemon(paths.socket, 'POST', '/v1/tool/invoke', { tool: name, params: { actor: 'torture', ...params } }, { timeoutMs: 30_000 });
+    const reply = await requestDaemon(paths.socket, { method: 'POST', path: '/v1/tool/invoke', body: { tool: name, params: { actor: 'torture', ...params } } }, { timeoutMs: 30_000 });
     if (reply.status !== 200) throw new Error(`HTTP ${reply.status}: ${JSON.stringify(reply.body)}`);
     return (reply.body as { result: Record<string, unknown> }).result;
   };

@@ -54,40 +54,40 @@ test.after.each(async () => {
 
 test('sends an object as JSON with its length and parses the JSON answer, headers included', async () => {
   const socket = await listen();
-  const reply = await client.request(socket, 'POST', '/x', { a: 'é' }, { headers: { 'x-svc-plugin': 'p1' } });
+  const reply = await client.request(socket, { method: 'POST', path: '/x', body: { a: 'é' } }, { headers: { 'x-svc-plugin': 'p1' } });
   assert.equal([reply.status, reply.body], [200, { ok: true, url: '/x' }]);
   assert.equal(seen[0]!.body, '{"a":"é"}');
   assert.equal([seen[0]!.headers['content-type'], seen[0]!.headers['content-length'], seen[0]!.headers['x-svc-plugin']], ['application/json', '10', 'p1']);
-  const text = await client.request(socket, 'POST', '/x', '{"raw":true}');
+  const text = await client.request(socket, { method: 'POST', path: '/x', body: '{"raw":true}' });
   assert.equal([text.status, seen[1]!.body], [200, '{"raw":true}']);
 });
 
 test('an empty answer is null and one that is not JSON is its text', async () => {
   const socket = await listen();
-  assert.equal((await client.request(socket, 'GET', '/empty')).body, null);
-  const text = await client.request(socket, 'GET', '/text');
+  assert.equal((await client.request(socket, { method: 'GET', path: '/empty' })).body, null);
+  const text = await client.request(socket, { method: 'GET', path: '/text' });
   assert.equal([text.body, text.headers['x-kind']], ['not json', 'text']);
   assert.equal(seen.map((s) => [s.method, s.headers['content-type']]), [['GET', undefined], ['GET', undefined]]);
 });
 
 test('invoke returns the tool result and throws the daemon error by its code, an unshaped answer as internal', async () => {
   const socket = await listen();
-  assert.equal(await client.invoke(socket, 'echo', { taskId: 'TASK-1' }), { taskId: 'TASK-1' });
-  const locked = await client.invoke(socket, 'locked', {}).catch((err: SvcError) => err);
+  assert.equal(await client.invoke(socket, { tool: 'echo', params: { taskId: 'TASK-1' } }), { taskId: 'TASK-1' });
+  const locked = await client.invoke(socket, { tool: 'locked', params: {} }).catch((err: SvcError) => err);
   assert.ok(locked instanceof SvcError);
   assert.equal([locked.code, locked.message, locked.hint], ['locked', 'TASK-1 is locked', 'Retry.']);
-  const bare = await client.invoke(socket, 'other', {}).catch((err: SvcError) => err);
+  const bare = await client.invoke(socket, { tool: 'other', params: {} }).catch((err: SvcError) => err);
   assert.equal([bare.code, bare.message], ['internal', 'The svc daemon answered HTTP 500 without an error body.']);
 });
 
 test('a missing socket, a silent daemon and an abort reach the wording with the system code', async () => {
   const socket = await listen();
-  const missing = await client.request(join(socket, '..', 'none.sock'), 'GET', '/x').catch((err: Error) => err);
+  const missing = await client.request(join(socket, '..', 'none.sock'), { method: 'GET', path: '/x' }).catch((err: Error) => err);
   assert.match(missing.message, /^ENOENT on .*none\.sock/);
-  const silent = await client.request(socket, 'GET', '/hang', undefined, { timeoutMs: 200 }).catch((err: Error) => err);
+  const silent = await client.request(socket, { method: 'GET', path: '/hang' }, { timeoutMs: 200 }).catch((err: Error) => err);
   assert.match(silent.message, /^ETIMEDOUT on .*test\.sock: no answer within 200 ms$/);
   const controller = new AbortController();
-  const aborted = client.request(socket, 'GET', '/hang', undefined, { signal: controller.signal }).catch((err: Error) => err);
+  const aborted = client.request(socket, { method: 'GET', path: '/hang' }, { signal: controller.signal }).catch((err: Error) => err);
   await within(15_000, () => hung.length === 2, 'the second request to arrive');
   controller.abort();
   assert.match((await aborted).message, /^ABORT_ERR on /);

@@ -55,7 +55,7 @@ test('a hook handler returns at once and does not throw when the daemon is down;
   const root = tempRoot();
   const api = fakeApi({ config: { dataDir: root } });
   const settled: boolean[] = [];
-  registerHooks(api, { socket: () => toPaths(root).socket, logger: api.logger, pluginId: 'svc', onForwarded: (_hook, ok) => settled.push(ok) });
+  registerHooks(api, { socket: () => toPaths(root).socket, logger: api.logger, pluginId: 'svc', onForwarded: (_hook, { ok }) => settled.push(ok) });
   for (let i = 0; i < 3; i++) assert.is(api.fire('agent_end', { success: true }, { sessionKey: 'agent:dev:main' }), undefined);
   await within(5000, () => settled.length === 3, 'three forwards settled');
   assert.equal(settled, [false, false, false]);

@@ -43,7 +43,7 @@ exposure('MCP lists neither and refuses a call to them as an unknown tool', asyn
   assert.ok(listed.includes('svc_task_complete'), 'the agent tools are listed');
   for (const name of NAMES) assert.not.ok(listed.includes(name), `${name} is not listed`);
   await server.close();
-  const called = await callTool(TOOLS, 'svc_task_approve', { taskId: 'TASK-2026-01-01-001', actor: 'dev' }, { store: createStore({ root }) });
+  const called = await callTool(TOOLS, { name: 'svc_task_approve', arguments: { taskId: 'TASK-2026-01-01-001', actor: 'dev' } }, { store: createStore({ root }) });
   assert.is(called.isError, true);
   assert.is((called.structuredContent as { error: { code: string } }).error.code, 'unknown_tool');
 });
@@ -70,14 +70,14 @@ refusals('a call from an agent run, or naming an agent of the org chart as actor
   const params = { taskId: 'TASK-2026-01-01-001', gate: 'signoff', note: 'fine' };
   const fromRun = { store, runCaller: async () => ({ taskId: 'TASK-2026-01-01-001', sessionId: 's1', agent: 'dev' }) };
   for (const name of NAMES) {
-    const err = await invokeTool(APPROVAL_TOOLS, name, { ...params, actor: 'alice' }, fromRun).catch((e: unknown) => e as SvcError);
+    const err = await invokeTool(APPROVAL_TOOLS, { tool: name, params: { ...params, actor: 'alice' } }, fromRun).catch((e: unknown) => e as SvcError);
     assert.is((err as SvcError).code, 'forbidden_role');
     assert.match((err as SvcError).message, new RegExp(`${name} on TASK-2026-01-01-001 is a person's decision, and this call comes from a run of agent dev \\(task TASK-2026-01-01-001, session s1\\)`));
-    const named = await invokeTool(APPROVAL_TOOLS, name, { ...params, actor: 'Dev' }, { store, runCaller: async () => null }).catch((e: unknown) => e as SvcError);
+    const named = await invokeTool(APPROVAL_TOOLS, { tool: name, params: { ...params, actor: 'Dev' } }, { store, runCaller: async () => null }).catch((e: unknown) => e as SvcError);
     assert.is((named as SvcError).code, 'forbidden_role');
     assert.match((named as SvcError).message, /actor `Dev` is an agent of the org chart/);
   }
-  const alone = await invokeTool(APPROVAL_TOOLS, 'svc_task_approve', { ...params, actor: 'alice' }, { store, runCaller: async () => null }).catch((e: unknown) => e as SvcError);
+  const alone = await invokeTool(APPROVAL_TOOLS, { tool: 'svc_task_approve', params: { ...params, actor: 'alice' } }, { store, runCaller: async () => null }).catch((e: unknown) => e as SvcError);
   assert.is((alone as SvcError).code, 'not_found', 'a person passes the check (and finds no such task)');
 });
 

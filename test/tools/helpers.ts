@@ -37,7 +37,7 @@ export function setup(options: { org?: string; workflows?: Record<string, string
   for (const [name, text] of Object.entries(options.workflows ?? {})) writeOrgFile(root, `workflows/${name}.yaml`, text);
   const committed: string[][] = [];
   const ctx: ToolContext = { store, onCommitted: (ids) => void committed.push([...ids]) };
-  const call = <T = Record<string, unknown>>(name: string, params: unknown) => invokeTool(TOOLS, name, params, ctx) as Promise<T>;
+  const call = <T = Record<string, unknown>>(name: string, params: unknown) => invokeTool(TOOLS, { tool: name, params }, ctx) as Promise<T>;
   return { root, clock, store, ctx, committed, call, events: () => readEvents(root) };
 }
 

@@ -16,7 +16,7 @@ indexed('is served from ctx.index when one is given', async () => {
   const { store, ctx } = setup();
   await store.create({ title: 'On disk only', createdBy: 'test' });
   const summaries: TaskSummary[] = [{ id: 'TASK-X', title: 'Indexed', status: 'ready', priority: 'normal', createdAt: '2026-11-21T00:00:00.000Z' }];
-  const result = (await invokeTool(TOOLS, 'svc_status', {}, { ...ctx, index: { summaries: () => summaries } })) as Status;
+  const result = (await invokeTool(TOOLS, { tool: 'svc_status', params: {} }, { ...ctx, index: { summaries: () => summaries } })) as Status;
   assert.equal(result.tasks, [{ id: 'TASK-X', title: 'Indexed', status: 'ready' }]);
 });
 
@@ -29,10 +29,10 @@ indexed('refreshes the index before reading it; a tool that changes a task leave
     summaries: () => (fresh ? summaries : []),
     refresh: async () => void (refreshed.push('refresh'), (fresh = true)),
   };
-  const made = (await invokeTool(TOOLS, 'svc_dispatch', { title: 'Mine', brief: 'Do it' }, { ...ctx, index })) as { taskId: string };
+  const made = (await invokeTool(TOOLS, { tool: 'svc_dispatch', params: { title: 'Mine', brief: 'Do it' } }, { ...ctx, index })) as { taskId: string };
   assert.ok(made.taskId);
   assert.equal(refreshed, [], 'svc_dispatch reads the files under the lock, not the index');
-  const result = (await invokeTool(TOOLS, 'svc_status', {}, { ...ctx, index })) as Status;
+  const result = (await invokeTool(TOOLS, { tool: 'svc_status', params: {} }, { ...ctx, index })) as Status;
   assert.equal(refreshed, ['refresh']);
   assert.equal(result.tasks, [{ id: 'TASK-X', title: 'Indexed', status: 'ready' }], 'read after the refresh');
 });
@@ -73,7 +73,7 @@ summarizeSuite('with an index, counts come from its counts and done tasks are no
     counts: () => ({ backlog: 0, ready: 1, 'in-progress': 0, blocked: 0, done: 100_000, deadletter: 0, cancelled: 0 }),
     loaded: new Promise<void>((resolve) => setTimeout(() => ((loadedNow = true), resolve()), 50)),
   };
-  const call = (params: Record<string, unknown>) => invokeTool(TOOLS, 'svc_status', params, { store, index }) as Promise<{ total: number; byStatus: Record<string, number>; tasks: { id: string }[] }>;
+  const call = (params: Record<string, unknown>) => invokeTool(TOOLS, { tool: 'svc_status', params }, { store, index }) as Promise<{ total: number; byStatus: Record<string, number>; tasks: { id: string }[] }>;
   const overview = await call({});
   assert.equal([overview.total, overview.byStatus.done, overview.tasks.map((t) => t.id)], [100_001, 100_000, ['T-1']]);
   assert.not.ok(walked.includes('done') || walked.includes('all'), `walked ${walked.join(', ')}`);

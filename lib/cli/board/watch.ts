@@ -61,7 +61,7 @@ async function currentVersion(ctx: Context, after: number, signal: AbortSignal):
   const { socket } = toPaths(ctx.root);
   if (!existsSync(socket)) return -1;
   try {
-    const reply = await requestDaemon(socket, ROUTES.taskChanges.method, taskChangesPath(after, after < 0 ? 0 : WAIT_MS), undefined, { timeoutMs: WAIT_MS + 10_000, signal });
+    const reply = await requestDaemon(socket, { method: ROUTES.taskChanges.method, path: taskChangesPath(after, after < 0 ? 0 : WAIT_MS) }, { timeoutMs: WAIT_MS + 10_000, signal });
     const version = (reply.body as Partial<TaskChangesResponse> | null)?.version;
     return reply.status === 200 && typeof version === 'number' ? version : -1;
   } catch {

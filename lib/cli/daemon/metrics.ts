@@ -13,7 +13,7 @@ export function registerDaemonMetrics(cli: CAC, ctx: Context): void {
 
 /** `svc daemon metrics [--json]`: what a Prometheus scrape of the daemon reads (docs/metrics.md). */
 async function printMetrics(ctx: Context, json: boolean): Promise<void> {
-  const { status, body } = await requestDaemon(toPaths(ctx.root).socket, ROUTES.metrics.method, metricsPath(json ? 'json' : 'text'));
+  const { status, body } = await requestDaemon(toPaths(ctx.root).socket, { method: ROUTES.metrics.method, path: metricsPath(json ? 'json' : 'text') });
   if (status !== 200) throw toDaemonError(status, body);
   if (json) return ctx.json((body as { metrics: unknown }).metrics);
   // Label values come from task files (agent names): no control character reaches the terminal.

@@ -40,7 +40,7 @@ async function askDaemon(ctx: Context, port: number | undefined): Promise<WebAdd
   const socket = toPaths(ctx.root).socket;
   let reply: { status: number; body: unknown };
   try {
-    reply = await requestDaemon(socket, ROUTES.web.method, ROUTES.web.path, (port === undefined ? {} : { port }) satisfies WebRequest);
+    reply = await requestDaemon(socket, { ...ROUTES.web, body: (port === undefined ? {} : { port }) satisfies WebRequest });
   } catch (err) {
     if (!isSvcError(err, 'unavailable')) throw err;
     throw new SvcError('unavailable', `No svc daemon runs on ${ctx.root}: the web board is served by the daemon.`, 'Start it with `svc daemon start`, then run `svc web` again.');

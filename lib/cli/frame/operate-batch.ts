@@ -29,7 +29,7 @@ export async function operateBatch(ctx: Context, tool: string, calls: readonly B
   if (!existsSync(socket)) return undefined;
   let reply: { status: number; body: unknown };
   try {
-    reply = await requestDaemon(socket, ROUTES.toolBatch.method, ROUTES.toolBatch.path, { tool, batch: calls }, { timeoutMs: toTimeoutMs(ctx.io.env), headers: toSessionHeader(ctx) });
+    reply = await requestDaemon(socket, { ...ROUTES.toolBatch, body: { tool, batch: calls } }, { timeoutMs: toTimeoutMs(ctx.io.env), headers: toSessionHeader(ctx) });
   } catch (err) {
     const cause = (err as { cause?: { code?: string } }).cause?.code ?? '';
     if (isSvcError(err, 'unavailable') && NOT_REACHED.has(cause)) return undefined;

@@ -35,7 +35,7 @@ export async function operate<T>(ctx: Context, tool: string, params: Record<stri
   const [tools, { invokeTool }] = await Promise.all([local(), import('../../tools/registry.js'), loadStore()]);
   // No daemon: this process tells whether it is part of a run recorded in data/runs/ (asked by the operator's decisions only).
   const runCaller = async () => (await import('../../adapters/run-of.js')).findRecordedRunOf(process.pid, toPaths(ctx.root).runs);
-  const run = () => invokeTool(tools, tool, params, { store: ctx.store(), runCaller });
+  const run = () => invokeTool(tools, { tool, params }, { store: ctx.store(), runCaller });
   if (requestId === undefined || ctx.requestId === undefined) return (await run()) as T;
   return (await runOnce(ctx, { key: requestId, tool, params }, run)) as T;
 }
@@ -57,7 +57,7 @@ async function invokeRemote(ctx: Context, tool: string, params: Record<string, u
   let reply: { status: number; body: unknown; headers: Record<string, string | string[] | undefined> };
   try {
     const headers: Record<string, string> = { ...(requestId === undefined ? {} : { [REQUEST_ID_HEADER]: requestId }), ...toSessionHeader(ctx) };
-    reply = await requestDaemon(socket, ROUTES.toolInvoke.method, ROUTES.toolInvoke.path, { tool, params }, { timeoutMs: toTimeoutMs(ctx.io.env), headers });
+    reply = await requestDaemon(socket, { ...ROUTES.toolInvoke, body: { tool, params } }, { timeoutMs: toTimeoutMs(ctx.io.env), headers });
   } catch (err) {
     const cause = (err as { cause?: { code?: string } }).cause?.code ?? '';
     if (isSvcError(err, 'unavailable') && NOT_REACHED.has(cause)) return { answered: false };

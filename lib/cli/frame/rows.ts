@@ -46,7 +46,7 @@ async function listFromDaemon(ctx: Context, statuses: readonly Status[], filter:
     const query = toFilterQuery(filter);
     if (statuses.length === 1) query.set('status', statuses[0]!);
     else if (statuses.length < STATUSES.length) query.set('statuses', statuses.join(','));
-    reply = await requestDaemon(paths.socket, ROUTES.tasks.method, tasksPath(query), undefined, { timeoutMs: 60_000 });
+    reply = await requestDaemon(paths.socket, { method: ROUTES.tasks.method, path: tasksPath(query) }, { timeoutMs: 60_000 });
   } catch (err) {
     if (isSvcError(err, 'unavailable')) return null;
     throw err;

@@ -16,7 +16,7 @@ export function route(handler: Handler, onFailure?: OnFailure): Handler {
     try {
       await handler(req, res);
     } catch (err) {
-      sendError(res, err, req, onFailure);
+      sendError(res, err, { req, onFailure });
     }
   };
 }
@@ -30,7 +30,7 @@ export function shielded(handler: (req: IncomingMessage, res: ServerResponse) =>
   return (req, res) => {
     const fail = (err: unknown) => {
       try {
-        sendError(res, err, req, onFailure);
+        sendError(res, err, { req, onFailure });
       } catch {
         res.destroy();
       }
@@ -71,8 +71,8 @@ export function sendJson(res: ServerResponse, status: number, body: unknown): vo
   res.end(text);
 }
 
-/** Sends the error shape of `err` with the HTTP status of its code. */
-export function sendError(res: ServerResponse, err: unknown, req?: IncomingMessage, onFailure?: OnFailure): void {
+/** Sends the error shape of `err` with the HTTP status of its code; one of the daemon's own (5xx) goes to `onFailure` with `req`. */
+export function sendError(res: ServerResponse, err: unknown, { req, onFailure }: { req?: IncomingMessage; onFailure?: OnFailure } = {}): void {
   const error = toSvcError(err);
   if (req && onFailure && error.status >= 500) onFailure(error, req);
   sendJson(res, error.status, error.toJSON());

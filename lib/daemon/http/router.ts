@@ -22,8 +22,14 @@ export function createRouter(onNoMatch: RouteHandler, onError: (err: unknown, re
     }
   };
   const router: Router = {
-    get: (path, handler) => (app.get(path, wrap(handler)), router),
-    post: (path, handler) => (app.post(path, wrap(handler)), router),
+    get: (path, handler) => {
+      app.get(path, wrap(handler));
+      return router;
+    },
+    post: (path, handler) => {
+      app.post(path, wrap(handler));
+      return router;
+    },
     handler: (req, res) => void app.handler(req as Request, res, undefined as never),
   };
   return router;

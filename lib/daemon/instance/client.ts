@@ -1,5 +1,5 @@
 import { hasCode, SvcError } from '../../core/errors.js';
-import { createSocketClient, toAnswerError, type SocketRequestOptions, type SocketResponse } from '../../net/socket-client.js';
+import { createSocketClient, toAnswerError, type SocketCall, type SocketRequestOptions, type SocketResponse } from '../../net/socket-client.js';
 
 // The daemon's own clients (the command line, the watchdog, a second daemon) over the shared socket
 // client (net/socket-client.ts), with the wording of a daemon that does not answer for an operator.
@@ -13,16 +13,16 @@ export type RequestOptions = SocketRequestOptions;
 const client = createSocketClient(toUnavailable);
 
 /**
- * One HTTP request over the daemon's Unix socket. `body` is sent as JSON (a string or Buffer as is).
+ * One HTTP request over the daemon's Unix socket. `call.body` is sent as JSON (a string or Buffer as is).
  * A missing or refusing socket is `unavailable` ("daemon not running").
  */
-export function requestDaemon(socketPath: string, method: string, path: string, body?: unknown, options: RequestOptions = {}): Promise<DaemonResponse> {
-  return client.request(socketPath, method, path, body, options);
+export function requestDaemon(socketPath: string, call: SocketCall, options: RequestOptions = {}): Promise<DaemonResponse> {
+  return client.request(socketPath, call, options);
 }
 
 /** Calls a tool on the daemon; returns its result or throws the daemon's error as an SvcError. */
 export function invokeDaemon(socketPath: string, tool: string, params: unknown = {}): Promise<unknown> {
-  return client.invoke(socketPath, tool, params);
+  return client.invoke(socketPath, { tool, params });
 }
 
 /** Turns an error-shaped body into an SvcError (any other body into `internal`). */

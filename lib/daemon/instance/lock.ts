@@ -193,13 +193,13 @@ async function exists(path: string): Promise<boolean> {
 function answers(socket: string): Promise<boolean> {
   return new Promise((resolve) => {
     const conn = createConnection(socket);
-    const done = (ok: boolean) => {
+    const done = (outcome: 'answered' | 'silent') => {
       conn.destroy();
-      resolve(ok);
+      resolve(outcome === 'answered');
     };
-    conn.once('connect', () => done(true));
-    conn.once('error', () => done(false));
-    conn.setTimeout(1000, () => done(false));
+    conn.once('connect', () => done('answered'));
+    conn.once('error', () => done('silent'));
+    conn.setTimeout(1000, () => done('silent'));
   });
 }
 
@@ -212,6 +212,6 @@ function ignoreMissing(err: unknown): void {
  * a starved machine makes this slow: it gets 60 s rather than failing a start on a busy CI runner.
  */
 export async function assertHealthy(paths: Paths): Promise<void> {
-  const { status } = await requestDaemon(paths.socket, ROUTES.healthz.method, ROUTES.healthz.path, undefined, { timeoutMs: 60_000 });
+  const { status } = await requestDaemon(paths.socket, ROUTES.healthz, { timeoutMs: 60_000 });
   if (status !== 200) throw new SvcError('internal', `The new daemon answered ${ROUTES.healthz.path} with HTTP ${status}.`, 'See data/logs/daemon.log.');
 }

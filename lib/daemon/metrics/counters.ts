@@ -90,7 +90,8 @@ function createCheckCounters(registers: Registry[]) {
   const toCheck = (value: unknown) => {
     const label = toLabel(value);
     if (!names.has(label) && names.size >= 32) return 'other';
-    return (names.add(label), label);
+    names.add(label);
+    return label;
   };
   return {
     onEvent(event: EventInput): void {

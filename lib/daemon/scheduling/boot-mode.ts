@@ -1,10 +1,22 @@
 import type { Mode } from '../../engine/plan.js';
 
+/** What decides the mode at boot. */
+export interface BootOptions {
+  /** The boot window (bootWindowMs). */
+  windowMs: number;
+  /** The poll interval (two polls end the window if sooner). */
+  pollMs: number;
+  /** True while a plugin is attached. */
+  attached: () => boolean;
+  /** Gets one line when the mode is decided. */
+  log: (line: string) => void;
+}
+
 /**
  * The mode decided at boot: a plugin that attaches within the boot window (bootWindowMs, or the first two
  * polls if sooner) makes the daemon plugin-expected; otherwise it is standalone.
  */
-export function createBoot(windowMs: number, pollMs: number, attached: () => boolean, log: (line: string) => void) {
+export function createBoot({ windowMs, pollMs, attached, log }: BootOptions) {
   let mode: Mode = 'booting';
   let polls = 0;
   const listeners: (() => void)[] = [];

@@ -21,8 +21,19 @@ export interface OrgState {
   report(): Promise<ConfigReport>;
 }
 
+/** Where the org chart is and who is told of it. */
+export interface OrgStateOptions {
+  /** The tree's root. */
+  root: string;
+  /** The org chart file. */
+  file: string;
+  now: () => Date;
+  /** Gets one line each time the state changes. */
+  log: (line: string) => void;
+}
+
 /** Creates the org chart state of `root`; `log` gets one line each time the state changes. */
-export function createOrgState(root: string, file: string, now: () => Date, log: (line: string) => void): OrgState {
+export function createOrgState({ root, file, now, log }: OrgStateOptions): OrgState {
   const name = relative(root, file) || file;
   let chart: OrgChart | null = null;
   let report: ConfigReport = { file: name, orgChart: 'absent', agents: 0, problems: [], problemCount: 0, since: now().toISOString(), unavailableWorkspaces: [] };

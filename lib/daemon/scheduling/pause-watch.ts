@@ -10,12 +10,22 @@ export interface PauseWatch {
   close(): void;
 }
 
+/** Who hears of the pauses, and how often the file is looked at. */
+export interface PauseWatchOptions {
+  /** Gets one line per change. */
+  log: (line: string) => void;
+  /** Called after each change (asks for a tick). */
+  onChange: () => void;
+  /** Between two looks at the pause file (default 200 ms). */
+  intervalMs?: number;
+}
+
 /**
  * Looks at the pause file every `intervalMs` (one stat; a read only when it changed), so a pause or
  * resume written by the command line, with or without this daemon, is seen within that time: each
  * change is logged and `onChange` asks for a tick (a resumed agent's tasks go at once).
  */
-export function watchPauses(paths: Paths, log: (line: string) => void, onChange: () => void, intervalMs = 200): PauseWatch {
+export function watchPauses(paths: Paths, { log, onChange, intervalMs = 200 }: PauseWatchOptions): PauseWatch {
   let stamp = '';
   let pauses: AgentPause[] = [];
   let reading = false;

@@ -77,7 +77,10 @@ export function createRunEnder(options: RunEnderOptions) {
         const settled = standalone.then(
           (done) => log(`${taskId}: cancelled its standalone gateway runs since ${why}: ${done}`),
           (err: unknown) => log(`${taskId}: could not cancel its standalone gateway runs (${describeError(err)}); the gateway may still run it`),
-        ).finally(() => (cancelling.delete(taskId), options.schedule()));
+        ).finally(() => {
+          cancelling.delete(taskId);
+          return options.schedule();
+        });
         cancelling.set(taskId, settled);
       }
     },

@@ -98,7 +98,7 @@ export function createSpawnQueue(options: SpawnQueueOptions = {}) {
     /** A plugin's long-poll: the next spawn, or null after `holdMs` (or when `signal` aborts). */
     take(pluginId: string, holdMs: number, signal?: AbortSignal): Promise<Spawn | null> {
       const arrived = !isAttached(plugins.get(pluginId), clock().getTime(), graceMs);
-      const plugin = attach(plugins, pluginId, clock(), graceMs);
+      const plugin = attach(plugins, pluginId, { now: clock(), graceMs });
       return new Promise<Spawn | null>((resolve) => {
         const finish = (spawn: Spawn | null) => {
           clearTimeout(timer);
@@ -194,7 +194,7 @@ function isAttached(plugin: PluginState | undefined, nowMs: number, graceMs: num
   return plugin !== undefined && (plugin.polls > 0 || nowMs - plugin.lastSeenMs <= graceMs);
 }
 
-function attach(plugins: Map<string, PluginState>, id: string, now: Date, graceMs: number): PluginState {
+function attach(plugins: Map<string, PluginState>, id: string, { now, graceMs }: { now: Date; graceMs: number }): PluginState {
   let plugin = plugins.get(id);
   if (!plugin || (plugin.polls === 0 && now.getTime() - plugin.lastSeenMs > graceMs)) {
     plugin = { id, since: now.toISOString(), polls: 0, lastSeenMs: now.getTime() };

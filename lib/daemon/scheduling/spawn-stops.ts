@@ -27,16 +27,16 @@ export function createSpawnStops(timeoutMs: number, onTimeout: (id: string) => v
       return new Promise((resolve) => {
         const set = waiters.get(id) ?? new Set<() => void>();
         waiters.set(id, set);
-        const finish = (stop: boolean) => {
+        const finish = (outcome: 'stop' | 'no-stop') => {
           clearTimeout(timer);
           signal?.removeEventListener('abort', onAbort);
           set.delete(wake);
           if (!set.size) waiters.delete(id);
-          resolve(stop);
+          resolve(outcome === 'stop');
         };
-        const wake = () => finish(true);
-        const onAbort = () => finish(false);
-        const timer = setTimeout(() => finish(false), ms);
+        const wake = () => finish('stop');
+        const onAbort = () => finish('no-stop');
+        const timer = setTimeout(() => finish('no-stop'), ms);
         signal?.addEventListener('abort', onAbort);
         set.add(wake);
       });

@@ -3,10 +3,10 @@ import type { Run } from '../../adapters/runs.js';
 import { describeError, SvcError } from '../../core/errors.js';
 import type { Adapter } from '../../core/spawn.js';
 import type { LeaseOwner } from '../../store/changes/dispatch.js';
-import { createGateRoleResolver, type GateRoleResolver, type GateRoute } from '../../engine/gates.js';
+import { createGateRoleResolver } from '../../engine/gates.js';
 import { createApprovalAlerts } from '../../engine/alerts/approval.js';
 import { startMurmur } from '../../engine/murmur/runner.js';
-import type { Action, AdapterKind, HoldReason, Mode, PlanTask, Snapshot } from '../../engine/plan.js';
+import type { Action, AdapterKind, HoldReason, Mode } from '../../engine/plan.js';
 import { startSpawnRecovery } from '../../engine/recover.js';
 import { startScheduler, type Hold, type SchedulerHandle } from '../../engine/scheduler.js';
 import { startOverdue } from '../../engine/alerts/overdue-runner.js';
@@ -19,12 +19,13 @@ import { toDaemonSettings } from '../../org/org-chart.js';
 import type { Fault } from '../../store/commit/protocol.js';
 import type { AgentPause } from '../../store/records/agent-pauses.js';
 import type { Store } from '../../store/commit/store.js';
-import type { IndexChange, IndexEntry, TaskIndex } from '../../store/index/tasks.js';
+import type { IndexChange, TaskIndex } from '../../store/index/tasks.js';
 import { startDuties } from './duties.js';
 import { createOrgState } from './org-state.js';
 import type { ConfigReport } from '../../net/protocol/status.js';
 import { watchPauses } from './pause-watch.js';
 import { createBoot } from './boot-mode.js';
+import { toSnapshot } from './plan-view.js';
 import { createPluginAdapter } from './plugin-adapter.js';
 import { createRunEnder, type HandedOn } from './run-ender.js';
 import type { SpawnQueue } from './spawn-queue.js';
@@ -80,35 +81,53 @@ export interface Scheduling {
 /** Starts scheduling in the daemon (docs/architecture.md, "Scheduler" and "Adapters"). */
 export async function startScheduling(options: SchedulingOptions): Promise<Scheduling> {
   const { store, index, spawns } = options;
-  const org = createOrgState(store.paths.root, store.paths.orgChart, store.clock, options.log);
+  const org = createOrgState({ root: store.paths.root, file: store.paths.orgChart, now: store.clock, log: options.log });
   const settings = toDaemonSettings(await org.get());
-  const boot = createBoot(settings.bootWindowMs, settings.pollIntervalMs, () => spawns.attached().length > 0, options.log);
+  const boot = createBoot({ windowMs: settings.bootWindowMs, pollMs: settings.pollIntervalMs, attached: () => spawns.attached().length > 0, log: options.log });
   // A worktree is removed, and checks start, only once no run of the task is left (the run that handed it on included).
   const worktrees = startWorkspaceCleanup({ store, log: options.log, host: options.owner?.host, statusOf: (id) => index.get(id)?.status, isRunAlive: (id) => ender.describe(id) !== null });
   const token = () => options.env.SVC_GATEWAY_TOKEN ?? readEnvFile(store.paths.envFile).SVC_GATEWAY_TOKEN;
   const { command, standalone } = createAdapterSet({
     paths: store.paths, loadOrg: org.get, env: options.env, settings: org.settings, spawnTimeoutMs: settings.spawnTimeoutMs, token,
-    daemon: { onGone: (run) => (ender.gone(run), worktrees.request(run.taskId)) },
+    daemon: {
+      onGone: (run) => {
+        ender.gone(run);
+        worktrees.request(run.taskId);
+      },
+    },
   });
   const roleOf = createGateRoleResolver(store.paths.root, options.log);
   const source = { snapshot: async () => ({ ...(await toSnapshot(index, roleOf)), previousRun: ender.describe }) };
   const plugin = createPluginAdapter(spawns);
   const scheduler: SchedulerHandle = startScheduler({
-    store, source, adapters: toWatched({ command, standalone, plugin }, { onHanded: options.onHanded, onEnded: (id) => (checks.scan(), worktrees.request(id)) }), loadOrg: org.get, mode: boot.mode,
+    store, source, adapters: toWatched({ command, standalone, plugin }, { onHanded: options.onHanded, onEnded: (id) => {
+      checks.scan();
+      worktrees.request(id);
+    } }), loadOrg: org.get, mode: boot.mode,
     pluginAttached: () => spawns.attached().length > 0, log: options.log, alert: options.alert, onCommitted: (ids) => index.update(ids),
     dryRun: () => org.settings().dryRun, orgProblem: org.problem,
     ...(options.trace ? { trace: options.trace } : {}), ...(options.fault ? { fault: options.fault } : {}), ...(options.owner ? { owner: options.owner } : {}),
-    endRuns: (id, why) => (void ender.endUnlessCurrent(id, why), checks.cancel(id)), // a check lease expired, or the task left in-progress
+    // a check lease expired, or the task left in-progress
+    endRuns: (id, why) => {
+      void ender.endUnlessCurrent(id, why);
+      checks.cancel(id);
+    },
   });
   const checks = startCheckRunner({
     store, inProgress: () => index.summaries('in-progress'), loadOrg: org.get, env: options.env, log: options.log, host: options.owner?.host,
-    isRunAlive: (id) => ender.describe(id) !== null, onCommitted: async (ids) => (await index.update(ids), scheduler.schedule()),
+    isRunAlive: (id) => ender.describe(id) !== null, onCommitted: async (ids) => {
+      await index.update(ids);
+      scheduler.schedule();
+    },
   });
   // One run per task (docs/scheduler.md): what ends the runs of each adapter, and the index's view of their tasks.
   const ender = createRunEnder({
     store, command, stopPluginRuns: plugin.stop, pluginRuns: plugin.runsOf, stopStandaloneRuns: standalone.stop,
     stopGraceMs: () => org.settings().agentStopGraceMs, exitGraceMs: () => org.settings().runExitGraceMs, log: options.log,
-    schedule: () => (scheduler.schedule(), checks.scan()), onCommitted: (ids) => index.update(ids),
+    schedule: () => {
+      scheduler.schedule();
+      checks.scan();
+    }, onCommitted: (ids) => index.update(ids),
     taskOf: (id) => {
       const entry = index.get(id);
       return entry && { status: entry.status, sessionId: entry.lease?.sessionId };
@@ -122,8 +141,11 @@ export async function startScheduling(options: SchedulingOptions): Promise<Sched
   // Murmur runs with every tick request and poll, SLA on every poll (see docs/murmur.md and docs/sla.md).
   // Each team's murmur, the SLA and the OVERDUE alerts have one owner among the daemons sharing the tree (docs/several-hosts.md).
   const duties = startDuties({ store, ...(options.owner ? { self: options.owner } : {}), ttlMs: () => org.settings().dutyTtlMs, log: options.log, onTaken: () => schedule() });
-  const murmur = startMurmur({ store, index, loadOrg: org.get, log: options.log, duty: duties, onCreated: async (id) => (await index.update([id]), scheduler.schedule()) });
-  const pauses = watchPauses(store.paths, options.log, () => scheduler.schedule());
+  const murmur = startMurmur({ store, index, loadOrg: org.get, log: options.log, duty: duties, onCreated: async (id) => {
+    await index.update([id]);
+    scheduler.schedule();
+  } });
+  const pauses = watchPauses(store.paths, { log: options.log, onChange: () => scheduler.schedule() });
   const sla = startSla({ store, index, loadOrg: org.get, log: options.log, alert: options.alert, duty: duties });
   const overdue = startOverdue({ store, index, log: options.log, alert: options.alert, duty: duties });
   const approvals = createApprovalAlerts({ entryOf: (id) => index.get(id), alert: options.alert });
@@ -156,7 +178,10 @@ export async function startScheduling(options: SchedulingOptions): Promise<Sched
     observe(change) {
       murmur.observe(change);
       approvals.observe(change);
-      if (change.to === 'cancelled') (ender.end(change.id, 'it was cancelled', { atOnce: true }), checks.cancel(change.id));
+      if (change.to === 'cancelled') {
+        ender.end(change.id, 'it was cancelled', { atOnce: true });
+        checks.cancel(change.id);
+      }
       if (change.to === 'done' || change.to === 'cancelled') worktrees.request(change.id);
     },
     tick: async () => (await scheduler.tick()).actions,
@@ -196,36 +221,6 @@ export function requireScheduling(scheduling: Scheduling | null): Scheduling {
 }
 
 // --- internal ---
-
-/**
- * The plan's view of the index. A ready task without a workflow has no gate to resolve: its plan
- * task is kept by entry (an entry is replaced, never changed, when its file changes), so a tick over
- * thousands of ready tasks neither waits on a promise nor builds an object for each.
- */
-const planTasks = new WeakMap<IndexEntry, PlanTask>();
-async function toSnapshot(index: TaskIndex, roleOf: GateRoleResolver): Promise<Snapshot> {
-  const ready: (PlanTask | Promise<PlanTask>)[] = [];
-  for (const entry of index.summaries('ready')) {
-    if (entry.gate?.workflow ?? entry.routing.workflow) {
-      ready.push(roleOf(entry).then((gate) => toPlanTask(entry, gate)));
-      continue;
-    }
-    let task = planTasks.get(entry);
-    if (!task) planTasks.set(entry, (task = toPlanTask(entry, undefined)));
-    ready.push(task);
-  }
-  const inProgress = [...index.summaries('in-progress')].map((entry) => toPlanTask(entry, undefined));
-  const resolved = ready.some((task) => task instanceof Promise) ? await Promise.all(ready) : (ready as PlanTask[]);
-  return { ready: resolved, inProgress, statusOf: (id) => index.get(id)?.status };
-}
-
-function toPlanTask(entry: IndexEntry, gate: GateRoute | undefined): PlanTask {
-  return {
-    id: entry.id, status: entry.status, priority: entry.priority, createdAt: entry.createdAt, routing: entry.routing,
-    dependsOn: entry.dependsOn, lease: entry.lease, gateRole: gate?.role, approval: gate?.approval, dispatchFailures: entry.dispatchFailures, nextAttemptAt: entry.nextAttemptAt, notBefore: entry.notBefore,
-    workspaceHost: entry.workspaceHost,
-  };
-}
 
 /** The adapters as the scheduler sees them: each spawn handed over is told to `onHanded`, each run's end to `onEnded`. */
 function toWatched(adapters: Record<AdapterKind, Adapter>, hooks: { onHanded?: ((taskId: string, adapter: AdapterKind) => void) | undefined; onEnded: (taskId: string) => void }): Record<AdapterKind, Adapter> {

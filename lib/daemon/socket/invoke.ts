@@ -26,19 +26,25 @@ export const MAX_BATCH_CALLS = 500;
 const TOOL_EXAMPLE = '{"tool": "svc_status", "params": {}}';
 const BATCH_EXAMPLE = '{"tool": "operator_task_promote", "batch": [{"params": {"taskId": "007"}, "requestId": "r1.1"}, {"params": {"taskId": "008"}}]}';
 
+/** A request and the response it gets. */
+export interface Exchange {
+  req: IncomingMessage;
+  res: ServerResponse;
+}
+
 /** Refuses a new request while the daemon stops. */
 export function assertServing(ctx: Pick<InvokeContext, 'isStopping'>): void {
   if (ctx.isStopping()) throw new SvcError('unavailable', 'The svc daemon is shutting down and takes no new requests.', 'Retry once it is back (`svc daemon status`).');
 }
 
 /** A tool call; one with a request id (`Idempotency-Key`) runs once, and a repeat gets its first answer. */
-export async function invoke(ctx: InvokeContext, req: IncomingMessage, res: ServerResponse, onFailure: (err: SvcError) => void): Promise<void> {
+export async function invoke(ctx: InvokeContext, { req, res }: Exchange, onFailure: (err: SvcError) => void): Promise<void> {
   assertServing(ctx);
   const key = toRequestId(req);
   const body = assertObject(await readJson(req, TOOL_EXAMPLE), 'The tool envelope', TOOL_EXAMPLE);
   const toolContext = toolContextOf(ctx, req);
-  const run = () => invokeTool(ctx.tools, body.tool, body.params, toolContext);
-  if (key !== undefined) return sendOnce(res, ctx.toolContext.store.paths.root, { key, tool: String(body.tool), params: body.params }, run, onFailure);
+  const run = () => invokeTool(ctx.tools, { tool: body.tool, params: body.params }, toolContext);
+  if (key !== undefined) return sendOnce(res, { root: ctx.toolContext.store.paths.root, call: { key, tool: String(body.tool), params: body.params }, run, onFailure });
   sendJson(res, 200, { ok: true, result: (await run()) ?? null } satisfies InvokeResponse);
 }
 
@@ -48,7 +54,7 @@ export async function invoke(ctx: InvokeContext, req: IncomingMessage, res: Serv
  * all at once, so the store commits them together; the answer lists each call's outcome in order,
  * with the HTTP status its own request would have had. A failed call never fails the others.
  */
-export async function invokeBatch(ctx: InvokeContext, req: IncomingMessage, res: ServerResponse, onFailure: (err: SvcError) => void): Promise<void> {
+export async function invokeBatch(ctx: InvokeContext, { req, res }: Exchange, onFailure: (err: SvcError) => void): Promise<void> {
   assertServing(ctx);
   const body = assertObject(await readJson(req, BATCH_EXAMPLE), 'The batch envelope', BATCH_EXAMPLE);
   const calls = toCalls(body.batch);
@@ -56,8 +62,8 @@ export async function invokeBatch(ctx: InvokeContext, req: IncomingMessage, res:
   const toolContext = toolContextOf(ctx, req, batch?.toolContext);
   const root = ctx.toolContext.store.paths.root;
   const results = await Promise.all(calls.map(async ({ params, requestId }) => {
-    const run = () => invokeTool(ctx.tools, body.tool, params, toolContext);
-    const answer = await answerCall(root, requestId === undefined ? undefined : { key: requestId, tool: String(body.tool), params }, run, onFailure);
+    const run = () => invokeTool(ctx.tools, { tool: body.tool, params }, toolContext);
+    const answer = await answerCall({ root, call: requestId === undefined ? undefined : { key: requestId, tool: String(body.tool), params }, run, onFailure });
     return { status: answer.status, ...(answer.body as object), ...(answer.repeated ? { replayed: true } : {}) };
   })).finally(() => batch?.done());
   ctx.log.info('tool.batch', { tool: String(body.tool), calls: calls.length, failed: results.filter((result) => result.status !== 200).length });

@@ -14,7 +14,7 @@ export type IndexRow = ReturnType<typeof toRow>;
  * index holds no bodies: the `text` filter reads the body of a task only when the other filters
  * pass and its title lacks a word.
  */
-export async function listIndexed(index: TaskIndex, store: Store, statuses: readonly Status[] | undefined, filter: TaskFilter = {}): Promise<{ tasks: IndexRow[]; invalid: ReturnType<TaskIndex['invalid']>; counts: Record<Status, number> }> {
+export async function listIndexed({ index, store }: { index: TaskIndex; store: Store }, statuses: readonly Status[] | undefined, filter: TaskFilter = {}): Promise<{ tasks: IndexRow[]; invalid: ReturnType<TaskIndex['invalid']>; counts: Record<Status, number> }> {
   if (!statuses || statuses.some(isTerminal)) await index.loaded;
   await index.refresh();
   const parent = filter.parent === undefined ? undefined : await resolveAnyId(store, filter.parent);

@@ -12,13 +12,24 @@ export function toRequestId(req: IncomingMessage): string | undefined {
   return assertRequestId(value.trim());
 }
 
+/** One call to answer: where its answer is kept, the call itself, its run, and where failures go. */
+export interface CallToAnswer {
+  /** The tree whose `data/requests/` keeps the answers. */
+  root: string;
+  /** The call under its request id; undefined for one without (it just runs). */
+  call: RequestCall | undefined;
+  run: () => Promise<unknown>;
+  /** Gets the failures of the run that are the daemon's own (HTTP 5xx). */
+  onFailure: (err: SvcError) => void;
+}
+
 /**
  * Answers a tool call that carries a request id: run once, its answer (success or error) kept in
  * `data/requests/` and sent again to every repeat, with `idempotent-replayed: true`. Failures of
  * the first run that are the daemon's own (HTTP 5xx) go to `onFailure` (the log), once.
  */
-export async function sendOnce(res: ServerResponse, root: string, call: RequestCall, run: () => Promise<unknown>, onFailure: (err: SvcError) => void): Promise<void> {
-  const answer = await answerCall(root, call, run, onFailure);
+export async function sendOnce(res: ServerResponse, toAnswer: CallToAnswer & { call: RequestCall }): Promise<void> {
+  const answer = await answerCall(toAnswer);
   if (!res.headersSent) res.setHeader('idempotent-replayed', String(answer.repeated));
   sendJson(res, answer.status, answer.body);
 }
@@ -27,7 +38,7 @@ export async function sendOnce(res: ServerResponse, root: string, call: RequestC
  * The answer of one call as its request would get it (the HTTP status and the body): run once
  * under its request id as `sendOnce` says, or just run when it has none.
  */
-export async function answerCall(root: string, call: RequestCall | undefined, run: () => Promise<unknown>, onFailure: (err: SvcError) => void): Promise<Answer & { repeated: boolean }> {
+export async function answerCall({ root, call, run, onFailure }: CallToAnswer): Promise<Answer & { repeated: boolean }> {
   const act = async (): Promise<Answer> => {
     try {
       return { status: 200, body: { ok: true, result: (await run()) ?? null } };

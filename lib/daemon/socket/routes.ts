@@ -56,23 +56,29 @@ export function createRoutes(ctx: RouteContext): (req: IncomingMessage, res: Ser
   const fail = (err: SvcError, req: IncomingMessage) => ctx.log.error('request.failed', { method: req.method, url: req.url, code: err.code, message: err.message, cause: err.cause });
   const wrap = (handler: Handler) => route(handler, fail) as unknown as Middleware;
   const app = polka({
-    onError: (err, req, res) => sendError(res, err, req, fail),
+    onError: (err, req, res) => sendError(res, err, { req, onFailure: fail }),
     onNoMatch: (req, res) => sendError(res, new SvcError('not_found', `No route ${req.method} ${req.path}.`, `Routes: ${describeRoutes()}.`)),
   });
   const on = (spec: RouteSpec, handler: Handler) => void (spec.method === 'GET' ? app.get(spec.path, wrap(handler)) : app.post(spec.path, wrap(handler)));
   on(ROUTES.healthz, (_req, res) => healthz(ctx, res));
   on(ROUTES.metrics, ctx.metrics);
   on(ROUTES.status, async (_req, res) => sendJson(res, 200, await ctx.status()));
-  on(ROUTES.toolInvoke, (req, res) => invoke(ctx, req, res, (err) => fail(err, req)));
-  on(ROUTES.toolBatch, (req, res) => invokeBatch(ctx, req, res, (err) => fail(err, req)));
+  on(ROUTES.toolInvoke, (req, res) => invoke(ctx, { req, res }, (err) => fail(err, req)));
+  on(ROUTES.toolBatch, (req, res) => invokeBatch(ctx, { req, res }, (err) => fail(err, req)));
   on(ROUTES.event, (req, res) => hook(ctx, req, res));
   on(ROUTES.spawnWait, (req, res) => waitSpawn(ctx, req, res));
   on(ROUTES.spawnResult, (req, res) => spawnResult(ctx, req, res));
   on(ROUTES.spawnStop, (req, res) => waitStop(ctx, req, res));
   on(ROUTES.taskChanges, (req, res) => waitChanges(ctx, req, res));
   on(ROUTES.tasks, async (req, res) => sendJson(res, 200, { ok: true, ...(await ctx.listTasks(toStatusQuery(req), toFilterQuery(req))) } satisfies TasksResponse));
-  on(ROUTES.schedulerTick, async (_req, res) => (assertServing(ctx), sendJson(res, 200, { ok: true, actions: await ctx.scheduler.tick() } satisfies SchedulerResponse)));
-  on(ROUTES.web, async (req, res) => (assertServing(ctx), sendJson(res, 200, { ok: true, ...(await ctx.openWeb(toWebPort(await readJson(req, WEB_EXAMPLE)))) } satisfies OkBody & WebAddress)));
+  on(ROUTES.schedulerTick, async (_req, res) => {
+    assertServing(ctx);
+    return sendJson(res, 200, { ok: true, actions: await ctx.scheduler.tick() } satisfies SchedulerResponse);
+  });
+  on(ROUTES.web, async (req, res) => {
+    assertServing(ctx);
+    return sendJson(res, 200, { ok: true, ...(await ctx.openWeb(toWebPort(await readJson(req, WEB_EXAMPLE)))) } satisfies OkBody & WebAddress);
+  });
   on(ROUTES.schedulerPlan, async (_req, res) => sendJson(res, 200, { ok: true, actions: await ctx.scheduler.dryRun() } satisfies SchedulerResponse));
   return (req, res) => void app.handler(req as Request, res, undefined as never);
 }

@@ -152,10 +152,19 @@ async function poll(ctx: PollContext): Promise<void> {
   const reason = result.state === 'transient' ? `still starting or stopping after ${formatMs(grace)} (${result.reason})` : result.state === 'stopped' ? 'not running' : result.reason ?? 'unhealthy';
   state.transientSince = null;
   // the watchdog's own first start of a daemon that is not running is no restart: it does not count
-  await onFailure(ctx, now, reason, result, previous === null && result.state === 'stopped');
+  await onFailure(ctx, { now, reason, result, first: previous === null && result.state === 'stopped' });
 }
 
-async function onFailure(ctx: PollContext, now: Date, reason: string, result: HealthCheck, first: boolean): Promise<void> {
+/** A failed health check: when, why, what it found, and whether it is the first look at a daemon not running. */
+interface Failure {
+  now: Date;
+  reason: string;
+  result: HealthCheck;
+  /** The watchdog's own first start of a daemon that is not running (not counted as a restart). */
+  first: boolean;
+}
+
+async function onFailure(ctx: PollContext, { now, reason, result, first }: Failure): Promise<void> {
   const { options, state, log, say } = ctx;
   const time = now.getTime();
   state.history = state.history.filter((r) => time - r.time <= options.windowMs);

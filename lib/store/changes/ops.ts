@@ -129,13 +129,26 @@ export async function editTask(store: Store, arg: string, input: EditInput, opti
     if (scheduling.length) assertSchedulable(current.task.id, current.status, `its ${scheduling.join(', ')}`);
     const task: Task = { ...current.task };
     updatedFields = [];
-    if (input.title !== undefined && input.title.trim() !== task.title) (task.title = input.title.trim(), updatedFields.push('title'));
-    if (input.priority !== undefined && input.priority !== task.priority) (task.priority = input.priority, updatedFields.push('priority'));
+    if (input.title !== undefined && input.title.trim() !== task.title) {
+      task.title = input.title.trim();
+      updatedFields.push('title');
+    }
+    if (input.priority !== undefined && input.priority !== task.priority) {
+      task.priority = input.priority;
+      updatedFields.push('priority');
+    }
     if (input.routing) {
       const routing = { ...task.routing, ...withoutUndefined(input.routing) };
-      if (JSON.stringify(routing) !== JSON.stringify(task.routing)) (task.routing = routing, updatedFields.push('routing'));
+      if (JSON.stringify(routing) !== JSON.stringify(task.routing)) {
+        task.routing = routing;
+        updatedFields.push('routing');
+      }
     }
-    for (const key of ['notBefore', 'dueAt'] as const) if (input[key] !== undefined && input[key] !== task[key]) (task[key] = input[key], updatedFields.push(key));
+    for (const key of ['notBefore', 'dueAt'] as const) {
+      if (input[key] === undefined || input[key] === task[key]) continue;
+      task[key] = input[key];
+      updatedFields.push(key);
+    }
     const body = input.description !== undefined && input.description !== current.body ? input.description : current.body;
     if (body !== current.body) updatedFields.push('description');
     if (!updatedFields.length) return null;

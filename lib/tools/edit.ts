@@ -46,7 +46,7 @@ export const svcTaskEdit: ToolDef<typeof EditParams> = {
     assertTaskText(params.title, params.description);
     if (params.routing) assertKnownRouting(params.routing, await toOrg(ctx));
     const input = { ...toEditInput(params), ...toScheduleTimes(params, ctx.store.clock()) };
-    const { result, updatedFields } = await editTask(ctx.store, params.taskId, input, { actor: toActor(params) });
+    const { result, updatedFields } = await editTask(ctx.store, params.taskId, { ...input, actor: toActor(params) });
     const { task, status } = result.after;
     await notifyCommitted(ctx, [task.id]);
     return { taskId: task.id, updatedFields, task: { title: task.title, status, priority: task.priority } };

@@ -49,7 +49,7 @@ for (const [step, expected] of STEPS) {
     const id = (await store.create({ title: `Crash at ${step}`, routing: { agent: 'dev' }, createdBy: 'test' })).task.id;
     const first = startChild(root, ['daemon', 'run'], { SVC_TEST_CRASH_AT: step });
     await healthy(root);
-    await setStatus(store, id, 'ready', { actor: 'test' });
+    await setStatus(store, id, { to: 'ready', actor: 'test' });
     assert.equal(await crashed(first), { code: null, signal: 'SIGKILL' });
     assert.match(first.output(), `SVC_TEST_CRASH_AT=${step} reached`);
     startChild(root);

@@ -60,6 +60,14 @@ export async function leaseTask(store: Store, taskId: string, request: LeaseRequ
   return result.changed ? { sessionId, result } : null;
 }
 
+/** An attempt that failed: its task, its session, the agent it ran and how it ended. */
+export interface FailedAttempt {
+  taskId: string;
+  sessionId: string;
+  agent: string;
+  failure: Failure;
+}
+
 /**
  * Records a failed attempt of `sessionId`: if the task is still in progress under that session it
  * goes back to ready with `dispatchFailures` + 1, `lastFailureReason` and, unless it is bound for
@@ -67,7 +75,8 @@ export async function leaseTask(store: Store, taskId: string, request: LeaseRequ
  * Returns the new count, or null when the session no longer holds the task (it was completed,
  * requeued or taken over).
  */
-export async function recordFailure(store: Store, taskId: string, sessionId: string, failure: Failure, agent: string, backoffMs: readonly number[] = []): Promise<number | null> {
+export async function recordFailure(store: Store, attempt: FailedAttempt, backoffMs: readonly number[] = []): Promise<number | null> {
+  const { taskId, sessionId, agent, failure } = attempt;
   const { reason } = failure;
   let failures: number | null = null;
   await store.commit(taskId, (current) => {

@@ -14,17 +14,18 @@ export interface ActOptions extends Caller {
 }
 
 /** Moves a task to `to` along the transition table; the same status is a no-op (`transitioned: false`). */
-export async function setStatus(store: Store, arg: string, to: Status, options: ActOptions & { cause?: Cause }): Promise<CommitResult> {
+export async function setStatus(store: Store, arg: string, options: ActOptions & { to: Status; cause?: Cause }): Promise<CommitResult> {
+  const { to } = options;
   assertStatus(to);
   return store.commit(arg, (current) => {
     assertLeaseAllows(current, store.clock(), options);
     if (to !== 'cancelled' && to !== current.status) assertNotAwaiting(current, `moved to ${to}`);
-    return toStatusChange(current, to, options.reason, options.cause);
+    return toStatusChange(current, to, { reason: options.reason, cause: options.cause });
   }, options.actor);
 }
 
 /** The change that moves `current` to `to` (null when it is already there); a block records where from (`metadata.blockedFrom`). */
-export function toStatusChange(current: StoredTask, to: Status, reason?: string, cause?: Cause) {
+export function toStatusChange(current: StoredTask, to: Status, { reason, cause }: { reason?: string | undefined; cause?: Cause | undefined } = {}) {
   if (current.status === to && current.task.status === to) return null;
   const task = { ...current.task, metadata: toBlockedFrom(current, to) };
   return { task, body: current.body, status: to, ...(reason ? { reason } : {}), ...(cause ? { cause } : {}) };
@@ -36,7 +37,7 @@ export async function promoteTask(store: Store, arg: string, options: ActOptions
     if (current.status !== 'backlog') {
       throw new SvcError('invalid_transition', `${current.task.id} is in ${current.status}, not backlog: only backlog tasks are promoted.`, `Use \`svc task status ${current.task.id} <status>\` to move it.`);
     }
-    return toStatusChange(current, 'ready', options.reason);
+    return toStatusChange(current, 'ready', { reason: options.reason });
   }, options.actor);
 }
 
@@ -121,7 +122,7 @@ export interface EditInput {
 }
 
 /** Edits title, body (description), priority, routing, `notBefore` and `dueAt`; returns the names of the fields changed. */
-export async function editTask(store: Store, arg: string, input: EditInput, options: ActOptions): Promise<{ result: CommitResult; updatedFields: string[] }> {
+export async function editTask(store: Store, arg: string, input: EditInput & ActOptions): Promise<{ result: CommitResult; updatedFields: string[] }> {
   assertTaskText(input.title, input.description);
   let updatedFields: string[] = [];
   const scheduling = SCHEDULING_FIELDS.filter((key) => input[key] !== undefined);
@@ -152,8 +153,8 @@ export async function editTask(store: Store, arg: string, input: EditInput, opti
     const body = input.description !== undefined && input.description !== current.body ? input.description : current.body;
     if (body !== current.body) updatedFields.push('description');
     if (!updatedFields.length) return null;
-    return { task, body, status: current.status, events: [{ type: 'task.updated', taskId: task.id, actor: options.actor, payload: { fields: updatedFields } }] };
-  }, options.actor);
+    return { task, body, status: current.status, events: [{ type: 'task.updated', taskId: task.id, actor: input.actor, payload: { fields: updatedFields } }] };
+  }, input.actor);
   return { result, updatedFields };
 }
 

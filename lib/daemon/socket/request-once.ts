@@ -37,5 +37,5 @@ export async function answerCall(root: string, call: RequestCall | undefined, ru
       return { status: error.status, body: error.toJSON() };
     }
   };
-  return call === undefined ? { ...(await act()), repeated: false } : answerOnce(root, call, act);
+  return call === undefined ? { ...(await act()), repeated: false } : answerOnce(root, call, { act });
 }

@@ -91,7 +91,7 @@ async function applyAction(paths: Paths, action: ReconcileAction, how: How): Pro
 
 async function resolveDuplicate(paths: Paths, id: string, now: Date): Promise<{ kept: string; conflicts: string[] } | null> {
   const look = async () => ((await readCopies(STATUSES.map((status) => ({ id, status, path: paths.taskFile(status, id) })))).get(id) ?? []).filter(isStored);
-  const valid = (await confirmCopies(paths.tasks, id, await look(), look, (copy) => copy.stamp.ino)).sort(byNewest);
+  const valid = (await confirmCopies(paths.tasks, id, { first: await look(), look, inoOf: (copy) => copy.stamp.ino })).sort(byNewest);
   if (valid.length < 2) return null;
   const conflicts: string[] = [];
   for (const loser of valid.slice(1)) conflicts.push(relative(paths.root, await moveToConflicts(paths, loser.path, now)));
@@ -100,7 +100,8 @@ async function resolveDuplicate(paths: Paths, id: string, now: Date): Promise<{ 
 
 async function heal(paths: Paths, id: string, how: How): Promise<boolean> {
   try {
-    const result = await commitTask(paths, id, (cur) => (cur.task.status === cur.status ? null : { task: cur.task, body: cur.body, status: cur.status }), {
+    const result = await commitTask(paths, id, {
+      change: (cur) => (cur.task.status === cur.status ? null : { task: cur.task, body: cur.body, status: cur.status }),
       now: how.now, actor: how.actor, lockWaitMs: how.waitMs, events: how.events,
     });
     return result.changed;

@@ -60,13 +60,14 @@ export interface CommitResult {
  * target directory, unlink the old file only if it is still the one read, release, log. Once the file
  * is written the result is success: the events are recorded by a log that never rejects.
  */
-export async function commitTask(paths: Paths, id: string, change: ChangeFn, options: CommitOptions): Promise<CommitResult> {
+export async function commitTask(paths: Paths, id: string, options: CommitOptions & { change: ChangeFn }): Promise<CommitResult> {
+  const { change } = options;
   const events: EventInput[] = [];
   const conflicts: string[] = [];
   let cause: string | undefined;
   const result = await withLock(paths.lockFile(id), { what: id, waitMs: options.lockWaitMs }, async (lock) => {
     for (let attempt = 0; attempt < 3; attempt++) {
-      const current = await locateTask(paths, id, options.now, conflicts);
+      const current = await locateTask(paths, id, { now: options.now, moved: conflicts });
       const wanted = await change(current);
       if (!wanted) return { before: current, after: current, changed: false, transitioned: false };
       const next = toNextTask(current, wanted, options.now);
@@ -88,7 +89,7 @@ export async function commitTask(paths: Paths, id: string, change: ChangeFn, opt
       }
       events.push(...toEvents(current, wanted, options.actor));
       cause = wanted.cause;
-      const after = toStored(target, next, content, wanted.status);
+      const after = toStored(target, next, { content, status: wanted.status });
       return { before: current, after, changed: true, transitioned: wanted.status !== current.status };
     }
     throw new SvcError('locked', `${id} kept changing on disk while being written.`, 'Someone is editing the file by hand; retry when they are done.');
@@ -107,8 +108,12 @@ export async function commitTask(paths: Paths, id: string, change: ChangeFn, opt
  * filesystem's staleness bound still finds both (`confirmCopies`): nothing is repaired on a cached look.
  * Each copy moved away is added to `moved` (its new path, relative to the root).
  */
-export async function locateTask(paths: Paths, id: string, now: Date, moved: string[] = []): Promise<StoredTask> {
-  const copies = await confirmCopies(paths.tasks, id, await readCopies(paths, id), () => readCopies(paths, id), ({ copy }) => (copy instanceof Error ? undefined : copy.stamp.ino));
+export async function locateTask(paths: Paths, id: string, { now, moved = [] }: { now: Date; moved?: string[] }): Promise<StoredTask> {
+  const copies = await confirmCopies(paths.tasks, id, {
+    first: await readCopies(paths, id),
+    look: () => readCopies(paths, id),
+    inoOf: ({ copy }) => (copy instanceof Error ? undefined : copy.stamp.ino),
+  });
   const broken = copies.find(({ copy }) => copy instanceof Error);
   if (broken && copies.length === 1) throw broken.copy;
   if (broken) {
@@ -179,7 +184,7 @@ export async function moveToConflicts(paths: Paths, path: string, now: Date): Pr
  * committed, the caller succeeds. A stamp that cannot be taken (the file already moved on) is zero,
  * which only makes a later stamp comparison ask for a re-read.
  */
-export function toStored(path: string, task: Task, content: string, status: Status): StoredTask {
+export function toStored(path: string, task: Task, { content, status }: { content: string; status: Status }): StoredTask {
   const written = lstatSync(path, { bigint: true, throwIfNoEntry: false });
   const body = content.slice(content.indexOf('\n---\n') + 5).replace(/^\r?\n/, '');
   const stamp = written ? { ino: written.ino, size: written.size, mtimeNs: written.mtimeNs } : { ino: 0n, size: 0n, mtimeNs: 0n };

@@ -118,11 +118,11 @@ export function createStore(options: StoreOptions): Store {
       const status = input.status ?? 'backlog';
       const body = input.body ?? '';
       // Everything is checked before an id is reserved: a refused create leaves no trace.
-      renderTask(parseTask(toNewTask(PROBE_ID, status, input, now), 'new task'), body, 'new task');
+      renderTask(parseTask(toNewTask({ id: PROBE_ID, status }, input, now), 'new task'), body, 'new task');
       for (;;) {
         const id = await allocateId(paths, now);
-        const task = parseTask(toNewTask(id, status, input, now), `new task ${id}`);
-        const created = await createTaskFile(paths, task, body, { lockWaitMs });
+        const task = parseTask(toNewTask({ id, status }, input, now), `new task ${id}`);
+        const created = await createTaskFile(paths, { task, body }, { lockWaitMs });
         if (!created) continue;
         const { title, priority, routing, createdBy } = task;
         await events.record(now, [
@@ -151,7 +151,7 @@ export function createStore(options: StoreOptions): Store {
 
     async commit(arg: string, change: ChangeFn, actor: string): Promise<CommitResult> {
       const id = await this.resolve(arg);
-      return commitTask(paths, id, change, { now: clock(), actor, lockWaitMs, events, ...(options.fault ? { fault: options.fault } : {}) });
+      return commitTask(paths, id, { change, now: clock(), actor, lockWaitMs, events, ...(options.fault ? { fault: options.fault } : {}) });
     },
   };
 }
@@ -212,7 +212,7 @@ export async function listTasks(paths: Paths, statuses: readonly Status[]): Prom
 /** A valid id for checking a new task before its real id is reserved. */
 const PROBE_ID = 'TASK-0000-00-00-000';
 
-function toNewTask(id: string, status: Status, input: CreateInput, now: Date): Task {
+function toNewTask({ id, status }: { id: string; status: Status }, input: CreateInput, now: Date): Task {
   const stamp = now.toISOString();
   const task: Task = {
     schemaVersion: 1, id, project: input.project ?? 'default', title: input.title.trim(), status,

@@ -155,7 +155,7 @@ async function loadInitial(state: IndexState): Promise<void> {
   }
   const rereads = files.map((file) => loadFile(state, file, -1)).filter((reread) => reread !== undefined);
   await Promise.all(rereads);
-  STATUSES.forEach((status, i) => recordDir(state, status, dirStats[i], started));
+  STATUSES.forEach((status, i) => recordDir(state, status, { dirStat: dirStats[i], syncedAt: started }));
 }
 
 /** Reads the terminal tasks counted by name, in short synchronous slices that pause while `busy()` (watcher events, updates, dispatches). */

@@ -3,7 +3,7 @@ import type { Priority } from '../core/priority.js';
 import type { Status } from '../core/status.js';
 import { assertTaskText } from '../core/task.js';
 import { assertKnownRouting } from '../org/routing.js';
-import { editTask, type EditInput } from '../store/changes/ops.js';
+import { editTask, type EditInput } from '../store/changes/edit.js';
 import { toOrg } from './org.js';
 import { actorParam, idParam, notifyCommitted, priorityParam, toActor, toolParams } from './params.js';
 import type { ToolDef } from './registry.js';

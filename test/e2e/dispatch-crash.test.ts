@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { readEvents, type SvcEvent } from '../../lib/store/events/log.js';
-import { findTaskFiles } from '../../lib/store/commit/protocol.js';
+import { findTaskFiles } from '../../lib/store/commit/copies.js';
 import { setStatus } from '../../lib/store/changes/ops.js';
 import { createStore } from '../../lib/store/commit/store.js';
 import { recordingAgent, writeOrg } from '../helpers/agents.js';

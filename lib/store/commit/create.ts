@@ -3,7 +3,8 @@ import { createExclusive } from '../../fs/atomic.js';
 import { withLock } from '../../fs/lock/lock.js';
 import type { Paths } from '../disk/paths.js';
 import { renderTask, type StoredTask } from '../disk/task-file.js';
-import { findTaskFiles, toStored } from './protocol.js';
+import { findTaskFiles } from './copies.js';
+import { toStored } from './protocol.js';
 
 /** Options of `createTaskFile`. */
 export interface CreateFileOptions {

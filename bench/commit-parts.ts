@@ -33,7 +33,7 @@ export async function measureParts(store: Store, ops: number, content: string): 
   const parts: Parts = {
     lock: await per(() => withLock(paths.lockFile(task.task.id), { what: task.task.id }, async () => undefined)),
     reserve: await per(() => allocateId(paths, now)),
-    locate: await per(() => locateTask(paths, task.task.id, now)),
+    locate: await per(() => locateTask(paths, task.task.id, { now })),
     render: await per(() => Promise.resolve(renderTask(task.task, task.body))),
     write: await per((i) => replaceFileDurable(join(paths.statusDir('backlog'), `bench-part-${i % 8}.tmp-bench`), content)),
     dirFsync: await per(() => fsyncDir(paths.statusDir('backlog'))),

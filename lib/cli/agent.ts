@@ -37,7 +37,7 @@ async function changePause(ctx: Context, agent: string, paused: boolean, reason:
   const store = ctx.store();
   const known = paused || !(await readAgentPauses(store.paths)).has(agent); // an agent removed from the chart can still be resumed
   if (known) assertKnownAgent(agent, await loadOrg(ctx.root), paused ? 'pause' : 'resume');
-  return setAgentPause(store.paths, store.events, { agent, paused, actor: OPERATOR, reason }, store.clock());
+  return setAgentPause(store.paths, store.events, { agent, paused, actor: OPERATOR, reason, now: store.clock() });
 }
 
 function print(ctx: Context, result: PauseResult, json: boolean): void {

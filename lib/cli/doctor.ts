@@ -36,7 +36,7 @@ export function registerDoctor(cli: CAC, ctx: Context): void {
       }
       const other = { config, spool: json ? spool : undefined, elsewhere: config.length > 0 || spool.problem || cycles.length > 0, dangling, cycles, keptWorktrees };
       if (!options.fix) printPlan(ctx, plan, json, other);
-      else printResult(ctx, await applyReconcile(store.paths, plan, 'doctor', { events: store.events }), json, other);
+      else printResult(ctx, await applyReconcile(store.paths, plan, { actor: 'doctor', events: store.events }), json, other);
       if (config.length || spool.problem || cycles.length) ctx.exitCode = 1;
     });
 }

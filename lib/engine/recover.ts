@@ -1,6 +1,6 @@
 import { readdir, readFile, unlink } from 'node:fs/promises';
 import { toIdDate } from '../core/ids.js';
-import { requeueUnspawned } from '../store/changes/dispatch.js';
+import { requeueUnspawned } from '../store/changes/requeue.js';
 import { readEvents, type EventInput } from '../store/events/log.js';
 import type { Store } from '../store/commit/store.js';
 import type { StoredTask } from '../store/disk/task-file.js';

@@ -146,7 +146,7 @@ async function onEnded(ctx: RunContext, request: SpawnRequest, end: RunEnd): Pro
 
 async function fail(ctx: RunContext, request: SpawnRequest, reason: string | Failure): Promise<void> {
   const failure = typeof reason === 'string' ? { reason } : reason;
-  const failures = await recordFailure(ctx.store, request.taskId, request.sessionId, failure, request.agent, toDaemonSettings(ctx.org).retryBackoffMs);
+  const failures = await recordFailure(ctx.store, { taskId: request.taskId, sessionId: request.sessionId, agent: request.agent, failure }, toDaemonSettings(ctx.org).retryBackoffMs);
   if (failures === null) return;
   await ctx.onCommitted?.([request.taskId]);
   ctx.log(`attempt ${failures} of ${request.taskId} by ${request.agent} failed: ${describeFailure(failure)}`);

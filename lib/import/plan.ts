@@ -1,6 +1,6 @@
 import { parseTask, type Task } from '../core/task.js';
 import { allocateId } from '../store/commit/allocate.js';
-import { findTaskFiles } from '../store/commit/protocol.js';
+import { findTaskFiles } from '../store/commit/copies.js';
 import type { Store } from '../store/commit/store.js';
 import { renderTask } from '../store/disk/task-file.js';
 import { breakCycles, describeCycle } from './cycles.js';

@@ -7,7 +7,7 @@ import { replaceFileDurable } from '../fs/replace-file.js';
 import type { EventLog } from '../store/events/log.js';
 import type { Paths } from '../store/disk/paths.js';
 import { isSameStamp } from '../store/disk/task-file.js';
-import { planFile, type MigrationPlan } from './plan.js';
+import { planFile, type MigrationPlan, type PlannedFile } from './plan.js';
 import { MIGRATIONS } from './steps.js';
 
 /** One run of `svc migrate` as recorded in `data/migrations.json`. */
@@ -41,9 +41,9 @@ export async function applyMigrations(paths: Paths, plan: MigrationPlan, options
   const run: MigrationRun = { at, by: options.actor, version: plan.version, steps: [], files: [], skipped: [], backup: null };
   for (const planned of plan.files) {
     const path = join(paths.root, planned.file);
-    const status = planned.file.split('/')[1] as Parameters<typeof planFile>[3];
+    const status = planned.file.split('/')[1] as PlannedFile['status'];
     const done = await withLock(paths.lockFile(planned.id), { what: planned.id }, async () => {
-      const now = await planFile(path, planned.file, planned.id, status).catch(() => null);
+      const now = await planFile(path, { file: planned.file, id: planned.id, status }).catch(() => null);
       if (!now || !('after' in now) || !isSameStamp(now.stamp, planned.stamp)) return false;
       await ensureDir(dirname(join(backup, planned.file)));
       await replaceFileDurable(join(backup, planned.file), now.before);

@@ -42,7 +42,7 @@ export async function planMigrations(paths: Paths): Promise<MigrationPlan> {
     for (const status of statuses) {
       const path = paths.taskFile(status, id);
       const file = relative(paths.root, path);
-      const found = await planFile(path, file, id, status).catch((err: unknown) => ({ reason: `cannot be read as a task file: ${toReason(err, file)}` }));
+      const found = await planFile(path, { file, id, status }).catch((err: unknown) => ({ reason: `cannot be read as a task file: ${toReason(err, file)}` }));
       if (!found) continue;
       if ('newer' in found) plan.newer.push({ file, version: found.newer });
       else if ('reason' in found) plan.failed.push({ file, reason: found.reason });
@@ -53,8 +53,15 @@ export async function planMigrations(paths: Paths): Promise<MigrationPlan> {
   return plan;
 }
 
+/** Which task file is planned: its path under the root, its task's id and the status folder it is in. */
+export interface PlannedFile {
+  file: string;
+  id: string;
+  status: (typeof STATUSES)[number];
+}
+
 /** Plans one file again (under its lock, before it is written): null when it needs nothing now. */
-export async function planFile(path: string, file: string, id: string, status: (typeof STATUSES)[number]): Promise<FileMigration | { newer: number } | { reason: string } | null> {
+export async function planFile(path: string, { file, id, status }: PlannedFile): Promise<FileMigration | { newer: number } | { reason: string } | null> {
   const { text, stamp } = await readStamped(path);
   if (text.startsWith(CURRENT_PREFIX)) return null; // what svc writes: no YAML to parse on the daemon's start
   const parsed = hasFrontmatter(text) ? parseFrontmatter(text, file) : { data: {}, body: text.replace(/^\uFEFF/, '') }; // a Markdown file alone: every field from its defaults

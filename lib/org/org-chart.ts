@@ -27,7 +27,7 @@ export async function loadOrgFile(file: string, options: WorkspaceCheckOptions =
 export function validateOrg(data: unknown, source: string, options: WorkspaceCheckOptions = {}): OrgChart {
   const result = OrgChartSchema.safeParse(data, { error: describeIssue });
   const problems = [...(result.success ? [] : toProblems(result.error.issues)), ...checkReferences(data), ...checkWorkspaces(data, options)];
-  if (problems.length || !result.success) throwProblems(source, 'org chart', problems, HINT);
+  if (problems.length || !result.success) throwProblems(problems, { source, what: 'org chart', hint: HINT });
   return result.data;
 }
 

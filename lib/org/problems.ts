@@ -32,8 +32,15 @@ export function describeIssue(iss: z.core.$ZodRawIssue): string | undefined {
   return `must be ${article(iss.expected)} (found ${describeValue(iss.input)})`;
 }
 
+/** What a list of problems is about: the file (`source`), what it holds (`what`) and the hint to fix it. */
+export interface ProblemSource {
+  source: string;
+  what: string;
+  hint: string;
+}
+
 /** Throws one `validation_error` listing every problem, one `path: problem` a line. */
-export function throwProblems(source: string, what: string, problems: readonly Problem[], hint: string): never {
+export function throwProblems(problems: readonly Problem[], { source, what, hint }: ProblemSource): never {
   const count = problems.length === 1 ? '1 problem' : `${problems.length} problems`;
   const lines = problems.map((p) => `  ${p.path}: ${p.problem}`).join('\n');
   throw new SvcError('validation_error', `${source}: invalid ${what} (${count}):\n${lines}`, hint);

@@ -15,7 +15,7 @@ export function checkReferences(data: unknown): Problem[] {
   return [
     ...duplicates('agents', 'agent', agents),
     ...duplicates('teams', 'team', teams),
-    ...agents.flatMap(([i, agent]) => unknownRef(`agents[${i}].team`, agent.team, teamIds, 'team')),
+    ...agents.flatMap(([i, agent]) => unknownRef(`agents[${i}].team`, agent.team, { what: 'team', ids: teamIds })),
     ...teams.flatMap(([i, team]) => checkTeam(`teams[${i}]`, team, agentIds)),
     ...checkRoles(chart.roles, agentIds),
   ];
@@ -42,9 +42,9 @@ function duplicates(list: string, what: string, entries: Array<[number, Record<s
 function checkTeam(path: string, team: Record<string, unknown>, agentIds: string[]): Problem[] {
   const problems: Problem[] = [];
   if (Array.isArray(team.members)) {
-    team.members.forEach((member, j) => problems.push(...unknownRef(`${path}.members[${j}]`, member, agentIds, 'agent')));
+    team.members.forEach((member, j) => problems.push(...unknownRef(`${path}.members[${j}]`, member, { what: 'agent', ids: agentIds })));
   }
-  problems.push(...unknownRef(`${path}.orchestrator`, team.orchestrator, agentIds, 'agent'));
+  problems.push(...unknownRef(`${path}.orchestrator`, team.orchestrator, { what: 'agent', ids: agentIds }));
   if (team.murmur !== undefined && (typeof team.orchestrator !== 'string' || !team.orchestrator)) {
     problems.push({ path: `${path}.orchestrator`, problem: 'required when murmur is configured (the agent that receives review tasks)' });
   }
@@ -57,12 +57,18 @@ function checkRoles(roles: unknown, agentIds: string[]): Problem[] {
   return Object.entries(record).flatMap(([name, role]) => {
     const agents = asRecord(role)?.agents;
     if (!Array.isArray(agents)) return [];
-    return agents.flatMap((agent, j) => unknownRef(`roles.${name}.agents[${j}]`, agent, agentIds, 'agent'));
+    return agents.flatMap((agent, j) => unknownRef(`roles.${name}.agents[${j}]`, agent, { what: 'agent', ids: agentIds }));
   });
 }
 
-function unknownRef(path: string, value: unknown, known: string[], what: string): Problem[] {
-  if (typeof value !== 'string' || !value || known.includes(value)) return [];
-  const list = known.length ? known.join(', ') : 'none declared';
+/** The ids a reference may name, and what they are (`team`, `agent`). */
+interface KnownIds {
+  what: string;
+  ids: string[];
+}
+
+function unknownRef(path: string, value: unknown, { what, ids }: KnownIds): Problem[] {
+  if (typeof value !== 'string' || !value || ids.includes(value)) return [];
+  const list = ids.length ? ids.join(', ') : 'none declared';
   return [{ path, problem: `unknown ${what} ${JSON.stringify(value)} (known ${what}s: ${list})` }];
 }

@@ -78,7 +78,7 @@ export function validateWorkflow(data: unknown, source: string, options: Workflo
     ...(options.org ? unknownChecks(gates, options.org) : []),
   ];
   if (problems.length || !result.success) {
-    throwProblems(source, 'workflow', problems, 'Fix the listed fields (templates/workflows/implement-review.yaml is an example).');
+    throwProblems(problems, { source, what: 'workflow', hint: 'Fix the listed fields (templates/workflows/implement-review.yaml is an example).' });
   }
   return result.data.workflow;
 }

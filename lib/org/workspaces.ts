@@ -30,7 +30,7 @@ export interface UnavailableWorkspace {
 export function checkWorkspaces(data: unknown, options: WorkspaceCheckOptions = {}): Problem[] {
   const aof = asRecord(asRecord(data)?.aof);
   const workspaces = asRecord(aof?.workspaces) ?? {};
-  const problems = Object.entries(workspaces).flatMap(([name, def]) => checkWorkspace(`aof.workspaces.${name}`, asRecord(def) ?? {}, options.repos === true));
+  const problems = Object.entries(workspaces).flatMap(([name, def]) => checkWorkspace(`aof.workspaces.${name}`, asRecord(def) ?? {}, { repos: options.repos === true }));
   const names = Object.keys(workspaces);
   for (const [i, agent] of recordsOf(asRecord(data)?.agents)) {
     if (agent.id === CHECK_AGENT) problems.push({ path: `agents[${i}].id`, problem: `"${CHECK_AGENT}" is reserved: the daemon holds a task's lease under that name while it runs the task's checks` });
@@ -60,7 +60,7 @@ export function toWorktreeRoot(def: Pick<WorkspaceDef, 'root'>, svcRoot: string)
 
 // --- internal ---
 
-function checkWorkspace(path: string, def: Record<string, unknown>, repos: boolean): Problem[] {
+function checkWorkspace(path: string, def: Record<string, unknown>, { repos }: { repos: boolean }): Problem[] {
   const problems: Problem[] = [];
   if (typeof def.repo === 'string' && def.repo) {
     const why = repos || !isAbsolute(def.repo) ? whyNotRepo(def.repo) : null;

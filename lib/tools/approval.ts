@@ -35,7 +35,7 @@ function decisionTool<P extends typeof ApproveParams | typeof RejectParams>({ na
       const { taskId, note, actor: by, gate: at } = input as { taskId: string; note?: string; actor: string; gate?: string };
       assertFieldSize('note', note);
       await assertOperatorDecision(ctx, { tool: name, actor: by, taskId });
-      const result = await decide(ctx.store, taskId, { actor: by, note, gate: at }, toFlowLoader(ctx));
+      const result = await decide(ctx.store, taskId, { actor: by, note, gate: at, loadFlow: toFlowLoader(ctx) });
       if (result.changed) await notifyCommitted(ctx, [result.taskId]);
       return result;
     },

@@ -41,7 +41,8 @@ export const svcTaskComplete: ToolDef<typeof CompleteParams> = {
       ...(params.outcome ? { outcome: params.outcome } : {}),
       ...(params.blockers ? { blockers: params.blockers } : {}),
       ...(params.callerRole ? { callerRole: params.callerRole } : {}),
-    }, toFlowLoader(ctx)));
+      loadFlow: toFlowLoader(ctx),
+    }));
     await notifyCommitted(ctx, [result.after.task.id]);
     const pending = result.after.status === 'in-progress' ? toPendingCheck(result.after.task) : null;
     return { taskId: result.after.task.id, status: result.after.status, ...(pending ? { checking: pending.checks } : {}) };

@@ -3,7 +3,7 @@ import type { Priority } from '../core/priority.js';
 import type { Status } from '../core/status.js';
 import { assertTaskText } from '../core/task.js';
 import { assertKnownRouting } from '../org/routing.js';
-import { editTask, type EditInput } from '../store/changes/ops.js';
+import { editTask, type EditInput } from '../store/changes/edit.js';
 import { toOrg } from './org.js';
 import { actorParam, idParam, notifyCommitted, priorityParam, toActor, toolParams } from './params.js';
 import type { ToolDef } from './registry.js';
@@ -46,7 +46,7 @@ export const svcTaskEdit: ToolDef<typeof EditParams> = {
     assertTaskText(params.title, params.description);
     if (params.routing) assertKnownRouting(params.routing, await toOrg(ctx));
     const input = { ...toEditInput(params), ...toScheduleTimes(params, ctx.store.clock()) };
-    const { result, updatedFields } = await editTask(ctx.store, params.taskId, input, { actor: toActor(params) });
+    const { result, updatedFields } = await editTask(ctx.store, params.taskId, { ...input, actor: toActor(params) });
     const { task, status } = result.after;
     await notifyCommitted(ctx, [task.id]);
     return { taskId: task.id, updatedFields, task: { title: task.title, status, priority: task.priority } };

@@ -50,7 +50,7 @@ export const OPERATOR_TOOLS: readonly ToolDef[] = [
     return report;
   }),
   define('operator_task_promote', { taskId: z.string().min(1), actor: z.string().optional() }, async (p, ctx) => toMove(ctx, await promoteTask(ctx.store, p.taskId, { actor: p.actor ?? OPERATOR }))),
-  define('operator_task_status', { ...leased, status: statusParam, reason: z.string().optional() }, async (p, ctx) => toMove(ctx, await setStatus(ctx.store, p.taskId, p.status, { ...toCaller(p), reason: p.reason }))),
+  define('operator_task_status', { ...leased, status: statusParam, reason: z.string().optional() }, async (p, ctx) => toMove(ctx, await setStatus(ctx.store, p.taskId, { ...toCaller(p), to: p.status, reason: p.reason }))),
   define('operator_task_close', { ...leased, reason: z.string().optional(), recover: z.boolean().optional() }, async (p, ctx) => {
     await assertCloseByOperator(ctx, { tool: 'svc task close', taskId: p.taskId, actor: p.actor ?? OPERATOR });
     return toMove(ctx, await closeTask(ctx.store, p.taskId, { ...toCaller(p), recover: !!p.recover, reason: p.reason }));

@@ -59,8 +59,8 @@ export async function listAllRecords(dir: string): Promise<WorkspaceRecord[]> {
  * Records that a worktree was removed: the record moves to `removed/` (so the cleanup's sweep reads
  * only the open ones) and stays, naming the branch svc made, until `svc workspace prune`.
  */
-export async function markRemoved(dir: string, record: WorkspaceRecord, at: string, reason: string): Promise<void> {
-  await writeRecord(dir, { ...record, kept: undefined, removed: { at, reason } });
+export async function markRemoved(dir: string, record: WorkspaceRecord, removed: { at: string; reason: string }): Promise<void> {
+  await writeRecord(dir, { ...record, kept: undefined, removed: { at: removed.at, reason: removed.reason } });
   await unlinkQuietly(join(dir, `${record.taskId}.json`));
 }
 

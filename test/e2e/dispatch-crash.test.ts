@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { readEvents, type SvcEvent } from '../../lib/store/events/log.js';
-import { findTaskFiles } from '../../lib/store/commit/protocol.js';
+import { findTaskFiles } from '../../lib/store/commit/copies.js';
 import { setStatus } from '../../lib/store/changes/ops.js';
 import { createStore } from '../../lib/store/commit/store.js';
 import { recordingAgent, writeOrg } from '../helpers/agents.js';
@@ -49,7 +49,7 @@ for (const [step, expected] of STEPS) {
     const id = (await store.create({ title: `Crash at ${step}`, routing: { agent: 'dev' }, createdBy: 'test' })).task.id;
     const first = startChild(root, ['daemon', 'run'], { SVC_TEST_CRASH_AT: step });
     await healthy(root);
-    await setStatus(store, id, 'ready', { actor: 'test' });
+    await setStatus(store, id, { to: 'ready', actor: 'test' });
     assert.equal(await crashed(first), { code: null, signal: 'SIGKILL' });
     assert.match(first.output(), `SVC_TEST_CRASH_AT=${step} reached`);
     startChild(root);

@@ -112,7 +112,7 @@ async function claimAgainstLateRecord(homes: string[]): Promise<void> {
   const [ownerA, ownerB] = [{ host: 'host-a', pid: 101 }, { host: 'host-b', pid: 102 }];
   // b looks while the duty file is missing; a's record lands through the other mount during b's claim,
   // as a write b's cached look missed would.
-  const claimed = claimDuty(b, 'murmur.core', ownerB, new Date(), DUTY_TTL_MS);
+  const claimed = claimDuty(b, 'murmur.core', { self: ownerB, now: new Date(), ttlMs: DUTY_TTL_MS });
   await new Promise((resolve) => setTimeout(resolve, 500));
   mkdirSync(dirname(a.dutyFile('murmur.core')), { recursive: true });
   writeFileSync(a.dutyFile('murmur.core'), JSON.stringify({ duty: 'murmur.core', owner: ownerA, renewedAt: new Date().toISOString() }));

@@ -3,7 +3,7 @@ import { readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { findTaskFiles } from '../../lib/store/commit/protocol.js';
+import { findTaskFiles } from '../../lib/store/commit/copies.js';
 import { initTree, createStore } from '../../lib/store/commit/store.js';
 import { toPaths } from '../../lib/store/disk/paths.js';
 import { completingAgent, writeOrg } from '../helpers/agents.js';

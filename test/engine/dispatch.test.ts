@@ -27,7 +27,7 @@ for (const { how, script, fields, text } of CASES) {
     const store = createStore({ root });
     const created = await store.create({ title: 'Fails', createdBy: 'test', routing: { agent: 'dev' } });
     const id = created.task.id;
-    await setStatus(store, id, 'ready', { actor: 'test' });
+    await setStatus(store, id, { to: 'ready', actor: 'test' });
     const alerts: string[] = [];
     const adapter = createCommandAdapter({ root, socketPath: `${root}/data/daemon.sock`, loadOrg: () => loadOrg(root), baseEnv: process.env, logFile: `${root}/data/logs/agents.log` });
     const scheduler = startScheduler({

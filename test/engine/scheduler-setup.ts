@@ -29,7 +29,7 @@ export function schedulerFor(root: string, store: Store, alerts: string[] = []):
 /** Creates a task routed to `agent` and moves it to ready; returns its id. */
 export async function readyTask(store: Store, title: string, agent = 'dev', extra: Record<string, unknown> = {}) {
   const created = await store.create({ title, createdBy: 'test', routing: { agent }, ...extra });
-  await setStatus(store, created.task.id, 'ready', { actor: 'test' });
+  await setStatus(store, created.task.id, { to: 'ready', actor: 'test' });
   return created.task.id;
 }
 

@@ -74,9 +74,9 @@ holds('a no-plugin-attached hold is logged once per task until it changes, then 
   const warned = () => lines.filter((line) => line === `warning: ${id} held in ready, reason no-plugin-attached: plugin-expected mode and no plugin holds /v1/spawns/wait`).length;
   for (let i = 0; i < 4; i++) await scheduler.tick();
   assert.is(warned(), 1, lines.join('\n'));
-  await setStatus(store, id, 'backlog', { actor: 'test' });
+  await setStatus(store, id, { to: 'backlog', actor: 'test' });
   await scheduler.tick();
-  await setStatus(store, id, 'ready', { actor: 'test' });
+  await setStatus(store, id, { to: 'ready', actor: 'test' });
   for (let i = 0; i < 3; i++) await scheduler.tick();
   assert.is(warned(), 2, 'held again after it changed: one more warning');
   await scheduler.close();

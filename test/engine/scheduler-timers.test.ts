@@ -18,7 +18,7 @@ timers('a notBefore past the longest timer does not make the scheduler tick agai
   writeOrg(root, { agents: [{ id: 'dev', name: 'Dev', command: ['true'] }] });
   const store = createStore({ root });
   const { task } = await store.create({ title: 'In forty days', createdBy: 'test', routing: { agent: 'dev' }, notBefore: new Date(Date.now() + 40 * 86_400_000).toISOString() });
-  await setStatus(store, task.id, 'ready', { actor: 'test' });
+  await setStatus(store, task.id, { to: 'ready', actor: 'test' });
   const listing = createListingSource(store);
   let snapshots = 0;
   const scheduler = startScheduler({

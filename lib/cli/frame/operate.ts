@@ -73,13 +73,15 @@ async function invokeRemote(ctx: Context, tool: string, params: Record<string, u
 /** Runs a change in this process under its request id: once, and a rerun gets the first answer (of this process or a daemon). */
 async function runOnce(ctx: Context, call: { key: string; tool: string; params: unknown }, run: () => Promise<unknown>): Promise<unknown> {
   const { answerOnce } = await import('../../store/records/request-memory.js');
-  const answer = await answerOnce(ctx.root, call, async () => {
-    try {
-      return { status: 200, body: { ok: true, result: (await run()) ?? null } };
-    } catch (err) {
-      const error = toSvcError(err);
-      return { status: error.status, body: error.toJSON() };
-    }
+  const answer = await answerOnce(ctx.root, call, {
+    act: async () => {
+      try {
+        return { status: 200, body: { ok: true, result: (await run()) ?? null } };
+      } catch (err) {
+        const error = toSvcError(err);
+        return { status: error.status, body: error.toJSON() };
+      }
+    },
   });
   const body = answer.body as { ok?: boolean; result?: unknown } | null;
   if (answer.repeated && answer.status === 200) (ctx.replayed ??= []).push(call.key);

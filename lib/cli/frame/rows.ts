@@ -70,7 +70,7 @@ async function listFromFiles(ctx: Context, statuses: readonly Status[], filter: 
   if (!isFiltering(filter)) return { rows, invalid, source: 'files', unlisted };
   const parent = filter.parent === undefined ? undefined : await resolveParent(ctx, filter.parent);
   const { readTaskFile } = await import('../../store/disk/task-file.js');
-  const selected = await selectTasks(rows, { ...filter, parent }, toFilterFields, async (row) => (await readTaskFile(row.path)).body);
+  const selected = await selectTasks(rows, { ...filter, parent }, { fieldsOf: toFilterFields, readBody: async (row) => (await readTaskFile(row.path)).body });
   return { rows: selected, invalid, source: 'files', unlisted };
 }
 

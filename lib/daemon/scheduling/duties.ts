@@ -37,7 +37,7 @@ export function startDuties(options: DutiesOptions): Duties {
   let closed = false;
   const claim = async (duty: string) => {
     try {
-      const result = await claimDuty(store.paths, duty, self, store.clock(), options.ttlMs());
+      const result = await claimDuty(store.paths, duty, { self, now: store.clock(), ttlMs: options.ttlMs() });
       if (closed) return;
       if (!result.held) others.add(duty);
       else others.delete(duty);
@@ -76,7 +76,7 @@ export function startDuties(options: DutiesOptions): Duties {
       return state;
     },
     async save(duty, state) {
-      if (held.has(duty) && !(await saveDutyState(store.paths, duty, self, store.clock(), state))) held.delete(duty);
+      if (held.has(duty) && !(await saveDutyState(store.paths, duty, { self, now: store.clock(), state }))) held.delete(duty);
     },
     async close() {
       closed = true;

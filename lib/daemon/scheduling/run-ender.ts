@@ -1,6 +1,6 @@
 import type { CommandAdapter } from '../../adapters/command.js';
 import type { Run } from '../../adapters/runs.js';
-import { requeueOrphanedRun } from '../../store/changes/dispatch.js';
+import { requeueOrphanedRun } from '../../store/changes/requeue.js';
 import type { Store } from '../../store/commit/store.js';
 import { createRunGrace } from './run-grace.js';
 import { describeError } from '../../core/errors.js';

@@ -19,7 +19,7 @@ export async function listIndexed({ index, store }: { index: TaskIndex; store: S
   await index.refresh();
   const parent = filter.parent === undefined ? undefined : await resolveAnyId(store, filter.parent);
   const entries = statuses ? statuses.flatMap((status) => [...index.summaries(status)]) : [...index.summaries()];
-  const selected = await selectTasks(entries, { ...filter, parent }, (entry) => entry, async (entry) => (await store.get(entry.id)).body);
+  const selected = await selectTasks(entries, { ...filter, parent }, { fieldsOf: (entry) => entry, readBody: async (entry) => (await store.get(entry.id)).body });
   return { tasks: selected.map(toRow), invalid: index.invalid(), counts: index.counts() };
 }
 

@@ -48,5 +48,5 @@ export async function answerCall({ root, call, run, onFailure }: CallToAnswer): 
       return { status: error.status, body: error.toJSON() };
     }
   };
-  return call === undefined ? { ...(await act()), repeated: false } : answerOnce(root, call, act);
+  return call === undefined ? { ...(await act()), repeated: false } : answerOnce(root, call, { act });
 }

@@ -95,7 +95,7 @@ async function runTask(options: CheckRunnerOptions, run: { id: string; session: 
   if (!org) return log(`checks of ${id} wait: no valid org chart defines them right now (svc org validate)`); // the next scan tries again
   const pidFile = join(store.paths.checks, id);
   await endLeftover(pidFile);
-  if (!(await leaseChecks(store, id, session, toChecksLeaseMs(pending.checks, org)))) return; // cancelled or expired meanwhile
+  if (!(await leaseChecks(store, { taskId: id, sessionId: session }, toChecksLeaseMs(pending.checks, org)))) return; // cancelled or expired meanwhile
   const outcomes: CheckOutcome[] = [];
   let end: ChecksEnd | null = null;
   log(`running checks ${pending.checks.join(', ')} of ${id}`);
@@ -111,7 +111,7 @@ async function runTask(options: CheckRunnerOptions, run: { id: string; session: 
   if (isClosed()) return;
   end ??= { passed: true, checks: outcomes, durationMs: outcomes.reduce((sum, o) => sum + o.durationMs, 0) };
   const flow = stored.task.routing.workflow ? await toFlow(store.paths.root, stored.task.routing.workflow, org) : null;
-  const status = await finishChecks(store, id, session, end, flow);
+  const status = await finishChecks(store, { taskId: id, sessionId: session }, { end, flow });
   await options.onCommitted?.([id]);
   if (status) log(end.passed ? `checks of ${id} passed: now ${status}` : `check ${end.failed.name} of ${id} failed: now ${status}`);
 }

@@ -79,7 +79,7 @@ export async function removeTaskWorktree(store: Store, taskId: string, options: 
   const state = await worktreeState(record.repo, record.path);
   if (state === 'dirty' && !force) throw new GitError(`${record.path} has uncommitted changes: commit them, or pass --force to drop them`);
   if (state !== 'missing') await removeWorktree(record.repo, record.path, { force, root: record.root });
-  await markRemoved(store.paths.workspaces, record, store.clock().toISOString(), `svc task workspace --remove${force ? ' --force' : ''}`);
+  await markRemoved(store.paths.workspaces, record, { at: store.clock().toISOString(), reason: `svc task workspace --remove${force ? ' --force' : ''}` });
   await store.events.record(store.clock(), [{ type: 'workspace.removed', taskId, actor: 'operator', payload: { path: record.path, branch: record.branch, forced: force } }]);
   return state === 'missing' ? 'missing' : 'removed';
 }
@@ -102,7 +102,7 @@ async function cleanOne(options: WorkspaceCleanupOptions, host: string, which: {
   if (state === 'dirty') return keep(options, record, `uncommitted changes when the task was ${task.status}`);
   if (state === 'clean') await removeWorktree(record.repo, record.path, { root: record.root });
   const removedAt = store.clock();
-  await markRemoved(store.paths.workspaces, record, removedAt.toISOString(), `task ${task.status}`);
+  await markRemoved(store.paths.workspaces, record, { at: removedAt.toISOString(), reason: `task ${task.status}` });
   log(`removed the worktree of ${taskId} at ${record.path} (${task.status}); branch ${record.branch} is kept`);
   await store.events.record(removedAt, [{ type: 'workspace.removed', taskId, actor: 'system', payload: { path: record.path, branch: record.branch, existed: state === 'clean' } }]);
 }

@@ -99,7 +99,7 @@ async function pruneOne(store: Store, record: WorkspaceRecord, options: PruneOpt
     step('remove-worktree');
     if (!options.dryRun) {
       if (state === 'clean') await removeWorktree(record.repo, record.path, { root: record.root });
-      await markRemoved(store.paths.workspaces, record, at, 'svc workspace prune');
+      await markRemoved(store.paths.workspaces, record, { at, reason: 'svc workspace prune' });
       await store.events.record(store.clock(), [{ type: 'workspace.removed', taskId: record.taskId, actor: 'operator', payload: { path: record.path, branch: record.branch, existed: state === 'clean', pruned: true } }]);
     }
   }

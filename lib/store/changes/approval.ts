@@ -42,7 +42,7 @@ export function assertNotAwaiting(current: StoredTask, verb: string): void {
 }
 
 /** The metadata and event of a task arriving at an approval gate: blocked, awaiting a person. */
-export function toAwaitingArrival(task: Task, gate: string, now: Date, actor: string): { metadata: Record<string, unknown>; event: NonNullable<Change['events']>[number] } {
+export function toAwaitingArrival(task: Task, gate: string, { now, actor }: { now: Date; actor: string }): { metadata: Record<string, unknown>; event: NonNullable<Change['events']>[number] } {
   const awaiting: Awaiting = { gate, since: now.toISOString() };
   const metadata = { ...task.metadata, awaiting, blockReason: `awaiting approval at gate ${gate}` };
   return { metadata, event: { type: 'gate.awaiting', taskId: task.id, actor, payload: { workflow: task.gate?.workflow ?? null, gate } } };

@@ -7,7 +7,7 @@ import { createExclusive, ensureDir, unlinkDurable } from '../../fs/atomic.js';
 import { MAX_FILE_BYTES, parseFrontmatter } from '../../fs/frontmatter.js';
 import { readRegularFileSync } from '../../fs/regular-file.js';
 import { withLock } from '../../fs/lock/lock.js';
-import { findTaskFiles } from '../commit/protocol.js';
+import { findTaskFiles } from '../commit/copies.js';
 import { isLeaseLive } from './lease.js';
 import { toArchiveMonth } from '../disk/paths.js';
 import type { Store } from '../commit/store.js';

@@ -10,8 +10,14 @@ export interface DepResult {
   changed: boolean;
 }
 
+/** A dependency as given: the task (`arg`) and the task it waits for (`blockerArg`), by id or prefix. */
+export interface DepArgs {
+  arg: string;
+  blockerArg: string;
+}
+
 /** Makes `arg` wait for `blockerArg`; refuses unknown blockers and cycles. Adding twice is a no-op. */
-export async function addDependency(store: Store, arg: string, blockerArg: string, actor: string): Promise<DepResult> {
+export async function addDependency(store: Store, { arg, blockerArg }: DepArgs, actor: string): Promise<DepResult> {
   const taskId = await store.resolve(arg);
   const blockerId = await store.resolve(blockerArg).catch((err: unknown) => {
     if (err instanceof SvcError && err.code === 'not_found') {
@@ -33,7 +39,7 @@ export async function addDependency(store: Store, arg: string, blockerArg: strin
 }
 
 /** Removes a dependency; removing one that is not there is a no-op (`changed: false`). */
-export async function removeDependency(store: Store, arg: string, blockerArg: string, actor: string): Promise<DepResult> {
+export async function removeDependency(store: Store, { arg, blockerArg }: DepArgs, actor: string): Promise<DepResult> {
   const taskId = await store.resolve(arg);
   const current = await store.get(taskId);
   const blockerId = current.task.dependsOn.includes(blockerArg) ? blockerArg : await store.resolve(blockerArg).catch((err: unknown) => {

@@ -1,4 +1,4 @@
-import { CHECK_AGENT, MAX_DISPATCH_FAILURES, type AdapterKind } from '../../core/spawn.js';
+import { MAX_DISPATCH_FAILURES, type AdapterKind } from '../../core/spawn.js';
 import type { Task } from '../../core/task.js';
 import type { CommitResult } from '../commit/protocol.js';
 import type { Store } from '../commit/store.js';
@@ -60,6 +60,14 @@ export async function leaseTask(store: Store, taskId: string, request: LeaseRequ
   return result.changed ? { sessionId, result } : null;
 }
 
+/** An attempt that failed: its task, its session, the agent it ran and how it ended. */
+export interface FailedAttempt {
+  taskId: string;
+  sessionId: string;
+  agent: string;
+  failure: Failure;
+}
+
 /**
  * Records a failed attempt of `sessionId`: if the task is still in progress under that session it
  * goes back to ready with `dispatchFailures` + 1, `lastFailureReason` and, unless it is bound for
@@ -67,7 +75,8 @@ export async function leaseTask(store: Store, taskId: string, request: LeaseRequ
  * Returns the new count, or null when the session no longer holds the task (it was completed,
  * requeued or taken over).
  */
-export async function recordFailure(store: Store, taskId: string, sessionId: string, failure: Failure, agent: string, backoffMs: readonly number[] = []): Promise<number | null> {
+export async function recordFailure(store: Store, attempt: FailedAttempt, backoffMs: readonly number[] = []): Promise<number | null> {
+  const { taskId, sessionId, agent, failure } = attempt;
   const { reason } = failure;
   let failures: number | null = null;
   await store.commit(taskId, (current) => {
@@ -109,51 +118,6 @@ export async function deadletterTask(store: Store, taskId: string, last?: Failur
     };
   }, ACTOR);
   return out;
-}
-
-/**
- * Moves an in-progress task whose lease (still `sessionId`) has expired back to ready (`lease.expired`).
- * The daemon's own lease (its checks outlived their timeouts) also drops the completion they held back.
- */
-export async function expireLease(store: Store, taskId: string, sessionId: string): Promise<boolean> {
-  const result = await store.commit(taskId, (current) => {
-    const lease = current.task.lease;
-    if (current.status !== 'in-progress' || !lease || lease.sessionId !== sessionId) return null;
-    if (Date.parse(lease.expiresAt) > store.clock().getTime()) return null;
-    const { pendingCheck: _held, ...metadata } = current.task.metadata;
-    const checking = lease.agent === CHECK_AGENT;
-    return {
-      task: checking ? { ...current.task, metadata } : current.task, body: current.body, status: 'ready',
-      reason: checking ? 'lease expired: its checks did not end within their timeouts; the completion they held back is dropped' : 'lease expired',
-      events: [{ type: 'lease.expired', taskId, actor: ACTOR, payload: { agent: lease.agent, sessionId, expiredAt: lease.expiresAt } }],
-    };
-  }, ACTOR);
-  return result.transitioned;
-}
-
-/**
- * Moves a task still in progress under `sessionId` back to ready when that session's run ended
- * unseen: started by an earlier daemon (a crash or a restart), its exit status is unknown, so it
- * is not counted as a failed dispatch. Returns true when the task moved.
- */
-export async function requeueOrphanedRun(store: Store, taskId: string, sessionId: string): Promise<boolean> {
-  const result = await store.commit(taskId, (current) => {
-    if (current.status !== 'in-progress' || current.task.lease?.sessionId !== sessionId) return null;
-    return { task: current.task, body: current.body, status: 'ready', reason: 'its local agent, started by an earlier daemon, ended without completing (not counted as a failed dispatch)' };
-  }, ACTOR);
-  return result.transitioned;
-}
-
-/**
- * Moves a task still in progress under `sessionId` back to ready when its spawn was never handed
- * to an adapter (the daemon stopped between the lease and the spawn). Returns true when the task moved.
- */
-export async function requeueUnspawned(store: Store, taskId: string, sessionId: string): Promise<boolean> {
-  const result = await store.commit(taskId, (current) => {
-    if (current.status !== 'in-progress' || current.task.lease?.sessionId !== sessionId) return null;
-    return { task: current.task, body: current.body, status: 'ready', reason: 'spawn never handed to an adapter (daemon restart)' };
-  }, ACTOR);
-  return result.transitioned;
 }
 
 // --- internal ---

@@ -28,7 +28,7 @@ export interface SourceUpdateResult {
  * its lock): null when a file of that id exists in any status directory.
  */
 export async function createImportedTask(store: Store, task: Task, body: string): Promise<StoredTask | null> {
-  return createTaskFile(store.paths, task, body, { unseen: true });
+  return createTaskFile(store.paths, { task, body }, { unseen: true });
 }
 
 /**

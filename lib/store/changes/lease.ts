@@ -91,8 +91,7 @@ export function toRecoveryChange(current: StoredTask, reason: string): Change {
 export async function commitAsOperator(
   store: Store,
   arg: string,
-  options: Caller & { recover?: boolean | undefined },
-  build: (current: StoredTask) => Change | null,
+  options: Caller & { recover?: boolean | undefined; build: (current: StoredTask) => Change | null },
 ): Promise<Awaited<ReturnType<Store['commit']>>> {
   let recovered: { id: string; lease: Lease } | undefined;
   const result = await store.commit(arg, (current) => {
@@ -102,7 +101,7 @@ export async function commitAsOperator(
       recovered = { id: current.task.id, lease: current.task.lease };
       return toRecoveryChange(current, 'lease expired (recover-on-failure)');
     }
-    return build(current);
+    return options.build(current);
   }, options.actor);
   if (recovered) {
     const { id, lease } = recovered;

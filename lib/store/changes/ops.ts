@@ -1,7 +1,5 @@
 import { SvcError } from '../../core/errors.js';
-import type { Priority } from '../../core/priority.js';
-import { assertSchedulable, assertStatus, type Cause, type Status } from '../../core/status.js';
-import { assertTaskText, type Routing, type Task } from '../../core/task.js';
+import { assertStatus, type Cause, type Status } from '../../core/status.js';
 import { assertNotAwaiting } from './approval.js';
 import type { CommitResult } from '../commit/protocol.js';
 import { assertLeaseAllows, assertSession, type Caller } from './lease.js';
@@ -14,17 +12,18 @@ export interface ActOptions extends Caller {
 }
 
 /** Moves a task to `to` along the transition table; the same status is a no-op (`transitioned: false`). */
-export async function setStatus(store: Store, arg: string, to: Status, options: ActOptions & { cause?: Cause }): Promise<CommitResult> {
+export async function setStatus(store: Store, arg: string, options: ActOptions & { to: Status; cause?: Cause }): Promise<CommitResult> {
+  const { to } = options;
   assertStatus(to);
   return store.commit(arg, (current) => {
     assertLeaseAllows(current, store.clock(), options);
     if (to !== 'cancelled' && to !== current.status) assertNotAwaiting(current, `moved to ${to}`);
-    return toStatusChange(current, to, options.reason, options.cause);
+    return toStatusChange(current, to, { reason: options.reason, cause: options.cause });
   }, options.actor);
 }
 
 /** The change that moves `current` to `to` (null when it is already there); a block records where from (`metadata.blockedFrom`). */
-export function toStatusChange(current: StoredTask, to: Status, reason?: string, cause?: Cause) {
+export function toStatusChange(current: StoredTask, to: Status, { reason, cause }: { reason?: string | undefined; cause?: Cause | undefined } = {}) {
   if (current.status === to && current.task.status === to) return null;
   const task = { ...current.task, metadata: toBlockedFrom(current, to) };
   return { task, body: current.body, status: to, ...(reason ? { reason } : {}), ...(cause ? { cause } : {}) };
@@ -36,7 +35,7 @@ export async function promoteTask(store: Store, arg: string, options: ActOptions
     if (current.status !== 'backlog') {
       throw new SvcError('invalid_transition', `${current.task.id} is in ${current.status}, not backlog: only backlog tasks are promoted.`, `Use \`svc task status ${current.task.id} <status>\` to move it.`);
     }
-    return toStatusChange(current, 'ready', options.reason);
+    return toStatusChange(current, 'ready', { reason: options.reason });
   }, options.actor);
 }
 
@@ -108,50 +107,7 @@ export async function unblockTask(store: Store, arg: string, options: ActOptions
   }, options.actor);
 }
 
-/** Fields `editTask` can change. */
-export interface EditInput {
-  title?: string;
-  description?: string;
-  priority?: Priority;
-  routing?: Pick<Routing, 'agent' | 'team' | 'role' | 'tags'>;
-  /** Not dispatched before this time (ISO). */
-  notBefore?: string;
-  /** Due by this time (ISO). */
-  dueAt?: string;
-}
-
-/** Edits title, body (description), priority, routing, `notBefore` and `dueAt`; returns the names of the fields changed. */
-export async function editTask(store: Store, arg: string, input: EditInput, options: ActOptions): Promise<{ result: CommitResult; updatedFields: string[] }> {
-  assertTaskText(input.title, input.description);
-  let updatedFields: string[] = [];
-  const scheduling = SCHEDULING_FIELDS.filter((key) => input[key] !== undefined);
-  const result = await store.commit(arg, (current) => {
-    if (scheduling.length) assertSchedulable(current.task.id, current.status, `its ${scheduling.join(', ')}`);
-    const task: Task = { ...current.task };
-    updatedFields = [];
-    if (input.title !== undefined && input.title.trim() !== task.title) (task.title = input.title.trim(), updatedFields.push('title'));
-    if (input.priority !== undefined && input.priority !== task.priority) (task.priority = input.priority, updatedFields.push('priority'));
-    if (input.routing) {
-      const routing = { ...task.routing, ...withoutUndefined(input.routing) };
-      if (JSON.stringify(routing) !== JSON.stringify(task.routing)) (task.routing = routing, updatedFields.push('routing'));
-    }
-    for (const key of ['notBefore', 'dueAt'] as const) if (input[key] !== undefined && input[key] !== task[key]) (task[key] = input[key], updatedFields.push(key));
-    const body = input.description !== undefined && input.description !== current.body ? input.description : current.body;
-    if (body !== current.body) updatedFields.push('description');
-    if (!updatedFields.length) return null;
-    return { task, body, status: current.status, events: [{ type: 'task.updated', taskId: task.id, actor: options.actor, payload: { fields: updatedFields } }] };
-  }, options.actor);
-  return { result, updatedFields };
-}
-
 // --- internal ---
-
-/** What `editTask` changes that only matters to a task that may still run. */
-const SCHEDULING_FIELDS = ['priority', 'routing', 'notBefore', 'dueAt'] as const;
-
-function withoutUndefined<T extends object>(value: T): Partial<T> {
-  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
-}
 
 /** The metadata after a move to `to`: a block records the status it came from, any move out of blocked forgets it. */
 function toBlockedFrom(current: StoredTask, to: Status): Record<string, unknown> {

@@ -22,6 +22,8 @@ export interface ReconcileResult {
 
 /** Options of `applyReconcile`. */
 export interface ApplyOptions {
+  /** Who the repairs' events name (`doctor`, `filesystem`). */
+  actor: string;
   /** How long to wait for a task lock; the default outlasts the stale lock of a killed process. */
   lockWaitMs?: number;
   /** Where the events of the repairs go (the store's `events`); a failure to append them is not the repair's. */
@@ -36,7 +38,8 @@ export const RECONCILE_LOCK_WAIT_MS = LOCK_STALE_MS + 5_000;
  * task lock, heals through the commit protocol (which logs one `task.transitioned`, actor
  * `filesystem`). Each action is re-checked first; running it twice does nothing the second time.
  */
-export async function applyReconcile(paths: Paths, plan: ReconcilePlan, actor: string, options: ApplyOptions = {}): Promise<ReconcileResult> {
+export async function applyReconcile(paths: Paths, plan: ReconcilePlan, options: ApplyOptions): Promise<ReconcileResult> {
+  const { actor } = options;
   const waitMs = options.lockWaitMs ?? RECONCILE_LOCK_WAIT_MS;
   const events = options.events ?? createEventLog(paths.root);
   const result: ReconcileResult = { applied: [], skipped: [], failed: [], remaining: [] };
@@ -46,7 +49,7 @@ export async function applyReconcile(paths: Paths, plan: ReconcilePlan, actor: s
       continue;
     }
     try {
-      const done = await applyAction(paths, plan.now, action, { actor, waitMs, events });
+      const done = await applyAction(paths, action, { actor, waitMs, events, now: plan.now });
       (done ? result.applied : result.skipped).push(action);
     } catch (err) {
       result.failed.push({ action, message: describeError(err) });
@@ -61,9 +64,12 @@ interface How {
   actor: string;
   waitMs: number;
   events: EventLog;
+  /** The time of the plan, which the repairs record. */
+  now: Date;
 }
 
-async function applyAction(paths: Paths, now: Date, action: ReconcileAction, how: How): Promise<boolean> {
+async function applyAction(paths: Paths, action: ReconcileAction, how: How): Promise<boolean> {
+  const { now } = how;
   const lock = <T>(id: string, fn: () => Promise<T>) => withLock(paths.lockFile(id), { what: id, waitMs: how.waitMs }, fn);
   switch (action.kind) {
     case 'missing':
@@ -77,7 +83,7 @@ async function applyAction(paths: Paths, now: Date, action: ReconcileAction, how
       return moved !== null;
     }
     case 'heal':
-      return heal(paths, action.id, now, how);
+      return heal(paths, action.id, how);
     default:
       return false;
   }
@@ -85,17 +91,18 @@ async function applyAction(paths: Paths, now: Date, action: ReconcileAction, how
 
 async function resolveDuplicate(paths: Paths, id: string, now: Date): Promise<{ kept: string; conflicts: string[] } | null> {
   const look = async () => ((await readCopies(STATUSES.map((status) => ({ id, status, path: paths.taskFile(status, id) })))).get(id) ?? []).filter(isStored);
-  const valid = (await confirmCopies(paths.tasks, id, await look(), look, (copy) => copy.stamp.ino)).sort(byNewest);
+  const valid = (await confirmCopies(paths.tasks, id, { first: await look(), look, inoOf: (copy) => copy.stamp.ino })).sort(byNewest);
   if (valid.length < 2) return null;
   const conflicts: string[] = [];
   for (const loser of valid.slice(1)) conflicts.push(relative(paths.root, await moveToConflicts(paths, loser.path, now)));
   return { kept: relative(paths.root, valid[0]!.path), conflicts };
 }
 
-async function heal(paths: Paths, id: string, now: Date, how: How): Promise<boolean> {
+async function heal(paths: Paths, id: string, how: How): Promise<boolean> {
   try {
-    const result = await commitTask(paths, id, (cur) => (cur.task.status === cur.status ? null : { task: cur.task, body: cur.body, status: cur.status }), {
-      now, actor: how.actor, lockWaitMs: how.waitMs, events: how.events,
+    const result = await commitTask(paths, id, {
+      change: (cur) => (cur.task.status === cur.status ? null : { task: cur.task, body: cur.body, status: cur.status }),
+      now: how.now, actor: how.actor, lockWaitMs: how.waitMs, events: how.events,
     });
     return result.changed;
   } catch (err) {

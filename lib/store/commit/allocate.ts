@@ -3,7 +3,7 @@ import { hasCode } from '../../core/errors.js';
 import { formatTaskId, toIdDate, toSeq } from '../../core/ids.js';
 import { STATUSES } from '../../core/status.js';
 import { createEmptyExclusive, ensureDir } from '../../fs/atomic.js';
-import { findTaskFiles } from './protocol.js';
+import { findTaskFiles } from './copies.js';
 import type { Paths } from '../disk/paths.js';
 
 /** Next sequence number to try, per reservation directory (a hint: the reservation decides). */

@@ -5,6 +5,13 @@ import { stalenessBoundMs } from '../../fs/network-fs.js';
 /** How many looks past the staleness bound may disagree before the task counts as changing too fast to judge. */
 const MAX_LOOKS = 4;
 
+/** The copies of a task: those a first look found, how to look again, and the inode of a copy (undefined when unknown). */
+export interface CopyLooks<T> {
+  first: T[];
+  look: () => Promise<T[]>;
+  inoOf: (copy: T) => bigint | undefined;
+}
+
 /**
  * Confirms that a task really has the several copies a first look found (`first`), before any of
  * them is moved away. On a local disk a look is the truth and `first` is returned as it is. On a
@@ -15,7 +22,8 @@ const MAX_LOOKS = 4;
  * no two of them are one file (`inoOf`: the ghost and the real name share an inode, two copies
  * never do); a name that vanished meanwhile was a cached ghost. Returns what the last look found.
  */
-export async function confirmCopies<T extends { path: string }>(dir: string, id: string, first: T[], look: () => Promise<T[]>, inoOf: (copy: T) => bigint | undefined): Promise<T[]> {
+export async function confirmCopies<T extends { path: string }>(dir: string, id: string, looks: CopyLooks<T>): Promise<T[]> {
+  const { first, look, inoOf } = looks;
   const boundMs = stalenessBoundMs(dir);
   if (first.length < 2 || boundMs === 0) return first;
   let before = first;

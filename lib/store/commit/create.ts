@@ -3,7 +3,8 @@ import { createExclusive } from '../../fs/atomic.js';
 import { withLock } from '../../fs/lock/lock.js';
 import type { Paths } from '../disk/paths.js';
 import { renderTask, type StoredTask } from '../disk/task-file.js';
-import { findTaskFiles, toStored } from './protocol.js';
+import { findTaskFiles } from './copies.js';
+import { toStored } from './protocol.js';
 
 /** Options of `createTaskFile`. */
 export interface CreateFileOptions {
@@ -18,12 +19,12 @@ export interface CreateFileOptions {
  * another file) under the task's lock. Returns the task as written, or null when the id is taken.
  * The file is not read back after the lock is released: the scheduler may move it at once (another host too).
  */
-export async function createTaskFile(paths: Paths, task: Task, body: string, options: CreateFileOptions = {}): Promise<StoredTask | null> {
+export async function createTaskFile(paths: Paths, { task, body }: { task: Task; body: string }, options: CreateFileOptions = {}): Promise<StoredTask | null> {
   const path = paths.taskFile(task.status, task.id);
   const content = renderTask(task, body);
   const lock = { what: task.id, ...(options.lockWaitMs !== undefined ? { waitMs: options.lockWaitMs } : {}) };
   return withLock(paths.lockFile(task.id), lock, async () => {
     if (options.unseen && (await findTaskFiles(paths, task.id)).length > 0) return null;
-    return (await createExclusive(path, content)) ? toStored(path, task, content, task.status) : null;
+    return (await createExclusive(path, content)) ? toStored(path, task, { content, status: task.status }) : null;
   });
 }

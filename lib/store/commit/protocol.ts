@@ -1,9 +1,9 @@
 import { lstatSync } from 'node:fs';
 import { lstat, unlink } from 'node:fs/promises';
 import { dirname, relative } from 'node:path';
-import { isGone, SvcError, toError } from '../../core/errors.js';
+import { isGone, SvcError } from '../../core/errors.js';
 import type { EventPayloads } from '../../core/events.js';
-import { assertTransition, STATUSES, type Cause, type Status } from '../../core/status.js';
+import { assertTransition, type Cause, type Status } from '../../core/status.js';
 import { parseTask, type Task } from '../../core/task.js';
 import { ensureDir, unlinkDurable } from '../../fs/atomic.js';
 import { MAX_FILE_BYTES } from '../../fs/frontmatter.js';
@@ -14,8 +14,8 @@ import { isNetworkDir } from '../../fs/network-fs.js';
 import { confirmCopies } from './confirm-copies.js';
 import type { EventInput, EventLog } from '../events/log.js';
 import type { Paths } from '../disk/paths.js';
-import { readTaskFileSettled } from '../disk/settled-read.js';
-import { isSameStamp, readTaskFile, renderTask, type StoredTask } from '../disk/task-file.js';
+import { isSameStamp, renderTask, type StoredTask } from '../disk/task-file.js';
+import { readCopies } from './copies.js';
 
 /** What a change function asks for: the new frontmatter and body, and the status to end in. */
 export interface Change {
@@ -60,13 +60,14 @@ export interface CommitResult {
  * target directory, unlink the old file only if it is still the one read, release, log. Once the file
  * is written the result is success: the events are recorded by a log that never rejects.
  */
-export async function commitTask(paths: Paths, id: string, change: ChangeFn, options: CommitOptions): Promise<CommitResult> {
+export async function commitTask(paths: Paths, id: string, options: CommitOptions & { change: ChangeFn }): Promise<CommitResult> {
+  const { change } = options;
   const events: EventInput[] = [];
   const conflicts: string[] = [];
   let cause: string | undefined;
   const result = await withLock(paths.lockFile(id), { what: id, waitMs: options.lockWaitMs }, async (lock) => {
     for (let attempt = 0; attempt < 3; attempt++) {
-      const current = await locateTask(paths, id, options.now, conflicts);
+      const current = await locateTask(paths, id, { now: options.now, moved: conflicts });
       const wanted = await change(current);
       if (!wanted) return { before: current, after: current, changed: false, transitioned: false };
       const next = toNextTask(current, wanted, options.now);
@@ -88,7 +89,7 @@ export async function commitTask(paths: Paths, id: string, change: ChangeFn, opt
       }
       events.push(...toEvents(current, wanted, options.actor));
       cause = wanted.cause;
-      const after = toStored(target, next, content, wanted.status);
+      const after = toStored(target, next, { content, status: wanted.status });
       return { before: current, after, changed: true, transitioned: wanted.status !== current.status };
     }
     throw new SvcError('locked', `${id} kept changing on disk while being written.`, 'Someone is editing the file by hand; retry when they are done.');
@@ -107,8 +108,12 @@ export async function commitTask(paths: Paths, id: string, change: ChangeFn, opt
  * filesystem's staleness bound still finds both (`confirmCopies`): nothing is repaired on a cached look.
  * Each copy moved away is added to `moved` (its new path, relative to the root).
  */
-export async function locateTask(paths: Paths, id: string, now: Date, moved: string[] = []): Promise<StoredTask> {
-  const copies = await confirmCopies(paths.tasks, id, await readCopies(paths, id), () => readCopies(paths, id), ({ copy }) => (copy instanceof Error ? undefined : copy.stamp.ino));
+export async function locateTask(paths: Paths, id: string, { now, moved = [] }: { now: Date; moved?: string[] }): Promise<StoredTask> {
+  const copies = await confirmCopies(paths.tasks, id, {
+    first: await readCopies(paths, id),
+    look: () => readCopies(paths, id),
+    inoOf: ({ copy }) => (copy instanceof Error ? undefined : copy.stamp.ino),
+  });
   const broken = copies.find(({ copy }) => copy instanceof Error);
   if (broken && copies.length === 1) throw broken.copy;
   if (broken) {
@@ -118,43 +123,6 @@ export async function locateTask(paths: Paths, id: string, now: Date, moved: str
   const [winner, ...losers] = copies.map(({ copy }) => copy as StoredTask).sort(byNewest);
   for (const loser of losers) moved.push(relative(paths.root, await moveToConflicts(paths, loser.path, now)));
   return winner!;
-}
-
-/** One copy of a task as read: the task, or why it does not parse. */
-export interface ReadCopy {
-  path: string;
-  copy: StoredTask | Error;
-}
-
-/**
- * Reads every copy of `id` that opens (normally one); `not_found` when none does. A copy gone by
- * the time it is opened moved meanwhile, or was only a network filesystem's cached look: the
- * search is repeated a few times before the task counts as missing. A copy that fails to parse is
- * read a second time (`readTaskFileSettled`) unless `settle` is false.
- */
-export async function readCopies(paths: Paths, id: string, options: { settle?: boolean } = {}): Promise<ReadCopy[]> {
-  const read = (path: string) => (options.settle === false ? readTaskFile(path) : readTaskFileSettled(path));
-  for (let attempt = 0; attempt < 3; attempt++) {
-    const found = await findTaskFiles(paths, id);
-    if (found.length === 0) break;
-    const copies = await Promise.all(found.map(async (path) => ({ path, copy: await read(path).catch((err: unknown) => toError(err)) })));
-    const present = copies.filter(({ copy }) => !isGone(copy));
-    if (present.length) return present;
-  }
-  throw new SvcError('not_found', `Task ${id} does not exist.`, 'List tasks with `svc task list`.');
-}
-
-/**
- * The paths of every copy of `id` in the status directories (normally one). Synchronous on a local
- * disk on purpose: seven stats of one inode each cost microseconds, seven thread-pool round trips
- * do not. On a network filesystem each stat waits on the server: there they run in parallel, off
- * the event loop.
- */
-export async function findTaskFiles(paths: Paths, id: string): Promise<string[]> {
-  const candidates = STATUSES.map((status) => paths.taskFile(status, id));
-  if (!isNetworkDir(paths.tasks)) return candidates.filter((path) => lstatSync(path, { throwIfNoEntry: false }) !== undefined);
-  const found = await Promise.all(candidates.map((path) => lstat(path).then(() => path, (err: unknown) => (isGone(err) ? null : Promise.reject(err)))));
-  return found.filter((path): path is string => path !== null);
 }
 
 /** Orders copies of one task: later `updatedAt` first, then later file time. */
@@ -179,7 +147,7 @@ export async function moveToConflicts(paths: Paths, path: string, now: Date): Pr
  * committed, the caller succeeds. A stamp that cannot be taken (the file already moved on) is zero,
  * which only makes a later stamp comparison ask for a re-read.
  */
-export function toStored(path: string, task: Task, content: string, status: Status): StoredTask {
+export function toStored(path: string, task: Task, { content, status }: { content: string; status: Status }): StoredTask {
   const written = lstatSync(path, { bigint: true, throwIfNoEntry: false });
   const body = content.slice(content.indexOf('\n---\n') + 5).replace(/^\r?\n/, '');
   const stamp = written ? { ino: written.ino, size: written.size, mtimeNs: written.mtimeNs } : { ino: 0n, size: 0n, mtimeNs: 0n };

@@ -4,18 +4,21 @@ import { compareText } from '../../core/compare.js';
 import { forEachLimit } from '../../core/limit.js';
 import { describeError, hasCode, isGone } from '../../core/errors.js';
 import { isSafeId, resolveIdArg, toIdDate } from '../../core/ids.js';
-import { DEFAULT_PRIORITY, type Priority } from '../../core/priority.js';
 import { STATUSES, type Status } from '../../core/status.js';
-import { assertTaskText, parseTask, type Routing, type Task } from '../../core/task.js';
+import { assertTaskText, parseTask } from '../../core/task.js';
 import { systemClock, type Clock } from '../../core/time/clock.js';
 import { ensureDir, isNameTaken } from '../../fs/atomic.js';
 import { allocateId } from './allocate.js';
 import { createTaskFile } from './create.js';
-import { byNewest, commitTask, findTaskFiles, readCopies, type ChangeFn, type CommitResult, type Fault } from './protocol.js';
+import { findTaskFiles, readCopies } from './copies.js';
+import { PROBE_ID, toNewTask, type CreateInput } from './new-task.js';
+import { byNewest, commitTask, type ChangeFn, type CommitResult, type Fault } from './protocol.js';
 import { createEventLog, type EventInput, type EventLog } from '../events/log.js';
 import { toPaths, toTaskId, type Paths } from '../disk/paths.js';
 import { readTaskFileSettled } from '../disk/settled-read.js';
 import { renderTask, type StoredTask } from '../disk/task-file.js';
+
+export type { CreateInput } from './new-task.js';
 
 /** Options of `createStore`: the root, and the clock and uuid source tests control. */
 export interface StoreOptions {
@@ -32,27 +35,6 @@ export interface StoreOptions {
   onRecordEvents?: (events: readonly EventInput[]) => void;
   /** Fault injection for crash tests (see `commitTask`); never set otherwise. */
   fault?: Fault;
-}
-
-/** What a new task needs; everything else gets its default. */
-export interface CreateInput {
-  title: string;
-  body?: string;
-  status?: 'backlog' | 'ready';
-  project?: string;
-  priority?: Priority;
-  routing?: Routing;
-  dependsOn?: string[];
-  parentId?: string;
-  metadata?: Record<string, unknown>;
-  sla?: Task['sla'];
-  gate?: Task['gate'];
-  /** Not dispatched before this time (ISO). */
-  notBefore?: string;
-  /** Expected done by this time (ISO). */
-  dueAt?: string;
-  createdBy: string;
-  actor?: string;
 }
 
 /** A file under `tasks/` that is not a valid task, with the reason. */
@@ -118,11 +100,11 @@ export function createStore(options: StoreOptions): Store {
       const status = input.status ?? 'backlog';
       const body = input.body ?? '';
       // Everything is checked before an id is reserved: a refused create leaves no trace.
-      renderTask(parseTask(toNewTask(PROBE_ID, status, input, now), 'new task'), body, 'new task');
+      renderTask(parseTask(toNewTask({ id: PROBE_ID, status }, input, now), 'new task'), body, 'new task');
       for (;;) {
         const id = await allocateId(paths, now);
-        const task = parseTask(toNewTask(id, status, input, now), `new task ${id}`);
-        const created = await createTaskFile(paths, task, body, { lockWaitMs });
+        const task = parseTask(toNewTask({ id, status }, input, now), `new task ${id}`);
+        const created = await createTaskFile(paths, { task, body }, { lockWaitMs });
         if (!created) continue;
         const { title, priority, routing, createdBy } = task;
         await events.record(now, [
@@ -151,7 +133,7 @@ export function createStore(options: StoreOptions): Store {
 
     async commit(arg: string, change: ChangeFn, actor: string): Promise<CommitResult> {
       const id = await this.resolve(arg);
-      return commitTask(paths, id, change, { now: clock(), actor, lockWaitMs, events, ...(options.fault ? { fault: options.fault } : {}) });
+      return commitTask(paths, id, { change, now: clock(), actor, lockWaitMs, events, ...(options.fault ? { fault: options.fault } : {}) });
     },
   };
 }
@@ -208,24 +190,6 @@ export async function listTasks(paths: Paths, statuses: readonly Status[]): Prom
 }
 
 // --- internal ---
-
-/** A valid id for checking a new task before its real id is reserved. */
-const PROBE_ID = 'TASK-0000-00-00-000';
-
-function toNewTask(id: string, status: Status, input: CreateInput, now: Date): Task {
-  const stamp = now.toISOString();
-  const task: Task = {
-    schemaVersion: 1, id, project: input.project ?? 'default', title: input.title.trim(), status,
-    priority: input.priority ?? DEFAULT_PRIORITY, routing: input.routing ?? {}, createdAt: stamp, updatedAt: stamp,
-    lastTransitionAt: stamp, createdBy: input.createdBy, dependsOn: input.dependsOn ?? [], metadata: input.metadata ?? {},
-  };
-  if (input.sla) task.sla = input.sla;
-  if (input.parentId) task.parentId = input.parentId;
-  if (input.gate) task.gate = input.gate;
-  if (input.notBefore) task.notBefore = input.notBefore;
-  if (input.dueAt) task.dueAt = input.dueAt;
-  return task;
-}
 
 async function readdirOrEmpty(dir: string): Promise<string[]> {
   try {

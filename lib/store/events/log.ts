@@ -191,8 +191,10 @@ function toDays(lines: readonly DayLine[]): { date: string; text: string; count:
   const out: { date: string; text: string; count: number }[] = [];
   for (const { date, line } of lines) {
     const last = out[out.length - 1];
-    if (last?.date === date) (last.text += line, last.count++);
-    else out.push({ date, text: line, count: 1 });
+    if (last?.date === date) {
+      last.text += line;
+      last.count++;
+    } else out.push({ date, text: line, count: 1 });
   }
   return out;
 }

@@ -100,7 +100,7 @@ async function drain(file: string, state: FileState, options: EventTailOptions):
       state.offset += bytesRead;
       let data = state.partial.length ? Buffer.concat([state.partial, chunk.subarray(0, bytesRead)]) : chunk.subarray(0, bytesRead);
       for (let end = data.indexOf(10); end !== -1; end = data.indexOf(10)) {
-        emit(file, ++state.line, data.subarray(0, end).toString('utf8'), options);
+        emit({ file, line: ++state.line }, data.subarray(0, end).toString('utf8'), options);
         data = data.subarray(end + 1);
       }
       state.partial = Buffer.from(data);
@@ -110,7 +110,8 @@ async function drain(file: string, state: FileState, options: EventTailOptions):
   }
 }
 
-function emit(file: string, line: number, text: string, options: EventTailOptions): void {
+/** Hands one line of `file` (numbered from 1) on as an event, or as a bad line. */
+function emit({ file, line }: { file: string; line: number }, text: string, options: EventTailOptions): void {
   if (!text.trim()) return;
   let event: unknown;
   try {

@@ -49,7 +49,7 @@ export interface IndexEntry {
 }
 
 /** The same checks as the store's `readTaskFile`, on a synchronous read, into a compact entry. */
-export function readEntrySync(paths: Paths, status: Status, id: string, stamp: string): IndexEntry {
+export function readEntrySync(paths: Paths, { status, id }: { status: Status; id: string }, stamp: string): IndexEntry {
   const path = paths.taskFile(status, id);
   const parsed = parseFrontmatter(readRegularFileSync(path, MAX_FILE_BYTES).text, path);
   const task = parseTask(parsed.data, path);

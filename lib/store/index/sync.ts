@@ -57,7 +57,7 @@ export function loadFile(state: IndexState, file: { id: string; status: Status }
   const path = state.paths.taskFile(file.status, file.id);
   try {
     const s = lstatSync(path);
-    const entry = readEntrySync(state.paths, file.status, file.id, toStamp(s));
+    const entry = readEntrySync(state.paths, file, toStamp(s));
     const seen = state.entries.get(file.id);
     if (!seen || seen.status === file.status || isNewer(entry, seen)) setEntry(state, entry, true);
     return undefined;
@@ -82,7 +82,7 @@ export async function relocate(state: IndexState, id: string, attempt = 0): Prom
   let best: IndexEntry | undefined;
   let found = 0;
   let gone = false;
-  const bad: { path: string; status: Status; err: unknown; stamp: string }[] = [];
+  const bad: BadFile[] = [];
   for (const { status, stamp } of copies) {
     const path = state.paths.taskFile(status, id);
     try {
@@ -102,7 +102,7 @@ export async function relocate(state: IndexState, id: string, attempt = 0): Prom
   if (state.gen.get(id) !== gen) return;
   if (found > 1) call(state, () => state.options.onNeedsRepair?.(id, 'duplicate'));
   for (const status of STATUSES) state.invalid.delete(state.paths.taskFile(status, id));
-  for (const b of bad) setInvalid(state, b.path, b.status, b.err, b.stamp);
+  for (const b of bad) setInvalid(state, b);
   if (best) setEntry(state, best);
   else removeEntry(state, id);
 }
@@ -132,7 +132,7 @@ export async function syncDir(state: IndexState, status: Status, mode: 'stat' | 
     if (stamps[i] !== (state.entries.get(id)?.stamp ?? state.invalid.get(paths[i]!)?.stamp)) candidates.push(id);
   });
   for (const id of state.byStatus[status]) if (!seen.has(id)) candidates.push(id);
-  recordDir(state, status, dirStat, started);
+  recordDir(state, status, { dirStat, syncedAt: started });
   return candidates;
 }
 
@@ -158,7 +158,7 @@ export async function statDir(state: IndexState, status: Status): Promise<{ mtim
 }
 
 /** Remembers a directory's mtime as of a sync that began at `syncedAt`. */
-export function recordDir(state: IndexState, status: Status, dirStat: { mtimeNs: bigint } | null | undefined, syncedAt: number): void {
+export function recordDir(state: IndexState, status: Status, { dirStat, syncedAt }: { dirStat: { mtimeNs: bigint } | null | undefined; syncedAt: number }): void {
   if (dirStat) state.dirs.set(status, { mtimeNs: dirStat.mtimeNs, syncedAt });
   else state.dirs.delete(status);
 }
@@ -201,7 +201,15 @@ function removeEntry(state: IndexState, id: string): void {
   if (before) call(state, () => state.options.onTouched?.(id));
 }
 
-function setInvalid(state: IndexState, path: string, status: Status, err: unknown, stamp: string | null): void {
+/** A task file that could not be read: where, and why. */
+interface BadFile {
+  path: string;
+  status: Status;
+  err: unknown;
+  stamp: string | null;
+}
+
+function setInvalid(state: IndexState, { path, status, err, stamp }: BadFile): void {
   const message = describeError(err);
   const seen = state.invalid.get(path);
   state.invalid.set(path, { path, status, message, stamp: stamp ?? '' });

@@ -155,7 +155,7 @@ async function loadInitial(state: IndexState): Promise<void> {
   }
   const rereads = files.map((file) => loadFile(state, file, -1)).filter((reread) => reread !== undefined);
   await Promise.all(rereads);
-  STATUSES.forEach((status, i) => recordDir(state, status, dirStats[i], started));
+  STATUSES.forEach((status, i) => recordDir(state, status, { dirStat: dirStats[i], syncedAt: started }));
 }
 
 /** Reads the terminal tasks counted by name, in short synchronous slices that pause while `busy()` (watcher events, updates, dispatches). */
@@ -165,7 +165,15 @@ async function loadTerminal(state: IndexState, busy: () => boolean): Promise<voi
     for (const id of state.byStatus[status]) if (!state.entries.has(id)) files.push({ id, status, gen: state.gen.get(id) ?? 0 });
   }
   await nextTurn();
-  await inSlices(files, (file) => !state.closed && (loadFile(state, file, file.gen), true), busy);
+  await inSlices(
+    files,
+    (file) => {
+      if (state.closed) return false;
+      loadFile(state, file, file.gen);
+      return true;
+    },
+    busy,
+  );
 }
 
 /** Wraps `fn` so concurrent callers share runs, and a caller never gets a run that began before it asked. */
@@ -177,7 +185,12 @@ function coalesce(fn: () => Promise<void>): () => Promise<void> {
       running = fn().finally(() => (running = null));
       return running;
     }
-    queued ??= running.catch(() => undefined).then(() => ((queued = null), run()));
+    queued ??= running
+      .catch(() => undefined)
+      .then(() => {
+        queued = null;
+        return run();
+      });
     return queued;
   };
   return run;

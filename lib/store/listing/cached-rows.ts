@@ -51,7 +51,7 @@ export async function listCachedRows(paths: Paths, options: CachedRowsOptions): 
   }
   for (const [status, ids] of single) {
     const cache = loadRowCache(paths.rowCache(status), status, options.version);
-    await readRows(paths, status, ids, cache, rows, invalid);
+    await readRows(paths, { status, ids, cache }, { rows, invalid });
     await cache.save(new Set(ids.map((id) => `${id}.md`)));
   }
   for (const [id, found] of twice) {
@@ -83,7 +83,11 @@ export async function readTaskNames(paths: Paths): Promise<Map<string, Status[]>
 // --- internal ---
 
 /** Reads the rows of `ids` in `status` into `rows`, from the cache where it holds the same file version. */
-async function readRows(paths: Paths, status: Status, ids: readonly string[], cache: RowCache, rows: ListRow[], invalid: InvalidFile[]): Promise<void> {
+async function readRows(
+  paths: Paths,
+  { status, ids, cache }: { status: Status; ids: readonly string[]; cache: RowCache },
+  { rows, invalid }: { rows: ListRow[]; invalid: InvalidFile[] },
+): Promise<void> {
   const stale: { path: string; name: string }[] = [];
   for (const id of ids) {
     const path = paths.taskFile(status, id);

@@ -45,7 +45,11 @@ export function loadRowCache(file: string, status: Status, version: string): Row
       changed = true;
     },
     async save(present) {
-      for (const name of Object.keys(entries)) if (!present.has(name)) (delete entries[name], (changed = true));
+      for (const name of Object.keys(entries)) {
+        if (present.has(name)) continue;
+        delete entries[name];
+        changed = true;
+      }
       if (!changed) return;
       try {
         await mkdir(dirname(file), { recursive: true, mode: 0o700 });

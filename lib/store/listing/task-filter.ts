@@ -72,12 +72,18 @@ export function fromFilterQuery(query: URLSearchParams): TaskFilter {
 }
 
 
+/** How `selectTasks` reads a task: its filter fields, and its body (read only when needed). */
+export interface TaskFields<T> {
+  fieldsOf: (task: T) => FilterFields;
+  readBody: (task: T) => Promise<string>;
+}
+
 /**
  * The tasks that pass every filter, in order. Bodies are read (`readBody`) only for tasks that pass
  * the other filters and whose title lacks a word of `text`; one that cannot be read (gone meanwhile,
  * invalid) does not match.
  */
-export async function selectTasks<T>(tasks: Iterable<T>, filter: TaskFilter, fieldsOf: (task: T) => FilterFields, readBody: (task: T) => Promise<string>): Promise<T[]> {
+export async function selectTasks<T>(tasks: Iterable<T>, filter: TaskFilter, { fieldsOf, readBody }: TaskFields<T>): Promise<T[]> {
   const words = toWords(filter.text);
   const out: T[] = [];
   for (const task of tasks) {

@@ -49,7 +49,8 @@ export async function readAgentPauses(paths: Paths): Promise<Map<string, AgentPa
  * one `agent.paused` or `agent.resumed` event. Pausing a paused agent keeps its first pause (a new
  * reason replaces the old); resuming an agent that is not paused changes nothing.
  */
-export async function setAgentPause(paths: Paths, events: EventLog, change: PauseChange, now: Date): Promise<PauseResult> {
+export async function setAgentPause(paths: Paths, events: EventLog, change: PauseChange & { now: Date }): Promise<PauseResult> {
+  const { now } = change;
   const result = await withLock(paths.agentPausesLock, { what: 'the agent pauses', waitMs: 5000 }, async (lock) => {
     const pauses = await readAgentPauses(paths);
     const before = pauses.get(change.agent);

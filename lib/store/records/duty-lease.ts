@@ -30,6 +30,13 @@ export interface DutyClaim {
   record: DutyRecord | null;
 }
 
+/** Who claims a duty (`self`), when, and how long an owner's last renewal holds it (`ttlMs`). */
+export interface DutyClaimer {
+  self: DutyOwner;
+  now: Date;
+  ttlMs: number;
+}
+
 /**
  * Claims or renews a team-wide duty for `self`, under the duty's lock: a daemon that holds it renews
  * it; one that does not takes it over only when the file is missing, its owner has not renewed it
@@ -37,11 +44,12 @@ export interface DutyClaim {
  * host that is gone (a restarted daemon goes on at once). The state the last owner saved stays
  * in the record for the new one. One owner at a time, whatever the number of daemons sharing the tree.
  */
-export async function claimDuty(paths: Paths, duty: string, self: DutyOwner, now: Date, ttlMs: number): Promise<DutyClaim> {
+export async function claimDuty(paths: Paths, duty: string, claimer: DutyClaimer): Promise<DutyClaim> {
+  const { self, now } = claimer;
   return withDutyLock(paths, duty, async () => {
-    const record = await confirmFree(paths, duty, self, now, ttlMs);
+    const record = await confirmFree(paths, duty, claimer);
     const mine = record !== null && isOwner(record, self);
-    if (!isFree(record, self, now, ttlMs)) return { held: false, tookOver: false, record };
+    if (!isFree(record, claimer)) return { held: false, tookOver: false, record };
     const next: DutyRecord = { duty, owner: self, renewedAt: now.toISOString(), ...(record?.state === undefined ? {} : { state: record.state }) };
     await writeDuty(paths, next);
     return { held: true, tookOver: !mine, record: next };
@@ -49,7 +57,7 @@ export async function claimDuty(paths: Paths, duty: string, self: DutyOwner, now
 }
 
 /** Saves the state of a duty `self` holds (for the next owner); false, and nothing written, when another daemon holds it now. */
-export async function saveDutyState(paths: Paths, duty: string, self: DutyOwner, now: Date, state: unknown): Promise<boolean> {
+export async function saveDutyState(paths: Paths, duty: string, { self, now, state }: { self: DutyOwner; now: Date; state: unknown }): Promise<boolean> {
   return withDutyLock(paths, duty, async () => {
     const record = await readDuty(paths, duty);
     if (record && !isOwner(record, self)) return false;
@@ -82,7 +90,7 @@ export async function readDuty(paths: Paths, duty: string): Promise<DutyRecord |
 // --- internal ---
 
 /** True when `self` may write the duty's record: it holds it, or nobody holds it now. */
-function isFree(record: DutyRecord | null, self: DutyOwner, now: Date, ttlMs: number): boolean {
+function isFree(record: DutyRecord | null, { self, now, ttlMs }: DutyClaimer): boolean {
   if (record === null || isOwner(record, self)) return true;
   return Date.parse(record.renewedAt) <= now.getTime() - ttlMs || isDeadHere(record.owner);
 }
@@ -94,11 +102,12 @@ function isFree(record: DutyRecord | null, self: DutyOwner, now: Date, ttlMs: nu
  * staleness bound), before anyone takes the duty on its word. Two owners at once would each count
  * half of a team's completions and hand over the other's state lost.
  */
-async function confirmFree(paths: Paths, duty: string, self: DutyOwner, now: Date, ttlMs: number): Promise<DutyRecord | null> {
+async function confirmFree(paths: Paths, duty: string, claimer: DutyClaimer): Promise<DutyRecord | null> {
+  const { self } = claimer;
   const record = await readDuty(paths, duty);
   const file = paths.dutyFile(duty);
   const boundMs = stalenessBoundMs(paths.tasks);
-  if (boundMs === 0 || (record !== null && isOwner(record, self)) || !isFree(record, self, now, ttlMs)) return record;
+  if (boundMs === 0 || (record !== null && isOwner(record, self)) || !isFree(record, claimer)) return record;
   await forgetCached(file);
   await new Promise((resolve) => setTimeout(resolve, boundMs));
   return readDuty(paths, duty);

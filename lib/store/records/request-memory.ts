@@ -23,6 +23,8 @@ export interface RequestCall {
 
 /** Options of `answerOnce`. */
 export interface AnswerOnceOptions {
+  /** The call's work, run at most once per request id. */
+  act: () => Promise<Answer>;
   now?: () => Date;
   /** How long a repeat waits for a first call still running before `unavailable` (default 60 s). */
   waitMs?: number;
@@ -37,7 +39,8 @@ export interface AnswerOnceOptions {
  * answer that means nothing was done (`locked`, `unavailable`, `no_space`) is not remembered, so a
  * retry acts. The same id for another call is a `validation_error`.
  */
-export async function answerOnce(root: string, call: RequestCall, act: () => Promise<Answer>, options: AnswerOnceOptions = {}): Promise<Answer & { repeated: boolean }> {
+export async function answerOnce(root: string, call: RequestCall, options: AnswerOnceOptions): Promise<Answer & { repeated: boolean }> {
+  const { act } = options;
   const now = options.now ?? (() => new Date());
   const dir = toPaths(root).requests;
   const file = join(dir, `${createHash('sha256').update(call.key).digest('hex').slice(0, 40)}.json`);
@@ -47,7 +50,7 @@ export async function answerOnce(root: string, call: RequestCall, act: () => Pro
     const record: RequestRecord = { key: call.key, tool: call.tool, fingerprint, owner: { host: hostname(), pid: process.pid }, startedAt: now().toISOString() };
     if (await claim(dir, file, record)) {
       pruneRequestsSoon(root, now());
-      return { ...(await actAndRecord(file, record, act, now)), repeated: false };
+      return { ...(await actAndRecord({ file, record }, act, now)), repeated: false };
     }
     const found = await readRecord(file);
     if (!found) continue; // removed meanwhile (pruned, or an answer not remembered): claim it again
@@ -89,7 +92,7 @@ async function claim(dir: string, file: string, record: RequestRecord): Promise<
   }
 }
 
-async function actAndRecord(file: string, record: RequestRecord, act: () => Promise<Answer>, now: () => Date): Promise<Answer> {
+async function actAndRecord({ file, record }: { file: string; record: RequestRecord }, act: () => Promise<Answer>, now: () => Date): Promise<Answer> {
   let answer: Answer;
   try {
     answer = await act();

@@ -1,6 +1,6 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { requeueUnspawned } from '../../../lib/store/changes/dispatch.js';
+import { requeueUnspawned } from '../../../lib/store/changes/requeue.js';
 import { cleanRoots } from '../../helpers/root.js';
 import { inProgressTask, setup } from '../../tools/helpers.js';
 

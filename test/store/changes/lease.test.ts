@@ -13,14 +13,14 @@ const noFlow = async () => {
 
 /** Every path that moves (or rewrites) a task, as `actor`, optionally naming `sessionId`. */
 const MOVES: Record<string, (store: Store, id: string, actor: string, sessionId?: string) => Promise<unknown>> = {
-  'setStatus ready': (store, id, actor, sessionId) => setStatus(store, id, 'ready', { actor, sessionId }),
-  'setStatus blocked': (store, id, actor, sessionId) => setStatus(store, id, 'blocked', { actor, sessionId }),
+  'setStatus ready': (store, id, actor, sessionId) => setStatus(store, id, { to: 'ready', actor, sessionId }),
+  'setStatus blocked': (store, id, actor, sessionId) => setStatus(store, id, { to: 'blocked', actor, sessionId }),
   blockTask: (store, id, actor, sessionId) => blockTask(store, id, { actor, sessionId, reason: 'keys' }),
   cancelTask: (store, id, actor, sessionId) => cancelTask(store, id, { actor, sessionId }),
   closeTask: (store, id, actor, sessionId) => closeTask(store, id, { actor, sessionId }),
   updateTaskAsOperator: (store, id, actor, sessionId) => updateTaskAsOperator(store, id, { actor, sessionId, body: 'rewritten' }),
   'updateTask (svc_task_update)': (store, id, actor, sessionId) => updateTask(store, id, { actor, sessionId, status: 'ready' }),
-  'completeTask (svc_task_complete)': (store, id, actor, sessionId) => completeTask(store, id, { actor, sessionId }, noFlow),
+  'completeTask (svc_task_complete)': (store, id, actor, sessionId) => completeTask(store, id, { actor, sessionId, loadFlow: noFlow }),
 };
 
 const rule = suite('store.assertLeaseAllows');

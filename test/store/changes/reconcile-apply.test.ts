@@ -19,13 +19,13 @@ apply('heals a hand-moved file through the commit protocol: directory wins, one 
   clock.advance(60_000);
   const planned = await planReconcile(store.paths, clock());
   assert.equal(planned.actions.map((action) => action.line), [`heal ${task.id}: frontmatter says backlog, directory says blocked (tasks/blocked/${task.id}.md)`]);
-  const result = await applyReconcile(store.paths, planned, 'test');
+  const result = await applyReconcile(store.paths, planned, { actor: 'test' });
   assert.is(result.applied.length, 1);
   const healed = await store.get(task.id);
   assert.equal([healed.task.status, healed.task.lastTransitionAt, healed.body], ['blocked', '2026-11-21T10:01:00.000Z', 'Body\n']);
   const moves = await readEvents(root, { type: 'task.transitioned' });
   assert.equal(moves.map((event) => [event.actor, event.payload]), [['filesystem', { from: 'backlog', to: 'blocked', reason: 'moved on disk' }]]);
-  const again = await applyReconcile(store.paths, planned, 'test');
+  const again = await applyReconcile(store.paths, planned, { actor: 'test' });
   assert.equal([again.applied.length, again.skipped.length], [0, 1], 'a stale plan applied twice does nothing');
   assert.is((await readEvents(root, { type: 'task.transitioned' })).length, 1);
 });
@@ -41,7 +41,7 @@ apply('keeps the copy with the later updatedAt and moves the other into data/con
   const planned = await planReconcile(store.paths, clock());
   assert.equal(planned.actions.map((action) => action.kind), ['duplicate']);
   assert.match(planned.actions[0]!.line, `keep tasks/ready/${task.id}.md (updatedAt 2026-11-21T10:00:05.000Z), move tasks/backlog/${task.id}.md to data/conflicts/`);
-  const result = await applyReconcile(store.paths, planned, 'test');
+  const result = await applyReconcile(store.paths, planned, { actor: 'test' });
   assert.is(result.applied.length, 1);
   assert.equal((await store.get(task.id)).body, 'newer\n');
   const conflicts = readdirSync(join(root, 'data/conflicts'));
@@ -60,7 +60,7 @@ apply('breaks an updatedAt tie by the later file time', async () => {
   utimesSync(path, new Date(), new Date(Date.now() + 60_000));
   const planned = await planReconcile(store.paths, new Date());
   assert.equal(planned.actions.map((action) => [action.kind, action.path]), [['duplicate', path]]);
-  await applyReconcile(store.paths, planned, 'test');
+  await applyReconcile(store.paths, planned, { actor: 'test' });
   assert.equal((await store.get(task.id)).path, path);
 });
 
@@ -72,7 +72,7 @@ apply('removes a temporary whose lock is free, and leaves one whose writer is al
   writeFileSync(`${b.path}.42.abc.new`, 'in flight');
   const result = await withLock(store.paths.lockFile(b.task.id), { what: b.task.id }, async () => {
     const planned = await planReconcile(store.paths, new Date());
-    return applyReconcile(store.paths, planned, 'test', { lockWaitMs: 200 });
+    return applyReconcile(store.paths, planned, { actor: 'test', lockWaitMs: 200 });
   });
   assert.equal(result.applied.map((action) => action.path), [`${a.path}.1f2e3d`]);
   assert.equal(result.failed.map(({ action, message }) => [action.path, /locked by another writer/.test(message)]), [[`${b.path}.42.abc.new`, true]]);
@@ -87,7 +87,7 @@ apply('never moves or rewrites an invalid file, even when a valid copy of its id
   const before = listFiles(root);
   const planned = await planReconcile(store.paths, new Date());
   assert.equal(planned.actions.map((action) => [action.kind, action.path]), [['invalid', broken]]);
-  const result = await applyReconcile(store.paths, planned, 'test');
+  const result = await applyReconcile(store.paths, planned, { actor: 'test' });
   assert.equal(result.remaining, planned.actions);
   assert.equal(listFiles(root), before);
   assert.ok(readFileSync(path, 'utf8').includes('status: backlog'));

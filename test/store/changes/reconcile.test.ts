@@ -24,7 +24,7 @@ plan('plans nothing for a healthy tree, and creates a missing tree', async () =>
     'create tasks/done/ (missing status directory)', 'create tasks/deadletter/ (missing status directory)',
     'create tasks/cancelled/ (missing status directory)',
   ]);
-  await applyReconcile(bare.paths, fresh, 'test');
+  await applyReconcile(bare.paths, fresh, { actor: 'test' });
   assert.equal((await planReconcile(bare.paths, new Date())).actions, []);
 });
 

@@ -25,7 +25,7 @@ attach('records the worktree under the lease, keeps updatedAt, and logs workspac
 attach('records nothing once the lease is gone', async () => {
   const { store } = setup();
   const { id, sessionId } = await inProgressTask(store);
-  await setStatus(store, id, 'ready', { actor: 'test', sessionId });
+  await setStatus(store, id, { to: 'ready', actor: 'test', sessionId });
   const result = await attachWorkspace(store, { taskId: id, sessionId, workspace, created: false });
   assert.is(result.changed, false);
   assert.is((await store.get(id)).task.workspace, undefined);

@@ -23,15 +23,15 @@ pauses('writes data/agent-pauses.json (mode 0600) and reads it back; a resume re
   await store.init();
   const paths = toPaths(root);
   assert.equal([...(await readAgentPauses(paths)).keys()], []);
-  const result = await setAgentPause(paths, store.events, { agent: 'dev', paused: true, actor: 'operator', reason: 'why' }, NOW);
+  const result = await setAgentPause(paths, store.events, { agent: 'dev', paused: true, actor: 'operator', reason: 'why', now: NOW });
   assert.equal(result, { agent: 'dev', paused: true, changed: true, pause: { agent: 'dev', since: NOW.toISOString(), by: 'operator', reason: 'why' } });
   assert.is(statSync(paths.agentPauses).mode & 0o777, 0o600);
   assert.equal(JSON.parse(readFileSync(paths.agentPauses, 'utf8')), { paused: { dev: { since: NOW.toISOString(), by: 'operator', reason: 'why' } } });
   const later = new Date(NOW.getTime() + 60_000);
-  const reason = await setAgentPause(paths, store.events, { agent: 'dev', paused: true, actor: 'ops', reason: 'new reason' }, later);
+  const reason = await setAgentPause(paths, store.events, { agent: 'dev', paused: true, actor: 'ops', reason: 'new reason', now: later });
   assert.equal([reason.changed, reason.pause?.since, reason.pause?.reason], [true, NOW.toISOString(), 'new reason'], 'a new reason keeps the first pause time');
-  assert.is((await setAgentPause(paths, store.events, { agent: 'dev', paused: false, actor: 'operator' }, later)).changed, true);
-  assert.equal((await setAgentPause(paths, store.events, { agent: 'dev', paused: false, actor: 'operator' }, later)).changed, false);
+  assert.is((await setAgentPause(paths, store.events, { agent: 'dev', paused: false, actor: 'operator', now: later })).changed, true);
+  assert.equal((await setAgentPause(paths, store.events, { agent: 'dev', paused: false, actor: 'operator', now: later })).changed, false);
   assert.equal([...(await readAgentPauses(paths)).keys()], []);
 });
 
@@ -40,7 +40,7 @@ pauses('twenty pauses at once in one process are serialized by the lock: none is
   const store = createStore({ root });
   await store.init();
   const agents = Array.from({ length: 20 }, (_, i) => `agent-${i}`);
-  await Promise.all(agents.map((agent) => setAgentPause(toPaths(root), store.events, { agent, paused: true, actor: 'operator' }, NOW)));
+  await Promise.all(agents.map((agent) => setAgentPause(toPaths(root), store.events, { agent, paused: true, actor: 'operator', now: NOW })));
   assert.equal([...(await readAgentPauses(toPaths(root))).keys()].sort(), [...agents].sort());
 });
 

@@ -21,9 +21,9 @@ memory('acts once; a repeat gets the first answer; a new key acts again', async 
   const root = tempRoot();
   let runs = 0;
   const act = async () => ({ status: 200, body: { ok: true, result: ++runs } });
-  assert.equal(await answerOnce(root, call, act), { status: 200, body: { ok: true, result: 1 }, repeated: false });
-  assert.equal(await answerOnce(root, call, act), { status: 200, body: { ok: true, result: 1 }, repeated: true });
-  assert.equal((await answerOnce(root, { ...call, key: 'k2' }, act)).body, { ok: true, result: 2 });
+  assert.equal(await answerOnce(root, call, { act }), { status: 200, body: { ok: true, result: 1 }, repeated: false });
+  assert.equal(await answerOnce(root, call, { act }), { status: 200, body: { ok: true, result: 1 }, repeated: true });
+  assert.equal((await answerOnce(root, { ...call, key: 'k2' }, { act })).body, { ok: true, result: 2 });
   assert.is(runs, 2);
 });
 
@@ -36,7 +36,7 @@ memory('a first call cut off by the death of its process is reported as unknown,
   const file = join(dir, `${createHash('sha256').update(call.key).digest('hex').slice(0, 40)}.json`);
   writeFileSync(file, JSON.stringify({ ...call, fingerprint, owner: { host: hostname(), pid: dead }, startedAt: '2026-11-21T10:00:00.000Z' }));
   let ran = false;
-  const err = await answerOnce(root, call, async () => ((ran = true), { status: 200, body: {} })).then(() => null, (e: unknown) => e);
+  const err = await answerOnce(root, call, { act: async () => ((ran = true), { status: 200, body: {} }) }).then(() => null, (e: unknown) => e);
   assert.ok(isSvcError(err, 'unavailable'), String(err));
   assert.match((err as Error).message, `was cut off: its process (pid ${dead} on ${hostname()}) ended before it answered, so it may or may not have been applied`);
   assert.not.ok(ran);
@@ -45,8 +45,8 @@ memory('a first call cut off by the death of its process is reported as unknown,
 memory('answers meaning nothing was done (locked, no_space) are not kept: the retry acts', async () => {
   const root = tempRoot();
   const locked = { status: 409, body: { ok: false, error: { code: 'locked', message: 'held' } } };
-  assert.is((await answerOnce(root, call, async () => locked)).status, 409);
-  assert.equal(await answerOnce(root, call, ok(7)), { status: 200, body: { ok: true, result: 7 }, repeated: false });
+  assert.is((await answerOnce(root, call, { act: async () => locked })).status, 409);
+  assert.equal(await answerOnce(root, call, { act: ok(7) }), { status: 200, body: { ok: true, result: 7 }, repeated: false });
 });
 
 const prune = suite('store.pruneRequests');
@@ -54,7 +54,7 @@ prune.after.each(cleanRoots);
 
 prune('removes records past the TTL, then the oldest past the count and byte limits', async () => {
   const root = tempRoot();
-  for (let i = 0; i < 6; i++) await answerOnce(root, { ...call, key: `p${i}` }, ok(i));
+  for (let i = 0; i < 6; i++) await answerOnce(root, { ...call, key: `p${i}` }, { act: ok(i) });
   const dir = toPaths(root).requests;
   const files = readdirSync(dir).sort();
   const now = new Date('2026-11-21T12:00:00.000Z');
@@ -67,7 +67,7 @@ prune('removes records past the TTL, then the oldest past the count and byte lim
 
 prune('removes the temporary files of killed writes once they are ten minutes old', async () => {
   const root = tempRoot();
-  await answerOnce(root, call, ok(1));
+  await answerOnce(root, call, { act: ok(1) });
   const dir = toPaths(root).requests;
   const [record] = readdirSync(dir);
   const now = new Date();

@@ -1,7 +1,7 @@
 import type { Status } from '../../../core/status.js';
 import { toStorableText } from '../../../core/text.js';
 import { CHECK_AGENT } from '../../../core/spawn.js';
-import { toPendingCheck, type PendingCheck } from './checking.js';
+import { toPendingCheck, type ChecksSession, type PendingCheck } from './checking.js';
 import { toCompletionChange, type GateFlow } from './complete.js';
 import type { Change } from '../../commit/protocol.js';
 import type { Store } from '../../commit/store.js';
@@ -31,39 +31,39 @@ export type ChecksEnd = { passed: true; checks: CheckOutcome[]; durationMs: numb
  * `task.check_failed`; `blocked` after `maxFailures` in a row.
  * Returns the status written, or null when the lease is no longer the daemon's (cancelled meanwhile).
  */
-export async function finishChecks(store: Store, taskId: string, sessionId: string, end: ChecksEnd, flow: GateFlow | null): Promise<Status | null> {
+export async function finishChecks(store: Store, { taskId, sessionId }: ChecksSession, { end, flow }: { end: ChecksEnd; flow: GateFlow | null }): Promise<Status | null> {
   const result = await store.commit(taskId, (current) => {
     if (current.status !== 'in-progress' || current.task.lease?.agent !== CHECK_AGENT || current.task.lease.sessionId !== sessionId) return null;
     const pending = toPendingCheck(current.task);
     if (!pending) return null;
-    return end.passed ? toPassed(current, pending, end, flow, store.clock()) : toFailed(current, pending, end, store.clock());
+    return end.passed ? toPassed(current, pending, { end, flow, now: store.clock() }) : toFailed(current, pending, { end, now: store.clock() });
   }, CHECK_AGENT);
   return result.changed ? result.after.status : null;
 }
 
 // --- internal ---
 
-function withoutPending(current: StoredTask, extra: Record<string, unknown>, keepFailures: boolean): StoredTask {
+function withoutPending(current: StoredTask, extra: Record<string, unknown>, { keepFailures }: { keepFailures: boolean }): StoredTask {
   const { pendingCheck: _pending, checkFailures, ...rest } = current.task.metadata;
   const metadata = { ...rest, ...(keepFailures && checkFailures !== undefined ? { checkFailures } : {}), ...extra };
   return { ...current, task: { ...current.task, metadata } };
 }
 
-function toPassed(current: StoredTask, pending: PendingCheck, end: Extract<ChecksEnd, { passed: true }>, flow: GateFlow | null, now: Date): Change {
+function toPassed(current: StoredTask, pending: PendingCheck, { end, flow, now }: { end: Extract<ChecksEnd, { passed: true }>; flow: GateFlow | null; now: Date }): Change {
   const last = end.checks[end.checks.length - 1];
   const lastCheck = last ? { name: last.name, exitCode: last.exitCode, timedOut: false, at: now.toISOString() } : undefined;
-  const cleared = withoutPending(current, lastCheck ? { lastCheck } : {}, false);
-  const change = toCompletionChange(cleared, { ...pending.input }, flow, now);
+  const cleared = withoutPending(current, lastCheck ? { lastCheck } : {}, { keepFailures: false });
+  const change = toCompletionChange(cleared, { ...pending.input }, { flow, now });
   change.events = [{ type: 'task.verified', taskId: current.task.id, actor: CHECK_AGENT, payload: { checks: pending.checks, durationMs: end.durationMs, ...(pending.gate ? { gate: pending.gate } : {}) } }, ...(change.events ?? [])];
   return change;
 }
 
-function toFailed(current: StoredTask, pending: PendingCheck, end: Extract<ChecksEnd, { passed: false }>, now: Date): Change {
+function toFailed(current: StoredTask, pending: PendingCheck, { end, now }: { end: Extract<ChecksEnd, { passed: false }>; now: Date }): Change {
   const { failed, maxFailures } = end;
   const failures = Number(current.task.metadata.checkFailures ?? 0) + 1;
   const at = now.toISOString();
   const lastCheck = { name: failed.name, exitCode: failed.exitCode, timedOut: failed.timedOut, at };
-  const cleared = withoutPending(current, { lastCheck, checkFailures: failures }, false);
+  const cleared = withoutPending(current, { lastCheck, checkFailures: failures }, { keepFailures: false });
   const how = failed.timedOut ? 'timed out' : failed.signal ? `killed by ${failed.signal}` : failed.exitCode === null ? 'could not run' : `exit code ${failed.exitCode}`;
   const tail = toStorableText(failed.tail);
   const fence = toFence(tail);

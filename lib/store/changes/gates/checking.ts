@@ -39,7 +39,7 @@ export function toDueChecks(task: Task, input: CompleteInput, flow: GateFlow | n
 }
 
 /** Keeps the task in progress, leased to the daemon itself (`agent: svc`), with the completion to apply once its checks pass. */
-export function toCheckingChange(current: StoredTask, input: CompleteInput, checks: string[], store: Store): Change {
+export function toCheckingChange(current: StoredTask, { input, checks }: { input: CompleteInput; checks: string[] }, store: Store): Change {
   const { task } = current;
   const now = store.clock();
   const sessionId = store.newSessionId();
@@ -56,11 +56,17 @@ export function toCheckingChange(current: StoredTask, input: CompleteInput, chec
   };
 }
 
+/** The task whose checks run and the daemon's session that holds it while they run. */
+export interface ChecksSession {
+  taskId: string;
+  sessionId: string;
+}
+
 /**
  * Sets the daemon's lease on a task whose checks start to expire `ms` from now (the checks'
  * timeouts and a margin); false when `sessionId` no longer holds the task (cancelled, expired).
  */
-export async function leaseChecks(store: Store, taskId: string, sessionId: string, ms: number): Promise<boolean> {
+export async function leaseChecks(store: Store, { taskId, sessionId }: ChecksSession, ms: number): Promise<boolean> {
   const result = await store.commit(taskId, (current) => {
     const lease = current.task.lease;
     if (current.status !== 'in-progress' || lease?.agent !== CHECK_AGENT || lease.sessionId !== sessionId) return null;

@@ -5,19 +5,20 @@ import { assertNoNul, type Task } from '../../../core/task.js';
 import { toAwaitingArrival } from '../approval.js';
 import type { Change, CommitResult } from '../../commit/protocol.js';
 import { assertLeaseAllows } from '../lease.js';
-import type { CompleteInput, GateFlow } from './gate-flow.js';
+import type { CompleteInput, GateFlow, WithFlows } from './gate-flow.js';
 import type { Store } from '../../commit/store.js';
 import type { StoredTask } from '../../disk/task-file.js';
 import { toCheckingChange, toDueChecks } from './checking.js';
 
 export { OUTCOMES, type CompleteInput, type Outcome } from './gate-flow.js';
-export type { GateFlow, GateHolders } from './gate-flow.js';
+export type { GateFlow, GateHolders, WithFlows } from './gate-flow.js';
 
 /**
  * Completes a task, or moves a gated task through its workflow (docs/architecture.md, "Workflows"),
  * under the lease rule. `loadFlow` resolves `routing.workflow` to its definition.
  */
-export async function completeTask(store: Store, arg: string, input: CompleteInput, loadFlow: (name: string) => Promise<GateFlow>): Promise<CommitResult> {
+export async function completeTask(store: Store, arg: string, options: CompleteInput & WithFlows): Promise<CommitResult> {
+  const { loadFlow, ...input } = options;
   assertNoNul('Summary', input.summary); // both go into the body
   for (const blocker of input.blockers ?? []) assertNoNul('Blocker', blocker);
   const peek = await store.get(arg);
@@ -29,14 +30,14 @@ export async function completeTask(store: Store, arg: string, input: CompleteInp
       throw new SvcError('invalid_transition', `${current.task.id} is in ${current.status}, not in-progress: only a task being worked on can be completed.`, current.status === 'done' ? 'It is already done.' : 'Claim or dispatch it first, or close it with `svc task close`.');
     }
     const checks = toDueChecks(current.task, input, flow);
-    if (checks.length) return toCheckingChange(current, input, checks, store);
-    return toCompletionChange(current, input, flow, store.clock());
+    if (checks.length) return toCheckingChange(current, { input, checks }, store);
+    return toCompletionChange(current, input, { flow, now: store.clock() });
   }, input.actor);
 }
 
 /** The change a completion makes once nothing holds it back (its checks passed, or it has none). */
-export function toCompletionChange(current: StoredTask, input: CompleteInput, flow: GateFlow | null, now: Date): Change {
-  return flow ? toGateChange(current, input, flow, now) : toPlainChange(current, input);
+export function toCompletionChange(current: StoredTask, input: CompleteInput, { flow, now }: { flow: GateFlow | null; now: Date }): Change {
+  return flow ? toGateChange(current, input, { flow, now }) : toPlainChange(current, input);
 }
 
 // --- internal ---
@@ -94,10 +95,10 @@ function currentGate(task: Task, flow: GateFlow) {
 
 function toPlainChange(current: StoredTask, input: CompleteInput): Change {
   const status: Status = input.outcome === 'blocked' ? 'blocked' : input.outcome === 'needs_review' ? 'ready' : 'done';
-  return withSummary(current, input, status, { ...current.task });
+  return withSummary(current, input, { status, task: { ...current.task } });
 }
 
-function toGateChange(current: StoredTask, input: CompleteInput, flow: GateFlow, now: Date): Change {
+function toGateChange(current: StoredTask, input: CompleteInput, { flow, now }: { flow: GateFlow; now: Date }): Change {
   const gate = currentGate(current.task, flow);
   const index = flow.gates.indexOf(gate);
   const entry: Record<string, unknown> = { gate: gate.id, outcome: input.outcome, actor: input.actor, at: now.toISOString() };
@@ -117,12 +118,12 @@ function toGateChange(current: StoredTask, input: CompleteInput, flow: GateFlow,
   }
   let task: Task = { ...current.task, gate: { workflow: flow.name, current: next, history } };
   // The next gate is a person's: the task waits there, blocked, instead of going to ready (docs/approvals-and-logs.md).
-  const arrival = status === 'ready' && flow.gates.find((g) => g.id === next)?.approval ? toAwaitingArrival(task, next, now, input.actor) : null;
+  const arrival = status === 'ready' && flow.gates.find((g) => g.id === next)?.approval ? toAwaitingArrival(task, next, { now, actor: input.actor }) : null;
   if (arrival) {
     task = { ...task, metadata: arrival.metadata };
     status = 'blocked';
   }
-  const change = withSummary(current, input, status, task);
+  const change = withSummary(current, input, { status, task });
   const payload: EventPayloads['gate.transition'] = { workflow: flow.name, from: gate.id, to: status === 'done' ? null : next, outcome: input.outcome };
   if (!input.callerRole && !isAgent(flow, input.actor)) payload.roleNotChecked = `actor ${input.actor} is not an agent of the org chart and declared no callerRole`;
   change.events!.push({ type: 'gate.transition', taskId: task.id, actor: input.actor, payload });
@@ -130,7 +131,8 @@ function toGateChange(current: StoredTask, input: CompleteInput, flow: GateFlow,
   return change;
 }
 
-function withSummary(current: StoredTask, input: CompleteInput, status: Status, task: Task): Change {
+/** The completion's end: the status it moves to and the task as it is written. */
+function withSummary(current: StoredTask, input: CompleteInput, { status, task }: { status: Status; task: Task }): Change {
   let body = current.body;
   if (task.metadata.dispatchFailures !== undefined || task.metadata.lastFailureReason !== undefined || task.metadata.nextAttemptAt !== undefined) {
     const { dispatchFailures: _failures, lastFailureReason: _reason, nextAttemptAt: _next, ...rest } = task.metadata;

@@ -3,7 +3,7 @@ import type { Task } from '../../../core/task.js';
 import { toAwaiting, toAwaitingArrival, type Awaiting, type DecisionResult } from '../approval.js';
 import type { Change, CommitResult } from '../../commit/protocol.js';
 import { assertDecidable, toRepeat } from './decision-checks.js';
-import type { GateFlow } from './gate-flow.js';
+import type { GateFlow, WithFlows } from './gate-flow.js';
 import type { Store } from '../../commit/store.js';
 import type { StoredTask } from '../../disk/task-file.js';
 
@@ -22,14 +22,14 @@ export interface DecisionInput {
  * Approves the gate a task waits at: on to the next gate (ready, or awaiting again at another
  * approval gate), or done after the last; `gate.approved {gate, by, note}` is logged.
  */
-export function approveTask(store: Store, arg: string, input: DecisionInput, loadFlow: (name: string) => Promise<GateFlow>): Promise<DecisionResult> {
-  return decide(store, arg, 'approved', input, loadFlow);
+export function approveTask(store: Store, arg: string, input: DecisionInput & WithFlows): Promise<DecisionResult> {
+  return decide(store, arg, { ...input, decision: 'approved' });
 }
 
 /** Rejects the gate a task waits at: back to the workflow's origin gate, ready, with the note as its blockers (`gate.rejected`). */
-export function rejectTask(store: Store, arg: string, input: DecisionInput, loadFlow: (name: string) => Promise<GateFlow>): Promise<DecisionResult> {
+export function rejectTask(store: Store, arg: string, input: DecisionInput & WithFlows): Promise<DecisionResult> {
   if (!input.note?.trim()) throw new SvcError('validation_error', 'A rejection needs a note: what must change.', 'Pass --note "what must change" (the note becomes the blockers of the origin gate).');
-  return decide(store, arg, 'rejected', input, loadFlow);
+  return decide(store, arg, { ...input, decision: 'rejected' });
 }
 
 // --- internal ---
@@ -37,7 +37,8 @@ export function rejectTask(store: Store, arg: string, input: DecisionInput, load
 type Decision = DecisionResult['decision'];
 
 /** The decision applied only if the task still waits at the gate it names (compare and swap under the task's lock). */
-async function decide(store: Store, arg: string, decision: Decision, input: DecisionInput, loadFlow: (name: string) => Promise<GateFlow>): Promise<DecisionResult> {
+async function decide(store: Store, arg: string, options: DecisionInput & WithFlows & { decision: Decision }): Promise<DecisionResult> {
+  const { loadFlow, decision, ...input } = options;
   const peek = await store.get(arg);
   const name = peek.task.gate?.workflow ?? peek.task.routing.workflow;
   const flow = name ? await loadFlow(name) : null;
@@ -49,7 +50,7 @@ async function decide(store: Store, arg: string, decision: Decision, input: Deci
       repeat = toRepeat(current, { awaiting, gate: input.gate, decision });
       return null;
     }
-    return toDecisionChange(current, awaiting, decision, input, flow, store.clock());
+    return toDecisionChange(current, input, { awaiting, decision, flow, now: store.clock() });
   }, input.actor);
   if (repeat) return repeat;
   const { task, status } = result.after;
@@ -58,7 +59,15 @@ async function decide(store: Store, arg: string, decision: Decision, input: Deci
   return { taskId: task.id, gate: last.gate, decision, status, at, changed: true, message: `${task.id} ${decision} at gate ${last.gate}: now ${status}${at ? ` at gate ${at}` : ''}` };
 }
 
-function toDecisionChange(current: StoredTask, awaiting: Awaiting, decision: Decision, input: DecisionInput, flow: GateFlow | null, now: Date): Change {
+/** Where the decision is made: the gate the task awaits, the decision, its workflow and the time. */
+interface DecisionAt {
+  awaiting: Awaiting;
+  decision: Decision;
+  flow: GateFlow | null;
+  now: Date;
+}
+
+function toDecisionChange(current: StoredTask, input: DecisionInput, { awaiting, decision, flow, now }: DecisionAt): Change {
   const { task } = current;
   if (!flow || !task.gate) throw new SvcError('validation_error', `${task.id} waits at gate \`${awaiting.gate}\` but has no workflow.`, 'Cancel it or fix its `gate` field by hand.');
   const index = flow.gates.findIndex((gate) => gate.id === awaiting.gate);
@@ -77,7 +86,7 @@ function toDecisionChange(current: StoredTask, awaiting: Awaiting, decision: Dec
   const next: Task = { ...task, metadata, gate: { ...task.gate, current: following?.id ?? awaiting.gate, history: [...task.gate.history, entry] } };
   const events: NonNullable<Change['events']> = [{ type: 'gate.approved', taskId: task.id, actor: input.actor, payload: { ...payload, to: following?.id ?? null } }];
   if (following?.approval) {
-    const arrival = toAwaitingArrival(next, following.id, now, input.actor);
+    const arrival = toAwaitingArrival(next, following.id, { now, actor: input.actor });
     return { task: { ...next, metadata: arrival.metadata }, body: current.body, status: 'blocked', reason: `approved at gate ${awaiting.gate}`, events: [...events, arrival.event] };
   }
   if (!following) events.push({ type: 'task.completed', taskId: task.id, actor: input.actor, payload: { outcome: 'approved' } });

@@ -25,3 +25,8 @@ export interface GateHolders {
   agents: readonly string[];
   roles: Readonly<Record<string, readonly string[]>>;
 }
+
+/** How a command reaches workflows: `loadFlow` resolves a workflow's name to its definition. */
+export interface WithFlows {
+  loadFlow: (name: string) => Promise<GateFlow>;
+}

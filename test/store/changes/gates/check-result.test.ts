@@ -14,9 +14,9 @@ const noFlow = async () => {
 /** Claims the ready task, completes it (its checks then run under a lease to svc) and fails check `test` with `tail`. */
 async function failOnce(store: Store, id: string, tail: string, n: number): Promise<void> {
   const claimed = await claimTask(store, id, { actor: 'dev', agent: 'dev' });
-  const checking = await completeTask(store, id, { actor: 'dev', sessionId: claimed.after.task.lease!.sessionId }, noFlow);
+  const checking = await completeTask(store, id, { actor: 'dev', sessionId: claimed.after.task.lease!.sessionId, loadFlow: noFlow });
   const failed: CheckOutcome = { name: 'test', exitCode: 1, signal: null, timedOut: false, durationMs: 5, tail, log: `/logs/check-test-${n}.log` };
-  assert.is(await finishChecks(store, id, checking.after.task.lease!.sessionId, { passed: false, failed, maxFailures: 1000 }, null), 'ready');
+  assert.is(await finishChecks(store, { taskId: id, sessionId: checking.after.task.lease!.sessionId }, { end: { passed: false, failed, maxFailures: 1000 }, flow: null }), 'ready');
 }
 
 const finish = suite('store.finishChecks');

@@ -68,7 +68,10 @@ export async function dispatch(argv: readonly string[], io: Io): Promise<number>
     cli.parse(['node', 'svc', ...(group ? toIdArgs(first, toIdOptions(rest)) : toToolArgs(toIdOptions(argv)))], { run: false });
     if (cli.options.requestId !== undefined) ctx.requestId = String(cli.options.requestId);
     // A bare `svc` asks what there is: the help, as `--help` prints it.
-    if (cli.options.help || argv.length === 0) return (io.stdout(formatHelp(cli, group || top ? [] : Object.entries(GROUPS).map(([name, g]) => ({ name, summary: g.summary })))), 0);
+    if (cli.options.help || argv.length === 0) {
+      io.stdout(formatHelp(cli, group || top ? [] : Object.entries(GROUPS).map(([name, g]) => ({ name, summary: g.summary }))));
+      return 0;
+    }
     // What follows `--` is positional (`svc task create -- "-x"`), not an option.
     const afterDashes = (cli.options['--'] ?? []) as string[];
     if (cli.matchedCommand && afterDashes.length > 0) Object.assign(cli, { args: [...cli.args, ...afterDashes], options: { ...cli.options, '--': [] } });

@@ -160,7 +160,10 @@ function createFlusher(signal: AbortSignal, gap: () => number, onError: (err: un
   const run = async () => {
     timer = undefined;
     const ids = all ? null : touched;
-    ((touched = new Set()), (all = false), (running = true), (last = Date.now()));
+    touched = new Set();
+    all = false;
+    running = true;
+    last = Date.now();
     await flush(ids).catch(onError);
     running = false;
     schedule();
@@ -180,7 +183,10 @@ async function watchHolds(mount: WebMount, signal: AbortSignal, onChange: (holds
   let last: ReadonlyMap<string, Hold> | null = null;
   while (!signal.aborted && mount.holds) {
     const holds = mount.holds();
-    if (holds !== last) ((last = holds), onChange(holds));
+    if (holds !== last) {
+      last = holds;
+      onChange(holds);
+    }
     await sleep(HOLDS_EVERY_MS, undefined, { signal }).catch(() => undefined);
   }
 }
@@ -191,7 +197,10 @@ async function watchSla(mount: WebMount, signal: AbortSignal, onChange: (ids: Se
     const events = await readEvents(mount.paths.root, { type: 'sla.violation', days: 1 }).catch(() => []);
     const ids = new Set(events.map((event) => event.taskId).filter((id): id is string => !!id));
     const key = [...ids].sort().join(',');
-    if (key !== last) ((last = key), onChange(ids));
+    if (key !== last) {
+      last = key;
+      onChange(ids);
+    }
     await sleep(SLA_EVERY_MS, undefined, { signal }).catch(() => undefined);
   }
 }

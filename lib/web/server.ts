@@ -36,7 +36,10 @@ export const startWebBoard: WebStarter = async (mount, { port, token }) => {
     router.handler(req, res);
   }, WEB_LIMITS, { onFailure: failed });
   await new Promise<void>((resolve, reject) => {
-    server.once('error', (err) => (feed.close(), reject(err)));
+    server.once('error', (err) => {
+      feed.close();
+      reject(err);
+    });
     server.listen({ port, host: WEB_HOST, exclusive: true }, () => resolve());
   });
   const bound = (server.address() as { port: number }).port;
@@ -70,7 +73,10 @@ function buildRoutes(mount: WebMount, feed: BoardFeed, token: string, streams: S
     .get('/favicon.svg', (_req, res) => sendIcon(res))
     .get('/favicon.ico', (_req, res) => sendIcon(res))
     .get('/api/meta', (req: Req, res) => sendJson(res, 200, { ok: true, actor: req.actor, actions: listActions(mount) }))
-    .get('/api/board/stream', (req, res) => (streams.take(res), streamBoard(feed, req, res)))
+    .get('/api/board/stream', (req, res) => {
+      streams.take(res);
+      return streamBoard(feed, req, res);
+    })
     .get('/api/tasks', (req, res) => sendJson(res, 200, { ok: true, cards: listTerminal(mount, req) }))
     .get('/api/task/:id', async (req, res) => sendJson(res, 200, { ok: true, ...(await readTaskDetail(mount, req.params?.id ?? '')) }))
     .get('/api/task/:id/log', (req, res) => streamLogs(mount, req, res, streams))

@@ -61,7 +61,10 @@ async function readNew(file: string, offsets: Map<string, number>, partial: Map<
   const first = !offsets.has(file);
   let from = offsets.get(file) ?? Math.max(0, size - TAIL_BYTES);
   if (size < from) from = 0; // truncated or replaced: start over
-  if (size === from) return (offsets.set(file, from), []);
+  if (size === from) {
+    offsets.set(file, from);
+    return [];
+  }
   const length = Math.min(size - from, CHUNK_BYTES);
   const handle = await open(file, 'r');
   try {

@@ -34,7 +34,11 @@ export function registerTaskList(cli: CAC, ctx: Context): void {
       const shown = approval ? approval.toAwaitingRows(kept) : kept;
       formatInvalid(invalid).forEach((line) => ctx.io.stderr(`${line}\n`));
       const note = status ?? opts.all ?? opts.awaiting ? null : toUnlistedNote(unlisted, agent !== undefined || isFiltering(filter));
-      if (opts.json) return (ctx.io.stdout(`${JSON.stringify(shown)}\n`), note && ctx.io.stderr(`${note}\n`));
+      if (opts.json) {
+        ctx.io.stdout(`${JSON.stringify(shown)}\n`);
+        if (note) ctx.io.stderr(`${note}\n`);
+        return;
+      }
       if (approval) return approval.formatAwaiting(shown, new Date()).forEach((line) => ctx.print(line));
       formatTaskTable(shown, ctx.paint).forEach((line) => ctx.print(line));
       if (note) ctx.print(ctx.paint.dim(note));

@@ -62,7 +62,10 @@ export async function followRunLog(ctx: Context, taskId: string, run: number | u
       look(confirm).then((over) => {
         busy = false;
         if (over) return finish();
-        if (again) (again = false), wake();
+        if (again) {
+          again = false;
+          wake();
+        }
       }, (err: unknown) => finish(err));
     };
     const watch = watchChanges(dir, () => wake());

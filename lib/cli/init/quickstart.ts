@@ -26,7 +26,7 @@ export function registerQuickstart(cli: CAC, ctx: Context): void {
         ctx.print(`\nCreated ${ids.length} tasks; the daemon dispatches them to the sample agents:\n`);
         await follow(ctx, store, ids, timeoutS * 1000);
       } finally {
-        if (started && !opts.keepRunning) await stopDaemonProcess(ctx, false);
+        if (started && !opts.keepRunning) await stopDaemonProcess(ctx, { force: false });
       }
       if (opts.keepRunning || !started) ctx.print('The daemon is still running: `svc board`, `svc daemon status`, `svc daemon stop`.');
     });

@@ -57,7 +57,7 @@ export async function dispatch(argv: readonly string[], io: Io): Promise<number>
   const ctx = createContext(io);
   const group = first !== undefined && Object.hasOwn(GROUPS, first) ? GROUPS[first]! : undefined;
   const top = first !== undefined && Object.hasOwn(TOP, first) ? TOP[first]! : undefined;
-  if (!group && !top && first !== undefined && !first.startsWith('-')) return usage(ctx, argv, `Unknown command: svc ${first}.${await didYouMean(first, [...Object.keys(GROUPS), ...Object.keys(TOP)], 'svc ')}`, 'svc');
+  if (!group && !top && first !== undefined && !first.startsWith('-')) return usage(ctx, argv, { message: `Unknown command: svc ${first}.${await didYouMean(first, [...Object.keys(GROUPS), ...Object.keys(TOP)], 'svc ')}`, name: 'svc' });
   const cli = cac(group ? `svc ${first}` : 'svc');
   const entries = group ? [group] : top ? [top] : Object.values(TOP);
   if (entries.some((entry) => entry.store)) await loadStore();
@@ -77,16 +77,16 @@ export async function dispatch(argv: readonly string[], io: Io): Promise<number>
     if (cli.matchedCommand && afterDashes.length > 0) Object.assign(cli, { args: [...cli.args, ...afterDashes], options: { ...cli.options, '--': [] } });
     if (!cli.matchedCommand) {
       const names = cli.commands.map((command) => command.name).filter(Boolean);
-      return usage(ctx, argv, await toUnknown(first, group ? rest[0] : undefined, names), cli.name);
+      return usage(ctx, argv, { message: await toUnknown(first, group ? rest[0] : undefined, names), name: cli.name });
     }
     assertRootExists(ctx.root, first ?? '', group ? cli.matchedCommand.name : '', cli.args);
     await cli.runMatchedCommand();
     if (ctx.replayed?.length) io.stderr(`${toReplayNote(ctx.replayed)}\n`);
     return ctx.exitCode;
   } catch (err) {
-    if (err instanceof Error && err.name === 'CACError') return usage(ctx, argv, err.message, cli.name);
-    if (isUsageError(err)) return usage(ctx, argv, err.message, cli.name, err.hint);
-    return fail(ctx, argv, err instanceof SvcError ? err : toSvcError(err), err);
+    if (err instanceof Error && err.name === 'CACError') return usage(ctx, argv, { message: err.message, name: cli.name });
+    if (isUsageError(err)) return usage(ctx, argv, { message: err.message, name: cli.name, hint: err.hint });
+    return fail(ctx, argv, err);
   }
 }
 
@@ -158,14 +158,22 @@ async function didYouMean(word: string, names: readonly string[], prefix: string
 }
 
 /** A usage error: exit 2, the message and its hint (else the help hint); with `--json`, the error shape. */
-function usage(ctx: Context, argv: readonly string[], message: string, name: string, hint?: string): number {
+/** A usage error's message, the program `name` its help hint names, and its own hint if any. */
+interface Usage {
+  message: string;
+  name: string;
+  hint?: string;
+}
+
+function usage(ctx: Context, argv: readonly string[], { message, name, hint }: Usage): number {
   const help = `\`${name} --help\` for the commands and options.`;
   if (argv.includes('--json')) ctx.io.stderr(`${JSON.stringify({ ok: false, error: { code: 'validation_error', message, hint: hint ?? `Run ${help}` } })}\n`);
   else ctx.io.stderr(`svc: ${message}\nhint: ${hint ?? `run ${help}`}\n`);
   return 2;
 }
 
-function fail(ctx: Context, argv: readonly string[], error: SvcError, err: unknown): number {
+function fail(ctx: Context, argv: readonly string[], err: unknown): number {
+  const error = err instanceof SvcError ? err : toSvcError(err);
   if (argv.includes('--json')) {
     ctx.io.stderr(`${JSON.stringify(error.toJSON())}\n`);
     return 1;

@@ -7,7 +7,7 @@ import type { DecisionResult } from '../../store/changes/approval.js';
 import type { ListRow } from '../../store/listing/task-row.js';
 import type { Context } from '../frame/context.js';
 import { toText } from '../output/format.js';
-import { operate } from '../frame/operate.js';
+import { operateWith } from '../frame/operate.js';
 import { OPERATOR } from './caller.js';
 import { toUsageError } from '../frame/usage.js';
 
@@ -53,7 +53,7 @@ async function decide(ctx: Context, tool: string, id: string, opts: Record<strin
   const gate = toText(opts.gate);
   const params = { taskId: id, actor: toText(opts.by) ?? OPERATOR, ...(gate !== undefined ? { gate } : {}), ...(note !== undefined ? { note } : {}) };
   const loaded = async () => [(await import('../../tools/approval.js')).APPROVAL_TOOLS].flat();
-  const result = await operate<DecisionResult>(ctx, tool, params, loaded);
+  const result = await operateWith<DecisionResult>(ctx, { tool, params }, loaded);
   if (opts.json) return ctx.json(result);
   ctx.print(toTerminalText(result.message));
 }

@@ -79,7 +79,7 @@ export async function dispatch(argv: readonly string[], io: Io): Promise<number>
       const names = cli.commands.map((command) => command.name).filter(Boolean);
       return usage(ctx, argv, { message: await toUnknown(first, group ? rest[0] : undefined, names), name: cli.name });
     }
-    assertRootExists(ctx.root, first ?? '', group ? cli.matchedCommand.name : '', cli.args);
+    assertRootExists(ctx.root, { group: first ?? '', command: group ? cli.matchedCommand.name : '', args: cli.args });
     await cli.runMatchedCommand();
     if (ctx.replayed?.length) io.stderr(`${toReplayNote(ctx.replayed)}\n`);
     return ctx.exitCode;

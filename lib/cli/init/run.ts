@@ -111,8 +111,9 @@ async function runStep(step: Step, state: InitState, { applies }: { applies: boo
     plan.apply(); // on the drafts only, so the later steps plan against this one's result
     return result('planned');
   }
-  if (state.ask && !plan.asked) {
-    const answer = await state.ask(`${step.name}:\n${plan.changes.map((change) => `  ${toTerminalText(change)}\n`).join('')}Apply? [y/N]`, 'n');
+  const ask: ((question: string, fallback: string) => Promise<string>) | undefined = state.ask; // spelt out: the linter does not follow `Ask`
+  if (ask && !plan.asked) {
+    const answer = await ask(`${step.name}:\n${plan.changes.map((change) => `  ${toTerminalText(change)}\n`).join('')}Apply? [y/N]`, 'n');
     if (!/^y/i.test(answer)) return result('skipped', 'declined');
   }
   plan.apply();

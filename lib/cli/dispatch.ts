@@ -157,15 +157,8 @@ async function didYouMean(word: string, names: readonly string[], prefix: string
   return toDidYouMean(word, names, (name) => `\`${prefix}${name}\``);
 }
 
-/** A usage error: exit 2, the message and its hint (else the help hint); with `--json`, the error shape. */
-/** A usage error's message, the program `name` its help hint names, and its own hint if any. */
-interface Usage {
-  message: string;
-  name: string;
-  hint?: string;
-}
-
-function usage(ctx: Context, argv: readonly string[], { message, name, hint }: Usage): number {
+/** A usage error: exit 2, the message and its hint (else the help hint of `name`); with `--json`, the error shape. */
+function usage(ctx: Context, argv: readonly string[], { message, name, hint }: { message: string; name: string; hint?: string }): number {
   const help = `\`${name} --help\` for the commands and options.`;
   if (argv.includes('--json')) ctx.io.stderr(`${JSON.stringify({ ok: false, error: { code: 'validation_error', message, hint: hint ?? `Run ${help}` } })}\n`);
   else ctx.io.stderr(`svc: ${message}\nhint: ${hint ?? `run ${help}`}\n`);

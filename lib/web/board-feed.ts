@@ -93,7 +93,7 @@ export function startBoardFeed(mount: WebMount): BoardFeed {
   };
   const onError = (err: unknown) => mount.log.error('web.feed_failed', { message: describeError(err) });
   const gap = () => Math.max(MIN_GAP_MS, listeners.size * BOARD_GAP_MS);
-  const flusher = createFlusher(stop.signal, gap, onError, async (ids) => {
+  const flush = async (ids: Set<string> | null) => {
     const wide = ids ? delta.widen(ids) : delta.allIds();
     let slice: string[] = [];
     for (const id of wide) {
@@ -103,7 +103,8 @@ export function startBoardFeed(mount: WebMount): BoardFeed {
       await nextTurn();
     }
     publish(delta.take(slice, marks));
-  });
+  };
+  const flusher = createFlusher(stop.signal, { gap, onError, flush });
   delta.learn(mount.index.summaries());
   const unlisten = mount.changes.listen(flusher.touch);
   stop.signal.addEventListener('abort', unlisten, { once: true });
@@ -147,7 +148,14 @@ export function startBoardFeed(mount: WebMount): BoardFeed {
  * Collects touched ids (null: unknown, all of them) and runs `flush` with them COALESCE_MS after
  * the first, at most once per `gap()`, never two at once.
  */
-function createFlusher(signal: AbortSignal, gap: () => number, onError: (err: unknown) => void, flush: (ids: Set<string> | null) => Promise<void>) {
+/** What a flusher runs (`flush`), how far apart (`gap()`), and where its failures go. */
+interface Flushing {
+  gap: () => number;
+  onError: (err: unknown) => void;
+  flush: (ids: Set<string> | null) => Promise<void>;
+}
+
+function createFlusher(signal: AbortSignal, { gap, onError, flush }: Flushing) {
   let touched = new Set<string>();
   let all = false;
   let timer: NodeJS.Timeout | undefined;

@@ -23,7 +23,7 @@ const CHUNK_BYTES = 256 * 1024;
  * the lines of `data/logs/agents.log` and `data/logs/daemon.log` that name it. Calls `onLines` with
  * the tail first, then with each batch of new lines, until `signal` aborts.
  */
-export async function followTaskLogs(paths: Paths, taskId: string, onLines: (batch: LogLines) => void, signal: AbortSignal): Promise<void> {
+export async function followTaskLogs(paths: Paths, taskId: string, { onLines, signal }: { onLines: (batch: LogLines) => void; signal: AbortSignal }): Promise<void> {
   const offsets = new Map<string, number>();
   const partial = new Map<string, string>();
   while (!signal.aborted) {

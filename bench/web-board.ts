@@ -29,7 +29,10 @@ export function snapshotBytes(url: string): Promise<number> {
       res.on('data', (chunk: Buffer) => {
         text += chunk.toString();
         const end = text.indexOf('\n\n', text.indexOf('event: snapshot'));
-        if (text.includes('event: snapshot') && end > 0) (req.destroy(), resolve(Buffer.byteLength(text.slice(0, end))));
+        if (text.includes('event: snapshot') && end > 0) {
+          req.destroy();
+          resolve(Buffer.byteLength(text.slice(0, end)));
+        }
       });
     });
     req.on('error', (err) => (err.message === 'socket hang up' ? undefined : reject(err)));

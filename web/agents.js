@@ -10,7 +10,10 @@ export function AgentsPage() {
   const [error, setError] = useState('');
   const [board] = useBoard();
   useEffect(() => {
-    getJson('/api/agents').then((body) => (setPage(body), setError('')), (err) => setError(err.message));
+    getJson('/api/agents').then((body) => {
+      setPage(body);
+      setError('');
+    }, (err) => setError(err.message));
   }, [board.seq, board.epoch]);
   const nav = html`<nav><a href="/">board</a> · agents and scheduler</nav>`;
   if (!page) return html`<main class="agents">${nav}${error ? html`<p class="error">${error}</p>` : html`<p>loading…</p>`}</main>`;

@@ -21,7 +21,10 @@ function setTicking(card, on) {
   if (on) ticking.add(card);
   else ticking.delete(card);
   if (ticking.size && !clock) clock = setInterval(() => ticking.forEach((each) => each.forceUpdate()), 1000);
-  if (!ticking.size && clock) (clearInterval(clock), (clock = 0));
+  if (!ticking.size && clock) {
+    clearInterval(clock);
+    clock = 0;
+  }
 }
 
 /**
@@ -31,7 +34,10 @@ function setTicking(card, on) {
  */
 export class Card extends Component {
   componentDidMount() {
-    if (onScreen && this.base) (this.base.svcCard = this), onScreen.observe(this.base);
+    if (onScreen && this.base) {
+      this.base.svcCard = this;
+      onScreen.observe(this.base);
+    }
     this.updateTicking();
   }
 

@@ -53,15 +53,24 @@ export function useBoard() {
       // A new EventSource only when the browser gave up on the old one (an HTTP error, not a drop).
       source = new EventSource(`/api/board/stream${last ? `?last=${encodeURIComponent(last)}` : ''}`);
       source.addEventListener('open', () => dispatch({ type: 'connected', value: true }));
-      source.addEventListener('snapshot', (event) => ((last = event.lastEventId), dispatch({ type: 'snapshot', data: JSON.parse(event.data) })));
-      source.addEventListener('change', (event) => ((last = event.lastEventId), dispatch({ type: 'change', data: JSON.parse(event.data) })));
+      source.addEventListener('snapshot', (event) => {
+        last = event.lastEventId;
+        dispatch({ type: 'snapshot', data: JSON.parse(event.data) });
+      });
+      source.addEventListener('change', (event) => {
+        last = event.lastEventId;
+        dispatch({ type: 'change', data: JSON.parse(event.data) });
+      });
       source.addEventListener('error', () => {
         dispatch({ type: 'connected', value: false });
         if (source.readyState === EventSource.CLOSED) timer = setTimeout(open, 2000);
       });
     };
     open();
-    return () => (clearTimeout(timer), source?.close());
+    return () => {
+      clearTimeout(timer);
+      source?.close();
+    };
   }, []);
   return [state, dispatch];
 }
@@ -77,7 +86,10 @@ function editColumns(before) {
   const columns = { ...before };
   const copied = new Set();
   const column = (status) => {
-    if (!copied.has(status)) (copied.add(status), (columns[status] = new Map(columns[status] ?? [])));
+    if (!copied.has(status)) {
+      copied.add(status);
+      columns[status] = new Map(columns[status] ?? []);
+    }
     return columns[status];
   };
   const find = (id) => Object.keys(columns).find((status) => columns[status].has(id));
@@ -85,5 +97,8 @@ function editColumns(before) {
     const status = find(id);
     if (status) column(status).delete(id);
   };
-  return { columns, has: (id) => find(id) !== undefined, drop, put: (card) => (drop(card.id), column(card.status).set(card.id, card)) };
+  return { columns, has: (id) => find(id) !== undefined, drop, put: (card) => {
+    drop(card.id);
+    return column(card.status).set(card.id, card);
+  } };
 }

@@ -14,7 +14,10 @@ export function TaskPage({ id, actions }) {
   const card = cardOf(board, detail?.task.id ?? id);
   const stamp = card ? `${card.status}|${card.updatedAt}` : '';
   useEffect(() => {
-    getJson(`/api/task/${encodeURIComponent(id)}`).then((body) => (setDetail(body), setError('')), (err) => setError(err.message));
+    getJson(`/api/task/${encodeURIComponent(id)}`).then((body) => {
+      setDetail(body);
+      setError('');
+    }, (err) => setError(err.message));
   }, [id, stamp, acted]); // read again when the task's card changes and after each action (its events)
   if (!detail) return html`<main class="task"><nav><a href="/">board</a></nav>${error ? html`<p class="error" role="alert">${error}</p>` : html`<p>loading…</p>`}</main>`;
   const { task, status } = detail;
@@ -42,7 +45,10 @@ const TERMINAL = ['done', 'cancelled'];
 function Actions({ id, status, gated, gate, priority, actions, onDone }) {
   const [error, setError] = useState('');
   const [reason, setReason] = useState('');
-  const run = (name, body = {}) => act(name, { taskId: id, ...body }).then(() => (setError(''), onDone()), (err) => setError(err.message));
+  const run = (name, body = {}) => act(name, { taskId: id, ...body }).then(() => {
+    setError('');
+    onDone();
+  }, (err) => setError(err.message));
   const can = (name) => actions.includes(name);
   const live = !TERMINAL.includes(status); // a done or cancelled task takes no priority, approval or rejection
   return html`<section class="actions">

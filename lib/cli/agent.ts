@@ -26,21 +26,27 @@ export function registerAgent(cli: CAC, ctx: Context): void {
   cli.command('pause <id>', 'Give an agent no new dispatch (its running tasks finish) until `svc agent resume`; kept across daemon restarts')
     .option('--reason <text>', 'Why (shown by svc agent list, svc scheduler run and svc daemon status)').option('--json', 'Print JSON')
     .example('svc agent pause dev --reason "rotating its API key"')
-    .action(async (id: string, opts: Record<string, unknown>) => print(ctx, await changePause(ctx, String(id), true, toText(opts.reason)), Boolean(opts.json)));
+    .action(async (id: string, opts: Record<string, unknown>) => print(ctx, await changePause(ctx, String(id), { paused: true, reason: toText(opts.reason) }), { json: Boolean(opts.json) }));
   cli.command('resume <id>', 'Let a paused agent be dispatched again').option('--reason <text>', 'Logged with the event').option('--json', 'Print JSON')
-    .action(async (id: string, opts: Record<string, unknown>) => print(ctx, await changePause(ctx, String(id), false, toText(opts.reason)), Boolean(opts.json)));
+    .action(async (id: string, opts: Record<string, unknown>) => print(ctx, await changePause(ctx, String(id), { paused: false, reason: toText(opts.reason) }), { json: Boolean(opts.json) }));
 }
 
 // --- internal ---
 
-async function changePause(ctx: Context, agent: string, paused: boolean, reason: string | undefined): Promise<PauseResult> {
+/** The pause to set: whether paused, and why (logged with the event). */
+interface PauseChange {
+  paused: boolean;
+  reason: string | undefined;
+}
+
+async function changePause(ctx: Context, agent: string, { paused, reason }: PauseChange): Promise<PauseResult> {
   const store = ctx.store();
   const known = paused || !(await readAgentPauses(store.paths)).has(agent); // an agent removed from the chart can still be resumed
   if (known) assertKnownAgent(agent, await loadOrg(ctx.root), paused ? 'pause' : 'resume');
   return setAgentPause(store.paths, store.events, { agent, paused, actor: OPERATOR, reason, now: store.clock() });
 }
 
-function print(ctx: Context, result: PauseResult, json: boolean): void {
+function print(ctx: Context, result: PauseResult, { json }: { json: boolean }): void {
   if (json) return ctx.json(result);
   const { agent, pause } = result;
   if (result.paused) {

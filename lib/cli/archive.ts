@@ -23,14 +23,14 @@ export function registerArchive(cli: CAC, ctx: Context): void {
       const report = await operate<ArchiveReport>(ctx, 'operator_archive', { before: before.toISOString(), dryRun: !!opts.dryRun });
       if (report.refused.length) ctx.exitCode = 1;
       if (opts.json) return ctx.json(report);
-      formatReport(report, !!opts.dryRun).forEach((line) => ctx.print(line));
+      formatReport(report, { dryRun: !!opts.dryRun }).forEach((line) => ctx.print(line));
       report.refused.forEach((skip) => ctx.io.stderr(`svc: refused ${skip.id}: ${toTerminalText(skip.reason)}\n`));
     });
 }
 
 // --- internal ---
 
-function formatReport(report: ArchiveReport, dryRun: boolean): string[] {
+function formatReport(report: ArchiveReport, { dryRun }: { dryRun: boolean }): string[] {
   const verb = dryRun ? 'would archive' : 'archived';
   const lines = [
     ...report.moved.map((move) => `${verb} ${move.id} (${move.status} since ${move.lastTransitionAt}) -> ${move.to}`),

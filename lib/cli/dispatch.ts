@@ -57,7 +57,7 @@ export async function dispatch(argv: readonly string[], io: Io): Promise<number>
   const ctx = createContext(io);
   const group = first !== undefined && Object.hasOwn(GROUPS, first) ? GROUPS[first]! : undefined;
   const top = first !== undefined && Object.hasOwn(TOP, first) ? TOP[first]! : undefined;
-  if (!group && !top && first !== undefined && !first.startsWith('-')) return usage(ctx, argv, `Unknown command: svc ${first}.${await didYouMean(first, [...Object.keys(GROUPS), ...Object.keys(TOP)], 'svc ')}`, 'svc');
+  if (!group && !top && first !== undefined && !first.startsWith('-')) return usage(ctx, argv, { message: `Unknown command: svc ${first}.${await didYouMean(first, [...Object.keys(GROUPS), ...Object.keys(TOP)], 'svc ')}`, name: 'svc' });
   const cli = cac(group ? `svc ${first}` : 'svc');
   const entries = group ? [group] : top ? [top] : Object.values(TOP);
   if (entries.some((entry) => entry.store)) await loadStore();
@@ -68,22 +68,25 @@ export async function dispatch(argv: readonly string[], io: Io): Promise<number>
     cli.parse(['node', 'svc', ...(group ? toIdArgs(first, toIdOptions(rest)) : toToolArgs(toIdOptions(argv)))], { run: false });
     if (cli.options.requestId !== undefined) ctx.requestId = String(cli.options.requestId);
     // A bare `svc` asks what there is: the help, as `--help` prints it.
-    if (cli.options.help || argv.length === 0) return (io.stdout(formatHelp(cli, group || top ? [] : Object.entries(GROUPS).map(([name, g]) => ({ name, summary: g.summary })))), 0);
+    if (cli.options.help || argv.length === 0) {
+      io.stdout(formatHelp(cli, group || top ? [] : Object.entries(GROUPS).map(([name, g]) => ({ name, summary: g.summary }))));
+      return 0;
+    }
     // What follows `--` is positional (`svc task create -- "-x"`), not an option.
     const afterDashes = (cli.options['--'] ?? []) as string[];
     if (cli.matchedCommand && afterDashes.length > 0) Object.assign(cli, { args: [...cli.args, ...afterDashes], options: { ...cli.options, '--': [] } });
     if (!cli.matchedCommand) {
       const names = cli.commands.map((command) => command.name).filter(Boolean);
-      return usage(ctx, argv, await toUnknown(first, group ? rest[0] : undefined, names), cli.name);
+      return usage(ctx, argv, { message: await toUnknown(first, group ? rest[0] : undefined, names), name: cli.name });
     }
-    assertRootExists(ctx.root, first ?? '', group ? cli.matchedCommand.name : '', cli.args);
+    assertRootExists(ctx.root, { group: first ?? '', command: group ? cli.matchedCommand.name : '', args: cli.args });
     await cli.runMatchedCommand();
     if (ctx.replayed?.length) io.stderr(`${toReplayNote(ctx.replayed)}\n`);
     return ctx.exitCode;
   } catch (err) {
-    if (err instanceof Error && err.name === 'CACError') return usage(ctx, argv, err.message, cli.name);
-    if (isUsageError(err)) return usage(ctx, argv, err.message, cli.name, err.hint);
-    return fail(ctx, argv, err instanceof SvcError ? err : toSvcError(err), err);
+    if (err instanceof Error && err.name === 'CACError') return usage(ctx, argv, { message: err.message, name: cli.name });
+    if (isUsageError(err)) return usage(ctx, argv, { message: err.message, name: cli.name, hint: err.hint });
+    return fail(ctx, argv, err);
   }
 }
 
@@ -154,15 +157,16 @@ async function didYouMean(word: string, names: readonly string[], prefix: string
   return toDidYouMean(word, names, (name) => `\`${prefix}${name}\``);
 }
 
-/** A usage error: exit 2, the message and its hint (else the help hint); with `--json`, the error shape. */
-function usage(ctx: Context, argv: readonly string[], message: string, name: string, hint?: string): number {
+/** A usage error: exit 2, the message and its hint (else the help hint of `name`); with `--json`, the error shape. */
+function usage(ctx: Context, argv: readonly string[], { message, name, hint }: { message: string; name: string; hint?: string }): number {
   const help = `\`${name} --help\` for the commands and options.`;
   if (argv.includes('--json')) ctx.io.stderr(`${JSON.stringify({ ok: false, error: { code: 'validation_error', message, hint: hint ?? `Run ${help}` } })}\n`);
   else ctx.io.stderr(`svc: ${message}\nhint: ${hint ?? `run ${help}`}\n`);
   return 2;
 }
 
-function fail(ctx: Context, argv: readonly string[], error: SvcError, err: unknown): number {
+function fail(ctx: Context, argv: readonly string[], err: unknown): number {
+  const error = err instanceof SvcError ? err : toSvcError(err);
   if (argv.includes('--json')) {
     ctx.io.stderr(`${JSON.stringify(error.toJSON())}\n`);
     return 1;

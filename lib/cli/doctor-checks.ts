@@ -37,7 +37,7 @@ export interface SpoolCheck {
 }
 
 /** Counts the spool files of `root`; with `fix`, appends them to the event log first. */
-export async function checkSpool(root: string, fix: boolean): Promise<SpoolCheck> {
+export async function checkSpool(root: string, { fix }: { fix: boolean }): Promise<SpoolCheck> {
   const files = await countSpooled(root);
   if (!fix || files === 0) return { files, problem: files > 0 };
   try {

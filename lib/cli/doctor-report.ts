@@ -6,8 +6,10 @@ import type { WorkspaceRecord } from '../workspace/records.js';
 import type { ConfigProblem, SpoolCheck } from './doctor-checks.js';
 import type { Context } from './frame/context.js';
 
-/** What the summary line must not call clean: configuration problems, spooled events. */
+/** How to print the report (`json`), and what the summary line must not call clean: configuration problems, spooled events. */
 export interface Elsewhere {
+  /** Print one JSON object instead of lines. */
+  json: boolean;
   config: readonly ConfigProblem[];
   /** Set for `--json`, where it is part of the object. */
   spool: SpoolCheck | undefined;
@@ -52,7 +54,7 @@ export function printConfig(ctx: Context, config: readonly ConfigProblem[]): voi
 }
 
 /** A missing status directory (or its `.gitkeep`) is no problem: svc creates it when first needed, as on a fresh root; `--fix` creates it now. */
-export function printPlan(ctx: Context, plan: ReconcilePlan, json: boolean, { config, spool, elsewhere, dangling, cycles, keptWorktrees }: Elsewhere): void {
+export function printPlan(ctx: Context, plan: ReconcilePlan, { json, config, spool, elsewhere, dangling, cycles, keptWorktrees }: Elsewhere): void {
   const actions = plan.actions.filter((action) => action.kind !== 'missing');
   const notCreated = plan.actions.filter((action) => action.kind === 'missing');
   ctx.exitCode = actions.length ? 1 : 0;
@@ -68,7 +70,7 @@ export function printPlan(ctx: Context, plan: ReconcilePlan, json: boolean, { co
 }
 
 /** Prints what `svc doctor --fix` applied, what failed and what is only reported (or it as JSON). */
-export function printResult(ctx: Context, result: ReconcileResult, json: boolean, { config, spool, elsewhere, dangling, cycles, keptWorktrees }: Elsewhere): void {
+export function printResult(ctx: Context, result: ReconcileResult, { json, config, spool, elsewhere, dangling, cycles, keptWorktrees }: Elsewhere): void {
   const invalid = result.remaining.filter((action) => action.kind === 'invalid');
   ctx.exitCode = invalid.length || result.failed.length ? 1 : 0;
   if (json) {

@@ -23,7 +23,7 @@ export function registerDoctor(cli: CAC, ctx: Context): void {
       const store = ctx.store();
       const config = await checkConfig(ctx.root);
       const plan = await planReconcile(store.paths, store.clock());
-      const spool = await checkSpool(ctx.root, options.fix === true);
+      const spool = await checkSpool(ctx.root, { fix: options.fix === true });
       const json = options.json === true;
       const { dangling, cycles } = await checkTaskLinks(store.paths);
       const keptWorktrees = (await listRecords(store.paths.workspaces)).filter((record) => record.kept);
@@ -34,9 +34,9 @@ export function registerDoctor(cli: CAC, ctx: Context): void {
         for (const { id, missing } of dangling) ctx.print(`dangling dependency: ${id} depends on ${missing.join(', ')}, which ${missing.length === 1 ? 'is not a task' : 'are not tasks'} (the task waits until they exist)`);
         printCycles(ctx, cycles);
       }
-      const other = { config, spool: json ? spool : undefined, elsewhere: config.length > 0 || spool.problem || cycles.length > 0, dangling, cycles, keptWorktrees };
-      if (!options.fix) printPlan(ctx, plan, json, other);
-      else printResult(ctx, await applyReconcile(store.paths, plan, { actor: 'doctor', events: store.events }), json, other);
+      const other = { json, config, spool: json ? spool : undefined, elsewhere: config.length > 0 || spool.problem || cycles.length > 0, dangling, cycles, keptWorktrees };
+      if (!options.fix) printPlan(ctx, plan, other);
+      else printResult(ctx, await applyReconcile(store.paths, plan, { actor: 'doctor', events: store.events }), other);
       if (config.length || spool.problem || cycles.length) ctx.exitCode = 1;
     });
 }

@@ -40,7 +40,7 @@ export function registerEvents(cli: CAC, ctx: Context): void {
     .action(async (opts: Record<string, unknown>) => {
       const now = new Date();
       const filter = toFilter(opts, now);
-      const limit = asUsage(() => toTail(opts.tail, opts.follow === true));
+      const limit = asUsage(() => toTail(opts.tail, { follow: opts.follow === true }));
       await mergeSpooled(ctx);
       const show = (event: SvcEvent) => ctx.io.stdout(`${opts.json ? JSON.stringify(event) : formatEvent(event)}\n`);
       const last: SvcEvent[] = [];
@@ -114,7 +114,7 @@ function matches(event: SvcEvent, filter: EventFilter): boolean {
 }
 
 /** `--tail`: a count, `all` (null), or by default FOLLOW_TAIL when following and all otherwise. */
-function toTail(value: unknown, follow: boolean): number | null {
+function toTail(value: unknown, { follow }: { follow: boolean }): number | null {
   if (value === undefined) return follow ? FOLLOW_TAIL : null;
   const text = String(value).trim();
   if (text === 'all') return null;

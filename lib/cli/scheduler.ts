@@ -20,18 +20,18 @@ export function registerScheduler(cli: CAC, ctx: Context): void {
     .option('--json', 'Print the actions as JSON')
     .action(async (opts: Record<string, unknown>) => {
       const store = ctx.store();
-      const viaDaemon = await askDaemon(store, Boolean(opts.active));
+      const viaDaemon = await askDaemon(store, { active: Boolean(opts.active) });
       const actions = viaDaemon ?? (opts.active ? await runActive(ctx, store) : await planOnce(ctx, store));
       if (opts.json) return ctx.json({ active: Boolean(opts.active), daemon: viaDaemon !== null, actions });
       actions.forEach((action) => ctx.print(toTerminalText(formatAction(action))));
-      ctx.print(summarize(actions, Boolean(opts.active)) + (viaDaemon ? ' (by the running daemon)' : ''));
+      ctx.print(summarize(actions, { active: Boolean(opts.active) }) + (viaDaemon ? ' (by the running daemon)' : ''));
     });
 }
 
 // --- internal ---
 
 /** With a daemon up, it plans or ticks from its index (and knows whether a plugin is attached); else null. */
-async function askDaemon(store: Store, active: boolean): Promise<Action[] | null> {
+async function askDaemon(store: Store, { active }: { active: boolean }): Promise<Action[] | null> {
   let reply: { status: number; body: unknown };
   try {
     reply = active ? await requestDaemon(store.paths.socket, ROUTES.schedulerTick) : await requestDaemon(store.paths.socket, ROUTES.schedulerPlan);
@@ -84,7 +84,7 @@ function formatAction(action: Action): string {
   }
 }
 
-function summarize(actions: readonly Action[], active: boolean): string {
+function summarize(actions: readonly Action[], { active }: { active: boolean }): string {
   const count = (kind: Action['kind']) => actions.filter((a) => a.kind === kind).length;
   const parts = `${count('dispatch')} to dispatch, ${count('hold')} held, ${count('expire')} leases expired, ${count('deadletter')} to deadletter`;
   return active ? `tick: ${parts}` : `dry run: ${parts} (nothing changed)`;

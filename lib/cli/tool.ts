@@ -4,7 +4,7 @@ import { SvcError } from '../core/errors.js';
 import { toDidYouMean } from '../core/suggest.js';
 import { APPROVAL_TOOL_NAMES, TOOL_NAMES } from '../tools/names.js';
 import type { Context } from './frame/context.js';
-import { operate } from './frame/operate.js';
+import { operateWith } from './frame/operate.js';
 import { loadTool } from './frame/tool-modules.js';
 
 /** Registers `svc tool <name> [params]`: invokes an svc_* tool and prints its result as JSON. */
@@ -24,7 +24,7 @@ export function registerTool(cli: CAC, ctx: Context): void {
       } catch (err) {
         throw new SvcError('validation_error', `params is not JSON: ${(err as Error).message}`, await toParamsHint(String(name)));
       }
-      ctx.json(await operate(ctx, String(name), parsed as Record<string, unknown>, () => loadTool(String(name))));
+      ctx.json(await operateWith(ctx, { tool: String(name), params: parsed as Record<string, unknown> }, () => loadTool(String(name))));
     });
 }
 

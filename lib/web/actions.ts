@@ -21,7 +21,7 @@ export function listActions(mount: WebMount): string[] {
 }
 
 /** Runs one action as `actor` through its tool: the same checks, leases and errors as on the command line. */
-export async function runAction(mount: WebMount, name: string, body: Record<string, unknown>, actor: string): Promise<unknown> {
+export async function runAction(mount: WebMount, name: string, { body, actor }: { body: Record<string, unknown>; actor: string }): Promise<unknown> {
   const action = ACTIONS[name];
   if (!action || !listActions(mount).includes(name)) {
     throw new SvcError('not_found', `Unknown action ${JSON.stringify(name)}.`, `Actions here: ${listActions(mount).join(', ')}.`);

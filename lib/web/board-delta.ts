@@ -64,7 +64,11 @@ export function createBoardDelta(index: TaskIndex, startedAt: string): BoardDelt
         const entry = index.get(id);
         const before = sent.get(id);
         if (!entry) {
-          if (before) (link(id, before.deps, []), sent.delete(id), delta.removed.push(id));
+          if (before) {
+            link(id, before.deps, []);
+            sent.delete(id);
+            delta.removed.push(id);
+          }
           continue;
         }
         const key = keyOf(entry, marks);

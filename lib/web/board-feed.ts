@@ -93,7 +93,7 @@ export function startBoardFeed(mount: WebMount): BoardFeed {
   };
   const onError = (err: unknown) => mount.log.error('web.feed_failed', { message: describeError(err) });
   const gap = () => Math.max(MIN_GAP_MS, listeners.size * BOARD_GAP_MS);
-  const flusher = createFlusher(stop.signal, gap, onError, async (ids) => {
+  const flush = async (ids: Set<string> | null) => {
     const wide = ids ? delta.widen(ids) : delta.allIds();
     let slice: string[] = [];
     for (const id of wide) {
@@ -103,7 +103,8 @@ export function startBoardFeed(mount: WebMount): BoardFeed {
       await nextTurn();
     }
     publish(delta.take(slice, marks));
-  });
+  };
+  const flusher = createFlusher(stop.signal, { gap, onError, flush });
   delta.learn(mount.index.summaries());
   const unlisten = mount.changes.listen(flusher.touch);
   stop.signal.addEventListener('abort', unlisten, { once: true });
@@ -147,7 +148,14 @@ export function startBoardFeed(mount: WebMount): BoardFeed {
  * Collects touched ids (null: unknown, all of them) and runs `flush` with them COALESCE_MS after
  * the first, at most once per `gap()`, never two at once.
  */
-function createFlusher(signal: AbortSignal, gap: () => number, onError: (err: unknown) => void, flush: (ids: Set<string> | null) => Promise<void>) {
+/** What a flusher runs (`flush`), how far apart (`gap()`), and where its failures go. */
+interface Flushing {
+  gap: () => number;
+  onError: (err: unknown) => void;
+  flush: (ids: Set<string> | null) => Promise<void>;
+}
+
+function createFlusher(signal: AbortSignal, { gap, onError, flush }: Flushing) {
   let touched = new Set<string>();
   let all = false;
   let timer: NodeJS.Timeout | undefined;
@@ -160,7 +168,10 @@ function createFlusher(signal: AbortSignal, gap: () => number, onError: (err: un
   const run = async () => {
     timer = undefined;
     const ids = all ? null : touched;
-    ((touched = new Set()), (all = false), (running = true), (last = Date.now()));
+    touched = new Set();
+    all = false;
+    running = true;
+    last = Date.now();
     await flush(ids).catch(onError);
     running = false;
     schedule();
@@ -180,7 +191,10 @@ async function watchHolds(mount: WebMount, signal: AbortSignal, onChange: (holds
   let last: ReadonlyMap<string, Hold> | null = null;
   while (!signal.aborted && mount.holds) {
     const holds = mount.holds();
-    if (holds !== last) ((last = holds), onChange(holds));
+    if (holds !== last) {
+      last = holds;
+      onChange(holds);
+    }
     await sleep(HOLDS_EVERY_MS, undefined, { signal }).catch(() => undefined);
   }
 }
@@ -191,7 +205,10 @@ async function watchSla(mount: WebMount, signal: AbortSignal, onChange: (ids: Se
     const events = await readEvents(mount.paths.root, { type: 'sla.violation', days: 1 }).catch(() => []);
     const ids = new Set(events.map((event) => event.taskId).filter((id): id is string => !!id));
     const key = [...ids].sort().join(',');
-    if (key !== last) ((last = key), onChange(ids));
+    if (key !== last) {
+      last = key;
+      onChange(ids);
+    }
     await sleep(SLA_EVERY_MS, undefined, { signal }).catch(() => undefined);
   }
 }

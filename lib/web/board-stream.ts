@@ -5,8 +5,16 @@ import type { BoardFeed, SentChange } from './board-feed.js';
 /** A comment line this often keeps idle streams open through proxies and tells a dead page apart. */
 const HEARTBEAT_MS = 15_000;
 
+/** One Server-Sent Event: its name, its id (none: null), its data, and that data's JSON when already serialised. */
+export interface EventMessage {
+  event: string;
+  id: string | null;
+  data: unknown;
+  serialised?: string;
+}
+
 /** Opens a Server-Sent Events answer (the browser's EventSource reconnects after 1 s on its own). */
-export function openEventStream(req: IncomingMessage, res: ServerResponse): { send(event: string, id: string | null, data: unknown, serialised?: string): void; onClose(fn: () => void): void } {
+export function openEventStream(req: IncomingMessage, res: ServerResponse): { send(message: EventMessage): void; onClose(fn: () => void): void } {
   res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', connection: 'keep-alive' });
   if (req.method === 'HEAD') res.end(); // the headers alone: a stream nobody reads holds nothing
   else res.write('retry: 1000\n\n');
@@ -16,7 +24,7 @@ export function openEventStream(req: IncomingMessage, res: ServerResponse): { se
   const closers: Array<() => void> = [() => clearInterval(heartbeat)];
   res.on('close', () => closers.forEach((fn) => fn()));
   return {
-    send(event, id, data, serialised) {
+    send({ event, id, data, serialised }) {
       if (!res.writableEnded) res.write(`${id === null ? '' : `id: ${id}\n`}event: ${event}\ndata: ${serialised ?? JSON.stringify(data)}\n\n`);
     },
     onClose: (fn) => void closers.push(fn),
@@ -30,13 +38,13 @@ export function openEventStream(req: IncomingMessage, res: ServerResponse): { se
  */
 export function streamBoard(feed: BoardFeed, req: IncomingMessage, res: ServerResponse): void {
   const stream = openEventStream(req, res);
-  const send = ({ change, data }: SentChange) => stream.send('change', `${feed.epoch}.${change.seq}`, change, data);
+  const send = ({ change, data }: SentChange) => stream.send({ event: 'change', id: `${feed.epoch}.${change.seq}`, data: change, serialised: data });
   const last = toLast(req);
   const missed = last && last.epoch === feed.epoch ? feed.since(last.seq) : null;
   if (missed) missed.forEach(send);
   else {
     const snapshot = feed.snapshot();
-    stream.send('snapshot', `${feed.epoch}.${snapshot.seq}`, snapshot);
+    stream.send({ event: 'snapshot', id: `${feed.epoch}.${snapshot.seq}`, data: snapshot });
   }
   stream.onClose(feed.subscribe(send));
 }

@@ -36,12 +36,15 @@ export const startWebBoard: WebStarter = async (mount, { port, token }) => {
     router.handler(req, res);
   }, WEB_LIMITS, { onFailure: failed });
   await new Promise<void>((resolve, reject) => {
-    server.once('error', (err) => (feed.close(), reject(err)));
+    server.once('error', (err) => {
+      feed.close();
+      reject(err);
+    });
     server.listen({ port, host: WEB_HOST, exclusive: true }, () => resolve());
   });
   const bound = (server.address() as { port: number }).port;
   guard = createGuard(bound, token);
-  router = buildRoutes(mount, feed, token, createStreamBudget(), failed);
+  router = buildRoutes(mount, { feed, token, streams: createStreamBudget(), failed });
   return toHandle(server, bound, feed);
 };
 
@@ -56,7 +59,15 @@ function logFailure(mount: WebMount): OnFailure {
   return (err, req) => mount.log.error('web.request_failed', { method: req.method, url: String(req.url).slice(0, 200), code: err.code, message: err.message });
 }
 
-function buildRoutes(mount: WebMount, feed: BoardFeed, token: string, streams: StreamBudget, failed: OnFailure): Router {
+/** What the routes share: the board's feed, the page token, the budget of open streams, the failure log. */
+interface RouteParts {
+  feed: BoardFeed;
+  token: string;
+  streams: StreamBudget;
+  failed: OnFailure;
+}
+
+function buildRoutes(mount: WebMount, { feed, token, streams, failed }: RouteParts): Router {
   const page = (view: View) => (req: Req, res: ServerResponse) => sendPage(res, view, { token, actor: req.actor ?? 'operator', taskId: req.params?.id });
   const router = createRouter(
     (req, res) => sendError(res, new SvcError('not_found', `No page ${req.method} ${(req.url ?? '').split('?')[0]} on the web board.`, 'Pages: /, /task/<id>, /agents.')),
@@ -70,15 +81,18 @@ function buildRoutes(mount: WebMount, feed: BoardFeed, token: string, streams: S
     .get('/favicon.svg', (_req, res) => sendIcon(res))
     .get('/favicon.ico', (_req, res) => sendIcon(res))
     .get('/api/meta', (req: Req, res) => sendJson(res, 200, { ok: true, actor: req.actor, actions: listActions(mount) }))
-    .get('/api/board/stream', (req, res) => (streams.take(res), streamBoard(feed, req, res)))
+    .get('/api/board/stream', (req, res) => {
+      streams.take(res);
+      return streamBoard(feed, req, res);
+    })
     .get('/api/tasks', (req, res) => sendJson(res, 200, { ok: true, cards: listTerminal(mount, req) }))
     .get('/api/task/:id', async (req, res) => sendJson(res, 200, { ok: true, ...(await readTaskDetail(mount, req.params?.id ?? '')) }))
-    .get('/api/task/:id/log', (req, res) => streamLogs(mount, req, res, streams))
+    .get('/api/task/:id/log', (req, res) => streamLogs(req, res, { mount, streams }))
     .get('/api/agents', async (_req, res) => sendJson(res, 200, { ok: true, ...(await readAgentsPage(mount)) }))
     .get('/api/action/:name', (req) => refuseGet(req))
     .post('/api/action/:name', async (req: Req, res) => {
       const body = assertObject((await readJson(req, '{"taskId": "TASK-..."}')) ?? {}, 'The action', '{"taskId": "TASK-..."}');
-      sendJson(res, 200, { ok: true, result: (await runAction(mount, req.params?.name ?? '', body, req.actor ?? 'operator')) ?? null });
+      sendJson(res, 200, { ok: true, result: (await runAction(mount, req.params?.name ?? '', { body, actor: req.actor ?? 'operator' })) ?? null });
     });
   if (mount.metrics) router.get(ROUTES.metrics.path, mount.metrics); // behind the same guard: a scraper sends the token as a bearer
   return router;
@@ -99,14 +113,14 @@ function listTerminal(mount: WebMount, req: IncomingMessage) {
 }
 
 /** The log lines of one task: its id resolved first (a prefix would match the lines of others). */
-async function streamLogs(mount: WebMount, req: Req, res: ServerResponse, streams: StreamBudget): Promise<void> {
+async function streamLogs(req: Req, res: ServerResponse, { mount, streams }: { mount: WebMount; streams: StreamBudget }): Promise<void> {
   const id = await resolveAnyId(mount.store, req.params?.id ?? '');
   streams.take(res);
   const stream = openEventStream(req, res);
   const gone = new AbortController();
   stream.onClose(() => gone.abort());
-  void followTaskLogs(mount.paths, id, (batch) => stream.send('lines', null, batch), gone.signal).catch((err: unknown) => {
-    stream.send('failure', null, { message: describeError(err) });
+  void followTaskLogs(mount.paths, id, { onLines: (batch) => stream.send({ event: 'lines', id: null, data: batch }), signal: gone.signal }).catch((err: unknown) => {
+    stream.send({ event: 'failure', id: null, data: { message: describeError(err) } });
   });
 }
 

@@ -23,7 +23,7 @@ const CHUNK_BYTES = 256 * 1024;
  * the lines of `data/logs/agents.log` and `data/logs/daemon.log` that name it. Calls `onLines` with
  * the tail first, then with each batch of new lines, until `signal` aborts.
  */
-export async function followTaskLogs(paths: Paths, taskId: string, onLines: (batch: LogLines) => void, signal: AbortSignal): Promise<void> {
+export async function followTaskLogs(paths: Paths, taskId: string, { onLines, signal }: { onLines: (batch: LogLines) => void; signal: AbortSignal }): Promise<void> {
   const offsets = new Map<string, number>();
   const partial = new Map<string, string>();
   while (!signal.aborted) {
@@ -61,7 +61,10 @@ async function readNew(file: string, offsets: Map<string, number>, partial: Map<
   const first = !offsets.has(file);
   let from = offsets.get(file) ?? Math.max(0, size - TAIL_BYTES);
   if (size < from) from = 0; // truncated or replaced: start over
-  if (size === from) return (offsets.set(file, from), []);
+  if (size === from) {
+    offsets.set(file, from);
+    return [];
+  }
   const length = Math.min(size - from, CHUNK_BYTES);
   const handle = await open(file, 'r');
   try {

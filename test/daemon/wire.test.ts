@@ -28,7 +28,11 @@ async function wired() {
   const changes = createChangeFeed();
   const events = createEventRetry({ events: store.events, log: () => log });
   wireDaemon(signals, { store, clock: store.clock, log, events, healer, changes, state });
-  const close = async () => (await healer.close(), await events.close(), await log.close());
+  const close = async () => {
+    await healer.close();
+    await events.close();
+    return await log.close();
+  };
   return { signals, asked, changes, errors, logFile, close };
 }
 

@@ -102,7 +102,10 @@ torture(`a daemon and three writers SIGKILLed at random for ${DURATION_MS / 1000
   const problems: string[] = listing.invalid.map((file) => `invalid: ${file.path}: ${file.message}`);
   const titles = new Map<string, number>();
   for (const t of listing.tasks) titles.set(t.task.title, (titles.get(t.task.title) ?? 0) + 1);
-  for (const [title, n] of titles) if (n > 1) (duplicated++, problems.push(`title ${title} on ${n} tasks`));
+  for (const [title, n] of titles) if (n > 1) {
+    duplicated++;
+    problems.push(`title ${title} on ${n} tasks`);
+  }
   const ops = { cli: 0, tool: 0, hand: 0 };
   for (const kind of KINDS) {
     const records = readJournal(root, kind);
@@ -112,22 +115,46 @@ torture(`a daemon and three writers SIGKILLed at random for ${DURATION_MS / 1000
       const copies = (await findTaskFiles(paths, record.id)).length;
       const stored = byId.get(record.id);
       if (record.op === 'create') {
-        if (copies === 0) (lost++, problems.push(`lost create ${record.id} (${record.title})`));
-        if (copies > 1) (duplicated++, problems.push(`${record.id} in ${copies} directories`));
-        if (stored && stored.task.title !== record.title) (corrupted++, problems.push(`${record.id} has title ${stored.task.title}, not ${record.title}`));
-        if (stored && record.dispatched && stored.status !== 'done') (lost++, problems.push(`dispatched ${record.id} ended in ${stored.status}`));
+        if (copies === 0) {
+          lost++;
+          problems.push(`lost create ${record.id} (${record.title})`);
+        }
+        if (copies > 1) {
+          duplicated++;
+          problems.push(`${record.id} in ${copies} directories`);
+        }
+        if (stored && stored.task.title !== record.title) {
+          corrupted++;
+          problems.push(`${record.id} has title ${stored.task.title}, not ${record.title}`);
+        }
+        if (stored && record.dispatched && stored.status !== 'done') {
+          lost++;
+          problems.push(`dispatched ${record.id} ended in ${stored.status}`);
+        }
       } else if (record.op === 'append') {
         const times = stored ? stored.body.split(`${record.mark}\n`).length - 1 : 0;
-        if (times === 0) (lost++, problems.push(`lost ${record.mark} of ${record.id}`));
-        if (times > 1) (duplicated++, problems.push(`${record.mark} ${times} times in ${record.id}`));
+        if (times === 0) {
+          lost++;
+          problems.push(`lost ${record.mark} of ${record.id}`);
+        }
+        if (times > 1) {
+          duplicated++;
+          problems.push(`${record.mark} ${times} times in ${record.id}`);
+        }
       } else {
         lastMove.set(record.id, record);
       }
     }
     for (const [id, record] of lastMove) {
       const stored = byId.get(id);
-      if (record.op === 'move' && stored?.status !== 'blocked') (lost++, problems.push(`move of ${id} to blocked: it is in ${stored?.status ?? 'no directory'}`));
-      if (stored && stored.task.status !== stored.status) (corrupted++, problems.push(`${id} says ${stored.task.status} in ${stored.status}/`));
+      if (record.op === 'move' && stored?.status !== 'blocked') {
+        lost++;
+        problems.push(`move of ${id} to blocked: it is in ${stored?.status ?? 'no directory'}`);
+      }
+      if (stored && stored.task.status !== stored.status) {
+        corrupted++;
+        problems.push(`${id} says ${stored.task.status} in ${stored.status}/`);
+      }
     }
   }
   const total = ops.cli + ops.tool + ops.hand;

@@ -12,7 +12,10 @@ cache('reads once, again only when the file changes, and hands the previous valu
   writeFileSync(file, 'one');
   const seen: (string | undefined)[] = [];
   let loads = 0;
-  const c = createFileCache<string>(file, async (previous) => (seen.push(previous), `v${++loads}`));
+  const c = createFileCache<string>(file, async (previous) => {
+    seen.push(previous);
+    return `v${++loads}`;
+  });
   assert.equal([await c.get(), await c.get(), await c.get()], ['v1', 'v1', 'v1']);
   writeFileSync(file, 'two, longer');
   assert.is(await c.get(), 'v2');

@@ -44,13 +44,19 @@ coalesce('a tick request made at any moment of a running tick, its very end incl
   // Offsets in microtask turns after the first request, past the whole of an empty tick.
   for (let turns = 0; turns < 40; turns++) {
     const scheduler = startScheduler({
-      store, source: { snapshot: () => (plans++, { ready: [], inProgress: [], statusOf: () => undefined }) },
+      store, source: { snapshot: () => {
+        plans++;
+        return { ready: [], inProgress: [], statusOf: () => undefined };
+      } },
       adapters: {}, loadOrg: async () => null, mode: () => 'standalone', pluginAttached: () => false, log: () => undefined, alert: () => undefined,
     });
     scheduler.schedule();
     let later = Promise.resolve();
     for (let i = 0; i < turns; i++) later = later.then(() => undefined);
-    const before = await later.then(() => (scheduler.schedule(), plans));
+    const before = await later.then(() => {
+      scheduler.schedule();
+      return plans;
+    });
     await scheduler.idle();
     if (plans === before) missed.push(turns);
     await scheduler.close();

@@ -22,7 +22,10 @@ timers('a notBefore past the longest timer does not make the scheduler tick agai
   const listing = createListingSource(store);
   let snapshots = 0;
   const scheduler = startScheduler({
-    store, source: { snapshot: () => (snapshots++, listing.snapshot()) }, adapters: {}, loadOrg: () => loadOrg(root),
+    store, source: { snapshot: () => {
+      snapshots++;
+      return listing.snapshot();
+    } }, adapters: {}, loadOrg: () => loadOrg(root),
     mode: () => 'standalone', pluginAttached: () => false, log: () => undefined, alert: () => undefined,
   });
   const report = await scheduler.tick();

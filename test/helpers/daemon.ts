@@ -47,7 +47,11 @@ export const TEST_TOOLS = [
     name: 'test_list', description: 'ids and statuses from the index', params: z.strictObject({}),
     handler: async (_p: object, ctx: ToolContext) => [...(ctx.index?.summaries() ?? [])].map((s) => `${s.id} ${s.status}`).sort(),
   },
-  { name: 'test_wait', description: 'waits on gates.wait', params: z.strictObject({}), handler: async () => (gates.entered.open(), await gates.wait.promise, { waited: true }) },
+  { name: 'test_wait', description: 'waits on gates.wait', params: z.strictObject({}), handler: async () => {
+    gates.entered.open();
+    await gates.wait.promise;
+    return { waited: true };
+  } },
   { name: 'test_crash', description: 'throws a plain error', params: z.strictObject({}), handler: async () => { throw new Error('boom'); } },
 ] as unknown as ToolDef[];
 

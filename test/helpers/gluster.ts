@@ -105,7 +105,11 @@ export async function startGlusterVolume(options: { coherent?: boolean } = {}): 
     },
     async mount(at, mountOptions = {}) {
       const log = await mountAt(at, mountOptions.coherent === true, mountOptions.subdir);
-      return { path: at, log, unmount: async () => (mounts.includes(at) ? (mounts.splice(mounts.indexOf(at), 1), unmount(at)) : undefined) };
+      return { path: at, log, unmount: async () => {
+        if (!mounts.includes(at)) return undefined;
+        mounts.splice(mounts.indexOf(at), 1);
+        return unmount(at);
+      } };
     },
     stop,
   };

@@ -64,7 +64,10 @@ async function answer(req: IncomingMessage, res: ServerResponse, turns: ModelTur
     // A run that never ends on its own: the answer waits until the client gives up on it (an aborted run).
     hold.held.open++;
     turns.push({ tools: [], reply: 'held' });
-    res.on('close', () => (hold.held.open--, hold.held.closedByClient++));
+    res.on('close', () => {
+      hold.held.open--;
+      hold.held.closedByClient++;
+    });
     return;
   }
   const tools = ((body.tools ?? []) as { function?: { name?: string }; name?: string }[]).map((t) => t.function?.name ?? t.name ?? '');

@@ -101,7 +101,10 @@ function sshdConfig(dir: string, port: number): string {
 function listening(child: ChildProcess): Promise<true | string> {
   return new Promise((resolve) => {
     let said = '';
-    const timer = setTimeout(() => (child.kill('SIGKILL'), resolve(`no "Server listening" within 10 s: ${said}`)), 10_000);
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      resolve(`no "Server listening" within 10 s: ${said}`);
+    }, 10_000);
     child.stderr!.on('data', (chunk: Buffer) => {
       said += chunk.toString();
       if (/Server listening on 127\.0\.0\.1/.test(said)) {
@@ -109,7 +112,10 @@ function listening(child: ChildProcess): Promise<true | string> {
         resolve(true);
       }
     });
-    child.once('exit', (code) => (clearTimeout(timer), resolve(`sshd exited with ${code}: ${said.trim()}`)));
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      resolve(`sshd exited with ${code}: ${said.trim()}`);
+    });
   });
 }
 

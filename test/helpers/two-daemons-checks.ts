@@ -82,5 +82,9 @@ export function results(hosts: Host[]): { taskId: string; status: number; reply:
 /** Values seen more than once. */
 export function duplicates(values: string[]): string[] {
   const seen = new Set<string>();
-  return [...new Set(values.filter((value) => (seen.has(value) ? true : (seen.add(value), false))))];
+  return [...new Set(values.filter((value) => {
+    if (seen.has(value)) return true;
+    seen.add(value);
+    return false;
+  }))];
 }

@@ -58,7 +58,10 @@ export function authed(token: string, port: number, post = false): Record<string
 export function readEvents(port: number, path: string, headers: Record<string, string>, until: (events: Array<{ event: string; id: string; data: any }>) => boolean, onEvent?: (event: { event: string; id: string; data: any }) => void, ms = 15_000): Promise<Array<{ event: string; id: string; data: any }>> {
   return new Promise((resolve, reject) => {
     const events: Array<{ event: string; id: string; data: any }> = [];
-    const timer = setTimeout(() => (req.destroy(), reject(new Error(`no matching events within ${ms} ms: ${JSON.stringify(events).slice(0, 500)}`))), ms);
+    const timer = setTimeout(() => {
+      req.destroy();
+      reject(new Error(`no matching events within ${ms} ms: ${JSON.stringify(events).slice(0, 500)}`));
+    }, ms);
     const req = request({ host: '127.0.0.1', port, path, agent: false, headers: { host: `127.0.0.1:${port}`, ...headers } }, (res) => {
       let buffer = '';
       res.on('data', (chunk: Buffer) => {
@@ -71,7 +74,11 @@ export function readEvents(port: number, path: string, headers: Record<string, s
           events.push({ event: fields.event, id: fields.id ?? '', data: JSON.parse(fields.data ?? 'null') });
           onEvent?.(events.at(-1)!);
         }
-        if (until(events)) (clearTimeout(timer), req.destroy(), resolve(events));
+        if (until(events)) {
+          clearTimeout(timer);
+          req.destroy();
+          resolve(events);
+        }
       });
     });
     req.on('error', (err) => (err.message === 'socket hang up' ? undefined : reject(err)));

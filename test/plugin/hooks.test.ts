@@ -91,7 +91,10 @@ test('a late agent_end of an earlier run in the same session (another spawnId) d
   const api = fakeApi({ config: { dataDir: root } });
   registerHooks(api, { socket: () => toPaths(root).socket, logger: api.logger, pluginId: 'svc' });
   const taken: string[] = [];
-  const plugin = startFakePlugin(root, async (spawn) => (taken.push(spawn.id), new Promise<{ ok: boolean }>(() => undefined)));
+  const plugin = startFakePlugin(root, async (spawn) => {
+    taken.push(spawn.id);
+    return new Promise<{ ok: boolean }>(() => undefined);
+  });
   stops.push(async () => void plugin.stop().catch(() => undefined));
   await within(3000, async () => ((await call(root, 'GET', '/status')).body as { mode: string }).mode === 'plugin', 'plugin mode');
   const { body } = await call(root, 'POST', '/v1/tool/invoke', { tool: 'svc_dispatch', params: { title: 'Two runs, one session', brief: 'x', agent: 'gw' } });

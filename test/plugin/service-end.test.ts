@@ -56,7 +56,10 @@ test('a lease that expires ends the gateway run (its session is deleted) before 
   writeOrg(root, { agents: [{ id: 'gw', name: 'Gateway agent' }], aof: { daemon: { ...FAST, defaultLeaseTtlMs: 1000 } } });
   await startTestDaemon(root, { tools: TOOLS });
   let most = 0;
-  const { api } = await startPlugin(root, { script: () => ((most = Math.max(most, api.active.size)), new Promise(() => undefined)) });
+  const { api } = await startPlugin(root, { script: () => {
+    most = Math.max(most, api.active.size);
+    return new Promise(() => undefined);
+  } });
   await within(3000, async () => ((await call(root, 'GET', '/status')).body as { mode: string }).mode === 'plugin', 'plugin mode');
   const id = await dispatch(root, 'Never ends on its own', 'gw');
   await within(15_000, () => api.runs.length >= 3, 'two expiries and a third run');
@@ -90,7 +93,10 @@ test('stop aborts the long-poll, leaves a running session alone and leaves no ha
   await within(5000, () => !handles().includes('SimpleShutdownWrap'), 'the health check closed');
   const before = handles();
   const door = gate();
-  const { api, service } = await startPlugin(root, { script: async () => (await door.promise, { status: 'ok' }) });
+  const { api, service } = await startPlugin(root, { script: async () => {
+    await door.promise;
+    return { status: 'ok' };
+  } });
   await within(5000, async () => (await pluginsOf(root)).includes('svc'), 'attached');
   const id = await dispatch(root, 'Long run', 'gw');
   await within(10_000, () => api.runs.length === 1, 'the run started');

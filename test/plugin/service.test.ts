@@ -63,7 +63,10 @@ test('several spawns run at once', async () => {
   writeOrg(root, { agents: [{ id: 'a1', name: 'One' }, { id: 'a2', name: 'Two' }], aof: { daemon: FAST } });
   await startTestDaemon(root, { tools: TOOLS });
   const door = gate();
-  const { api } = await startPlugin(root, { script: async (params, fake) => (await door.promise, completeThroughTool(params, fake)) });
+  const { api } = await startPlugin(root, { script: async (params, fake) => {
+    await door.promise;
+    return completeThroughTool(params, fake);
+  } });
   await within(3000, async () => (await pluginsOf(root)).includes('svc'), 'attached');
   const ids = [await dispatch(root, 'First', 'a1'), await dispatch(root, 'Second', 'a2')];
   await within(10_000, () => api.runs.length === 2, 'both runs started before either ended');

@@ -27,7 +27,10 @@ indexed('refreshes the index before reading it; a tool that changes a task leave
   const summaries: TaskSummary[] = [{ id: 'TASK-X', title: 'Indexed', status: 'ready', priority: 'normal', createdAt: '2026-11-21T00:00:00.000Z' }];
   const index = {
     summaries: () => (fresh ? summaries : []),
-    refresh: async () => void (refreshed.push('refresh'), (fresh = true)),
+    refresh: async () => {
+      refreshed.push('refresh');
+      fresh = true;
+    },
   };
   const made = (await invokeTool(TOOLS, { tool: 'svc_dispatch', params: { title: 'Mine', brief: 'Do it' } }, { ...ctx, index })) as { taskId: string };
   assert.ok(made.taskId);
@@ -71,7 +74,10 @@ summarizeSuite('with an index, counts come from its counts and done tasks are no
       return [ready, done].filter((t) => !s || t.status === s);
     },
     counts: () => ({ backlog: 0, ready: 1, 'in-progress': 0, blocked: 0, done: 100_000, deadletter: 0, cancelled: 0 }),
-    loaded: new Promise<void>((resolve) => setTimeout(() => ((loadedNow = true), resolve()), 50)),
+    loaded: new Promise<void>((resolve) => setTimeout(() => {
+      loadedNow = true;
+      resolve();
+    }, 50)),
   };
   const call = (params: Record<string, unknown>) => invokeTool(TOOLS, { tool: 'svc_status', params }, { store, index }) as Promise<{ total: number; byStatus: Record<string, number>; tasks: { id: string }[] }>;
   const overview = await call({});

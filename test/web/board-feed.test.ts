@@ -43,7 +43,10 @@ feed('a board open during a burst of 500 hand moves ends showing exactly the tre
   let second: Awaited<ReturnType<typeof openPage>> | null = null;
   for (let i = 0; i < 500; i++) {
     renameSync(paths.taskFile('backlog', ids[i]!), paths.taskFile('ready', ids[i]!));
-    if (i === 250) ((second = await openPage(browser)), await second.page.goto(web.url));
+    if (i === 250) {
+      second = await openPage(browser);
+      await second.page.goto(web.url);
+    }
   }
   const tree = treeOf(root);
   assert.is(tree.filter((line) => line.endsWith(' ready')).length, 500);

@@ -33,7 +33,11 @@ function raw(port: number, head: string): Promise<number | null> {
     });
     socket.on('error', () => undefined);
     // every head here is whole: one still unanswered after 5 s is held, which the fuzz reports
-    socket.setTimeout(5000, () => (console.log(`  unanswered: ${JSON.stringify(head)}`), (answer = 'held'), socket.destroy()));
+    socket.setTimeout(5000, () => {
+      console.log(`  unanswered: ${JSON.stringify(head)}`);
+      answer = 'held';
+      socket.destroy();
+    });
     socket.on('close', () => resolve(answer === 'held' ? 0 : Number(/^HTTP\/1\.1 (\d{3})/.exec(answer)?.[1]) || null));
   });
 }
@@ -94,7 +98,10 @@ guard.run();
 /** A deterministic source of numbers in [0, 1), so a failing head can be found again. */
 function seeded(seed: number): () => number {
   let state = seed >>> 0;
-  return () => ((state = (Math.imul(state, 1_664_525) + 1_013_904_223) >>> 0), state / 2 ** 32);
+  return () => {
+    state = (Math.imul(state, 1_664_525) + 1_013_904_223) >>> 0;
+    return state / 2 ** 32;
+  };
 }
 
 const PATHS = ['/', '//', '/\\', '/task/%', '/task/%E0%A4%A', '/task/%00', '/api/task/..%2F..%2Fetc', '/api/task/%ff/log', '/assets/%2e%2e%2fpage.ts', '/api/tasks?status=done&offset=-1&limit=1e309', '/api/board/stream?last=%ZZ', '/?token=%', '/?token=%C3%A9', '/?as=%00&token=x', '/agents?#', '/api/action/%', '/metrics?format=json'];

@@ -44,7 +44,10 @@ web('approve and reject are offered when the daemon has the approval tools, and 
   const root = tempRoot();
   await writeTaskFiles(root, 1);
   const calls: unknown[] = [];
-  const approval = (name: string) => ({ name, description: name, params: z.strictObject({ taskId: z.string(), gate: z.string().optional(), note: z.string().optional(), actor: z.string() }), handler: async (p: unknown) => (calls.push([name, p]), { ok: true }) });
+  const approval = (name: string) => ({ name, description: name, params: z.strictObject({ taskId: z.string(), gate: z.string().optional(), note: z.string().optional(), actor: z.string() }), handler: async (p: unknown) => {
+    calls.push([name, p]);
+    return { ok: true };
+  } });
   const { web: address } = await startWebDaemon(root, { tools: [...TOOLS, ...OPERATOR_TOOLS, approval('svc_task_approve'), approval('svc_task_reject')] as ToolDef[] });
   const headers = authed(address.token, address.port, true);
   const meta = JSON.parse((await webRequest(address.port, 'GET', '/api/meta', headers)).text);

@@ -32,7 +32,7 @@ export async function watchBoard(ctx: Context, options: { json: boolean; toJson:
       if (signal.aborted) break;
       const listing = await listRows(ctx, BOARD_STATUSES);
       const columns = toBoardColumns(listing.rows);
-      const frame = options.json ? JSON.stringify(options.toJson(columns, listing)) : [...renderBoard(columns, { width: toWidth(ctx, terminal), paint: ctx.paint }), ...formatInvalid(listing.invalid)].join('\n');
+      const frame = options.json ? JSON.stringify(options.toJson(columns, listing)) : [...renderBoard(columns, { width: toWidth(ctx, { terminal }), paint: ctx.paint }), ...formatInvalid(listing.invalid)].join('\n');
       if (frame !== last) draw(ctx, { frame, terminal, json: options.json, first: last === null, source: listing.source });
       last = frame;
       if (listing.source === 'files' || version < 0) await sleep(WATCH_POLL_MS, undefined, { signal }).catch(() => undefined);
@@ -81,6 +81,6 @@ function draw(ctx: Context, options: { frame: string; terminal: boolean; json: b
 }
 
 /** The width of a frame: the terminal's at each redraw (it may have been resized), else the context's. */
-function toWidth(ctx: Context, terminal: boolean): number {
+function toWidth(ctx: Context, { terminal }: { terminal: boolean }): number {
   return terminal && process.stdout.isTTY && process.stdout.columns ? process.stdout.columns : ctx.columns;
 }

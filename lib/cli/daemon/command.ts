@@ -26,10 +26,10 @@ export function registerDaemon(cli: CAC, ctx: Context): void {
   cli.command('start', 'Start the daemon (through the supervisor when installed, else detached)').action(() => startDaemonProcess(ctx));
   cli.command('status', 'Show whether the daemon runs, its version, pid, uptime, mode, plugins and whether its org chart loaded').option('--json', `Print the ${ROUTES.status.path} body as JSON`)
     .option('--port <n>', `Also query ${HEALTH} on 127.0.0.1:<n> (the health port)`)
-    .action((opts: { json?: boolean; port?: unknown }) => printDaemonStatus(ctx, opts.json === true, opts.port === undefined ? undefined : toPort(opts.port)));
+    .action((opts: { json?: boolean; port?: unknown }) => printDaemonStatus(ctx, { json: opts.json === true, port: opts.port === undefined ? undefined : toPort(opts.port) }));
   cli.command('watchdog', 'Watch the daemon\'s health and restart it when it fails (aof.daemon.watchdog)').option('--port <n>', `Check ${HEALTH} on 127.0.0.1:<n> instead of the socket`)
     .action(async (opts: { port?: unknown }) => (await import('./watchdog.js')).runWatchdog(ctx, { port: opts.port, service: serviceOptions(ctx), bin: svcBinPath() }));
-  cli.command('stop', 'Stop the daemon gracefully (SIGTERM, through the supervisor when installed)').option('--force', 'Bypass the supervisor: SIGTERM to the pid').action((opts: { force?: boolean }) => stopDaemonProcess(ctx, opts.force === true));
+  cli.command('stop', 'Stop the daemon gracefully (SIGTERM, through the supervisor when installed)').option('--force', 'Bypass the supervisor: SIGTERM to the pid').action((opts: { force?: boolean }) => stopDaemonProcess(ctx, { force: opts.force === true }));
   cli.command('install', 'Write the user service (systemd or launchd), load and start it').action(() => install(ctx));
   cli.command('uninstall', 'Stop the daemon and remove the user service').action(() => uninstall(ctx));
 }
@@ -129,7 +129,7 @@ function strayPidFile(paths: Paths): string {
  * `svc daemon stop [--force]`: graceful SIGTERM (through the supervisor unless forced), waits until
  * gone. Only a pid proven to be this root's daemon is signalled (see `probeDaemon`).
  */
-export async function stopDaemonProcess(ctx: Context, force: boolean): Promise<void> {
+export async function stopDaemonProcess(ctx: Context, { force }: { force: boolean }): Promise<void> {
   const paths = toPaths(ctx.root);
   const probe = await probeDaemon(paths);
   const pid = probe.pid;

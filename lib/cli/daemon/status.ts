@@ -7,7 +7,7 @@ import { formatPausedLines } from '../output/agent-format.js';
 import type { Context } from '../frame/context.js';
 
 /** `svc daemon status [--json] [--port n]`: the daemon's health, its `/status` in lines, and the health port when asked; exit 3 when down. */
-export async function printDaemonStatus(ctx: Context, json: boolean, port: number | undefined): Promise<void> {
+export async function printDaemonStatus(ctx: Context, { json, port }: { json: boolean; port: number | undefined }): Promise<void> {
   const paths = toPaths(ctx.root);
   const [probe, health] = await Promise.all([probeDaemon(paths), port === undefined ? undefined : checkHealthPort(port)]);
   const healthPort = port === undefined || !health ? {} : { healthPort: { url: healthUrl(HEALTH_HOST, port), status: health.status, healthy: health.healthy, ...(health.reason ? { reason: health.reason } : {}) } };

@@ -31,9 +31,20 @@ const LARGE_WINDOW = 8;
  * call of its own, `BULK_WINDOW` at once. Once `stopped()`, nothing new is started; what is under
  * way (a call, a batch) finishes.
  */
-export async function runBulk(ctx: Context, ids: readonly string[], base: string, call: Call, stopped: () => boolean, done: (outcome: BulkOutcome) => void): Promise<void> {
+/** How a bulk run goes: the request id its calls extend, the call of an id, when to stop, where each outcome goes. */
+export interface BulkRun {
+  /** Each call is sent under `<base>.<n>`. */
+  base: string;
+  call: Call;
+  /** Once true, nothing new is started. */
+  stopped: () => boolean;
+  /** Gets each outcome, in the order of the ids. */
+  done: (outcome: BulkOutcome) => void;
+}
+
+export async function runBulk(ctx: Context, ids: readonly string[], { base, call, stopped, done }: BulkRun): Promise<void> {
   const one = (n: number) => runOne({ ...ctx, requestId: `${base}.${n + 1}` }, ids[n]!, call);
-  if (!existsSync(toPaths(ctx.root).socket)) return runWindowed(ids.length, { size: 1, width: BULK_WINDOW }, async (n) => [await one(n)], stopped, done);
+  if (!existsSync(toPaths(ctx.root).socket)) return runWindowed(ids.length, { size: 1, width: BULK_WINDOW }, { run: async (n) => [await one(n)], stopped, done });
   let batching = true;
   const batch = async (start: number, end: number): Promise<BulkOutcome[]> => {
     const calls = ids.slice(start, end).map((id, i) => ({ params: call(id)[1], requestId: `${base}.${start + i + 1}` }));
@@ -43,11 +54,11 @@ export async function runBulk(ctx: Context, ids: readonly string[], base: string
     if (batchable && !answers) batching = false;
     const outcomes: BulkOutcome[] = [];
     const each = async (i: number) => [toBulkOutcome(ids[start + i]!, answers?.[i]) ?? (await one(start + i))];
-    await runWindowed(end - start, { size: 1, width: BULK_WINDOW / window.width }, each, () => false, (outcome) => void outcomes.push(outcome));
+    await runWindowed(end - start, { size: 1, width: BULK_WINDOW / window.width }, { run: each, stopped: () => false, done: (outcome) => void outcomes.push(outcome) });
     return outcomes;
   };
   const window = ids.length >= LARGE_RUN ? { size: LARGE_BATCH, width: LARGE_WINDOW } : { size: BATCH_SIZE, width: BATCH_WINDOW };
-  return runWindowed(ids.length, window, batch, stopped, done);
+  return runWindowed(ids.length, window, { run: batch, stopped, done });
 }
 
 // --- internal ---
@@ -56,7 +67,7 @@ export async function runBulk(ctx: Context, ids: readonly string[], base: string
  * Runs `count` items in chunks of `size`, `width` chunks at a time, and hands each result to `done`
  * in order as soon as those before it are in. Once `stopped()`, no chunk is started.
  */
-async function runWindowed<T>(count: number, chunks: { size: number; width: number }, run: (start: number, end: number) => Promise<T[]>, stopped: () => boolean, done: (result: T) => void): Promise<void> {
+async function runWindowed<T>(count: number, chunks: { size: number; width: number }, { run, stopped, done }: WindowedRun<T>): Promise<void> {
   const results = new Map<number, T[]>();
   let next = 0;
   let reported = 0;
@@ -73,6 +84,13 @@ async function runWindowed<T>(count: number, chunks: { size: number; width: numb
     }
   };
   await Promise.all(Array.from({ length: Math.min(chunks.width, Math.ceil(count / chunks.size)) }, worker));
+}
+
+/** What a windowed run does: `run` a chunk, until `stopped()`, handing each result to `done`. */
+interface WindowedRun<T> {
+  run: (start: number, end: number) => Promise<T[]>;
+  stopped: () => boolean;
+  done: (result: T) => void;
 }
 
 async function runOne(ctx: Context, id: string, call: Call): Promise<BulkOutcome> {

@@ -63,7 +63,7 @@ export function createContext(io: Io): Context {
       if (!storeModule) throw new Error('svc: the store module was not loaded (call loadStore first)');
       return (store ??= storeModule.createStore({ root, spoolEvents: true, onEventError: (err, _pending, spooledTo) => io.stderr(toEventWarning(err, spooledTo)) }));
     },
-    paint: createPaint(io.color === true),
+    paint: createPaint({ enabled: io.color === true }),
     columns: io.columns ?? (Number(io.env.COLUMNS) || DEFAULT_COLUMNS),
     print: (text) => io.stdout(`${text}\n`),
     json: (value) => io.stdout(`${JSON.stringify(value, null, 2)}\n`),

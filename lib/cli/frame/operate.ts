@@ -25,9 +25,20 @@ export const DEFAULT_TIMEOUT_MS = 120_000;
  * names the id, and a rerun with it gets the first answer instead of applying the change twice,
  * with or without a daemon (docs/daemon.md).
  */
-export async function operate<T>(ctx: Context, tool: string, params: Record<string, unknown>, local: ToolSource = OPERATOR_SOURCE): Promise<T> {
+export async function operate<T>(ctx: Context, tool: string, params: Record<string, unknown>): Promise<T> {
+  return operateWith<T>(ctx, { tool, params }, OPERATOR_SOURCE);
+}
+
+/** One tool call: the tool's name and its parameters. */
+export interface ToolCall {
+  tool: string;
+  params: Record<string, unknown>;
+}
+
+/** `operate`, with the tools of `local` when no daemon answers (instead of the operator's). */
+export async function operateWith<T>(ctx: Context, { tool, params }: ToolCall, local: ToolSource): Promise<T> {
   const requestId = READ_ONLY_TOOLS.has(tool) ? undefined : assertRequestId(ctx.requestId ?? randomUUID());
-  const remote = await invokeRemote(ctx, tool, params, requestId);
+  const remote = await invokeRemote(ctx, { tool, params }, requestId);
   if (remote.answered) {
     if (remote.replayed && requestId !== undefined) (ctx.replayed ??= []).push(requestId);
     return remote.result as T;
@@ -41,8 +52,8 @@ export async function operate<T>(ctx: Context, tool: string, params: Record<stri
 }
 
 /** A read: through a running daemon like `operate`, else `read` in this process (no store, no locks loaded). */
-export async function operateRead<T>(ctx: Context, tool: string, params: Record<string, unknown>, read: () => Promise<T>): Promise<T> {
-  const remote = await invokeRemote(ctx, tool, params, undefined);
+export async function operateRead<T>(ctx: Context, call: ToolCall, read: () => Promise<T>): Promise<T> {
+  const remote = await invokeRemote(ctx, call, undefined);
   return remote.answered ? (remote.result as T) : read();
 }
 
@@ -51,7 +62,7 @@ export async function operateRead<T>(ctx: Context, tool: string, params: Record<
 /** Causes of a failed request that mean nothing reached a daemon (so running the call here is safe). */
 export const NOT_REACHED = new Set(['ENOENT', 'ECONNREFUSED', 'ENOTSOCK']);
 
-async function invokeRemote(ctx: Context, tool: string, params: Record<string, unknown>, requestId: string | undefined): Promise<{ answered: true; result: unknown; replayed: boolean } | { answered: false }> {
+async function invokeRemote(ctx: Context, { tool, params }: ToolCall, requestId: string | undefined): Promise<{ answered: true; result: unknown; replayed: boolean } | { answered: false }> {
   const { socket } = toPaths(ctx.root);
   if (!existsSync(socket)) return { answered: false };
   let reply: { status: number; body: unknown; headers: Record<string, string | string[] | undefined> };

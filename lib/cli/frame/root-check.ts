@@ -17,12 +17,19 @@ const CREATES: Record<string, readonly string[] | ((args: readonly unknown[]) =>
   org: (args) => args[0] !== undefined,
 };
 
+/** A command as typed: its group, its name in the group (empty for a top-level command), its arguments. */
+export interface Invocation {
+  group: string;
+  command: string;
+  args: readonly unknown[];
+}
+
 /**
  * Throws `not_found` when `root` does not exist and the command (`group` and `command`, the latter
  * empty for a top-level command; `args` its arguments) is not one that creates it: a mistyped
  * `SVC_HOME` would otherwise read as an empty tree (`(no tasks)`, exit 0).
  */
-export function assertRootExists(root: string, group: string, command: string, args: readonly unknown[]): void {
+export function assertRootExists(root: string, { group, command, args }: Invocation): void {
   if (existsSync(root)) return;
   const creates = Object.hasOwn(CREATES, group) ? CREATES[group]! : [];
   if (typeof creates === 'function' ? creates(args) : creates.includes(command)) return;

@@ -24,9 +24,9 @@ export function registerQuickstart(cli: CAC, ctx: Context): void {
       try {
         const ids = await createSampleTasks(store);
         ctx.print(`\nCreated ${ids.length} tasks; the daemon dispatches them to the sample agents:\n`);
-        await follow(ctx, store, ids, timeoutS * 1000);
+        await follow(ctx, store, { ids, timeoutMs: timeoutS * 1000 });
       } finally {
-        if (started && !opts.keepRunning) await stopDaemonProcess(ctx, false);
+        if (started && !opts.keepRunning) await stopDaemonProcess(ctx, { force: false });
       }
       if (opts.keepRunning || !started) ctx.print('The daemon is still running: `svc board`, `svc daemon status`, `svc daemon stop`.');
     });
@@ -92,7 +92,7 @@ async function createSampleTasks(store: Store): Promise<string[]> {
 }
 
 /** Prints a line each time the counts change, then the board, until every task is done. */
-async function follow(ctx: Context, store: Store, ids: readonly string[], timeoutMs: number): Promise<void> {
+async function follow(ctx: Context, store: Store, { ids, timeoutMs }: { ids: readonly string[]; timeoutMs: number }): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   let last = '';
   for (;;) {

@@ -11,7 +11,7 @@ export interface Paint {
 }
 
 /** The colours, or plain text when `enabled` is false (not a terminal, or `NO_COLOR` set). */
-export function createPaint(enabled: boolean): Paint {
+export function createPaint({ enabled }: { enabled: boolean }): Paint {
   const wrap = (codes: string | undefined, text: string) => (enabled && codes ? `\u001b[${codes}m${text}\u001b[0m` : text);
   return {
     enabled,

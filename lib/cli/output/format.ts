@@ -54,7 +54,7 @@ function toCell(text: string, width: number): string {
   return text.length > width ? `${text.slice(0, width - 1)}…` : text;
 }
 
-const PLAIN = createPaint(false);
+const PLAIN = createPaint({ enabled: false });
 
 function toDetailLines(stored: StoredTask): string[] {
   const { task } = stored;

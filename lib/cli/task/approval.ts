@@ -7,7 +7,7 @@ import type { DecisionResult } from '../../store/changes/approval.js';
 import type { ListRow } from '../../store/listing/task-row.js';
 import type { Context } from '../frame/context.js';
 import { toText } from '../output/format.js';
-import { operate } from '../frame/operate.js';
+import { operateWith } from '../frame/operate.js';
 import { OPERATOR } from './caller.js';
 import { toUsageError } from '../frame/usage.js';
 
@@ -20,13 +20,13 @@ export function registerTaskApproval(cli: CAC, ctx: Context): void {
   cli.command('approve <id>', 'Approve the approval gate a task waits at: on to the next gate, or done after the last')
     .option('--gate <gate>', GATE_HELP).option('--note <text>', 'Why (kept in the event and the gate history)').option('--by <name>', `Who approves (default ${OPERATOR})`).option('--json', 'Print JSON')
     .example('svc task approve 007 --gate signoff --note "looks good"')
-    .action(async (id: string, opts: Record<string, unknown>) => decide(ctx, 'svc_task_approve', String(id), opts));
+    .action(async (id: string, opts: Record<string, unknown>) => decide(ctx, { tool: 'svc_task_approve', id: String(id) }, opts));
   cli.command('reject <id>', 'Reject the approval gate a task waits at: back to the workflow\'s origin gate with the note as its blockers')
     .option('--gate <gate>', GATE_HELP).option('--note <text>', 'What must change (required)').option('--by <name>', `Who rejects (default ${OPERATOR})`).option('--json', 'Print JSON')
     .example('svc task reject 007 --gate signoff --note "the migration is missing"')
     .action(async (id: string, opts: Record<string, unknown>) => {
       if (!toText(opts.note)?.trim()) throw toUsageError(new SvcError('validation_error', 'svc task reject needs --note: what must change.', `Run svc task reject ${id} --note "what must change".`));
-      await decide(ctx, 'svc_task_reject', String(id), opts);
+      await decide(ctx, { tool: 'svc_task_reject', id: String(id) }, opts);
     });
 }
 
@@ -48,12 +48,18 @@ export function formatAwaiting(rows: readonly ListRow[], now: Date): string[] {
 
 const GATE_HELP = 'The approval gate decided: applied only while the task still waits there (required where the workflow has several approval gates)';
 
-async function decide(ctx: Context, tool: string, id: string, opts: Record<string, unknown>): Promise<void> {
+/** A decision on a task's approval gate: the tool that takes it, and the task. */
+interface Decision {
+  tool: string;
+  id: string;
+}
+
+async function decide(ctx: Context, { tool, id }: Decision, opts: Record<string, unknown>): Promise<void> {
   const note = toText(opts.note);
   const gate = toText(opts.gate);
   const params = { taskId: id, actor: toText(opts.by) ?? OPERATOR, ...(gate !== undefined ? { gate } : {}), ...(note !== undefined ? { note } : {}) };
   const loaded = async () => [(await import('../../tools/approval.js')).APPROVAL_TOOLS].flat();
-  const result = await operate<DecisionResult>(ctx, tool, params, loaded);
+  const result = await operateWith<DecisionResult>(ctx, { tool, params }, loaded);
   if (opts.json) return ctx.json(result);
   ctx.print(toTerminalText(result.message));
 }

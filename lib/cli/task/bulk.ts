@@ -21,31 +21,37 @@ export type { BulkOutcome } from '../frame/bulk-run.js';
 export function registerTaskBulk(cli: CAC, ctx: Context): void {
   const json = ['--json', 'Print JSON (a list of {id, ok, move | error} when several ids are given)'] as const;
   cli.command('promote <...ids>', 'Move tasks from backlog to ready').option(...json).example('svc task promote 007 008 009')
-    .action(async (ids: string[], opts: Record<string, unknown>) => runEach(ctx, ids, opts, (id) => ['operator_task_promote', { taskId: id }]));
+    .action(async (ids: string[], opts: Record<string, unknown>) => runEach(ctx, { ids, opts }, (id) => ['operator_task_promote', { taskId: id }]));
   cli.command('resurrect <...ids>', 'Move deadlettered tasks back to ready, resetting their failure count').option(...json)
-    .action(async (ids: string[], opts: Record<string, unknown>) => runEach(ctx, ids, opts, (id) => ['operator_task_resurrect', { taskId: id }]));
+    .action(async (ids: string[], opts: Record<string, unknown>) => runEach(ctx, { ids, opts }, (id) => ['operator_task_resurrect', { taskId: id }]));
   cli.command('unblock <...ids>', 'Move blocked tasks to ready (or to backlog with --to backlog)').option('--to <status>', 'ready (the default) or backlog').option(...json)
     .example('svc task unblock 007 --to backlog')
     .action(async (ids: string[], opts: Record<string, unknown>) => {
       const to = toUnblockTarget(opts.to, ids.map(String));
-      await runEach(ctx, ids, opts, (id) => ['operator_task_unblock', { taskId: id, ...(to ? { to } : {}) }]);
+      await runEach(ctx, { ids, opts }, (id) => ['operator_task_unblock', { taskId: id, ...(to ? { to } : {}) }]);
     });
   withLeaseOptions(cli.command('cancel <...ids>', 'Cancel tasks (terminal)').option('--reason <text>', 'Why').option(...json))
     .action(async (ids: string[], opts: Record<string, unknown>) => {
       const command = `svc task cancel {id}${withFlag('reason', opts.reason)}`;
-      await runEach(ctx, ids, opts, (id) => ['operator_task_cancel', { taskId: id, ...toCaller(opts, command), reason: toText(opts.reason) }]);
+      await runEach(ctx, { ids, opts }, (id) => ['operator_task_cancel', { taskId: id, ...toCaller(opts, command), reason: toText(opts.reason) }]);
     });
   withLeaseOptions(cli.command('block <...ids>', 'Block tasks on something outside the task graph').option('--reason <text>', 'What they wait for (required)').option(...json))
     .action(async (ids: string[], opts: Record<string, unknown>) => {
       if (!toText(opts.reason)?.trim()) throw new SvcError('validation_error', `Blocking ${ids.map(String).join(' ')} needs a reason: none was given.`, `Say what the task waits for: svc task block ${ids.map(String).join(' ')} --reason "waiting for API keys"`);
       const command = `svc task block {id}${withFlag('reason', opts.reason)}`;
-      await runEach(ctx, ids, opts, (id) => ['operator_task_block', { taskId: id, ...toCaller(opts, command), reason: toText(opts.reason) ?? '' }]);
+      await runEach(ctx, { ids, opts }, (id) => ['operator_task_block', { taskId: id, ...toCaller(opts, command), reason: toText(opts.reason) ?? '' }]);
     });
 }
 
 // --- internal ---
 
-async function runEach(ctx: Context, ids: readonly string[], opts: Record<string, unknown>, call: Call): Promise<void> {
+/** A command's ids and its options, as cac hands them. */
+interface Invocation {
+  ids: readonly string[];
+  opts: Record<string, unknown>;
+}
+
+async function runEach(ctx: Context, { ids, opts }: Invocation, call: Call): Promise<void> {
   const args = ids.map(String);
   if (args.length === 1) {
     const move = await operate<MoveResult>(ctx, ...call(args[0]!));
@@ -60,11 +66,11 @@ async function runEach(ctx: Context, ids: readonly string[], opts: Record<string
   const interrupt = watchInterrupt();
   try {
     // Each outcome is reported as soon as those before it are: an interrupted run has printed what it did.
-    await runBulk(ctx, args, base, call, interrupt.stopped, (outcome) => {
+    await runBulk(ctx, args, { base, call, stopped: interrupt.stopped, done: (outcome) => {
       outcomes.push(outcome);
       if (!json) report(ctx, progress, outcome);
       progress.add(1);
-    });
+    } });
   } finally {
     interrupt.dispose();
     progress.end();

@@ -61,7 +61,7 @@ export function registerTask(cli: CAC, ctx: Context): void {
   cli.command('show <id>', 'Show a task: its fields, its subtasks, then its body\n<id> is a full id, a unique prefix (2026-11-21-00) or a bare sequence (007, -007, 7: today first)').option('--json', 'Print JSON')
     .action(async (id: string, opts: Record<string, unknown>) => {
       const local = async () => (await import('../../store/listing/read-task.js')).readTask(toPaths(ctx.root), String(id), new Date());
-      const stored = await operateRead<StoredTask>(ctx, 'operator_task_show', { taskId: String(id) }, local);
+      const stored = await operateRead<StoredTask>(ctx, { tool: 'operator_task_show', params: { taskId: String(id) } }, local);
       const children = await listChildren(ctx, stored.task.id);
       const lastRunLog = (await (await import('./logs-runs.js')).listLogs(ctx, stored.task.id)).at(-1)?.path ?? null;
       const removed = await readWorkspaceRemoval(ctx, stored.task);

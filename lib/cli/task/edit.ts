@@ -5,7 +5,7 @@ import type { DepAddResult, DepRemoveResult } from '../../tools/deps.js';
 import type { EditResult } from '../../tools/edit.js';
 import type { Context } from '../frame/context.js';
 import { toList, toText } from '../output/format.js';
-import { operate } from '../frame/operate.js';
+import { operateWith } from '../frame/operate.js';
 import { toPriority, toTimeParams } from './command.js';
 import { OPERATOR } from './caller.js';
 import { loadTool } from '../frame/tool-modules.js';
@@ -26,17 +26,18 @@ export function registerTaskEdit(cli: CAC, ctx: Context): void {
     .example('svc task edit 007 --priority high --due 2d')
     .action(async (id: string, opts: Record<string, unknown>) => {
       const params = toEditParams(String(id), opts);
-      const result = await operate<EditResult>(ctx, 'svc_task_edit', params, () => loadTool('svc_task_edit'));
+      const result = await operateWith<EditResult>(ctx, { tool: 'svc_task_edit', params }, () => loadTool('svc_task_edit'));
       if (opts.json) return ctx.json(result);
       ctx.print(result.updatedFields.length ? `${result.taskId} edited: ${result.updatedFields.join(', ')}` : `${result.taskId}: nothing changed (it already had those values)`);
     });
   cli.command('dep <action> <id> <blocker>', 'add: the task waits until <blocker> is done; remove: it no longer waits for it')
     .option('--json', 'Print JSON')
     .example('svc task dep add 007 005').example('svc task dep remove 007 005')
+    // biome-ignore lint/complexity/useMaxParams: cac passes the command's three arguments, then its options
     .action(async (action: string, id: string, blocker: string, opts: Record<string, unknown>) => {
       const tool = toDepTool(String(action), String(id), String(blocker));
       const params = { taskId: String(id), blockerId: String(blocker), actor: OPERATOR };
-      const result = await operate<DepAddResult & Partial<DepRemoveResult>>(ctx, tool, params, () => loadTool(tool));
+      const result = await operateWith<DepAddResult & Partial<DepRemoveResult>>(ctx, { tool, params }, () => loadTool(tool));
       if (opts.json) return ctx.json(result);
       ctx.print(formatDep(tool, result));
     });

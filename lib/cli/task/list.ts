@@ -33,8 +33,12 @@ export function registerTaskList(cli: CAC, ctx: Context): void {
       const approval = opts.awaiting ? await import('./approval.js') : null;
       const shown = approval ? approval.toAwaitingRows(kept) : kept;
       formatInvalid(invalid).forEach((line) => ctx.io.stderr(`${line}\n`));
-      const note = status ?? opts.all ?? opts.awaiting ? null : toUnlistedNote(unlisted, agent !== undefined || isFiltering(filter));
-      if (opts.json) return (ctx.io.stdout(`${JSON.stringify(shown)}\n`), note && ctx.io.stderr(`${note}\n`));
+      const note = status ?? opts.all ?? opts.awaiting ? null : toUnlistedNote(unlisted, { filtering: agent !== undefined || isFiltering(filter) });
+      if (opts.json) {
+        ctx.io.stdout(`${JSON.stringify(shown)}\n`);
+        if (note) ctx.io.stderr(`${note}\n`);
+        return;
+      }
       if (approval) return approval.formatAwaiting(shown, new Date()).forEach((line) => ctx.print(line));
       formatTaskTable(shown, ctx.paint).forEach((line) => ctx.print(line));
       if (note) ctx.print(ctx.paint.dim(note));
@@ -70,7 +74,7 @@ function toStatuses(value: unknown): Status[] {
 }
 
 /** The line under a listing that left done and cancelled tasks out: how many, and how to list them. */
-function toUnlistedNote(unlisted: Partial<Record<Status, number>>, filtering: boolean): string | null {
+function toUnlistedNote(unlisted: Partial<Record<Status, number>>, { filtering }: { filtering: boolean }): string | null {
   const counts = (['done', 'cancelled'] as const).filter((status) => (unlisted[status] ?? 0) > 0).map((status) => `${unlisted[status]} ${status}`);
   if (!counts.length) return null;
   if (filtering) return '(done and cancelled tasks not searched: --all searches every status)';

@@ -37,7 +37,7 @@ export async function followRunLog(ctx: Context, taskId: string, run: number | u
       clearInterval(recheck);
       return err ? reject(err) : resolve();
     };
-    const look = async (confirm: boolean): Promise<boolean> => {
+    const look = async ({ confirm }: { confirm: boolean }): Promise<boolean> => {
       if (!entry) {
         const logs = await listLogs(ctx, taskId);
         if (run !== undefined && logs.length < run && (await isOver(ctx, taskId, null))) pickRun(taskId, logs, run);
@@ -55,19 +55,22 @@ export async function followRunLog(ctx: Context, taskId: string, run: number | u
       if (/^=== svc run ended: /m.test(lines)) return true;
       return confirm && (await isOver(ctx, taskId, entry.session));
     };
-    const wake = (confirm = false) => {
+    const wake = ({ confirm }: { confirm: boolean } = { confirm: false }) => {
       if (closed) return;
       if (busy) return void (again = true);
       busy = true;
-      look(confirm).then((over) => {
+      look({ confirm }).then((over) => {
         busy = false;
         if (over) return finish();
-        if (again) (again = false), wake();
+        if (again) {
+          again = false;
+          wake();
+        }
       }, (err: unknown) => finish(err));
     };
     const watch = watchChanges(dir, () => wake());
-    const recheck = setInterval(() => wake(true), RECHECK_MS);
-    wake(true);
+    const recheck = setInterval(() => wake({ confirm: true }), RECHECK_MS);
+    wake({ confirm: true });
   });
 }
 

@@ -2,7 +2,7 @@ import type { CAC } from 'cac';
 import type { NoteResult } from '../../tools/note.js';
 import type { Context } from '../frame/context.js';
 import { toText } from '../output/format.js';
-import { operate } from '../frame/operate.js';
+import { operateWith } from '../frame/operate.js';
 import { OPERATOR } from './caller.js';
 
 /**
@@ -18,7 +18,7 @@ export function registerTaskNote(cli: CAC, ctx: Context): void {
     .action(async (id: string, words: string[], opts: Record<string, unknown>) => {
       const session = toText(opts.session);
       const params = { taskId: String(id), text: words.join(' '), actor: toText(opts.agent) ?? OPERATOR, ...(session ? { sessionId: session } : {}) };
-      const result = await operate<NoteResult>(ctx, 'svc_task_note', params, async () => [(await import('../../tools/note.js')).svcTaskNote]);
+      const result = await operateWith<NoteResult>(ctx, { tool: 'svc_task_note', params }, async () => [(await import('../../tools/note.js')).svcTaskNote]);
       if (opts.json) return ctx.json(result);
       ctx.print(`${result.taskId} noted (${ctx.paint.status(result.status)})`);
     });

@@ -52,7 +52,10 @@ limits.run();
 
 function statusOf(port: number, path: string): Promise<number> {
   return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port, path, agent: false }, (res) => (res.resume(), resolve(res.statusCode ?? 0)));
+    const req = request({ host: '127.0.0.1', port, path, agent: false }, (res) => {
+      res.resume();
+      resolve(res.statusCode ?? 0);
+    });
     req.on('error', reject);
     req.end();
   });

@@ -147,7 +147,10 @@ queue('onAttach tells of a plugin attaching: its first long-poll, and one after 
   const poll = () => {
     const abort = new AbortController();
     const taken = q.take('gw', 60_000, abort.signal);
-    return () => (abort.abort(), taken);
+    return () => {
+      abort.abort();
+      return taken;
+    };
   };
   const end = poll();
   assert.equal(attached, ['gw']);

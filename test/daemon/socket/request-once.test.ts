@@ -39,7 +39,10 @@ once('a repeat arriving while the first runs waits for it and gets its answer', 
   await gates.entered.promise;
   gates.entered = gate(); // a second run would open this one
   let secondDone = false;
-  const second = invoke(root, 'slow', 'test_wait', {}).then((r) => ((secondDone = true), r));
+  const second = invoke(root, 'slow', 'test_wait', {}).then((r) => {
+    secondDone = true;
+    return r;
+  });
   const probe = await invoke(root, undefined, 'test_echo', { text: 'still serving' });
   assert.is(probe.body.result.echo, 'still serving');
   assert.not.ok(secondDone, 'the repeat waits for the first');

@@ -30,7 +30,10 @@ function scripted(root: string, script: HealthCheck[], extra: Partial<WatchdogOp
       clock.advance(extra.step ?? 1000);
       return script[Math.min(next++, script.length - 1)]!;
     },
-    restart: async (reason) => (restarts.push(reason), { how: 'direct', pid: 1000 + restarts.length }),
+    restart: async (reason) => {
+      restarts.push(reason);
+      return { how: 'direct', pid: 1000 + restarts.length };
+    },
     alert: (text) => void alerts.push(text),
     ...extra,
   });

@@ -31,8 +31,14 @@ function get(port: number, path: string, method = 'GET'): Promise<{ status: numb
 function refuses(host: string, port: number): Promise<boolean> {
   return new Promise((resolve) => {
     const socket = createConnection({ host, port });
-    socket.setTimeout(2000, () => (socket.destroy(), resolve(true)));
-    socket.once('connect', () => (socket.destroy(), resolve(false)));
+    socket.setTimeout(2000, () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(false);
+    });
     socket.once('error', () => resolve(true));
   });
 }

@@ -17,7 +17,10 @@ function gate(owns: boolean, handed?: unknown): DutyGate & { saved: unknown[] } 
   const saved: unknown[] = [];
   return {
     saved,
-    owns: (duty) => (assert.is(duty, OVERDUE_DUTY), owns),
+    owns: (duty) => {
+      assert.is(duty, OVERDUE_DUTY);
+      return owns;
+    },
     handover: () => { const out = handover; handover = undefined; return out; },
     save: async (_duty, state) => void saved.push(state),
   };

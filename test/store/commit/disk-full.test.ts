@@ -32,7 +32,10 @@ async function assertNoSpace(fn: () => Promise<unknown>, where: RegExp): Promise
 }
 
 const full = suite('store on a full disk');
-full.after.each(() => (unmountAll(), cleanRoots()));
+full.after.each(() => {
+  unmountAll();
+  return cleanRoots();
+});
 
 full('creates until the disk is full: each acknowledged task is there once, each failed one leaves nothing behind', async () => {
   const root = mountTmpfs('2m');

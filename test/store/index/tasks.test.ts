@@ -65,7 +65,10 @@ create('the background load of done and cancelled tasks pauses while the daemon 
   const root = tempRoot();
   await writeTaskFiles(root, 400, (i) => (i % 2 ? 'done' : 'cancelled'));
   let asked = 0;
-  const index = await open(root, { watch: false, busy: () => (asked++, true) });
+  const index = await open(root, { watch: false, busy: () => {
+    asked++;
+    return true;
+  } });
   assert.is(index.counts().done + index.counts().cancelled, 400);
   assert.is([...index.summaries('done')].length + [...index.summaries('cancelled')].length, 400, 'every terminal task read');
   assert.ok(asked > 0, 'the load asked whether the daemon was busy');

@@ -116,7 +116,10 @@ function startLimited(root: string, args: string[]) {
   child.stdout.on('data', (chunk: Buffer) => void (stdout += chunk.toString()));
   child.stderr.on('data', (chunk: Buffer) => void (stderr += chunk.toString()));
   let ended: { code: number | null; signal: NodeJS.Signals | null } | null = null;
-  const closed = new Promise<void>((resolve) => child.on('close', (code, signal) => ((ended = { code, signal }), resolve())));
+  const closed = new Promise<void>((resolve) => child.on('close', (code, signal) => {
+    ended = { code, signal };
+    resolve();
+  }));
   return { child, closed, output: () => stdout + stderr, stdout: () => stdout, stderr: () => stderr, exit: () => ended };
 }
 

@@ -36,7 +36,12 @@ memory('a first call cut off by the death of its process is reported as unknown,
   const file = join(dir, `${createHash('sha256').update(call.key).digest('hex').slice(0, 40)}.json`);
   writeFileSync(file, JSON.stringify({ ...call, fingerprint, owner: { host: hostname(), pid: dead }, startedAt: '2026-11-21T10:00:00.000Z' }));
   let ran = false;
-  const err = await answerOnce(root, call, { act: async () => ((ran = true), { status: 200, body: {} }) }).then(() => null, (e: unknown) => e);
+  const err = await answerOnce(root, call, {
+    act: async () => {
+      ran = true;
+      return { status: 200, body: {} };
+    },
+  }).then(() => null, (e: unknown) => e);
   assert.ok(isSvcError(err, 'unavailable'), String(err));
   assert.match((err as Error).message, `was cut off: its process (pid ${dead} on ${hostname()}) ended before it answered, so it may or may not have been applied`);
   assert.not.ok(ran);

@@ -2,49 +2,16 @@ import { lstatSync } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
 import { describeError, hasCode, isGone } from '../../core/errors.js';
 import { STATUSES, type Status } from '../../core/status.js';
-import { toTaskId, type Paths } from '../disk/paths.js';
-import type { InvalidFile } from '../commit/store.js';
+import { toTaskId } from '../disk/paths.js';
 import { readTaskFileSettled } from '../disk/settled-read.js';
 import { inSlices } from './slices.js';
 import { fromStored, readEntrySync, toStamp, type IndexEntry } from './entry.js';
 import { stampsOf } from './file-stamps.js';
-import type { IndexChange, TaskIndexOptions } from './options.js';
+import type { IndexChange } from './options.js';
+import { fail, type IndexState } from './state.js';
 
 // The task index's bookkeeping: reading files into entries, finding the copies of an id, syncing a
 // directory listing against the entries. `task-index.ts` wires it to the watcher and the timers.
-
-/** An invalid file, with the stamp of the version that failed (it is read again only when it changes). */
-export interface TrackedInvalid extends InvalidFile {
-  stamp: string;
-}
-
-/** The state of one index. */
-export interface IndexState {
-  paths: Paths;
-  options: TaskIndexOptions;
-  entries: Map<string, IndexEntry>;
-  /** Ids per status: loaded entries, plus terminal ones known by name until read. */
-  byStatus: Record<Status, Set<string>>;
-  invalid: Map<string, TrackedInvalid>;
-  /** Bumped by every relocation of an id; a read applies only if no later one started. */
-  gen: Map<string, number>;
-  dirs: Map<Status, { mtimeNs: bigint; syncedAt: number }>;
-  closed: boolean;
-}
-
-/** An empty state. */
-export function newIndexState(paths: Paths, options: TaskIndexOptions): IndexState {
-  const byStatus = Object.fromEntries(STATUSES.map((s) => [s, new Set<string>()])) as Record<Status, Set<string>>;
-  return { paths, options, entries: new Map(), byStatus, invalid: new Map(), gen: new Map(), dirs: new Map(), closed: false };
-}
-
-/** The loaded entries of one status. */
-export function* entriesOf(state: IndexState, status: Status): IterableIterator<IndexEntry> {
-  for (const id of state.byStatus[status]) {
-    const entry = state.entries.get(id);
-    if (entry?.status === status) yield entry;
-  }
-}
 
 /**
  * Reads one file found by a listing (synchronously: bulk loads are CPU-bound and the async file
@@ -143,13 +110,6 @@ export async function isDirty(state: IndexState, status: Status): Promise<boolea
   if (!seen || !now) return !!now !== !!seen;
   const racyMs = now.mtimeNs % 1_000_000_000n === 0n ? RACY_MS.coarse : RACY_MS.fine;
   return now.mtimeNs !== seen.mtimeNs || Number(now.mtimeNs / 1_000_000n) >= seen.syncedAt - racyMs;
-}
-
-/** Reports an error (unless closed), then runs `then` (a recovery such as a full rescan). */
-export function fail(state: IndexState, err: unknown, then?: () => Promise<void>): void {
-  if (state.closed) return;
-  state.options.onError?.(err);
-  then?.().catch((next: unknown) => state.options.onError?.(next));
 }
 
 /** The mtime (ns) of a status directory, or null when it is missing. */

@@ -7,7 +7,8 @@ import { listNames, type InvalidFile } from '../commit/store.js';
 import { inSlices } from './slices.js';
 import type { IndexEntry } from './entry.js';
 import type { TaskIndexOptions } from './options.js';
-import { entriesOf, fail, isDirty, loadFile, newIndexState, recordDir, relocate, statDir, syncDir, type IndexState } from './sync.js';
+import { isDirty, loadFile, recordDir, relocate, statDir, syncDir } from './sync.js';
+import { entriesOf, fail, newIndexState, type IndexState } from './state.js';
 
 export type { IndexEntry } from './entry.js';
 export type { IndexChange, TaskIndexOptions } from './options.js';

@@ -6,6 +6,7 @@ import type { PluginSettings } from './config.js';
 import { toRunKey } from './runs.js';
 import { requestSocket } from './socket.js';
 import { sleep, untilStopAsked } from './stop.js';
+import { raceAbort, untilAborted } from './abort.js';
 import { describeError } from '../core/errors.js';
 
 /** What a wait on the run yields when the daemon asked to end it. */
@@ -167,27 +168,4 @@ function withHint(err: Error): string {
 
 function messageOf(err: unknown): string {
   return describeError(err);
-}
-
-function untilAborted(signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => (signal.aborted ? resolve() : signal.addEventListener('abort', () => resolve(), { once: true })));
-}
-
-/** The value, or null once `signal` aborts first (the promise itself is left to settle). */
-function raceAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<T | null> {
-  if (signal.aborted) return Promise.resolve(null);
-  return new Promise((resolve, reject) => {
-    const onAbort = () => resolve(null);
-    signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(
-      (value) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(value);
-      },
-      (err: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(err);
-      },
-    );
-  });
 }

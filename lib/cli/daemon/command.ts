@@ -1,4 +1,3 @@
-import { homedir } from 'node:os';
 import type { CAC } from 'cac';
 import { SvcError } from '../../core/errors.js';
 import { svcBinPath } from '../../core/package-root.js';
@@ -6,16 +5,14 @@ import { probeDaemon, spawnDetached, terminate, waitForExit, waitForHealthy, typ
 import { readPid } from '../../daemon/instance/pid.js';
 import { HEALTH_PORT_ROUTES, ROUTES, toRouteLabel } from '../../net/protocol/routes.js';
 import type { ConfigReport } from '../../net/protocol/status.js';
-import { controlService, installService, uninstallService } from '../../daemon/service.js';
-import { DAEMON_NODE_FLAGS, type ServiceOptions } from '../../daemon/service-file.js';
+import { controlService } from '../../daemon/service.js';
+import { DAEMON_NODE_FLAGS } from '../../daemon/service-file.js';
 import { toPaths, type Paths } from '../../store/disk/paths.js';
 import type { Context } from '../frame/context.js';
 import { formatConfig, printDaemonStatus } from './status.js';
 import { toPort } from '../frame/port.js';
+import { install, serviceOptions, START_TIMEOUT_MS, STOP_TIMEOUT_MS, uninstall } from './install.js';
 
-/** How long `start` waits for a healthy daemon, and `stop` for it to exit. */
-const START_TIMEOUT_MS = 20_000;
-const STOP_TIMEOUT_MS = 30_000;
 /** The health port's route, as the options' help names it. */
 const HEALTH = toRouteLabel(HEALTH_PORT_ROUTES.health);
 
@@ -141,36 +138,6 @@ export async function stopDaemonProcess(ctx: Context, { force }: { force: boolea
   ctx.print(`svc daemon stopped (pid ${pid}, ${how}).`);
 }
 
-async function install(ctx: Context): Promise<void> {
-  const paths = toPaths(ctx.root);
-  const { loadOrg, toDaemonSettings } = await import('../../org/org-chart.js');
-  const watchdog = toDaemonSettings(await loadOrg(ctx.root)).watchdog.enabled;
-  const report = await installService({ ...serviceOptions(ctx), watchdog });
-  ctx.print(`${report.changed ? 'Wrote' : 'Unchanged:'} ${report.file}`);
-  if (report.watchdog) ctx.print(report.watchdog.installed ? `${report.watchdog.changed ? 'Wrote' : 'Unchanged:'} ${report.watchdog.file} (the watchdog: aof.daemon.watchdog.enabled)` : `Removed ${report.watchdog.file} (aof.daemon.watchdog.enabled is false)`);
-  if (!report.supervised) {
-    ctx.print(`Not loaded: ${report.why}.`);
-    ctx.print('Start the daemon with `svc daemon start` (it runs detached; `svc daemon stop` stops it).');
-    if (report.watchdog?.installed) ctx.print('Run the watchdog with `svc daemon watchdog` (it runs in the foreground).');
-    return;
-  }
-  const up = await waitForHealthy(paths, START_TIMEOUT_MS);
-  ctx.print(`Loaded ${report.kind === 'systemd' ? 'with systemctl --user' : 'with launchctl'}; svc daemon running (pid ${up.pid}).`);
-}
-
-async function uninstall(ctx: Context): Promise<void> {
-  const paths = toPaths(ctx.root);
-  const options = serviceOptions(ctx);
-  const report = await uninstallService(options);
-  const pid = (await probeDaemon(paths)).pid;
-  if (pid !== null && terminate(pid) && !(await waitForExit(pid, STOP_TIMEOUT_MS))) {
-    throw new SvcError('unavailable', `svc daemon (pid ${pid}) did not stop within ${STOP_TIMEOUT_MS / 1000} s.`, `See ${paths.daemonLog}.`);
-  }
-  if (pid !== null) ctx.print(`Stopped svc daemon (pid ${pid}).`);
-  if (report.watchdog?.changed) ctx.print(`Removed ${report.watchdog.file}`);
-  ctx.print(report.changed ? `Removed ${report.file}` : `Not installed (no ${report.file}).`);
-}
-
 /** The org chart state of a daemon that just started (its scheduler reports it moments after it is healthy); null if it does not. */
 async function waitForConfig(paths: ReturnType<typeof toPaths>): Promise<ConfigReport | null> {
   const deadline = Date.now() + 2000;
@@ -179,8 +146,4 @@ async function waitForConfig(paths: ReturnType<typeof toPaths>): Promise<ConfigR
     if (config || Date.now() > deadline) return config ?? null;
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
-}
-
-function serviceOptions(ctx: Context): ServiceOptions {
-  return { home: ctx.io.env.HOME || homedir(), svcHome: ctx.root, node: process.execPath, bin: svcBinPath() };
 }

@@ -11,7 +11,7 @@ import type { IndexChange } from './options.js';
 import { fail, type IndexState } from './state.js';
 
 // The task index's bookkeeping: reading files into entries, finding the copies of an id, syncing a
-// directory listing against the entries. `task-index.ts` wires it to the watcher and the timers.
+// directory listing against the entries. `tasks.ts` wires it to the watcher and the timers.
 
 /**
  * Reads one file found by a listing (synchronously: bulk loads are CPU-bound and the async file

@@ -10,7 +10,7 @@ import type { ToolContext, ToolDef } from '../tools/registry.js';
 import type { RouteContext } from './socket/routes.js';
 import type { StatusBody } from '../net/protocol/status.js';
 import { createRunCallers } from './socket/run-caller.js';
-import { requireScheduling } from './scheduling/start.js';
+import { requireScheduling } from './scheduling/scheduling.js';
 import type { ServerLimits } from './http/limits.js';
 import type { ChangeFeed } from './http/change-feed.js';
 import type { DaemonLog } from './instance/log.js';

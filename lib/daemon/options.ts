@@ -11,7 +11,7 @@ import type { InstanceLock } from './instance/lock.js';
 import type { DaemonLog } from './instance/log.js';
 import type { Metrics } from './metrics/registry.js';
 import type { HookName } from '../net/protocol/routes.js';
-import type { Scheduling } from './scheduling/start.js';
+import type { Scheduling } from './scheduling/scheduling.js';
 import type { ServerLimits } from './http/limits.js';
 import type { SpawnQueue } from './scheduling/spawn-queue.js';
 import type { WebStarter } from './web-port.js';

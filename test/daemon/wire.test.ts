@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import type { Scheduling } from '../../lib/daemon/scheduling/start.js';
+import type { Scheduling } from '../../lib/daemon/scheduling/scheduling.js';
 import type { IndexChange } from '../../lib/store/index/tasks.js';
 import { createEventRetry } from '../../lib/daemon/event-retry.js';
 import { createHealer } from '../../lib/daemon/heal.js';

@@ -1,12 +1,12 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import polka, { type Middleware, type Request } from 'polka';
-import * as z from 'zod';
 import { SvcError } from '../../core/errors.js';
 import { formatIssues } from '../../core/task.js';
-import { STATUSES, type Status } from '../../core/status.js';
-import { fromFilterQuery, type TaskFilter } from '../../store/listing/task-filter.js';
+import type { Status } from '../../core/status.js';
+import type { TaskFilter } from '../../store/listing/task-filter.js';
 import type { RunCaller, ToolContext, ToolDef } from '../../tools/registry.js';
 import { assertObject, queryOf, readJson, route, sendError, sendJson, type Handler } from '../http/exchange.js';
+import { HOOK_EXAMPLES, pluginOf, RESULT_EXAMPLE, ResultBody, toFilterQuery, toStatusQuery, toWebPort, WEB_EXAMPLE } from './requests.js';
 import type { LongPollBudgets } from '../http/long-polls.js';
 import type { DaemonLog } from '../instance/log.js';
 import { assertServing, invoke, invokeBatch, type InvokeContext } from './invoke.js';
@@ -14,15 +14,6 @@ import type { SpawnQueue } from '../scheduling/spawn-queue.js';
 import { describeRoutes, HEADERS, HOOK_NAMES, ROUTES, toRouteLabel, type HookName, type RouteSpec } from '../../net/protocol/routes.js';
 import type { HealthzBody, OkBody, SchedulerResponse, SpawnBody, SpawnStopBody, TaskChangesResponse, TasksResponse, WebAddress } from '../../net/protocol/bodies.js';
 import type { StatusBody } from '../../net/protocol/status.js';
-
-/** A body each event takes, shown in the hint of a body that is not one. */
-const HOOK_EXAMPLES: Record<HookName, string> = {
-  'session-end': '{"sessionKey": "agent:dev:svc-TASK-2026-11-21-001", "reason": "completed", "durationMs": 1200}',
-  'agent-end': '{"sessionKey": "agent:dev:svc-TASK-2026-11-21-001", "success": true, "durationMs": 1200}',
-  'before-compaction': '{"sessionKey": "agent:dev:svc-TASK-2026-11-21-001", "messageCount": 40, "tokenCount": 90000}',
-  'message-received': '{"sessionKey": "agent:dev:svc-TASK-2026-11-21-001", "from": "user", "content": "..."}',
-};
-const RESULT_EXAMPLE = '{"ok": true, "sessionKey": "..."} or {"ok": false, "error": "...", "reason": "..."}';
 
 /** What the routes need from the daemon. */
 export interface RouteContext extends InvokeContext {
@@ -84,15 +75,6 @@ export function createRoutes(ctx: RouteContext): (req: IncomingMessage, res: Ser
 }
 
 // --- internal ---
-
-const WEB_EXAMPLE = '{"port": 7420}';
-
-const ResultBody = z.object({
-  ok: z.boolean(),
-  sessionKey: z.string().optional(),
-  error: z.string().optional(),
-  reason: z.string().optional(),
-});
 
 function healthz(ctx: RouteContext, res: ServerResponse): void {
   if (!ctx.isStopping()) return sendJson(res, 200, { ok: true } satisfies HealthzBody);
@@ -164,35 +146,4 @@ async function waitChanges(ctx: RouteContext, req: IncomingMessage, res: ServerR
   res.on('close', () => gone.abort());
   const version = await ctx.waitChanges(after, Math.min(waitMs, MAX_CHANGE_WAIT_MS), gone.signal);
   if (!res.destroyed) sendJson(res, 200, { ok: true, version } satisfies TaskChangesResponse);
-}
-
-/** `status=<one>` or `statuses=<a,b,...>` (the listing of several; an older daemon ignores it and lists all). */
-function toStatusQuery(req: IncomingMessage): Status[] | undefined {
-  const query = queryOf(req);
-  const value = query.get('status') || query.get('statuses');
-  if (value === null || value === '') return undefined;
-  const statuses = value.split(',');
-  const unknown = statuses.find((status) => !(STATUSES as readonly string[]).includes(status));
-  if (unknown === undefined) return statuses as Status[];
-  throw new SvcError('validation_error', `Unknown status ${JSON.stringify(unknown)}.`, `Use one of: ${STATUSES.join(', ')}.`);
-}
-
-function toFilterQuery(req: IncomingMessage): TaskFilter {
-  const filter = fromFilterQuery(queryOf(req));
-  if (filter.since !== undefined && Number.isNaN(Date.parse(filter.since))) {
-    throw new SvcError('validation_error', `${toRouteLabel(ROUTES.tasks)} takes since as a time (found ${JSON.stringify(filter.since)}).`, `Ask ${toRouteLabel(ROUTES.tasks)}?since=2026-11-23T08:00:00Z.`);
-  }
-  return filter;
-}
-
-function toWebPort(body: unknown): number | undefined {
-  const port = body === undefined ? undefined : assertObject(body, 'The web request', WEB_EXAMPLE).port;
-  if (port === undefined || (Number.isInteger(port) && (port as number) >= 0 && (port as number) <= 65535)) return port as number | undefined;
-  throw new SvcError('validation_error', `${toRouteLabel(ROUTES.web)} takes port as a whole number from 0 to 65535 (found ${JSON.stringify(port)}).`, `Send ${WEB_EXAMPLE}, or {} for any free port.`);
-}
-
-function pluginOf(req: IncomingMessage): string | null {
-  const value = req.headers[HEADERS.plugin];
-  const id = (Array.isArray(value) ? value[0] : value)?.trim();
-  return id && id.length <= 128 ? id : null;
 }

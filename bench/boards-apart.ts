@@ -37,24 +37,31 @@ export function openStreamsApart(url: string, count: number, cpus: string): Prom
 
 /** Opens `count` boards of `url` in `browser`, each in its own context, each until it drew `cards` cards. */
 export function drawBoards(browser: Browser, url: string, count: number, cards: number): Promise<Page[]> {
-  return Promise.all(Array.from({ length: count }, async () => {
-    const page = await (await browser.newContext()).newPage();
-    page.setDefaultTimeout(120_000);
-    await page.goto(url);
-    await page.waitForFunction((least) => document.querySelectorAll('[data-card]').length >= least, cards);
-    return page;
-  }));
+  return Promise.all(
+    Array.from({ length: count }, async () => {
+      const page = await (await browser.newContext()).newPage();
+      page.setDefaultTimeout(120_000);
+      await page.goto(url);
+      await page.waitForFunction((least) => document.querySelectorAll('[data-card]').length >= least, cards);
+      return page;
+    }),
+  );
 }
 
 /** Headless Chromium from `SVC_CHROMIUM` or Debian's `/usr/bin/chromium` (no sandbox as root). */
 export function launchChromium(): Promise<Browser> {
-  return chromium.launch({ executablePath: process.env.SVC_CHROMIUM ?? '/usr/bin/chromium', args: process.getuid?.() === 0 ? ['--no-sandbox'] : [] });
+  return chromium.launch({
+    executablePath: process.env.SVC_CHROMIUM ?? '/usr/bin/chromium',
+    args: process.getuid?.() === 0 ? ['--no-sandbox'] : [],
+  });
 }
 
 // --- internal ---
 
 async function startApart(args: string[], cpus: string): Promise<() => Promise<void>> {
-  const child = spawn('taskset', ['-c', cpus, process.execPath, '--import', 'tsx', self, ...args], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const child = spawn('taskset', ['-c', cpus, process.execPath, '--import', 'tsx', self, ...args], {
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
   const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
   const ready = await new Promise<boolean>((resolve) => {
     child.stdout.on('data', (chunk: Buffer) => chunk.toString().includes('ready') && resolve(true));
@@ -89,24 +96,34 @@ async function runBoards(url: string, count: number, cards: number): Promise<voi
 async function runStreams(url: string, count: number): Promise<void> {
   const board = new URL(url);
   const requests: ClientRequest[] = [];
-  await Promise.all(Array.from({ length: count }, () => new Promise<void>((resolve, reject) => {
-    const headers = { 'x-svc-token': board.searchParams.get('token') ?? '', accept: 'text/event-stream' };
-    const req = get({ host: board.hostname, port: board.port, path: '/api/board/stream', headers }, (res) => {
-      if (res.statusCode !== 200) return reject(new Error(`bench: the board stream answered ${res.statusCode}`));
-      let buffered = '';
-      res.setEncoding('utf8').on('data', (chunk: string) => {
-        const events = (buffered += chunk).split('\n\n');
-        buffered = events.pop()!;
-        for (const event of events) {
-          const data = event.split('\n').filter((line) => line.startsWith('data: ')).map((line) => line.slice(6)).join('\n');
-          if (data) JSON.parse(data);
-          if (event.includes('event: snapshot')) resolve();
-        }
-      });
-    });
-    req.on('error', reject);
-    requests.push(req);
-  })));
+  await Promise.all(
+    Array.from(
+      { length: count },
+      () =>
+        new Promise<void>((resolve, reject) => {
+          const headers = { 'x-svc-token': board.searchParams.get('token') ?? '', accept: 'text/event-stream' };
+          const req = get({ host: board.hostname, port: board.port, path: '/api/board/stream', headers }, (res) => {
+            if (res.statusCode !== 200) return reject(new Error(`bench: the board stream answered ${res.statusCode}`));
+            let buffered = '';
+            res.setEncoding('utf8').on('data', (chunk: string) => {
+              const events = (buffered += chunk).split('\n\n');
+              buffered = events.pop()!;
+              for (const event of events) {
+                const data = event
+                  .split('\n')
+                  .filter((line) => line.startsWith('data: '))
+                  .map((line) => line.slice(6))
+                  .join('\n');
+                if (data) JSON.parse(data);
+                if (event.includes('event: snapshot')) resolve();
+              }
+            });
+          });
+          req.on('error', reject);
+          requests.push(req);
+        }),
+    ),
+  );
   await untilReleased();
   for (const req of requests) req.destroy();
 }

@@ -17,11 +17,22 @@ export async function benchCli(options: BenchOptions): Promise<Row[]> {
   if (existsSync(join(options.repo, 'dist/cli/main.js'))) {
     const version: number[] = [];
     for (let i = 0; i < 10; i++) version.push(await timeMs(() => runQuiet([process.execPath, bin, '--version'])));
-    rows.push({ section: 'cli', metric: 'svc --version', value: formatNumber(median(version), 'ms'), note: 'node bin/svc.js --version, median of 10 spawns (target <= 150 ms)' });
+    rows.push({
+      section: 'cli',
+      metric: 'svc --version',
+      value: formatNumber(median(version), 'ms'),
+      note: 'node bin/svc.js --version, median of 10 spawns (target <= 150 ms)',
+    });
   } else {
-    rows.push({ section: 'cli', metric: 'svc --version', value: 'n/a', note: 'dist/ is missing: run `npm run bench` (it builds first)' });
+    rows.push({
+      section: 'cli',
+      metric: 'svc --version',
+      value: 'n/a',
+      note: 'dist/ is missing: run `npm run bench` (it builds first)',
+    });
   }
-  for (const size of options.quick ? [1_000, 10_000] : [10_000, 100_000]) rows.push(...(await benchList(options, bin, size)));
+  for (const size of options.quick ? [1_000, 10_000] : [10_000, 100_000])
+    rows.push(...(await benchList(options, bin, size)));
   return rows;
 }
 
@@ -39,7 +50,14 @@ async function benchList(options: BenchOptions, bin: string, size: number): Prom
   const inProcess: number[] = [];
   const store = createStore({ root });
   for (let i = 0; i < 3; i++) inProcess.push(await timeMs(() => store.list()));
-  const rows: Row[] = [{ section: 'cli', metric: `store.list(), ${count} tasks`, value: formatNumber(median(inProcess), 'ms'), note: 'in-process, median of 3' }];
+  const rows: Row[] = [
+    {
+      section: 'cli',
+      metric: `store.list(), ${count} tasks`,
+      value: formatNumber(median(inProcess), 'ms'),
+      note: 'in-process, median of 3',
+    },
+  ];
   const env = { ...process.env, SVC_HOME: root };
   for (const command of READS) rows.push(await timeRead(options, bin, env, command, count));
   await rm(root, { recursive: true, force: true });
@@ -48,14 +66,23 @@ async function benchList(options: BenchOptions, bin: string, size: number): Prom
 
 /** The reads timed without a daemon; each first on a cold row cache (data/cache/ removed), then warm. */
 const READS: { argv: string[]; note: string }[] = [
-  { argv: ['task', 'list', '--json'], note: 'the active tasks; done and cancelled counted by name (target <= 1 s at 10,000)' },
+  {
+    argv: ['task', 'list', '--json'],
+    note: 'the active tasks; done and cancelled counted by name (target <= 1 s at 10,000)',
+  },
   { argv: ['board', '--json'], note: 'active tasks and done ones; cancelled not read (target <= 1 s at 10,000)' },
   { argv: ['task', 'show', 'TASK-2026-01-01-000005'], note: 'one task and its subtasks (every row, from the cache)' },
   { argv: ['task', 'list', '--all', '--json'], note: 'every task, done and cancelled included' },
 ];
 
 /** One read: its first run with no row cache, then the median of 5 with it (wall time, and CPU time, which the load barely moves). */
-async function timeRead(options: BenchOptions, bin: string, env: NodeJS.ProcessEnv, command: (typeof READS)[number], count: string): Promise<Row> {
+async function timeRead(
+  options: BenchOptions,
+  bin: string,
+  env: NodeJS.ProcessEnv,
+  command: (typeof READS)[number],
+  count: string,
+): Promise<Row> {
   await rm(join(env.SVC_HOME!, 'data', 'cache'), { recursive: true, force: true });
   const argv = [process.execPath, bin, ...command.argv];
   const cold = await timeRun(argv, env);
@@ -65,9 +92,13 @@ async function timeRead(options: BenchOptions, bin: string, env: NodeJS.ProcessE
   const failed = [cold, ...warm].find((run) => run.code !== 0);
   if (failed) return { section: 'cli', metric, value: 'n/a', note: `exited ${failed.code}` };
   const [wall, cpu] = [median(warm.map((t) => t.wallMs)), median(warm.map((t) => t.cpuMs))];
-  options.log(`cli: ${metric}: cold ${cold.wallMs.toFixed(0)} ms, warm ${wall.toFixed(0)} ms (CPU ${cpu.toFixed(0)} ms)`);
+  options.log(
+    `cli: ${metric}: cold ${cold.wallMs.toFixed(0)} ms, warm ${wall.toFixed(0)} ms (CPU ${cpu.toFixed(0)} ms)`,
+  );
   return {
-    section: 'cli', metric, value: formatNumber(wall, 'ms'),
+    section: 'cli',
+    metric,
+    value: formatNumber(wall, 'ms'),
     note: `no daemon, median of 5 with the row cache, CPU ${formatNumber(cpu, 'ms')}; cold cache ${formatNumber(cold.wallMs, 'ms')} (CPU ${formatNumber(cold.cpuMs, 'ms')}); load ${loadavg()[0]!.toFixed(2)}; ${command.note}`,
   };
 }
@@ -83,8 +114,19 @@ async function writeTree(root: string, size: number): Promise<void> {
     const status = i % 10 === 0 ? spread[(i / 10) % spread.length]! : 'done';
     const id = `TASK-2026-01-01-${String(i).padStart(6, '0')}`;
     const task = {
-      schemaVersion: 1 as const, id, project: 'bench', title: `Bench task ${i}`, status, priority: 'normal' as const, routing: {},
-      createdAt: stamp, updatedAt: stamp, lastTransitionAt: stamp, createdBy: 'bench', dependsOn: [], metadata: {},
+      schemaVersion: 1 as const,
+      id,
+      project: 'bench',
+      title: `Bench task ${i}`,
+      status,
+      priority: 'normal' as const,
+      routing: {},
+      createdAt: stamp,
+      updatedAt: stamp,
+      lastTransitionAt: stamp,
+      createdBy: 'bench',
+      dependsOn: [],
+      metadata: {},
     };
     batch.push(writeFile(paths.taskFile(status, id), renderTask(task, `Body of task ${i}.\n`)));
     if (batch.length === 256) await Promise.all(batch.splice(0));

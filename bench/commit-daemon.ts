@@ -21,19 +21,41 @@ export async function startCallDaemon(root: string, repo: string): Promise<CallD
   mkdirSync(root, { recursive: true });
   const paths = toPaths(root);
   await initTree(paths);
-  const child = spawn(process.execPath, [...DAEMON_NODE_FLAGS, ...(process.env.SVC_BENCH_DAEMON_FLAGS ?? '').split(' ').filter(Boolean), join(repo, 'bin/svc.js'), 'daemon', 'run'], { env: { ...process.env, SVC_HOME: root, DEBUG: '' }, stdio: 'ignore' });
+  const child = spawn(
+    process.execPath,
+    [
+      ...DAEMON_NODE_FLAGS,
+      ...(process.env.SVC_BENCH_DAEMON_FLAGS ?? '').split(' ').filter(Boolean),
+      join(repo, 'bin/svc.js'),
+      'daemon',
+      'run',
+    ],
+    { env: { ...process.env, SVC_HOME: root, DEBUG: '' }, stdio: 'ignore' },
+  );
   const call = async (tool: string, params: object): Promise<Record<string, unknown>> => {
-    const { status, body } = await requestDaemon(paths.socket, { method: 'POST', path: '/v1/tool/invoke', body: { tool, params } });
+    const { status, body } = await requestDaemon(paths.socket, {
+      method: 'POST',
+      path: '/v1/tool/invoke',
+      body: { tool, params },
+    });
     if (status !== 200) throw new Error(`bench: ${tool} failed: ${JSON.stringify(body)}`);
     return ((body as { result?: Record<string, unknown> }).result ?? body) as Record<string, unknown>;
   };
-  await until(async () => (await requestDaemon(paths.socket, { method: 'GET', path: '/healthz' })).status === 200 && readPid(paths.pidFile) === child.pid, 60_000);
+  await until(
+    async () =>
+      (await requestDaemon(paths.socket, { method: 'GET', path: '/healthz' })).status === 200 &&
+      readPid(paths.pidFile) === child.pid,
+    60_000,
+  );
   const lanes: string[] = [];
-  for (let i = 0; i < 16; i++) lanes.push(String((await call('svc_dispatch', { title: `Blocked ${i}`, brief: 'Blocked and unblocked.' })).taskId));
+  for (let i = 0; i < 16; i++)
+    lanes.push(String((await call('svc_dispatch', { title: `Blocked ${i}`, brief: 'Blocked and unblocked.' })).taskId));
   let calls = 0;
   return {
     async dispatchRate(ops, width) {
-      const ms = await timeMs(() => inParallel(ops, width, () => call('svc_dispatch', { title: `Bench ${calls++}`, brief: 'Measure me.' })));
+      const ms = await timeMs(() =>
+        inParallel(ops, width, () => call('svc_dispatch', { title: `Bench ${calls++}`, brief: 'Measure me.' })),
+      );
       return (ops * 1000) / ms;
     },
     async blockRate(ops, width) {

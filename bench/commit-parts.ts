@@ -24,9 +24,10 @@ export interface Parts {
 export async function measureParts(store: Store, ops: number, content: string): Promise<Parts> {
   const { paths } = store;
   const task = await store.create({ title: 'Parts', createdBy: 'bench', body: content });
-  const per = async (fn: (i: number) => Promise<unknown>) => (await timeMs(async () => {
-    for (let i = 0; i < ops; i++) await fn(i);
-  })) / ops;
+  const per = async (fn: (i: number) => Promise<unknown>) =>
+    (await timeMs(async () => {
+      for (let i = 0; i < ops; i++) await fn(i);
+    })) / ops;
   const now = new Date();
   const events = [{ type: 'bench.part', taskId: task.task.id, actor: 'bench', payload: { step: 'append' } }];
   const before = dirSyncCount();
@@ -35,12 +36,15 @@ export async function measureParts(store: Store, ops: number, content: string): 
     reserve: await per(() => allocateId(paths, now)),
     locate: await per(() => locateTask(paths, task.task.id, { now })),
     render: await per(() => Promise.resolve(renderTask(task.task, task.body))),
-    write: await per((i) => replaceFileDurable(join(paths.statusDir('backlog'), `bench-part-${i % 8}.tmp-bench`), content)),
+    write: await per((i) =>
+      replaceFileDurable(join(paths.statusDir('backlog'), `bench-part-${i % 8}.tmp-bench`), content),
+    ),
     dirFsync: await per(() => fsyncDir(paths.statusDir('backlog'))),
     append: await per(() => store.events.record(now, events)),
     ...(await inodeParts(join(paths.tasks, '.bench-parts'), per)),
   };
-  if (dirSyncCount() - before < 2 * ops) throw new Error('bench: the parts made fewer directory fsyncs than they should');
+  if (dirSyncCount() - before < 2 * ops)
+    throw new Error('bench: the parts made fewer directory fsyncs than they should');
   return parts;
 }
 
@@ -59,7 +63,12 @@ export function partRows(runs: readonly Parts[], raw: number): Row[] {
   ];
   return steps.map(([key, what]) => {
     const ms = median(runs.map((run) => run[key]!));
-    return { section: 'store', metric: `  part: ${what}`, value: formatNumber(ms, 'ms'), note: `${((ms * raw) / 10).toFixed(0)} % of one raw durable write's time` };
+    return {
+      section: 'store',
+      metric: `  part: ${what}`,
+      value: formatNumber(ms, 'ms'),
+      note: `${((ms * raw) / 10).toFixed(0)} % of one raw durable write's time`,
+    };
   });
 }
 

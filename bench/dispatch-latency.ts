@@ -31,19 +31,28 @@ export interface Latency {
  * just past the boot window, while done tasks are still being read in the background. `around`
  * runs once the daemon is up and returns what to do before it stops.
  */
-export async function dispatchLatency(root: string, run: { count: number; tree: number; complete: boolean; around?: (root: string) => Promise<() => Promise<void>> }, log: (text: string) => void): Promise<Latency> {
+export async function dispatchLatency(
+  root: string,
+  run: { count: number; tree: number; complete: boolean; around?: (root: string) => Promise<() => Promise<void>> },
+  log: (text: string) => void,
+): Promise<Latency> {
   let arrived: ((prompt: string) => void) | null = null;
   const gateway = createServer((req, res) => {
     let body = '';
     req.on('data', (chunk: Buffer) => (body += chunk.toString()));
     req.on('end', () => {
       arrived?.(String((JSON.parse(body) as { args?: { task?: string } }).args?.task));
-      res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true,"result":{"details":{"status":"accepted"}}}');
+      res
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end('{"ok":true,"result":{"details":{"status":"accepted"}}}');
     });
   });
   await new Promise<void>((resolve) => gateway.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(gateway.address() as AddressInfo).port}`;
-  await writeOrgChart(root, { agents: [{ id: 'gw', name: 'Gateway agent', maxConcurrent: 100_000 }], aof: { daemon: { gatewayUrl: url, bootWindowMs: 100, maxConcurrentDispatches: 100_000 } } });
+  await writeOrgChart(root, {
+    agents: [{ id: 'gw', name: 'Gateway agent', maxConcurrent: 100_000 }],
+    aof: { daemon: { gatewayUrl: url, bootWindowMs: 100, maxConcurrentDispatches: 100_000 } },
+  });
   fillTree(root, run.tree);
   execFileSync('sync'); // the tree's 10,000 files on disk now, not written back by the kernel amid the dispatches
   const daemon = await startDaemon({ root, tools: TOOLS, web: startWebBoard, env: { SVC_GATEWAY_TOKEN: 'bench' } });
@@ -71,7 +80,9 @@ export async function dispatchLatency(root: string, run: { count: number; tree: 
   samples.sort((a, b) => a - b);
   const at = (q: number) => samples[Math.min(samples.length - 1, Math.floor(q * samples.length))]!;
   const result = { p50: median(samples), p99: at(0.99), max: samples.at(-1)!, count: samples.length };
-  log(`scheduler: ${run.complete ? 'interleaved' : 'dispatch'} latency p50 ${result.p50.toFixed(1)} ms, p99 ${result.p99.toFixed(1)} ms, max ${result.max.toFixed(1)} ms`);
+  log(
+    `scheduler: ${run.complete ? 'interleaved' : 'dispatch'} latency p50 ${result.p50.toFixed(1)} ms, p99 ${result.p99.toFixed(1)} ms, max ${result.max.toFixed(1)} ms`,
+  );
   return result;
 }
 
@@ -88,7 +99,11 @@ const AT = '2026-11-21T00:00:00.000Z';
 
 async function complete(socket: string, taskId: string, prompt: string): Promise<void> {
   const sessionId = /sessionId: "([^"]+)"/.exec(prompt)?.[1];
-  const reply = await requestDaemon(socket, { method: 'POST', path: '/v1/tool/invoke', body: { tool: 'svc_task_complete', params: { taskId, sessionId, summary: 'bench' } } });
+  const reply = await requestDaemon(socket, {
+    method: 'POST',
+    path: '/v1/tool/invoke',
+    body: { tool: 'svc_task_complete', params: { taskId, sessionId, summary: 'bench' } },
+  });
   if (reply.status !== 200) throw new Error(`svc_task_complete of ${taskId} failed: ${JSON.stringify(reply.body)}`);
 }
 
@@ -98,10 +113,47 @@ function fillTree(root: string, size: number): void {
   for (let i = 1; i <= size; i++) {
     const id = `TASK-2026-01-01-${String(i).padStart(6, '0')}`;
     const status = i % 20 === 0 ? 'backlog' : 'done';
-    writeFileSync(paths.taskFile(status, id), renderTask({ schemaVersion: 1, id, project: 'bench', title: `Filler ${i}`, status, priority: 'normal', routing: { agent: 'gw' }, createdAt: AT, updatedAt: AT, lastTransitionAt: AT, createdBy: 'bench', dependsOn: [], metadata: {} }, 'Filler.\n'));
+    writeFileSync(
+      paths.taskFile(status, id),
+      renderTask(
+        {
+          schemaVersion: 1,
+          id,
+          project: 'bench',
+          title: `Filler ${i}`,
+          status,
+          priority: 'normal',
+          routing: { agent: 'gw' },
+          createdAt: AT,
+          updatedAt: AT,
+          lastTransitionAt: AT,
+          createdBy: 'bench',
+          dependsOn: [],
+          metadata: {},
+        },
+        'Filler.\n',
+      ),
+    );
   }
 }
 
 function readyTask(id: string, agent: string): string {
-  return renderTask({ schemaVersion: 1, id, project: 'bench', title: `Latency ${id}`, status: 'ready', priority: 'normal', routing: { agent }, createdAt: AT, updatedAt: AT, lastTransitionAt: AT, createdBy: 'bench', dependsOn: [], metadata: {} }, 'Bench.\n');
+  return renderTask(
+    {
+      schemaVersion: 1,
+      id,
+      project: 'bench',
+      title: `Latency ${id}`,
+      status: 'ready',
+      priority: 'normal',
+      routing: { agent },
+      createdAt: AT,
+      updatedAt: AT,
+      lastTransitionAt: AT,
+      createdBy: 'bench',
+      dependsOn: [],
+      metadata: {},
+    },
+    'Bench.\n',
+  );
 }

@@ -46,9 +46,15 @@ export async function feedCost(options: BenchOptions, size: number, count: numbe
         await close();
       };
     };
-    const latency = await dispatchLatency(join(options.tmp, 'feed-cost'), { count, tree: size, complete: false, around }, (text) => options.log(`web: profiled, 20 boards' streams, ${text.replace(/^scheduler: /, '')}`));
+    const latency = await dispatchLatency(
+      join(options.tmp, 'feed-cost'),
+      { count, tree: size, complete: false, around },
+      (text) => options.log(`web: profiled, 20 boards' streams, ${text.replace(/^scheduler: /, '')}`),
+    );
     const cost = { latency, ...readProfile(profile!, latency.p99) };
-    options.log(`web: board code ${cost.boardMs.toFixed(1)} ms of ${cost.busyMs.toFixed(0)} ms busy, longest stretch ${cost.longestMs.toFixed(2)} ms of ${cost.stretches}, at most ${cost.worstSpanMs.toFixed(2)} ms in ${latency.p99.toFixed(1)} ms`);
+    options.log(
+      `web: board code ${cost.boardMs.toFixed(1)} ms of ${cost.busyMs.toFixed(0)} ms busy, longest stretch ${cost.longestMs.toFixed(2)} ms of ${cost.stretches}, at most ${cost.worstSpanMs.toFixed(2)} ms in ${latency.p99.toFixed(1)} ms`,
+    );
     return cost;
   } finally {
     session.disconnect();
@@ -89,7 +95,12 @@ function readProfile(profile: Profile, spanMs: number): Omit<FeedCost, 'latency'
     }
     return known;
   };
-  let busyMs = 0, boardMs = 0, longestMs = 0, stretches = 0, stretch = 0, at = 0;
+  let busyMs = 0,
+    boardMs = 0,
+    longestMs = 0,
+    stretches = 0,
+    stretch = 0,
+    at = 0;
   const board: Array<{ at: number; ms: number }> = [];
   profile.samples.forEach((id, i) => {
     at += profile.timeDeltas[i]! / 1000;
@@ -106,7 +117,9 @@ function readProfile(profile: Profile, spanMs: number): Omit<FeedCost, 'latency'
     longestMs = Math.max(longestMs, stretch);
   });
   if (boardMs === 0) throw new Error('feed cost: no sample in lib/web/ (the profile names the files otherwise?)');
-  let worstSpanMs = 0, inSpan = 0, first = 0;
+  let worstSpanMs = 0,
+    inSpan = 0,
+    first = 0;
   for (const sample of board) {
     inSpan += sample.ms;
     while (board[first]!.at < sample.at - spanMs) inSpan -= board[first++]!.ms;

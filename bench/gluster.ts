@@ -27,7 +27,10 @@ const STRACE = process.env.SVC_BENCH_STRACE === '1';
 const OPTIONS = process.env.SVC_BENCH_OPTIONS ? [process.env.SVC_BENCH_OPTIONS === 'coherent'] : [false, true]; // 'default' or 'coherent' alone
 const DAEMONS = process.env.SVC_BENCH_DAEMONS ? [Number(process.env.SVC_BENCH_DAEMONS)] : [2, 1];
 
-interface Run { calls: number; drain: number }
+interface Run {
+  calls: number;
+  drain: number;
+}
 
 const volume = await startGlusterVolume();
 const figures = new Map<string, number[]>();
@@ -40,7 +43,9 @@ try {
         const run = await burst(volume, coherent, daemons);
         add(`${label} ${daemons} calls`, run.calls);
         add(`${label} ${daemons} drain`, run.drain);
-        log(`round ${round + 1}, ${label}, ${daemons} daemon(s): ${TASKS} calls answered in ${seconds(run.calls)}, drained in ${seconds(run.drain)}`);
+        log(
+          `round ${round + 1}, ${label}, ${daemons} daemon(s): ${TASKS} calls answered in ${seconds(run.calls)}, drained in ${seconds(run.drain)}`,
+        );
       }
     }
   }
@@ -49,7 +54,8 @@ try {
     log(`${coherent ? 'coherent' : 'default'} mount: ${ops}`);
   }
   if (process.env.SVC_BENCH_OPS !== '0') log(`local disk: ${await fileOps(undefined, false)}`);
-  for (const [key, values] of figures) log(`median ${key}: ${seconds(median(values))} (${values.map(seconds).join(', ')})`);
+  for (const [key, values] of figures)
+    log(`median ${key}: ${seconds(median(values))} (${values.map(seconds).join(', ')})`);
 } finally {
   await volume.stop();
 }
@@ -60,23 +66,33 @@ async function burst(vol: GlusterVolume, coherent: boolean, daemons: number): Pr
   const root = `${vol.admin}/${tree}`;
   await initTree(toPaths(root));
   let run: Run = { calls: 0, drain: 0 };
-  await withTwoHosts({ mount: (home) => vol.mount(toPaths(home).tasks, { coherent, subdir: `${tree}/tasks` }), daemon: { defaultLeaseTtlMs: 600_000 }, env: coherent && process.env.SVC_BENCH_THREADS !== '4' ? COHERENT_DAEMON_ENV : {} }, async (hosts) => {
-    if (daemons === 1) await stopDaemon(hosts[1]!);
-    const serving = hosts.slice(0, daemons);
-    const traces = STRACE ? serving.map((host) => strace(host)) : [];
-    const started = Date.now();
-    const ids = await dispatchBurst(serving, TASKS);
-    const calls = Date.now() - started;
-    await untilDone(toPaths(root).tasks, ids, serving, 120_000);
-    run = { calls, drain: Date.now() - started };
-    for (const [i, trace] of traces.entries()) log(`strace -c of ${serving[i]!.name} (${coherent ? 'coherent' : 'default'}, ${daemons} daemons):\n${await trace()}`);
-    await assertOnce(serving, toPaths(root).tasks, ids);
-    if (daemons === 2) {
-      const latency = await remoteLatency(hosts);
-      for (const ms of latency) add(`${coherent ? 'coherent' : 'default'} remote change`, ms);
-      log(`remote change (${coherent ? 'coherent' : 'default'}): ${latency.map(seconds).join(', ')}`);
-    }
-  });
+  await withTwoHosts(
+    {
+      mount: (home) => vol.mount(toPaths(home).tasks, { coherent, subdir: `${tree}/tasks` }),
+      daemon: { defaultLeaseTtlMs: 600_000 },
+      env: coherent && process.env.SVC_BENCH_THREADS !== '4' ? COHERENT_DAEMON_ENV : {},
+    },
+    async (hosts) => {
+      if (daemons === 1) await stopDaemon(hosts[1]!);
+      const serving = hosts.slice(0, daemons);
+      const traces = STRACE ? serving.map((host) => strace(host)) : [];
+      const started = Date.now();
+      const ids = await dispatchBurst(serving, TASKS);
+      const calls = Date.now() - started;
+      await untilDone(toPaths(root).tasks, ids, serving, 120_000);
+      run = { calls, drain: Date.now() - started };
+      for (const [i, trace] of traces.entries())
+        log(
+          `strace -c of ${serving[i]!.name} (${coherent ? 'coherent' : 'default'}, ${daemons} daemons):\n${await trace()}`,
+        );
+      await assertOnce(serving, toPaths(root).tasks, ids);
+      if (daemons === 2) {
+        const latency = await remoteLatency(hosts);
+        for (const ms of latency) add(`${coherent ? 'coherent' : 'default'} remote change`, ms);
+        log(`remote change (${coherent ? 'coherent' : 'default'}): ${latency.map(seconds).join(', ')}`);
+      }
+    },
+  );
   rmSync(root, { recursive: true, force: true });
   return run;
 }
@@ -116,7 +132,9 @@ async function fileOps(vol: GlusterVolume | undefined, coherent: boolean): Promi
 function strace(host: Host): () => Promise<string> {
   const out = process.env.SVC_BENCH_STRACE_OUT;
   const args = out ? ['-f', '-T', '-e', 'trace=%file,%desc', '-o', `${out}.${host.name}`] : ['-c', '-w', '-f'];
-  const child: ChildProcess = spawn('strace', [...args, '-p', String(host.daemon!.child.pid)], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const child: ChildProcess = spawn('strace', [...args, '-p', String(host.daemon!.child.pid)], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   let table = '';
   child.stderr!.on('data', (chunk: Buffer) => (table += chunk.toString()));
   return async () => {

@@ -36,9 +36,11 @@ export async function timeMs(fn: () => Promise<unknown>): Promise<number> {
 
 /** Runs `fn(0..ops-1)` in `width` lanes, each lane one call at a time (lane k takes k, k+width, ...). */
 export async function inParallel(ops: number, width: number, fn: (i: number) => Promise<unknown>): Promise<void> {
-  await Promise.all(Array.from({ length: width }, async (_, lane) => {
-    for (let i = lane; i < ops; i += width) await fn(i);
-  }));
+  await Promise.all(
+    Array.from({ length: width }, async (_, lane) => {
+      for (let i = lane; i < ops; i += width) await fn(i);
+    }),
+  );
 }
 
 /** Runs a command to its end with stdout discarded (like `> /dev/null`); resolves with its exit code. */
@@ -63,7 +65,9 @@ export function printTable(rows: readonly Row[], write: (text: string) => void):
   const width = (key: 'section' | 'metric' | 'value') => Math.max(...all.map((row) => row[key].length));
   const [s, m, v] = [width('section'), width('metric'), width('value')];
   for (const [i, row] of all.entries()) {
-    write(`${row.section.padEnd(s)}  ${row.metric.padEnd(m)}  ${row.value.padStart(v)}  ${row.note ?? ''}`.trimEnd() + '\n');
+    write(
+      `${row.section.padEnd(s)}  ${row.metric.padEnd(m)}  ${row.value.padStart(v)}  ${row.note ?? ''}`.trimEnd() + '\n',
+    );
     if (i === 0) write(`${'-'.repeat(s)}  ${'-'.repeat(m)}  ${'-'.repeat(v)}  ${'-'.repeat(4)}\n`);
   }
 }

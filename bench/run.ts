@@ -50,7 +50,12 @@ try {
     } catch (error) {
       failed = true;
       log(`bench: section ${section.name} failed: ${(error as Error).stack ?? String(error)}`);
-      rows.push({ section: section.name, metric: 'failed', value: '-', note: String((error as Error).message ?? error) });
+      rows.push({
+        section: section.name,
+        metric: 'failed',
+        value: '-',
+        note: String((error as Error).message ?? error),
+      });
     }
   }
 } finally {
@@ -72,5 +77,7 @@ function describeMachine(): string {
 
 /** The load average (1, 5 and 15 minutes): the machine may be shared, and the figures depend on it. */
 function describeLoad(when: string): string {
-  return `load average ${when}: ${loadavg().map((n) => n.toFixed(2)).join(', ')} (${availableParallelism()} CPUs)`;
+  return `load average ${when}: ${loadavg()
+    .map((n) => n.toFixed(2))
+    .join(', ')} (${availableParallelism()} CPUs)`;
 }

@@ -67,14 +67,19 @@ async function timeCommands(options: BenchOptions, root: string, daemon: boolean
     for (let i = 0; i < RUNS; i++) {
       node.push(await timeRun([process.execPath, '-e', '0'], env));
       const run = await timeRun([process.execPath, bin, ...command.argv(i)], env);
-      if (run.code !== 0 && !(command.name === 'svc daemon status' && run.code === 3)) throw new Error(`bench: ${command.argv(i).join(' ')} exited ${run.code} (${mode})`);
+      if (run.code !== 0 && !(command.name === 'svc daemon status' && run.code === 3))
+        throw new Error(`bench: ${command.argv(i).join(' ')} exited ${run.code} (${mode})`);
       svc.push(run);
     }
     const wall = median(svc.map((t) => t.wallMs)) / median(node.map((t) => t.wallMs));
     const cpu = median(svc.map((t) => t.cpuMs)) / median(node.map((t) => t.cpuMs));
-    options.log(`startup: ${command.name}, ${mode}: ${median(svc.map((t) => t.wallMs)).toFixed(0)} ms (${wall.toFixed(2)}x), CPU ${cpu.toFixed(2)}x`);
+    options.log(
+      `startup: ${command.name}, ${mode}: ${median(svc.map((t) => t.wallMs)).toFixed(0)} ms (${wall.toFixed(2)}x), CPU ${cpu.toFixed(2)}x`,
+    );
     rows.push({
-      section: 'startup', metric: `${command.name}, ${mode}`, value: `${wall.toFixed(2)}x`,
+      section: 'startup',
+      metric: `${command.name}, ${mode}`,
+      value: `${wall.toFixed(2)}x`,
       note: `${formatNumber(median(svc.map((t) => t.wallMs)), 'ms')} vs node -e 0 ${formatNumber(median(node.map((t) => t.wallMs)), 'ms')}; CPU ${cpu.toFixed(2)}x (${formatNumber(median(svc.map((t) => t.cpuMs)), 'ms')}); median of ${RUNS}, load ${load.toFixed(2)} (target <= ${daemon ? 2 : 2.5}x)`,
     });
   }
@@ -108,8 +113,13 @@ function toId(n: number): string {
 /** 40 done tasks and 10 each to promote, set ready, claim and close (the last two start ready). */
 function writeTree(root: string): void {
   const paths = toPaths(root);
-  for (const dir of ['backlog', 'ready', 'in-progress', 'done', 'blocked', 'deadletter', 'cancelled']) mkdirSync(join(paths.root, 'tasks', dir), { recursive: true });
-  const put = (n: number, status: string) => writeFileSync(paths.taskFile(status as 'done', toId(n)), TEMPLATE.replaceAll('@ID', toId(n)).replaceAll('@STATUS', status).replace('@N', String(n)));
+  for (const dir of ['backlog', 'ready', 'in-progress', 'done', 'blocked', 'deadletter', 'cancelled'])
+    mkdirSync(join(paths.root, 'tasks', dir), { recursive: true });
+  const put = (n: number, status: string) =>
+    writeFileSync(
+      paths.taskFile(status as 'done', toId(n)),
+      TEMPLATE.replaceAll('@ID', toId(n)).replaceAll('@STATUS', status).replace('@N', String(n)),
+    );
   for (let n = 1; n <= 40; n++) put(n, 'done');
   for (let i = 0; i < RUNS; i++) {
     put(PROMOTE + i, 'backlog');
@@ -139,11 +149,19 @@ A task body of typical length, a few sentences of Markdown.
 `;
 
 async function startDaemon(root: string): Promise<ChildProcess> {
-  const child = spawn(process.execPath, [...DAEMON_NODE_FLAGS, bin, 'daemon', 'run'], { env: { ...process.env, SVC_HOME: root, DEBUG: '' }, stdio: 'ignore' });
+  const child = spawn(process.execPath, [...DAEMON_NODE_FLAGS, bin, 'daemon', 'run'], {
+    env: { ...process.env, SVC_HOME: root, DEBUG: '' },
+    stdio: 'ignore',
+  });
   const deadline = Date.now() + 60_000;
   for (;;) {
     const up = await requestDaemon(toPaths(root).socket, { method: 'GET', path: '/status' }).catch(() => null);
-    if (up?.status === 200 && (up.body as { tasks?: { loaded?: boolean } }).tasks?.loaded && readPid(root) === child.pid) return child;
+    if (
+      up?.status === 200 &&
+      (up.body as { tasks?: { loaded?: boolean } }).tasks?.loaded &&
+      readPid(root) === child.pid
+    )
+      return child;
     if (Date.now() > deadline || child.exitCode !== null) throw new Error('bench: the daemon did not come up');
     await new Promise((resolve) => setTimeout(resolve, 20));
   }

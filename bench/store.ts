@@ -28,7 +28,13 @@ export async function benchStore(options: BenchOptions): Promise<Row[]> {
       const store = createStore({ root });
       await store.init();
       add('create', await createRate(store, ops, 1));
-      const ids = (await Promise.all(Array.from({ length: 16 }, (_, i) => store.create({ title: `Moved ${i}`, createdBy: 'bench', body: CONTENT })))).map((t) => t.task.id);
+      const ids = (
+        await Promise.all(
+          Array.from({ length: 16 }, (_, i) =>
+            store.create({ title: `Moved ${i}`, createdBy: 'bench', body: CONTENT }),
+          ),
+        )
+      ).map((t) => t.task.id);
       add('transition', await transitionRate(store, ids.slice(0, 1), ops));
       let syncs = dirSyncCount();
       add('create16', await createRate(store, ops, 16));
@@ -42,7 +48,11 @@ export async function benchStore(options: BenchOptions): Promise<Row[]> {
       add('dispatch16', await daemon.dispatchRate(ops, 16));
       add('block', await daemon.blockRate(ops, 1));
       add('block16', await daemon.blockRate(ops, 16));
-      options.log(`store: run ${run + 1}/${runs}: ${Object.entries(rates).map(([k, v]) => `${k} ${v.at(-1)!.toFixed(k.endsWith('Syncs') ? 2 : 0)}`).join(', ')}`);
+      options.log(
+        `store: run ${run + 1}/${runs}: ${Object.entries(rates)
+          .map(([k, v]) => `${k} ${v.at(-1)!.toFixed(k.endsWith('Syncs') ? 2 : 0)}`)
+          .join(', ')}`,
+      );
     }
   } finally {
     await daemon.stop();
@@ -52,12 +62,26 @@ export async function benchStore(options: BenchOptions): Promise<Row[]> {
   const of = `median of ${runs} interleaved runs of ${ops} ops`;
   // The share of raw is the median of each run's own ratio: on a shared disk the raw rate moves from run to run.
   const share = (key: string) => median(rates[key]!.map((value, i) => value / rates.raw![i]!));
-  const rate = (key: string, metric: string, target: string, extra = '') =>
-    ({ section: 'store', metric, value: formatNumber(m(key), 'ops/s'), note: `${pct(share(key))} of raw, the median of the runs' own ratios (target ${target})${extra}; ${of}` });
+  const rate = (key: string, metric: string, target: string, extra = '') => ({
+    section: 'store',
+    metric,
+    value: formatNumber(m(key), 'ops/s'),
+    note: `${pct(share(key))} of raw, the median of the runs' own ratios (target ${target})${extra}; ${of}`,
+  });
   const syncs = (key: string) => `; ${m(key).toFixed(2)} directory fsyncs a change`;
   return [
-    { section: 'store', metric: 'raw durable write (write, fsync, rename, fsync dir)', value: formatNumber(raw, 'ops/s'), note: `one at a time; ${of}` },
-    { section: 'store', metric: 'raw rename (no fsync)', value: formatNumber(m('rename'), 'ops/s'), note: `one at a time; median of ${runs} runs of ${ops * 5}` },
+    {
+      section: 'store',
+      metric: 'raw durable write (write, fsync, rename, fsync dir)',
+      value: formatNumber(raw, 'ops/s'),
+      note: `one at a time; ${of}`,
+    },
+    {
+      section: 'store',
+      metric: 'raw rename (no fsync)',
+      value: formatNumber(m('rename'), 'ops/s'),
+      note: `one at a time; median of ${runs} runs of ${ops * 5}`,
+    },
     rate('create', 'create, in process, 1 at a time', '>= 60 %'),
     rate('transition', 'transition, in process, 1 at a time', '>= 60 %'),
     rate('create16', 'create, in process, 16 at once', '>= 150 %', syncs('createSyncs')),
@@ -103,7 +127,8 @@ async function renameRate(dir: string, ops: number): Promise<number> {
   await file.writeFile(CONTENT);
   await file.close();
   const ms = await timeMs(async () => {
-    for (let i = 0; i < ops; i++) await rename(join(dir, i % 2 ? 'b' : 'a', 'f.md'), join(dir, i % 2 ? 'a' : 'b', 'f.md'));
+    for (let i = 0; i < ops; i++)
+      await rename(join(dir, i % 2 ? 'b' : 'a', 'f.md'), join(dir, i % 2 ? 'a' : 'b', 'f.md'));
   });
   await rm(dir, { recursive: true, force: true });
   return (ops * 1000) / ms;
@@ -111,14 +136,22 @@ async function renameRate(dir: string, ops: number): Promise<number> {
 
 /** `store.create`, `ops` of them, `width` at a time, ops/s. */
 async function createRate(store: Store, ops: number, width: number): Promise<number> {
-  const ms = await timeMs(() => inParallel(ops, width, (i) => store.create({ title: `Bench task ${i}`, createdBy: 'bench', body: CONTENT })));
+  const ms = await timeMs(() =>
+    inParallel(ops, width, (i) => store.create({ title: `Bench task ${i}`, createdBy: 'bench', body: CONTENT })),
+  );
   return (ops * 1000) / ms;
 }
 
 /** `store.commit` moving tasks between backlog and ready, one lane per id, ops/s. */
 async function transitionRate(store: Store, ids: readonly string[], ops: number): Promise<number> {
   const ms = await timeMs(() =>
-    inParallel(ops, ids.length, (i) => store.commit(ids[i % ids.length]!, (cur) => ({ task: cur.task, body: cur.body, status: cur.status === 'backlog' ? 'ready' : 'backlog' }), 'bench')),
+    inParallel(ops, ids.length, (i) =>
+      store.commit(
+        ids[i % ids.length]!,
+        (cur) => ({ task: cur.task, body: cur.body, status: cur.status === 'backlog' ? 'ready' : 'backlog' }),
+        'bench',
+      ),
+    ),
   );
   return (ops * 1000) / ms;
 }

@@ -21,7 +21,11 @@ export type Kind = 'none' | 'boards' | 'streams' | 'busy';
 type Opener = (root: string) => Promise<() => Promise<void>>;
 
 /** Rounds on the same CPUs as the daemon: no board, then 20 boards drawn in `browser`. */
-export function latencySameCpus(browser: Browser, options: BenchOptions, size: number): Promise<Record<'none' | 'boards', Quantiles>> {
+export function latencySameCpus(
+  browser: Browser,
+  options: BenchOptions,
+  size: number,
+): Promise<Record<'none' | 'boards', Quantiles>> {
   const boards: Opener = async (root) => {
     const pages = await drawBoards(browser, await openBoard(root), 20, size / 20 + 50);
     return settled(async () => void (await Promise.all(pages.map((page) => page.context().close()))));
@@ -34,15 +38,29 @@ export function latencySameCpus(browser: Browser, options: BenchOptions, size: n
  * on the others: no board, 20 boards' streams only, that CPU kept busy, 20 boards drawn; null where
  * the CPUs cannot be split.
  */
-export async function latencyApart(options: BenchOptions, size: number): Promise<{ kinds: Record<Kind, Quantiles>; cpus: { browser: string; daemon: string } } | null> {
+export async function latencyApart(
+  options: BenchOptions,
+  size: number,
+): Promise<{ kinds: Record<Kind, Quantiles>; cpus: { browser: string; daemon: string } } | null> {
   const cpus = cpuSplit();
   if (!cpus) return null;
   pinSelf(cpus.daemon);
   try {
-    const boards: Opener = async (root) => settled(await openBoardsApart(await openBoard(root), 20, size / 20 + 50, cpus.browser));
+    const boards: Opener = async (root) =>
+      settled(await openBoardsApart(await openBoard(root), 20, size / 20 + 50, cpus.browser));
     const streams: Opener = async (root) => settled(await openStreamsApart(await openBoard(root), 20, cpus.browser));
     const busy: Opener = async () => settled(spin(20, cpus.browser));
-    return { kinds: await latencyRounds({ none: settle, streams, busy, boards }, 7, options, size, 'apart', `browser on CPU ${cpus.browser}, `), cpus };
+    return {
+      kinds: await latencyRounds(
+        { none: settle, streams, busy, boards },
+        7,
+        options,
+        size,
+        'apart',
+        `browser on CPU ${cpus.browser}, `,
+      ),
+      cpus,
+    };
   } finally {
     pinSelf(cpus.all);
   }
@@ -52,7 +70,9 @@ export async function latencyApart(options: BenchOptions, size: number): Promise
 export async function openBoard(root: string): Promise<string> {
   let url = '';
   await until(async () => {
-    const reply = await requestDaemon(toPaths(root).socket, { method: 'POST', path: '/v1/web', body: {} }).catch(() => null);
+    const reply = await requestDaemon(toPaths(root).socket, { method: 'POST', path: '/v1/web', body: {} }).catch(
+      () => null,
+    );
     if (reply?.status === 200) url = (reply.body as { url: string }).url;
     return url !== '';
   }, 60_000);
@@ -63,10 +83,22 @@ export async function openBoard(root: string): Promise<string> {
 
 /** How long open boards get to finish their first layout and paint before the dispatches start. */
 const SETTLE_MS = 5000;
-const LABEL: Record<Kind, string> = { none: 'no board', boards: '20 boards', streams: "20 boards' streams", busy: 'no board, the other CPU busy' };
+const LABEL: Record<Kind, string> = {
+  none: 'no board',
+  boards: '20 boards',
+  streams: "20 boards' streams",
+  busy: 'no board, the other CPU busy',
+};
 
 /** `rounds` rounds of each kind in turn, so that every kind meets the machine's same moods. */
-async function latencyRounds<K extends Kind>(openers: Record<K, Opener>, rounds: number, options: BenchOptions, size: number, dir: string, label: string): Promise<Record<K, Quantiles>> {
+async function latencyRounds<K extends Kind>(
+  openers: Record<K, Opener>,
+  rounds: number,
+  options: BenchOptions,
+  size: number,
+  dir: string,
+  label: string,
+): Promise<Record<K, Quantiles>> {
   const runs = {} as Record<K, Latency[]>;
   for (let round = 0; round < rounds; round++) {
     for (const [kind, open] of Object.entries(openers) as Array<[K, Opener]>) {
@@ -77,16 +109,34 @@ async function latencyRounds<K extends Kind>(openers: Record<K, Opener>, rounds:
         return open(root);
       };
       // the round's figures on one line with its kind (the scheduler section's line names none)
-      const log = (text: string) => options.log(`web: ${label}${LABEL[kind]}, round ${round + 1}, ${text.replace(/^scheduler: /, '')}, load average ${loadavg().map((n) => n.toFixed(1)).join(' ')}`);
-      (runs[kind] ??= []).push(await dispatchLatency(join(options.tmp, `${dir}-${kind}-${round}`), { count: options.quick ? 200 : 1000, tree: size, complete: false, around }, log));
+      const log = (text: string) =>
+        options.log(
+          `web: ${label}${LABEL[kind]}, round ${round + 1}, ${text.replace(/^scheduler: /, '')}, load average ${loadavg()
+            .map((n) => n.toFixed(1))
+            .join(' ')}`,
+        );
+      (runs[kind] ??= []).push(
+        await dispatchLatency(
+          join(options.tmp, `${dir}-${kind}-${round}`),
+          { count: options.quick ? 200 : 1000, tree: size, complete: false, around },
+          log,
+        ),
+      );
     }
   }
-  return Object.fromEntries((Object.entries(runs) as Array<[K, Latency[]]>).map(([kind, latencies]) => [kind, { p50: median(latencies.map((run) => run.p50)), p99: median(latencies.map((run) => run.p99)) }])) as Record<K, Quantiles>;
+  return Object.fromEntries(
+    (Object.entries(runs) as Array<[K, Latency[]]>).map(([kind, latencies]) => [
+      kind,
+      { p50: median(latencies.map((run) => run.p50)), p99: median(latencies.map((run) => run.p99)) },
+    ]),
+  ) as Record<K, Quantiles>;
 }
 
 /** Starts `count` processes that spin on `cpus` until the returned closing stops them. */
 function spin(count: number, cpus: string): () => Promise<void> {
-  const children = Array.from({ length: count }, () => spawn('taskset', ['-c', cpus, process.execPath, '-e', 'for (;;);'], { stdio: 'ignore' }));
+  const children = Array.from({ length: count }, () =>
+    spawn('taskset', ['-c', cpus, process.execPath, '-e', 'for (;;);'], { stdio: 'ignore' }),
+  );
   const exited = children.map((child) => new Promise((resolve) => child.once('exit', resolve)));
   return async () => {
     for (const child of children) child.kill();
@@ -96,7 +146,15 @@ function spin(count: number, cpus: string): () => Promise<void> {
 
 /** Waits until the daemon of `root` has read every task, done ones included (`/status`). */
 export function untilLoaded(root: string): Promise<void> {
-  return until(async () => ((await requestDaemon(toPaths(root).socket, { method: 'GET', path: '/status' })).body as { tasks?: { loaded?: boolean } }).tasks?.loaded === true, 120_000);
+  return until(
+    async () =>
+      (
+        (await requestDaemon(toPaths(root).socket, { method: 'GET', path: '/status' })).body as {
+          tasks?: { loaded?: boolean };
+        }
+      ).tasks?.loaded === true,
+    120_000,
+  );
 }
 
 /** The settling time the boards get, for a round with none; returns nothing to close. */

@@ -6,7 +6,19 @@
 // - dist/bin/svc.cjs, the bundle (one file, read whole at start), is replaced by one rename;
 // - every other folder of dist/ is replaced by two renames (the old one out, the new one in).
 import { execFileSync } from 'node:child_process';
-import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  unlinkSync,
+  writeSync,
+} from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -56,7 +68,8 @@ function swapBundle() {
   renameSync(join(next, 'bin/svc.cjs'), join(bin, 'svc.cjs'));
   const now = Date.now();
   for (const name of readdirSync(bin)) {
-    if (name !== 'svc.cjs' && now - statSync(join(bin, name)).mtimeMs > KEEP_OLD_MS) rmSync(join(bin, name), { recursive: true, force: true });
+    if (name !== 'svc.cjs' && now - statSync(join(bin, name)).mtimeMs > KEEP_OLD_MS)
+      rmSync(join(bin, name), { recursive: true, force: true });
   }
 }
 

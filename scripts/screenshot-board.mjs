@@ -23,10 +23,28 @@ const at = (minutes) => new Date(now + minutes * 60_000).toISOString();
 const SAMPLE = [
   ['backlog', 'Write the release notes for 0.2', 'low', 'writer', {}],
   ['backlog', 'Benchmark the index at 100k tasks', 'normal', 'dev', { dependsOn: ['TASK-2026-11-26-006'] }],
-  ['ready', 'Add retries to the gateway client', 'high', 'dev', { metadata: { dispatchFailures: 1, nextAttemptAt: at(2) } }],
+  [
+    'ready',
+    'Add retries to the gateway client',
+    'high',
+    'dev',
+    { metadata: { dispatchFailures: 1, nextAttemptAt: at(2) } },
+  ],
   ['ready', 'Review the lease expiry path', 'normal', 'reviewer', {}],
-  ['in-progress', 'Fix the flaky watcher test on macOS', 'critical', 'dev', { lease: { agent: 'dev', expiresAt: at(24), sessionId: 's-1' } }],
-  ['in-progress', 'Draft docs for the web board', 'normal', 'writer', { lease: { agent: 'writer', expiresAt: at(9), sessionId: 's-2' } }],
+  [
+    'in-progress',
+    'Fix the flaky watcher test on macOS',
+    'critical',
+    'dev',
+    { lease: { agent: 'dev', expiresAt: at(24), sessionId: 's-1' } },
+  ],
+  [
+    'in-progress',
+    'Draft docs for the web board',
+    'normal',
+    'writer',
+    { lease: { agent: 'writer', expiresAt: at(9), sessionId: 's-2' } },
+  ],
   ['blocked', 'Upgrade the YAML parser', 'normal', 'dev', {}],
   ['done', 'Split the README into docs/', 'normal', 'writer', {}],
   ['done', 'Index done tasks in the background', 'high', 'dev', {}],
@@ -35,11 +53,35 @@ const SAMPLE = [
 SAMPLE.forEach(([status, title, priority, agent, extra], i) => {
   const id = `TASK-2026-11-26-${String(i + 1).padStart(3, '0')}`;
   const stamp = at(-60 + i);
-  const task = { schemaVersion: 1, id, project: 'svc', title, status, priority, routing: { agent }, createdAt: stamp, updatedAt: stamp, lastTransitionAt: stamp, createdBy: 'operator', dependsOn: [], metadata: {}, ...extra };
+  const task = {
+    schemaVersion: 1,
+    id,
+    project: 'svc',
+    title,
+    status,
+    priority,
+    routing: { agent },
+    createdAt: stamp,
+    updatedAt: stamp,
+    lastTransitionAt: stamp,
+    createdBy: 'operator',
+    dependsOn: [],
+    metadata: {},
+    ...extra,
+  };
   writeFileSync(paths.taskFile(status, id), renderTask(task, `## Goal\n\n${title}.\n`));
 });
-const daemon = await startDaemon({ root, tools: [...TOOLS, ...OPERATOR_TOOLS], web: startWebBoard, schedule: false, stderr: () => undefined });
-const browser = await chromium.launch({ executablePath: process.env.SVC_CHROMIUM ?? '/usr/bin/chromium', args: process.getuid?.() === 0 ? ['--no-sandbox'] : [] });
+const daemon = await startDaemon({
+  root,
+  tools: [...TOOLS, ...OPERATOR_TOOLS],
+  web: startWebBoard,
+  schedule: false,
+  stderr: () => undefined,
+});
+const browser = await chromium.launch({
+  executablePath: process.env.SVC_CHROMIUM ?? '/usr/bin/chromium',
+  args: process.getuid?.() === 0 ? ['--no-sandbox'] : [],
+});
 try {
   const reply = await fetchAddress(paths);
   const page = await browser.newPage({ viewport: { width: 1500, height: 620 }, deviceScaleFactor: 1 });

@@ -13,14 +13,23 @@ map('every folder of lib/ has its line in the code map, and every line names a f
   const lines = codeMap(readFileSync(join(root, 'docs/architecture.md'), 'utf8'));
   const folders = foldersOf(lib).map((dir) => `${relative(lib, dir)}/`);
   const missing = folders.filter((folder) => !lines.has(folder));
-  const stale = [...lines].filter(([folder, first]) => !existsSync(join(lib, folder, first))).map(([folder, first]) => `${folder}${first}`);
+  const stale = [...lines]
+    .filter(([folder, first]) => !existsSync(join(lib, folder, first)))
+    .map(([folder, first]) => `${folder}${first}`);
   assert.equal(missing, [], `folders without a line in docs/architecture.md, "Code map":\n${missing.join('\n')}`);
   assert.equal(stale, [], `lines naming a folder or file that is gone:\n${stale.join('\n')}`);
 });
 
 map('a line is read as its folder and its first file', () => {
-  const text = '## Code map\n\n| folder | owns | open first |\n|---|---|---|\n| `a/` | x | `b.ts` |\n| `a/c/` | y | `d.ts` |\n\n## Next\n| `e/` | z | `f.ts` |\n';
-  assert.equal([...codeMap(text)], [['a/', 'b.ts'], ['a/c/', 'd.ts']]);
+  const text =
+    '## Code map\n\n| folder | owns | open first |\n|---|---|---|\n| `a/` | x | `b.ts` |\n| `a/c/` | y | `d.ts` |\n\n## Next\n| `e/` | z | `f.ts` |\n';
+  assert.equal(
+    [...codeMap(text)],
+    [
+      ['a/', 'b.ts'],
+      ['a/c/', 'd.ts'],
+    ],
+  );
 });
 
 map.run();
@@ -36,7 +45,9 @@ function codeMap(text: string): Map<string, string> {
 
 /** The folders under `dir` that hold files (lib/ itself holds none). */
 function foldersOf(dir: string): string[] {
-  const subs = readdirSync(dir).map((name) => join(dir, name)).filter((path) => statSync(path).isDirectory());
+  const subs = readdirSync(dir)
+    .map((name) => join(dir, name))
+    .filter((path) => statSync(path).isDirectory());
   const own = readdirSync(dir).some((name) => name.endsWith('.ts')) ? [dir] : [];
   return [...own, ...subs.flatMap(foldersOf)];
 }

@@ -8,7 +8,12 @@ import { TOOLS } from '../lib/tools/index.js';
 // must land on a file, and on a heading of it when it names one.
 const root = new URL('..', import.meta.url).pathname;
 const docsDir = join(root, 'docs');
-const pages = [join(root, 'README.md'), ...readdirSync(docsDir).filter((name) => name.endsWith('.md')).map((name) => join(docsDir, name))];
+const pages = [
+  join(root, 'README.md'),
+  ...readdirSync(docsDir)
+    .filter((name) => name.endsWith('.md'))
+    .map((name) => join(docsDir, name)),
+];
 
 const docs = suite('docs');
 
@@ -24,7 +29,9 @@ docs('every relative link in README.md and docs/*.md names an existing file and 
 });
 
 docs('the README links every topic of docs/', () => {
-  const linked = new Set(linksOf(readFileSync(join(root, 'README.md'), 'utf8')).map(({ target }) => target.split('#')[0]));
+  const linked = new Set(
+    linksOf(readFileSync(join(root, 'README.md'), 'utf8')).map(({ target }) => target.split('#')[0]),
+  );
   const missing = readdirSync(docsDir).filter((name) => name.endsWith('.md') && !linked.has(`docs/${name}`));
   assert.equal(missing, [], `docs the README does not link: ${missing.join(', ')}`);
 });
@@ -35,21 +42,32 @@ docs('the README stays an entry of about 300 lines at most', () => {
 });
 
 docs('headings become the anchors a link names, as GitHub makes them', () => {
-  assert.equal(anchorsOf('# The daemon\n## `svc init`: wiring svc into a gateway\n```\n# not a heading\n```\n## Limits\n## Limits\n'), new Set(['the-daemon', 'svc-init-wiring-svc-into-a-gateway', 'limits', 'limits-1']));
-  assert.equal(linksOf('[a](x.md#y) `[b](c.md)` [web](https://example.com)\n```\n[d](e.md)\n```\n'), [{ target: 'x.md#y', line: 1 }]);
+  assert.equal(
+    anchorsOf(
+      '# The daemon\n## `svc init`: wiring svc into a gateway\n```\n# not a heading\n```\n## Limits\n## Limits\n',
+    ),
+    new Set(['the-daemon', 'svc-init-wiring-svc-into-a-gateway', 'limits', 'limits-1']),
+  );
+  assert.equal(linksOf('[a](x.md#y) `[b](c.md)` [web](https://example.com)\n```\n[d](e.md)\n```\n'), [
+    { target: 'x.md#y', line: 1 },
+  ]);
 });
 
-docs('docs/agent-tools.md names every parameter of each svc_* tool in its row (actor, which every tool takes, in the text above)', () => {
-  const doc = readFileSync(join(docsDir, 'agent-tools.md'), 'utf8');
-  const missing: string[] = [];
-  for (const tool of TOOLS) {
-    const row = new RegExp(`^\\| \`${tool.name}\` \`\\{([^}]*)\\}\``, 'm').exec(doc);
-    const named = new Set((row?.[1] ?? '').split(',').map((param) => param.trim().replace(/\?$/, '')));
-    const shape = (tool.params as unknown as { shape?: Record<string, unknown> }).shape ?? {};
-    for (const param of Object.keys(shape)) if (param !== 'actor' && !named.has(param)) missing.push(`${tool.name}: ${param}`);
-  }
-  assert.equal(missing, [], `parameters docs/agent-tools.md does not list: ${missing.join(', ')}`);
-});
+docs(
+  'docs/agent-tools.md names every parameter of each svc_* tool in its row (actor, which every tool takes, in the text above)',
+  () => {
+    const doc = readFileSync(join(docsDir, 'agent-tools.md'), 'utf8');
+    const missing: string[] = [];
+    for (const tool of TOOLS) {
+      const row = new RegExp(`^\\| \`${tool.name}\` \`\\{([^}]*)\\}\``, 'm').exec(doc);
+      const named = new Set((row?.[1] ?? '').split(',').map((param) => param.trim().replace(/\?$/, '')));
+      const shape = (tool.params as unknown as { shape?: Record<string, unknown> }).shape ?? {};
+      for (const param of Object.keys(shape))
+        if (param !== 'actor' && !named.has(param)) missing.push(`${tool.name}: ${param}`);
+    }
+    assert.equal(missing, [], `parameters docs/agent-tools.md does not list: ${missing.join(', ')}`);
+  },
+);
 
 docs.run();
 
@@ -77,9 +95,12 @@ function checkLink(page: string, target: string): string | undefined {
   const file = path === '' ? page : join(dirname(page), path);
   if (!existsSync(file)) return `no file ${relative(root, file)}`;
   if (anchor === undefined) return undefined;
-  if (statSync(file).isDirectory() || !file.endsWith('.md')) return `an anchor into ${relative(root, file)}, which is not a Markdown file`;
+  if (statSync(file).isDirectory() || !file.endsWith('.md'))
+    return `an anchor into ${relative(root, file)}, which is not a Markdown file`;
   const anchors = anchorsOf(readFileSync(file, 'utf8'));
-  return anchors.has(anchor) ? undefined : `no heading #${anchor} in ${relative(root, file)} (it has ${[...anchors].map((a) => `#${a}`).join(', ')})`;
+  return anchors.has(anchor)
+    ? undefined
+    : `no heading #${anchor} in ${relative(root, file)} (it has ${[...anchors].map((a) => `#${a}`).join(', ')})`;
 }
 
 /** The anchors of a Markdown text's headings: lower case, punctuation dropped, spaces to dashes, repeats numbered. */
@@ -91,7 +112,10 @@ function anchorsOf(text: string): Set<string> {
     if (/^\s*```/.test(line)) fenced = !fenced;
     const heading = !fenced && /^#{1,6}\s+(.*?)\s*#*\s*$/.exec(line);
     if (!heading) continue;
-    const slug = heading[1]!.toLowerCase().replace(/[^\p{L}\p{N}\s_-]/gu, '').replace(/\s/g, '-');
+    const slug = heading[1]!
+      .toLowerCase()
+      .replace(/[^\p{L}\p{N}\s_-]/gu, '')
+      .replace(/\s/g, '-');
     const count = seen.get(slug) ?? 0;
     seen.set(slug, count + 1);
     anchors.add(count === 0 ? slug : `${slug}-${count}`);

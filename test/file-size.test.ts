@@ -12,7 +12,9 @@ const MAX_FILES = 20;
 const sizes = suite('file sizes');
 
 sizes(`no file of lib/, bench/, test/ or scripts/ is over ${MAX_LINES} lines`, () => {
-  const over = ['lib', 'bench', 'test', 'scripts'].map((dir) => join(root, dir)).flatMap(filesOf)
+  const over = ['lib', 'bench', 'test', 'scripts']
+    .map((dir) => join(root, dir))
+    .flatMap(filesOf)
     .map((file) => ({ file: relative(root, file), lines: readFileSync(file, 'utf8').split('\n').length - 1 }))
     .filter(({ lines }) => lines > MAX_LINES)
     .map(({ file, lines }) => `${file}: ${lines} lines`);
@@ -39,8 +41,11 @@ function filesOf(dir: string): string[] {
 }
 
 function foldersOf(dir: string): string[] {
-  return [dir, ...readdirSync(dir).flatMap((name) => {
-    const path = join(dir, name);
-    return statSync(path).isDirectory() ? foldersOf(path) : [];
-  })];
+  return [
+    dir,
+    ...readdirSync(dir).flatMap((name) => {
+      const path = join(dir, name);
+      return statSync(path).isDirectory() ? foldersOf(path) : [];
+    }),
+  ];
 }

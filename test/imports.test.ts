@@ -23,12 +23,32 @@ imports('no folder of lib/ imports itself through other folders', () => {
 
 imports('a circle is found through type imports, re-exports and dynamic imports', () => {
   const graph = new Map([
-    ['a.ts', ['b.ts']], ['b.ts', ['c.ts']], ['c.ts', ['a.ts']],
-    ['d.ts', ['a.ts', 'd.ts']], ['e.ts', []],
+    ['a.ts', ['b.ts']],
+    ['b.ts', ['c.ts']],
+    ['c.ts', ['a.ts']],
+    ['d.ts', ['a.ts', 'd.ts']],
+    ['e.ts', []],
   ]);
   assert.equal(findCircles(graph), [['a.ts', 'b.ts', 'c.ts'], ['d.ts']]);
-  assert.equal(findCircles(folderGraph(new Map([['x/a.ts', ['y/b.ts']], ['y/b.ts', ['y/c.ts']], ['y/c.ts', ['x/d.ts']], ['x/d.ts', []]]))), [['x', 'y']]);
-  assert.equal(importsOf("import type { A } from './a.js';\nexport { b } from './b.js';\nconst c = await import('./c.js');\nimport x from 'node:fs';\n"), ['./a.js', './b.js', './c.js']);
+  assert.equal(
+    findCircles(
+      folderGraph(
+        new Map([
+          ['x/a.ts', ['y/b.ts']],
+          ['y/b.ts', ['y/c.ts']],
+          ['y/c.ts', ['x/d.ts']],
+          ['x/d.ts', []],
+        ]),
+      ),
+    ),
+    [['x', 'y']],
+  );
+  assert.equal(
+    importsOf(
+      "import type { A } from './a.js';\nexport { b } from './b.js';\nconst c = await import('./c.js');\nimport x from 'node:fs';\n",
+    ),
+    ['./a.js', './b.js', './c.js'],
+  );
 });
 
 imports.run();

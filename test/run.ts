@@ -4,10 +4,14 @@ import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const pattern = process.argv[2] ?? '\\.test\\.ts$';
-const child = spawn(process.execPath, ['--import', 'tsx', 'node_modules/uvu/bin.js', 'test', pattern, '-i', 'helpers'], {
-  cwd: root,
-  stdio: ['ignore', 'pipe', 'inherit'],
-});
+const child = spawn(
+  process.execPath,
+  ['--import', 'tsx', 'node_modules/uvu/bin.js', 'test', pattern, '-i', 'helpers'],
+  {
+    cwd: root,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  },
+);
 let tail = '';
 const failures: string[] = [];
 let pending = '';
@@ -51,7 +55,10 @@ child.on('close', (code) => {
   const skipped = count('Skipped');
   const finished = /Total:\s+\d+/.test(plain);
   // uvu exits 0 without totals when a test awaits a promise that nothing will settle: that is a failure.
-  if (!finished) process.stdout.write('\nthe test run ended before reporting its totals: a test awaited a promise that never settled\n');
+  if (!finished)
+    process.stdout.write(
+      '\nthe test run ended before reporting its totals: a test awaited a promise that never settled\n',
+    );
   const failed = finished ? Math.max(total - passed - skipped, code === 0 ? 0 : 1) : 1;
   process.stdout.write(`\n${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}\n`);
   process.exitCode = code === 0 && failed === 0 && finished ? 0 : 1;

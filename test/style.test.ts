@@ -13,7 +13,9 @@ const root = new URL('..', import.meta.url).pathname;
 const style = suite('style');
 
 style('no function of lib/ takes a positional boolean', () => {
-  const found = filesOf(join(root, 'lib')).flatMap((file) => positionalBooleans(relative(root, file), readFileSync(file, 'utf8')));
+  const found = filesOf(join(root, 'lib')).flatMap((file) =>
+    positionalBooleans(relative(root, file), readFileSync(file, 'utf8')),
+  );
   assert.equal(found, [], `take an options object (or a named union) instead:\n${found.join('\n')}`);
 });
 
@@ -21,7 +23,11 @@ style('an error is described by describeError and made an Error by toError (lib/
   const inline = /\b([\w$.]+) instanceof Error \? \1(?:\.message)? : (?:new Error\()?String\(\1\)/;
   const found = filesOf(join(root, 'lib'))
     .filter((file) => !file.endsWith('lib/core/errors.ts'))
-    .flatMap((file) => readFileSync(file, 'utf8').split('\n').map((line, index) => ({ file, line, index })))
+    .flatMap((file) =>
+      readFileSync(file, 'utf8')
+        .split('\n')
+        .map((line, index) => ({ file, line, index })),
+    )
     .filter(({ line }) => inline.test(line))
     .map(({ file, index }) => `${relative(root, file)}:${index + 1}`);
   assert.equal(found, [], `use describeError(err) or toError(err):\n${found.join('\n')}`);
@@ -51,7 +57,9 @@ function positionalBooleans(file: string, text: string): string[] {
       for (const param of node.parameters) {
         if (!ts.isIdentifier(param.name) || !param.type) continue;
         if (!/^boolean(\s*\|\s*undefined)?$/.test(param.type.getText(source))) continue;
-        found.push(`${file}:${source.getLineAndCharacterOfPosition(param.getStart(source)).line + 1} ${param.name.text}`);
+        found.push(
+          `${file}:${source.getLineAndCharacterOfPosition(param.getStart(source)).line + 1} ${param.name.text}`,
+        );
       }
     }
     ts.forEachChild(node, visit);

@@ -10,20 +10,28 @@ export function AgentsPage() {
   const [error, setError] = useState('');
   const [board] = useBoard();
   useEffect(() => {
-    getJson('/api/agents').then((body) => {
-      setPage(body);
-      setError('');
-    }, (err) => setError(err.message));
+    getJson('/api/agents').then(
+      (body) => {
+        setPage(body);
+        setError('');
+      },
+      (err) => setError(err.message),
+    );
   }, [board.seq, board.epoch]);
   const nav = html`<nav><a href="/">board</a> · agents and scheduler</nav>`;
-  if (!page) return html`<main class="agents">${nav}${error ? html`<p class="error">${error}</p>` : html`<p>loading…</p>`}</main>`;
+  if (!page)
+    return html`<main class="agents">${nav}${error ? html`<p class="error">${error}</p>` : html`<p>loading…</p>`}</main>`;
   const now = Date.now();
   return html`<main class="agents">${nav}
     <section><h2>Daemon</h2><p>mode <strong data-mode>${page.daemon.mode}</strong> · plugins ${page.daemon.plugins.length ? page.daemon.plugins.map((p) => p.id ?? JSON.stringify(p)).join(', ') : 'none attached'} · version ${page.daemon.version} · pid ${page.daemon.pid}</p></section>
     <section><h2>Agents</h2><table><thead><tr><th>agent</th><th>state</th><th>active runs</th><th>last dispatch</th><th>failures in a row</th></tr></thead><tbody>
-      ${page.agents.map((agent) => html`<tr data-agent=${agent.id}><td>${agent.name} (${agent.id})</td><td>${agent.paused ? 'paused' : agent.active ? 'active' : 'inactive'}</td>
+      ${page.agents.map(
+        (
+          agent,
+        ) => html`<tr data-agent=${agent.id}><td>${agent.name} (${agent.id})</td><td>${agent.paused ? 'paused' : agent.active ? 'active' : 'inactive'}</td>
         <td>${agent.runs.map((run) => html`<div><a href=${`/task/${encodeURIComponent(run.taskId)}`}>${run.taskId}</a> for ${Math.round(run.sinceMs / 1000)}s${run.leaseExpiresAt ? `, lease ${timeLeft(run.leaseExpiresAt, now)}` : ''}</div>`)}</td>
-        <td>${agent.lastDispatchAt ?? '-'}</td><td>${agent.failuresInRow}</td></tr>`)}
+        <td>${agent.lastDispatchAt ?? '-'}</td><td>${agent.failuresInRow}</td></tr>`,
+      )}
     </tbody></table></section>
     <section><h2>Scheduler plan (why each ready task waits)</h2><ul data-plan>${page.plan.map((action) => html`<li>${action.kind} ${action.taskId ?? ''} ${action.agent ?? ''} ${action.reason ?? ''} ${action.detail ?? ''}</li>`)}</ul></section>
     <section><h2>Murmur</h2>${page.murmur.length ? html`<ul>${page.murmur.map((team) => html`<li>${team.team}: last review ${team.state.lastReviewAt ?? 'never'}, ${team.state.completionsSinceLastReview} completions and ${team.state.failuresSinceLastReview} failures since${team.state.currentReviewTaskId ? `, reviewing in ${team.state.currentReviewTaskId}` : ''}</li>`)}</ul>` : html`<p>no team has murmur</p>`}</section>

@@ -9,7 +9,14 @@ import { TaskPage } from './task.js';
 
 function App() {
   const [actions, setActions] = useState([]);
-  useEffect(() => void getJson('/api/meta').then((body) => setActions(body.actions), () => undefined), []);
+  useEffect(
+    () =>
+      void getJson('/api/meta').then(
+        (body) => setActions(body.actions),
+        () => undefined,
+      ),
+    [],
+  );
   const view = meta('view');
   if (view === 'task') return html`<${TaskPage} id=${meta('task')} actions=${actions} />`;
   if (view === 'agents') return html`<${AgentsPage} />`;

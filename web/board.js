@@ -13,7 +13,9 @@ const PAGE = 50;
 /** The board page. */
 export function Board({ actions }) {
   const [state, dispatch] = useBoard();
-  const [filters, setFilters] = useState(() => Object.fromEntries(FILTERS.map((key) => [key, new URLSearchParams(location.search).get(key) ?? ''])));
+  const [filters, setFilters] = useState(() =>
+    Object.fromEntries(FILTERS.map((key) => [key, new URLSearchParams(location.search).get(key) ?? ''])),
+  );
   const [shown, setShown] = useState({ done: PAGE, cancelled: PAGE });
   useEffect(() => {
     const query = new URLSearchParams(Object.entries(filters).filter(([, value]) => value));
@@ -32,8 +34,12 @@ export function Board({ actions }) {
       <span class=${`live ${state.connected ? 'on' : 'off'}`} data-live=${state.connected ? 'on' : 'off'}>${state.connected ? 'live' : 'reconnecting'}</span></nav>
     <section class="filters">${FILTERS.map((key) => html`<label>${key} <input name=${key} value=${filters[key]} onInput=${(e) => setFilters({ ...filters, [key]: e.currentTarget.value })} /></label>`)}</section>
     ${actions.includes('create') && html`<${CreateForm} />`}
-    <div class="columns">${STATUSES.map((status) => html`<${Column} key=${status} status=${status} cards=${state.columns[status]} total=${state.counts[status] ?? 0}
-      filters=${filters} shown=${shown[status]} actions=${actions} onMore=${onMore} />`)}</div>
+    <div class="columns">${STATUSES.map(
+      (
+        status,
+      ) => html`<${Column} key=${status} status=${status} cards=${state.columns[status]} total=${state.counts[status] ?? 0}
+      filters=${filters} shown=${shown[status]} actions=${actions} onMore=${onMore} />`,
+    )}</div>
   </main>`;
 }
 
@@ -44,7 +50,13 @@ export function Board({ actions }) {
 class Column extends Component {
   shouldComponentUpdate(next) {
     const { cards, total, filters, shown, actions } = this.props;
-    return next.cards !== cards || next.total !== total || next.filters !== filters || next.shown !== shown || next.actions !== actions;
+    return (
+      next.cards !== cards ||
+      next.total !== total ||
+      next.filters !== filters ||
+      next.shown !== shown ||
+      next.actions !== actions
+    );
   }
 
   render({ status, cards, total, filters, shown, actions, onMore }) {
@@ -65,7 +77,12 @@ function CreateForm() {
     const form = event.currentTarget;
     const data = Object.fromEntries(new FormData(form));
     try {
-      await act('create', { title: data.title, body: data.body || undefined, priority: data.priority || undefined, agent: data.agent || undefined });
+      await act('create', {
+        title: data.title,
+        body: data.body || undefined,
+        priority: data.priority || undefined,
+        agent: data.agent || undefined,
+      });
       form.reset();
       setError('');
     } catch (err) {

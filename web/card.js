@@ -9,9 +9,13 @@ const ACTIVE = ['backlog', 'ready', 'in-progress', 'blocked'];
 const HOLDS_SHOWN_ELSEWHERE = ['backoff', 'dependencies', 'not-before'];
 
 /** Tells each card whether it is on screen (or near it): a countdown off screen does not tick. */
-const onScreen = typeof IntersectionObserver === 'function'
-  ? new IntersectionObserver((entries) => entries.forEach((entry) => entry.target.svcCard?.seen(entry.isIntersecting)), { rootMargin: '200px' })
-  : null;
+const onScreen =
+  typeof IntersectionObserver === 'function'
+    ? new IntersectionObserver(
+        (entries) => entries.forEach((entry) => entry.target.svcCard?.seen(entry.isIntersecting)),
+        { rootMargin: '200px' },
+      )
+    : null;
 
 /** The cards whose countdown is on screen, drawn again once a second by one clock (none: no clock). */
 const ticking = new Set();
@@ -52,7 +56,10 @@ export class Card extends Component {
 
   updateTicking() {
     const { card } = this.props;
-    setTicking(this, this.visible !== false && !!(card.leaseExpiresAt || card.nextAttemptAt || card.notBefore || card.dueAt));
+    setTicking(
+      this,
+      this.visible !== false && !!(card.leaseExpiresAt || card.nextAttemptAt || card.notBefore || card.dueAt),
+    );
   }
 
   seen(visible) {
@@ -77,7 +84,11 @@ export class Card extends Component {
  */
 function CardView({ card, now, actions }) {
   const [error, setError] = useState('');
-  const run = (name, body = {}) => act(name, { taskId: card.id, ...body }).then(() => setError(''), (err) => setError(err.message));
+  const run = (name, body = {}) =>
+    act(name, { taskId: card.id, ...body }).then(
+      () => setError(''),
+      (err) => setError(err.message),
+    );
   const can = (name) => actions.includes(name);
   return html`<article class="card prio-${card.priority}" data-card=${card.id} data-status=${card.status}>
     <header><a class="id" href=${`/task/${encodeURIComponent(card.id)}`}>${card.id}</a><span class="prio">${card.priority}</span></header>

@@ -97,8 +97,13 @@ function editColumns(before) {
     const status = find(id);
     if (status) column(status).delete(id);
   };
-  return { columns, has: (id) => find(id) !== undefined, drop, put: (card) => {
-    drop(card.id);
-    return column(card.status).set(card.id, card);
-  } };
+  return {
+    columns,
+    has: (id) => find(id) !== undefined,
+    drop,
+    put: (card) => {
+      drop(card.id);
+      return column(card.status).set(card.id, card);
+    },
+  };
 }

@@ -14,19 +14,28 @@ export function TaskPage({ id, actions }) {
   const card = cardOf(board, detail?.task.id ?? id);
   const stamp = card ? `${card.status}|${card.updatedAt}` : '';
   useEffect(() => {
-    getJson(`/api/task/${encodeURIComponent(id)}`).then((body) => {
-      setDetail(body);
-      setError('');
-    }, (err) => setError(err.message));
+    getJson(`/api/task/${encodeURIComponent(id)}`).then(
+      (body) => {
+        setDetail(body);
+        setError('');
+      },
+      (err) => setError(err.message),
+    );
   }, [id, stamp, acted]); // read again when the task's card changes and after each action (its events)
-  if (!detail) return html`<main class="task"><nav><a href="/">board</a></nav>${error ? html`<p class="error" role="alert">${error}</p>` : html`<p>loading…</p>`}</main>`;
+  if (!detail)
+    return html`<main class="task"><nav><a href="/">board</a></nav>${error ? html`<p class="error" role="alert">${error}</p>` : html`<p>loading…</p>`}</main>`;
   const { task, status } = detail;
   return html`<main class="task" data-task=${task.id}>
     <nav><a href="/">board</a> · <a href="/agents">agents and scheduler</a></nav>
     <h1><span class="id">${task.id}</span> <span class="title">${task.title}</span></h1>
     <p>status <strong data-status=${status}>${status}</strong>${task.workspace?.path ? html` · workspace <code data-workspace>${task.workspace.path}</code> on branch <code>${task.workspace.branch}</code>` : ''}</p>
     <${Actions} id=${task.id} status=${status} gated=${!!task.gate} gate=${task.gate?.current} priority=${task.priority} actions=${actions} onDone=${() => setActed((n) => n + 1)} />
-    <table class="frontmatter"><tbody>${Object.entries(task).filter(([key]) => key !== 'title').map(([key, value]) => html`<tr><th>${key}</th><td>${typeof value === 'string' ? value : JSON.stringify(value)}</td></tr>`)}</tbody></table>
+    <table class="frontmatter"><tbody>${Object.entries(task)
+      .filter(([key]) => key !== 'title')
+      .map(
+        ([key, value]) =>
+          html`<tr><th>${key}</th><td>${typeof value === 'string' ? value : JSON.stringify(value)}</td></tr>`,
+      )}</tbody></table>
     <section class="body" dangerouslySetInnerHTML=${{ __html: renderMarkdown(detail.body) }}></section>
     <section><h2>Depends on</h2>${links(detail.dependsOn)}<h2>Dependents</h2>${links(detail.dependents)}</section>
     ${detail.gateHistory.length > 0 && html`<section><h2>Gate history</h2><ol>${detail.gateHistory.map((event) => html`<li>${event.timestamp} ${event.actor}: ${JSON.stringify(event.payload)}</li>`)}</ol></section>`}
@@ -45,10 +54,14 @@ const TERMINAL = ['done', 'cancelled'];
 function Actions({ id, status, gated, gate, priority, actions, onDone }) {
   const [error, setError] = useState('');
   const [reason, setReason] = useState('');
-  const run = (name, body = {}) => act(name, { taskId: id, ...body }).then(() => {
-    setError('');
-    onDone();
-  }, (err) => setError(err.message));
+  const run = (name, body = {}) =>
+    act(name, { taskId: id, ...body }).then(
+      () => {
+        setError('');
+        onDone();
+      },
+      (err) => setError(err.message),
+    );
   const can = (name) => actions.includes(name);
   const live = !TERMINAL.includes(status); // a done or cancelled task takes no priority, approval or rejection
   return html`<section class="actions">

@@ -40,8 +40,14 @@ export function createAdapterSet(options: AdapterSetOptions): AdapterSet {
     logFile: `${paths.logs}/agents.log`,
     extraEnv: { SVC_BIN: svcBinPath(), SVC_NODE: process.execPath },
     runLogMaxBytes: () => settings().runLogMaxBytes,
-    ...(daemon ? { runsDir: paths.runs, stopGraceMs: () => settings().agentStopGraceMs, unref: true, onGone: daemon.onGone } : {}),
+    ...(daemon
+      ? { runsDir: paths.runs, stopGraceMs: () => settings().agentStopGraceMs, unref: true, onGone: daemon.onGone }
+      : {}),
   });
-  const standalone = createStandaloneAdapter({ gatewayUrl: () => settings().gatewayUrl, token: options.token, timeoutMs: options.spawnTimeoutMs });
+  const standalone = createStandaloneAdapter({
+    gatewayUrl: () => settings().gatewayUrl,
+    token: options.token,
+    timeoutMs: options.spawnTimeoutMs,
+  });
   return { command, standalone };
 }

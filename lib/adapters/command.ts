@@ -64,7 +64,12 @@ export interface CommandAdapter extends Adapter {
  */
 export function createCommandAdapter(options: CommandAdapterOptions): CommandAdapter {
   const briefsDir = toPaths(options.root).briefs;
-  const runs = createRunRegistry({ dir: options.runsDir, briefsDir, stopGraceMs: () => options.stopGraceMs?.() ?? 10_000, ...(options.onGone ? { onGone: options.onGone } : {}) });
+  const runs = createRunRegistry({
+    dir: options.runsDir,
+    briefsDir,
+    stopGraceMs: () => options.stopGraceMs?.() ?? 10_000,
+    ...(options.onGone ? { onGone: options.onGone } : {}),
+  });
   return {
     kind: 'command',
     runs,
@@ -74,15 +79,31 @@ export function createCommandAdapter(options: CommandAdapterOptions): CommandAda
       const org = await options.loadOrg();
       const agent = org?.agents.find((a) => a.id === request.agent);
       const argv = agent?.command;
-      if (!argv?.length) throw new SpawnError('agent_unavailable', `agent ${request.agent} has no command in the org chart`);
-      const brief = writeBriefFile(briefsDir, { taskId: request.taskId, sessionId: request.sessionId }, request.task.body);
+      if (!argv?.length)
+        throw new SpawnError('agent_unavailable', `agent ${request.agent} has no command in the org chart`);
+      const brief = writeBriefFile(
+        briefsDir,
+        { taskId: request.taskId, sessionId: request.sessionId },
+        request.task.body,
+      );
       const scratch = request.workspace ? null : makeScratchDir(options.root, request.taskId, request.sessionId);
       let output: RunOutput;
       let child: ChildProcess;
       try {
         const env = { ...options.baseEnv, ...options.extraEnv, ...agent?.env, ...toTaskEnv(options, request, brief) };
-        output = openRunOutput({ root: options.root, logFile: options.logFile, maxBytes: () => options.runLogMaxBytes?.() ?? DEFAULT_RUN_LOG_MAX_BYTES }, request);
-        child = await start({ argv, env, prompt: request.prompt }, { ...options, cwd: request.workspace?.path ?? scratch! }, output);
+        output = openRunOutput(
+          {
+            root: options.root,
+            logFile: options.logFile,
+            maxBytes: () => options.runLogMaxBytes?.() ?? DEFAULT_RUN_LOG_MAX_BYTES,
+          },
+          request,
+        );
+        child = await start(
+          { argv, env, prompt: request.prompt },
+          { ...options, cwd: request.workspace?.path ?? scratch! },
+          output,
+        );
       } catch (err) {
         removeBriefFile(briefsDir, request.taskId, request.sessionId);
         if (scratch) endScratchDir(scratch);
@@ -92,10 +113,21 @@ export function createCommandAdapter(options: CommandAdapterOptions): CommandAda
       const ended = new Promise<RunEnd>((resolve) => {
         child.on('exit', (code, signal) => {
           const kept = scratch !== null && endScratchDir(scratch);
-          output.ended(`${signal ? `killed by ${signal}` : `exit code ${code}`}${kept ? `; its files are kept in ${scratch}` : ''}`);
+          output.ended(
+            `${signal ? `killed by ${signal}` : `exit code ${code}`}${kept ? `; its files are kept in ${scratch}` : ''}`,
+          );
           runs.exited(run);
           const how = signal ? { signal } : { exitCode: code ?? 0 };
-          resolve(code === 0 ? { ok: true, ...how } : { ok: false, reason: 'ended_without_completion', error: signal ? `killed by ${signal}` : `exit code ${code}`, ...how });
+          resolve(
+            code === 0
+              ? { ok: true, ...how }
+              : {
+                  ok: false,
+                  reason: 'ended_without_completion',
+                  error: signal ? `killed by ${signal}` : `exit code ${code}`,
+                  ...how,
+                },
+          );
         });
       });
       return { ended };
@@ -108,9 +140,16 @@ export function createCommandAdapter(options: CommandAdapterOptions): CommandAda
 /** The task's variables; a NUL that an older task kept is escaped, for no variable can carry one. */
 function toTaskEnv(options: CommandAdapterOptions, request: SpawnRequest, brief: string): Record<string, string> {
   return {
-    SVC_HOME: options.root, SVC_SOCKET: options.socketPath, SVC_TASK_ID: request.taskId, SVC_TASK_TITLE: toStorableText(request.task.title),
-    SVC_TASK_BRIEF_FILE: brief, SVC_TASK_BRIEF: toBriefEnv(request.task.body, brief), SVC_SESSION_ID: request.sessionId, SVC_AGENT: request.agent,
-    SVC_TASK_GATE: request.task.gate?.current ?? '', ...(request.workspace ? { SVC_WORKSPACE: request.workspace.path, SVC_BRANCH: request.workspace.branch } : {}),
+    SVC_HOME: options.root,
+    SVC_SOCKET: options.socketPath,
+    SVC_TASK_ID: request.taskId,
+    SVC_TASK_TITLE: toStorableText(request.task.title),
+    SVC_TASK_BRIEF_FILE: brief,
+    SVC_TASK_BRIEF: toBriefEnv(request.task.body, brief),
+    SVC_SESSION_ID: request.sessionId,
+    SVC_AGENT: request.agent,
+    SVC_TASK_GATE: request.task.gate?.current ?? '',
+    ...(request.workspace ? { SVC_WORKSPACE: request.workspace.path, SVC_BRANCH: request.workspace.branch } : {}),
   };
 }
 
@@ -119,7 +158,11 @@ function toTaskEnv(options: CommandAdapterOptions, request: SpawnRequest, brief:
  * written, unlinked, handed over as a descriptor (read from offset 0). Output goes straight to the
  * log file, so nothing but the exit ties the agent to this process.
  */
-function start(command: { argv: readonly string[]; env: Record<string, string | undefined>; prompt: string }, options: CommandAdapterOptions & { cwd: string }, output: RunOutput): Promise<ChildProcess> {
+function start(
+  command: { argv: readonly string[]; env: Record<string, string | undefined>; prompt: string },
+  options: CommandAdapterOptions & { cwd: string },
+  output: RunOutput,
+): Promise<ChildProcess> {
   const { argv, env, prompt } = command;
   const log = output.fd;
   let input: number;
@@ -145,7 +188,13 @@ function start(command: { argv: readonly string[]; env: Record<string, string | 
     child.once('error', (err: NodeJS.ErrnoException) => {
       release();
       output.failed(err.message);
-      reject(new SpawnError(err.code === 'ENOENT' || err.code === 'EACCES' ? 'agent_unavailable' : 'spawn_failed', `cannot run ${argv[0]}: ${err.message}`, { cause: err }));
+      reject(
+        new SpawnError(
+          err.code === 'ENOENT' || err.code === 'EACCES' ? 'agent_unavailable' : 'spawn_failed',
+          `cannot run ${argv[0]}: ${err.message}`,
+          { cause: err },
+        ),
+      );
     });
   });
 }

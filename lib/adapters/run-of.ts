@@ -21,7 +21,9 @@ const MAX_DEPTH = 64;
  * scrubbed) is not found: only a sandbox around the run keeps it from that (docs/approvals-and-logs.md).
  */
 export function findRunOf(pid: number, runs: readonly RunProcess[]): RunProcess | null {
-  const live = runs.filter((run) => !run.startTime || (readProcessStat(run.pid)?.startTime ?? run.startTime) === run.startTime);
+  const live = runs.filter(
+    (run) => !run.startTime || (readProcessStat(run.pid)?.startTime ?? run.startTime) === run.startTime,
+  );
   if (!live.length) return null;
   const byLeader = new Map(live.map((run) => [run.pid, run]));
   const bySession = new Map(live.map((run) => [run.sessionId, run]));

@@ -35,8 +35,18 @@ export interface RunOutput {
 export function openRunOutput(options: RunOutputOptions, request: SpawnRequest): RunOutput {
   const now = options.now ?? (() => new Date());
   const startedAt = now();
-  const log = openRunLog(toPaths(options.root), request.sessionId, { taskId: request.taskId, kind: 'agent', name: request.agent, session: request.sessionId, startedAt });
-  const say = (text: string) => shareLine(options.logFile, `${now().toISOString()} ${request.taskId} ${request.agent} session ${request.sessionId}: ${text}`);
+  const log = openRunLog(toPaths(options.root), request.sessionId, {
+    taskId: request.taskId,
+    kind: 'agent',
+    name: request.agent,
+    session: request.sessionId,
+    startedAt,
+  });
+  const say = (text: string) =>
+    shareLine(
+      options.logFile,
+      `${now().toISOString()} ${request.taskId} ${request.agent} session ${request.sessionId}: ${text}`,
+    );
   say(`started; output in ${log.path}`);
   const trim = (maxBytes: number) => {
     try {

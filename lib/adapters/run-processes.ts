@@ -14,7 +14,9 @@ export function isRunAlive(run: RunProcesses, groups: Map<number, ProcessStat[]>
   const leader = readProcessStat(run.pid);
   // The leader with its start time is the run; a recycled pid means the group is gone (a pid is not reused while its group lives).
   if (leader && run.startTime !== null && leader.startTime === run.startTime) return true;
-  const member = !(leader && run.startTime !== null) && (groups.get(run.pid) ?? []).some((stat) => readProcessEnv(stat.pid)?.[RUN_MARKER] === run.sessionId);
+  const member =
+    !(leader && run.startTime !== null) &&
+    (groups.get(run.pid) ?? []).some((stat) => readProcessEnv(stat.pid)?.[RUN_MARKER] === run.sessionId);
   return member || findMarkedProcesses(RUN_MARKER, run.sessionId).length > 0;
 }
 

@@ -150,7 +150,8 @@ export function createRunRegistry(options: RunRegistryOptions) {
           found.gone.push(run);
         }
       }
-      if (options.briefsDir) removeStaleBriefs(options.briefsDir, new Set([...runs].map((run) => `${run.taskId}@${run.sessionId}`)));
+      if (options.briefsDir)
+        removeStaleBriefs(options.briefsDir, new Set([...runs].map((run) => `${run.taskId}@${run.sessionId}`)));
       arm();
       return found;
     },
@@ -180,7 +181,14 @@ export function readRunRecords(dir: string | undefined): Run[] {
     const at = name.indexOf('@');
     const [pid, startTime] = readText(join(dir!, name)).trim().split(' ').map(Number);
     if (at <= 0 || !Number.isSafeInteger(pid) || pid! <= 0) continue;
-    found.push({ taskId: name.slice(0, at), sessionId: name.slice(at + 1), pid: pid!, startTime: Number.isSafeInteger(startTime) ? startTime! : null, state: 'watched', adopted: true });
+    found.push({
+      taskId: name.slice(0, at),
+      sessionId: name.slice(at + 1),
+      pid: pid!,
+      startTime: Number.isSafeInteger(startTime) ? startTime! : null,
+      state: 'watched',
+      adopted: true,
+    });
   }
   return found;
 }
@@ -191,7 +199,10 @@ function writeRecord(dir: string | undefined, run: Run): void {
   if (!dir) return;
   try {
     mkdirSync(dir, { recursive: true, mode: 0o700 });
-    writeFileSync(join(dir, `${run.taskId}@${run.sessionId}`), `${run.pid}${run.startTime === null ? '' : ` ${run.startTime}`}\n`);
+    writeFileSync(
+      join(dir, `${run.taskId}@${run.sessionId}`),
+      `${run.pid}${run.startTime === null ? '' : ` ${run.startTime}`}\n`,
+    );
   } catch {
     // a record is what a restarted daemon finds the run by; the run goes on without one
   }

@@ -34,7 +34,13 @@ export function createStandaloneAdapter(options: StandaloneAdapterOptions): Stan
     async spawn(request: SpawnRequest): Promise<SpawnRun> {
       const base = options.gatewayUrl();
       if (!base) throw new SpawnError('no_gateway', 'aof.daemon.gatewayUrl is not set');
-      const body = JSON.parse(await post(base, { tool: 'sessions_spawn', args: { agentId: request.agent, task: request.prompt, label: request.taskId } }, options)) as unknown;
+      const body = JSON.parse(
+        await post(
+          base,
+          { tool: 'sessions_spawn', args: { agentId: request.agent, task: request.prompt, label: request.taskId } },
+          options,
+        ),
+      ) as unknown;
       assertAccepted(body);
       spawned.delete(request.taskId);
       spawned.add(request.taskId);
@@ -52,19 +58,31 @@ export function createStandaloneAdapter(options: StandaloneAdapterOptions): Stan
 // --- internal ---
 
 async function cancelRuns(base: string, taskId: string, options: StandaloneAdapterOptions): Promise<string> {
-  const listed = JSON.parse(await post(base, { tool: 'subagents', args: { action: 'list' } }, options)) as { result?: { details?: { tasks?: { taskId?: string; label?: string; status?: string }[] } } };
-  const live = (listed.result?.details?.tasks ?? []).filter((task) => task.label === taskId && (task.status === 'running' || task.status === 'queued') && task.taskId);
+  const listed = JSON.parse(await post(base, { tool: 'subagents', args: { action: 'list' } }, options)) as {
+    result?: { details?: { tasks?: { taskId?: string; label?: string; status?: string }[] } };
+  };
+  const live = (listed.result?.details?.tasks ?? []).filter(
+    (task) => task.label === taskId && (task.status === 'running' || task.status === 'queued') && task.taskId,
+  );
   const done: string[] = [];
   for (const task of live) {
-    const reply = JSON.parse(await post(base, { tool: 'subagents', args: { action: 'cancel', taskId: task.taskId } }, options)) as { result?: { details?: { cancelled?: boolean; reason?: string } } };
+    const reply = JSON.parse(
+      await post(base, { tool: 'subagents', args: { action: 'cancel', taskId: task.taskId } }, options),
+    ) as { result?: { details?: { cancelled?: boolean; reason?: string } } };
     const details = reply.result?.details;
-    done.push(`${task.taskId} ${details?.cancelled ? 'cancelled' : `not cancelled (${details?.reason ?? 'no reason given'})`}`);
+    done.push(
+      `${task.taskId} ${details?.cancelled ? 'cancelled' : `not cancelled (${details?.reason ?? 'no reason given'})`}`,
+    );
   }
   return done.length ? `gateway task ${done.join(', ')}` : 'no gateway run of it was still running';
 }
 
 /** Invokes gateway tool `call.tool` with `call.args` at `base`; returns the answer's text. */
-async function post(base: string, call: { tool: string; args: Record<string, unknown> }, options: StandaloneAdapterOptions): Promise<string> {
+async function post(
+  base: string,
+  call: { tool: string; args: Record<string, unknown> },
+  options: StandaloneAdapterOptions,
+): Promise<string> {
   const { tool, args } = call;
   const token = options.token();
   let response: Response;
@@ -76,20 +94,37 @@ async function post(base: string, call: { tool: string; args: Record<string, unk
       signal: AbortSignal.timeout(options.timeoutMs ?? 30_000),
     });
   } catch (err) {
-    throw new SpawnError('gateway_unreachable', `gateway ${base} did not answer: ${(err as Error).message}`, { cause: err });
+    throw new SpawnError('gateway_unreachable', `gateway ${base} did not answer: ${(err as Error).message}`, {
+      cause: err,
+    });
   }
   const text = await response.text();
-  if (!response.ok) throw new SpawnError(toReason(text, response.status === 401 || response.status === 403 ? 'gateway_unauthorized' : 'gateway_error'), `gateway answered HTTP ${response.status}: ${text.slice(0, 300)}`);
+  if (!response.ok)
+    throw new SpawnError(
+      toReason(text, response.status === 401 || response.status === 403 ? 'gateway_unauthorized' : 'gateway_error'),
+      `gateway answered HTTP ${response.status}: ${text.slice(0, 300)}`,
+    );
   return text || '{}';
 }
 
 function assertAccepted(body: unknown): void {
-  const reply = (body ?? {}) as { ok?: boolean; error?: unknown; result?: { details?: { status?: string; error?: unknown } } };
+  const reply = (body ?? {}) as {
+    ok?: boolean;
+    error?: unknown;
+    result?: { details?: { status?: string; error?: unknown } };
+  };
   const details = reply.result?.details;
-  if (reply.ok === false) throw new SpawnError(toReason(JSON.stringify(reply.error ?? ''), 'gateway_error'), `sessions_spawn failed: ${JSON.stringify(reply.error ?? reply)}`);
+  if (reply.ok === false)
+    throw new SpawnError(
+      toReason(JSON.stringify(reply.error ?? ''), 'gateway_error'),
+      `sessions_spawn failed: ${JSON.stringify(reply.error ?? reply)}`,
+    );
   if (details?.status === 'forbidden' || details?.status === 'error') {
     const message = JSON.stringify(details.error ?? details);
-    throw new SpawnError(toReason(message, details.status === 'forbidden' ? 'forbidden' : 'gateway_error'), `sessions_spawn ${details.status}: ${message}`);
+    throw new SpawnError(
+      toReason(message, details.status === 'forbidden' ? 'forbidden' : 'gateway_error'),
+      `sessions_spawn ${details.status}: ${message}`,
+    );
   }
 }
 

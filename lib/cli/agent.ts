@@ -17,18 +17,39 @@ const OPERATOR = 'operator';
 
 /** Registers `svc agent list|pause|resume` (docs/command-line.md). */
 export function registerAgent(cli: CAC, ctx: Context): void {
-  cli.command('list', 'Each agent of the org chart: paused or not, runs in progress, last dispatch, failed dispatches in a row').option('--json', 'Print JSON')
+  cli
+    .command(
+      'list',
+      'Each agent of the org chart: paused or not, runs in progress, last dispatch, failed dispatches in a row',
+    )
+    .option('--json', 'Print JSON')
     .action(async (opts: Record<string, unknown>) => {
       const rows = await listAgents(ctx);
       if (opts.json) return ctx.json({ agents: rows });
       formatAgentTable(rows).forEach((line) => ctx.print(line));
     });
-  cli.command('pause <id>', 'Give an agent no new dispatch (its running tasks finish) until `svc agent resume`; kept across daemon restarts')
-    .option('--reason <text>', 'Why (shown by svc agent list, svc scheduler run and svc daemon status)').option('--json', 'Print JSON')
+  cli
+    .command(
+      'pause <id>',
+      'Give an agent no new dispatch (its running tasks finish) until `svc agent resume`; kept across daemon restarts',
+    )
+    .option('--reason <text>', 'Why (shown by svc agent list, svc scheduler run and svc daemon status)')
+    .option('--json', 'Print JSON')
     .example('svc agent pause dev --reason "rotating its API key"')
-    .action(async (id: string, opts: Record<string, unknown>) => print(ctx, await changePause(ctx, String(id), { paused: true, reason: toText(opts.reason) }), { json: Boolean(opts.json) }));
-  cli.command('resume <id>', 'Let a paused agent be dispatched again').option('--reason <text>', 'Logged with the event').option('--json', 'Print JSON')
-    .action(async (id: string, opts: Record<string, unknown>) => print(ctx, await changePause(ctx, String(id), { paused: false, reason: toText(opts.reason) }), { json: Boolean(opts.json) }));
+    .action(async (id: string, opts: Record<string, unknown>) =>
+      print(ctx, await changePause(ctx, String(id), { paused: true, reason: toText(opts.reason) }), {
+        json: Boolean(opts.json),
+      }),
+    );
+  cli
+    .command('resume <id>', 'Let a paused agent be dispatched again')
+    .option('--reason <text>', 'Logged with the event')
+    .option('--json', 'Print JSON')
+    .action(async (id: string, opts: Record<string, unknown>) =>
+      print(ctx, await changePause(ctx, String(id), { paused: false, reason: toText(opts.reason) }), {
+        json: Boolean(opts.json),
+      }),
+    );
 }
 
 // --- internal ---
@@ -51,30 +72,67 @@ function print(ctx: Context, result: PauseResult, { json }: { json: boolean }): 
   const { agent, pause } = result;
   if (result.paused) {
     const what = result.changed ? 'paused' : 'was already paused';
-    ctx.print(toTerminalText(`agent ${agent} ${what} since ${pause!.since}${pause!.reason ? ` (${pause!.reason})` : ''}: no new dispatch; its running tasks finish`));
+    ctx.print(
+      toTerminalText(
+        `agent ${agent} ${what} since ${pause!.since}${pause!.reason ? ` (${pause!.reason})` : ''}: no new dispatch; its running tasks finish`,
+      ),
+    );
     ctx.print(toTerminalText(`resume with: svc agent resume ${agent}`));
-  } else ctx.print(toTerminalText(result.changed ? `agent ${agent} resumed: its ready tasks can be dispatched again` : `agent ${agent} was not paused: nothing changed`));
+  } else
+    ctx.print(
+      toTerminalText(
+        result.changed
+          ? `agent ${agent} resumed: its ready tasks can be dispatched again`
+          : `agent ${agent} was not paused: nothing changed`,
+      ),
+    );
 }
 
 /** Throws `not_found` with a "Did you mean" for an id the org chart does not know. */
 function assertKnownAgent(agent: string, org: OrgChart | null, verb: string): void {
-  if (!org) throw new SvcError('not_found', `Cannot ${verb} agent ${JSON.stringify(agent)}: there is no org chart (org/org-chart.yaml), so no agent is known.`, 'Declare the agents in org/org-chart.yaml (svc quickstart writes a sample), then try again.');
+  if (!org)
+    throw new SvcError(
+      'not_found',
+      `Cannot ${verb} agent ${JSON.stringify(agent)}: there is no org chart (org/org-chart.yaml), so no agent is known.`,
+      'Declare the agents in org/org-chart.yaml (svc quickstart writes a sample), then try again.',
+    );
   const ids = org.agents.map((a) => a.id);
   if (ids.includes(agent)) return;
-  throw new SvcError('not_found', `Unknown agent ${JSON.stringify(agent)}: the org chart does not list it.${toDidYouMean(agent, ids)}`, `The agents are: ${ids.join(', ') || 'none declared'} (svc agent list).`);
+  throw new SvcError(
+    'not_found',
+    `Unknown agent ${JSON.stringify(agent)}: the org chart does not list it.${toDidYouMean(agent, ids)}`,
+    `The agents are: ${ids.join(', ') || 'none declared'} (svc agent list).`,
+  );
 }
 
 async function listAgents(ctx: Context): Promise<AgentRow[]> {
   const [org, pauses, running, events] = await Promise.all([
-    loadOrg(ctx.root), readAgentPauses(ctx.store().paths), listRows(ctx, 'in-progress'), readEvents(ctx.root),
+    loadOrg(ctx.root),
+    readAgentPauses(ctx.store().paths),
+    listRows(ctx, 'in-progress'),
+    readEvents(ctx.root),
   ]);
-  const activity = summarizeAgentActivity(events.filter((e) => (ACTIVITY_EVENTS as readonly string[]).includes(e.type)));
-  const ids = [...(org?.agents.map((a) => a.id) ?? []), ...[...pauses.keys()].filter((id) => !org?.agents.some((a) => a.id === id))];
+  const activity = summarizeAgentActivity(
+    events.filter((e) => (ACTIVITY_EVENTS as readonly string[]).includes(e.type)),
+  );
+  const ids = [
+    ...(org?.agents.map((a) => a.id) ?? []),
+    ...[...pauses.keys()].filter((id) => !org?.agents.some((a) => a.id === id)),
+  ];
   return ids.map((id) => {
     const agent = org?.agents.find((a) => a.id === id);
     const pause = pauses.get(id) ?? null;
     const { lastDispatch = null, failuresInARow = 0 } = activity.get(id) ?? {};
     const runs = running.rows.filter((row) => row.agent === id).map((row) => row.id);
-    return { id, known: Boolean(agent), active: agent?.active ?? false, paused: Boolean(pause), pause, runs, lastDispatch, failuresInARow };
+    return {
+      id,
+      known: Boolean(agent),
+      active: agent?.active ?? false,
+      paused: Boolean(pause),
+      pause,
+      runs,
+      lastDispatch,
+      failuresInARow,
+    };
   });
 }

@@ -14,13 +14,21 @@ const DEFAULT_OLDER_THAN = '30d';
  * then drops the archived tasks at once), else in this process on the files.
  */
 export function registerArchive(cli: CAC, ctx: Context): void {
-  cli.command('archive', 'Move done and cancelled tasks whose last transition is older than --older-than to tasks/archive/<yyyy-mm>/')
+  cli
+    .command(
+      'archive',
+      'Move done and cancelled tasks whose last transition is older than --older-than to tasks/archive/<yyyy-mm>/',
+    )
     .option('--older-than <when>', `A duration back from now (30d, 12h, 2w) or a date (default ${DEFAULT_OLDER_THAN})`)
-    .option('--dry-run', 'Print what would be archived; move nothing').option('--json', 'Print the report as JSON')
+    .option('--dry-run', 'Print what would be archived; move nothing')
+    .option('--json', 'Print the report as JSON')
     .example('svc archive --older-than 60d --dry-run')
     .action(async (opts: Record<string, unknown>) => {
       const before = toCutoff(toText(opts.olderThan) ?? DEFAULT_OLDER_THAN, new Date(), '--older-than');
-      const report = await operate<ArchiveReport>(ctx, 'operator_archive', { before: before.toISOString(), dryRun: !!opts.dryRun });
+      const report = await operate<ArchiveReport>(ctx, 'operator_archive', {
+        before: before.toISOString(),
+        dryRun: !!opts.dryRun,
+      });
       if (report.refused.length) ctx.exitCode = 1;
       if (opts.json) return ctx.json(report);
       formatReport(report, { dryRun: !!opts.dryRun }).forEach((line) => ctx.print(line));

@@ -21,18 +21,46 @@ interface Entry {
 const GROUPS: Record<string, Entry & { summary: string }> = {
   task: {
     summary: 'Create, list, show and move tasks (svc task --help)',
-    load: async () => registerAll(await Promise.all([
-      import('./task/command.js').then((m) => m.registerTask), import('./task/bulk.js').then((m) => m.registerTaskBulk), import('./task/note.js').then((m) => m.registerTaskNote),
-      import('./task/approval.js').then((m) => m.registerTaskApproval), import('./task/logs.js').then((m) => m.registerTaskLogs),
-      import('./task/tree.js').then((m) => m.registerTaskTree), import('./task/workspace.js').then((m) => m.registerTaskWorkspace),
-      import('./task/edit.js').then((m) => m.registerTaskEdit),
-    ])),
+    load: async () =>
+      registerAll(
+        await Promise.all([
+          import('./task/command.js').then((m) => m.registerTask),
+          import('./task/bulk.js').then((m) => m.registerTaskBulk),
+          import('./task/note.js').then((m) => m.registerTaskNote),
+          import('./task/approval.js').then((m) => m.registerTaskApproval),
+          import('./task/logs.js').then((m) => m.registerTaskLogs),
+          import('./task/tree.js').then((m) => m.registerTaskTree),
+          import('./task/workspace.js').then((m) => m.registerTaskWorkspace),
+          import('./task/edit.js').then((m) => m.registerTaskEdit),
+        ]),
+      ),
   },
-  daemon: { summary: 'Run, start, stop or install the daemon, its status and metrics (svc daemon --help)', load: async () => registerAll(await Promise.all([import('./daemon/command.js').then((m) => m.registerDaemon), import('./daemon/metrics.js').then((m) => m.registerDaemonMetrics)])) },
+  daemon: {
+    summary: 'Run, start, stop or install the daemon, its status and metrics (svc daemon --help)',
+    load: async () =>
+      registerAll(
+        await Promise.all([
+          import('./daemon/command.js').then((m) => m.registerDaemon),
+          import('./daemon/metrics.js').then((m) => m.registerDaemonMetrics),
+        ]),
+      ),
+  },
   org: { summary: 'Check the org chart (svc org --help)', load: async () => (await import('./org.js')).registerOrg },
-  agent: { summary: 'List agents; pause or resume one (svc agent --help)', load: async () => (await import('./agent.js')).registerAgent, store: true },
-  workspace: { summary: 'The worktrees and branches svc made: list, prune (svc workspace --help)', load: async () => (await import('./workspace.js')).registerWorkspace, store: true },
-  scheduler: { summary: 'One scheduler tick, or its plan (svc scheduler --help)', load: async () => (await import('./scheduler.js')).registerScheduler, store: true },
+  agent: {
+    summary: 'List agents; pause or resume one (svc agent --help)',
+    load: async () => (await import('./agent.js')).registerAgent,
+    store: true,
+  },
+  workspace: {
+    summary: 'The worktrees and branches svc made: list, prune (svc workspace --help)',
+    load: async () => (await import('./workspace.js')).registerWorkspace,
+    store: true,
+  },
+  scheduler: {
+    summary: 'One scheduler tick, or its plan (svc scheduler --help)',
+    load: async () => (await import('./scheduler.js')).registerScheduler,
+    store: true,
+  },
 };
 
 /** `svc <command>`: top-level commands. */
@@ -57,24 +85,37 @@ export async function dispatch(argv: readonly string[], io: Io): Promise<number>
   const ctx = createContext(io);
   const group = first !== undefined && Object.hasOwn(GROUPS, first) ? GROUPS[first]! : undefined;
   const top = first !== undefined && Object.hasOwn(TOP, first) ? TOP[first]! : undefined;
-  if (!group && !top && first !== undefined && !first.startsWith('-')) return usage(ctx, argv, { message: `Unknown command: svc ${first}.${await didYouMean(first, [...Object.keys(GROUPS), ...Object.keys(TOP)], 'svc ')}`, name: 'svc' });
+  if (!group && !top && first !== undefined && !first.startsWith('-'))
+    return usage(ctx, argv, {
+      message: `Unknown command: svc ${first}.${await didYouMean(first, [...Object.keys(GROUPS), ...Object.keys(TOP)], 'svc ')}`,
+      name: 'svc',
+    });
   const cli = cac(group ? `svc ${first}` : 'svc');
   const entries = group ? [group] : top ? [top] : Object.values(TOP);
   if (entries.some((entry) => entry.store)) await loadStore();
   for (const register of await Promise.all(entries.map((entry) => entry.load()))) register(cli, ctx);
   cli.option('-h, --help', 'Show what a command does, the values it accepts and its options');
-  if (first === 'task' || first === 'tool') cli.option('--request-id <id>', 'Send a change under this id: rerun a command that timed out with the id it printed, to get its outcome without applying it twice');
+  if (first === 'task' || first === 'tool')
+    cli.option(
+      '--request-id <id>',
+      'Send a change under this id: rerun a command that timed out with the id it printed, to get its outcome without applying it twice',
+    );
   try {
-    cli.parse(['node', 'svc', ...(group ? toIdArgs(first, toIdOptions(rest)) : toToolArgs(toIdOptions(argv)))], { run: false });
+    cli.parse(['node', 'svc', ...(group ? toIdArgs(first, toIdOptions(rest)) : toToolArgs(toIdOptions(argv)))], {
+      run: false,
+    });
     if (cli.options.requestId !== undefined) ctx.requestId = String(cli.options.requestId);
     // A bare `svc` asks what there is: the help, as `--help` prints it.
     if (cli.options.help || argv.length === 0) {
-      io.stdout(formatHelp(cli, group || top ? [] : Object.entries(GROUPS).map(([name, g]) => ({ name, summary: g.summary }))));
+      io.stdout(
+        formatHelp(cli, group || top ? [] : Object.entries(GROUPS).map(([name, g]) => ({ name, summary: g.summary }))),
+      );
       return 0;
     }
     // What follows `--` is positional (`svc task create -- "-x"`), not an option.
     const afterDashes = (cli.options['--'] ?? []) as string[];
-    if (cli.matchedCommand && afterDashes.length > 0) Object.assign(cli, { args: [...cli.args, ...afterDashes], options: { ...cli.options, '--': [] } });
+    if (cli.matchedCommand && afterDashes.length > 0)
+      Object.assign(cli, { args: [...cli.args, ...afterDashes], options: { ...cli.options, '--': [] } });
     if (!cli.matchedCommand) {
       const names = cli.commands.map((command) => command.name).filter(Boolean);
       return usage(ctx, argv, { message: await toUnknown(first, group ? rest[0] : undefined, names), name: cli.name });
@@ -84,7 +125,8 @@ export async function dispatch(argv: readonly string[], io: Io): Promise<number>
     if (ctx.replayed?.length) io.stderr(`${toReplayNote(ctx.replayed)}\n`);
     return ctx.exitCode;
   } catch (err) {
-    if (err instanceof Error && err.name === 'CACError') return usage(ctx, argv, { message: err.message, name: cli.name });
+    if (err instanceof Error && err.name === 'CACError')
+      return usage(ctx, argv, { message: err.message, name: cli.name });
     if (isUsageError(err)) return usage(ctx, argv, { message: err.message, name: cli.name, hint: err.hint });
     return fail(ctx, argv, err);
   }
@@ -112,7 +154,13 @@ function toIdArgs(group: string | undefined, args: readonly string[]): string[] 
   const [sub, ...more] = args;
   if (group !== 'task' || sub === undefined || sub === 'create') return [...args];
   if (more[0] === '--' && more[1]?.startsWith('-') && !/^-\d+$/.test(more[1])) {
-    throw toUsageError(new SvcError('validation_error', `${JSON.stringify(more[1])} is not a task id: an id is a full id (TASK-2026-11-21-007), a unique prefix of one, or a sequence such as 7, 007 or -007.`, `List the ids with \`svc task list\`, then run svc task ${sub} <id>.`));
+    throw toUsageError(
+      new SvcError(
+        'validation_error',
+        `${JSON.stringify(more[1])} is not a task id: an id is a full id (TASK-2026-11-21-007), a unique prefix of one, or a sequence such as 7, 007 or -007.`,
+        `List the ids with \`svc task list\`, then run svc task ${sub} <id>.`,
+      ),
+    );
   }
   const out = [sub];
   let positional = true;
@@ -133,7 +181,8 @@ function toIdOptions(argv: readonly string[]): string[] {
   const out: string[] = [];
   for (let i = 0; i < argv.length; i++) {
     const next = argv[i + 1];
-    if (ID_OPTIONS.includes(argv[i]!) && next !== undefined && /^-\d+(,\S*)?$/.test(next)) out.push(`${argv[i]}=${argv[++i]}`);
+    if (ID_OPTIONS.includes(argv[i]!) && next !== undefined && /^-\d+(,\S*)?$/.test(next))
+      out.push(`${argv[i]}=${argv[++i]}`);
     else out.push(argv[i]!);
   }
   return out;
@@ -146,7 +195,11 @@ function toToolArgs(argv: readonly string[]): string[] {
   return [command, name!, '--stdin', ...more];
 }
 
-async function toUnknown(first: string | undefined, sub: string | undefined, names: readonly string[]): Promise<string> {
+async function toUnknown(
+  first: string | undefined,
+  sub: string | undefined,
+  names: readonly string[],
+): Promise<string> {
   if (!first) return 'No command given.';
   if (!Object.hasOwn(GROUPS, first)) return `Unknown command: svc ${first}.`;
   if (sub === undefined || sub.startsWith('-')) return `svc ${first} needs a subcommand.`;
@@ -158,9 +211,16 @@ async function didYouMean(word: string, names: readonly string[], prefix: string
 }
 
 /** A usage error: exit 2, the message and its hint (else the help hint of `name`); with `--json`, the error shape. */
-function usage(ctx: Context, argv: readonly string[], { message, name, hint }: { message: string; name: string; hint?: string }): number {
+function usage(
+  ctx: Context,
+  argv: readonly string[],
+  { message, name, hint }: { message: string; name: string; hint?: string },
+): number {
   const help = `\`${name} --help\` for the commands and options.`;
-  if (argv.includes('--json')) ctx.io.stderr(`${JSON.stringify({ ok: false, error: { code: 'validation_error', message, hint: hint ?? `Run ${help}` } })}\n`);
+  if (argv.includes('--json'))
+    ctx.io.stderr(
+      `${JSON.stringify({ ok: false, error: { code: 'validation_error', message, hint: hint ?? `Run ${help}` } })}\n`,
+    );
   else ctx.io.stderr(`svc: ${message}\nhint: ${hint ?? `run ${help}`}\n`);
   return 2;
 }
@@ -177,4 +237,3 @@ function fail(ctx: Context, argv: readonly string[], err: unknown): number {
   if (error !== err && process.env.DEBUG) ctx.io.stderr(`${(err as Error).stack ?? ''}\n`);
   return 1;
 }
-

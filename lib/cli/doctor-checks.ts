@@ -19,7 +19,9 @@ export async function checkConfig(root: string): Promise<ConfigProblem[]> {
     return null;
   });
   for (const name of await listWorkflows(root)) {
-    await loadWorkflow(root, name, { org }).catch((err: unknown) => out.push({ file: relative(root, `${root}/org/workflows/${name}.yaml`), problems: toProblemLines(err) }));
+    await loadWorkflow(root, name, { org }).catch((err: unknown) =>
+      out.push({ file: relative(root, `${root}/org/workflows/${name}.yaml`), problems: toProblemLines(err) }),
+    );
   }
   return out;
 }

@@ -16,7 +16,10 @@ interface DoctorOptions {
 /** Registers `svc doctor [--fix] [--json]`: checks the org chart and workflows, prints the reconcile plan, or applies it. */
 export function registerDoctor(cli: CAC, ctx: Context): void {
   cli
-    .command('doctor', 'Check the org chart, the workflows and the tasks tree: heals, duplicates, temporaries, invalid and stray files')
+    .command(
+      'doctor',
+      'Check the org chart, the workflows and the tasks tree: heals, duplicates, temporaries, invalid and stray files',
+    )
     .option('--fix', 'Apply the fixes (invalid and stray files, and configuration problems, are only reported)')
     .option('--json', 'Print the plan or the result as a JSON object')
     .action(async (options: DoctorOptions) => {
@@ -28,13 +31,27 @@ export function registerDoctor(cli: CAC, ctx: Context): void {
       const { dangling, cycles } = await checkTaskLinks(store.paths);
       const keptWorktrees = (await listRecords(store.paths.workspaces)).filter((record) => record.kept);
       if (!json) {
-        for (const { taskId, path, branch, kept } of keptWorktrees) ctx.print(`kept worktree: ${taskId} at ${toTerminalText(path)} (branch ${toTerminalText(branch)}): ${toTerminalText(kept!.reason)}; svc task workspace ${taskId} --remove [--force] removes it`);
+        for (const { taskId, path, branch, kept } of keptWorktrees)
+          ctx.print(
+            `kept worktree: ${taskId} at ${toTerminalText(path)} (branch ${toTerminalText(branch)}): ${toTerminalText(kept!.reason)}; svc task workspace ${taskId} --remove [--force] removes it`,
+          );
         printConfig(ctx, config);
         printSpool(ctx, spool);
-        for (const { id, missing } of dangling) ctx.print(`dangling dependency: ${id} depends on ${missing.join(', ')}, which ${missing.length === 1 ? 'is not a task' : 'are not tasks'} (the task waits until they exist)`);
+        for (const { id, missing } of dangling)
+          ctx.print(
+            `dangling dependency: ${id} depends on ${missing.join(', ')}, which ${missing.length === 1 ? 'is not a task' : 'are not tasks'} (the task waits until they exist)`,
+          );
         printCycles(ctx, cycles);
       }
-      const other = { json, config, spool: json ? spool : undefined, elsewhere: config.length > 0 || spool.problem || cycles.length > 0, dangling, cycles, keptWorktrees };
+      const other = {
+        json,
+        config,
+        spool: json ? spool : undefined,
+        elsewhere: config.length > 0 || spool.problem || cycles.length > 0,
+        dangling,
+        cycles,
+        keptWorktrees,
+      };
       if (!options.fix) printPlan(ctx, plan, other);
       else printResult(ctx, await applyReconcile(store.paths, plan, { actor: 'doctor', events: store.events }), other);
       if (config.length || spool.problem || cycles.length) ctx.exitCode = 1;

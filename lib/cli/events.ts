@@ -30,12 +30,19 @@ export interface EventFilter {
  * `--follow` prints the last 20 (`--tail`) and then new events, across the UTC day boundary, until interrupted.
  */
 export function registerEvents(cli: CAC, ctx: Context): void {
-  cli.command('events', 'Print the event log (data/events/*.jsonl), one line per event')
+  cli
+    .command('events', 'Print the event log (data/events/*.jsonl), one line per event')
     .option('-f, --follow', 'Keep printing new events as they are written')
     .option('--type <type>', 'Only this event type (a trailing * matches a prefix: task.*)')
     .option('--task <id>', 'Only events of this task (full id, prefix or bare sequence such as 013)')
-    .option('--since <time>', 'Only events at or after a time (2026-11-23, 2026-11-23T08:00:00Z) or a duration back from now (30m, 2h, 1d)')
-    .option('--tail <n>', `Only the last n events of the log so far (default ${FOLLOW_TAIL} with --follow, else all; "all" for all)`)
+    .option(
+      '--since <time>',
+      'Only events at or after a time (2026-11-23, 2026-11-23T08:00:00Z) or a duration back from now (30m, 2h, 1d)',
+    )
+    .option(
+      '--tail <n>',
+      `Only the last n events of the log so far (default ${FOLLOW_TAIL} with --follow, else all; "all" for all)`,
+    )
     .option('--json', 'Print each event as one JSON object a line')
     .action(async (opts: Record<string, unknown>) => {
       const now = new Date();
@@ -57,7 +64,12 @@ export function registerEvents(cli: CAC, ctx: Context): void {
       // the events of that sequence are held until the read is done and the id is known.
       const seq = filter.task === undefined ? null : toBareSeq(filter.task);
       const held: SvcEvent[] = [];
-      let onEvent = seq === null ? keep : (event: SvcEvent) => { if (toAnySeq(event.taskId) === seq) held.push(event); };
+      let onEvent =
+        seq === null
+          ? keep
+          : (event: SvcEvent) => {
+              if (toAnySeq(event.taskId) === seq) held.push(event);
+            };
       const tail = createEventTail(ctx.root, {
         fromDay: filter.since?.toISOString().slice(0, 10),
         onEvent: (event) => onEvent(event),
@@ -78,16 +90,26 @@ export function registerEvents(cli: CAC, ctx: Context): void {
 
 /** One readable line: time, type, task, actor, then the payload as `key=value` pairs. */
 export function formatEvent(event: SvcEvent): string {
-  const payload = Object.entries(event.payload ?? {}).map(([key, value]) => `${key}=${toValue(value)}`).join(' ');
+  const payload = Object.entries(event.payload ?? {})
+    .map(([key, value]) => `${key}=${toValue(value)}`)
+    .join(' ');
   const shown = payload.length > PAYLOAD_WIDTH ? `${payload.slice(0, PAYLOAD_WIDTH - 1)}…` : payload;
-  return toTerminalText([event.timestamp, event.type.padEnd(18), (event.taskId ?? '-').padEnd(19), String(event.actor ?? '-'), shown].join('  ').trimEnd());
+  return toTerminalText(
+    [event.timestamp, event.type.padEnd(18), (event.taskId ?? '-').padEnd(19), String(event.actor ?? '-'), shown]
+      .join('  ')
+      .trimEnd(),
+  );
 }
 
 /** The filters of the options; a `--since` that is not a time is a `validation_error`. */
 export function toFilter(opts: Record<string, unknown>, now: Date): EventFilter {
   const text = (value: unknown) => (value === undefined || value === true ? undefined : String(value));
   const since = text(opts.since);
-  return { type: text(opts.type), task: text(opts.task), ...(since === undefined ? {} : { since: toSince(since, now) }) };
+  return {
+    type: text(opts.type),
+    task: text(opts.task),
+    ...(since === undefined ? {} : { since: toSince(since, now) }),
+  };
 }
 
 // --- internal ---
@@ -101,14 +123,26 @@ async function mergeSpooled(ctx: Context): Promise<void> {
   if (spooled.length === 0) return;
   const { mergeEventSpool } = await import('../store/events/spool.js');
   await mergeEventSpool(ctx.root).catch((err: unknown) =>
-    ctx.io.stderr(`warning: data/events-spool/ holds events not yet appended to the event log (${describeError(err)}); they are not shown.\n`));
+    ctx.io.stderr(
+      `warning: data/events-spool/ holds events not yet appended to the event log (${describeError(err)}); they are not shown.\n`,
+    ),
+  );
 }
 
 function matches(event: SvcEvent, filter: EventFilter): boolean {
-  if (filter.type && !(filter.type.endsWith('*') ? event.type.startsWith(filter.type.slice(0, -1)) : event.type === filter.type)) return false;
+  if (
+    filter.type &&
+    !(filter.type.endsWith('*') ? event.type.startsWith(filter.type.slice(0, -1)) : event.type === filter.type)
+  )
+    return false;
   if (filter.task) {
     const id = event.taskId ?? '';
-    if (filter.exact ? id !== filter.task : !id || !(id.startsWith(filter.task) || (id.startsWith('TASK-') && id.slice(5).startsWith(filter.task)))) return false;
+    if (
+      filter.exact
+        ? id !== filter.task
+        : !id || !(id.startsWith(filter.task) || (id.startsWith('TASK-') && id.slice(5).startsWith(filter.task)))
+    )
+      return false;
   }
   return !filter.since || Date.parse(event.timestamp) >= filter.since.getTime();
 }
@@ -119,7 +153,11 @@ function toTail(value: unknown, { follow }: { follow: boolean }): number | null 
   const text = String(value).trim();
   if (text === 'all') return null;
   if (/^\d+$/.test(text)) return Number(text);
-  throw new SvcError('validation_error', `--tail takes a count of events or "all" (found ${JSON.stringify(value === true ? '' : text)}).`, 'Pass --tail 50, --tail 0 (only new events when following) or --tail all.');
+  throw new SvcError(
+    'validation_error',
+    `--tail takes a count of events or "all" (found ${JSON.stringify(value === true ? '' : text)}).`,
+    'Pass --tail 50, --tail 0 (only new events when following) or --tail all.',
+  );
 }
 
 function toAnySeq(id: string | undefined): number | null {
@@ -134,7 +172,11 @@ function toSince(value: string, now: Date): Date {
   if (duration) return new Date(now.getTime() - Number(duration[1]) * UNITS[duration[2]!]!);
   const at = /^\d{4}-\d{2}-\d{2}/.test(value.trim()) ? Date.parse(value.trim()) : Number.NaN;
   if (!Number.isNaN(at)) return new Date(at);
-  throw new SvcError('validation_error', `--since must be a time or a duration back from now (found ${JSON.stringify(value)}).`, 'Pass a date or time such as 2026-11-23 or 2026-11-23T08:00:00Z, or a duration such as 30m, 2h or 1d.');
+  throw new SvcError(
+    'validation_error',
+    `--since must be a time or a duration back from now (found ${JSON.stringify(value)}).`,
+    'Pass a date or time such as 2026-11-23 or 2026-11-23T08:00:00Z, or a duration such as 30m, 2h or 1d.',
+  );
 }
 
 function toValue(value: unknown): string {
@@ -146,7 +188,9 @@ function toValue(value: unknown): string {
 /** Follows the log until SIGINT/SIGTERM or a closed stdout (`svc events -f | head`). */
 async function followUntilStopped(ctx: Context, tail: ReturnType<typeof createEventTail>): Promise<void> {
   const { signal, dispose } = onInterrupt();
-  const follower = tail.follow(FOLLOW_INTERVAL_MS, (err) => ctx.io.stderr(`warning: reading the event log failed: ${describeError(err)}\n`));
+  const follower = tail.follow(FOLLOW_INTERVAL_MS, (err) =>
+    ctx.io.stderr(`warning: reading the event log failed: ${describeError(err)}\n`),
+  );
   try {
     await new Promise((resolve) => signal.addEventListener('abort', resolve, { once: true }));
   } finally {

@@ -14,7 +14,11 @@ export function registerOrg(cli: CAC, ctx: Context): void {
       const file = path ? resolve(path) : toPaths(ctx.root).orgChart;
       const org = await loadOrgFile(file, { repos: true });
       if (!org) {
-        throw new SvcError('not_found', `No org chart at ${file}.`, `Copy templates/org-chart.yaml to ${toPaths(ctx.root).orgChart} and edit it, or pass the path of one.`);
+        throw new SvcError(
+          'not_found',
+          `No org chart at ${file}.`,
+          `Copy templates/org-chart.yaml to ${toPaths(ctx.root).orgChart} and edit it, or pass the path of one.`,
+        );
       }
       const counts = { agents: org.agents.length, teams: org.teams.length, roles: Object.keys(org.roles).length };
       if (options.json) return ctx.json({ valid: true, file, ...counts });

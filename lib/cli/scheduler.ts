@@ -15,7 +15,8 @@ import { ROUTES } from '../net/protocol/routes.js';
 
 /** Registers `svc scheduler run [--active]`. */
 export function registerScheduler(cli: CAC, ctx: Context): void {
-  cli.command('run', 'Dry run: print what the scheduler would do now, changing nothing; --active dispatches')
+  cli
+    .command('run', 'Dry run: print what the scheduler would do now, changing nothing; --active dispatches')
     .option('--active', 'Dispatch for real (one tick)')
     .option('--json', 'Print the actions as JSON')
     .action(async (opts: Record<string, unknown>) => {
@@ -34,7 +35,9 @@ export function registerScheduler(cli: CAC, ctx: Context): void {
 async function askDaemon(store: Store, { active }: { active: boolean }): Promise<Action[] | null> {
   let reply: { status: number; body: unknown };
   try {
-    reply = active ? await requestDaemon(store.paths.socket, ROUTES.schedulerTick) : await requestDaemon(store.paths.socket, ROUTES.schedulerPlan);
+    reply = active
+      ? await requestDaemon(store.paths.socket, ROUTES.schedulerTick)
+      : await requestDaemon(store.paths.socket, ROUTES.schedulerPlan);
   } catch (err) {
     if (isSvcError(err, 'unavailable')) return null;
     throw err;
@@ -45,8 +48,15 @@ async function askDaemon(store: Store, { active }: { active: boolean }): Promise
 
 async function planOnce(ctx: Context, store: Store): Promise<Action[]> {
   const scheduler = startScheduler({
-    store, source: createListingSource(store), adapters: {}, loadOrg: () => loadOrg(ctx.root), mode: () => 'standalone', pluginAttached: () => false,
-    log: () => undefined, alert: () => undefined, owner: { host: hostname(), pid: process.pid }, // this host: a task whose worktree is elsewhere is held
+    store,
+    source: createListingSource(store),
+    adapters: {},
+    loadOrg: () => loadOrg(ctx.root),
+    mode: () => 'standalone',
+    pluginAttached: () => false,
+    log: () => undefined,
+    alert: () => undefined,
+    owner: { host: hostname(), pid: process.pid }, // this host: a task whose worktree is elsewhere is held
   });
   try {
     return await scheduler.preview();
@@ -60,16 +70,31 @@ async function runActive(ctx: Context, store: Store): Promise<Action[]> {
   const org = () => loadOrg(root);
   const settings = toDaemonSettings(await org());
   const { command, standalone } = createAdapterSet({
-    paths: store.paths, loadOrg: org, env: ctx.io.env, settings: () => settings, spawnTimeoutMs: settings.spawnTimeoutMs, token: () => ctx.io.env.SVC_GATEWAY_TOKEN,
+    paths: store.paths,
+    loadOrg: org,
+    env: ctx.io.env,
+    settings: () => settings,
+    spawnTimeoutMs: settings.spawnTimeoutMs,
+    token: () => ctx.io.env.SVC_GATEWAY_TOKEN,
   });
   const scheduler = startScheduler({
-    store, source: createListingSource(store), adapters: { command, standalone }, loadOrg: org, mode: () => 'standalone', pluginAttached: () => false,
-    log: (line) => ctx.io.stderr(`${line}\n`), alert: (text) => ctx.io.stderr(`${text}\n`), owner: { host: hostname(), pid: process.pid },
+    store,
+    source: createListingSource(store),
+    adapters: { command, standalone },
+    loadOrg: org,
+    mode: () => 'standalone',
+    pluginAttached: () => false,
+    log: (line) => ctx.io.stderr(`${line}\n`),
+    alert: (text) => ctx.io.stderr(`${text}\n`),
+    owner: { host: hostname(), pid: process.pid },
   });
   const report = await scheduler.tick();
   await scheduler.idle();
   const running = scheduler.stats().activeRuns;
-  if (running) ctx.io.stderr(`waiting for ${running} agent run${running === 1 ? '' : 's'} to end (each run's output goes to ${store.paths.logs}/runs/<task id>/; \`svc task logs <id>\` prints it)\n`);
+  if (running)
+    ctx.io.stderr(
+      `waiting for ${running} agent run${running === 1 ? '' : 's'} to end (each run's output goes to ${store.paths.logs}/runs/<task id>/; \`svc task logs <id>\` prints it)\n`,
+    );
   await scheduler.close();
   await scheduler.drain();
   return report.actions;
@@ -77,10 +102,14 @@ async function runActive(ctx: Context, store: Store): Promise<Action[]> {
 
 function formatAction(action: Action): string {
   switch (action.kind) {
-    case 'dispatch': return `dispatch    ${action.taskId} -> ${action.agent} (${action.adapter})`;
-    case 'expire': return `expire      ${action.taskId}: lease of ${action.agent} expired at ${action.expiredAt}`;
-    case 'deadletter': return `deadletter  ${action.taskId}: ${action.failures} failed dispatches`;
-    case 'hold': return `hold        ${action.taskId}: ${action.reason}: ${action.detail}`;
+    case 'dispatch':
+      return `dispatch    ${action.taskId} -> ${action.agent} (${action.adapter})`;
+    case 'expire':
+      return `expire      ${action.taskId}: lease of ${action.agent} expired at ${action.expiredAt}`;
+    case 'deadletter':
+      return `deadletter  ${action.taskId}: ${action.failures} failed dispatches`;
+    case 'hold':
+      return `hold        ${action.taskId}: ${action.reason}: ${action.detail}`;
   }
 }
 

@@ -11,7 +11,11 @@ import { loadTool } from './frame/tool-modules.js';
 export function registerTool(cli: CAC, ctx: Context): void {
   const shown = toShownTools(ctx.io.env);
   const approvals = shown.length > TOOL_NAMES.length ? ' (the approval tools: docs/approvals-and-logs.md)' : '';
-  cli.command('tool <name> [params]', `Invoke an svc_* tool; params is a JSON object, or - to read it from stdin\nThrough the daemon's socket when one runs, else in this process on the files. <name> is one of: ${shown.join(', ')}. Their parameters: docs/agent-tools.md${approvals}.`)
+  cli
+    .command(
+      'tool <name> [params]',
+      `Invoke an svc_* tool; params is a JSON object, or - to read it from stdin\nThrough the daemon's socket when one runs, else in this process on the files. <name> is one of: ${shown.join(', ')}. Their parameters: docs/agent-tools.md${approvals}.`,
+    )
     .option('--stdin', 'Read the params from stdin (what `-` means)')
     .example('svc tool svc_task_complete \'{"taskId":"TASK-2026-11-21-001","summary":"done"}\'')
     .example('echo \'{"status":"ready"}\' | svc tool svc_status -')
@@ -22,9 +26,17 @@ export function registerTool(cli: CAC, ctx: Context): void {
       try {
         parsed = JSON.parse(text);
       } catch (err) {
-        throw new SvcError('validation_error', `params is not JSON: ${(err as Error).message}`, await toParamsHint(String(name)));
+        throw new SvcError(
+          'validation_error',
+          `params is not JSON: ${(err as Error).message}`,
+          await toParamsHint(String(name)),
+        );
       }
-      ctx.json(await operateWith(ctx, { tool: String(name), params: parsed as Record<string, unknown> }, () => loadTool(String(name))));
+      ctx.json(
+        await operateWith(ctx, { tool: String(name), params: parsed as Record<string, unknown> }, () =>
+          loadTool(String(name)),
+        ),
+      );
     });
 }
 
@@ -49,5 +61,9 @@ function toShownTools(env: Record<string, string | undefined>): readonly string[
 /** An approval tool called by a run is sent on: the daemon refuses it with the reason (an agent does not decide). */
 function assertToolName(name: string, shown: readonly string[]): void {
   if (KNOWN.includes(name)) return;
-  throw new SvcError('unknown_tool', `Unknown tool ${JSON.stringify(name)}.${toDidYouMean(name, shown)}`, `Known tools: ${shown.join(', ')}.`);
+  throw new SvcError(
+    'unknown_tool',
+    `Unknown tool ${JSON.stringify(name)}.${toDidYouMean(name, shown)}`,
+    `Known tools: ${shown.join(', ')}.`,
+  );
 }

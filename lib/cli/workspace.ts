@@ -5,7 +5,11 @@ import type { Context } from './frame/context.js';
 
 /** Registers `svc workspace list|prune`: the worktrees and branches svc made, and their housekeeping (docs/workspaces.md). */
 export function registerWorkspace(cli: CAC, ctx: Context): void {
-  cli.command('list', 'Each worktree and branch svc made: its task, whether the worktree is clean, dirty or removed, whether the branch is merged into its base')
+  cli
+    .command(
+      'list',
+      'Each worktree and branch svc made: its task, whether the worktree is clean, dirty or removed, whether the branch is merged into its base',
+    )
     .option('--json', 'Print JSON')
     .action(async (opts: Record<string, unknown>) => {
       const { listWorkspaces } = await import('../engine/workspaces/prune.js');
@@ -13,8 +17,13 @@ export function registerWorkspace(cli: CAC, ctx: Context): void {
       if (opts.json) return ctx.json({ workspaces: rows });
       formatRows(rows).forEach((line) => ctx.print(line));
     });
-  cli.command('prune', 'Remove the clean worktrees svc made for ended tasks; --merged also deletes their branches merged into the base. Never touches what svc did not make')
-    .option('--merged', 'Also delete the branches svc made whose commits are all in their base').option('--dry-run', 'Say what would be done; change nothing')
+  cli
+    .command(
+      'prune',
+      'Remove the clean worktrees svc made for ended tasks; --merged also deletes their branches merged into the base. Never touches what svc did not make',
+    )
+    .option('--merged', 'Also delete the branches svc made whose commits are all in their base')
+    .option('--dry-run', 'Say what would be done; change nothing')
     .option('--json', 'Print JSON')
     .example('svc workspace prune --merged --dry-run')
     .action(async (opts: Record<string, unknown>) => {
@@ -38,8 +47,10 @@ function formatRows(rows: readonly WorkspaceRow[]): string[] {
 function formatPrune(result: PruneResult): string[] {
   const verb = (done: string, would: string) => (result.dryRun ? would : done);
   const lines = result.steps.map((step) => {
-    if (step.action === 'remove-worktree') return `${step.taskId}: ${verb('removed', 'would remove')} worktree ${toTerminalText(step.path)}`;
-    if (step.action === 'delete-branch') return `${step.taskId}: ${verb('deleted', 'would delete')} branch ${toTerminalText(step.branch)} (merged)`;
+    if (step.action === 'remove-worktree')
+      return `${step.taskId}: ${verb('removed', 'would remove')} worktree ${toTerminalText(step.path)}`;
+    if (step.action === 'delete-branch')
+      return `${step.taskId}: ${verb('deleted', 'would delete')} branch ${toTerminalText(step.branch)} (merged)`;
     return `${step.taskId}: ${verb('forgot', 'would forget')} its record (data/workspaces/${step.taskId}.json)`;
   });
   for (const left of result.left) lines.push(`${left.taskId}: left as it is: ${toTerminalText(left.reason)}`);

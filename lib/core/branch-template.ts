@@ -22,13 +22,21 @@ export function toRootId(svcRoot: string): string {
 
 /** A title as a branch-safe word: lowercase, runs of anything but [a-z0-9] as one `-`, at most 40 characters. */
 export function toSlug(title: string): string {
-  const slug = title.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+/, '').slice(0, 40).replace(/-+$/, '');
+  const slug = title
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+/, '')
+    .slice(0, 40)
+    .replace(/-+$/, '');
   return slug || 'task';
 }
 
 /** Fills `{id}`, `{slug}` and `{root}` of a template. */
 export function fillTemplate(template: string, values: TemplateValues): string {
-  return template.replace(/\{id\}/g, values.id).replace(/\{slug\}/g, toSlug(values.title)).replace(/\{root\}/g, values.root);
+  return template
+    .replace(/\{id\}/g, values.id)
+    .replace(/\{slug\}/g, toSlug(values.title))
+    .replace(/\{root\}/g, values.root);
 }
 
 /** The problems of a branch template: unknown placeholders, no `{id}`, or a ref name git refuses. */
@@ -45,7 +53,8 @@ export function checkDirTemplate(template: string, root: string): string[] {
   const problems = checkPlaceholders(template);
   if (problems.length) return problems;
   const sample = fillTemplate(template, SAMPLE);
-  if (isAbsolute(template) || template.split(/[\\/]/).some((part) => part === '..' || part === '.')) return ['could escape the workspace root (use a relative folder such as "{id}", without "." or ".." parts)'];
+  if (isAbsolute(template) || template.split(/[\\/]/).some((part) => part === '..' || part === '.'))
+    return ['could escape the workspace root (use a relative folder such as "{id}", without "." or ".." parts)'];
   const rel = relative(resolve(root), resolve(root, sample));
   return !rel || rel.startsWith('..') || isAbsolute(rel) ? ['could escape the workspace root'] : [];
 }
@@ -60,7 +69,8 @@ export function whyInvalidRef(name: string): string | null {
   if (name.startsWith('-')) return 'starts with "-"';
   if (name.startsWith('/') || name.endsWith('/') || name.includes('//')) return 'has an empty path component';
   if (name.endsWith('.')) return 'ends with "."';
-  if (name.split('/').some((part) => part.startsWith('.') || part.endsWith('.lock'))) return 'has a component starting with "." or ending with ".lock"';
+  if (name.split('/').some((part) => part.startsWith('.') || part.endsWith('.lock')))
+    return 'has a component starting with "." or ending with ".lock"';
   return null;
 }
 
@@ -69,8 +79,11 @@ export function whyInvalidRef(name: string): string | null {
 const SAMPLE: TemplateValues = { id: 'TASK-2026-01-01-001', title: 'A sample title', root: '0a1b2c3d' };
 
 function checkPlaceholders(template: string): string[] {
-  const unknown = [...template.matchAll(/\{([^}]*)\}/g)].map((m) => m[1]!).filter((name) => !(TEMPLATE_PLACEHOLDERS as readonly string[]).includes(name));
-  if (unknown.length) return [`unknown placeholder ${unknown.map((n) => `{${n}}`).join(', ')} (known: {id}, {slug}, {root})`];
+  const unknown = [...template.matchAll(/\{([^}]*)\}/g)]
+    .map((m) => m[1]!)
+    .filter((name) => !(TEMPLATE_PLACEHOLDERS as readonly string[]).includes(name));
+  if (unknown.length)
+    return [`unknown placeholder ${unknown.map((n) => `{${n}}`).join(', ')} (known: {id}, {slug}, {root})`];
   if (!template.includes('{id}')) return ['must contain {id} (each task needs one of its own)'];
   return [];
 }

@@ -8,14 +8,45 @@ import type { Routing, TaskWorkspace } from './task.js';
  * type `EventPayloads` gives it, so an undeclared type or a wrong payload fails the typecheck.
  */
 export const EVENT_TYPES = [
-  'task.created', 'task.updated', 'task.transitioned', 'task.dispatched', 'dispatch.failed',
-  'task.deadletter', 'task.resurrected', 'lease.expired', 'recovery_action', 'task.completed',
-  'task.cancelled', 'task.blocked', 'task.unblocked', 'gate.transition', 'gate.awaiting',
-  'gate.approved', 'gate.rejected', 'task.invalid', 'task.archived', 'daemon.started',
-  'daemon.stopped', 'murmur.review', 'sla.violation', 'task.overdue', 'agent.paused',
-  'agent.resumed', 'task.imported', 'task.migrated', 'workspace.attached', 'workspace.removed',
-  'workspace.kept', 'workspace.branch_deleted', 'task.checking', 'task.verified', 'task.check_failed',
-  'plugin.session-end', 'plugin.agent-end', 'plugin.before-compaction', 'plugin.message-received',
+  'task.created',
+  'task.updated',
+  'task.transitioned',
+  'task.dispatched',
+  'dispatch.failed',
+  'task.deadletter',
+  'task.resurrected',
+  'lease.expired',
+  'recovery_action',
+  'task.completed',
+  'task.cancelled',
+  'task.blocked',
+  'task.unblocked',
+  'gate.transition',
+  'gate.awaiting',
+  'gate.approved',
+  'gate.rejected',
+  'task.invalid',
+  'task.archived',
+  'daemon.started',
+  'daemon.stopped',
+  'murmur.review',
+  'sla.violation',
+  'task.overdue',
+  'agent.paused',
+  'agent.resumed',
+  'task.imported',
+  'task.migrated',
+  'workspace.attached',
+  'workspace.removed',
+  'workspace.kept',
+  'workspace.branch_deleted',
+  'task.checking',
+  'task.verified',
+  'task.check_failed',
+  'plugin.session-end',
+  'plugin.agent-end',
+  'plugin.before-compaction',
+  'plugin.message-received',
 ] as const;
 
 /** One of `EVENT_TYPES`. */
@@ -28,13 +59,26 @@ export type EventPayloads = Declared<{
   'task.updated': { fields: string[]; note?: string; added?: string; removed?: string };
   'task.transitioned': { from: Status; to: Status; reason?: string };
   /** `host` and `pid` of a local agent's process; `recovered` when rebuilt after a crash. */
-  'task.dispatched': { agent: string; adapter: string; sessionId: string; host?: string; pid?: number; recovered?: boolean };
-  'dispatch.failed': ExitFields & { agent: string; reason: string; failureCount: number; sessionId: string; nextAttemptAt?: string };
+  'task.dispatched': {
+    agent: string;
+    adapter: string;
+    sessionId: string;
+    host?: string;
+    pid?: number;
+    recovered?: boolean;
+  };
+  'dispatch.failed': ExitFields & {
+    agent: string;
+    reason: string;
+    failureCount: number;
+    sessionId: string;
+    nextAttemptAt?: string;
+  };
   'task.deadletter': ExitFields & { reason: 'max_dispatch_failures'; failureCount: number; lastFailureReason: string };
   'task.resurrected': { from: 'deadletter'; to: 'ready'; previousFailures: number };
   'lease.expired': { agent: string; sessionId: string; expiredAt: string };
   /** `details` says what was done, as the action found it (free-form). */
-  'recovery_action': { action: 'lease_expired' | 'duplicate_resolved'; details: Record<string, unknown> };
+  recovery_action: { action: 'lease_expired' | 'duplicate_resolved'; details: Record<string, unknown> };
   /** `via: 'close'` for a close; else the completion's outcome and summary, when given. */
   'task.completed': { via?: 'close'; outcome?: string; summary?: string };
   'task.cancelled': { reason?: string };
@@ -49,13 +93,28 @@ export type EventPayloads = Declared<{
   'task.archived': { from: Status; to: string };
   'daemon.started': { pid: number; version: string };
   'daemon.stopped': { pid: number };
-  'murmur.review': { team: string; action: string; trigger: string | null | undefined; reason?: string; agent?: string; ageMs?: number };
+  'murmur.review': {
+    team: string;
+    action: string;
+    trigger: string | null | undefined;
+    reason?: string;
+    agent?: string;
+    ageMs?: number;
+  };
   'sla.violation': { duration: number; limit: number; agent: string; timestamp: number };
   'task.overdue': { dueAt: string | undefined; status: Status; agent: string | null };
   'agent.paused': AgentPause;
   'agent.resumed': AgentPause;
   /** `status` and `title` of a created task; `sourceEvents` and `history` summarise the source's own events. */
-  'task.imported': { source: string; sourceId: string; action: 'created' | 'updated'; status?: Status; title?: string; sourceEvents?: number; history?: string[] };
+  'task.imported': {
+    source: string;
+    sourceId: string;
+    action: 'created' | 'updated';
+    status?: Status;
+    title?: string;
+    sourceEvents?: number;
+    history?: string[];
+  };
   'task.migrated': { from: number; to: number; changes: string[] };
   'workspace.attached': TaskWorkspace & { created: boolean };
   'workspace.removed': { path: string; branch: string; forced?: boolean; existed?: boolean; pruned?: boolean };
@@ -104,8 +163,16 @@ type GateDecision = { workflow: string; gate: string; by: string; note: string |
 type AgentPause = { agent: string; reason?: string };
 
 type CheckFailure = {
-  name: string; exitCode: number | null; timedOut: boolean; at: string; signal: string | null | undefined;
-  durationMs: number; failures: number; gate?: string; log?: string; to: Status;
+  name: string;
+  exitCode: number | null;
+  timedOut: boolean;
+  at: string;
+  signal: string | null | undefined;
+  durationMs: number;
+  failures: number;
+  gate?: string;
+  log?: string;
+  to: Status;
 };
 
 /** `T` when it has a payload for every declared type and for no other. */

@@ -4,7 +4,10 @@
  * closes (the path from `to` to `from`). Dropping them all leaves a graph without cycles; the walk
  * is linear in nodes and edges, and deep chains do not grow the call stack.
  */
-export function findBackEdges(count: number, edgesOf: (node: number) => number[]): [from: number, to: number, cycle: number[]][] {
+export function findBackEdges(
+  count: number,
+  edgesOf: (node: number) => number[],
+): [from: number, to: number, cycle: number[]][] {
   const state = new Uint8Array(count); // 0 unseen, 1 on the path, 2 done
   const out: [number, number, number[]][] = [];
   const path: number[] = [];

@@ -52,7 +52,9 @@ export function resolveIdArg(arg: string, ids: Iterable<string>, today: string):
   if (all.includes(wanted)) return wanted;
   const seq = toBareSeq(wanted);
   if (seq !== null) return resolveSeq({ wanted, seq }, all, today);
-  const matches = all.filter((id) => id.startsWith(wanted) || (id.startsWith('TASK-') && id.slice(5).startsWith(wanted)));
+  const matches = all.filter(
+    (id) => id.startsWith(wanted) || (id.startsWith('TASK-') && id.slice(5).startsWith(wanted)),
+  );
   if (matches.length === 1) return matches[0]!;
   if (matches.length === 0) throw new SvcError('not_found', `No task matches ${JSON.stringify(wanted)}.`, HINT);
   throw ambiguous(wanted, matches, 'Pass more of the id so that exactly one task matches.');
@@ -80,7 +82,11 @@ function resolveSeq(arg: { wanted: string; seq: number }, ids: string[], today: 
   const dates = [...byDate.keys()].sort().reverse();
   const date = byDate.has(today) ? today : dates[0];
   if (date === undefined) {
-    throw new SvcError('not_found', `No task has the sequence number ${JSON.stringify(wanted)} (a bare number is a sequence, today's first, then the most recent date's).`, HINT);
+    throw new SvcError(
+      'not_found',
+      `No task has the sequence number ${JSON.stringify(wanted)} (a bare number is a sequence, today's first, then the most recent date's).`,
+      HINT,
+    );
   }
   const found = byDate.get(date)!;
   if (found.length === 1) return found[0]!;

@@ -13,5 +13,9 @@ export const READ_ONLY_TOOLS: ReadonlySet<string> = new Set(['svc_status', 'oper
 export function assertRequestId(value: string): string {
   if (/^[A-Za-z0-9._:-]{1,128}$/.test(value)) return value;
   const shown = JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
-  throw new SvcError('validation_error', `Invalid request id ${shown}: expected 1 to 128 letters, digits, '.', '_', ':' or '-'.`, 'Pass the id a timed-out command printed (`--request-id <id>`), or any id of your own, such as a UUID.');
+  throw new SvcError(
+    'validation_error',
+    `Invalid request id ${shown}: expected 1 to 128 letters, digits, '.', '_', ':' or '-'.`,
+    'Pass the id a timed-out command printed (`--request-id <id>`), or any id of your own, such as a UUID.',
+  );
 }

@@ -22,13 +22,20 @@ export function assertSchemaVersion(data: unknown, source: string): void {
   if (data === null || typeof data !== 'object' || Array.isArray(data)) return;
   const version = toSchemaVersion(data as Record<string, unknown>);
   const problem = `${source}: invalid task frontmatter (1 problem):\n  ${describeSchemaVersion((data as Record<string, unknown>).schemaVersion)}`;
-  if (version !== null && version > TASK_SCHEMA_VERSION) throw new SvcError('validation_error', problem, 'Upgrade svc to read this file; it is left untouched.');
-  if (version === 0) throw new SvcError('validation_error', problem, 'Run `svc migrate` to add it and the defaults of missing fields (each changed file is backed up first).');
+  if (version !== null && version > TASK_SCHEMA_VERSION)
+    throw new SvcError('validation_error', problem, 'Upgrade svc to read this file; it is left untouched.');
+  if (version === 0)
+    throw new SvcError(
+      'validation_error',
+      problem,
+      'Run `svc migrate` to add it and the defaults of missing fields (each changed file is backed up first).',
+    );
 }
 
 /** A `schemaVersion` that is not ours, in plain words: missing, newer than this svc, or not a version. */
 export function describeSchemaVersion(found: unknown): string {
-  if (found === undefined) return `schemaVersion is missing (this svc reads version ${TASK_SCHEMA_VERSION}); run \`svc migrate\` to add it`;
+  if (found === undefined)
+    return `schemaVersion is missing (this svc reads version ${TASK_SCHEMA_VERSION}); run \`svc migrate\` to add it`;
   if (typeof found === 'number' && Number.isInteger(found) && found > TASK_SCHEMA_VERSION) {
     return `schemaVersion ${found} is newer than this svc understands (it reads version ${TASK_SCHEMA_VERSION}); upgrade svc`;
   }

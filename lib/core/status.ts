@@ -74,7 +74,9 @@ export function assertTransition(id: string, move: StatusMove, cause: Cause = 'm
   const { from, to } = move;
   if (canTransition(from, to, cause)) return;
   const moves = toMoveList(from, cause);
-  const hint = moves.length ? `From ${from}, ${id} can move to: ${moves.join(', ')}.` : `${from} is terminal: ${id} cannot move any more.`;
+  const hint = moves.length
+    ? `From ${from}, ${id} can move to: ${moves.join(', ')}.`
+    : `${from} is terminal: ${id} cannot move any more.`;
   const reserved = TRANSITIONS[from][to];
   const why = Array.isArray(reserved) ? ` (only by ${reserved.join(' or ')})` : '';
   throw new SvcError('invalid_transition', `${id} cannot move from ${from} to ${to}${why}.`, hint);
@@ -96,7 +98,11 @@ export function assertSchedulable(id: string, status: Status, what: string): voi
 /** Throws `validation_error` unless `value` is a status. */
 export function assertStatus(value: unknown): Status {
   if (isStatus(value)) return value;
-  throw new SvcError('validation_error', `Unknown status ${JSON.stringify(value)}.${toDidYouMean(String(value), STATUSES)}`, `Use one of: ${STATUSES.join(', ')}.`);
+  throw new SvcError(
+    'validation_error',
+    `Unknown status ${JSON.stringify(value)}.${toDidYouMean(String(value), STATUSES)}`,
+    `Use one of: ${STATUSES.join(', ')}.`,
+  );
 }
 
 // --- internal ---

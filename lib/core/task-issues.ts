@@ -13,8 +13,10 @@ export function toTaskProblems(issues: readonly z.core.$ZodIssue[]): string[] {
     const input = (issue as { input?: unknown }).input;
     if (path === 'schemaVersion') return describeSchemaVersion(input);
     if (issue.code === 'invalid_type' && input === undefined) return `${path} is missing`;
-    if (issue.code === 'invalid_type') return `${path}: must be ${article(issue.expected)} (found ${describeValue(input)})`;
-    if (issue.code === 'invalid_value') return `${path}: must be one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')} (found ${describeValue(input)})`;
+    if (issue.code === 'invalid_type')
+      return `${path}: must be ${article(issue.expected)} (found ${describeValue(input)})`;
+    if (issue.code === 'invalid_value')
+      return `${path}: must be one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')} (found ${describeValue(input)})`;
     return `${path}: ${issue.message}`;
   });
 }

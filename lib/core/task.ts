@@ -52,7 +52,9 @@ export const LeaseSchema = z.looseObject({
 /** `sla`: only `alert` is accepted for `onViolation` in this phase. */
 export const SlaSchema = z.looseObject({
   maxInProgressMs: z.number().positive().optional(),
-  onViolation: z.literal('alert', { error: 'only "alert" is supported (block and deadletter are reserved)' }).optional(),
+  onViolation: z
+    .literal('alert', { error: 'only "alert" is supported (block and deadletter are reserved)' })
+    .optional(),
 });
 
 /** `gate`: the workflow position of a gated task. */
@@ -102,8 +104,26 @@ export interface TaskDoc {
 
 /** Frontmatter key order on disk: the specification's order, then unknown keys. */
 export const TASK_KEY_ORDER = [
-  'schemaVersion', 'id', 'project', 'title', 'status', 'priority', 'routing', 'createdAt', 'updatedAt',
-  'lastTransitionAt', 'createdBy', 'dependsOn', 'metadata', 'lease', 'sla', 'parentId', 'gate', 'notBefore', 'dueAt', 'workspace',
+  'schemaVersion',
+  'id',
+  'project',
+  'title',
+  'status',
+  'priority',
+  'routing',
+  'createdAt',
+  'updatedAt',
+  'lastTransitionAt',
+  'createdBy',
+  'dependsOn',
+  'metadata',
+  'lease',
+  'sla',
+  'parentId',
+  'gate',
+  'notBefore',
+  'dueAt',
+  'workspace',
 ] as const;
 
 /** Validates frontmatter data; every problem is listed, one `path: problem` a line. */
@@ -111,19 +131,29 @@ export function parseTask(data: unknown, source: string): Task {
   assertSchemaVersion(data, source);
   const dropped = findDroppedKeys(data);
   if (dropped.length) {
-    throw new SvcError('validation_error', `${source}: invalid task frontmatter:\n${dropped.map((path) => `  ${path}: ${DROPPED_KEY_PROBLEM}`).join('\n')}`, 'Rename the key; the file is left out of scheduling until it parses.');
+    throw new SvcError(
+      'validation_error',
+      `${source}: invalid task frontmatter:\n${dropped.map((path) => `  ${path}: ${DROPPED_KEY_PROBLEM}`).join('\n')}`,
+      'Rename the key; the file is left out of scheduling until it parses.',
+    );
   }
   const result = TaskSchema.safeParse(data, { reportInput: true });
   if (result.success) return result.data;
   const problems = toTaskProblems(result.error.issues);
   const count = problems.length === 1 ? '1 problem' : `${problems.length} problems`;
   const upgrade = problems.some((line) => line.endsWith('upgrade svc'));
-  throw new SvcError('validation_error', `${source}: invalid task frontmatter (${count}):\n${problems.map((line) => `  ${line}`).join('\n')}`,
-    upgrade ? 'Upgrade svc to read this file (it was written by a newer version); the file is left out of scheduling until then.' : 'Fix the listed fields; the file is left out of scheduling until it parses.');
+  throw new SvcError(
+    'validation_error',
+    `${source}: invalid task frontmatter (${count}):\n${problems.map((line) => `  ${line}`).join('\n')}`,
+    upgrade
+      ? 'Upgrade svc to read this file (it was written by a newer version); the file is left out of scheduling until then.'
+      : 'Fix the listed fields; the file is left out of scheduling until it parses.',
+  );
 }
 
 /** Why a `__proto__` key is refused rather than silently lost. */
-export const DROPPED_KEY_PROBLEM = 'the key "__proto__" is refused: JavaScript objects cannot keep it, so it would be silently dropped';
+export const DROPPED_KEY_PROBLEM =
+  'the key "__proto__" is refused: JavaScript objects cannot keep it, so it would be silently dropped';
 
 /**
  * The paths of every `__proto__` key in a plain value (as JSON.parse or YAML may produce), which
@@ -173,11 +203,20 @@ export function toNextAttemptAt(metadata: Record<string, unknown>): string | und
 /** Throws `too_large`/`validation_error` for a title or body over the limits, and `validation_error` for a NUL character (no agent can be handed one: argv and environment strings end at NUL). */
 export function assertTaskText(title: string | undefined, body: string | undefined): void {
   if (title !== undefined && title.length > MAX_TITLE_LENGTH) {
-    throw new SvcError('too_large', `Title has ${title.length} characters; the limit is ${MAX_TITLE_LENGTH}.`, 'Shorten the title and put the detail in the body.');
+    throw new SvcError(
+      'too_large',
+      `Title has ${title.length} characters; the limit is ${MAX_TITLE_LENGTH}.`,
+      'Shorten the title and put the detail in the body.',
+    );
   }
-  if (title !== undefined && !title.trim()) throw new SvcError('validation_error', 'Title is empty.', 'Give the task a short title.');
+  if (title !== undefined && !title.trim())
+    throw new SvcError('validation_error', 'Title is empty.', 'Give the task a short title.');
   if (body !== undefined && Buffer.byteLength(body) > MAX_BODY_BYTES) {
-    throw new SvcError('too_large', `Body has ${Buffer.byteLength(body)} bytes; the limit is ${MAX_BODY_BYTES}.`, 'Keep large material in files and link to them from the body.');
+    throw new SvcError(
+      'too_large',
+      `Body has ${Buffer.byteLength(body)} bytes; the limit is ${MAX_BODY_BYTES}.`,
+      'Keep large material in files and link to them from the body.',
+    );
   }
   assertNoNul('Title', title);
   assertNoNul('Body', body);
@@ -186,7 +225,12 @@ export function assertTaskText(title: string | undefined, body: string | undefin
 /** Throws `validation_error` for a NUL character in text bound for a task's title or body (`what` names it: `Body`, `Summary`). */
 export function assertNoNul(what: string, text: string | undefined): void {
   const at = text?.indexOf('\0') ?? -1;
-  if (at >= 0) throw new SvcError('validation_error', `${what} contains a NUL character (at offset ${at}): no agent could be handed it (the environment and arguments of a process end at NUL).`, `Remove the NUL character from the ${what.toLowerCase()}.`);
+  if (at >= 0)
+    throw new SvcError(
+      'validation_error',
+      `${what} contains a NUL character (at offset ${at}): no agent could be handed it (the environment and arguments of a process end at NUL).`,
+      `Remove the NUL character from the ${what.toLowerCase()}.`,
+    );
 }
 
 // --- internal ---

@@ -25,12 +25,16 @@ export function toStorableText(text: string): string {
  * with `; `.
  */
 export function toOneLine(message: string): string {
-  return message.trim().replace(/:\s*\n\s*/g, ': ').replace(/\s*\n\s*/g, '; ');
+  return message
+    .trim()
+    .replace(/:\s*\n\s*/g, ': ')
+    .replace(/\s*\n\s*/g, '; ');
 }
 
 // --- internal ---
 
-const RANGES = '\\u0000-\\u0008\\u000b-\\u001f\\u007f-\\u009f\\u061c\\u200e\\u200f\\u2028\\u2029\\u202a-\\u202e\\u2066-\\u2069';
+const RANGES =
+  '\\u0000-\\u0008\\u000b-\\u001f\\u007f-\\u009f\\u061c\\u200e\\u200f\\u2028\\u2029\\u202a-\\u202e\\u2066-\\u2069';
 const UNSAFE_MULTILINE = new RegExp(`[${RANGES}]`, 'g');
 const UNSAFE = new RegExp(`[${RANGES}\\n\\t]`, 'g');
 

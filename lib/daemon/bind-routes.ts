@@ -46,24 +46,50 @@ export function toRouteContext(handles: RouteHandles, limits: ServerLimits): Rou
     await index.update(ids);
     return handles.changes.bump(ids);
   };
-  const toolContext: ToolContext = { store: handles.store, index, handOn: (id) => state.scheduling?.handOn(id) ?? (() => undefined) };
+  const toolContext: ToolContext = {
+    store: handles.store,
+    index,
+    handOn: (id) => state.scheduling?.handOn(id) ?? (() => undefined),
+  };
   return {
-    tools: handles.tools, spawns, log, spawnWaitMs: handles.spawnWaitMs, longPolls: toLongPollBudgets(limits),
-    status: async () => ({ ...statusOf(handles), ...(state.scheduling ? { config: await state.scheduling.config(), pausedAgents: state.scheduling.pausedAgents() } : {}) }),
+    tools: handles.tools,
+    spawns,
+    log,
+    spawnWaitMs: handles.spawnWaitMs,
+    longPolls: toLongPollBudgets(limits),
+    status: async () => ({
+      ...statusOf(handles),
+      ...(state.scheduling
+        ? { config: await state.scheduling.config(), pausedAgents: state.scheduling.pausedAgents() }
+        : {}),
+    }),
     isStopping: () => state.stopping,
-    callerOf: createRunCallers({ runs: () => state.scheduling?.localRuns() ?? [], inProgress: () => index.summaries('in-progress') }),
-    toolContext: { ...toolContext, onCommitted: async (ids) => {
-      await committed(ids);
-      return signals.socket.emit('committed', ids);
-    } },
+    callerOf: createRunCallers({
+      runs: () => state.scheduling?.localRuns() ?? [],
+      inProgress: () => index.summaries('in-progress'),
+    }),
+    toolContext: {
+      ...toolContext,
+      onCommitted: async (ids) => {
+        await committed(ids);
+        return signals.socket.emit('committed', ids);
+      },
+    },
     batchContext: () => {
       const all: string[] = [];
-      return { toolContext: { ...toolContext, onCommitted: async (ids) => {
-        await committed(ids);
-        all.push(...ids);
-      } }, done: () => void (all.length && signals.socket.emit('committed', all)) };
+      return {
+        toolContext: {
+          ...toolContext,
+          onCommitted: async (ids) => {
+            await committed(ids);
+            all.push(...ids);
+          },
+        },
+        done: () => void (all.length && signals.socket.emit('committed', all)),
+      };
     },
-    listTasks: (statuses, filter) => listIndexed({ index, store: handles.store }, statuses, filter), metrics: metricsHandler(() => state.metrics ?? undefined),
+    listTasks: (statuses, filter) => listIndexed({ index, store: handles.store }, statuses, filter),
+    metrics: metricsHandler(() => state.metrics ?? undefined),
     scheduler: {
       tick: () => requireScheduling(state.scheduling).tick(),
       dryRun: () => requireScheduling(state.scheduling).dryRun(),
@@ -87,8 +113,13 @@ export function toRouteContext(handles: RouteHandles, limits: ServerLimits): Rou
 export function statusOf(handles: RouteHandles): StatusBody {
   const { index, state } = handles;
   return {
-    status: state.stopping ? 'stopping' : 'running', healthy: !state.stopping, version: handles.version, pid: handles.pid,
-    uptimeMs: handles.clock().getTime() - handles.startedAt, mode: state.scheduling?.mode() ?? 'standalone', plugins: handles.spawns.attached(),
+    status: state.stopping ? 'stopping' : 'running',
+    healthy: !state.stopping,
+    version: handles.version,
+    pid: handles.pid,
+    uptimeMs: handles.clock().getTime() - handles.startedAt,
+    mode: state.scheduling?.mode() ?? 'standalone',
+    plugins: handles.spawns.attached(),
     tasks: { byStatus: index.counts(), invalid: index.invalid().length, loaded: state.loaded },
     scheduler: state.scheduling?.stats() ?? { lastPollAt: null, lastTickAt: null },
     leases: toLeaseOwners(index.summaries('in-progress'), { host: hostname(), pid: handles.pid }),

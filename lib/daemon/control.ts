@@ -33,31 +33,59 @@ export async function probeDaemon(paths: Paths, timeoutMs = 3000): Promise<Daemo
     const answer = await requestDaemon(paths.socket, ROUTES.healthz, { timeoutMs });
     health = answer.status;
     if (health === 503 && (answer.body as { reason?: unknown } | null)?.reason === 'busy') {
-      return { state: 'busy', healthy: false, pid: findSilentDaemon(paths)?.pid ?? null, reason: `${paths.socket} answered 503 busy (${toDaemonError(503, answer.body).message.replace(/\.$/, '')})` };
+      return {
+        state: 'busy',
+        healthy: false,
+        pid: findSilentDaemon(paths)?.pid ?? null,
+        reason: `${paths.socket} answered 503 busy (${toDaemonError(503, answer.body).message.replace(/\.$/, '')})`,
+      };
     }
     status = (await requestDaemon(paths.socket, ROUTES.status, { timeoutMs })).body as StatusBody;
   } catch (err) {
     if (!isSvcError(err, 'unavailable')) throw err;
     const silent = findSilentDaemon(paths);
     if (silent === null) return { state: 'not-running', healthy: false, pid: null };
-    return { state: 'unhealthy', healthy: false, pid: silent.pid, reason: `pid ${silent.pid} ${silent.proof}, but ${paths.socket} does not answer (${(err as Error).message.replace(/\.$/, '')})` };
+    return {
+      state: 'unhealthy',
+      healthy: false,
+      pid: silent.pid,
+      reason: `pid ${silent.pid} ${silent.proof}, but ${paths.socket} does not answer (${(err as Error).message.replace(/\.$/, '')})`,
+    };
   }
   const pid = typeof status?.pid === 'number' ? status.pid : null;
   if (health === 503) return { state: 'stopping', healthy: false, pid, status };
-  const reason = health !== 200 ? `${ROUTES.healthz.path} answered HTTP ${health}` : pidFileProblem(paths, pid) ?? socketModeProblem(paths.socket);
-  return reason ? { state: 'unhealthy', healthy: false, pid, status, reason } : { state: 'running', healthy: true, pid, status };
+  const reason =
+    health !== 200
+      ? `${ROUTES.healthz.path} answered HTTP ${health}`
+      : (pidFileProblem(paths, pid) ?? socketModeProblem(paths.socket));
+  return reason
+    ? { state: 'unhealthy', healthy: false, pid, status, reason }
+    : { state: 'running', healthy: true, pid, status };
 }
 
 /** Polls until the daemon is healthy; fails early when `exited()` says the process is gone. */
-export async function waitForHealthy(paths: Paths, timeoutMs: number, exited: () => string | null = () => null): Promise<DaemonProbe> {
+export async function waitForHealthy(
+  paths: Paths,
+  timeoutMs: number,
+  exited: () => string | null = () => null,
+): Promise<DaemonProbe> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const probe = await probeDaemon(paths, 1000);
     if (probe.healthy) return probe;
     const gone = exited();
-    if (gone) throw new SvcError('unavailable', `The daemon exited before it became healthy (${gone}).${logTail(paths)}`, `See ${paths.daemonLog}.`);
+    if (gone)
+      throw new SvcError(
+        'unavailable',
+        `The daemon exited before it became healthy (${gone}).${logTail(paths)}`,
+        `See ${paths.daemonLog}.`,
+      );
     if (Date.now() > deadline) {
-      throw new SvcError('unavailable', `The daemon did not become healthy within ${timeoutMs} ms (${probe.reason ?? probe.state}).${logTail(paths)}`, `See ${paths.daemonLog}.`);
+      throw new SvcError(
+        'unavailable',
+        `The daemon did not become healthy within ${timeoutMs} ms (${probe.reason ?? probe.state}).${logTail(paths)}`,
+        `See ${paths.daemonLog}.`,
+      );
     }
     await sleep(50);
   }
@@ -116,7 +144,9 @@ export function spawnDetached(options: SpawnDaemonOptions): { pid: number; exite
 function pidFileProblem(paths: Paths, pid: number | null): string | undefined {
   const filePid = readPid(paths);
   if (filePid === null) return `no pid in ${paths.pidFile} yet (starting)`;
-  return filePid === pid ? undefined : `${paths.pidFile} names pid ${filePid}, but the daemon answering is pid ${pid ?? '?'}`;
+  return filePid === pid
+    ? undefined
+    : `${paths.pidFile} names pid ${filePid}, but the daemon answering is pid ${pid ?? '?'}`;
 }
 
 function socketModeProblem(socket: string): string | undefined {

@@ -24,9 +24,24 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
   const clock = options.clock ?? systemClock;
   const trap = options.handleSignals ? trapSignals() : null;
   let parts: Partial<Running> = {};
-  const state: DaemonState = { stopping: false, loaded: false, lost: null, socketIno: 0, index: null, metrics: null, scheduling: null };
-  const signals = createSignals((err, name) => parts.log?.error('signal.failed', { signal: name, message: describeError(err) }));
-  const store = createStore({ root: paths.root, clock, ...toStoreSignals(signals), ...(options.fault ? { fault: options.fault } : {}) });
+  const state: DaemonState = {
+    stopping: false,
+    loaded: false,
+    lost: null,
+    socketIno: 0,
+    index: null,
+    metrics: null,
+    scheduling: null,
+  };
+  const signals = createSignals((err, name) =>
+    parts.log?.error('signal.failed', { signal: name, message: describeError(err) }),
+  );
+  const store = createStore({
+    root: paths.root,
+    clock,
+    ...toStoreSignals(signals),
+    ...(options.fault ? { fault: options.fault } : {}),
+  });
   try {
     await store.init();
     assertPrivateDir(paths.data);

@@ -36,7 +36,10 @@ export function createEventRetry(options: EventRetryOptions): EventRetry {
     else await events.mergeSpool(); // lines a command or an earlier daemon could not append
     if (failing && events.pending() === 0) {
       failing = false;
-      log()?.info('events.recovered', { message: 'the event log is writable again; the pending events were appended', dropped: events.dropped() });
+      log()?.info('events.recovered', {
+        message: 'the event log is writable again; the pending events were appended',
+        dropped: events.dropped(),
+      });
     }
   };
   const timer = setInterval(() => void retry(), options.everyMs ?? 1000);
@@ -46,7 +49,10 @@ export function createEventRetry(options: EventRetryOptions): EventRetry {
       if (failing) return;
       failing = true;
       const message = describeError(err);
-      log()?.error('events.append_failed', { message: `events of committed changes could not be appended (kept in memory and retried): ${message}`, pending });
+      log()?.error('events.append_failed', {
+        message: `events of committed changes could not be appended (kept in memory and retried): ${message}`,
+        pending,
+      });
     },
     async close({ spool = true } = {}) {
       clearInterval(timer);
@@ -55,9 +61,15 @@ export function createEventRetry(options: EventRetryOptions): EventRetry {
       if (pending === 0 || !spool) return;
       try {
         const file = await events.spoolPending();
-        log()?.warn('events.spooled', { message: `events not yet appended were kept in ${file}; the next svc command or daemon appends them`, pending });
+        log()?.warn('events.spooled', {
+          message: `events not yet appended were kept in ${file}; the next svc command or daemon appends them`,
+          pending,
+        });
       } catch (err) {
-        log()?.error('events.lost', { message: `events not yet appended could not be spooled either: ${describeError(err)}`, pending });
+        log()?.error('events.lost', {
+          message: `events not yet appended could not be spooled either: ${describeError(err)}`,
+          pending,
+        });
       }
     },
   };

@@ -72,8 +72,18 @@ export function createHealer(store: Store, log: (line: string) => void, onHealed
 const HEAL_RETRY_MS = [1000, 2000, 5000, 10_000, 30_000];
 
 /** Logs an invalid task file (once per change of the file) and records `task.invalid`. */
-export async function recordInvalid({ events, clock, log }: { events: EventLog; clock: Clock; log: DaemonLog }, file: { path: string; status: string; message: string }): Promise<void> {
+export async function recordInvalid(
+  { events, clock, log }: { events: EventLog; clock: Clock; log: DaemonLog },
+  file: { path: string; status: string; message: string },
+): Promise<void> {
   log.warn('task.invalid', { path: file.path, message: file.message });
   const name = file.path.split('/').pop() ?? '';
-  await events.record(clock(), [{ type: 'task.invalid', ...(name.endsWith('.md') ? { taskId: name.slice(0, -3) } : {}), actor: 'system', payload: { path: file.path, status: file.status, message: file.message } }]);
+  await events.record(clock(), [
+    {
+      type: 'task.invalid',
+      ...(name.endsWith('.md') ? { taskId: name.slice(0, -3) } : {}),
+      actor: 'system',
+      payload: { path: file.path, status: file.status, message: file.message },
+    },
+  ]);
 }

@@ -44,7 +44,13 @@ export async function startHealthPort(options: HealthPortOptions): Promise<Healt
     const path = (req.url ?? '').split('?')[0];
     if (path === ROUTES.metrics.path && options.metrics) return void options.metrics(req, res);
     if ((req.method !== 'GET' && req.method !== 'HEAD') || path !== HEALTH_PORT_ROUTES.health.path) {
-      return sendError(res, new SvcError('not_found', `${req.method} ${path} is not served on the health port: only ${toRouteLabel(HEALTH_PORT_ROUTES.health)}${options.metrics ? ` and ${toRouteLabel(HEALTH_PORT_ROUTES.metrics)} are` : ' is'}.`));
+      return sendError(
+        res,
+        new SvcError(
+          'not_found',
+          `${req.method} ${path} is not served on the health port: only ${toRouteLabel(HEALTH_PORT_ROUTES.health)}${options.metrics ? ` and ${toRouteLabel(HEALTH_PORT_ROUTES.metrics)} are` : ' is'}.`,
+        ),
+      );
     }
     const problem = options.problem();
     sendJson(res, problem ? 503 : 200, problem ? { ok: false, reason: problem } : { ok: true });
@@ -53,10 +59,11 @@ export async function startHealthPort(options: HealthPortOptions): Promise<Healt
   const address = server.address();
   return {
     port: typeof address === 'object' && address ? address.port : options.port,
-    close: () => new Promise<void>((done) => {
-      server.close(() => done());
-      server.closeAllConnections();
-    }),
+    close: () =>
+      new Promise<void>((done) => {
+        server.close(() => done());
+        server.closeAllConnections();
+      }),
   };
 }
 
@@ -67,16 +74,25 @@ export function checkHealthPort(port: number, timeoutMs = 5000): Promise<HealthA
     const req = request(url, { agent: false, timeout: timeoutMs }, (res) => {
       let text = '';
       res.on('data', (chunk: Buffer) => void (text += chunk.toString()));
-      res.on('error', (err) => resolve({ healthy: false, status: res.statusCode ?? null, reason: `${url}: ${err.message}` }));
+      res.on('error', (err) =>
+        resolve({ healthy: false, status: res.statusCode ?? null, reason: `${url}: ${err.message}` }),
+      );
       res.on('end', () => {
         const status = res.statusCode ?? 0;
         if (status === 200) return resolve({ healthy: true, status });
         const reason = toReason(text);
-        resolve({ healthy: false, status, reason: `${url} answered HTTP ${status}${reason}`, ...(status === 503 && reason === ' (busy)' ? { busy: true } : {}) });
+        resolve({
+          healthy: false,
+          status,
+          reason: `${url} answered HTTP ${status}${reason}`,
+          ...(status === 503 && reason === ' (busy)' ? { busy: true } : {}),
+        });
       });
     });
     req.on('timeout', () => req.destroy(new Error(`no answer within ${timeoutMs} ms`)));
-    req.on('error', (err) => resolve({ healthy: false, status: null, reason: `${url}: ${(err as { code?: string }).code ?? err.message}` }));
+    req.on('error', (err) =>
+      resolve({ healthy: false, status: null, reason: `${url}: ${(err as { code?: string }).code ?? err.message}` }),
+    );
     req.end();
   });
 }
@@ -87,11 +103,16 @@ function listen(server: Server, port: number): Promise<void> {
   return new Promise((resolve, reject) => {
     server.once('error', (err) => {
       if (!hasCode(err, 'EADDRINUSE') && !hasCode(err, 'EACCES')) return reject(err);
-      reject(new SvcError(
-        'unavailable',
-        `The health port ${HEALTH_HOST}:${port} cannot be opened (${(err as { code?: string }).code}).`,
-        { hint: `Free the port or choose another with aof.daemon.healthPort in the org chart (or --port).`, cause: err },
-      ));
+      reject(
+        new SvcError(
+          'unavailable',
+          `The health port ${HEALTH_HOST}:${port} cannot be opened (${(err as { code?: string }).code}).`,
+          {
+            hint: `Free the port or choose another with aof.daemon.healthPort in the org chart (or --port).`,
+            cause: err,
+          },
+        ),
+      );
     });
     server.listen({ port, host: HEALTH_HOST, exclusive: true }, () => resolve());
   });

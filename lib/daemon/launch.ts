@@ -39,46 +39,128 @@ export interface Launch {
 }
 
 /** Loads the index and binds the socket, then the health port, the web board and the scheduler; answers the running daemon. */
-export async function launch({ paths, store, options, clock, parts, state, signals }: Launch): Promise<{ daemon: Daemon; abandon(): Promise<void> }> {
+export async function launch({
+  paths,
+  store,
+  options,
+  clock,
+  parts,
+  state,
+  signals,
+}: Launch): Promise<{ daemon: Daemon; abandon(): Promise<void> }> {
   const { log } = parts;
-  const healer = createHealer(store, (line) => log.info('repair', { message: line }), (id) => signals.healer.emit('healed', id));
+  const healer = createHealer(
+    store,
+    (line) => log.info('repair', { message: line }),
+    (id) => signals.healer.emit('healed', id),
+  );
   const changes = createChangeFeed();
   wireDaemon(signals, { store, clock, log, events: parts.events, healer, changes, state });
-  const settings = toDaemonSettings(await loadOrg(paths.root).catch((err: unknown) => {
-    log.warn('org.invalid', { message: describeError(err) });
-    return null;
-  }));
+  const settings = toDaemonSettings(
+    await loadOrg(paths.root).catch((err: unknown) => {
+      log.warn('org.invalid', { message: describeError(err) });
+      return null;
+    }),
+  );
   const index = (state.index = await createTaskIndex(paths, {
-    rescanIntervalMs: options.rescanIntervalMs ?? settings.rescanIntervalMs, watch: options.watch,
+    rescanIntervalMs: options.rescanIntervalMs ?? settings.rescanIntervalMs,
+    watch: options.watch,
     ...toIndexSignals(signals, () => state.scheduling?.busy() ?? false),
   }));
   const spawns = createSpawnQueue({
-    clock, pickupTimeoutMs: options.spawnTimeoutMs ?? settings.spawnTimeoutMs, graceMs: options.pluginGraceMs,
+    clock,
+    pickupTimeoutMs: options.spawnTimeoutMs ?? settings.spawnTimeoutMs,
+    graceMs: options.pluginGraceMs,
     onHookError: (err, id) => log.error('spawn.hook_failed', { id, message: describeError(err) }),
   });
   const pid = process.pid;
   const version = options.version ?? readPackageVersion();
   const startedAt = clock().getTime();
-  const metrics = (state.metrics = createMetrics({ clock, ready: index.summaries('ready'), source: { counts: () => index.counts(), invalid: () => index.invalid().length, summaries: (status) => index.summaries(status), plugins: () => spawns.attached(), mode: () => state.scheduling?.mode() ?? 'standalone', pendingEvents: () => store.events.pending(), spoolDir: paths.eventsSpool },
-    work: { blocked: () => index.summaries('blocked'), holds: () => state.scheduling?.holdCounts() ?? {}, pausedAgents: () => state.scheduling?.pausedAgents().length ?? 0, workspacesDir: paths.workspaces } }));
-  void index.loaded.then(() => {
-    state.loaded = true;
-    log.info('index.loaded', { byStatus: index.counts() });
-  }, () => undefined);
+  const metrics = (state.metrics = createMetrics({
+    clock,
+    ready: index.summaries('ready'),
+    source: {
+      counts: () => index.counts(),
+      invalid: () => index.invalid().length,
+      summaries: (status) => index.summaries(status),
+      plugins: () => spawns.attached(),
+      mode: () => state.scheduling?.mode() ?? 'standalone',
+      pendingEvents: () => store.events.pending(),
+      spoolDir: paths.eventsSpool,
+    },
+    work: {
+      blocked: () => index.summaries('blocked'),
+      holds: () => state.scheduling?.holdCounts() ?? {},
+      pausedAgents: () => state.scheduling?.pausedAgents().length ?? 0,
+      workspacesDir: paths.workspaces,
+    },
+  }));
+  void index.loaded.then(
+    () => {
+      state.loaded = true;
+      log.info('index.loaded', { byStatus: index.counts() });
+    },
+    () => undefined,
+  );
   const limits = toServerLimits(options.limits);
   // The board is mounted on the socket's context, whose `/status` names the board's port: one refers to the other.
-  const routeContext = toRouteContext({ tools: options.tools, spawnWaitMs: options.spawnWaitMs ?? 25_000, store, index, spawns, log, clock, changes, web: { open: (port) => web.open(port), port: () => web.port() }, signals, pid, version, startedAt, state }, limits);
-  const web = createWebPort({ ...routeContext, paths, store, index, changes, clock, plan: async () => state.scheduling?.dryRun() ?? [], holds: () => state.scheduling?.holds() ?? NO_HOLDS, metrics: metricsHandler(() => metrics) }, options.web);
+  const routeContext = toRouteContext(
+    {
+      tools: options.tools,
+      spawnWaitMs: options.spawnWaitMs ?? 25_000,
+      store,
+      index,
+      spawns,
+      log,
+      clock,
+      changes,
+      web: { open: (port) => web.open(port), port: () => web.port() },
+      signals,
+      pid,
+      version,
+      startedAt,
+      state,
+    },
+    limits,
+  );
+  const web = createWebPort(
+    {
+      ...routeContext,
+      paths,
+      store,
+      index,
+      changes,
+      clock,
+      plan: async () => state.scheduling?.dryRun() ?? [],
+      holds: () => state.scheduling?.holds() ?? NO_HOLDS,
+      metrics: metricsHandler(() => metrics),
+    },
+    options.web,
+  );
   const server = (parts.server = createLimitedServer(createRoutes(routeContext), limits, {
-    onRefused: (busy) => log.warn('socket.refused', { message: `a connection was refused (503 busy): all ${busy} open connections have a request in flight` }),
-    onFailure: (err, req) => log.error('request.failed', { method: req.method, url: String(req.url).slice(0, 200), code: err.code, message: err.message }),
+    onRefused: (busy) =>
+      log.warn('socket.refused', {
+        message: `a connection was refused (503 busy): all ${busy} open connections have a request in flight`,
+      }),
+    onFailure: (err, req) =>
+      log.error('request.failed', {
+        method: req.method,
+        url: String(req.url).slice(0, 200),
+        code: err.code,
+        message: err.message,
+      }),
   }));
   const requests = trackRequests(server);
   state.socketIno = await listenPrivate(server, paths.socket);
   await assertHealthy(paths);
   const healthPort = options.healthPort ?? settings.healthPort;
   if (healthPort !== undefined) {
-    parts.health = await startHealthPort({ port: healthPort, limits, problem: () => (state.stopping ? 'stopping' : null), metrics: metricsHandler(() => metrics) });
+    parts.health = await startHealthPort({
+      port: healthPort,
+      limits,
+      problem: () => (state.stopping ? 'stopping' : null),
+      metrics: metricsHandler(() => metrics),
+    });
     log.info('health.listening', { url: healthUrl('127.0.0.1', parts.health.port) });
   }
   if (settings.webPort !== undefined) await web.open(settings.webPort);
@@ -88,19 +170,52 @@ export async function launch({ paths, store, options, clock, parts, state, signa
   await store.events.record(clock(), [{ type: 'daemon.started', actor: 'system', payload: { pid, version } }]);
   if (options.schedule !== false) {
     state.scheduling = await startScheduling({
-      store, index, spawns, env: options.env ?? {}, log: toLineLogger(log, 'scheduler'), onHanded: (taskId, adapter) => signals.scheduler.emit('handed', taskId, adapter), trace: log.debug('scheduler'), ...(options.fault ? { fault: options.fault } : {}),
+      store,
+      index,
+      spawns,
+      env: options.env ?? {},
+      log: toLineLogger(log, 'scheduler'),
+      onHanded: (taskId, adapter) => signals.scheduler.emit('handed', taskId, adapter),
+      trace: log.debug('scheduler'),
+      ...(options.fault ? { fault: options.fault } : {}),
       owner: { host: hostname(), pid },
       alert: (text) => (options.stderr ?? ((t: string) => process.stderr.write(t)))(`${text}\n`),
     });
   }
   const stopHandles: StopHandles = {
-    paths, clock, pid, startedAt, store, index, spawns, changes, web, healer, log, lock: parts.lock, events: parts.events, health: parts.health, server, requests,
-    drainMs: options.drainTimeoutMs ?? 10_000, stderr: options.stderr ?? ((t: string) => process.stderr.write(t)), state,
+    paths,
+    clock,
+    pid,
+    startedAt,
+    store,
+    index,
+    spawns,
+    changes,
+    web,
+    healer,
+    log,
+    lock: parts.lock,
+    events: parts.events,
+    health: parts.health,
+    server,
+    requests,
+    drainMs: options.drainTimeoutMs ?? 10_000,
+    stderr: options.stderr ?? ((t: string) => process.stderr.write(t)),
+    state,
   };
   const { close, closed, abandon } = createStop(stopHandles);
   watchInstance(stopHandles, options.instanceCheckMs ?? 1000, close);
   const daemon: Daemon = {
-    paths, pid, store, index, spawns, log, metrics, closed, close, lost: () => state.lost,
+    paths,
+    pid,
+    store,
+    index,
+    spawns,
+    log,
+    metrics,
+    closed,
+    close,
+    lost: () => state.lost,
     onHook: (listener) => signals.socket.on('hook', listener),
   };
   return { daemon, abandon };

@@ -12,7 +12,12 @@ import { describeError } from '../core/errors.js';
 export async function migrateAtStart(store: Store, log: DaemonLog): Promise<void> {
   try {
     const plan = await planMigrations(store.paths);
-    for (const { file, version } of plan.newer) log.warn('migrate.newer', { file, version, message: `written by a newer svc (schemaVersion ${version}); upgrade svc; left untouched` });
+    for (const { file, version } of plan.newer)
+      log.warn('migrate.newer', {
+        file,
+        version,
+        message: `written by a newer svc (schemaVersion ${version}); upgrade svc; left untouched`,
+      });
     for (const { file, reason } of plan.failed) log.warn('migrate.failed', { file, message: reason });
     if (!plan.files.length) return;
     const run = await applyMigrations(store.paths, plan, { now: store.clock(), actor: 'daemon', events: store.events });

@@ -53,12 +53,24 @@ export function renderServiceFile(options: ServiceOptions, unit: UnitName = 'dae
   const paths = toPaths(options.svcHome);
   const label = unit === 'daemon' ? SERVICE_LABEL : WATCHDOG_LABEL;
   const name = kind === 'launchd' ? label : unit === 'daemon' ? SYSTEMD_UNIT : WATCHDOG_UNIT;
-  const values = { NODE: options.node, NODE_FLAG: DAEMON_NODE_FLAGS.join(' '), BIN: options.bin, SVC_HOME: paths.root, ENV_FILE: paths.envFile, LOG: unit === 'daemon' ? paths.daemonLog : paths.watchdogLog, LABEL: label, DAEMON_UNIT: SYSTEMD_UNIT };
+  const values = {
+    NODE: options.node,
+    NODE_FLAG: DAEMON_NODE_FLAGS.join(' '),
+    BIN: options.bin,
+    SVC_HOME: paths.root,
+    ENV_FILE: paths.envFile,
+    LOG: unit === 'daemon' ? paths.daemonLog : paths.watchdogLog,
+    LABEL: label,
+    DAEMON_UNIT: SYSTEMD_UNIT,
+  };
   const escape = kind === 'launchd' ? escapeXml : escapeSystemd;
   const base = unit === 'daemon' ? 'svc' : 'svc-watchdog';
   const template = readFileSync(templatePath(kind === 'launchd' ? `${base}.plist` : `${base}.service`), 'utf8');
   const content = template.replace(/\{\{(\w+)\}\}/g, (_, key: keyof typeof values) => escape(values[key] ?? ''));
-  const file = kind === 'launchd' ? join(options.home, 'Library', 'LaunchAgents', `${label}.plist`) : join(options.home, '.config', 'systemd', 'user', name);
+  const file =
+    kind === 'launchd'
+      ? join(options.home, 'Library', 'LaunchAgents', `${label}.plist`)
+      : join(options.home, '.config', 'systemd', 'user', name);
   return { kind, name, file, content };
 }
 

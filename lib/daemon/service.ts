@@ -27,8 +27,17 @@ export async function installService(options: ServiceOptions): Promise<ServiceRe
   const changed = await writeIfChanged(service);
   const why = await supervisorProblem(service.kind, options);
   if (!why) await supervise(service, options, changed ? 'reload' : 'start');
-  const watchdog = options.watchdog ? await installWatchdog(options, why) : await removeUnit(renderServiceFile(options, 'watchdog'), options, why);
-  return { file: service.file, kind: service.kind, changed, supervised: !why, ...(why ? { why } : {}), ...(watchdog ? { watchdog } : {}) };
+  const watchdog = options.watchdog
+    ? await installWatchdog(options, why)
+    : await removeUnit(renderServiceFile(options, 'watchdog'), options, why);
+  return {
+    file: service.file,
+    kind: service.kind,
+    changed,
+    supervised: !why,
+    ...(why ? { why } : {}),
+    ...(watchdog ? { watchdog } : {}),
+  };
 }
 
 /** Unloads the service and the watchdog unit (when the supervisor is reachable) and removes their files. */
@@ -39,7 +48,14 @@ export async function uninstallService(options: ServiceOptions): Promise<Service
   if (!why) await supervise(service, options, 'remove');
   const changed = await unlinkIfPresent(service.file);
   if (!why && service.kind === 'systemd') await runner(options)('systemctl', ['--user', 'daemon-reload']);
-  return { file: service.file, kind: service.kind, changed, supervised: !why, ...(why ? { why } : {}), ...(watchdog ? { watchdog } : {}) };
+  return {
+    file: service.file,
+    kind: service.kind,
+    changed,
+    supervised: !why,
+    ...(why ? { why } : {}),
+    ...(watchdog ? { watchdog } : {}),
+  };
 }
 
 /** Starts or stops the installed service through the supervisor; false when it is not installed or reachable. */
@@ -61,7 +77,11 @@ async function installWatchdog(options: ServiceOptions, why: string | null): Pro
 }
 
 /** Unloads and removes a unit when its file exists; undefined when there was none. */
-async function removeUnit(unit: ServiceFile, options: ServiceOptions, why: string | null): Promise<ServiceReport['watchdog']> {
+async function removeUnit(
+  unit: ServiceFile,
+  options: ServiceOptions,
+  why: string | null,
+): Promise<ServiceReport['watchdog']> {
   if ((await readFile(unit.file, 'utf8').catch(() => null)) === null) return undefined;
   if (!why) await supervise(unit, options, 'remove');
   return { file: unit.file, changed: await unlinkIfPresent(unit.file), installed: false };
@@ -76,5 +96,8 @@ async function writeIfChanged(service: ServiceFile): Promise<boolean> {
 }
 
 function unlinkIfPresent(file: string): Promise<boolean> {
-  return unlink(file).then(() => true, (err: unknown) => (hasCode(err, 'ENOENT') ? false : Promise.reject(err)));
+  return unlink(file).then(
+    () => true,
+    (err: unknown) => (hasCode(err, 'ENOENT') ? false : Promise.reject(err)),
+  );
 }

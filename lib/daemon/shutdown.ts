@@ -86,7 +86,9 @@ export function trapSignals(): SignalTrap {
     if (forcing) return;
     if (firstAt !== null && now - firstAt <= FORCE_WINDOW_MS) {
       forcing = true;
-      void release().catch(() => undefined).finally(() => process.exit(FORCED_EXIT_CODES[signal]));
+      void release()
+        .catch(() => undefined)
+        .finally(() => process.exit(FORCED_EXIT_CODES[signal]));
       return;
     }
     firstAt = now;

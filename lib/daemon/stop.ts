@@ -40,7 +40,11 @@ export interface StopHandles {
 }
 
 /** The stop: 503 on /healthz while in-flight requests finish, then close, remove pid and socket, log. */
-export function createStop(handles: StopHandles): { close(): Promise<void>; closed: Promise<void>; abandon(): Promise<void> } {
+export function createStop(handles: StopHandles): {
+  close(): Promise<void>;
+  closed: Promise<void>;
+  abandon(): Promise<void>;
+} {
   const { paths, clock, pid, log, lock, state, requests } = handles;
   let stopped: Promise<void> | null = null;
   let markClosed!: () => void;
@@ -60,9 +64,14 @@ export function createStop(handles: StopHandles): { close(): Promise<void>; clos
       await handles.health?.close();
       await handles.index.close();
       await removePidFile(paths, pid);
-      log.info('daemon.stopped', { pid, uptimeMs: clock().getTime() - handles.startedAt, ...(state.lost ? { lost: state.lost } : {}) });
+      log.info('daemon.stopped', {
+        pid,
+        uptimeMs: clock().getTime() - handles.startedAt,
+        ...(state.lost ? { lost: state.lost } : {}),
+      });
       // A daemon whose data/ was removed writes no event: appending would create data/ again.
-      if (!state.lost) await handles.store.events.record(clock(), [{ type: 'daemon.stopped', actor: 'system', payload: { pid } }]);
+      if (!state.lost)
+        await handles.store.events.record(clock(), [{ type: 'daemon.stopped', actor: 'system', payload: { pid } }]);
       await handles.events.close({ spool: !state.lost });
       await log.close();
       await lock.release();
@@ -70,7 +79,12 @@ export function createStop(handles: StopHandles): { close(): Promise<void>; clos
     })());
   // A forced stop (a second signal): only what would keep the next daemon out or mislead a client.
   const abandon = async () => {
-    log.warn('daemon.forced', { pid, inFlight: requests.count(), message: 'a second signal: stopping at once without the drain; leased tasks are left to lease expiry and recovery' });
+    log.warn('daemon.forced', {
+      pid,
+      inFlight: requests.count(),
+      message:
+        'a second signal: stopping at once without the drain; leased tasks are left to lease expiry and recovery',
+    });
     await removeSocket(paths.socket, state.socketIno);
     await removePidFile(paths, pid);
     await log.close();
@@ -92,7 +106,10 @@ export function watchInstance(handles: StopHandles, intervalMs: number, close: (
     if (!why) return;
     clearInterval(timer);
     state.lost = why;
-    handles.log.error('daemon.instance_lost', { pid, message: `${why}: this daemon is no longer reachable as the daemon of ${paths.root}; stopping` });
+    handles.log.error('daemon.instance_lost', {
+      pid,
+      message: `${why}: this daemon is no longer reachable as the daemon of ${paths.root}; stopping`,
+    });
     handles.stderr(`[AOF] svc daemon (pid ${pid}) stops: ${why}.\n`);
     void close();
   }, intervalMs);

@@ -7,8 +7,12 @@ import type { Runner, ServiceFile, ServiceOptions } from './service-file.js';
  * of this user (a unit written elsewhere is invisible to it) and when it answers.
  */
 export async function supervisorProblem(kind: ServiceFile['kind'], options: ServiceOptions): Promise<string | null> {
-  if (options.home !== userInfo().homedir) return `${options.home} is not the home of this user, so the supervisor would not see the file`;
-  const probe = kind === 'launchd' ? ['launchctl', ['print', `gui/${userInfo().uid}`]] as const : ['systemctl', ['--user', 'show-environment']] as const;
+  if (options.home !== userInfo().homedir)
+    return `${options.home} is not the home of this user, so the supervisor would not see the file`;
+  const probe =
+    kind === 'launchd'
+      ? (['launchctl', ['print', `gui/${userInfo().uid}`]] as const)
+      : (['systemctl', ['--user', 'show-environment']] as const);
   const result = await runner(options)(probe[0], [...probe[1]]);
   if (result.code === 0) return null;
   const detail = (result.stderr || result.stdout).trim().split('\n')[0] || `exit code ${result.code}`;
@@ -16,12 +20,19 @@ export async function supervisorProblem(kind: ServiceFile['kind'], options: Serv
 }
 
 /** Runs the supervisor's steps of `action` for a unit; a step that must not fail and fails throws with its output. */
-export async function supervise(service: ServiceFile, options: ServiceOptions, action: 'reload' | 'start' | 'stop' | 'remove'): Promise<void> {
+export async function supervise(
+  service: ServiceFile,
+  options: ServiceOptions,
+  action: 'reload' | 'start' | 'stop' | 'remove',
+): Promise<void> {
   const run = runner(options);
   const steps = service.kind === 'launchd' ? launchdSteps(service, action) : systemdSteps(service.name, action);
   for (const [command, args, mayFail] of steps) {
     const result = await run(command, args);
-    if (result.code !== 0 && !mayFail) throw new Error(`${command} ${args.join(' ')} failed (exit ${result.code}): ${(result.stderr || result.stdout).trim()}`);
+    if (result.code !== 0 && !mayFail)
+      throw new Error(
+        `${command} ${args.join(' ')} failed (exit ${result.code}): ${(result.stderr || result.stdout).trim()}`,
+      );
   }
 }
 

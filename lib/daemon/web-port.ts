@@ -57,7 +57,11 @@ export function createWebPort(mount: WebMount, starter: WebStarter | undefined):
     const last = port ? null : readLastPort(mount.paths.webPort);
     const first = starter!(mount, { port: port || last || 0, token });
     // The last port is taken again when it is free; when it is not, any free port.
-    const server = last ? first.catch((err: unknown) => (hasCode(err, 'EADDRINUSE') ? starter!(mount, { port: 0, token }) : Promise.reject(err))) : first;
+    const server = last
+      ? first.catch((err: unknown) =>
+          hasCode(err, 'EADDRINUSE') ? starter!(mount, { port: 0, token }) : Promise.reject(err),
+        )
+      : first;
     return server.then((started) => {
       writeLastPort(mount.paths.webPort, started.port);
       listening = started.port;
@@ -66,8 +70,14 @@ export function createWebPort(mount: WebMount, starter: WebStarter | undefined):
   };
   const web: WebPort = {
     async open(port) {
-      if (!starter) throw new SvcError('unavailable', 'This daemon was started without the web board.', 'Run the daemon with `svc daemon start` (the command line starts it with the board).');
-      if (closed) throw new SvcError('unavailable', 'The svc daemon is shutting down.', 'Run `svc web` again once it is back.');
+      if (!starter)
+        throw new SvcError(
+          'unavailable',
+          'This daemon was started without the web board.',
+          'Run the daemon with `svc daemon start` (the command line starts it with the board).',
+        );
+      if (closed)
+        throw new SvcError('unavailable', 'The svc daemon is shutting down.', 'Run `svc web` again once it is back.');
       const token = readOrCreateToken(mount.paths.webToken);
       running ??= start(port, token).catch((err: unknown) => {
         running = null;
@@ -75,7 +85,11 @@ export function createWebPort(mount: WebMount, starter: WebStarter | undefined):
       });
       const server = await running;
       if (port !== undefined && port !== 0 && port !== server.port) {
-        throw new SvcError('validation_error', `The web board already listens on port ${server.port}, not ${port}.`, `Open http://${WEB_HOST}:${server.port}/ (\`svc web\` without --port), or restart the daemon to move it.`);
+        throw new SvcError(
+          'validation_error',
+          `The web board already listens on port ${server.port}, not ${port}.`,
+          `Open http://${WEB_HOST}:${server.port}/ (\`svc web\` without --port), or restart the daemon to move it.`,
+        );
       }
       mount.log.info('web.opened', { url: `http://${WEB_HOST}:${server.port}/` });
       return { port: server.port, token, url: `http://${WEB_HOST}:${server.port}/?token=${token}` };
@@ -137,5 +151,9 @@ function writeLastPort(file: string, port: number): void {
 
 function toPortError(err: unknown, port: number): unknown {
   if (!hasCode(err, 'EADDRINUSE') && !hasCode(err, 'EACCES')) return err;
-  return new SvcError('unavailable', `The web board cannot listen on ${WEB_HOST}:${port} (${(err as { code?: string }).code}).`, { hint: 'Free the port or choose another with `svc web --port <n>` or aof.daemon.webPort.', cause: err });
+  return new SvcError(
+    'unavailable',
+    `The web board cannot listen on ${WEB_HOST}:${port} (${(err as { code?: string }).code}).`,
+    { hint: 'Free the port or choose another with `svc web --port <n>` or aof.daemon.webPort.', cause: err },
+  );
 }

@@ -76,7 +76,13 @@ export interface WiredParts {
 /** The daemon's emitters; a listener that throws is reported to `onError`. */
 export function createSignals(onError: (err: unknown, name: string) => void): DaemonSignals {
   const options = { onError };
-  return { store: createEmitter(options), index: createEmitter(options), healer: createEmitter(options), socket: createEmitter(options), scheduler: createEmitter(options) };
+  return {
+    store: createEmitter(options),
+    index: createEmitter(options),
+    healer: createEmitter(options),
+    socket: createEmitter(options),
+    scheduler: createEmitter(options),
+  };
 }
 
 /** The store's options that emit its signals. */
@@ -121,7 +127,9 @@ export function wireDaemon(signals: DaemonSignals, parts: WiredParts): void {
   signals.index.on('touched', (id) => changes.bump([id]));
   signals.index.on('invalid', (file) => void recordInvalid({ events: store.events, clock, log }, file));
   signals.index.on('needsRepair', (id, why) => healer.repair(id, why));
-  signals.index.on('rescanFound', ({ count, full }) => log.info('index.rescan', { message: `rescan found ${count} new or changed task files`, count, full }));
+  signals.index.on('rescanFound', ({ count, full }) =>
+    log.info('index.rescan', { message: `rescan found ${count} new or changed task files`, count, full }),
+  );
   signals.index.on('failed', (err) => log.error('index.error', { message: describeError(err) }));
   signals.healer.on('healed', (id) => void state.index?.update([id]));
   signals.socket.on('committed', () => state.scheduling?.schedule());

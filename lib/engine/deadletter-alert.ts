@@ -8,5 +8,7 @@ export function formatDeadletterAlert(dead: Deadlettered, agent: string | undefi
     `[AOF] DEADLETTER: ${task.id} "${task.title}"`,
     `[AOF] DEADLETTER:   failures: ${dead.failureCount}, last reason: ${dead.last ? describeFailure(dead.last) : dead.lastFailureReason}, agent: ${agent ?? task.routing.agent ?? 'unrouted'}`,
     `[AOF] DEADLETTER:   action: fix the cause, then run \`svc task resurrect ${task.id}\``,
-  ].map((line) => toTerminalText(line)).join('\n');
+  ]
+    .map((line) => toTerminalText(line))
+    .join('\n');
 }

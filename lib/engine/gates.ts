@@ -32,10 +32,12 @@ export function createGateRoleResolver(root: string, log: (line: string) => void
     if (!name || !isSafeId(name)) return undefined;
     let flow = flows.get(name);
     if (!flow) {
-      flow = createFileCache(toWorkflowFile(root, name), () => loadWorkflow(root, name).catch((err: unknown) => {
-        log(`warning: workflow ${name} of ${task.id} cannot be loaded: ${describeError(err)}`);
-        return null;
-      }));
+      flow = createFileCache(toWorkflowFile(root, name), () =>
+        loadWorkflow(root, name).catch((err: unknown) => {
+          log(`warning: workflow ${name} of ${task.id} cannot be loaded: ${describeError(err)}`);
+          return null;
+        }),
+      );
       flows.set(name, flow);
     }
     const workflow = await flow.get();

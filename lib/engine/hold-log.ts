@@ -4,7 +4,15 @@ import { describeError } from '../core/errors.js';
 type Hold = Extract<Action, { kind: 'hold' }>;
 
 /** Expected waits, not logged: a busy agent, the global limit, dependencies, a backoff, a `notBefore`, an operator's pause. */
-const QUIET_HOLDS: ReadonlySet<string> = new Set(['concurrency', 'agent-busy', 'dependencies', 'backoff', 'not-before', 'agent-paused', 'previous-run-ending']);
+const QUIET_HOLDS: ReadonlySet<string> = new Set([
+  'concurrency',
+  'agent-busy',
+  'dependencies',
+  'backoff',
+  'not-before',
+  'agent-paused',
+  'previous-run-ending',
+]);
 
 /** The warnings of a tick's holds: each task and reason at most once per `intervalMs`; `no-plugin-attached` once until it ends. */
 export interface HoldLog {

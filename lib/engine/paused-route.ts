@@ -10,17 +10,27 @@ export type PausedRoute = Route | { paused: string };
  * tags goes to another active candidate that is not paused; one naming its agent, or whose every
  * candidate is paused, is held (`agent-paused`), saying who paused it, when and why.
  */
-export function routeUnpaused(request: RouteRequest, org: OrgChart | null, agents: { load: AgentLoad; paused: ReadonlyMap<string, AgentPause> | undefined }): PausedRoute {
+export function routeUnpaused(
+  request: RouteRequest,
+  org: OrgChart | null,
+  agents: { load: AgentLoad; paused: ReadonlyMap<string, AgentPause> | undefined },
+): PausedRoute {
   const { load, paused } = agents;
   const route = routeTask(request, org, load);
   if (!paused?.size || 'none' in route) return route;
   const pause = paused.get(route.agent);
   if (!pause) return route;
   if (!request.routing.agent && org) {
-    const other = routeTask(request, { ...org, agents: org.agents.map((a) => (paused.has(a.id) ? { ...a, active: false } : a)) }, load);
+    const other = routeTask(
+      request,
+      { ...org, agents: org.agents.map((a) => (paused.has(a.id) ? { ...a, active: false } : a)) },
+      load,
+    );
     if ('agent' in other) return other;
   }
-  return { paused: `${describePause(pause)}${request.routing.agent ? '' : ' (so is every other candidate)'}; \`svc agent resume ${pause.agent}\` lets it run again` };
+  return {
+    paused: `${describePause(pause)}${request.routing.agent ? '' : ' (so is every other candidate)'}; \`svc agent resume ${pause.agent}\` lets it run again`,
+  };
 }
 
 /** `agent dev is paused since <time> by <who> (<reason>)`. */

@@ -44,7 +44,23 @@ export interface Snapshot {
 export type Mode = 'booting' | 'plugin' | 'standalone';
 export type { AdapterKind };
 /** Why a ready task is not dispatched this tick (docs/scheduler.md). */
-export const HOLD_REASONS = ['previous-run-ending', 'dependencies', 'backoff', 'no-route', 'agent-busy', 'concurrency', 'booting', 'no-plugin-attached', 'no-gateway', 'org-chart', 'not-before', 'agent-paused', 'approval', 'workspace-host', 'workspace-unavailable'] as const;
+export const HOLD_REASONS = [
+  'previous-run-ending',
+  'dependencies',
+  'backoff',
+  'no-route',
+  'agent-busy',
+  'concurrency',
+  'booting',
+  'no-plugin-attached',
+  'no-gateway',
+  'org-chart',
+  'not-before',
+  'agent-paused',
+  'approval',
+  'workspace-host',
+  'workspace-unavailable',
+] as const;
 export type HoldReason = (typeof HOLD_REASONS)[number];
 
 /** Everything else a plan depends on. */
@@ -88,7 +104,13 @@ export function plan(snapshot: Snapshot, ctx: PlanContext): Action[] {
   for (const task of snapshot.inProgress) {
     // A lease to `svc` (the daemon running the task's checks) expires too: its check runner sets it to the checks' timeouts (docs/workspaces.md).
     if (task.lease && Date.parse(task.lease.expiresAt) <= ctx.now.getTime()) {
-      actions.push({ kind: 'expire', taskId: task.id, agent: task.lease.agent, sessionId: task.lease.sessionId, expiredAt: task.lease.expiresAt });
+      actions.push({
+        kind: 'expire',
+        taskId: task.id,
+        agent: task.lease.agent,
+        sessionId: task.lease.sessionId,
+        expiredAt: task.lease.expiresAt,
+      });
       continue;
     }
     count.running++;
@@ -109,46 +131,88 @@ export function plan(snapshot: Snapshot, ctx: PlanContext): Action[] {
 
 /** Dispatch order: priority (critical > high > normal > low), then `createdAt`, then id. */
 export function byDispatchOrder(a: PlanTask, b: PlanTask): number {
-  return toPriorityRank(b.priority) - toPriorityRank(a.priority) || compareText(a.createdAt, b.createdAt) || compareText(a.id, b.id);
+  return (
+    toPriorityRank(b.priority) - toPriorityRank(a.priority) ||
+    compareText(a.createdAt, b.createdAt) ||
+    compareText(a.id, b.id)
+  );
 }
 
 // --- internal ---
 
 /** What to do with a ready task, seen in `snapshot` and `ctx`, after the dispatches already planned (`busy`: tasks per agent, running ones). */
-function planReady(task: PlanTask, seen: { snapshot: Snapshot; ctx: PlanContext }, busy: { load: Map<string, number>; count: { running: number; mine: number } }): Action {
+function planReady(
+  task: PlanTask,
+  seen: { snapshot: Snapshot; ctx: PlanContext },
+  busy: { load: Map<string, number>; count: { running: number; mine: number } },
+): Action {
   const { snapshot, ctx } = seen;
   const { load, count } = busy;
   const { running } = count;
   const hold = (reason: HoldReason, detail: string): Action => ({ kind: 'hold', taskId: task.id, reason, detail });
-  if ((task.dispatchFailures ?? 0) >= MAX_DISPATCH_FAILURES) return { kind: 'deadletter', taskId: task.id, failures: task.dispatchFailures ?? 0 };
+  if ((task.dispatchFailures ?? 0) >= MAX_DISPATCH_FAILURES)
+    return { kind: 'deadletter', taskId: task.id, failures: task.dispatchFailures ?? 0 };
   const previous = snapshot.previousRun?.(task.id);
   if (previous) return hold('previous-run-ending', previous);
   if (ctx.orgProblem) return hold('org-chart', ctx.orgProblem);
-  if (task.approval) return hold('approval', `its gate is an approval gate: \`svc task approve ${task.id}\` or \`svc task reject ${task.id} --note ...\``);
-  if (task.workspaceHost && ctx.host && task.workspaceHost !== ctx.host) return hold('workspace-host', `its worktree is on host ${task.workspaceHost}; only the daemon there dispatches it`);
-  if (task.notBefore && Date.parse(task.notBefore) > ctx.now.getTime()) return { kind: 'hold', taskId: task.id, reason: 'not-before', detail: `not before ${task.notBefore}`, until: task.notBefore };
+  if (task.approval)
+    return hold(
+      'approval',
+      `its gate is an approval gate: \`svc task approve ${task.id}\` or \`svc task reject ${task.id} --note ...\``,
+    );
+  if (task.workspaceHost && ctx.host && task.workspaceHost !== ctx.host)
+    return hold('workspace-host', `its worktree is on host ${task.workspaceHost}; only the daemon there dispatches it`);
+  if (task.notBefore && Date.parse(task.notBefore) > ctx.now.getTime())
+    return {
+      kind: 'hold',
+      taskId: task.id,
+      reason: 'not-before',
+      detail: `not before ${task.notBefore}`,
+      until: task.notBefore,
+    };
   if (task.nextAttemptAt && Date.parse(task.nextAttemptAt) > ctx.now.getTime()) {
     const failures = task.dispatchFailures ?? 0;
-    return { kind: 'hold', taskId: task.id, reason: 'backoff', detail: `${failures} failed dispatch${failures === 1 ? '' : 'es'}; next attempt at ${task.nextAttemptAt}`, until: task.nextAttemptAt };
+    return {
+      kind: 'hold',
+      taskId: task.id,
+      reason: 'backoff',
+      detail: `${failures} failed dispatch${failures === 1 ? '' : 'es'}; next attempt at ${task.nextAttemptAt}`,
+      until: task.nextAttemptAt,
+    };
   }
   const waiting = task.dependsOn.filter((id) => snapshot.statusOf(id) !== 'done');
   if (waiting.length) return hold('dependencies', `waits on ${waiting.join(', ')}`);
-  const route = routeUnpaused({ routing: task.routing, gateRole: task.gateRole }, ctx.org, { load, paused: ctx.paused });
+  const route = routeUnpaused({ routing: task.routing, gateRole: task.gateRole }, ctx.org, {
+    load,
+    paused: ctx.paused,
+  });
   if ('none' in route) return hold('no-route', route.none);
   if ('paused' in route) return hold('agent-paused', route.paused);
   const agent = ctx.org?.agents.find((a) => a.id === route.agent);
   const workspace = task.routing.workspace ?? agent?.workspace;
   const unavailable = workspace ? ctx.unavailableWorkspaces?.find((w) => w.name === workspace) : undefined;
-  if (unavailable) return hold('workspace-unavailable', `workspace ${workspace} cannot be used: ${unavailable.problem}; its tasks wait until the repository is back (svc org validate)`);
+  if (unavailable)
+    return hold(
+      'workspace-unavailable',
+      `workspace ${workspace} cannot be used: ${unavailable.problem}; its tasks wait until the repository is back (svc org validate)`,
+    );
   const limit = agent?.maxConcurrent ?? 1;
-  if ((load.get(route.agent) ?? 0) >= limit) return hold('agent-busy', `agent ${route.agent} has ${limit} of ${limit} tasks in progress`);
-  if (running >= ctx.maxConcurrentDispatches) return hold('concurrency', `${running} of ${ctx.maxConcurrentDispatches} dispatches in progress`);
+  if ((load.get(route.agent) ?? 0) >= limit)
+    return hold('agent-busy', `agent ${route.agent} has ${limit} of ${limit} tasks in progress`);
+  if (running >= ctx.maxConcurrentDispatches)
+    return hold('concurrency', `${running} of ${ctx.maxConcurrentDispatches} dispatches in progress`);
   const perDaemon = ctx.perDaemon;
-  if (perDaemon && count.mine >= perDaemon.limit) return hold('concurrency', `${count.mine} of ${perDaemon.limit} dispatches of this daemon in progress (maxDispatchesPerDaemon)`);
+  if (perDaemon && count.mine >= perDaemon.limit)
+    return hold(
+      'concurrency',
+      `${count.mine} of ${perDaemon.limit} dispatches of this daemon in progress (maxDispatchesPerDaemon)`,
+    );
   if (agent?.command) return { kind: 'dispatch', taskId: task.id, agent: route.agent, adapter: 'command' };
   if (ctx.pluginAttached) return { kind: 'dispatch', taskId: task.id, agent: route.agent, adapter: 'plugin' };
   if (ctx.mode === 'booting') return hold('booting', 'waiting for a gateway plugin to attach during the boot window');
-  if (ctx.mode === 'plugin') return hold('no-plugin-attached', `plugin-expected mode and no plugin holds ${ROUTES.spawnWait.path}`);
-  if (!ctx.gatewayConfigured) return hold('no-gateway', `agent ${route.agent} has no command and aof.daemon.gatewayUrl is not set`);
+  if (ctx.mode === 'plugin')
+    return hold('no-plugin-attached', `plugin-expected mode and no plugin holds ${ROUTES.spawnWait.path}`);
+  if (!ctx.gatewayConfigured)
+    return hold('no-gateway', `agent ${route.agent} has no command and aof.daemon.gatewayUrl is not set`);
   return { kind: 'dispatch', taskId: task.id, agent: route.agent, adapter: 'standalone' };
 }

@@ -3,13 +3,22 @@ import type { Task } from '../core/task.js';
 /** The spawn prompt: the task, its gate and role, and exactly how to finish and heartbeat. */
 export function toPrompt(task: Task, body: string, run: { sessionId: string; gateRole?: string }): string {
   const { sessionId, gateRole } = run;
-  const gated = task.gate ? `\nWorkflow: ${task.gate.workflow}, current gate: ${task.gate.current}${gateRole ? ` (role ${gateRole})` : ''}.` : '';
-  const outcome = task.gate ? ', outcome: "complete" | "needs_review" | "blocked" (with blockers for the last two)' : '';
+  const gated = task.gate
+    ? `\nWorkflow: ${task.gate.workflow}, current gate: ${task.gate.current}${gateRole ? ` (role ${gateRole})` : ''}.`
+    : '';
+  const outcome = task.gate
+    ? ', outcome: "complete" | "needs_review" | "blocked" (with blockers for the last two)'
+    : '';
   return [
     `You are assigned task ${task.id}: ${task.title}`,
     `Priority: ${task.priority}.${gated}`,
     '',
-    ...(task.workspace ? [`Workspace: work in the git worktree ${task.workspace.path} on branch ${task.workspace.branch} (commit your changes there; later gates work in the same worktree).`, ''] : []),
+    ...(task.workspace
+      ? [
+          `Workspace: work in the git worktree ${task.workspace.path} on branch ${task.workspace.branch} (commit your changes there; later gates work in the same worktree).`,
+          '',
+        ]
+      : []),
     body.trim() || '(no brief)',
     '',
     'When you are done, call:',

@@ -43,7 +43,9 @@ export async function recoverSpawns(options: RecoverOptions, names?: readonly st
       if (running.has(sessionId)) {
         log(`${taskId}: its agent (session ${sessionId}) still runs from before the restart; left to it`);
       } else {
-        const done = await requeue(store, current, { sessionId, marker: await readMarker(file) }).catch((err: unknown) => err as Error);
+        const done = await requeue(store, current, { sessionId, marker: await readMarker(file) }).catch(
+          (err: unknown) => err as Error,
+        );
         if (done instanceof Error) {
           log(`requeue of ${taskId} (session ${sessionId}) failed, retrying: ${done.message}`);
           pass.pending.push(name);
@@ -64,7 +66,9 @@ export async function recoverSpawns(options: RecoverOptions, names?: readonly st
  * Runs `recoverSpawns` now, then again on the pending markers every `retryMs` (1 s) until none is
  * left. Resolves after the first pass; `close` stops the retries.
  */
-export async function startSpawnRecovery(options: RecoverOptions & { retryMs?: number; onRequeued?: (ids: string[]) => void }): Promise<{ close(): void }> {
+export async function startSpawnRecovery(
+  options: RecoverOptions & { retryMs?: number; onRequeued?: (ids: string[]) => void },
+): Promise<{ close(): void }> {
   let timer: NodeJS.Timeout | undefined;
   let closed = false;
   const run = async (names?: readonly string[]) => {
@@ -84,14 +88,28 @@ export async function startSpawnRecovery(options: RecoverOptions & { retryMs?: n
 // --- internal ---
 
 /** Sends a task leased by `run.sessionId` back to ready; `run.marker`: its spawn marker, when one was left. */
-async function requeue(store: Store, leased: StoredTask, run: { sessionId: string; marker: SpawnMarker | null }): Promise<boolean> {
+async function requeue(
+  store: Store,
+  leased: StoredTask,
+  run: { sessionId: string; marker: SpawnMarker | null },
+): Promise<boolean> {
   const { sessionId, marker } = run;
   const taskId = leased.task.id;
   if (!(await isDispatchLogged(store, leased, sessionId))) {
     const agent = leased.task.lease?.agent ?? marker?.agent ?? 'unknown';
     const lost: EventInput[] = [
-      { type: 'task.transitioned', taskId, actor: 'scheduler', payload: { from: 'ready', to: 'in-progress', reason: `dispatched to ${agent}` } },
-      { type: 'task.dispatched', taskId, actor: 'scheduler', payload: { agent, adapter: marker?.adapter ?? 'unknown', sessionId, recovered: true } },
+      {
+        type: 'task.transitioned',
+        taskId,
+        actor: 'scheduler',
+        payload: { from: 'ready', to: 'in-progress', reason: `dispatched to ${agent}` },
+      },
+      {
+        type: 'task.dispatched',
+        taskId,
+        actor: 'scheduler',
+        payload: { agent, adapter: marker?.adapter ?? 'unknown', sessionId, recovered: true },
+      },
     ];
     await store.events.record(new Date(leased.task.lastTransitionAt), lost);
   }
@@ -101,7 +119,11 @@ async function requeue(store: Store, leased: StoredTask, run: { sessionId: strin
 /** Whether the `task.dispatched` of this lease reached the log (it is appended after the commit, so a crash can lose it). */
 async function isDispatchLogged(store: Store, leased: StoredTask, sessionId: string): Promise<boolean> {
   const day = toIdDate(new Date(leased.task.lastTransitionAt));
-  const events = await readEvents(store.paths.root, { taskId: leased.task.id, type: 'task.dispatched', from: day }).catch(() => []);
+  const events = await readEvents(store.paths.root, {
+    taskId: leased.task.id,
+    type: 'task.dispatched',
+    from: day,
+  }).catch(() => []);
   return events.some((event) => event.payload.sessionId === sessionId);
 }
 

@@ -5,7 +5,14 @@ import type { Fault } from '../store/commit/protocol.js';
 import type { Store } from '../store/commit/store.js';
 import type { StoredTask } from '../store/disk/task-file.js';
 import { toFailureReason, type Adapter, type RunEnd, type SpawnRequest } from '../core/spawn.js';
-import { deadletterTask, describeFailure, leaseTask, recordFailure, type Failure, type LeaseOwner } from '../store/changes/dispatch.js';
+import {
+  deadletterTask,
+  describeFailure,
+  leaseTask,
+  recordFailure,
+  type Failure,
+  type LeaseOwner,
+} from '../store/changes/dispatch.js';
 import { formatDeadletterAlert } from './deadletter-alert.js';
 import type { Action, AdapterKind } from './plan.js';
 import { toPrompt } from './prompt.js';
@@ -48,10 +55,20 @@ export interface SpawnMarker {
  */
 export async function runDispatch(ctx: RunContext, action: Extract<Action, { kind: 'dispatch' }>): Promise<boolean> {
   const sessionId = ctx.store.newSessionId();
-  const marker = await writeMarker(ctx.store.paths.spawns, { taskId: action.taskId, sessionId }, { agent: action.agent, adapter: action.adapter });
+  const marker = await writeMarker(
+    ctx.store.paths.spawns,
+    { taskId: action.taskId, sessionId },
+    { agent: action.agent, adapter: action.adapter },
+  );
   try {
     ctx.fault?.('dispatch.marked');
-    const leased = await leaseTask(ctx.store, action.taskId, { agent: action.agent, adapter: action.adapter, ttlMs: ctx.ttlMs, sessionId, ...(ctx.owner ? { owner: ctx.owner } : {}) });
+    const leased = await leaseTask(ctx.store, action.taskId, {
+      agent: action.agent,
+      adapter: action.adapter,
+      ttlMs: ctx.ttlMs,
+      sessionId,
+      ...(ctx.owner ? { owner: ctx.owner } : {}),
+    });
     if (!leased) {
       // Not ready after all (another daemon took it, or the index went by a cached listing): look again.
       await ctx.onCommitted?.([action.taskId]);
@@ -68,18 +85,30 @@ export async function runDispatch(ctx: RunContext, action: Extract<Action, { kin
 // --- internal ---
 
 /** Gives a task leased by `leased.sessionId` (`leased.after`: the task as leased) to its adapter. */
-async function handOver(ctx: RunContext, action: Extract<Action, { kind: 'dispatch' }>, leased: { sessionId: string; after: StoredTask }): Promise<boolean> {
+async function handOver(
+  ctx: RunContext,
+  action: Extract<Action, { kind: 'dispatch' }>,
+  leased: { sessionId: string; after: StoredTask },
+): Promise<boolean> {
   const { sessionId, after } = leased;
   const { body } = after;
   let task = after.task;
   const request: SpawnRequest = {
-    id: sessionId, taskId: task.id, agent: action.agent, sessionId,
-    prompt: '', task: { title: task.title, priority: task.priority, routing: task.routing, gate: task.gate, body },
+    id: sessionId,
+    taskId: task.id,
+    agent: action.agent,
+    sessionId,
+    prompt: '',
+    task: { title: task.title, priority: task.priority, routing: task.routing, gate: task.gate, body },
   };
   const adapter = ctx.adapters[action.adapter];
   try {
-    if (!adapter) throw Object.assign(new Error(`no ${action.adapter} adapter is available`), { reason: 'adapter_unavailable' });
-    const workspace = await prepareWorkspace({ store: ctx.store, org: ctx.org, agent: action.agent, sessionId, host: ctx.owner?.host }, after);
+    if (!adapter)
+      throw Object.assign(new Error(`no ${action.adapter} adapter is available`), { reason: 'adapter_unavailable' });
+    const workspace = await prepareWorkspace(
+      { store: ctx.store, org: ctx.org, agent: action.agent, sessionId, host: ctx.owner?.host },
+      after,
+    );
     if (workspace) {
       task = { ...task, workspace };
       request.workspace = { path: workspace.path, branch: workspace.branch };
@@ -97,12 +126,20 @@ async function handOver(ctx: RunContext, action: Extract<Action, { kind: 'dispat
     const reason = (err as { reason?: string }).reason ?? toFailureReason(err);
     const message = describeError(err);
     ctx.log(`dispatch of ${task.id} to ${action.agent} via ${action.adapter} failed: ${reason}: ${message}`);
-    await fail(ctx, request, reason === 'workspace_failed' || reason === 'workspace_elsewhere' ? `${reason}: ${message}` : reason);
+    await fail(
+      ctx,
+      request,
+      reason === 'workspace_failed' || reason === 'workspace_elsewhere' ? `${reason}: ${message}` : reason,
+    );
     return false;
   }
 }
 
-async function writeMarker(dir: string, run: { taskId: string; sessionId: string }, content: SpawnMarker): Promise<string> {
+async function writeMarker(
+  dir: string,
+  run: { taskId: string; sessionId: string },
+  content: SpawnMarker,
+): Promise<string> {
   const marker = `${dir}/${run.taskId}@${run.sessionId}`;
   const text = JSON.stringify(content);
   await writeFile(marker, text).catch(async (err: NodeJS.ErrnoException) => {
@@ -124,7 +161,8 @@ const END_CHECK_RETRIES_MS = [500, 1000, 2000, 4000, 8000, 15_000];
 async function onEnded(ctx: RunContext, request: SpawnRequest, end: RunEnd): Promise<void> {
   const reason: Failure = {
     reason: end.ok ? 'ended_without_completion' : (end.reason ?? 'run_failed'),
-    ...(end.exitCode !== undefined ? { exitCode: end.exitCode } : {}), ...(end.signal ? { signal: end.signal } : {}),
+    ...(end.exitCode !== undefined ? { exitCode: end.exitCode } : {}),
+    ...(end.signal ? { signal: end.signal } : {}),
   };
   for (let attempt = 0; ; attempt++) {
     try {
@@ -134,7 +172,9 @@ async function onEnded(ctx: RunContext, request: SpawnRequest, end: RunEnd): Pro
       const pause = END_CHECK_RETRIES_MS[attempt];
       const message = describeError(err);
       if (pause === undefined) {
-        ctx.log(`checking the end of ${request.taskId} failed ${attempt + 1} times, last: ${message}; its lease (until it expires) keeps it in progress`);
+        ctx.log(
+          `checking the end of ${request.taskId} failed ${attempt + 1} times, last: ${message}; its lease (until it expires) keeps it in progress`,
+        );
         break;
       }
       ctx.log(`checking the end of ${request.taskId} failed (${message}); trying again in ${pause} ms`);
@@ -146,7 +186,11 @@ async function onEnded(ctx: RunContext, request: SpawnRequest, end: RunEnd): Pro
 
 async function fail(ctx: RunContext, request: SpawnRequest, reason: string | Failure): Promise<void> {
   const failure = typeof reason === 'string' ? { reason } : reason;
-  const failures = await recordFailure(ctx.store, { taskId: request.taskId, sessionId: request.sessionId, agent: request.agent, failure }, toDaemonSettings(ctx.org).retryBackoffMs);
+  const failures = await recordFailure(
+    ctx.store,
+    { taskId: request.taskId, sessionId: request.sessionId, agent: request.agent, failure },
+    toDaemonSettings(ctx.org).retryBackoffMs,
+  );
   if (failures === null) return;
   await ctx.onCommitted?.([request.taskId]);
   ctx.log(`attempt ${failures} of ${request.taskId} by ${request.agent} failed: ${describeFailure(failure)}`);

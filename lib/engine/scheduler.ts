@@ -54,9 +54,18 @@ export function startScheduler(options: SchedulerOptions): SchedulerHandle {
     const snapshot = await options.source.snapshot();
     const paused = await pauses.get();
     const actions = plan(snapshot, {
-      org, now, paused, host: options.owner?.host, maxConcurrentDispatches: settings.maxConcurrentDispatches, mode: options.mode(),
-      ...(settings.maxDispatchesPerDaemon && options.owner ? { perDaemon: { limit: settings.maxDispatchesPerDaemon, owner: options.owner } } : {}),
-      pluginAttached: options.pluginAttached(), gatewayConfigured: Boolean(settings.gatewayUrl), orgProblem: options.orgProblem?.() ?? null,
+      org,
+      now,
+      paused,
+      host: options.owner?.host,
+      maxConcurrentDispatches: settings.maxConcurrentDispatches,
+      mode: options.mode(),
+      ...(settings.maxDispatchesPerDaemon && options.owner
+        ? { perDaemon: { limit: settings.maxDispatchesPerDaemon, owner: options.owner } }
+        : {}),
+      pluginAttached: options.pluginAttached(),
+      gatewayConfigured: Boolean(settings.gatewayUrl),
+      orgProblem: options.orgProblem?.() ?? null,
       unavailableWorkspaces: findUnavailableWorkspaces(org),
     });
     return { org, settings, now, snapshot, actions };
@@ -67,12 +76,20 @@ export function startScheduler(options: SchedulerOptions): SchedulerHandle {
     const { org, settings, now, snapshot, actions } = await planNow();
     lastTickAt = now.toISOString();
     holdCounts = countHolds(actions);
-    holds = new Map(actions.flatMap((a) => (a.kind === 'hold' ? [[a.taskId, { reason: a.reason, detail: a.detail }] as const] : [])));
+    holds = new Map(
+      actions.flatMap((a) => (a.kind === 'hold' ? [[a.taskId, { reason: a.reason, detail: a.detail }] as const] : [])),
+    );
     wakeForBackoff(actions, now);
     const dispatched: string[] = [];
-    options.trace?.(`tick: ${snapshot.ready.length} ready, ${snapshot.inProgress.length} in progress -> ${summarizeActions(actions)}`);
+    options.trace?.(
+      `tick: ${snapshot.ready.length} ready, ${snapshot.inProgress.length} in progress -> ${summarizeActions(actions)}`,
+    );
     if (options.dryRun?.()) {
-      for (const action of actions) if (action.kind !== 'hold') options.log(`dry run: would ${action.kind} ${action.taskId}${action.kind === 'dispatch' ? ` to ${action.agent} (${action.adapter})` : ''}`);
+      for (const action of actions)
+        if (action.kind !== 'hold')
+          options.log(
+            `dry run: would ${action.kind} ${action.taskId}${action.kind === 'dispatch' ? ` to ${action.agent} (${action.adapter})` : ''}`,
+          );
       planMs = performance.now() - started;
       return { actions, dispatched };
     }
@@ -81,19 +98,26 @@ export function startScheduler(options: SchedulerOptions): SchedulerHandle {
     holdLog.record(actions, options.store.clock().getTime(), options.endRuns);
     planMs = performance.now() - started;
     const changes = actions.filter((action): action is Exclude<Action, { kind: 'hold' }> => action.kind !== 'hold');
-    await forEachLimit(changes, APPLY_CONCURRENCY, (action) => apply(action, { ttlMs: settings.defaultLeaseTtlMs, org, dispatched }));
+    await forEachLimit(changes, APPLY_CONCURRENCY, (action) =>
+      apply(action, { ttlMs: settings.defaultLeaseTtlMs, org, dispatched }),
+    );
     return { actions, dispatched };
   }
 
   /** Carries out one action of a pass (`pass`: its lease time, its org chart, and the dispatches made so far). */
-  async function apply(action: Exclude<Action, { kind: 'hold' }>, pass: { ttlMs: number; org: OrgChart | null; dispatched: string[] }): Promise<void> {
+  async function apply(
+    action: Exclude<Action, { kind: 'hold' }>,
+    pass: { ttlMs: number; org: OrgChart | null; dispatched: string[] },
+  ): Promise<void> {
     const { ttlMs, org, dispatched } = pass;
     try {
       if (action.kind === 'expire') {
         const expired = await expireLease(options.store, action.taskId, action.sessionId);
         await options.onCommitted?.([action.taskId]); // expired, or renewed meanwhile (perhaps through another host): look again
         if (expired) {
-          options.log(`lease of ${action.taskId} (agent ${action.agent}, session ${action.sessionId}) expired at ${action.expiredAt}: back to ready`);
+          options.log(
+            `lease of ${action.taskId} (agent ${action.agent}, session ${action.sessionId}) expired at ${action.expiredAt}: back to ready`,
+          );
           options.endRuns?.(action.taskId, 'its lease expired');
           schedule();
         }

@@ -10,8 +10,19 @@ import type { SchedulerSource } from './scheduler.js';
 export function toPlanTask(stored: StoredTask, gate?: GateRoute): PlanTask {
   const { task } = stored;
   return {
-    id: task.id, status: stored.status, priority: task.priority, createdAt: task.createdAt, routing: task.routing,
-    dependsOn: task.dependsOn, lease: task.lease, gateRole: gate?.role, approval: gate?.approval, dispatchFailures: toDispatchFailures(task.metadata), nextAttemptAt: toNextAttemptAt(task.metadata), notBefore: task.notBefore, workspaceHost: task.workspace?.host,
+    id: task.id,
+    status: stored.status,
+    priority: task.priority,
+    createdAt: task.createdAt,
+    routing: task.routing,
+    dependsOn: task.dependsOn,
+    lease: task.lease,
+    gateRole: gate?.role,
+    approval: gate?.approval,
+    dispatchFailures: toDispatchFailures(task.metadata),
+    nextAttemptAt: toNextAttemptAt(task.metadata),
+    notBefore: task.notBefore,
+    workspaceHost: task.workspace?.host,
   };
 }
 
@@ -33,7 +44,9 @@ export function createListingSource(store: Store): SchedulerSource {
     async snapshot() {
       const { tasks } = await store.list();
       const roleOf = createGateRoleResolver(store.paths.root);
-      const planned = await Promise.all(tasks.map(async (t) => toPlanTask(t, t.status === 'ready' ? await roleOf(t.task) : undefined)));
+      const planned = await Promise.all(
+        tasks.map(async (t) => toPlanTask(t, t.status === 'ready' ? await roleOf(t.task) : undefined)),
+      );
       return toSnapshot(planned, new Map(tasks.map((t) => [t.task.id, t.status])));
     },
   };

@@ -37,7 +37,11 @@ export async function writeAtomic(path: string, content: string): Promise<void> 
  * an error is ours, and a lost temporary is written again (three tries). A temporary that cannot
  * be written (a full disk: `no_space` naming `path`) is removed. `linkFn` stands in for `link` in tests.
  */
-export async function createExclusive(path: string, content: string, linkFn: (from: string, to: string) => Promise<void> = link): Promise<boolean> {
+export async function createExclusive(
+  path: string,
+  content: string,
+  linkFn: (from: string, to: string) => Promise<void> = link,
+): Promise<boolean> {
   for (let attempt = 1; ; attempt++) {
     const temp = `${path}.${process.pid}.${Math.random().toString(36).slice(2, 10)}.new`;
     // On a local disk only the fsyncs leave the event loop (see writeNewFileSynced).
@@ -62,7 +66,10 @@ export async function createExclusive(path: string, content: string, linkFn: (fr
  * Creates the empty file `path` exclusively (`open wx`); false when the name is taken (see
  * `isNameTaken`). A missing parent directory throws ENOENT. `openFn` stands in for `open` in tests.
  */
-export async function createEmptyExclusive(path: string, openFn: (path: string, flags: string) => Promise<{ close(): Promise<void> }> = open): Promise<boolean> {
+export async function createEmptyExclusive(
+  path: string,
+  openFn: (path: string, flags: string) => Promise<{ close(): Promise<void> }> = open,
+): Promise<boolean> {
   try {
     if (openFn === open && !isNetworkDir(dirname(path))) closeSync(openSync(path, 'wx'));
     else await (await openFn(path, 'wx')).close();
@@ -82,12 +89,18 @@ export async function createEmptyExclusive(path: string, openFn: (path: string, 
 export async function isNameTaken(err: unknown, path: string): Promise<boolean> {
   if (hasCode(err, 'EEXIST')) return true;
   if (hasCode(err, 'ENOENT') || typeof (err as { code?: unknown } | null)?.code !== 'string') return false;
-  return lstat(path).then(() => true, () => false);
+  return lstat(path).then(
+    () => true,
+    () => false,
+  );
 }
 
 /** True when `path` is a file holding exactly `content`. */
 async function holds(path: string, content: string): Promise<boolean> {
-  return readFile(path, 'utf8').then((text) => text === content, () => false);
+  return readFile(path, 'utf8').then(
+    (text) => text === content,
+    () => false,
+  );
 }
 
 /** Removes a file and makes the removal durable; false when it was already gone. */
@@ -112,5 +125,8 @@ export function toFsError(err: unknown, what: string): SvcError {
   if (err instanceof SvcError) return err;
   const code = (err as { code?: string } | null)?.code ?? 'EUNKNOWN';
   const message = describeError(err);
-  return new SvcError('internal', `${what} failed (${code}): ${message}`, { hint: code === 'EACCES' ? 'Check the permissions of the svc home directory.' : undefined, cause: err });
+  return new SvcError('internal', `${what} failed (${code}): ${message}`, {
+    hint: code === 'EACCES' ? 'Check the permissions of the svc home directory.' : undefined,
+    cause: err,
+  });
 }

@@ -44,13 +44,20 @@ async function describe(path: string, target: Stats): Promise<string> {
 }
 
 function notRegular(path: string, found: string, what: string): SvcError {
-  return new SvcError('validation_error', `${path}: ${found}, not a regular file; ${what} must be a regular file.`, 'Point at the file itself; nothing was read or written.');
+  return new SvcError(
+    'validation_error',
+    `${path}: ${found}, not a regular file; ${what} must be a regular file.`,
+    'Point at the file itself; nothing was read or written.',
+  );
 }
 
 /** `file`: the file read, its limit, and what it is named in the error. */
 function assertSize(size: number, file: { path: string; maxBytes: number; what: string }): void {
   const { path, maxBytes, what } = file;
   if (size <= maxBytes) return;
-  throw new SvcError('too_large', `${path}: ${what} has ${size > maxBytes + 1 ? size : `more than ${maxBytes}`} bytes; the limit is ${maxBytes}.`, 'Point at the right file; nothing was written.');
+  throw new SvcError(
+    'too_large',
+    `${path}: ${what} has ${size > maxBytes + 1 ? size : `more than ${maxBytes}`} bytes; the limit is ${maxBytes}.`,
+    'Point at the right file; nothing was written.',
+  );
 }
-

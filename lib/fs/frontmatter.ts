@@ -28,24 +28,42 @@ export interface ParsedFile {
 export function parseFrontmatter(input: string, source: string): ParsedFile {
   const text = input.charCodeAt(0) === 0xfeff ? input.slice(1) : input; // a byte-order mark, as some editors write, is not content
   if (Buffer.byteLength(text) > MAX_FILE_BYTES) {
-    throw new SvcError('too_large', `${source}: file is larger than ${MAX_FILE_BYTES} bytes.`, 'Move large material out of the task file.');
+    throw new SvcError(
+      'too_large',
+      `${source}: file is larger than ${MAX_FILE_BYTES} bytes.`,
+      'Move large material out of the task file.',
+    );
   }
   if (!/^---[^\S\r\n]*(yaml|yml)?[^\S\r\n]*\r?\n/.test(text)) {
     const lang = /^---\s*(\S+)/.exec(text)?.[1];
-    const problem = lang ? `frontmatter language "${lang}" is not allowed (only YAML)` : 'no YAML frontmatter (the file must start with a --- line)';
-    throw new SvcError('validation_error', `${source}: ${problem}.`, 'Start the file with ---, the YAML fields, and a closing --- line.');
+    const problem = lang
+      ? `frontmatter language "${lang}" is not allowed (only YAML)`
+      : 'no YAML frontmatter (the file must start with a --- line)';
+    throw new SvcError(
+      'validation_error',
+      `${source}: ${problem}.`,
+      'Start the file with ---, the YAML fields, and a closing --- line.',
+    );
   }
   const { matter, content } = splitFrontmatter(text);
   let data: unknown;
   try {
     data = matter.replace(/^\s*#[^\n]+/gm, '').trim() === '' ? {} : loadYaml(matter);
   } catch (err) {
-    if (err instanceof SvcError) throw new SvcError(err.code, `${source}: ${err.message}.`, { hint: err.hint, cause: err });
+    if (err instanceof SvcError)
+      throw new SvcError(err.code, `${source}: ${err.message}.`, { hint: err.hint, cause: err });
     const reason = err instanceof Error ? err.message.split('\n')[0] : String(err);
-    throw new SvcError('validation_error', `${source}: malformed YAML frontmatter: ${reason}`, { hint: 'Fix the YAML between the --- lines.', cause: err });
+    throw new SvcError('validation_error', `${source}: malformed YAML frontmatter: ${reason}`, {
+      hint: 'Fix the YAML between the --- lines.',
+      cause: err,
+    });
   }
   if (data === null || typeof data !== 'object' || Array.isArray(data)) {
-    throw new SvcError('validation_error', `${source}: frontmatter is not a mapping of fields.`, 'Write the frontmatter as `key: value` lines.');
+    throw new SvcError(
+      'validation_error',
+      `${source}: frontmatter is not a mapping of fields.`,
+      'Write the frontmatter as `key: value` lines.',
+    );
   }
   return { data: { ...(data as Record<string, unknown>) }, body: content.replace(/^\r?\n/, '') };
 }
@@ -68,7 +86,10 @@ export function parseYaml(text: string, source: string): unknown {
     return loadYaml(text);
   } catch (err) {
     const reason = err instanceof Error ? err.message.split('\n')[0] : String(err);
-    throw new SvcError('validation_error', `${source}: malformed YAML: ${reason}`, { hint: 'Fix the YAML syntax at the position given.', cause: err });
+    throw new SvcError('validation_error', `${source}: malformed YAML: ${reason}`, {
+      hint: 'Fix the YAML syntax at the position given.',
+      cause: err,
+    });
   }
 }
 
@@ -81,7 +102,11 @@ export function dumpYaml(value: unknown): string {
 
 function loadYaml(text: string): unknown {
   if (Buffer.byteLength(text) > MAX_FRONTMATTER_BYTES) {
-    throw new SvcError('too_large', `frontmatter is larger than ${MAX_FRONTMATTER_BYTES} bytes`, 'Keep the frontmatter small; long text belongs in the body.');
+    throw new SvcError(
+      'too_large',
+      `frontmatter is larger than ${MAX_FRONTMATTER_BYTES} bytes`,
+      'Keep the frontmatter small; long text belongs in the body.',
+    );
   }
   if (!text.trim()) return {};
   // the frontmatter svc writes, read as js-yaml would read it, without js-yaml's parser (fs/yaml-subset.ts)

@@ -20,16 +20,27 @@ export const MAX_JSON5_DEPTH = 100;
 export function parseJson5(text: string, source: string): Json5Document {
   const deep = findTooDeep(text, MAX_JSON5_DEPTH);
   if (deep) {
-    throw new SvcError('validation_error', `${source}:${deep.line}:${deep.column}: nested deeper than ${MAX_JSON5_DEPTH} levels (objects and arrays), the most svc reads.`, 'A gateway config is a few levels deep: check that this is the right file; nothing was changed.');
+    throw new SvcError(
+      'validation_error',
+      `${source}:${deep.line}:${deep.column}: nested deeper than ${MAX_JSON5_DEPTH} levels (objects and arrays), the most svc reads.`,
+      'A gateway config is a few levels deep: check that this is the right file; nothing was changed.',
+    );
   }
   let value: unknown;
   try {
     value = JSON5.parse(text);
   } catch (err) {
-    const { lineNumber, columnNumber, message } = err as { lineNumber?: number; columnNumber?: number; message?: string };
+    const { lineNumber, columnNumber, message } = err as {
+      lineNumber?: number;
+      columnNumber?: number;
+      message?: string;
+    };
     const at = lineNumber === undefined ? source : `${source}:${lineNumber}:${columnNumber ?? 0}`;
     const reason = (message ?? String(err)).replace(/^JSON5: /, '').replace(/ at \d+:\d+$/, '');
-    throw new SvcError('validation_error', `${at}: malformed JSON5: ${reason}.`, { hint: 'Fix the file at that line and column; nothing was changed.', cause: err });
+    throw new SvcError('validation_error', `${at}: malformed JSON5: ${reason}.`, {
+      hint: 'Fix the file at that line and column; nothing was changed.',
+      cause: err,
+    });
   }
   return { value, hasComments: hasComments(text), isPlainJson: isPlainJson(text) };
 }

@@ -11,7 +11,11 @@ import { toWriteError } from './write-error.js';
  * that fails removes the file and rethrows. Not for a network filesystem, where each of these
  * calls waits on the server: there the asynchronous calls are used.
  */
-export async function writeNewFileSynced(path: string, content: string, how: { flags: number; mode?: number }): Promise<void> {
+export async function writeNewFileSynced(
+  path: string,
+  content: string,
+  how: { flags: number; mode?: number },
+): Promise<void> {
   const fd = openSync(path, how.flags, how.mode ?? 0o666);
   try {
     try {
@@ -35,7 +39,11 @@ export async function writeNewFileSynced(path: string, content: string, how: { f
  * (a full disk: `no_space` naming it). The one temporary-file writer of `createExclusive` and
  * `replaceFileDurable`.
  */
-export async function writeTempDurable(temp: string, content: string, options: { target: string; local: boolean; mode?: number }): Promise<void> {
+export async function writeTempDurable(
+  temp: string,
+  content: string,
+  options: { target: string; local: boolean; mode?: number },
+): Promise<void> {
   const flags = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW;
   try {
     if (options.local) return await writeNewFileSynced(temp, content, { flags, mode: options.mode });

@@ -34,11 +34,17 @@ export function findMarkedProcesses(name: string, value: string): number[] {
  * a scan still finds one (a process forked between a scan and its signal), a few rounds at most.
  * Returns the pids signalled.
  */
-export function signalMarkedProcesses(name: string, value: string, how: { signal: NodeJS.Signals; signalledGroup?: number }): number[] {
+export function signalMarkedProcesses(
+  name: string,
+  value: string,
+  how: { signal: NodeJS.Signals; signalledGroup?: number },
+): number[] {
   const { signal, signalledGroup } = how;
   const signalled = new Set<number>();
   for (let round = 0; round < (signal === 'SIGKILL' ? MAX_ROUNDS : 1); round++) {
-    const found = findMarkedProcesses(name, value).filter((pid) => signalledGroup === undefined || readProcessStat(pid)?.pgrp !== signalledGroup);
+    const found = findMarkedProcesses(name, value).filter(
+      (pid) => signalledGroup === undefined || readProcessStat(pid)?.pgrp !== signalledGroup,
+    );
     if (!found.length) break;
     for (const pid of found) {
       try {

@@ -136,7 +136,12 @@ function readEnviron(pid: number): Record<string, string> | null {
 function parseStat(pid: number, text: string): ProcessStat | null {
   const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
   if (fields[0] === 'Z' || fields[0] === 'X') return null;
-  const [ppid, pgrp, sid, startTime] = [fields[1], fields[2], fields[3], fields[19]].map(Number) as [number, number, number, number];
+  const [ppid, pgrp, sid, startTime] = [fields[1], fields[2], fields[3], fields[19]].map(Number) as [
+    number,
+    number,
+    number,
+    number,
+  ];
   return [ppid, pgrp, sid, startTime].every(Number.isSafeInteger) ? { pid, ppid, pgrp, sid, startTime } : null;
 }
 

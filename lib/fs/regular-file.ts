@@ -1,4 +1,14 @@
-import { closeSync, constants, fstatSync, lstatSync, openSync, readlinkSync, readSync, statSync, type BigIntStats } from 'node:fs';
+import {
+  closeSync,
+  constants,
+  fstatSync,
+  lstatSync,
+  openSync,
+  readlinkSync,
+  readSync,
+  statSync,
+  type BigIntStats,
+} from 'node:fs';
 import { lstat, open } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { hasCode, SvcError } from '../core/errors.js';
@@ -22,7 +32,10 @@ export function readRegularFileSync(path: string, maxBytes: number): RegularRead
   const direct = isDirectReadDir(dirname(path));
   let fd: number;
   try {
-    fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK | (direct ? constants.O_DIRECT : 0));
+    fd = openSync(
+      path,
+      constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK | (direct ? constants.O_DIRECT : 0),
+    );
   } catch (err) {
     if (hasCode(err, 'ELOOP')) assertRegular(path, lstatSync(path, { bigint: true }));
     if (direct && hasCode(err, 'EINVAL')) {
@@ -56,7 +69,10 @@ export async function readRegularFile(path: string, maxBytes: number): Promise<R
   const direct = isDirectReadDir(dir);
   let handle;
   try {
-    handle = await open(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK | (direct ? constants.O_DIRECT : 0));
+    handle = await open(
+      path,
+      constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK | (direct ? constants.O_DIRECT : 0),
+    );
   } catch (err) {
     if (hasCode(err, 'ELOOP')) assertRegular(path, await lstat(path, { bigint: true }));
     if (direct && hasCode(err, 'EINVAL')) {
@@ -102,7 +118,15 @@ function takeBuffer(size: number): Buffer {
 }
 
 /** What kind of entry a stat describes, in words ("a FIFO (named pipe)"). */
-export function describeEntry(stat: { isFile(): boolean; isDirectory(): boolean; isSymbolicLink(): boolean; isFIFO(): boolean; isCharacterDevice(): boolean; isBlockDevice(): boolean; isSocket(): boolean }): string {
+export function describeEntry(stat: {
+  isFile(): boolean;
+  isDirectory(): boolean;
+  isSymbolicLink(): boolean;
+  isFIFO(): boolean;
+  isCharacterDevice(): boolean;
+  isBlockDevice(): boolean;
+  isSocket(): boolean;
+}): string {
   if (stat.isFile()) return 'a regular file';
   if (stat.isDirectory()) return 'a directory';
   if (stat.isSymbolicLink()) return 'a symbolic link';
@@ -121,7 +145,11 @@ const CHUNK = 64 * 1024;
 function assertRegular(path: string, stat: BigIntStats): void {
   if (stat.isFile()) return;
   const what = stat.isSymbolicLink() ? describeLink(path) : describeEntry(stat);
-  throw new SvcError('validation_error', `${path}: ${what}, not a regular file; only regular files are read as tasks.`, 'Replace it with a regular file (a copy, not a link) or move it out of tasks/.');
+  throw new SvcError(
+    'validation_error',
+    `${path}: ${what}, not a regular file; only regular files are read as tasks.`,
+    'Replace it with a regular file (a copy, not a link) or move it out of tasks/.',
+  );
 }
 
 function describeLink(path: string): string {
@@ -142,7 +170,11 @@ function describeLink(path: string): string {
 
 function assertSize(path: string, size: bigint, maxBytes: number): void {
   if (size > BigInt(maxBytes)) {
-    throw new SvcError('too_large', `${path}: file has ${size} bytes; the limit is ${maxBytes}.`, 'Move large material out of the task file.');
+    throw new SvcError(
+      'too_large',
+      `${path}: file has ${size} bytes; the limit is ${maxBytes}.`,
+      'Move large material out of the task file.',
+    );
   }
 }
 

@@ -33,7 +33,11 @@ export interface TreeWatcher {
  * other names are ignored. A latency hint only: the OS may drop or merge events, and a directory
  * that is deleted and re-created is watched again by `rearm()` (the index's rescan is the truth).
  */
-export function watchTree(dir: string, onEvent: (event: WatchEvent) => void, options: WatchTreeOptions = {}): TreeWatcher & { rearm(): void } {
+export function watchTree(
+  dir: string,
+  onEvent: (event: WatchEvent) => void,
+  options: WatchTreeOptions = {},
+): TreeWatcher & { rearm(): void } {
   const root = resolve(dir);
   const watchers = new Map<Status, { watcher: FSWatcher; identity: string }>();
   let closed = false;
@@ -47,7 +51,9 @@ export function watchTree(dir: string, onEvent: (event: WatchEvent) => void, opt
     watchers.delete(status);
     if (identity === undefined) return;
     try {
-      const watcher = watch(statusDir, { persistent: false }, (eventType, name) => report({ statusDir, status, onEvent }, eventType, name));
+      const watcher = watch(statusDir, { persistent: false }, (eventType, name) =>
+        report({ statusDir, status, onEvent }, eventType, name),
+      );
       watcher.on('error', (error) => {
         watchers.delete(status);
         watcher.close();
@@ -74,9 +80,17 @@ export function watchTree(dir: string, onEvent: (event: WatchEvent) => void, opt
 // --- internal ---
 
 /** `dir`: the status directory watched, its status, and where its events go. */
-function report(dir: { statusDir: string; status: Status; onEvent: (event: WatchEvent) => void }, eventType: string, name: string | Buffer | null): void {
+function report(
+  dir: { statusDir: string; status: Status; onEvent: (event: WatchEvent) => void },
+  eventType: string,
+  name: string | Buffer | null,
+): void {
   const { statusDir, status, onEvent } = dir;
-  if (name === null) return safely(onEvent, { type: 'error', error: new Error(`${statusDir}: a watch event without a file name (events may have been lost)`) });
+  if (name === null)
+    return safely(onEvent, {
+      type: 'error',
+      error: new Error(`${statusDir}: a watch event without a file name (events may have been lost)`),
+    });
   const id = toTaskId(name.toString());
   if (!id) return;
   const path = join(statusDir, `${id}.md`);

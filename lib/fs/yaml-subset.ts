@@ -9,7 +9,11 @@
  * reads thousands of files: js-yaml's parser was most of the time it took.
  */
 export function parseYamlSubset(text: string): Record<string, unknown> | null {
-  if (/[^\x20-\x7e\n]/.test(text) || /["#&*!%@`|>{}[\]\\]/.test(text.replaceAll('{}', '').replaceAll('[]', '').replace(QUOTED_G, "''"))) return null;
+  if (
+    /[^\x20-\x7e\n]/.test(text) ||
+    /["#&*!%@`|>{}[\]\\]/.test(text.replaceAll('{}', '').replaceAll('[]', '').replace(QUOTED_G, "''"))
+  )
+    return null;
   const lines = text.split('\n').filter((line) => line !== '');
   if (!lines.length) return null;
   const at = { line: 0 };
@@ -79,7 +83,8 @@ function toMapping(doc: Doc, indent: number, depth: number): unknown {
 function toBlock(doc: Doc, parent: number, depth: number): unknown {
   const { lines, at } = doc;
   const next = lines[at.line];
-  if (next === undefined || indentOf(next) <= parent) return next !== undefined && next.startsWith('-', parent) ? NOT_SUBSET : null;
+  if (next === undefined || indentOf(next) <= parent)
+    return next !== undefined && next.startsWith('-', parent) ? NOT_SUBSET : null;
   if (depth + 1 >= MAX_DEPTH) return NOT_SUBSET;
   const indent = indentOf(next);
   if (!next.startsWith('-', indent)) return toMapping(doc, indent, depth + 1);

@@ -20,18 +20,32 @@ export function breakCycles(records: SourceRecord[]): BrokenCycle[] {
   const index = new Map<string, number>();
   records.forEach((record, i) => index.set(record.sourceId, i));
   const broken: BrokenCycle[] = [];
-  const depsOf = (i: number) => records[i]!.dependsOn.map((dep) => index.get(dep)).filter((at): at is number => at !== undefined);
+  const depsOf = (i: number) =>
+    records[i]!.dependsOn.map((dep) => index.get(dep)).filter((at): at is number => at !== undefined);
   for (const [from, to, cycle] of findBackEdges(records.length, depsOf)) {
     const record = records[from]!;
     const dropped = records[to]!.sourceId;
     records[from] = { ...record, dependsOn: record.dependsOn.filter((dep) => dep !== dropped) };
-    broken.push({ sourceId: record.sourceId, kind: 'dependency', dropped, cycle: cycle.map((i) => records[i]!.sourceId) });
+    broken.push({
+      sourceId: record.sourceId,
+      kind: 'dependency',
+      dropped,
+      cycle: cycle.map((i) => records[i]!.sourceId),
+    });
   }
-  const parentOf = (i: number) => { const at = records[i]!.parentId === undefined ? undefined : index.get(records[i]!.parentId!); return at === undefined ? [] : [at]; };
+  const parentOf = (i: number) => {
+    const at = records[i]!.parentId === undefined ? undefined : index.get(records[i]!.parentId!);
+    return at === undefined ? [] : [at];
+  };
   for (const [from, to, cycle] of findBackEdges(records.length, parentOf)) {
     const { parentId: _parent, ...record } = records[from]!;
     records[from] = record;
-    broken.push({ sourceId: record.sourceId, kind: 'parent', dropped: records[to]!.sourceId, cycle: cycle.map((i) => records[i]!.sourceId) });
+    broken.push({
+      sourceId: record.sourceId,
+      kind: 'parent',
+      dropped: records[to]!.sourceId,
+      cycle: cycle.map((i) => records[i]!.sourceId),
+    });
   }
   return broken;
 }

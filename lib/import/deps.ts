@@ -23,7 +23,13 @@ export function rewriteDeps(deps: readonly string[], ctx: RewriteContext): { dep
   for (const dep of deps) {
     const mapped = toMappedId(dep, ids, map);
     const raw = scope && dep.startsWith(scope) ? dep.slice(scope.length) : dep;
-    const id = mapped ?? (isSafeId(raw) ? raw : String(raw).replace(/[^A-Za-z0-9._-]/g, '-').replace(/^[^A-Za-z0-9]+/, '') || 'unknown');
+    const id =
+      mapped ??
+      (isSafeId(raw)
+        ? raw
+        : String(raw)
+            .replace(/[^A-Za-z0-9._-]/g, '-')
+            .replace(/^[^A-Za-z0-9]+/, '') || 'unknown');
     if (!mapped && !planned.has(dep)) dangling.push(id); // a task of this import without an id yet (a dry run) is not dangling
     if (!dependsOn.includes(id)) dependsOn.push(id);
   }

@@ -29,15 +29,27 @@ export interface ExportOptions {
 }
 
 /** Reads every task of the chosen statuses (invalid files are left out and returned apart). */
-export async function exportTasks(store: Store, options: ExportOptions = {}): Promise<{ document: ExportDocument; invalid: { path: string; message: string }[] }> {
+export async function exportTasks(
+  store: Store,
+  options: ExportOptions = {},
+): Promise<{ document: ExportDocument; invalid: { path: string; message: string }[] }> {
   const listing = await store.list(options.statuses ?? STATUSES);
   const events = options.withEvents ? groupByTask(await readEvents(store.paths.root)) : null;
   const tasks = listing.tasks.map((stored): ExportedTask => {
-    const out: ExportedTask = { id: stored.task.id, status: stored.status, path: relative(store.paths.root, stored.path), frontmatter: toOrderedTask(stored.task), body: stored.body };
+    const out: ExportedTask = {
+      id: stored.task.id,
+      status: stored.status,
+      path: relative(store.paths.root, stored.path),
+      frontmatter: toOrderedTask(stored.task),
+      body: stored.body,
+    };
     if (events) out.events = events.get(stored.task.id) ?? [];
     return out;
   });
-  const invalid = listing.invalid.map(({ path, message }) => ({ path: relative(store.paths.root, path), message: message.replace(`${path}: `, '') }));
+  const invalid = listing.invalid.map(({ path, message }) => ({
+    path: relative(store.paths.root, path),
+    message: message.replace(`${path}: `, ''),
+  }));
   return { document: { format: 'svc-export', version: 1, exportedAt: store.clock().toISOString(), tasks }, invalid };
 }
 

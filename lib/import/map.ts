@@ -39,7 +39,11 @@ export async function loadMap(paths: Paths, system: string): Promise<ImportMap> 
     if (typeof data.entries !== 'object' || data.entries === null) throw new Error('no `entries` object');
     return { system, entries: Object.assign(Object.create(null) as Record<string, MapEntry>, data.entries) };
   } catch (err) {
-    throw new SvcError('validation_error', `${path}: not an import map (${describeError(err)}).`, 'Restore it from version control, or move it away to import everything anew (which creates the tasks again).');
+    throw new SvcError(
+      'validation_error',
+      `${path}: not an import map (${describeError(err)}).`,
+      'Restore it from version control, or move it away to import everything anew (which creates the tasks again).',
+    );
   }
 }
 
@@ -51,5 +55,14 @@ export async function saveMap(paths: Paths, map: ImportMap): Promise<void> {
 
 /** A stable hash of a plain value (keys sorted), to tell whether something changed. */
 export function toHash(value: unknown): string {
-  return createHash('sha256').update(JSON.stringify(value, (_key, v: unknown) => (v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) : v))).digest('hex').slice(0, 16);
+  return createHash('sha256')
+    .update(
+      JSON.stringify(value, (_key, v: unknown) =>
+        v && typeof v === 'object' && !Array.isArray(v)
+          ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+          : v,
+      ),
+    )
+    .digest('hex')
+    .slice(0, 16);
 }

@@ -49,25 +49,41 @@ export interface PlanOptions {
 }
 
 /** Decides, for each record, whether it is new, changed at the source, changed in svc, or unchanged. */
-export async function planImport(store: Store, source: { system: string; read: SourceRead }, options: PlanOptions): Promise<ImportPlan> {
+export async function planImport(
+  store: Store,
+  source: { system: string; read: SourceRead },
+  options: PlanOptions,
+): Promise<ImportPlan> {
   const { system, read } = source;
   const map = await loadMap(store.paths, system);
   const plan: ImportPlan = { system, items: [], problems: [...read.problems], map };
   const ids = new Map<string, string>();
   const taken = new Map<string, string>(); // svc id -> source id, of this import
   const seen = new Set<string>();
-  const wanted = new Set(read.records.map((record) => record.exact?.id ?? record.wantedId).filter((id): id is string => id !== undefined));
-  if (read.records.some((record) => !map.entries[record.sourceId])) await adoptImported(store, { system, map }, options.now);
+  const wanted = new Set(
+    read.records.map((record) => record.exact?.id ?? record.wantedId).filter((id): id is string => id !== undefined),
+  );
+  if (read.records.some((record) => !map.entries[record.sourceId]))
+    await adoptImported(store, { system, map }, options.now);
   const records = [...read.records];
   const cycles = new Map<string, string[]>();
-  for (const broken of breakCycles(records)) cycles.set(broken.sourceId, [...(cycles.get(broken.sourceId) ?? []), describeCycle(broken)]);
+  for (const broken of breakCycles(records))
+    cycles.set(broken.sourceId, [...(cycles.get(broken.sourceId) ?? []), describeCycle(broken)]);
   for (const [at, record] of records.entries()) {
     const sourceHash = toHash(toHashedRecord(read.records[at]!)); // the source as it is, so a second run finds it unchanged
-    const item: PlannedItem = { sourceId: record.sourceId, file: record.file, action: 'create', dangling: [], record, sourceHash };
+    const item: PlannedItem = {
+      sourceId: record.sourceId,
+      file: record.file,
+      action: 'create',
+      dangling: [],
+      record,
+      sourceHash,
+    };
     const broken = cycles.get(record.sourceId);
     if (broken) item.cycles = broken;
     plan.items.push(item);
-    if (seen.has(record.sourceId)) Object.assign(item, { action: 'invalid', reason: `the source has id ${record.sourceId} twice` });
+    if (seen.has(record.sourceId))
+      Object.assign(item, { action: 'invalid', reason: `the source has id ${record.sourceId} twice` });
     seen.add(record.sourceId);
     if (item.action === 'invalid') continue;
     const entry = map.entries[record.sourceId];
@@ -86,7 +102,11 @@ export async function planImport(store: Store, source: { system: string; read: S
 async function judgeExisting(store: Store, item: PlannedItem, entry: ImportMap['entries'][string]): Promise<void> {
   item.id = entry.id;
   const current = await store.get(entry.id).catch(() => null);
-  if (!current) return void Object.assign(item, { action: 'missing', reason: `${entry.id} is no longer in svc; not created again` });
+  if (!current)
+    return void Object.assign(item, {
+      action: 'missing',
+      reason: `${entry.id} is no longer in svc; not created again`,
+    });
   if (entry.sourceHash === item.sourceHash) return void (item.action = 'unchanged');
   const svcHash = toHash(renderTask(current.task, current.body));
   if (svcHash === entry.svcHash) item.action = 'update';
@@ -103,7 +123,12 @@ async function adoptImported(store: Store, source: { system: string; map: Import
   for (const { task, body } of (await store.list()).tasks) {
     const source = task.metadata.source as { system?: unknown; id?: unknown } | undefined;
     if (!source || source.system !== system || typeof source.id !== 'string' || map.entries[source.id]) continue;
-    map.entries[source.id] = { id: task.id, sourceHash: '', svcHash: toHash(renderTask(task, body)), importedAt: now.toISOString() };
+    map.entries[source.id] = {
+      id: task.id,
+      sourceHash: '',
+      svcHash: toHash(renderTask(task, body)),
+      importedAt: now.toISOString(),
+    };
   }
 }
 
@@ -121,33 +146,65 @@ async function pickId(store: Store, item: PlannedItem, ctx: PickContext): Promis
   const wanted = item.record.exact?.id ?? item.record.wantedId;
   if (wanted && item.record.exact && (await isSameTask(store, wanted, item.record))) {
     // Already there exactly as exported (an interrupted import, or the same export twice): nothing to write.
-    map.entries[item.sourceId] = { id: wanted, sourceHash: item.sourceHash, svcHash: toHash(renderTask(item.record.exact!, item.record.body)), importedAt: now.toISOString() };
+    map.entries[item.sourceId] = {
+      id: wanted,
+      sourceHash: item.sourceHash,
+      svcHash: toHash(renderTask(item.record.exact!, item.record.body)),
+      importedAt: now.toISOString(),
+    };
     return void Object.assign(item, { id: wanted, action: 'unchanged' });
   }
-  if (wanted && !taken.has(wanted) && (await findTaskFiles(store.paths, wanted)).length === 0) return void (item.id = wanted);
+  if (wanted && !taken.has(wanted) && (await findTaskFiles(store.paths, wanted)).length === 0)
+    return void (item.id = wanted);
   const holder = wanted === undefined ? undefined : taken.get(wanted);
-  if (wanted) item.reason = `id clash: ${wanted} is taken ${holder ? `by ${holder} of this import` : 'in svc'}, so it gets a new id`;
+  if (wanted)
+    item.reason = `id clash: ${wanted} is taken ${holder ? `by ${holder} of this import` : 'in svc'}, so it gets a new id`;
   // A new id never takes one that another entry of this import keeps.
-  if (reserve) do item.id = await allocateId(store.paths, now); while (claimed.has(item.id) || taken.has(item.id));
+  if (reserve)
+    do item.id = await allocateId(store.paths, now);
+    while (claimed.has(item.id) || taken.has(item.id));
 }
 
 async function isSameTask(store: Store, id: string, record: SourceRecord): Promise<boolean> {
   const current = await store.get(id).catch(() => null);
-  return current !== null && current.task.id === id && renderTask(current.task, current.body) === renderTask(record.exact!, record.body);
+  return (
+    current !== null &&
+    current.task.id === id &&
+    renderTask(current.task, current.body) === renderTask(record.exact!, record.body)
+  );
 }
 
 /** Builds the task of an entry to create; `known`: the source, the svc ids given, the map, the source ids this run creates. */
-function buildTask(item: PlannedItem, known: { system: string; ids: ReadonlyMap<string, string>; map: ImportMap; planned: ReadonlySet<string> }, options: PlanOptions): void {
+function buildTask(
+  item: PlannedItem,
+  known: { system: string; ids: ReadonlyMap<string, string>; map: ImportMap; planned: ReadonlySet<string> },
+  options: PlanOptions,
+): void {
   const { system, ids, map, planned } = known;
   const scope = item.record.scope;
   const deps = rewriteDeps(item.record.dependsOn, { ids, map, planned, ...(scope ? { scope } : {}) });
   item.dangling = deps.dangling;
-  const parentId = item.record.parentId === undefined ? undefined : rewriteDeps([item.record.parentId], { ids, map, ...(scope ? { scope } : {}) }).dependsOn[0];
+  const parentId =
+    item.record.parentId === undefined
+      ? undefined
+      : rewriteDeps([item.record.parentId], { ids, map, ...(scope ? { scope } : {}) }).dependsOn[0];
   try {
-    const task = toNewTask(item, system, { dependsOn: deps.dependsOn, parentId, project: options.project, now: options.now });
+    const task = toNewTask(item, system, {
+      dependsOn: deps.dependsOn,
+      parentId,
+      project: options.project,
+      now: options.now,
+    });
     renderTask(parseTask(task, item.file), toImportBody(item.record, system, task.id), item.file);
     item.task = task;
   } catch (err) {
-    Object.assign(item, { action: 'invalid', id: undefined, reason: describeError(err).replace(`${item.file}: `, '').replace(/:\s*\n\s*/g, ': ').replace(/\s*\n\s*/g, '; ') });
+    Object.assign(item, {
+      action: 'invalid',
+      id: undefined,
+      reason: describeError(err)
+        .replace(`${item.file}: `, '')
+        .replace(/:\s*\n\s*/g, ': ')
+        .replace(/\s*\n\s*/g, '; '),
+    });
   }
 }

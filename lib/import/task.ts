@@ -28,14 +28,32 @@ export function toNewTask(item: { id?: string; record: SourceRecord }, system: s
     return task;
   }
   const stamp = options.now.toISOString();
-  const source: Record<string, unknown> = { system, id: record.sourceId, ...(record.url ? { url: record.url } : {}), importedAt: stamp };
+  const source: Record<string, unknown> = {
+    system,
+    id: record.sourceId,
+    ...(record.url ? { url: record.url } : {}),
+    importedAt: stamp,
+  };
   const task: Task = {
-    schemaVersion: 1, id, project: options.project ?? record.project ?? 'default', title: record.title.trim(), status: record.status,
-    priority: record.priority ?? DEFAULT_PRIORITY, routing: record.tags?.length ? { tags: record.tags } : {}, createdAt: record.createdAt ?? stamp,
-    updatedAt: stamp, lastTransitionAt: stamp, createdBy: `import:${system}`, dependsOn: options.dependsOn,
+    schemaVersion: 1,
+    id,
+    project: options.project ?? record.project ?? 'default',
+    title: record.title.trim(),
+    status: record.status,
+    priority: record.priority ?? DEFAULT_PRIORITY,
+    routing: record.tags?.length ? { tags: record.tags } : {},
+    createdAt: record.createdAt ?? stamp,
+    updatedAt: stamp,
+    lastTransitionAt: stamp,
+    createdBy: `import:${system}`,
+    dependsOn: options.dependsOn,
     metadata: { source, ...(record.extra && Object.keys(record.extra).length ? { [system]: record.extra } : {}) },
   };
-  if (record.fields) Object.assign(task, record.fields, { routing: { ...record.fields.routing, ...task.routing }, metadata: { ...record.fields.metadata, ...task.metadata } });
+  if (record.fields)
+    Object.assign(task, record.fields, {
+      routing: { ...record.fields.routing, ...task.routing },
+      metadata: { ...record.fields.metadata, ...task.metadata },
+    });
   if (options.parentId !== undefined) task.parentId = options.parentId;
   return task;
 }

@@ -33,9 +33,15 @@ export function startMcpServer(options: McpServerOptions): McpServerHandle {
   const onError = options.onError;
   const onEventError = onError
     ? (err: unknown, _pending: number, spooledTo?: string) =>
-        onError(new Error(`a change was made, but its event could not be appended to the event log: ${describeError(err)}${spooledTo ? ` (kept in ${spooledTo} and appended later)` : ''}`))
+        onError(
+          new Error(
+            `a change was made, but its event could not be appended to the event log: ${describeError(err)}${spooledTo ? ` (kept in ${spooledTo} and appended later)` : ''}`,
+          ),
+        )
     : undefined;
-  const ctx: ToolContext = { store: createStore({ root: options.root, spoolEvents: true, ...(onEventError ? { onEventError } : {}) }) };
+  const ctx: ToolContext = {
+    store: createStore({ root: options.root, spoolEvents: true, ...(onEventError ? { onEventError } : {}) }),
+  };
   let markClosed!: () => void;
   const closed = new Promise<void>((resolve) => (markClosed = resolve));
   const transport = new ClosingTransport(options.stdin, options.stdout, () => markClosed());
@@ -55,7 +61,10 @@ export function startMcpServer(options: McpServerOptions): McpServerHandle {
 /** One MCP server instance listing `tools` (with their generated JSON schemas) and calling them on `ctx`. */
 export function createToolServer(tools: readonly ToolDef[], ctx: ToolContext, version: string): Server {
   const server = new Server({ name: 'svc', version }, { capabilities: { tools: {} } });
-  const listed = toToolManifest(tools).map((entry) => ({ ...entry, inputSchema: entry.inputSchema as Tool['inputSchema'] }));
+  const listed = toToolManifest(tools).map((entry) => ({
+    ...entry,
+    inputSchema: entry.inputSchema as Tool['inputSchema'],
+  }));
   server.setRequestHandler('tools/list', () => ({ tools: listed }));
   server.setRequestHandler('tools/call', async (request) => {
     const result = await callTool(tools, request.params, ctx);
@@ -65,10 +74,17 @@ export function createToolServer(tools: readonly ToolDef[], ctx: ToolContext, ve
 }
 
 /** Runs one tool and shapes the answer: structured content plus a text rendering, or a tool error. */
-export async function callTool(tools: readonly ToolDef[], { name, arguments: args }: { name: string; arguments?: unknown }, ctx: ToolContext): Promise<CallToolResult> {
+export async function callTool(
+  tools: readonly ToolDef[],
+  { name, arguments: args }: { name: string; arguments?: unknown },
+  ctx: ToolContext,
+): Promise<CallToolResult> {
   try {
     const result = await invokeTool(tools, { tool: name, params: args ?? {} }, ctx);
-    return { content: [{ type: 'text', text: JSON.stringify(result, null, 2) }], structuredContent: result as Record<string, unknown> };
+    return {
+      content: [{ type: 'text', text: JSON.stringify(result, null, 2) }],
+      structuredContent: result as Record<string, unknown>,
+    };
   } catch (err) {
     const error = toSvcError(err);
     const text = `${error.code}: ${error.message}${error.hint ? `\nhint: ${error.hint}` : ''}`;

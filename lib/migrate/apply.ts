@@ -38,7 +38,15 @@ export interface ApplyOptions {
 export async function applyMigrations(paths: Paths, plan: MigrationPlan, options: ApplyOptions): Promise<MigrationRun> {
   const at = options.now.toISOString();
   const backup = join(paths.backups, at.replace(/[:.]/g, '-'));
-  const run: MigrationRun = { at, by: options.actor, version: plan.version, steps: [], files: [], skipped: [], backup: null };
+  const run: MigrationRun = {
+    at,
+    by: options.actor,
+    version: plan.version,
+    steps: [],
+    files: [],
+    skipped: [],
+    backup: null,
+  };
   for (const planned of plan.files) {
     const path = join(paths.root, planned.file);
     const status = planned.file.split('/')[1] as PlannedFile['status'];
@@ -55,7 +63,14 @@ export async function applyMigrations(paths: Paths, plan: MigrationPlan, options
       continue;
     }
     run.files.push({ file: planned.file, from: planned.from, to: planned.to, changes: planned.changes });
-    await options.events.record(options.now, [{ type: 'task.migrated', taskId: planned.id, actor: options.actor, payload: { from: planned.from, to: planned.to, changes: planned.changes } }]);
+    await options.events.record(options.now, [
+      {
+        type: 'task.migrated',
+        taskId: planned.id,
+        actor: options.actor,
+        payload: { from: planned.from, to: planned.to, changes: planned.changes },
+      },
+    ]);
   }
   if (!run.files.length) return run;
   run.backup = backup.slice(paths.root.length + 1);

@@ -42,14 +42,17 @@ export async function planMigrations(paths: Paths): Promise<MigrationPlan> {
     for (const status of statuses) {
       const path = paths.taskFile(status, id);
       const file = relative(paths.root, path);
-      const found = await planFile(path, { file, id, status }).catch((err: unknown) => ({ reason: `cannot be read as a task file: ${toReason(err, file)}` }));
+      const found = await planFile(path, { file, id, status }).catch((err: unknown) => ({
+        reason: `cannot be read as a task file: ${toReason(err, file)}`,
+      }));
       if (!found) continue;
       if ('newer' in found) plan.newer.push({ file, version: found.newer });
       else if ('reason' in found) plan.failed.push({ file, reason: found.reason });
       else plan.files.push(found);
     }
   }
-  for (const list of [plan.files, plan.newer, plan.failed]) list.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
+  for (const list of [plan.files, plan.newer, plan.failed])
+    list.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
   return plan;
 }
 
@@ -61,17 +64,23 @@ export interface PlannedFile {
 }
 
 /** Plans one file again (under its lock, before it is written): null when it needs nothing now. */
-export async function planFile(path: string, { file, id, status }: PlannedFile): Promise<FileMigration | { newer: number } | { reason: string } | null> {
+export async function planFile(
+  path: string,
+  { file, id, status }: PlannedFile,
+): Promise<FileMigration | { newer: number } | { reason: string } | null> {
   const { text, stamp } = await readStamped(path);
   if (text.startsWith(CURRENT_PREFIX)) return null; // what svc writes: no YAML to parse on the daemon's start
   const parsed = hasFrontmatter(text) ? parseFrontmatter(text, file) : { data: {}, body: text.replace(/^\uFEFF/, '') }; // a Markdown file alone: every field from its defaults
   const from = toSchemaVersion(parsed.data);
-  if (from === null) return { reason: `schemaVersion ${JSON.stringify(parsed.data.schemaVersion)} is not a version number` };
+  if (from === null)
+    return { reason: `schemaVersion ${JSON.stringify(parsed.data.schemaVersion)} is not a version number` };
   if (from === TASK_SCHEMA_VERSION) return null; // no step changes it; svc doctor reports it if it is invalid
   if (from > TASK_SCHEMA_VERSION) return { newer: from };
   const data = { ...parsed.data };
   const mtime = (await lstat(path)).mtime;
-  const changes = MIGRATIONS.filter((step) => step.version > from).flatMap((step) => step.apply(data, { id, status, mtime, body: parsed.body }));
+  const changes = MIGRATIONS.filter((step) => step.version > from).flatMap((step) =>
+    step.apply(data, { id, status, mtime, body: parsed.body }),
+  );
   try {
     const after = renderTask(parseTask(data, file), parsed.body, file);
     return { file, id, from, to: TASK_SCHEMA_VERSION, changes, before: text, after, stamp };
@@ -88,5 +97,8 @@ function hasFrontmatter(text: string): boolean {
 }
 
 function toReason(err: unknown, file: string): string {
-  return describeError(err).replace(`${file}: `, '').replace(/:\s*\n\s*/g, ': ').replace(/\s*\n\s*/g, '; ');
+  return describeError(err)
+    .replace(`${file}: `, '')
+    .replace(/:\s*\n\s*/g, ': ')
+    .replace(/\s*\n\s*/g, '; ');
 }

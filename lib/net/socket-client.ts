@@ -44,7 +44,8 @@ export interface SocketClient {
 
 /** Builds the client that every caller of the daemon's socket uses, wording failures with `toUnreachable`. */
 export function createSocketClient(toUnreachable: ToUnreachable): SocketClient {
-  const send = (socketPath: string, call: SocketCall, options: SocketRequestOptions = {}) => sendRequest(socketPath, call, { ...options, toUnreachable });
+  const send = (socketPath: string, call: SocketCall, options: SocketRequestOptions = {}) =>
+    sendRequest(socketPath, call, { ...options, toUnreachable });
   return {
     request: send,
     async invoke(socketPath, call, options) {
@@ -60,14 +61,23 @@ export function createSocketClient(toUnreachable: ToUnreachable): SocketClient {
 export function toAnswerError(status: number, body: unknown): SvcError {
   const error = (body as { error?: { code?: string; message?: string; hint?: string } } | null)?.error;
   const code = error?.code && Object.hasOwn(ERROR_STATUS, error.code) ? (error.code as ErrorCode) : 'internal';
-  return new SvcError(code, error?.message ?? `The svc daemon answered HTTP ${status} without an error body.`, error?.hint);
+  return new SvcError(
+    code,
+    error?.message ?? `The svc daemon answered HTTP ${status} without an error body.`,
+    error?.hint,
+  );
 }
 
 // --- internal ---
 
-function sendRequest(socketPath: string, { method, path, body }: SocketCall, options: SocketRequestOptions & { toUnreachable: ToUnreachable }): Promise<SocketResponse> {
+function sendRequest(
+  socketPath: string,
+  { method, path, body }: SocketCall,
+  options: SocketRequestOptions & { toUnreachable: ToUnreachable },
+): Promise<SocketResponse> {
   const { toUnreachable } = options;
-  const payload = body === undefined ? undefined : typeof body === 'string' || Buffer.isBuffer(body) ? body : JSON.stringify(body);
+  const payload =
+    body === undefined ? undefined : typeof body === 'string' || Buffer.isBuffer(body) ? body : JSON.stringify(body);
   const headers: Record<string, string | number> = { ...options.headers };
   if (payload !== undefined) {
     headers['content-type'] = 'application/json';
@@ -75,14 +85,25 @@ function sendRequest(socketPath: string, { method, path, body }: SocketCall, opt
   }
   return new Promise((resolve, reject) => {
     const fail = (err: Error) => reject(toUnreachable(err, socketPath));
-    const req = request({ socketPath, method, path, headers, agent: false, ...(options.signal ? { signal: options.signal } : {}) }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('error', fail);
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: parseBody(Buffer.concat(chunks).toString('utf8')), headers: res.headers }));
-    });
+    const req = request(
+      { socketPath, method, path, headers, agent: false, ...(options.signal ? { signal: options.signal } : {}) },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('error', fail);
+        res.on('end', () =>
+          resolve({
+            status: res.statusCode ?? 0,
+            body: parseBody(Buffer.concat(chunks).toString('utf8')),
+            headers: res.headers,
+          }),
+        );
+      },
+    );
     const timeoutMs = options.timeoutMs ?? 30_000;
-    req.setTimeout(timeoutMs, () => req.destroy(Object.assign(new Error(`no answer within ${timeoutMs} ms`), { code: 'ETIMEDOUT' })));
+    req.setTimeout(timeoutMs, () =>
+      req.destroy(Object.assign(new Error(`no answer within ${timeoutMs} ms`), { code: 'ETIMEDOUT' })),
+    );
     req.on('error', fail);
     req.end(payload);
   });

@@ -28,6 +28,9 @@ export async function readIfExists(file: string): Promise<string | null> {
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') return null;
-    throw new SvcError('unavailable', `${file}: cannot be read (${code ?? String(err)}).`, { hint: 'Check that the path is a readable file.', cause: err });
+    throw new SvcError('unavailable', `${file}: cannot be read (${code ?? String(err)}).`, {
+      hint: 'Check that the path is a readable file.',
+      cause: err,
+    });
   }
 }

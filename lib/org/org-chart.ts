@@ -26,7 +26,11 @@ export async function loadOrgFile(file: string, options: WorkspaceCheckOptions =
  */
 export function validateOrg(data: unknown, source: string, options: WorkspaceCheckOptions = {}): OrgChart {
   const result = OrgChartSchema.safeParse(data, { error: describeIssue });
-  const problems = [...(result.success ? [] : toProblems(result.error.issues)), ...checkReferences(data), ...checkWorkspaces(data, options)];
+  const problems = [
+    ...(result.success ? [] : toProblems(result.error.issues)),
+    ...checkReferences(data),
+    ...checkWorkspaces(data, options),
+  ];
   if (problems.length || !result.success) throwProblems(problems, { source, what: 'org chart', hint: HINT });
   return result.data;
 }

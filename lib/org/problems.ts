@@ -48,7 +48,9 @@ export function throwProblems(problems: readonly Problem[], { source, what, hint
 
 /** A plain mapping of string keys, or null. */
 export function asRecord(value: unknown): Record<string, unknown> | null {
-  return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
+  return value !== null && typeof value === 'object' && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : null;
 }
 
 /** The entries of an array that are mappings, with their index; nothing for a non-array. */

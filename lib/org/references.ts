@@ -34,7 +34,11 @@ function duplicates(list: string, what: string, entries: Array<[number, Record<s
     if (typeof entry.id !== 'string') continue;
     const seen = first.get(entry.id);
     if (seen === undefined) first.set(entry.id, i);
-    else problems.push({ path: `${list}[${i}].id`, problem: `duplicate ${what} id ${JSON.stringify(entry.id)} (first at ${list}[${seen}])` });
+    else
+      problems.push({
+        path: `${list}[${i}].id`,
+        problem: `duplicate ${what} id ${JSON.stringify(entry.id)} (first at ${list}[${seen}])`,
+      });
   }
   return problems;
 }
@@ -42,11 +46,16 @@ function duplicates(list: string, what: string, entries: Array<[number, Record<s
 function checkTeam(path: string, team: Record<string, unknown>, agentIds: string[]): Problem[] {
   const problems: Problem[] = [];
   if (Array.isArray(team.members)) {
-    team.members.forEach((member, j) => problems.push(...unknownRef(`${path}.members[${j}]`, member, { what: 'agent', ids: agentIds })));
+    team.members.forEach((member, j) =>
+      problems.push(...unknownRef(`${path}.members[${j}]`, member, { what: 'agent', ids: agentIds })),
+    );
   }
   problems.push(...unknownRef(`${path}.orchestrator`, team.orchestrator, { what: 'agent', ids: agentIds }));
   if (team.murmur !== undefined && (typeof team.orchestrator !== 'string' || !team.orchestrator)) {
-    problems.push({ path: `${path}.orchestrator`, problem: 'required when murmur is configured (the agent that receives review tasks)' });
+    problems.push({
+      path: `${path}.orchestrator`,
+      problem: 'required when murmur is configured (the agent that receives review tasks)',
+    });
   }
   return problems;
 }
@@ -57,7 +66,9 @@ function checkRoles(roles: unknown, agentIds: string[]): Problem[] {
   return Object.entries(record).flatMap(([name, role]) => {
     const agents = asRecord(role)?.agents;
     if (!Array.isArray(agents)) return [];
-    return agents.flatMap((agent, j) => unknownRef(`roles.${name}.agents[${j}]`, agent, { what: 'agent', ids: agentIds }));
+    return agents.flatMap((agent, j) =>
+      unknownRef(`roles.${name}.agents[${j}]`, agent, { what: 'agent', ids: agentIds }),
+    );
   });
 }
 

@@ -5,7 +5,8 @@ import { unknownWorkspace } from './workspaces.js';
 import type { Agent, OrgChart } from './schema.js';
 
 /** The routing fields that choose an agent (a task's `routing`, or any plain object of that shape). */
-export type RoutingFields = Pick<Routing, 'agent' | 'role' | 'team' | 'tags'> & Pick<Partial<Routing>, 'workspace' | 'verify'>;
+export type RoutingFields = Pick<Routing, 'agent' | 'role' | 'team' | 'tags'> &
+  Pick<Partial<Routing>, 'workspace' | 'verify'>;
 
 /** What to route: the task's routing and, for a gated task, the current gate's role. */
 export interface RouteRequest {
@@ -30,7 +31,8 @@ export function routeTask(request: RouteRequest, org: OrgChart | null, load: Age
   const { agent } = request.routing;
   if (agent) return routeNamed(agent, org);
   if (!hasRoute(request.routing) && !request.gateRole) return { none: 'the task names no agent, role, team or tags' };
-  if (!org) return { none: 'no org chart: only routing.agent can be resolved (role, team and tags need org/org-chart.yaml)' };
+  if (!org)
+    return { none: 'no org chart: only routing.agent can be resolved (role, team and tags need org/org-chart.yaml)' };
   const pool = toCandidates(request, org);
   if ('none' in pool) return pool;
   const active = pool.agents.filter((candidate) => candidate.active);
@@ -46,7 +48,11 @@ export function hasRoute(routing: RoutingFields): boolean {
 /** Throws `validation_error` listing the known ones when an org chart exists but does not know the named agent, role or team. */
 export function assertKnownRouting(routing: RoutingFields, org: OrgChart | null): void {
   if (!org && (routing.workspace || routing.verify?.length)) {
-    throw new SvcError('validation_error', 'This task names a workspace or checks, and there is no org chart to define them.', 'Define them under aof.workspaces and aof.checks in org/org-chart.yaml (docs/workspaces.md).');
+    throw new SvcError(
+      'validation_error',
+      'This task names a workspace or checks, and there is no org chart to define them.',
+      'Define them under aof.workspaces and aof.checks in org/org-chart.yaml (docs/workspaces.md).',
+    );
   }
   if (!org) return;
   const problems: string[] = [];
@@ -58,7 +64,11 @@ export function assertKnownRouting(routing: RoutingFields, org: OrgChart | null)
   if (routing.team && !teams.includes(routing.team)) problems.push(unknown('team', routing.team, teams));
   problems.push(...unknownWorkspaceOrChecks(routing, org));
   if (!problems.length) return;
-  throw new SvcError('validation_error', `The org chart does not know this routing:\n${problems.join('\n')}`, 'Name an agent, role, team, workspace or check of org/org-chart.yaml, or add it there (checks are defined by the operator, under aof.checks).');
+  throw new SvcError(
+    'validation_error',
+    `The org chart does not know this routing:\n${problems.join('\n')}`,
+    'Name an agent, role, team, workspace or check of org/org-chart.yaml, or add it there (checks are defined by the operator, under aof.checks).',
+  );
 }
 
 // --- internal ---
@@ -67,10 +77,14 @@ export function assertKnownRouting(routing: RoutingFields, org: OrgChart | null)
 function unknownWorkspaceOrChecks(routing: RoutingFields, org: OrgChart): string[] {
   const problems: string[] = [];
   const workspaces = Object.keys(org.aof.workspaces);
-  if (routing.workspace && routing.workspace !== 'parent' && !workspaces.includes(routing.workspace)) problems.push(`  routing.workspace: ${unknownWorkspace(routing.workspace, workspaces)}`);
+  if (routing.workspace && routing.workspace !== 'parent' && !workspaces.includes(routing.workspace))
+    problems.push(`  routing.workspace: ${unknownWorkspace(routing.workspace, workspaces)}`);
   const checks = Object.keys(org.aof.checks);
   for (const name of routing.verify ?? []) {
-    if (!checks.includes(name)) problems.push(`  routing.verify: unknown check ${JSON.stringify(name)} (org chart checks: ${checks.length ? checks.join(', ') : 'none declared under aof.checks'}).${toDidYouMean(name, checks)}`);
+    if (!checks.includes(name))
+      problems.push(
+        `  routing.verify: unknown check ${JSON.stringify(name)} (org chart checks: ${checks.length ? checks.join(', ') : 'none declared under aof.checks'}).${toDidYouMean(name, checks)}`,
+      );
   }
   return problems;
 }
@@ -80,7 +94,10 @@ type Pool = { agents: Agent[]; label: string } | { none: string };
 function routeNamed(agent: string, org: OrgChart | null): Route {
   if (!org) return { agent };
   const found = org.agents.find((a) => a.id === agent);
-  if (!found) return { none: `agent ${JSON.stringify(agent)} is not in the org chart (known agents: ${list(org.agents.map((a) => a.id))})` };
+  if (!found)
+    return {
+      none: `agent ${JSON.stringify(agent)} is not in the org chart (known agents: ${list(org.agents.map((a) => a.id))})`,
+    };
   if (!found.active) return { none: `agent ${JSON.stringify(agent)} is inactive` };
   return { agent };
 }
@@ -92,19 +109,30 @@ function toCandidates(request: RouteRequest, org: OrgChart): Pool {
   if (routing.team) return teamAgents(routing.team, org);
   const tags = routing.tags ?? [];
   const agents = org.agents.filter((a) => tags.every((tag) => a.capabilities.includes(tag)));
-  return agents.length ? { agents, label: `tags [${tags.join(', ')}]` } : { none: `no agent has every capability of tags [${tags.join(', ')}]` };
+  return agents.length
+    ? { agents, label: `tags [${tags.join(', ')}]` }
+    : { none: `no agent has every capability of tags [${tags.join(', ')}]` };
 }
 
 function roleAgents(role: string, org: OrgChart, what: string): Pool {
   const def = Object.hasOwn(org.roles, role) ? org.roles[role] : undefined;
-  if (!def) return { none: `${what} ${JSON.stringify(role)} is not in the org chart (known roles: ${list(Object.keys(org.roles))})` };
+  if (!def)
+    return {
+      none: `${what} ${JSON.stringify(role)} is not in the org chart (known roles: ${list(Object.keys(org.roles))})`,
+    };
   return { agents: org.agents.filter((a) => def.agents.includes(a.id)), label: `${what} ${JSON.stringify(role)}` };
 }
 
 function teamAgents(teamId: string, org: OrgChart): Pool {
   const team = org.teams.find((t) => t.id === teamId);
-  if (!team) return { none: `team ${JSON.stringify(teamId)} is not in the org chart (known teams: ${list(org.teams.map((t) => t.id))})` };
-  return { agents: org.agents.filter((a) => team.members.includes(a.id) || a.team === teamId), label: `team ${JSON.stringify(teamId)}` };
+  if (!team)
+    return {
+      none: `team ${JSON.stringify(teamId)} is not in the org chart (known teams: ${list(org.teams.map((t) => t.id))})`,
+    };
+  return {
+    agents: org.agents.filter((a) => team.members.includes(a.id) || a.team === teamId),
+    label: `team ${JSON.stringify(teamId)}`,
+  };
 }
 
 function pickLeastBusy(agents: Agent[], org: OrgChart, load: AgentLoad): Agent {

@@ -2,29 +2,43 @@ import * as z from 'zod';
 import { isSafeId } from '../core/ids.js';
 import { DEFAULT_BRANCH_TEMPLATE } from '../core/branch-template.js';
 
-const id = z.string().min(1, 'must not be empty').refine(isSafeId, 'must be letters, digits, ".", "_" or "-" (no "/", no "..")');
+const id = z
+  .string()
+  .min(1, 'must not be empty')
+  .refine(isSafeId, 'must be letters, digits, ".", "_" or "-" (no "/", no "..")');
 const positiveInt = z.number().int('must be a whole number').positive('must be greater than 0');
 const text = z.string();
 
 /** A strict object: an unknown key is a problem that names it and lists the known ones. */
 function closed<T extends z.core.$ZodLooseShape>(shape: T) {
   const known = Object.keys(shape).join(', ');
-  return z.strictObject(shape, { error: (iss) => (iss.code === 'unrecognized_keys' ? `unknown setting (known: ${known})` : undefined) });
+  return z.strictObject(shape, {
+    error: (iss) => (iss.code === 'unrecognized_keys' ? `unknown setting (known: ${known})` : undefined),
+  });
 }
 
 /** One murmur trigger: the first that fires, in listed order, wins. */
-export const TriggerSchema = z.discriminatedUnion('kind', [
-  closed({ kind: z.literal('queueEmpty') }),
-  closed({ kind: z.literal('completionBatch'), threshold: positiveInt }),
-  closed({ kind: z.literal('interval'), intervalMs: positiveInt }),
-  closed({ kind: z.literal('failureBatch'), threshold: positiveInt }),
-], { error: (iss) => `must be one of queueEmpty, completionBatch, interval, failureBatch (found ${JSON.stringify((iss.input as { kind?: unknown } | undefined)?.kind)})` });
+export const TriggerSchema = z.discriminatedUnion(
+  'kind',
+  [
+    closed({ kind: z.literal('queueEmpty') }),
+    closed({ kind: z.literal('completionBatch'), threshold: positiveInt }),
+    closed({ kind: z.literal('interval'), intervalMs: positiveInt }),
+    closed({ kind: z.literal('failureBatch'), threshold: positiveInt }),
+  ],
+  {
+    error: (iss) =>
+      `must be one of queueEmpty, completionBatch, interval, failureBatch (found ${JSON.stringify((iss.input as { kind?: unknown } | undefined)?.kind)})`,
+  },
+);
 
 /** Murmur review default timeout (30 minutes, wall-clock). */
 export const DEFAULT_REVIEW_TIMEOUT_MS = 30 * 60 * 1000;
 
 /** A context section of a review: `taskSummary` (generated) or the name of a document `org/<name>.md`. */
-const contextSection = z.string().refine(isSafeId, 'must be taskSummary or the name of a document org/<name>.md (letters, digits, ".", "_", "-")');
+const contextSection = z
+  .string()
+  .refine(isSafeId, 'must be taskSummary or the name of a document org/<name>.md (letters, digits, ".", "_", "-")');
 
 /** `teams[].murmur`: triggers (at least one), context sections, review timeout. */
 export const MurmurSchema = closed({
@@ -93,11 +107,25 @@ export const DaemonSettingsSchema = closed({
   agentStopGraceMs: positiveInt.default(10_000),
   runExitGraceMs: positiveInt.default(30_000),
   runLogMaxBytes: positiveInt.default(10 * 1024 * 1024),
-  retryBackoffMs: z.array(z.number().int('must be a whole number of milliseconds').min(0, 'must be 0 or more'), { error: 'must be a list of delays in milliseconds, e.g. [5000, 30000]' })
-    .min(1, 'must list at least one delay').default([5_000, 30_000]),
+  retryBackoffMs: z
+    .array(z.number().int('must be a whole number of milliseconds').min(0, 'must be 0 or more'), {
+      error: 'must be a list of delays in milliseconds, e.g. [5000, 30000]',
+    })
+    .min(1, 'must list at least one delay')
+    .default([5_000, 30_000]),
   gatewayUrl: z.url({ error: 'must be a URL such as http://127.0.0.1:18789' }).optional(),
-  healthPort: z.number().int('must be a whole number').min(1, 'must be a port from 1 to 65535').max(65535, 'must be a port from 1 to 65535').optional(),
-  webPort: z.number().int('must be a whole number').min(1, 'must be a port from 1 to 65535').max(65535, 'must be a port from 1 to 65535').optional(),
+  healthPort: z
+    .number()
+    .int('must be a whole number')
+    .min(1, 'must be a port from 1 to 65535')
+    .max(65535, 'must be a port from 1 to 65535')
+    .optional(),
+  webPort: z
+    .number()
+    .int('must be a whole number')
+    .min(1, 'must be a port from 1 to 65535')
+    .max(65535, 'must be a port from 1 to 65535')
+    .optional(),
   dryRun: z.boolean().default(false),
   maxCheckFailures: positiveInt.default(3),
   watchdog: WatchdogSchema.prefault({}),
@@ -107,9 +135,12 @@ export const DaemonSettingsSchema = closed({
 export const ProjectSlaSchema = z.looseObject({
   defaultMaxInProgressMs: positiveInt.optional(),
   researchMaxInProgressMs: positiveInt.optional(),
-  onViolation: z.literal('alert', {
-    error: (iss) => `only "alert" is supported, found ${JSON.stringify(iss.input)} (block and deadletter are reserved for a later phase)`,
-  }).default('alert'),
+  onViolation: z
+    .literal('alert', {
+      error: (iss) =>
+        `only "alert" is supported, found ${JSON.stringify(iss.input)} (block and deadletter are reserved for a later phase)`,
+    })
+    .default('alert'),
   alerting: z.looseObject({ rateLimitMinutes: z.number().positive('must be greater than 0').default(15) }).prefault({}),
 });
 

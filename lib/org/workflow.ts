@@ -25,13 +25,17 @@ export const GateDefSchema = z.looseObject({
 /** The body of a workflow file (under the top key `workflow`). */
 export const WorkflowSchema = z.looseObject({
   name: z.string().min(1, 'must not be empty'),
-  rejectionStrategy: z.literal('origin', { error: (iss) => `must be "origin" (found ${JSON.stringify(iss.input)})` }).default('origin'),
+  rejectionStrategy: z
+    .literal('origin', { error: (iss) => `must be "origin" (found ${JSON.stringify(iss.input)})` })
+    .default('origin'),
   gates: z.array(GateDefSchema).min(1, 'needs at least one gate'),
-  outcomes: z.looseObject({
-    complete: z.literal('advance', { error: 'must be "advance"' }).default('advance'),
-    needs_review: z.literal('reject', { error: 'must be "reject"' }).default('reject'),
-    blocked: z.literal('hold', { error: 'must be "hold"' }).default('hold'),
-  }).prefault({}),
+  outcomes: z
+    .looseObject({
+      complete: z.literal('advance', { error: 'must be "advance"' }).default('advance'),
+      needs_review: z.literal('reject', { error: 'must be "reject"' }).default('reject'),
+      blocked: z.literal('hold', { error: 'must be "hold"' }).default('hold'),
+    })
+    .prefault({}),
 });
 
 const FileSchema = z.looseObject({ workflow: WorkflowSchema });
@@ -48,14 +52,24 @@ export interface WorkflowOptions {
 /** Loads `org/workflows/<name>.yaml`; `not_found` names the known workflows, `validation_error` lists every problem. */
 export async function loadWorkflow(root: string, name: string, options: WorkflowOptions = {}): Promise<Workflow> {
   if (!isSafeId(name)) {
-    throw new SvcError('validation_error', `Invalid workflow name ${JSON.stringify(name)}: names are letters, digits, '.', '_' and '-'.`, 'Set routing.workflow to the name of a file in org/workflows/ without .yaml.');
+    throw new SvcError(
+      'validation_error',
+      `Invalid workflow name ${JSON.stringify(name)}: names are letters, digits, '.', '_' and '-'.`,
+      'Set routing.workflow to the name of a file in org/workflows/ without .yaml.',
+    );
   }
   const file = toWorkflowFile(root, name);
   const text = await readIfExists(file);
   if (text === null) {
     const known = await listWorkflows(root);
-    const hint = known.length ? `Known workflows: ${known.join(', ')}.` : 'No workflows exist yet: copy templates/workflows/implement-review.yaml into org/workflows/.';
-    throw new SvcError('not_found', `Workflow ${JSON.stringify(name)} not found: ${file} does not exist.${toDidYouMean(name, known)}`, hint);
+    const hint = known.length
+      ? `Known workflows: ${known.join(', ')}.`
+      : 'No workflows exist yet: copy templates/workflows/implement-review.yaml into org/workflows/.';
+    throw new SvcError(
+      'not_found',
+      `Workflow ${JSON.stringify(name)} not found: ${file} does not exist.${toDidYouMean(name, known)}`,
+      hint,
+    );
   }
   return validateWorkflow(parseYaml(text, file), file, options);
 }
@@ -63,7 +77,10 @@ export async function loadWorkflow(root: string, name: string, options: Workflow
 /** The names of the workflows of a root (the `.yaml` files in `org/workflows/`), sorted. */
 export async function listWorkflows(root: string): Promise<string[]> {
   const names = await readdir(toWorkflowsDir(root)).catch(() => [] as string[]);
-  return names.filter((n) => n.endsWith('.yaml') && !n.startsWith('.')).map((n) => n.slice(0, -5)).sort();
+  return names
+    .filter((n) => n.endsWith('.yaml') && !n.startsWith('.'))
+    .map((n) => n.slice(0, -5))
+    .sort();
 }
 
 /** Validates workflow file data (top key `workflow`), listing every problem; returns the workflow. */
@@ -78,7 +95,11 @@ export function validateWorkflow(data: unknown, source: string, options: Workflo
     ...(options.org ? unknownChecks(gates, options.org) : []),
   ];
   if (problems.length || !result.success) {
-    throwProblems(problems, { source, what: 'workflow', hint: 'Fix the listed fields (templates/workflows/implement-review.yaml is an example).' });
+    throwProblems(problems, {
+      source,
+      what: 'workflow',
+      hint: 'Fix the listed fields (templates/workflows/implement-review.yaml is an example).',
+    });
   }
   return result.data.workflow;
 }
@@ -98,7 +119,11 @@ export function nextGate(workflow: Workflow, currentGateId: string): GateDef | n
   const index = workflow.gates.findIndex((gate) => gate.id === currentGateId);
   if (index < 0) {
     const known = workflow.gates.map((gate) => gate.id).join(', ');
-    throw new SvcError('validation_error', `Workflow ${JSON.stringify(workflow.name)} has no gate ${JSON.stringify(currentGateId)} (gates: ${known}).`, 'The workflow file changed under the task: set gate.current to one of the listed gates.');
+    throw new SvcError(
+      'validation_error',
+      `Workflow ${JSON.stringify(workflow.name)} has no gate ${JSON.stringify(currentGateId)} (gates: ${known}).`,
+      'The workflow file changed under the task: set gate.current to one of the listed gates.',
+    );
   }
   return workflow.gates[index + 1] ?? null;
 }
@@ -125,18 +150,39 @@ function duplicateGates(gates: Array<[number, Record<string, unknown>]>): Proble
 /** Every gate but an approval gate names its role; the first gate is an agent's (a rejection returns there). */
 function approvalProblems(gates: Array<[number, Record<string, unknown>]>): Problem[] {
   return gates.flatMap(([i, gate]): Problem[] => {
-    if (gate.approval !== true) return gate.role === undefined ? [{ path: `workflow.gates[${i}].role`, problem: 'is required (only an approval gate, `approval: true`, has no role)' }] : [];
-    if (i === 0) return [{ path: `workflow.gates[0].approval`, problem: 'the first gate cannot be an approval gate: a rejection returns the task there, to an agent' }];
+    if (gate.approval !== true)
+      return gate.role === undefined
+        ? [
+            {
+              path: `workflow.gates[${i}].role`,
+              problem: 'is required (only an approval gate, `approval: true`, has no role)',
+            },
+          ]
+        : [];
+    if (i === 0)
+      return [
+        {
+          path: `workflow.gates[0].approval`,
+          problem: 'the first gate cannot be an approval gate: a rejection returns the task there, to an agent',
+        },
+      ];
     return [];
   });
 }
 
 function unknownChecks(gates: Array<[number, Record<string, unknown>]>, org: OrgChart): Problem[] {
   const known = Object.keys(org.aof.checks);
-  return gates.flatMap(([i, gate]) => (Array.isArray(gate.verify) ? gate.verify : []).flatMap((name: unknown, j: number) => {
-    if (typeof name !== 'string' || known.includes(name)) return [];
-    return [{ path: `workflow.gates[${i}].verify[${j}]`, problem: `unknown check ${JSON.stringify(name)} (org chart checks: ${known.length ? known.join(', ') : 'none declared under aof.checks'}).${toDidYouMean(name, known)}` }];
-  }));
+  return gates.flatMap(([i, gate]) =>
+    (Array.isArray(gate.verify) ? gate.verify : []).flatMap((name: unknown, j: number) => {
+      if (typeof name !== 'string' || known.includes(name)) return [];
+      return [
+        {
+          path: `workflow.gates[${i}].verify[${j}]`,
+          problem: `unknown check ${JSON.stringify(name)} (org chart checks: ${known.length ? known.join(', ') : 'none declared under aof.checks'}).${toDidYouMean(name, known)}`,
+        },
+      ];
+    }),
+  );
 }
 
 function unknownRoles(gates: Array<[number, Record<string, unknown>]>, org: OrgChart): Problem[] {
@@ -144,6 +190,11 @@ function unknownRoles(gates: Array<[number, Record<string, unknown>]>, org: OrgC
   return gates.flatMap(([i, gate]) => {
     if (typeof gate.role !== 'string' || !gate.role || known.includes(gate.role)) return [];
     const list = known.length ? known.join(', ') : 'none declared';
-    return [{ path: `workflow.gates[${i}].role`, problem: `unknown role ${JSON.stringify(gate.role)} (org chart roles: ${list})` }];
+    return [
+      {
+        path: `workflow.gates[${i}].role`,
+        problem: `unknown role ${JSON.stringify(gate.role)} (org chart roles: ${list})`,
+      },
+    ];
   });
 }

@@ -30,11 +30,18 @@ export interface UnavailableWorkspace {
 export function checkWorkspaces(data: unknown, options: WorkspaceCheckOptions = {}): Problem[] {
   const aof = asRecord(asRecord(data)?.aof);
   const workspaces = asRecord(aof?.workspaces) ?? {};
-  const problems = Object.entries(workspaces).flatMap(([name, def]) => checkWorkspace(`aof.workspaces.${name}`, asRecord(def) ?? {}, { repos: options.repos === true }));
+  const problems = Object.entries(workspaces).flatMap(([name, def]) =>
+    checkWorkspace(`aof.workspaces.${name}`, asRecord(def) ?? {}, { repos: options.repos === true }),
+  );
   const names = Object.keys(workspaces);
   for (const [i, agent] of recordsOf(asRecord(data)?.agents)) {
-    if (agent.id === CHECK_AGENT) problems.push({ path: `agents[${i}].id`, problem: `"${CHECK_AGENT}" is reserved: the daemon holds a task's lease under that name while it runs the task's checks` });
-    if (typeof agent.workspace === 'string' && !names.includes(agent.workspace)) problems.push({ path: `agents[${i}].workspace`, problem: unknownWorkspace(agent.workspace, names) });
+    if (agent.id === CHECK_AGENT)
+      problems.push({
+        path: `agents[${i}].id`,
+        problem: `"${CHECK_AGENT}" is reserved: the daemon holds a task's lease under that name while it runs the task's checks`,
+      });
+    if (typeof agent.workspace === 'string' && !names.includes(agent.workspace))
+      problems.push({ path: `agents[${i}].workspace`, problem: unknownWorkspace(agent.workspace, names) });
   }
   return problems;
 }
@@ -45,7 +52,9 @@ export function unknownWorkspace(name: string, known: readonly string[]): string
 }
 
 /** The workspaces of a chart whose repository is not there now (deleted, moved, not a git repository), with why: the planner holds their tasks. */
-export function findUnavailableWorkspaces(org: { aof: { workspaces: Record<string, Pick<WorkspaceDef, 'repo'>> } } | null): UnavailableWorkspace[] {
+export function findUnavailableWorkspaces(
+  org: { aof: { workspaces: Record<string, Pick<WorkspaceDef, 'repo'>> } } | null,
+): UnavailableWorkspace[] {
   return Object.entries(org?.aof.workspaces ?? {}).flatMap(([name, def]) => {
     const problem = whyNotRepo(def.repo);
     return problem ? [{ name, problem: `aof.workspaces.${name}.repo: ${problem}` }] : [];
@@ -67,11 +76,16 @@ function checkWorkspace(path: string, def: Record<string, unknown>, { repos }: {
     if (why) problems.push({ path: `${path}.repo`, problem: why });
   }
   if (typeof def.root === 'string' && def.root && !isAbsolute(def.root) && !def.root.startsWith('~/')) {
-    problems.push({ path: `${path}.root`, problem: `must be an absolute path or start with ~/ (found ${JSON.stringify(def.root)})` });
+    problems.push({
+      path: `${path}.root`,
+      problem: `must be an absolute path or start with ~/ (found ${JSON.stringify(def.root)})`,
+    });
   }
-  if (typeof def.branch === 'string') for (const problem of checkBranchTemplate(def.branch)) problems.push({ path: `${path}.branch`, problem });
+  if (typeof def.branch === 'string')
+    for (const problem of checkBranchTemplate(def.branch)) problems.push({ path: `${path}.branch`, problem });
   const root = typeof def.root === 'string' && isAbsolute(def.root) ? def.root : '/worktrees';
-  if (typeof def.dir === 'string') for (const problem of checkDirTemplate(def.dir, root)) problems.push({ path: `${path}.dir`, problem });
+  if (typeof def.dir === 'string')
+    for (const problem of checkDirTemplate(def.dir, root)) problems.push({ path: `${path}.dir`, problem });
   return problems;
 }
 

@@ -2,7 +2,9 @@
 
 /** Resolves once `signal` aborts (at once if it already did). */
 export function untilAborted(signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => (signal.aborted ? resolve() : signal.addEventListener('abort', () => resolve(), { once: true })));
+  return new Promise((resolve) =>
+    signal.aborted ? resolve() : signal.addEventListener('abort', () => resolve(), { once: true }),
+  );
 }
 
 /** The value, or null once `signal` aborts first (the promise itself is left to settle). */

@@ -2,7 +2,13 @@
 // not depend on the openclaw package (it needs Node 24; svc runs on Node 20).
 
 /** How the gateway loaded the plugin; only `full` starts services. */
-export type RegistrationMode = 'full' | 'discovery' | 'tool-discovery' | 'setup-only' | 'setup-runtime' | 'cli-metadata';
+export type RegistrationMode =
+  | 'full'
+  | 'discovery'
+  | 'tool-discovery'
+  | 'setup-only'
+  | 'setup-runtime'
+  | 'cli-metadata';
 
 /** The gateway's logger for this plugin. */
 export interface PluginLogger {
@@ -95,5 +101,8 @@ export interface PluginApi {
   runtime: { subagent: SubagentRuntime };
   registerTool: (factory: ToolFactory, opts?: { name?: string; names?: string[]; optional?: boolean }) => void;
   registerService: (service: PluginService) => void;
-  on: (hookName: ForwardedHook, handler: (event: Record<string, unknown>, ctx: HookContext) => void | Promise<void>) => void;
+  on: (
+    hookName: ForwardedHook,
+    handler: (event: Record<string, unknown>, ctx: HookContext) => void | Promise<void>,
+  ) => void;
 }

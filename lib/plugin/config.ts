@@ -24,7 +24,10 @@ export interface PluginEnvironment {
 }
 
 /** Builds the settings from the plugin config; the manifest's schema gave `dryRun` its default, `true`. */
-export function toPluginSettings(config: Record<string, unknown> | undefined, where: PluginEnvironment): PluginSettings {
+export function toPluginSettings(
+  config: Record<string, unknown> | undefined,
+  where: PluginEnvironment,
+): PluginSettings {
   const cfg = config ?? {};
   const root = toRoot(stringOf(cfg.dataDir), where);
   return {

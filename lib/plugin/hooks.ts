@@ -31,7 +31,11 @@ export function registerHooks(api: Pick<PluginApi, 'on'>, options: HookOptions):
   for (const hook of FORWARDED_HOOKS) {
     api.on(hook, (event, ctx) => {
       const payload = toEventPayload(hook, event ?? {}, ctx ?? {});
-      void requestSocket(options.socket(), { method: ROUTES.event.method, path: HOOK_ROUTES[hook], body: payload }, { headers: { [HEADERS.plugin]: options.pluginId }, timeoutMs: 10_000 }).then(
+      void requestSocket(
+        options.socket(),
+        { method: ROUTES.event.method, path: HOOK_ROUTES[hook], body: payload },
+        { headers: { [HEADERS.plugin]: options.pluginId }, timeoutMs: 10_000 },
+      ).then(
         (res) => {
           const ok = res.status === 202;
           if (ok) failing = false;
@@ -54,11 +58,25 @@ export function registerHooks(api: Pick<PluginApi, 'on'>, options: HookOptions):
  * and the event's small fields. Conversation transcripts (`messages`) are left out; message text
  * is cut at 2,000 characters.
  */
-export function toEventPayload(hook: ForwardedHook, event: Record<string, unknown>, ctx: HookContext): Record<string, unknown> {
+export function toEventPayload(
+  hook: ForwardedHook,
+  event: Record<string, unknown>,
+  ctx: HookContext,
+): Record<string, unknown> {
   const sessionKey = stringOf(event.sessionKey) ?? stringOf(ctx.sessionKey);
   const runId = stringOf(event.runId) ?? ctx.runId;
-  const base = compact({ sessionKey, agentId: ctx.agentId, sessionId: stringOf(event.sessionId) ?? ctx.sessionId, runId, spawnId: toSpawnId(runId) });
-  return { ...base, ...compact(pick(event, FIELDS[hook])), ...(hook === 'message_received' ? compact({ channelId: ctx.channelId, content: clip(event.content) }) : {}) };
+  const base = compact({
+    sessionKey,
+    agentId: ctx.agentId,
+    sessionId: stringOf(event.sessionId) ?? ctx.sessionId,
+    runId,
+    spawnId: toSpawnId(runId),
+  });
+  return {
+    ...base,
+    ...compact(pick(event, FIELDS[hook])),
+    ...(hook === 'message_received' ? compact({ channelId: ctx.channelId, content: clip(event.content) }) : {}),
+  };
 }
 
 // --- internal ---
@@ -77,7 +95,9 @@ function pick(event: Record<string, unknown>, keys: readonly string[]): Record<s
 }
 
 function compact(record: Record<string, unknown>): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(record).filter(([, value]) => value !== undefined && value !== null && value !== ''));
+  return Object.fromEntries(
+    Object.entries(record).filter(([, value]) => value !== undefined && value !== null && value !== ''),
+  );
 }
 
 function isScalar(value: unknown): boolean {

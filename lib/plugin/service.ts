@@ -57,9 +57,18 @@ export function createSpawnService(options: SpawnServiceOptions): PluginService 
         await Promise.race([...running, aborted]);
         continue;
       }
-      const reply = await requestSocket(options.settings.socket, ROUTES.spawnWait, { headers: { [HEADERS.plugin]: options.pluginId }, timeoutMs: 90_000, signal }).catch((err: unknown) => err as Error);
+      const reply = await requestSocket(options.settings.socket, ROUTES.spawnWait, {
+        headers: { [HEADERS.plugin]: options.pluginId },
+        timeoutMs: 90_000,
+        signal,
+      }).catch((err: unknown) => err as Error);
       if (signal.aborted) return;
-      const failure = reply instanceof Error ? withHint(reply) : reply.status >= 500 || reply.status === 429 ? `the daemon answered HTTP ${reply.status}${reply.status === 429 ? ' (too many spawn long-polls held)' : ''}` : null;
+      const failure =
+        reply instanceof Error
+          ? withHint(reply)
+          : reply.status >= 500 || reply.status === 429
+            ? `the daemon answered HTTP ${reply.status}${reply.status === 429 ? ' (too many spawn long-polls held)' : ''}`
+            : null;
       if (failure) {
         if (!down) options.logger.warn(`svc: ${failure} Spawns wait until it is back; retrying with backoff.`);
         down = true;
@@ -81,7 +90,9 @@ export function createSpawnService(options: SpawnServiceOptions): PluginService 
   }
 
   async function fulfil(spawn: Spawn, signal: AbortSignal): Promise<void> {
-    const outcome = await runSpawn(spawn, signal).catch((err: unknown): SpawnOutcome => ({ ok: false, reason: 'spawn_failed', error: messageOf(err) }));
+    const outcome = await runSpawn(spawn, signal).catch(
+      (err: unknown): SpawnOutcome => ({ ok: false, reason: 'spawn_failed', error: messageOf(err) }),
+    );
     if (!outcome) return; // stopped while the run goes on: the daemon learns its end from agent_end or the lease
     await postResult(spawn.id, outcome);
   }
@@ -90,12 +101,23 @@ export function createSpawnService(options: SpawnServiceOptions): PluginService 
     const wanted = toSessionKey(spawn.agent, spawn.taskId);
     const idempotencyKey = toRunKey(spawn.id);
     const subagent = options.subagent();
-    const started = await raceAbort(subagent.run({ sessionKey: wanted, message: spawn.prompt, deliver: false, idempotencyKey, toolsAlsoAllow: [...options.toolNames] }), signal);
+    const started = await raceAbort(
+      subagent.run({
+        sessionKey: wanted,
+        message: spawn.prompt,
+        deliver: false,
+        idempotencyKey,
+        toolsAlsoAllow: [...options.toolNames],
+      }),
+      signal,
+    );
     if (!started) return null;
     const sessionKey = started.sessionKey ?? wanted;
     options.logger.info(`svc: task ${spawn.taskId} runs in session ${sessionKey} (run ${started.runId}).`);
     const ended = new AbortController();
-    const stopAsked = untilStopAsked(options.settings.socket, spawn.id, AbortSignal.any([signal, ended.signal])).then((stop) => (stop ? STOP : new Promise<never>(() => undefined)));
+    const stopAsked = untilStopAsked(options.settings.socket, spawn.id, AbortSignal.any([signal, ended.signal])).then(
+      (stop) => (stop ? STOP : new Promise<never>(() => undefined)),
+    );
     try {
       return await waitForEnd(spawn, { sessionKey, runId: started.runId, stopAsked }, signal);
     } finally {
@@ -104,13 +126,29 @@ export function createSpawnService(options: SpawnServiceOptions): PluginService 
   }
 
   /** Waits until the run ends, outlives its timeout, or the daemon asks to end it (then the gateway session is deleted, which aborts the run). */
-  async function waitForEnd(spawn: Spawn, { sessionKey, runId, stopAsked }: { sessionKey: string; runId: string; stopAsked: Promise<typeof STOP> }, signal: AbortSignal): Promise<SpawnOutcome | null> {
+  async function waitForEnd(
+    spawn: Spawn,
+    { sessionKey, runId, stopAsked }: { sessionKey: string; runId: string; stopAsked: Promise<typeof STOP> },
+    signal: AbortSignal,
+  ): Promise<SpawnOutcome | null> {
     const subagent = options.subagent();
     const deadline = now() + options.settings.runTimeoutMs;
     for (;;) {
       const left = deadline - now();
-      if (left <= 0) return { ok: false, sessionKey, reason: 'run_timeout', error: `The run of ${spawn.taskId} did not end within ${options.settings.runTimeoutMs} ms.` };
-      const waited = await raceAbort(Promise.race([subagent.waitForRun({ runId, timeoutMs: Math.min(options.waitSliceMs ?? 60_000, left) }), stopAsked]), signal);
+      if (left <= 0)
+        return {
+          ok: false,
+          sessionKey,
+          reason: 'run_timeout',
+          error: `The run of ${spawn.taskId} did not end within ${options.settings.runTimeoutMs} ms.`,
+        };
+      const waited = await raceAbort(
+        Promise.race([
+          subagent.waitForRun({ runId, timeoutMs: Math.min(options.waitSliceMs ?? 60_000, left) }),
+          stopAsked,
+        ]),
+        signal,
+      );
       if (!waited) return null;
       if (waited === STOP) return await stopRun(spawn, sessionKey);
       if (waited.status === 'ok') return { ok: true, sessionKey };
@@ -119,29 +157,53 @@ export function createSpawnService(options: SpawnServiceOptions): PluginService 
         continue;
       }
       if (waited.status === 'error' || (waited.status === 'timeout' && waited.timeoutPhase)) {
-        return { ok: false, sessionKey, reason: waited.status === 'error' ? 'run_failed' : 'run_timeout', error: waited.error ?? `The run ended with ${waited.status}.` };
+        return {
+          ok: false,
+          sessionKey,
+          reason: waited.status === 'error' ? 'run_failed' : 'run_timeout',
+          error: waited.error ?? `The run ended with ${waited.status}.`,
+        };
       }
     }
   }
 
   async function stopRun(spawn: Spawn, sessionKey: string): Promise<SpawnOutcome> {
     const { deleteSession } = options.subagent();
-    const deleted = !deleteSession ? 'this gateway has no subagent.deleteSession' : await deleteSession({ sessionKey, deleteTranscript: false }).then(() => null, (err: unknown) => messageOf(err));
-    options.logger.info(`svc: the daemon ended the run of ${spawn.taskId} (its lease expired or it was cancelled); ${deleted ? `deleting session ${sessionKey} failed: ${deleted}` : `session ${sessionKey} deleted, which aborts its run`}.`);
-    return { ok: false, sessionKey, reason: 'run_stopped', error: `The svc daemon ended this run${deleted ? `; the gateway session could not be deleted: ${deleted}` : ''}.` };
+    const deleted = !deleteSession
+      ? 'this gateway has no subagent.deleteSession'
+      : await deleteSession({ sessionKey, deleteTranscript: false }).then(
+          () => null,
+          (err: unknown) => messageOf(err),
+        );
+    options.logger.info(
+      `svc: the daemon ended the run of ${spawn.taskId} (its lease expired or it was cancelled); ${deleted ? `deleting session ${sessionKey} failed: ${deleted}` : `session ${sessionKey} deleted, which aborts its run`}.`,
+    );
+    return {
+      ok: false,
+      sessionKey,
+      reason: 'run_stopped',
+      error: `The svc daemon ended this run${deleted ? `; the gateway session could not be deleted: ${deleted}` : ''}.`,
+    };
   }
 
   async function postResult(id: string, outcome: SpawnOutcome): Promise<void> {
-    const res = await requestSocket(options.settings.socket, { method: ROUTES.spawnResult.method, path: spawnResultPath(id), body: outcome }).catch((err: unknown) => err as Error);
+    const res = await requestSocket(options.settings.socket, {
+      method: ROUTES.spawnResult.method,
+      path: spawnResultPath(id),
+      body: outcome,
+    }).catch((err: unknown) => err as Error);
     if (res instanceof Error) options.logger.warn(`svc: could not post the result of spawn ${id}: ${res.message}`);
-    else if (res.status !== 200) options.logger.warn(`svc: the daemon refused the result of spawn ${id} (HTTP ${res.status}).`);
+    else if (res.status !== 200)
+      options.logger.warn(`svc: the daemon refused the result of spawn ${id} (HTTP ${res.status}).`);
   }
 
   return {
     id: 'svc-spawns',
     start() {
       if (options.settings.dryRun) {
-        options.logger.info('svc: dry run: the plugin takes no spawns (set plugins.entries.svc.config.dryRun to false to run tasks here).');
+        options.logger.info(
+          'svc: dry run: the plugin takes no spawns (set plugins.entries.svc.config.dryRun to false to run tasks here).',
+        );
         return;
       }
       if (loop) return;

@@ -1,6 +1,12 @@
 import { SvcError } from '../core/errors.js';
 import type { InvokeRequest } from '../net/protocol/bodies.js';
-import { createSocketClient, toAnswerError, type SocketCall, type SocketRequestOptions, type SocketResponse } from '../net/socket-client.js';
+import {
+  createSocketClient,
+  toAnswerError,
+  type SocketCall,
+  type SocketRequestOptions,
+  type SocketResponse,
+} from '../net/socket-client.js';
 
 // The plugin's side of the daemon's socket: the shared client (net/socket-client.ts), with the
 // wording of a daemon that does not answer for whoever runs the gateway.
@@ -13,7 +19,11 @@ const client = createSocketClient(toUnreachable);
  * One JSON request to the daemon over its Unix socket. A socket that is missing or refuses is
  * `unavailable` with the message `daemon unreachable`, naming the socket and `svc daemon start`.
  */
-export function requestSocket(socket: string, call: SocketCall, options: SocketRequestOptions = {}): Promise<SocketResponse> {
+export function requestSocket(
+  socket: string,
+  call: SocketCall,
+  options: SocketRequestOptions = {},
+): Promise<SocketResponse> {
   return client.request(socket, call, options);
 }
 
@@ -38,13 +48,26 @@ function toUnreachable(err: NodeJS.ErrnoException, socket: string): Error {
   const code = err.code;
   if (err.name === 'AbortError' || code === 'ABORT_ERR') return err;
   if (code === 'ENOENT' || code === 'ECONNREFUSED' || code === 'ENOTSOCK') {
-    return new SvcError('unavailable', `daemon unreachable: nothing answers on ${socket}.`, { hint: 'Start it with `svc daemon start` (as the user the gateway runs as), then check it with `svc daemon status`.', cause: err });
+    return new SvcError('unavailable', `daemon unreachable: nothing answers on ${socket}.`, {
+      hint: 'Start it with `svc daemon start` (as the user the gateway runs as), then check it with `svc daemon status`.',
+      cause: err,
+    });
   }
   if (code === 'EACCES') {
-    return new SvcError('unavailable', `daemon unreachable: permission denied on ${socket}; the daemon belongs to another user.`, { hint: 'Run the gateway and `svc daemon start` as the same Unix user.', cause: err });
+    return new SvcError(
+      'unavailable',
+      `daemon unreachable: permission denied on ${socket}; the daemon belongs to another user.`,
+      { hint: 'Run the gateway and `svc daemon start` as the same Unix user.', cause: err },
+    );
   }
   if (code === 'ETIMEDOUT') {
-    return new SvcError('unavailable', `The svc daemon did not answer on ${socket} in time.`, { hint: 'Check it with `svc daemon status` and its log in data/logs/daemon.log.', cause: err });
+    return new SvcError('unavailable', `The svc daemon did not answer on ${socket} in time.`, {
+      hint: 'Check it with `svc daemon status` and its log in data/logs/daemon.log.',
+      cause: err,
+    });
   }
-  return new SvcError('unavailable', `The svc daemon connection on ${socket} failed (${code ?? err.message}).`, { hint: 'Check it with `svc daemon status`; start it with `svc daemon start`.', cause: err });
+  return new SvcError('unavailable', `The svc daemon connection on ${socket} failed (${code ?? err.message}).`, {
+    hint: 'Check it with `svc daemon status`; start it with `svc daemon start`.',
+    cause: err,
+  });
 }

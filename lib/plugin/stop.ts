@@ -12,7 +12,11 @@ const RETRY_MS = [250, 1000, 5000, 15_000];
  */
 export async function untilStopAsked(socket: string, id: string, signal: AbortSignal): Promise<boolean> {
   for (let failures = 0; !signal.aborted; ) {
-    const reply = await requestSocket(socket, { method: ROUTES.spawnStop.method, path: spawnStopPath(id) }, { timeoutMs: 90_000, signal }).catch(() => null);
+    const reply = await requestSocket(
+      socket,
+      { method: ROUTES.spawnStop.method, path: spawnStopPath(id) },
+      { timeoutMs: 90_000, signal },
+    ).catch(() => null);
     if (signal.aborted) return false;
     const body = reply?.status === 200 ? (reply.body as Partial<SpawnStopBody>) : null;
     if (body?.stop === true) return true;

@@ -23,7 +23,10 @@ export function loadToolSchemas(path = toolSchemasPath()): ToolSchema[] {
   try {
     text = readFileSync(path, 'utf8');
   } catch (err) {
-    throw new SvcError('internal', `The svc plugin's tool schemas are missing (${path}).`, { hint: 'Build the package: `npm run build` in the svc directory.', cause: err });
+    throw new SvcError('internal', `The svc plugin's tool schemas are missing (${path}).`, {
+      hint: 'Build the package: `npm run build` in the svc directory.',
+      cause: err,
+    });
   }
   return JSON.parse(text) as ToolSchema[];
 }
@@ -32,8 +35,14 @@ export function loadToolSchemas(path = toolSchemasPath()): ToolSchema[] {
  * One tool factory per svc tool: each call forwards to the daemon's `POST /v1/tool/invoke` with
  * `actor` set to the calling agent (when the gateway names it).
  */
-export function createToolFactories(schemas: readonly ToolSchema[], socket: () => string): Array<{ name: string; factory: ToolFactory }> {
-  return schemas.map((schema) => ({ name: schema.name, factory: (ctx: ToolContext) => toAgentTool(schema, ctx, socket) }));
+export function createToolFactories(
+  schemas: readonly ToolSchema[],
+  socket: () => string,
+): Array<{ name: string; factory: ToolFactory }> {
+  return schemas.map((schema) => ({
+    name: schema.name,
+    factory: (ctx: ToolContext) => toAgentTool(schema, ctx, socket),
+  }));
 }
 
 /** An svc result as a tool result: JSON text for the model; svc's result nested under `result` in `details`. */
@@ -61,7 +70,10 @@ function toAgentTool(schema: ToolSchema, ctx: ToolContext, socket: () => string)
     async execute(_toolCallId, params, signal) {
       const withActor = ctx.agentId ? { ...asObject(params), actor: ctx.agentId } : asObject(params);
       try {
-        return toToolResult(schema.name, await invokeOverSocket(socket(), { tool: schema.name, params: withActor }, signal));
+        return toToolResult(
+          schema.name,
+          await invokeOverSocket(socket(), { tool: schema.name, params: withActor }, signal),
+        );
       } catch (err) {
         throw toToolError(err);
       }

@@ -29,7 +29,11 @@ export const svcTaskDepAdd: ToolDef<typeof DepParams> = {
     'Returns {taskId, blockerId, dependsOn} with the full updated dependsOn.',
   params: DepParams,
   async handler(params, ctx): Promise<DepAddResult> {
-    const result = await addDependency(ctx.store, { arg: params.taskId, blockerArg: params.blockerId }, toActor(params));
+    const result = await addDependency(
+      ctx.store,
+      { arg: params.taskId, blockerArg: params.blockerId },
+      toActor(params),
+    );
     await notifyCommitted(ctx, [result.taskId]);
     return { taskId: result.taskId, blockerId: result.blockerId, dependsOn: result.dependsOn };
   },
@@ -42,7 +46,11 @@ export const svcTaskDepRemove: ToolDef<typeof DepParams> = {
     'Remove a dependency of a task. Removing one that is not there changes nothing (removed: false). Returns {taskId, blockerId, dependsOn, removed}.',
   params: DepParams,
   async handler(params, ctx): Promise<DepRemoveResult> {
-    const result = await removeDependency(ctx.store, { arg: params.taskId, blockerArg: params.blockerId }, toActor(params));
+    const result = await removeDependency(
+      ctx.store,
+      { arg: params.taskId, blockerArg: params.blockerId },
+      toActor(params),
+    );
     await notifyCommitted(ctx, [result.taskId]);
     return { taskId: result.taskId, blockerId: result.blockerId, dependsOn: result.dependsOn, removed: result.changed };
   },

@@ -19,12 +19,26 @@ export const DispatchParams = toolParams({
   team: z.string().min(1).optional().describe('Team id from the org chart.'),
   role: z.string().min(1).optional().describe('Role from the org chart.'),
   priority: priorityParam.optional().describe('low, normal (default), high or critical.'),
-  dependsOn: z.array(idParam('Task id or unique prefix.')).optional().describe('Tasks that must be done first (ids or unique prefixes; each must exist).'),
+  dependsOn: z
+    .array(idParam('Task id or unique prefix.'))
+    .optional()
+    .describe('Tasks that must be done first (ids or unique prefixes; each must exist).'),
   parentId: idParam('Parent task id or unique prefix.').optional(),
   tags: z.array(z.string().min(1)).optional().describe('Capabilities the agent needs (capability-based routing).'),
-  workspace: z.string().min(1).optional().describe('A workspace of the org chart (aof.workspaces), or "parent" for the parent task\'s worktree.'),
-  verify: z.array(z.string().min(1)).optional().describe('Checks of the org chart (aof.checks) that must pass before the task is done.'),
-  workflow: z.string().min(1).optional().describe('A workflow of org/workflows/ (file name without .yaml): the task is gated, starting at its first gate.'),
+  workspace: z
+    .string()
+    .min(1)
+    .optional()
+    .describe('A workspace of the org chart (aof.workspaces), or "parent" for the parent task\'s worktree.'),
+  verify: z
+    .array(z.string().min(1))
+    .optional()
+    .describe('Checks of the org chart (aof.checks) that must pass before the task is done.'),
+  workflow: z
+    .string()
+    .min(1)
+    .optional()
+    .describe('A workflow of org/workflows/ (file name without .yaml): the task is gated, starting at its first gate.'),
   metadata: z.record(z.string(), z.unknown()).optional().describe('Arbitrary key-value data kept with the task.'),
   ...scheduleTimeParams,
   actor: actorParam,
@@ -88,7 +102,11 @@ function toRouting(params: z.infer<typeof DispatchParams>): Routing {
 }
 
 /** The first gate of `workflow`, checked against the org chart's roles; an unknown name is `not_found` with a "Did you mean". */
-async function toFirstGate(ctx: ToolContext, workflow: string, org: OrgChart | null): Promise<NonNullable<Task['gate']>> {
+async function toFirstGate(
+  ctx: ToolContext,
+  workflow: string,
+  org: OrgChart | null,
+): Promise<NonNullable<Task['gate']>> {
   const loaded = await loadWorkflow(ctx.store.paths.root, workflow, { org });
   return { workflow, current: firstGate(loaded).id, history: [] };
 }
@@ -98,7 +116,10 @@ async function resolveParent(store: Store, arg: string): Promise<string> {
     return await store.resolve(arg);
   } catch (err) {
     if (!isSvcError(err, 'not_found')) throw err;
-    throw new SvcError('not_found', `parentId names ${JSON.stringify(arg)}, which is not a task.`, { hint: 'Pass the id (or a unique prefix) of an existing task as parentId.', cause: err });
+    throw new SvcError('not_found', `parentId names ${JSON.stringify(arg)}, which is not a task.`, {
+      hint: 'Pass the id (or a unique prefix) of an existing task as parentId.',
+      cause: err,
+    });
   }
 }
 

@@ -19,12 +19,18 @@ export function toRequiredExample(tool: ToolDef): Record<string, unknown> {
 function toPlaceholder(schema: z.ZodType): unknown {
   const def = (schema as unknown as { def: { type: string; entries?: Record<string, unknown> } }).def;
   switch (def.type) {
-    case 'array': return [];
-    case 'number': return 0;
-    case 'boolean': return true;
+    case 'array':
+      return [];
+    case 'number':
+      return 0;
+    case 'boolean':
+      return true;
     case 'object':
-    case 'record': return {};
-    case 'enum': return Object.values(def.entries ?? {})[0] ?? '...';
-    default: return '...';
+    case 'record':
+      return {};
+    case 'enum':
+      return Object.values(def.entries ?? {})[0] ?? '...';
+    default:
+      return '...';
   }
 }

@@ -23,4 +23,3 @@ export const TOOLS: readonly ToolDef[] = [
   svcTaskNote,
   // Each tool is typed by its own schema; the list holds them under the common contract.
 ] as unknown as readonly ToolDef[];
-

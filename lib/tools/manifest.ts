@@ -15,11 +15,18 @@ export interface ToolManifestEntry {
  * (`additionalProperties: false`).
  */
 export function toToolManifest(tools: readonly ToolDef[] = TOOLS): ToolManifestEntry[] {
-  return tools.map((tool) => ({ name: tool.name, description: tool.description, inputSchema: toInputSchema(tool.params) }));
+  return tools.map((tool) => ({
+    name: tool.name,
+    description: tool.description,
+    inputSchema: toInputSchema(tool.params),
+  }));
 }
 
 /** The JSON schema of one params schema, without the `$schema` dialect line (the plugin host validates with its own). */
 export function toInputSchema(schema: z.ZodType): Record<string, unknown> {
-  const { $schema: _dialect, ...json } = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
+  const { $schema: _dialect, ...json } = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as Record<
+    string,
+    unknown
+  >;
   return json;
 }

@@ -15,7 +15,11 @@ export interface NoteResult {
 /** `svc_task_note` params. */
 export const NoteParams = toolParams({
   taskId: idParam('The task: full id or unique prefix.'),
-  text: z.string().min(1).max(MAX_NOTE_LENGTH).describe('The note: plain text (newlines allowed, no control characters), one entry.'),
+  text: z
+    .string()
+    .min(1)
+    .max(MAX_NOTE_LENGTH)
+    .describe('The note: plain text (newlines allowed, no control characters), one entry.'),
   actor: actorParam,
   sessionId: sessionIdParam,
 });
@@ -28,10 +32,17 @@ export const svcTaskNote: ToolDef<typeof NoteParams> = {
     'notes of several agents and humans all stay. On a task you work on, pass your sessionId (a stale one is refused). Returns {taskId, status, note}.',
   params: NoteParams,
   async handler(params, ctx): Promise<NoteResult> {
-    const result = await noteTask(ctx.store, params.taskId, { ...toCaller(params, 'svc_task_note'), text: params.text });
+    const result = await noteTask(ctx.store, params.taskId, {
+      ...toCaller(params, 'svc_task_note'),
+      text: params.text,
+    });
     const taskId = result.after.task.id;
     await notifyCommitted(ctx, [taskId]);
     const lines = result.after.body.trimEnd().split('\n');
-    return { taskId, status: result.after.status, note: lines.slice(lines.findLastIndex((line) => line.startsWith('- '))).join('\n') };
+    return {
+      taskId,
+      status: result.after.status,
+      note: lines.slice(lines.findLastIndex((line) => line.startsWith('- '))).join('\n'),
+    };
   },
 };

@@ -29,14 +29,40 @@ export interface CreateParams {
 export async function createAsOperator(p: CreateParams & { actor: string }, ctx: ToolContext): Promise<ListRow> {
   const { store } = ctx;
   const gate = p.workflow === undefined ? undefined : await toGate(ctx, p.workflow);
-  const routing = Object.fromEntries(Object.entries({ agent: p.agent, team: p.team, role: p.role, tags: p.tags?.length ? p.tags : undefined, workflow: gate && p.workflow, workspace: p.workspace, verify: p.verify?.length ? p.verify : undefined }).filter(([, v]) => v !== undefined));
-  if (p.agent !== undefined || p.team !== undefined || p.role !== undefined || routing.workspace !== undefined || routing.verify !== undefined) await assertRoutingKnown(ctx, routing);
+  const routing = Object.fromEntries(
+    Object.entries({
+      agent: p.agent,
+      team: p.team,
+      role: p.role,
+      tags: p.tags?.length ? p.tags : undefined,
+      workflow: gate && p.workflow,
+      workspace: p.workspace,
+      verify: p.verify?.length ? p.verify : undefined,
+    }).filter(([, v]) => v !== undefined),
+  );
+  if (
+    p.agent !== undefined ||
+    p.team !== undefined ||
+    p.role !== undefined ||
+    routing.workspace !== undefined ||
+    routing.verify !== undefined
+  )
+    await assertRoutingKnown(ctx, routing);
   const dependsOn = await assertTasksExist(store, p.dependsOn ?? []);
   const parentId = p.parent === undefined ? undefined : await resolveAnyId(store, p.parent);
   const times = toScheduleTimes(p, store.clock());
   const created = await store.create({
-    title: p.title, body: p.body, priority: p.priority ?? 'normal', routing, dependsOn, project: p.project ?? 'default',
-    createdBy: 'cli', actor: p.actor, ...(parentId ? { parentId } : {}), ...(gate ? { gate } : {}), ...times,
+    title: p.title,
+    body: p.body,
+    priority: p.priority ?? 'normal',
+    routing,
+    dependsOn,
+    project: p.project ?? 'default',
+    createdBy: 'cli',
+    actor: p.actor,
+    ...(parentId ? { parentId } : {}),
+    ...(gate ? { gate } : {}),
+    ...times,
   });
   await notifyCommitted(ctx, [created.task.id]);
   return toListRow(created);
@@ -52,7 +78,10 @@ async function assertRoutingKnown(ctx: ToolContext, routing: Record<string, unkn
 
 /** The first gate of a workflow (the org chart and workflow modules load only for a gated task). */
 async function toGate(ctx: ToolContext, workflow: string) {
-  const [{ loadOrg }, { firstGate, loadWorkflow }] = await Promise.all([import('../org/org-chart.js'), import('../org/workflow.js')]);
+  const [{ loadOrg }, { firstGate, loadWorkflow }] = await Promise.all([
+    import('../org/org-chart.js'),
+    import('../org/workflow.js'),
+  ]);
   const org = ctx.org ? await ctx.org() : await loadOrg(ctx.store.paths.root);
   const loaded = await loadWorkflow(ctx.store.paths.root, workflow, { org });
   return { workflow, current: firstGate(loaded).id, history: [] };

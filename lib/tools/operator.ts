@@ -39,54 +39,147 @@ export interface MoveResult {
  * handlers itself when no daemon runs. They are not agent tools: MCP and the plugin do not list them.
  */
 export const OPERATOR_TOOLS: readonly ToolDef[] = [
-  define('operator_task_create', { title: z.string(), body: z.string().optional(), priority: priorityParam.optional(), agent: z.string().optional(), team: z.string().optional(), role: z.string().optional(), tags: z.array(z.string()).optional(), workspace: z.string().min(1).optional(), verify: z.array(z.string().min(1)).optional(), dependsOn: z.array(z.string()).optional(), project: z.string().optional(), parent: z.string().optional(), workflow: z.string().optional(), notBefore: z.string().optional(), dueAt: z.string().optional(), actor: z.string().optional() }, (p, ctx) => createAsOperator({ ...p, actor: p.actor ?? OPERATOR }, ctx)),
+  define(
+    'operator_task_create',
+    {
+      title: z.string(),
+      body: z.string().optional(),
+      priority: priorityParam.optional(),
+      agent: z.string().optional(),
+      team: z.string().optional(),
+      role: z.string().optional(),
+      tags: z.array(z.string()).optional(),
+      workspace: z.string().min(1).optional(),
+      verify: z.array(z.string().min(1)).optional(),
+      dependsOn: z.array(z.string()).optional(),
+      project: z.string().optional(),
+      parent: z.string().optional(),
+      workflow: z.string().optional(),
+      notBefore: z.string().optional(),
+      dueAt: z.string().optional(),
+      actor: z.string().optional(),
+    },
+    (p, ctx) => createAsOperator({ ...p, actor: p.actor ?? OPERATOR }, ctx),
+  ),
   define('operator_task_show', { taskId: z.string().min(1) }, async (p, ctx) => {
-    const stored = await ctx.store.get(p.taskId).catch((err: unknown) => (isSvcError(err, 'not_found') ? getArchived(ctx.store.paths, p.taskId, ctx.store.clock()) : Promise.reject(err)));
+    const stored = await ctx.store
+      .get(p.taskId)
+      .catch((err: unknown) =>
+        isSvcError(err, 'not_found') ? getArchived(ctx.store.paths, p.taskId, ctx.store.clock()) : Promise.reject(err),
+      );
     return { task: stored.task, status: stored.status, body: stored.body, path: stored.path };
   }),
-  define('operator_archive', { before: z.iso.datetime(), dryRun: z.boolean().optional(), actor: z.string().optional() }, async (p, ctx) => {
-    const report = await archiveTasks(ctx.store, { before: new Date(p.before), actor: p.actor ?? OPERATOR, dryRun: !!p.dryRun });
-    await notifyCommitted(ctx, report.moved.map((move) => move.id));
-    return report;
-  }),
-  define('operator_task_promote', { taskId: z.string().min(1), actor: z.string().optional() }, async (p, ctx) => toMove(ctx, await promoteTask(ctx.store, p.taskId, { actor: p.actor ?? OPERATOR }))),
-  define('operator_task_status', { ...leased, status: statusParam, reason: z.string().optional() }, async (p, ctx) => toMove(ctx, await setStatus(ctx.store, p.taskId, { ...toCaller(p), to: p.status, reason: p.reason }))),
-  define('operator_task_close', { ...leased, reason: z.string().optional(), recover: z.boolean().optional() }, async (p, ctx) => {
-    await assertCloseByOperator(ctx, { tool: 'svc task close', taskId: p.taskId, actor: p.actor ?? OPERATOR });
-    return toMove(ctx, await closeTask(ctx.store, p.taskId, { ...toCaller(p), recover: !!p.recover, reason: p.reason }));
-  }),
+  define(
+    'operator_archive',
+    { before: z.iso.datetime(), dryRun: z.boolean().optional(), actor: z.string().optional() },
+    async (p, ctx) => {
+      const report = await archiveTasks(ctx.store, {
+        before: new Date(p.before),
+        actor: p.actor ?? OPERATOR,
+        dryRun: !!p.dryRun,
+      });
+      await notifyCommitted(
+        ctx,
+        report.moved.map((move) => move.id),
+      );
+      return report;
+    },
+  ),
+  define('operator_task_promote', { taskId: z.string().min(1), actor: z.string().optional() }, async (p, ctx) =>
+    toMove(ctx, await promoteTask(ctx.store, p.taskId, { actor: p.actor ?? OPERATOR })),
+  ),
+  define('operator_task_status', { ...leased, status: statusParam, reason: z.string().optional() }, async (p, ctx) =>
+    toMove(ctx, await setStatus(ctx.store, p.taskId, { ...toCaller(p), to: p.status, reason: p.reason })),
+  ),
+  define(
+    'operator_task_close',
+    { ...leased, reason: z.string().optional(), recover: z.boolean().optional() },
+    async (p, ctx) => {
+      await assertCloseByOperator(ctx, { tool: 'svc task close', taskId: p.taskId, actor: p.actor ?? OPERATOR });
+      return toMove(
+        ctx,
+        await closeTask(ctx.store, p.taskId, { ...toCaller(p), recover: !!p.recover, reason: p.reason }),
+      );
+    },
+  ),
   define('operator_task_claim', { ...leased, recover: z.boolean().optional() }, async (p, ctx) => {
     const caller = toCaller(p);
     const result = await claimTask(ctx.store, p.taskId, { ...caller, agent: caller.actor, recover: !!p.recover });
     await notifyCommitted(ctx, [result.after.task.id]);
     return { taskId: result.after.task.id, status: result.after.status, lease: result.after.task.lease! };
   }),
-  define('operator_task_update', { ...leased, body: z.string().optional(), status: statusParam.optional(), reason: z.string().optional(), recover: z.boolean().optional() }, async (p, ctx): Promise<UpdateResult> => {
-    if (p.status === 'done') await assertCloseByOperator(ctx, { tool: 'svc task update --status done', taskId: p.taskId, actor: p.actor ?? OPERATOR });
-    const result = await updateTaskAsOperator(ctx.store, p.taskId, { ...toCaller(p), body: p.body, status: p.status, reason: p.reason, recover: !!p.recover });
-    await notifyCommitted(ctx, [result.taskId]);
-    return result;
-  }),
-  define('operator_task_cancel', { ...leased, reason: z.string().optional() }, async (p, ctx) => toMove(ctx, await cancelTask(ctx.store, p.taskId, { ...toCaller(p), reason: p.reason }))),
-  define('operator_task_block', { ...leased, reason: z.string() }, async (p, ctx) => toMove(ctx, await blockTask(ctx.store, p.taskId, { ...toCaller(p), reason: p.reason }))),
-  define('operator_task_unblock', { taskId: z.string().min(1), to: z.enum(['ready', 'backlog']).optional(), actor: z.string().optional() }, async (p, ctx) => toMove(ctx, await unblockTask(ctx.store, p.taskId, { actor: p.actor ?? OPERATOR, to: p.to }))),
-  define('operator_task_resurrect', { taskId: z.string().min(1), actor: z.string().optional() }, async (p, ctx) => toMove(ctx, await resurrectTask(ctx.store, p.taskId, { actor: p.actor ?? OPERATOR }))),
+  define(
+    'operator_task_update',
+    {
+      ...leased,
+      body: z.string().optional(),
+      status: statusParam.optional(),
+      reason: z.string().optional(),
+      recover: z.boolean().optional(),
+    },
+    async (p, ctx): Promise<UpdateResult> => {
+      if (p.status === 'done')
+        await assertCloseByOperator(ctx, {
+          tool: 'svc task update --status done',
+          taskId: p.taskId,
+          actor: p.actor ?? OPERATOR,
+        });
+      const result = await updateTaskAsOperator(ctx.store, p.taskId, {
+        ...toCaller(p),
+        body: p.body,
+        status: p.status,
+        reason: p.reason,
+        recover: !!p.recover,
+      });
+      await notifyCommitted(ctx, [result.taskId]);
+      return result;
+    },
+  ),
+  define('operator_task_cancel', { ...leased, reason: z.string().optional() }, async (p, ctx) =>
+    toMove(ctx, await cancelTask(ctx.store, p.taskId, { ...toCaller(p), reason: p.reason })),
+  ),
+  define('operator_task_block', { ...leased, reason: z.string() }, async (p, ctx) =>
+    toMove(ctx, await blockTask(ctx.store, p.taskId, { ...toCaller(p), reason: p.reason })),
+  ),
+  define(
+    'operator_task_unblock',
+    { taskId: z.string().min(1), to: z.enum(['ready', 'backlog']).optional(), actor: z.string().optional() },
+    async (p, ctx) => toMove(ctx, await unblockTask(ctx.store, p.taskId, { actor: p.actor ?? OPERATOR, to: p.to })),
+  ),
+  define('operator_task_resurrect', { taskId: z.string().min(1), actor: z.string().optional() }, async (p, ctx) =>
+    toMove(ctx, await resurrectTask(ctx.store, p.taskId, { actor: p.actor ?? OPERATOR })),
+  ),
 ];
 
 // --- internal ---
 
 type Shape = z.core.$ZodLooseShape;
 
-function define<S extends Shape>(name: string, shape: S, handler: (params: z.infer<z.ZodObject<S>>, ctx: ToolContext) => Promise<unknown>): ToolDef {
-  return { name, description: `svc ${name.slice('operator_'.length).replace('_', ' ')} (the command line's own call)`, params: toolParams(shape), handler } as unknown as ToolDef;
+function define<S extends Shape>(
+  name: string,
+  shape: S,
+  handler: (params: z.infer<z.ZodObject<S>>, ctx: ToolContext) => Promise<unknown>,
+): ToolDef {
+  return {
+    name,
+    description: `svc ${name.slice('operator_'.length).replace('_', ' ')} (the command line's own call)`,
+    params: toolParams(shape),
+    handler,
+  } as unknown as ToolDef;
 }
 
-function toCaller(params: { actor?: string | undefined; sessionId?: string | undefined; command?: string | undefined }): Caller {
+function toCaller(params: {
+  actor?: string | undefined;
+  sessionId?: string | undefined;
+  command?: string | undefined;
+}): Caller {
   const { command } = params;
   return {
     actor: params.actor ?? OPERATOR,
     ...(params.sessionId ? { sessionId: params.sessionId } : {}),
-    ...(command ? { retry: (taskId: string, session: string) => `${command.replace('{id}', taskId)} --session ${session}` } : {}),
+    ...(command
+      ? { retry: (taskId: string, session: string) => `${command.replace('{id}', taskId)} --session ${session}` }
+      : {}),
   };
 }
 

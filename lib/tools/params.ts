@@ -9,7 +9,8 @@ import type { ToolContext } from './registry.js';
 /** The actor recorded in events when a caller does not name itself. */
 export const DEFAULT_ACTOR = 'agent';
 
-const ID_PROBLEM = 'must be a task id, a prefix or a sequence such as 007: letters, digits, ".", "_" or "-" (no "/", no "..")';
+const ID_PROBLEM =
+  'must be a task id, a prefix or a sequence such as 007: letters, digits, ".", "_" or "-" (no "/", no "..")';
 
 /** `taskId`-style argument: a full id, a unique prefix or a unique sequence (`007`, `-007`), never a path. */
 export function idParam(description: string) {
@@ -23,7 +24,12 @@ export function idParam(description: string) {
 }
 
 /** The `actor` every tool accepts. */
-export const actorParam = z.string().min(1).max(200).optional().describe('Calling agent id, recorded in events (default "agent").');
+export const actorParam = z
+  .string()
+  .min(1)
+  .max(200)
+  .optional()
+  .describe('Calling agent id, recorded in events (default "agent").');
 
 /** The lease fencing token handed to a spawned agent. */
 export const sessionIdParam = z
@@ -31,7 +37,9 @@ export const sessionIdParam = z
   .min(1)
   .max(200)
   .optional()
-  .describe('The sessionId of your lease, as given in your spawn prompt. A session whose lease ended is refused (stale_session): stop working on the task then.');
+  .describe(
+    'The sessionId of your lease, as given in your spawn prompt. A session whose lease ended is refused (stale_session): stop working on the task then.',
+  );
 
 /** Priority enum. */
 export const priorityParam = z.enum(PRIORITIES);
@@ -46,7 +54,10 @@ export const statusParam = z.enum(STATUSES);
 export function toolParams<T extends z.core.$ZodLooseShape>(shape: T) {
   const known = Object.keys(shape).join(', ');
   return z.strictObject(shape, {
-    error: (iss) => (iss.code === 'unrecognized_keys' ? `unknown parameter ${iss.keys.map((k) => JSON.stringify(k)).join(', ')} (known: ${known})` : undefined),
+    error: (iss) =>
+      iss.code === 'unrecognized_keys'
+        ? `unknown parameter ${iss.keys.map((k) => JSON.stringify(k)).join(', ')} (known: ${known})`
+        : undefined,
   });
 }
 
@@ -58,7 +69,11 @@ export function assertFieldSize(name: string, value: unknown): void {
   if (value === undefined) return;
   const bytes = Buffer.byteLength(typeof value === 'string' ? value : JSON.stringify(value));
   if (bytes <= MAX_FIELD_BYTES) return;
-  throw new SvcError('too_large', `\`${name}\` has ${bytes} bytes; the limit is ${MAX_FIELD_BYTES}.`, 'Keep it short and put long material in the task body or in files it links to.');
+  throw new SvcError(
+    'too_large',
+    `\`${name}\` has ${bytes} bytes; the limit is ${MAX_FIELD_BYTES}.`,
+    'Keep it short and put long material in the task body or in files it links to.',
+  );
 }
 
 /** The actor of a call. */
@@ -95,7 +110,11 @@ export async function notifyCommitted(ctx: ToolContext, ids: readonly string[]):
  * the daemon (`ctx.handOn`) before and after: the run that held the lease is then not ended at once
  * but let to finish. Elsewhere (the MCP server, a command without a daemon) it is `commit()`.
  */
-export async function withHandOn(ctx: ToolContext, arg: string, commit: () => Promise<CommitResult>): Promise<CommitResult> {
+export async function withHandOn(
+  ctx: ToolContext,
+  arg: string,
+  commit: () => Promise<CommitResult>,
+): Promise<CommitResult> {
   const peek = ctx.handOn ? await ctx.store.get(arg).catch(() => null) : null;
   if (!ctx.handOn || peek?.status !== 'in-progress') return commit();
   const settle = ctx.handOn(peek.task.id);

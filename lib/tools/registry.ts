@@ -77,22 +77,42 @@ export interface ToolCall {
 }
 
 /** Looks a tool up, validates its params with its schema, and runs it. */
-export async function invokeTool(tools: readonly ToolDef[], { tool: name, params }: ToolCall, ctx: ToolContext): Promise<unknown> {
+export async function invokeTool(
+  tools: readonly ToolDef[],
+  { tool: name, params }: ToolCall,
+  ctx: ToolContext,
+): Promise<unknown> {
   if (typeof name !== 'string' || !name) {
-    throw new SvcError('validation_error', 'The envelope has no `tool` name.', 'Send {"tool": "svc_status", "params": {}}.');
+    throw new SvcError(
+      'validation_error',
+      'The envelope has no `tool` name.',
+      'Send {"tool": "svc_status", "params": {}}.',
+    );
   }
   const tool = tools.find((candidate) => candidate.name === name);
   if (!tool) {
     const names = tools.map((t) => t.name);
-    throw new SvcError('unknown_tool', `Unknown tool ${JSON.stringify(name)}.${toDidYouMean(name, names)}`, `Known tools: ${names.join(', ')}.`);
+    throw new SvcError(
+      'unknown_tool',
+      `Unknown tool ${JSON.stringify(name)}.${toDidYouMean(name, names)}`,
+      `Known tools: ${names.join(', ')}.`,
+    );
   }
   const dropped = findDroppedKeys(params ?? {});
   if (dropped.length) {
-    throw new SvcError('validation_error', `${name}: invalid params:\n${dropped.map((path) => `  ${path}: ${DROPPED_KEY_PROBLEM}`).join('\n')}`, 'Rename the key (for example to "proto"); nothing was changed.');
+    throw new SvcError(
+      'validation_error',
+      `${name}: invalid params:\n${dropped.map((path) => `  ${path}: ${DROPPED_KEY_PROBLEM}`).join('\n')}`,
+      'Rename the key (for example to "proto"); nothing was changed.',
+    );
   }
   const parsed = tool.params.safeParse(params ?? {});
   if (!parsed.success) {
-    throw new SvcError('validation_error', `${name}: invalid params:\n${formatIssues(parsed.error.issues)}`, `See the ${name} parameters in docs/agent-tools.md.`);
+    throw new SvcError(
+      'validation_error',
+      `${name}: invalid params:\n${formatIssues(parsed.error.issues)}`,
+      `See the ${name} parameters in docs/agent-tools.md.`,
+    );
   }
   return tool.handler(parsed.data, ctx);
 }

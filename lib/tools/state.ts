@@ -2,7 +2,16 @@ import * as z from 'zod';
 import type { Status } from '../core/status.js';
 import type { CommitResult } from '../store/commit/protocol.js';
 import { blockTask, cancelTask, unblockTask } from '../store/changes/ops.js';
-import { actorParam, idParam, notifyCommitted, sessionIdParam, toActor, toCaller, toolParams, withHandOn } from './params.js';
+import {
+  actorParam,
+  idParam,
+  notifyCommitted,
+  sessionIdParam,
+  toActor,
+  toCaller,
+  toolParams,
+  withHandOn,
+} from './params.js';
 import type { ToolContext, ToolDef } from './registry.js';
 
 /** What `svc_task_cancel`, `svc_task_block` and `svc_task_unblock` return. */
@@ -27,10 +36,14 @@ export const CancelParams = toolParams({
 /** `svc_task_cancel`: moves a task to cancelled (terminal). */
 export const svcTaskCancel: ToolDef<typeof CancelParams> = {
   name: 'svc_task_cancel',
-  description: 'Cancel a task (terminal: it is never dispatched again), even one another agent holds: its run is ended and its holder\'s next call fails with stale_session. A sessionId, when given, must be the current lease. Returns {taskId, status, transitioned, reason?}.',
+  description:
+    "Cancel a task (terminal: it is never dispatched again), even one another agent holds: its run is ended and its holder's next call fails with stale_session. A sessionId, when given, must be the current lease. Returns {taskId, status, transitioned, reason?}.",
   params: CancelParams,
   async handler(params, ctx): Promise<StateResult> {
-    const result = await cancelTask(ctx.store, params.taskId, { ...toCaller(params, 'svc_task_cancel'), ...withReason(params.reason) });
+    const result = await cancelTask(ctx.store, params.taskId, {
+      ...toCaller(params, 'svc_task_cancel'),
+      ...withReason(params.reason),
+    });
     return finish(ctx, result, params.reason);
   },
 };
@@ -50,10 +63,13 @@ export const BlockParams = toolParams({
 /** `svc_task_block`: blocks a task on something outside the task graph. */
 export const svcTaskBlock: ToolDef<typeof BlockParams> = {
   name: 'svc_task_block',
-  description: 'Block a task on an external dependency that is not a task (reason required). On a task you work on, pass your sessionId. Returns {taskId, status, transitioned, reason}.',
+  description:
+    'Block a task on an external dependency that is not a task (reason required). On a task you work on, pass your sessionId. Returns {taskId, status, transitioned, reason}.',
   params: BlockParams,
   async handler(params, ctx): Promise<StateResult> {
-    const result = await withHandOn(ctx, params.taskId, () => blockTask(ctx.store, params.taskId, { ...toCaller(params, 'svc_task_block'), reason: params.reason }));
+    const result = await withHandOn(ctx, params.taskId, () =>
+      blockTask(ctx.store, params.taskId, { ...toCaller(params, 'svc_task_block'), reason: params.reason }),
+    );
     return finish(ctx, result, params.reason);
   },
 };
@@ -67,7 +83,8 @@ export const UnblockParams = toolParams({
 /** `svc_task_unblock`: blocked -> ready (a gated task stays at its gate). */
 export const svcTaskUnblock: ToolDef<typeof UnblockParams> = {
   name: 'svc_task_unblock',
-  description: 'Mark a blocked task ready for dispatch again (a gated task stays at its current gate). Returns {taskId, status, transitioned}.',
+  description:
+    'Mark a blocked task ready for dispatch again (a gated task stays at its current gate). Returns {taskId, status, transitioned}.',
   params: UnblockParams,
   async handler(params, ctx): Promise<StateResult> {
     return finish(ctx, await unblockTask(ctx.store, params.taskId, { actor: toActor(params) }));

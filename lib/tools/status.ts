@@ -13,9 +13,17 @@ export const DEFAULT_STATUS_LIMIT = 50;
 /** `svc_status` params. */
 export const StatusParams = toolParams({
   agent: z.string().min(1).optional().describe('Only tasks of this agent (its lease, else routing.agent).'),
-  status: statusParam.optional().describe('Only tasks in this status; done and cancelled tasks are listed only when asked for here.'),
+  status: statusParam
+    .optional()
+    .describe('Only tasks in this status; done and cancelled tasks are listed only when asked for here.'),
   compact: z.boolean().optional().describe('List {id, status} only (default false).'),
-  limit: z.number().int().min(0).max(10_000).optional().describe(`Maximum tasks listed (default ${DEFAULT_STATUS_LIMIT}); total and byStatus count every match.`),
+  limit: z
+    .number()
+    .int()
+    .min(0)
+    .max(10_000)
+    .optional()
+    .describe(`Maximum tasks listed (default ${DEFAULT_STATUS_LIMIT}); total and byStatus count every match.`),
   actor: actorParam,
 });
 
@@ -46,7 +54,13 @@ export const svcStatus: ToolDef<typeof StatusParams> = {
 /** The summary of a stored task, as `svc_status` and an index see it (agent: the lease's, else `routing.agent`). */
 export function toTaskSummary(stored: StoredTask): TaskSummary {
   const { task } = stored;
-  const summary: TaskSummary = { id: task.id, title: task.title, status: stored.status, priority: task.priority, createdAt: task.createdAt };
+  const summary: TaskSummary = {
+    id: task.id,
+    title: task.title,
+    status: stored.status,
+    priority: task.priority,
+    createdAt: task.createdAt,
+  };
   const agent = task.lease?.agent ?? task.routing.agent;
   if (agent) summary.agent = agent;
   return summary;
@@ -66,7 +80,11 @@ export function summarize(summaries: Iterable<TaskSummary>, params: StatusParams
     if (params.status === undefined && isStatus(summary.status) && isTerminal(summary.status)) continue;
     insertTop(top, summary, limit);
   }
-  return { total, byStatus, tasks: top.map((summary) => toEntry(summary, params.compact === true ? 'compact' : 'full')) };
+  return {
+    total,
+    byStatus,
+    tasks: top.map((summary) => toEntry(summary, params.compact === true ? 'compact' : 'full')),
+  };
 }
 
 // --- internal ---
@@ -84,10 +102,17 @@ async function summarizeIndex(index: TaskIndexReader, params: StatusParamsInput)
   }
   if (params.status && isTerminal(params.status)) await index.loaded;
   const wanted = params.status ? [params.status] : STATUSES.filter((status) => !isTerminal(status));
-  const result = summarize(wanted.flatMap((status) => [...index.summaries(status)]), params);
+  const result = summarize(
+    wanted.flatMap((status) => [...index.summaries(status)]),
+    params,
+  );
   const counts = index.counts();
-  result.byStatus = Object.fromEntries(STATUSES.map((status) => [status, !params.status || status === params.status ? (counts[status] ?? 0) : 0])); // a status filter counts only its status, as the agent filter counts only its tasks
-  result.total = params.status ? (counts[params.status] ?? 0) : STATUSES.reduce((sum, status) => sum + (counts[status] ?? 0), 0);
+  result.byStatus = Object.fromEntries(
+    STATUSES.map((status) => [status, !params.status || status === params.status ? (counts[status] ?? 0) : 0]),
+  ); // a status filter counts only its status, as the agent filter counts only its tasks
+  result.total = params.status
+    ? (counts[params.status] ?? 0)
+    : STATUSES.reduce((sum, status) => sum + (counts[status] ?? 0), 0);
   return result;
 }
 
@@ -111,10 +136,12 @@ async function summarizeStore(store: Store, params: StatusParamsInput): Promise<
 
 /** Listing order: non-terminal first, then higher priority, then older, then id. */
 function byListingOrder(a: TaskSummary, b: TaskSummary): number {
-  return terminalRank(a) - terminalRank(b)
-    || toPriorityRank(b.priority) - toPriorityRank(a.priority)
-    || compareText(a.createdAt, b.createdAt)
-    || compareText(a.id, b.id);
+  return (
+    terminalRank(a) - terminalRank(b) ||
+    toPriorityRank(b.priority) - toPriorityRank(a.priority) ||
+    compareText(a.createdAt, b.createdAt) ||
+    compareText(a.id, b.id)
+  );
 }
 
 function terminalRank(summary: TaskSummary): number {

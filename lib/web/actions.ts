@@ -17,14 +17,24 @@ const ACTIONS: Record<string, { tool: string; fields: readonly string[] }> = {
 
 /** The actions this daemon's tools offer (approve and reject only where approval gates exist). */
 export function listActions(mount: WebMount): string[] {
-  return Object.entries(ACTIONS).filter(([, action]) => mount.tools.some((tool) => tool.name === action.tool)).map(([name]) => name);
+  return Object.entries(ACTIONS)
+    .filter(([, action]) => mount.tools.some((tool) => tool.name === action.tool))
+    .map(([name]) => name);
 }
 
 /** Runs one action as `actor` through its tool: the same checks, leases and errors as on the command line. */
-export async function runAction(mount: WebMount, name: string, { body, actor }: { body: Record<string, unknown>; actor: string }): Promise<unknown> {
+export async function runAction(
+  mount: WebMount,
+  name: string,
+  { body, actor }: { body: Record<string, unknown>; actor: string },
+): Promise<unknown> {
   const action = ACTIONS[name];
   if (!action || !listActions(mount).includes(name)) {
-    throw new SvcError('not_found', `Unknown action ${JSON.stringify(name)}.`, `Actions here: ${listActions(mount).join(', ')}.`);
+    throw new SvcError(
+      'not_found',
+      `Unknown action ${JSON.stringify(name)}.`,
+      `Actions here: ${listActions(mount).join(', ')}.`,
+    );
   }
   const params: Record<string, unknown> = { actor };
   for (const field of action.fields) if (body[field] !== undefined && body[field] !== '') params[field] = body[field];

@@ -18,29 +18,71 @@ export interface AgentRow {
 
 /** `GET /api/agents`: the agents, the daemon's mode and plugins, the plan of a tick, murmur per team and recent SLA violations. */
 export async function readAgentsPage(mount: WebMount): Promise<Record<string, unknown>> {
-  const [status, plan, org, events] = await Promise.all([mount.status(), mount.plan().catch((err: Error) => [{ kind: 'error', detail: err.message }]), loadOrg(mount.paths.root).catch(() => null), readEvents(mount.paths.root, { days: 2 })]);
+  const [status, plan, org, events] = await Promise.all([
+    mount.status(),
+    mount.plan().catch((err: Error) => [{ kind: 'error', detail: err.message }]),
+    loadOrg(mount.paths.root).catch(() => null),
+    readEvents(mount.paths.root, { days: 2 }),
+  ]);
   const now = mount.clock().getTime();
   const paused = new Set((status.pausedAgents ?? []).map((pause) => (pause as { agent: string }).agent));
   const lastDispatch = new Map<string, string>();
-  for (const event of events) if (event.type === 'task.dispatched') lastDispatch.set(String((event.payload as { agent?: string } | undefined)?.agent), event.timestamp);
-  const ids = new Set([...(org?.agents ?? []).map((agent) => agent.id), ...[...mount.index.summaries('in-progress')].map((entry) => entry.agent ?? '').filter(Boolean)]);
+  for (const event of events)
+    if (event.type === 'task.dispatched')
+      lastDispatch.set(String((event.payload as { agent?: string } | undefined)?.agent), event.timestamp);
+  const ids = new Set([
+    ...(org?.agents ?? []).map((agent) => agent.id),
+    ...[...mount.index.summaries('in-progress')].map((entry) => entry.agent ?? '').filter(Boolean),
+  ]);
   const agents: AgentRow[] = [...ids].sort().map((id) => {
     const def = org?.agents.find((agent) => agent.id === id);
-    const runs = [...mount.index.summaries('in-progress')].filter((entry) => entry.agent === id).map((entry) => ({
-      taskId: entry.id, title: entry.title, leaseExpiresAt: entry.lease?.expiresAt ?? null, sinceMs: now - Date.parse(entry.updatedAt),
-    }));
-    const failures = [...mount.index.summaries('ready')].filter((entry) => entry.agent === id).map((entry) => entry.dispatchFailures);
-    return { id, name: def?.name ?? id, active: def?.active ?? true, paused: paused.has(id), runs, lastDispatchAt: lastDispatch.get(id) ?? null, failuresInRow: Math.max(0, ...failures) };
+    const runs = [...mount.index.summaries('in-progress')]
+      .filter((entry) => entry.agent === id)
+      .map((entry) => ({
+        taskId: entry.id,
+        title: entry.title,
+        leaseExpiresAt: entry.lease?.expiresAt ?? null,
+        sinceMs: now - Date.parse(entry.updatedAt),
+      }));
+    const failures = [...mount.index.summaries('ready')]
+      .filter((entry) => entry.agent === id)
+      .map((entry) => entry.dispatchFailures);
+    return {
+      id,
+      name: def?.name ?? id,
+      active: def?.active ?? true,
+      paused: paused.has(id),
+      runs,
+      lastDispatchAt: lastDispatch.get(id) ?? null,
+      failuresInRow: Math.max(0, ...failures),
+    };
   });
-  const murmur = await Promise.all((org?.teams ?? []).filter((team) => team.murmur).map(async (team) => ({ team: team.id, state: await readMurmurState(mount.paths, team.id, () => undefined) })));
+  const murmur = await Promise.all(
+    (org?.teams ?? [])
+      .filter((team) => team.murmur)
+      .map(async (team) => ({ team: team.id, state: await readMurmurState(mount.paths, team.id, () => undefined) })),
+  );
   return {
-    daemon: { mode: status.mode, plugins: status.plugins, version: status.version, pid: status.pid, scheduler: status.scheduler, config: status.config ?? null },
-    agents, plan, murmur, slaViolations: recent(events, 'sla.violation', 20),
+    daemon: {
+      mode: status.mode,
+      plugins: status.plugins,
+      version: status.version,
+      pid: status.pid,
+      scheduler: status.scheduler,
+      config: status.config ?? null,
+    },
+    agents,
+    plan,
+    murmur,
+    slaViolations: recent(events, 'sla.violation', 20),
   };
 }
 
 // --- internal ---
 
 function recent(events: SvcEvent[], type: EventType, count: number): SvcEvent[] {
-  return events.filter((event) => event.type === type).slice(-count).reverse();
+  return events
+    .filter((event) => event.type === type)
+    .slice(-count)
+    .reverse();
 }

@@ -109,11 +109,19 @@ export function startBoardFeed(mount: WebMount): BoardFeed {
   const unlisten = mount.changes.listen(flusher.touch);
   stop.signal.addEventListener('abort', unlisten, { once: true });
   // A page that opened while done and cancelled were still being read gets their latest cards now.
-  void mount.index.loaded.then(() => {
-    if (stop.signal.aborted) return;
-    delta.learn(mount.index.summaries());
-    publish({ upserts: selectSnapshot(mount.index.summaries()).filter((entry) => isTerminal(entry.status)).map((entry) => toCard(entry, mount.index, marks)), removed: [] });
-  }, () => undefined);
+  void mount.index.loaded.then(
+    () => {
+      if (stop.signal.aborted) return;
+      delta.learn(mount.index.summaries());
+      publish({
+        upserts: selectSnapshot(mount.index.summaries())
+          .filter((entry) => isTerminal(entry.status))
+          .map((entry) => toCard(entry, mount.index, marks)),
+        removed: [],
+      });
+    },
+    () => undefined,
+  );
   void watchSla(mount, stop.signal, (ids) => {
     const moved = [...ids].filter((id) => !marks.sla.has(id)).concat([...marks.sla].filter((id) => !ids.has(id)));
     marks.sla = ids;
@@ -126,7 +134,12 @@ export function startBoardFeed(mount: WebMount): BoardFeed {
   });
   return {
     epoch,
-    snapshot: () => ({ epoch, seq, cards: selectSnapshot(mount.index.summaries()).map((entry) => toCard(entry, mount.index, marks)), counts: mount.index.counts() }),
+    snapshot: () => ({
+      epoch,
+      seq,
+      cards: selectSnapshot(mount.index.summaries()).map((entry) => toCard(entry, mount.index, marks)),
+      counts: mount.index.counts(),
+    }),
     since(after) {
       if (after > seq || after < 0) return null;
       if (after === seq) return [];
@@ -187,7 +200,11 @@ function createFlusher(signal: AbortSignal, { gap, onError, flush }: Flushing) {
 }
 
 /** Looks at the scheduler's holds every HOLDS_EVERY_MS; calls `onChange` when the last tick made new ones. */
-async function watchHolds(mount: WebMount, signal: AbortSignal, onChange: (holds: ReadonlyMap<string, Hold>) => void): Promise<void> {
+async function watchHolds(
+  mount: WebMount,
+  signal: AbortSignal,
+  onChange: (holds: ReadonlyMap<string, Hold>) => void,
+): Promise<void> {
   let last: ReadonlyMap<string, Hold> | null = null;
   while (!signal.aborted && mount.holds) {
     const holds = mount.holds();

@@ -14,9 +14,13 @@ export interface EventMessage {
 }
 
 /** Opens a Server-Sent Events answer (the browser's EventSource reconnects after 1 s on its own). */
-export function openEventStream(req: IncomingMessage, res: ServerResponse): { send(message: EventMessage): void; onClose(fn: () => void): void } {
+export function openEventStream(
+  req: IncomingMessage,
+  res: ServerResponse,
+): { send(message: EventMessage): void; onClose(fn: () => void): void } {
   res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', connection: 'keep-alive' });
-  if (req.method === 'HEAD') res.end(); // the headers alone: a stream nobody reads holds nothing
+  if (req.method === 'HEAD')
+    res.end(); // the headers alone: a stream nobody reads holds nothing
   else res.write('retry: 1000\n\n');
   const heartbeat = setInterval(() => res.write(': ping\n\n'), HEARTBEAT_MS);
   heartbeat.unref();
@@ -25,7 +29,10 @@ export function openEventStream(req: IncomingMessage, res: ServerResponse): { se
   res.on('close', () => closers.forEach((fn) => fn()));
   return {
     send({ event, id, data, serialised }) {
-      if (!res.writableEnded) res.write(`${id === null ? '' : `id: ${id}\n`}event: ${event}\ndata: ${serialised ?? JSON.stringify(data)}\n\n`);
+      if (!res.writableEnded)
+        res.write(
+          `${id === null ? '' : `id: ${id}\n`}event: ${event}\ndata: ${serialised ?? JSON.stringify(data)}\n\n`,
+        );
     },
     onClose: (fn) => void closers.push(fn),
   };
@@ -38,7 +45,8 @@ export function openEventStream(req: IncomingMessage, res: ServerResponse): { se
  */
 export function streamBoard(feed: BoardFeed, req: IncomingMessage, res: ServerResponse): void {
   const stream = openEventStream(req, res);
-  const send = ({ change, data }: SentChange) => stream.send({ event: 'change', id: `${feed.epoch}.${change.seq}`, data: change, serialised: data });
+  const send = ({ change, data }: SentChange) =>
+    stream.send({ event: 'change', id: `${feed.epoch}.${change.seq}`, data: change, serialised: data });
   const last = toLast(req);
   const missed = last && last.epoch === feed.epoch ? feed.since(last.seq) : null;
   if (missed) missed.forEach(send);

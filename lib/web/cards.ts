@@ -42,11 +42,35 @@ export const TERMINAL_SHOWN = 50;
 
 /** The card of `entry`, with its `marks` (an SLA violation in progress, why it is held). */
 export function toCard(entry: IndexEntry, index: TaskIndex, marks: CardMarks): Card {
-  const { id, title, status, priority, agent, routing, gate, lease, nextAttemptAt, dependsOn, dispatchFailures, updatedAt, notBefore, dueAt } = entry;
+  const {
+    id,
+    title,
+    status,
+    priority,
+    agent,
+    routing,
+    gate,
+    lease,
+    nextAttemptAt,
+    dependsOn,
+    dispatchFailures,
+    updatedAt,
+    notBefore,
+    dueAt,
+  } = entry;
   const hold = status === 'ready' ? marks.holds.get(id) : undefined;
   return {
-    id, title, status, priority, tags: routing.tags ?? [], openDeps: dependsOn.filter((dep) => index.get(dep)?.status !== 'done'), dispatchFailures, updatedAt,
-    ...(agent ? { agent } : {}), ...(routing.team ? { team: routing.team } : {}), ...(gate ? { gate: gate.current } : {}),
+    id,
+    title,
+    status,
+    priority,
+    tags: routing.tags ?? [],
+    openDeps: dependsOn.filter((dep) => index.get(dep)?.status !== 'done'),
+    dispatchFailures,
+    updatedAt,
+    ...(agent ? { agent } : {}),
+    ...(routing.team ? { team: routing.team } : {}),
+    ...(gate ? { gate: gate.current } : {}),
     ...(status === 'in-progress' && lease ? { leaseExpiresAt: lease.expiresAt } : {}),
     ...(status === 'ready' && nextAttemptAt ? { nextAttemptAt } : {}),
     ...(status === 'in-progress' && marks.sla.has(id) ? { sla: true } : {}),
@@ -66,5 +90,7 @@ export function selectSnapshot(entries: Iterable<IndexEntry>): IndexEntry[] {
 
 /** The terminal tasks of one status, newest first, `offset` on, at most `limit`. */
 export function latest(entries: IndexEntry[], offset: number, limit: number): IndexEntry[] {
-  return entries.sort((a, b) => (a.updatedAt < b.updatedAt ? 1 : a.updatedAt > b.updatedAt ? -1 : 0)).slice(offset, offset + limit);
+  return entries
+    .sort((a, b) => (a.updatedAt < b.updatedAt ? 1 : a.updatedAt > b.updatedAt ? -1 : 0))
+    .slice(offset, offset + limit);
 }

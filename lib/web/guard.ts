@@ -3,13 +3,16 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { requestUrl } from '../daemon/http/exchange.js';
 
 /** The Content-Security-Policy of every answer: the page's own scripts and styles, nothing inline, no frames. */
-export const CSP = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+export const CSP =
+  "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
 /** The actor of the board's actions when `svc web --as` names none. */
 export const DEFAULT_ACTOR = 'operator';
 
 /** How a request stands: who acts, or why it is refused. */
-export type Admission = { ok: true; actor: string; setCookies?: string[]; redirect?: string } | { ok: false; status: 400 | 401 | 403 | 421; message: string; hint: string };
+export type Admission =
+  | { ok: true; actor: string; setCookies?: string[]; redirect?: string }
+  | { ok: false; status: 400 | 401 | 403 | 421; message: string; hint: string };
 
 /** The security checks of docs/web-board.md, "Security", for a board on `port` with `token`. */
 export interface Guard {
@@ -26,21 +29,42 @@ export function createGuard(port: number, token: string): Guard {
   const hosts = new Set([`127.0.0.1:${port}`, `localhost:${port}`]);
   const admit = (req: IncomingMessage): Admission => {
     const host = String(req.headers.host ?? '').toLowerCase();
-    if (!hosts.has(host)) return refuse(421, `The Host header names ${JSON.stringify(host)}; this board answers only to 127.0.0.1:${port} or localhost:${port}.`, `Open http://127.0.0.1:${port}/ (a page under another name is refused: DNS rebinding).`);
+    if (!hosts.has(host))
+      return refuse(
+        421,
+        `The Host header names ${JSON.stringify(host)}; this board answers only to 127.0.0.1:${port} or localhost:${port}.`,
+        `Open http://127.0.0.1:${port}/ (a page under another name is refused: DNS rebinding).`,
+      );
     const url = requestUrl(req);
-    if (!url) return refuse(400, `The request target ${JSON.stringify(String(req.url).slice(0, 200))} is not a path of this board.`, `Open http://127.0.0.1:${port}/.`);
+    if (!url)
+      return refuse(
+        400,
+        `The request target ${JSON.stringify(String(req.url).slice(0, 200))} is not a path of this board.`,
+        `Open http://127.0.0.1:${port}/.`,
+      );
     const cookies = parseCookies(req.headers.cookie);
     const actor = toActor(cookies[asCookie]);
     const given = url.searchParams.get('token');
-    if (req.method === 'GET' && same(given, token)) { // the URL of `svc web`: into the cookie, then out of the address bar
+    if (req.method === 'GET' && same(given, token)) {
+      // the URL of `svc web`: into the cookie, then out of the address bar
       const as = toActor(url.searchParams.get('as') ?? undefined);
       url.searchParams.delete('token');
       url.searchParams.delete('as');
       const flags = 'HttpOnly; SameSite=Strict; Path=/';
-      return { ok: true, actor: as, setCookies: [`${cookie}=${token}; ${flags}`, `${asCookie}=${as}; ${flags}`], redirect: `${url.pathname}${url.search}` };
+      return {
+        ok: true,
+        actor: as,
+        setCookies: [`${cookie}=${token}; ${flags}`, `${asCookie}=${as}; ${flags}`],
+        redirect: `${url.pathname}${url.search}`,
+      };
     }
-    if (same(cookies[cookie], token) || same(header(req, 'x-svc-token'), token) || same(bearer(req), token)) return { ok: true, actor };
-    return refuse(401, 'This request has no valid token of the svc web board.', 'Open the URL that `svc web` prints (it carries the token once; the page keeps it in a cookie).');
+    if (same(cookies[cookie], token) || same(header(req, 'x-svc-token'), token) || same(bearer(req), token))
+      return { ok: true, actor };
+    return refuse(
+      401,
+      'This request has no valid token of the svc web board.',
+      'Open the URL that `svc web` prints (it carries the token once; the page keeps it in a cookie).',
+    );
   };
   return {
     admit,
@@ -48,7 +72,11 @@ export function createGuard(port: number, token: string): Guard {
       const admitted = admit(req);
       if (!admitted.ok) return admitted;
       if (same(header(req, 'x-svc-token'), token)) return admitted;
-      return refuse(401, 'A change needs the token in the x-svc-token header; this POST has none that matches.', 'Use the buttons of the board page; nothing was changed.');
+      return refuse(
+        401,
+        'A change needs the token in the x-svc-token header; this POST has none that matches.',
+        'Use the buttons of the board page; nothing was changed.',
+      );
     },
   };
 }

@@ -38,7 +38,11 @@ export function createStreamBudget(max = MAX_STREAMS): StreamBudget {
     take(res) {
       if (open >= max) {
         res.setHeader('retry-after', '5');
-        throw new SvcError('busy', `The web board has ${open} event streams open, its limit.`, 'Close board pages you no longer watch (each open page holds one stream); this one retries on reload.');
+        throw new SvcError(
+          'busy',
+          `The web board has ${open} event streams open, its limit.`,
+          'Close board pages you no longer watch (each open page holds one stream); this one retries on reload.',
+        );
       }
       open++;
       res.once('close', () => void open--);

@@ -19,16 +19,28 @@ export interface TaskDetail {
 
 /** `GET /api/task/<id>`: the file (active or archived), its links in both directions and its events. */
 export async function readTaskDetail(mount: WebMount, arg: string): Promise<TaskDetail> {
-  const stored = await mount.store.get(arg).catch((err: unknown) => (isSvcError(err, 'not_found') ? getArchived(mount.paths, arg, mount.clock()) : Promise.reject(err)));
+  const stored = await mount.store
+    .get(arg)
+    .catch((err: unknown) =>
+      isSvcError(err, 'not_found') ? getArchived(mount.paths, arg, mount.clock()) : Promise.reject(err),
+    );
   const { id } = stored.task;
-  const dependents = [...mount.index.summaries()].filter((entry) => entry.dependsOn.includes(id)).map((entry) => ({ id: entry.id, status: entry.status, title: entry.title }));
+  const dependents = [...mount.index.summaries()]
+    .filter((entry) => entry.dependsOn.includes(id))
+    .map((entry) => ({ id: entry.id, status: entry.status, title: entry.title }));
   const dependsOn = stored.task.dependsOn.map((dep) => {
     const entry = mount.index.get(dep);
     return { id: dep, status: entry?.status ?? null, title: entry?.title ?? null };
   });
   const timeline = (await readEvents(mount.paths.root, { taskId: id })).reverse();
   return {
-    task: stored.task as unknown as Record<string, unknown>, status: stored.status, body: stored.body, path: stored.path, dependsOn, dependents, timeline,
+    task: stored.task as unknown as Record<string, unknown>,
+    status: stored.status,
+    body: stored.body,
+    path: stored.path,
+    dependsOn,
+    dependents,
+    timeline,
     gateHistory: timeline.filter((event) => event.type.startsWith('gate.')).reverse(),
   };
 }

@@ -23,7 +23,11 @@ const CHUNK_BYTES = 256 * 1024;
  * the lines of `data/logs/agents.log` and `data/logs/daemon.log` that name it. Calls `onLines` with
  * the tail first, then with each batch of new lines, until `signal` aborts.
  */
-export async function followTaskLogs(paths: Paths, taskId: string, { onLines, signal }: { onLines: (batch: LogLines) => void; signal: AbortSignal }): Promise<void> {
+export async function followTaskLogs(
+  paths: Paths,
+  taskId: string,
+  { onLines, signal }: { onLines: (batch: LogLines) => void; signal: AbortSignal },
+): Promise<void> {
   const offsets = new Map<string, number>();
   const partial = new Map<string, string>();
   while (!signal.aborted) {
@@ -33,7 +37,8 @@ export async function followTaskLogs(paths: Paths, taskId: string, { onLines, si
     const lines: LogLines['lines'] = [];
     for (const file of files) {
       const text = await readNew(file, offsets, partial);
-      for (const line of text) if (source === 'runs' || line.includes(taskId)) lines.push({ file: file.slice(paths.logs.length + 1), line });
+      for (const line of text)
+        if (source === 'runs' || line.includes(taskId)) lines.push({ file: file.slice(paths.logs.length + 1), line });
     }
     if (lines.length) onLines({ source, lines });
     await sleep(POLL_MS, undefined, { signal }).catch(() => undefined);
@@ -46,7 +51,10 @@ async function listRunLogs(paths: Paths, taskId: string): Promise<string[]> {
   if (!/^[A-Za-z0-9._-]+$/.test(taskId)) return [];
   const dir = join(paths.runLogs, taskId);
   const names = await readdir(dir).catch(() => [] as string[]);
-  return names.filter((name) => name.endsWith('.log')).sort().map((name) => join(dir, name));
+  return names
+    .filter((name) => name.endsWith('.log'))
+    .sort()
+    .map((name) => join(dir, name));
 }
 
 /** The whole lines added to `file` since the last read (the tail on the first). */

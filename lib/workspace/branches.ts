@@ -18,7 +18,11 @@ export async function readBranchState(repo: string, branch: string, base: string
  */
 export async function deleteMergedBranch(repo: string, branch: string, sha: string): Promise<void> {
   const worktrees = await runGit(repo, ['worktree', 'list', '--porcelain']);
-  if (worktrees.stdout.split('\n').includes(`branch refs/heads/${branch}`)) throw new GitError(`branch ${branch} is checked out in a worktree of ${repo}: not deleted`);
+  if (worktrees.stdout.split('\n').includes(`branch refs/heads/${branch}`))
+    throw new GitError(`branch ${branch} is checked out in a worktree of ${repo}: not deleted`);
   const deleted = await runGit(repo, ['update-ref', '-d', `refs/heads/${branch}`, sha]);
-  if (!deleted.ok) throw new GitError(`branch ${branch} of ${repo} was not deleted (it moved since it was found merged?): ${deleted.stderr}`);
+  if (!deleted.ok)
+    throw new GitError(
+      `branch ${branch} of ${repo} was not deleted (it moved since it was found merged?): ${deleted.stderr}`,
+    );
 }

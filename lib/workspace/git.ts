@@ -44,7 +44,10 @@ export class GitError extends Error {
 export function runGit(repo: string, args: readonly string[], cwd = repo): Promise<GitResult> {
   const previous = queues.get(repo) ?? Promise.resolve();
   const next = previous.then(() => runRetrying(args, cwd));
-  const settled = next.then(() => undefined, () => undefined);
+  const settled = next.then(
+    () => undefined,
+    () => undefined,
+  );
   queues.set(repo, settled);
   void settled.then(() => queues.get(repo) === settled && queues.delete(repo));
   return next;
@@ -61,10 +64,19 @@ export const BRANCH_CANDIDATES = 9;
  */
 export async function addWorktree(request: WorktreeRequest): Promise<MadeWorktree> {
   const { repo, path, branch } = request;
-  if (!(await stat(repo).then((s) => s.isDirectory(), () => false))) throw new GitError(`the repository ${repo} does not exist (or is not a directory)`);
+  if (
+    !(await stat(repo).then(
+      (s) => s.isDirectory(),
+      () => false,
+    ))
+  )
+    throw new GitError(`the repository ${repo} does not exist (or is not a directory)`);
   const base = request.base ?? (await currentBase(repo));
   const found = await runGit(repo, ['rev-parse', '--verify', '--quiet', `${base}^{commit}`]);
-  if (!found.ok) throw new GitError(`base ${JSON.stringify(base)} is not a commit of ${repo}${found.stderr ? `: ${found.stderr}` : ''}`);
+  if (!found.ok)
+    throw new GitError(
+      `base ${JSON.stringify(base)} is not a commit of ${repo}${found.stderr ? `: ${found.stderr}` : ''}`,
+    );
   await assertNoLink(path, request.root);
   await mkdir(dirname(path), { recursive: true });
   await assertNoLink(path, request.root); // a link planted while the folders were made
@@ -77,7 +89,9 @@ export async function addWorktree(request: WorktreeRequest): Promise<MadeWorktre
     await runGit(repo, ['branch', '-D', name]); // a branch made before the failure is not left behind
     throw new GitError(`git worktree add -b ${name} ${path} ${base} failed: ${toMessage(made.stderr || made.stdout)}`);
   }
-  throw new GitError(`branches ${branch} and ${branch}-2 to ${branch}-${BRANCH_CANDIDATES} all exist already in ${repo}: the workspace's branch template makes names others use too; put {root} in it (the default is "svc/{root}/{id}"), or delete those branches`);
+  throw new GitError(
+    `branches ${branch} and ${branch}-2 to ${branch}-${BRANCH_CANDIDATES} all exist already in ${repo}: the workspace's branch template makes names others use too; put {root} in it (the default is "svc/{root}/{id}"), or delete those branches`,
+  );
 }
 
 /** `clean`, `dirty` (uncommitted changes or untracked files) or `missing` (no worktree there). */
@@ -98,7 +112,8 @@ export async function removeWorktree(repo: string, path: string, options: Remove
   const force = options.force === true;
   await assertNoLink(path, options.root);
   const removed = await runGit(repo, ['worktree', 'remove', ...(force ? ['--force'] : []), path]);
-  if (!removed.ok) throw new GitError(`git worktree remove ${path} failed: ${toMessage(removed.stderr || removed.stdout)}`);
+  if (!removed.ok)
+    throw new GitError(`git worktree remove ${path} failed: ${toMessage(removed.stderr || removed.stdout)}`);
 }
 
 // --- internal ---
@@ -113,7 +128,10 @@ const LOCK_RETRIES_MS = [100, 200, 400, 800, 1600];
 
 /** git's errors on one line: its `fatal:`/`error:` lines when there are any, else all it said. */
 function toMessage(text: string): string {
-  const lines = text.split('\n').map((line) => line.trim()).filter(Boolean);
+  const lines = text
+    .split('\n')
+    .map((line) => line.trim())
+    .filter(Boolean);
   const errors = lines.filter((line) => /^(fatal|error):/.test(line));
   return (errors.length ? errors : lines).join('; ');
 }
@@ -130,7 +148,11 @@ async function runRetrying(args: readonly string[], cwd: string): Promise<GitRes
 function run(args: readonly string[], cwd: string): Promise<GitResult> {
   return new Promise((resolve) => {
     execFile('git', [...args], { cwd, maxBuffer: 4 * 1024 * 1024 }, (err, stdout, stderr) => {
-      resolve({ ok: !err, stdout: String(stdout), stderr: String(stderr).trim() || (err && !('code' in err && typeof err.code === 'number') ? err.message : '') });
+      resolve({
+        ok: !err,
+        stdout: String(stdout),
+        stderr: String(stderr).trim() || (err && !('code' in err && typeof err.code === 'number') ? err.message : ''),
+      });
     });
   });
 }

@@ -52,14 +52,20 @@ export async function listRecords(dir: string): Promise<WorkspaceRecord[]> {
 export async function listAllRecords(dir: string): Promise<WorkspaceRecord[]> {
   const [open, removed] = await Promise.all([listRecordsAt(dir), listRecordsAt(join(dir, REMOVED))]);
   const ids = new Set(open.map((record) => record.taskId));
-  return [...open, ...removed.filter((record) => !ids.has(record.taskId))].sort((a, b) => (a.taskId < b.taskId ? -1 : a.taskId > b.taskId ? 1 : 0));
+  return [...open, ...removed.filter((record) => !ids.has(record.taskId))].sort((a, b) =>
+    a.taskId < b.taskId ? -1 : a.taskId > b.taskId ? 1 : 0,
+  );
 }
 
 /**
  * Records that a worktree was removed: the record moves to `removed/` (so the cleanup's sweep reads
  * only the open ones) and stays, naming the branch svc made, until `svc workspace prune`.
  */
-export async function markRemoved(dir: string, record: WorkspaceRecord, removed: { at: string; reason: string }): Promise<void> {
+export async function markRemoved(
+  dir: string,
+  record: WorkspaceRecord,
+  removed: { at: string; reason: string },
+): Promise<void> {
   await writeRecord(dir, { ...record, kept: undefined, removed: { at: removed.at, reason: removed.reason } });
   await unlinkQuietly(join(dir, `${record.taskId}.json`));
 }
@@ -78,7 +84,9 @@ const REMOVED = 'removed';
 async function readRecordAt(dir: string, taskId: string): Promise<WorkspaceRecord | null> {
   try {
     const parsed = JSON.parse(await readFile(join(dir, `${taskId}.json`), 'utf8')) as Partial<WorkspaceRecord>;
-    return typeof parsed.path === 'string' && typeof parsed.repo === 'string' && parsed.taskId === taskId ? (parsed as WorkspaceRecord) : null;
+    return typeof parsed.path === 'string' && typeof parsed.repo === 'string' && parsed.taskId === taskId
+      ? (parsed as WorkspaceRecord)
+      : null;
   } catch {
     return null;
   }

@@ -14,7 +14,11 @@ export interface Removal {
 /** The removal of the worktree svc created for a task at `path`, or null (not removed by svc, or another worktree). */
 export async function readRemoval(dir: string, taskId: string, path: string): Promise<Removal | null> {
   try {
-    const parsed = JSON.parse(await readFile(join(dir, `${taskId}.json`), 'utf8')) as { path?: unknown; branch?: unknown; removed?: { at?: unknown; reason?: unknown } };
+    const parsed = JSON.parse(await readFile(join(dir, `${taskId}.json`), 'utf8')) as {
+      path?: unknown;
+      branch?: unknown;
+      removed?: { at?: unknown; reason?: unknown };
+    };
     const { at, reason } = parsed.removed ?? {};
     if (parsed.path !== path || typeof at !== 'string' || typeof reason !== 'string') return null;
     return { path, branch: String(parsed.branch ?? ''), at, reason };

@@ -10,7 +10,11 @@ const groups: number[] = [];
 
 /** Starts `node -e script` detached (its own process group and Unix session, as a run) with `env`. */
 function detached(script: string, env: Record<string, string> = {}): number {
-  const child = spawn(process.execPath, ['-e', script], { detached: true, stdio: 'ignore', env: { ...process.env, ...env } });
+  const child = spawn(process.execPath, ['-e', script], {
+    detached: true,
+    stdio: 'ignore',
+    env: { ...process.env, ...env },
+  });
   child.unref();
   groups.push(child.pid!);
   return child.pid!;
@@ -24,7 +28,9 @@ function detached(script: string, env: Record<string, string> = {}): number {
 function leaderWithGrandchild(file: string): number {
   const grandchild = `require('node:fs').writeFileSync(${JSON.stringify(file)}, String(process.pid)); setTimeout(() => {}, 60000);`;
   const child = `require('node:child_process').spawn(process.execPath, ['-e', ${JSON.stringify(grandchild)}], { stdio: 'ignore', env: {} }); setTimeout(() => {}, 60000);`;
-  return detached(`require('node:child_process').spawn(process.execPath, ['-e', ${JSON.stringify(child)}], { stdio: 'ignore', env: {}, detached: true }); setTimeout(() => {}, 60000);`);
+  return detached(
+    `require('node:child_process').spawn(process.execPath, ['-e', ${JSON.stringify(child)}], { stdio: 'ignore', env: {}, detached: true }); setTimeout(() => {}, 60000);`,
+  );
 }
 
 /** Kills every process started here, with their groups (the grandchildren's too). */
@@ -42,19 +48,35 @@ function killAll(): void {
 const of = suite('adapters.findRunOf');
 of.after.each(killAll);
 
-of('a grandchild of a run, in a session of its own and its environment empty, is the run\'s by its parents; this process is no run\'s', async () => {
-  const root = tempRoot();
-  const leader = leaderWithGrandchild(`${root}/grandchild.pid`);
-  const grandchild = await within(5000, () => existsSync(`${root}/grandchild.pid`) && Number(readFileSync(`${root}/grandchild.pid`, 'utf8')), 'the grandchild');
-  groups.push(readProcessStat(grandchild)!.pgrp);
-  assert.is.not(readProcessStat(grandchild)!.sid, leader, 'the grandchild left the run\'s Unix session');
-  const run = { taskId: 'TASK-2026-11-21-001', sessionId: 's1', pid: leader, startTime: readProcessStat(leader)!.startTime };
-  assert.equal(findRunOf(grandchild, [run]), run);
-  assert.is(findRunOf(process.pid, [run]), null);
-  assert.is(findRunOf(grandchild, [{ ...run, startTime: run.startTime + 1 }]), null, 'a leader of another start time is a recycled pid: no run');
-});
+of(
+  "a grandchild of a run, in a session of its own and its environment empty, is the run's by its parents; this process is no run's",
+  async () => {
+    const root = tempRoot();
+    const leader = leaderWithGrandchild(`${root}/grandchild.pid`);
+    const grandchild = await within(
+      5000,
+      () => existsSync(`${root}/grandchild.pid`) && Number(readFileSync(`${root}/grandchild.pid`, 'utf8')),
+      'the grandchild',
+    );
+    groups.push(readProcessStat(grandchild)!.pgrp);
+    assert.is.not(readProcessStat(grandchild)!.sid, leader, "the grandchild left the run's Unix session");
+    const run = {
+      taskId: 'TASK-2026-11-21-001',
+      sessionId: 's1',
+      pid: leader,
+      startTime: readProcessStat(leader)!.startTime,
+    };
+    assert.equal(findRunOf(grandchild, [run]), run);
+    assert.is(findRunOf(process.pid, [run]), null);
+    assert.is(
+      findRunOf(grandchild, [{ ...run, startTime: run.startTime + 1 }]),
+      null,
+      'a leader of another start time is a recycled pid: no run',
+    );
+  },
+);
 
-of('a process whose environment names a live run\'s session is that run\'s, wherever it was started', async () => {
+of("a process whose environment names a live run's session is that run's, wherever it was started", async () => {
   const leader = detached('setTimeout(() => {}, 60000)');
   const named = detached('setTimeout(() => {}, 60000)', { SVC_SESSION_ID: 's2' });
   await within(5000, () => readProcessStat(named) !== null && readProcessStat(leader) !== null, 'the processes');
@@ -71,7 +93,11 @@ recorded('only the runs of data/runs/ whose leader lives count', async () => {
   const dir = `${root}/runs`;
   mkdirSync(dir);
   const leader = leaderWithGrandchild(`${root}/grandchild.pid`);
-  const grandchild = await within(5000, () => existsSync(`${root}/grandchild.pid`) && Number(readFileSync(`${root}/grandchild.pid`, 'utf8')), 'the grandchild');
+  const grandchild = await within(
+    5000,
+    () => existsSync(`${root}/grandchild.pid`) && Number(readFileSync(`${root}/grandchild.pid`, 'utf8')),
+    'the grandchild',
+  );
   groups.push(readProcessStat(grandchild)!.pgrp);
   writeFileSync(`${dir}/TASK-2026-11-21-003@s3`, `${leader} ${readProcessStat(leader)!.startTime}\n`);
   assert.equal(findRecordedRunOf(grandchild, dir)?.sessionId, 's3');

@@ -23,7 +23,13 @@ function gatedAgent(): string[] {
 
 /** dev and dev2 run `gatedAgent`; the poll is an hour apart, so only the pause watch and task changes make ticks. */
 export function writeAgents(root: string): void {
-  writeOrg(root, { agents: [{ id: 'dev', name: 'Dev', command: gatedAgent() }, { id: 'dev2', name: 'Dev 2', command: gatedAgent() }], aof: { daemon: { bootWindowMs: 200, pollIntervalMs: 3_600_000 } } });
+  writeOrg(root, {
+    agents: [
+      { id: 'dev', name: 'Dev', command: gatedAgent() },
+      { id: 'dev2', name: 'Dev 2', command: gatedAgent() },
+    ],
+    aof: { daemon: { bootWindowMs: 200, pollIntervalMs: 3_600_000 } },
+  });
 }
 
 export async function readyTask(root: string, title: string, agent = 'dev'): Promise<string> {
@@ -32,5 +38,7 @@ export async function readyTask(root: string, title: string, agent = 'dev'): Pro
   return id;
 }
 
-export const listed = async (root: string) => JSON.parse((await svc(root, 'task', 'list', '--all', '--json')).stdout) as { id: string; status: string }[];
-export const statusOf = (root: string, id: string) => ['ready', 'in-progress', 'done'].find((s) => existsSync(toPaths(root).taskFile(s as never, id)));
+export const listed = async (root: string) =>
+  JSON.parse((await svc(root, 'task', 'list', '--all', '--json')).stdout) as { id: string; status: string }[];
+export const statusOf = (root: string, id: string) =>
+  ['ready', 'in-progress', 'done'].find((s) => existsSync(toPaths(root).taskFile(s as never, id)));

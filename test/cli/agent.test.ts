@@ -23,7 +23,10 @@ bad('an unknown agent is refused with "Did you mean" and changes nothing', async
   const json = await svc(root, 'agent', 'pause', 'nobody', '--json');
   assert.equal(JSON.parse(json.stderr).error.code, 'not_found');
   assert.not.ok(existsSync(toPaths(root).agentPauses));
-  assert.equal((await readEvents(root)).filter((e) => e.type.startsWith('agent.')), []);
+  assert.equal(
+    (await readEvents(root)).filter((e) => e.type.startsWith('agent.')),
+    [],
+  );
 });
 
 bad('without an org chart no agent is known; a pause file that does not parse is named, not overwritten', async () => {
@@ -43,40 +46,91 @@ bad('without an org chart no agent is known; a pause file that does not parse is
 const files = suite('cli.agent without a daemon');
 files.after.each(cleanRoots);
 
-files('pause holds the agent\'s tasks in the plan, list shows it, resume releases it; each logs one event', async () => {
+files("pause holds the agent's tasks in the plan, list shows it, resume releases it; each logs one event", async () => {
   const root = tempRoot();
   writeAgents(root);
   const id = await readyTask(root, 'Held');
   const paused = await svc(root, 'agent', 'pause', 'dev', '--reason', 'rotating keys', '--json');
   assert.is(paused.code, 0, paused.stderr);
-  assert.equal({ ...JSON.parse(paused.stdout), pause: { ...JSON.parse(paused.stdout).pause, since: '-' } }, { agent: 'dev', paused: true, changed: true, pause: { agent: 'dev', since: '-', by: 'operator', reason: 'rotating keys' } });
+  assert.equal(
+    { ...JSON.parse(paused.stdout), pause: { ...JSON.parse(paused.stdout).pause, since: '-' } },
+    {
+      agent: 'dev',
+      paused: true,
+      changed: true,
+      pause: { agent: 'dev', since: '-', by: 'operator', reason: 'rotating keys' },
+    },
+  );
   const again = await svc(root, 'agent', 'pause', 'dev');
   assert.match(again.stdout, /agent dev was already paused since .* \(rotating keys\)/);
   const plan = await svc(root, 'scheduler', 'run');
-  assert.match(plan.stdout, new RegExp(`hold        ${id}: agent-paused: agent dev is paused since \\S+ by operator \\(rotating keys\\)`));
-  const list = JSON.parse((await svc(root, 'agent', 'list', '--json')).stdout) as { agents: { id: string; paused: boolean; runs: string[] }[] };
-  assert.equal(list.agents.map((a) => [a.id, a.paused, a.runs.length]), [['dev', true, 0], ['dev2', false, 0]]);
-  assert.match((await svc(root, 'agent', 'list')).stdout, /dev +paused +0 +- +0\n {2}paused since \S+ by operator: rotating keys\n/);
+  assert.match(
+    plan.stdout,
+    new RegExp(`hold        ${id}: agent-paused: agent dev is paused since \\S+ by operator \\(rotating keys\\)`),
+  );
+  const list = JSON.parse((await svc(root, 'agent', 'list', '--json')).stdout) as {
+    agents: { id: string; paused: boolean; runs: string[] }[];
+  };
+  assert.equal(
+    list.agents.map((a) => [a.id, a.paused, a.runs.length]),
+    [
+      ['dev', true, 0],
+      ['dev2', false, 0],
+    ],
+  );
+  assert.match(
+    (await svc(root, 'agent', 'list')).stdout,
+    /dev +paused +0 +- +0\n {2}paused since \S+ by operator: rotating keys\n/,
+  );
   assert.match((await svc(root, 'agent', 'resume', 'dev')).stdout, /agent dev resumed/);
   assert.match((await svc(root, 'agent', 'resume', 'dev')).stdout, /agent dev was not paused: nothing changed/);
   assert.match((await svc(root, 'scheduler', 'run')).stdout, new RegExp(`dispatch    ${id} -> dev \\(command\\)`));
   const events = (await readEvents(root)).filter((e) => e.type.startsWith('agent.'));
-  assert.equal(events.map((e) => [e.type, e.actor, e.payload]), [['agent.paused', 'operator', { agent: 'dev', reason: 'rotating keys' }], ['agent.resumed', 'operator', { agent: 'dev' }]]);
+  assert.equal(
+    events.map((e) => [e.type, e.actor, e.payload]),
+    [
+      ['agent.paused', 'operator', { agent: 'dev', reason: 'rotating keys' }],
+      ['agent.resumed', 'operator', { agent: 'dev' }],
+    ],
+  );
 });
 
-files('list counts failed dispatches in a row from the event log; a paused agent removed from the chart is listed and can be resumed', async () => {
-  const root = tempRoot();
-  writeOrg(root, { agents: [{ id: 'dev', name: 'Dev', command: quittingAgent() }, { id: 'old', name: 'Old' }] });
-  const id = await readyTask(root, 'Fails once');
-  assert.is((await svc(root, 'scheduler', 'run', '--active')).code, 0);
-  assert.is((await svc(root, 'agent', 'pause', 'old')).code, 0);
-  writeOrg(root, { agents: [{ id: 'dev', name: 'Dev', command: quittingAgent() }] });
-  const rows = JSON.parse((await svc(root, 'agent', 'list', '--json')).stdout).agents as { id: string; known: boolean; failuresInARow: number; lastDispatch: { taskId: string } | null }[];
-  assert.equal(rows.map((r) => [r.id, r.known, r.failuresInARow, r.lastDispatch?.taskId ?? null]), [['dev', true, 1, id], ['old', false, 0, null]]);
-  assert.match((await svc(root, 'agent', 'list')).stdout, /old +paused +0 +- +0\n/);
-  assert.match((await svc(root, 'agent', 'resume', 'old')).stdout, /agent old resumed/);
-  assert.is((await svc(root, 'agent', 'pause', 'old')).code, 1, 'once resumed, an agent not in the chart cannot be paused again');
-});
+files(
+  'list counts failed dispatches in a row from the event log; a paused agent removed from the chart is listed and can be resumed',
+  async () => {
+    const root = tempRoot();
+    writeOrg(root, {
+      agents: [
+        { id: 'dev', name: 'Dev', command: quittingAgent() },
+        { id: 'old', name: 'Old' },
+      ],
+    });
+    const id = await readyTask(root, 'Fails once');
+    assert.is((await svc(root, 'scheduler', 'run', '--active')).code, 0);
+    assert.is((await svc(root, 'agent', 'pause', 'old')).code, 0);
+    writeOrg(root, { agents: [{ id: 'dev', name: 'Dev', command: quittingAgent() }] });
+    const rows = JSON.parse((await svc(root, 'agent', 'list', '--json')).stdout).agents as {
+      id: string;
+      known: boolean;
+      failuresInARow: number;
+      lastDispatch: { taskId: string } | null;
+    }[];
+    assert.equal(
+      rows.map((r) => [r.id, r.known, r.failuresInARow, r.lastDispatch?.taskId ?? null]),
+      [
+        ['dev', true, 1, id],
+        ['old', false, 0, null],
+      ],
+    );
+    assert.match((await svc(root, 'agent', 'list')).stdout, /old +paused +0 +- +0\n/);
+    assert.match((await svc(root, 'agent', 'resume', 'old')).stdout, /agent old resumed/);
+    assert.is(
+      (await svc(root, 'agent', 'pause', 'old')).code,
+      1,
+      'once resumed, an agent not in the chart cannot be paused again',
+    );
+  },
+);
 
 bad.run();
 files.run();

@@ -13,18 +13,32 @@ const cache = suite('cli compile cache (built bin/svc.js)');
 cache.after.each(cleanRoots);
 
 /** Runs the built CLI with its cache under `home` (XDG_CACHE_HOME unless `env` says otherwise). */
-function run(root: string, home: string, argv: string[], env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
+function run(
+  root: string,
+  home: string,
+  argv: string[],
+  env: Record<string, string> = {},
+): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [SVC_BIN, ...argv], { env: { ...process.env, SVC_HOME: root, HOME: home, XDG_CACHE_HOME: join(home, 'xdg'), NO_COLOR: '1', ...env } }, (err, stdout, stderr) => {
-      resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, stdout, stderr });
-    });
+    execFile(
+      process.execPath,
+      [SVC_BIN, ...argv],
+      { env: { ...process.env, SVC_HOME: root, HOME: home, XDG_CACHE_HOME: join(home, 'xdg'), NO_COLOR: '1', ...env } },
+      (err, stdout, stderr) => {
+        resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, stdout, stderr });
+      },
+    );
   });
 }
 
 /** The cache files of a cache folder (hidden temporaries left out), by family. */
 function files(folder: string): Record<string, string> {
   if (!existsSync(folder)) return {};
-  return Object.fromEntries(readdirSync(folder).filter((name) => !name.startsWith('.')).map((name) => [name.replace(/.*-/, '').replace('.v8', ''), join(folder, name)]));
+  return Object.fromEntries(
+    readdirSync(folder)
+      .filter((name) => !name.startsWith('.'))
+      .map((name) => [name.replace(/.*-/, '').replace('.v8', ''), join(folder, name)]),
+  );
 }
 
 async function withTask(): Promise<{ root: string; home: string; folder: string }> {
@@ -35,7 +49,7 @@ async function withTask(): Promise<{ root: string; home: string; folder: string 
   return { root, home, folder: join(home, 'xdg', 'svc', 'v8') };
 }
 
-cache('a command writes its family\'s cache once, private to the user; the next one reads it as it is', async () => {
+cache("a command writes its family's cache once, private to the user; the next one reads it as it is", async () => {
   const { root, home, folder } = await withTask();
   assert.equal(files(folder), {}, 'SVC_COMPILE_CACHE=0 wrote nothing');
   const first = await run(root, home, ['task', 'list']);
@@ -59,7 +73,10 @@ cache('a damaged cache file is rejected and written again; the command runs as w
   writeFileSync(task, Buffer.alloc(statSync(task).size, 7), { mode: 0o600 });
   const damaged = await run(root, home, ['task', 'list']);
   assert.equal([damaged.code, damaged.stdout, damaged.stderr], [0, clean.stdout, '']);
-  assert.not.ok(readFileSync(task).every((byte) => byte === 7), 'the damaged cache was replaced');
+  assert.not.ok(
+    readFileSync(task).every((byte) => byte === 7),
+    'the damaged cache was replaced',
+  );
 });
 
 cache('a cache file or folder that others may write, or a folder that cannot be made, is not used', async () => {
@@ -69,7 +86,11 @@ cache('a cache file or folder that others may write, or a folder that cannot be 
   const written = readFileSync(task);
   chmodSync(task, 0o666);
   assert.equal((await run(root, home, ['task', 'list'])).stdout, clean.stdout);
-  assert.is(statSync(files(folder).task!).mode & 0o777, 0o600, 'a cache file others may write was not read but written anew');
+  assert.is(
+    statSync(files(folder).task!).mode & 0o777,
+    0o600,
+    'a cache file others may write was not read but written anew',
+  );
   assert.ok(readFileSync(files(folder).task!).length > 0 && written.length > 0);
 
   const open = join(tempRoot('svc-home-'), 'xdg', 'svc', 'v8');

@@ -39,12 +39,21 @@ validate('prints an object with --json', async () => {
   writeChart(root, CHART);
   const result = await svc(root, 'org', 'validate', '--json');
   assert.is(result.code, 0, result.stderr);
-  assert.equal(JSON.parse(result.stdout), { valid: true, file: join(root, 'org', 'org-chart.yaml'), agents: 2, teams: 1, roles: 2 });
+  assert.equal(JSON.parse(result.stdout), {
+    valid: true,
+    file: join(root, 'org', 'org-chart.yaml'),
+    agents: 2,
+    teams: 1,
+    roles: 2,
+  });
 });
 
 validate('exits 1 with every problem on stderr', async () => {
   const root = tempRoot();
-  writeChart(root, `${CHART.replace('members: [dev, lead]', 'members: [dev, bob]')}aof:\n  daemon:\n    pollInterval: 5\n`);
+  writeChart(
+    root,
+    `${CHART.replace('members: [dev, lead]', 'members: [dev, bob]')}aof:\n  daemon:\n    pollInterval: 5\n`,
+  );
   const result = await svc(root, 'org', 'validate');
   assert.is(result.code, 1);
   assert.is(result.stdout, '');
@@ -62,7 +71,10 @@ validate('prints the error shape on stderr with --json', async () => {
   const body = JSON.parse(result.stderr) as { ok: boolean; error: { code: string; message: string } };
   assert.is(body.ok, false);
   assert.is(body.error.code, 'validation_error');
-  assert.match(body.error.message, /aof\.projects\.web\.sla\.onViolation: only "alert" is supported, found "deadletter"/);
+  assert.match(
+    body.error.message,
+    /aof\.projects\.web\.sla\.onViolation: only "alert" is supported, found "deadletter"/,
+  );
 });
 
 validate('validates the chart at an explicit path', async () => {

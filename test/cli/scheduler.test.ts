@@ -29,9 +29,15 @@ run('a dry run prints the plan and changes nothing, events included', async () =
   assert.match(out.stdout, new RegExp(`hold        ${c}: no-route`));
   assert.match(out.stdout, /dry run: 1 to dispatch, 2 held, 0 leases expired, 0 to deadletter \(nothing changed\)/);
   assert.is((await readEvents(root)).length, before);
-  assert.equal(readdirSync(`${root}/tasks/in-progress`).filter((n) => n.endsWith('.md')), []);
+  assert.equal(
+    readdirSync(`${root}/tasks/in-progress`).filter((n) => n.endsWith('.md')),
+    [],
+  );
   const json = JSON.parse((await svc(root, 'scheduler', 'run', '--json')).stdout);
-  assert.equal(json.actions.map((x: { kind: string }) => x.kind), ['dispatch', 'hold', 'hold']);
+  assert.equal(
+    json.actions.map((x: { kind: string }) => x.kind),
+    ['dispatch', 'hold', 'hold'],
+  );
 });
 
 run('--active without a daemon runs one tick and dispatches', async () => {
@@ -49,28 +55,50 @@ run('a gated task goes through each gate, dispatched to the gate role, to done',
   const root = tempRoot();
   writeOrg(root, {
     agents: [
-      { id: 'impl', name: 'Implementer', command: completingAgent('built it', { outcome: 'complete', callerRole: 'implementer' }) },
-      { id: 'rev', name: 'Reviewer', command: completingAgent('looks good', { outcome: 'complete', callerRole: 'reviewer' }) },
+      {
+        id: 'impl',
+        name: 'Implementer',
+        command: completingAgent('built it', { outcome: 'complete', callerRole: 'implementer' }),
+      },
+      {
+        id: 'rev',
+        name: 'Reviewer',
+        command: completingAgent('looks good', { outcome: 'complete', callerRole: 'reviewer' }),
+      },
     ],
     roles: { implementer: { agents: ['impl'] }, reviewer: { agents: ['rev'] } },
   });
   mkdirSync(`${root}/org/workflows`, { recursive: true });
-  writeFileSync(`${root}/org/workflows/ship.yaml`, 'workflow:\n  name: ship\n  rejectionStrategy: origin\n  gates:\n    - id: implement\n      role: implementer\n    - id: review\n      role: reviewer\n      canReject: true\n  outcomes: { complete: advance, needs_review: reject, blocked: hold }\n');
+  writeFileSync(
+    `${root}/org/workflows/ship.yaml`,
+    'workflow:\n  name: ship\n  rejectionStrategy: origin\n  gates:\n    - id: implement\n      role: implementer\n    - id: review\n      role: reviewer\n      canReject: true\n  outcomes: { complete: advance, needs_review: reject, blocked: hold }\n',
+  );
   const created = await svc(root, 'task', 'create', 'Gated', '--workflow', 'ship');
   assert.is(created.code, 0, created.stderr);
   const id = created.stdout.split('\n')[0]!;
   await svc(root, 'task', 'promote', id);
   await svc(root, 'scheduler', 'run', '--active');
-  await within(15_000, async () => readdirSync(`${root}/tasks/ready`).includes(`${id}.md`), 'back in ready at the review gate');
+  await within(
+    15_000,
+    async () => readdirSync(`${root}/tasks/ready`).includes(`${id}.md`),
+    'back in ready at the review gate',
+  );
   await svc(root, 'scheduler', 'run', '--active');
   await within(15_000, async () => readdirSync(`${root}/tasks/done`).includes(`${id}.md`), 'done after review');
   const agents = (await readEvents(root, { type: 'task.dispatched' })).map((e) => e.payload.agent);
   assert.equal(agents, ['impl', 'rev']);
-  const gates = await within(5_000, async () => {
-    const found = (await readEvents(root, { type: 'gate.transition' })).map((e) => [e.payload.from, e.payload.to]);
-    return found.length === 2 && found;
-  }, 'both gate transitions logged');
-  assert.equal(gates, [['implement', 'review'], ['review', null]]);
+  const gates = await within(
+    5_000,
+    async () => {
+      const found = (await readEvents(root, { type: 'gate.transition' })).map((e) => [e.payload.from, e.payload.to]);
+      return found.length === 2 && found;
+    },
+    'both gate transitions logged',
+  );
+  assert.equal(gates, [
+    ['implement', 'review'],
+    ['review', null],
+  ]);
 });
 
 run.run();

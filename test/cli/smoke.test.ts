@@ -8,7 +8,10 @@ import { cleanRoots, tempRoot } from '../helpers/root.js';
 
 /** Runs the built CLI as a real process. */
 function bin(root: string, ...argv: string[]) {
-  const out = spawnSync(process.execPath, [SVC_BIN, ...argv], { env: { ...process.env, SVC_HOME: root }, encoding: 'utf8' });
+  const out = spawnSync(process.execPath, [SVC_BIN, ...argv], {
+    env: { ...process.env, SVC_HOME: root },
+    encoding: 'utf8',
+  });
   return { code: out.status, stdout: out.stdout, stderr: out.stderr };
 }
 
@@ -22,7 +25,10 @@ smoke('prints the version, creates, lists, shows and moves tasks, with the exit 
   assert.is(created.code, 0, created.stderr);
   const id = created.stdout.split('\n')[0]!;
   assert.match(id, /^TASK-\d{4}-\d{2}-\d{2}-\d{3}$/);
-  assert.equal(JSON.parse(bin(root, 'task', 'list', '--json').stdout).map((t: { id: string; title: string }) => [t.id, t.title]), [[id, 'Smoke test']]);
+  assert.equal(
+    JSON.parse(bin(root, 'task', 'list', '--json').stdout).map((t: { id: string; title: string }) => [t.id, t.title]),
+    [[id, 'Smoke test']],
+  );
   assert.match(bin(root, 'task', 'show', id).stdout, /priority: high/);
   assert.is(bin(root, 'task', 'promote', id).stdout.trim(), `${id} backlog -> ready`);
   assert.match(bin(root, 'board').stdout, /Ready \(1\)/);
@@ -32,12 +38,20 @@ smoke('prints the version, creates, lists, shows and moves tasks, with the exit 
   assert.is(bin(root, 'daemon', 'status').code, 3);
 });
 
-smoke('bin/ on the PATH, as the README\'s first command sets it, gives a working svc from any directory', () => {
+smoke("bin/ on the PATH, as the README's first command sets it, gives a working svc from any directory", () => {
   const root = tempRoot();
   const binDir = fileURLToPath(new URL('../../bin', import.meta.url));
-  const out = spawnSync('sh', ['-c', 'export PATH="$BIN:$PATH" && cd "$SVC_HOME" && command -v svc && svc --version && svc task create From the PATH'], {
-    env: { ...process.env, SVC_HOME: root, BIN: binDir }, encoding: 'utf8',
-  });
+  const out = spawnSync(
+    'sh',
+    [
+      '-c',
+      'export PATH="$BIN:$PATH" && cd "$SVC_HOME" && command -v svc && svc --version && svc task create From the PATH',
+    ],
+    {
+      env: { ...process.env, SVC_HOME: root, BIN: binDir },
+      encoding: 'utf8',
+    },
+  );
   assert.is(out.status, 0, out.stderr);
   const [path, version, id] = out.stdout.split('\n');
   assert.is(path, join(binDir, 'svc'));

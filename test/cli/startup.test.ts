@@ -14,24 +14,46 @@ startup.after.each(async () => {
 });
 
 /** The service's modules beyond the store: a task command without a daemon loads none of them. */
-const SERVICE = ['dist/org/', 'dist/tools/index.js', 'dist/tools/dispatch.js', 'dist/daemon/daemon.js', 'dist/mcp/', 'dist/engine/', 'node_modules/polka/', 'node_modules/@modelcontextprotocol/'];
+const SERVICE = [
+  'dist/org/',
+  'dist/tools/index.js',
+  'dist/tools/dispatch.js',
+  'dist/daemon/daemon.js',
+  'dist/mcp/',
+  'dist/engine/',
+  'node_modules/polka/',
+  'node_modules/@modelcontextprotocol/',
+];
 
 function assertLight(run: LoadedRun, what: string): void {
   assert.ok(run.code === 0 || run.code === 3, `${what} exited ${run.code}: ${run.stderr}`);
-  for (const heavy of HEAVY) assert.not.ok(run.sources.some((source) => source.includes(heavy)), `${what} loaded ${heavy}`);
+  for (const heavy of HEAVY)
+    assert.not.ok(
+      run.sources.some((source) => source.includes(heavy)),
+      `${what} loaded ${heavy}`,
+    );
 }
 
 startup('the bundle keeps the store, zod, YAML, locks and the service wrapped until a command imports them', () => {
   const wrapped = wrappedSources();
   assert.ok(wrapped.includes('dist/cli/task/command.js'), wrapped.slice(0, 5).join(', '));
-  for (const module of [...HEAVY, ...SERVICE].filter((name) => !EXTERNAL.includes(name))) assert.ok(wrapped.some((source) => source.includes(module)), `${module} is wrapped in the bundle`);
-  for (const module of EXTERNAL) assert.not.ok(wrapped.some((source) => source.includes(module)), `${module} is left out of the bundle`);
+  for (const module of [...HEAVY, ...SERVICE].filter((name) => !EXTERNAL.includes(name)))
+    assert.ok(
+      wrapped.some((source) => source.includes(module)),
+      `${module} is wrapped in the bundle`,
+    );
+  for (const module of EXTERNAL)
+    assert.not.ok(
+      wrapped.some((source) => source.includes(module)),
+      `${module} is left out of the bundle`,
+    );
 });
 
 startup('with a daemon, the everyday commands load no store, zod, YAML or lock code', async () => {
   const root = tempRoot();
   const ids: string[] = [];
-  for (const title of ['One', 'Two', 'Three', 'Four']) ids.push((await svc(root, 'task', 'create', title)).stdout.split('\n')[0]!);
+  for (const title of ['One', 'Two', 'Three', 'Four'])
+    ids.push((await svc(root, 'task', 'create', title)).stdout.split('\n')[0]!);
   await startTestDaemon(root, { schedule: false, tools: [...TOOLS, ...OPERATOR_TOOLS] });
   const [one, two, three, four] = ids as [string, string, string, string];
   const created = await runRecordingLoads(root, ['task', 'create', 'Through', 'the', 'socket']);
@@ -59,7 +81,11 @@ startup('with a daemon, the everyday commands load no store, zod, YAML or lock c
     const run = await runRecordingLoads(root, argv);
     if (argv.includes('redy')) {
       assert.equal([run.code, /Did you mean "ready"/.test(run.stderr)], [2, true]);
-      for (const heavy of HEAVY) assert.not.ok(run.sources.some((source) => source.includes(heavy)), `a refused status loaded ${heavy}`);
+      for (const heavy of HEAVY)
+        assert.not.ok(
+          run.sources.some((source) => source.includes(heavy)),
+          `a refused status loaded ${heavy}`,
+        );
       continue;
     }
     assertLight(run, `svc ${argv.join(' ')}`);
@@ -72,15 +98,25 @@ startup('without a daemon, a task command loads the store and nothing else of th
   const run = await runRecordingLoads(root, ['task', 'create', 'No daemon']);
   assert.is(run.code, 0, run.stderr);
   assert.ok(run.sources.includes('dist/store/commit/store.js'));
-  for (const module of EXTERNAL) assert.ok(run.sources.includes(module), `svc task create required ${module}: ${run.sources.join(', ')}`);
+  for (const module of EXTERNAL)
+    assert.ok(run.sources.includes(module), `svc task create required ${module}: ${run.sources.join(', ')}`);
   for (const other of SERVICE) {
-    assert.not.ok(run.sources.some((source) => source.includes(other)), `svc task create loaded ${other}`);
+    assert.not.ok(
+      run.sources.some((source) => source.includes(other)),
+      `svc task create loaded ${other}`,
+    );
   }
   const status = await runRecordingLoads(root, ['daemon', 'status']);
   assert.is(status.code, 3, status.stderr);
   assertLight(status, 'svc daemon status');
   const version = await runRecordingLoads(root, ['--version']);
-  assert.equal(version.sources.filter((source) => !source.startsWith('bin/')).every((source) => /^dist\/(cli\/(main|frame\/version|output\/color)|core\/package-root)\.js$/.test(source)), true, version.sources.join(', '));
+  assert.equal(
+    version.sources
+      .filter((source) => !source.startsWith('bin/'))
+      .every((source) => /^dist\/(cli\/(main|frame\/version|output\/color)|core\/package-root)\.js$/.test(source)),
+    true,
+    version.sources.join(', '),
+  );
 });
 
 startup.run();

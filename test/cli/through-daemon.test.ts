@@ -19,27 +19,42 @@ function startQuietDaemon(root: string, tools = [...TOOLS, ...OPERATOR_TOOLS]) {
 
 const firstLine = (text: string) => text.split('\n')[0]!;
 
-through('create, promote, status, claim, update and close are calls to the daemon: its index knows each change at once', async () => {
-  const root = tempRoot();
-  const daemon = await startQuietDaemon(root);
-  const created = await svc(root, 'task', 'create', 'Through', 'the', 'socket', '--priority', 'high');
-  assert.is(created.code, 0, created.stderr);
-  const id = firstLine(created.stdout);
-  assert.match(created.stdout, new RegExp(`created in backlog: ${root}/tasks/backlog/${id}.md`));
-  assert.equal([daemon.index.get(id)?.status, daemon.index.get(id)?.title], ['backlog', 'Through the socket']);
-  assert.is((await svc(root, 'task', 'promote', id)).stdout, `${id} backlog -> ready\n`);
-  assert.is(daemon.index.get(id)?.status, 'ready');
-  assert.is((await svc(root, 'task', 'status', id.slice(-3), 'backlog', '--reason', 'later')).stdout, `${id} ready -> backlog\n`);
-  assert.is(daemon.index.get(id)?.status, 'backlog');
-  await svc(root, 'task', 'promote', id);
-  const claimed = await svc(root, 'task', 'claim', id);
-  assert.match(claimed.stdout, new RegExp(`^${id} in-progress: leased to operator until .+ \\(session [0-9a-f-]+\\)\n`));
-  assert.is(daemon.index.get(id)?.lease?.agent, 'operator');
-  assert.is((await svc(root, 'task', 'update', id, '--body', 'New body')).stdout, `${id} in-progress (body replaced)\n`);
-  assert.match((await svc(root, 'task', 'show', `-${id.slice(-3)}`)).stdout, /status: in-progress\n[\s\S]*\nNew body\n$/);
-  assert.is((await svc(root, 'task', 'close', id)).stdout, `${id} in-progress -> done\n`);
-  assert.is(daemon.index.get(id)?.status, 'done');
-});
+through(
+  'create, promote, status, claim, update and close are calls to the daemon: its index knows each change at once',
+  async () => {
+    const root = tempRoot();
+    const daemon = await startQuietDaemon(root);
+    const created = await svc(root, 'task', 'create', 'Through', 'the', 'socket', '--priority', 'high');
+    assert.is(created.code, 0, created.stderr);
+    const id = firstLine(created.stdout);
+    assert.match(created.stdout, new RegExp(`created in backlog: ${root}/tasks/backlog/${id}.md`));
+    assert.equal([daemon.index.get(id)?.status, daemon.index.get(id)?.title], ['backlog', 'Through the socket']);
+    assert.is((await svc(root, 'task', 'promote', id)).stdout, `${id} backlog -> ready\n`);
+    assert.is(daemon.index.get(id)?.status, 'ready');
+    assert.is(
+      (await svc(root, 'task', 'status', id.slice(-3), 'backlog', '--reason', 'later')).stdout,
+      `${id} ready -> backlog\n`,
+    );
+    assert.is(daemon.index.get(id)?.status, 'backlog');
+    await svc(root, 'task', 'promote', id);
+    const claimed = await svc(root, 'task', 'claim', id);
+    assert.match(
+      claimed.stdout,
+      new RegExp(`^${id} in-progress: leased to operator until .+ \\(session [0-9a-f-]+\\)\n`),
+    );
+    assert.is(daemon.index.get(id)?.lease?.agent, 'operator');
+    assert.is(
+      (await svc(root, 'task', 'update', id, '--body', 'New body')).stdout,
+      `${id} in-progress (body replaced)\n`,
+    );
+    assert.match(
+      (await svc(root, 'task', 'show', `-${id.slice(-3)}`)).stdout,
+      /status: in-progress\n[\s\S]*\nNew body\n$/,
+    );
+    assert.is((await svc(root, 'task', 'close', id)).stdout, `${id} in-progress -> done\n`);
+    assert.is(daemon.index.get(id)?.status, 'done');
+  },
+);
 
 through('a foreign lease refuses the command with the command line that would work', async () => {
   const root = tempRoot();
@@ -51,7 +66,10 @@ through('a foreign lease refuses the command with the command line that would wo
   const refused = await svc(root, 'task', 'close', id, '--reason', "it's done");
   assert.is(refused.code, 1);
   assert.match(refused.stderr, /alice/);
-  assert.ok(refused.stderr.includes(`svc task close ${id} --reason 'it'\\''s done' --session ${session}`), refused.stderr);
+  assert.ok(
+    refused.stderr.includes(`svc task close ${id} --reason 'it'\\''s done' --session ${session}`),
+    refused.stderr,
+  );
   assert.match((await svc(root, 'task', 'status', id, 'ready')).stderr, /Task has active lease/);
   assert.is((await svc(root, 'task', 'close', id, '--session', session)).code, 0);
 });
@@ -78,7 +96,7 @@ through('svc tool goes through the daemon too', async () => {
   assert.ok(daemon.index.get(taskId), 'the daemon committed it');
 });
 
-through('a daemon that does not know the command line\'s calls leaves them to the command', async () => {
+through("a daemon that does not know the command line's calls leaves them to the command", async () => {
   const root = tempRoot();
   const daemon = await startQuietDaemon(root, TEST_TOOLS);
   const created = await svc(root, 'task', 'create', 'Written here');

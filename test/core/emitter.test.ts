@@ -30,22 +30,27 @@ emitter('a listener removed by off or by the function on returns is no longer ca
   assert.equal([a, b], [1, 1]);
 });
 
-emitter('a listener that throws or rejects is reported to onError; the others run and emit does not throw', async () => {
-  const errors: string[] = [];
-  const signals = createEmitter<Signals>({ onError: (err, name) => errors.push(`${name}: ${(err as Error).message}`) });
-  let after = 0;
-  signals.on('changed', () => {
-    throw new Error('boom');
-  });
-  signals.on('changed', async () => {
-    throw new Error('later');
-  });
-  signals.on('changed', () => void after++);
-  signals.emit('changed', []);
-  await Promise.resolve();
-  assert.is(after, 1);
-  assert.equal(errors, ['changed: boom', 'changed: later']);
-});
+emitter(
+  'a listener that throws or rejects is reported to onError; the others run and emit does not throw',
+  async () => {
+    const errors: string[] = [];
+    const signals = createEmitter<Signals>({
+      onError: (err, name) => errors.push(`${name}: ${(err as Error).message}`),
+    });
+    let after = 0;
+    signals.on('changed', () => {
+      throw new Error('boom');
+    });
+    signals.on('changed', async () => {
+      throw new Error('later');
+    });
+    signals.on('changed', () => void after++);
+    signals.emit('changed', []);
+    await Promise.resolve();
+    assert.is(after, 1);
+    assert.equal(errors, ['changed: boom', 'changed: later']);
+  },
+);
 
 emitter('emitting a signal without listeners does nothing', () => {
   const signals = createEmitter<Signals>({ onError: () => assert.unreachable('no error') });

@@ -14,55 +14,87 @@ types('docs/events.md lists every declared event type in its table, and no other
   const documented = documentedTypes(readFileSync(join(root, 'docs/events.md'), 'utf8'));
   const declared = new Set<string>(EVENT_TYPES);
   assert.ok(documented.size > 0, 'docs/events.md has no "## Event types" table');
-  assert.equal([...declared].filter((type) => !documented.has(type)), [], 'declared in lib/core/events.ts, missing from docs/events.md');
-  assert.equal([...documented].filter((type) => !declared.has(type)), [], 'in docs/events.md, not declared in lib/core/events.ts');
+  assert.equal(
+    [...declared].filter((type) => !documented.has(type)),
+    [],
+    'declared in lib/core/events.ts, missing from docs/events.md',
+  );
+  assert.equal(
+    [...documented].filter((type) => !declared.has(type)),
+    [],
+    'in docs/events.md, not declared in lib/core/events.ts',
+  );
 });
 
 types('the doc table is read row by row: a type added to or left out of either side is found', () => {
-  const table = '## Event types\n\n| Type | Payload |\n| --- | --- |\n| `a.b` | `{x}` |\n| `c_d` | `{}` |\n\n## Next\n\n| `e.f` | no |\n';
+  const table =
+    '## Event types\n\n| Type | Payload |\n| --- | --- |\n| `a.b` | `{x}` |\n| `c_d` | `{}` |\n\n## Next\n\n| `e.f` | no |\n';
   assert.equal(documentedTypes(table), new Set(['a.b', 'c_d']));
 });
 
-types('an emitter naming an undeclared type, or a declared type with a payload of another shape, fails the typecheck', () => {
-  const emit = (event: string) => `import type { EventLog } from '../../lib/store/events/log.js';\ndeclare const log: EventLog;\nexport const emit = () => log.record(new Date(), [${event}]);\n`;
-  const errors = typecheck({
-    'undeclared.ts': emit(`{ type: 'task.exploded', taskId: 'TASK-2026-11-21-001', actor: 'svc', payload: {} }`),
-    'wrong-payload.ts': emit(`{ type: 'daemon.stopped', actor: 'system', payload: { pid: 'one' } }`),
-    'missing-field.ts': emit(`{ type: 'task.blocked', taskId: 'TASK-2026-11-21-001', actor: 'svc', payload: {} }`),
-    'declared.ts': emit(`{ type: 'task.blocked', taskId: 'TASK-2026-11-21-001', actor: 'svc', payload: { reason: 'waits for a key' } }`),
-    'plugin-hook.ts': emit(`{ type: \`plugin.\${'agent-end' as 'agent-end' | 'session-end'}\`, actor: 'plugin', payload: { any: 'shape' } }`),
-  });
-  assert.match(errors.get('undeclared.ts')?.join('\n') ?? '', /"task\.exploded"/);
-  assert.match(errors.get('wrong-payload.ts')?.join('\n') ?? '', /pid/);
-  assert.match(errors.get('missing-field.ts')?.join('\n') ?? '', /reason/);
-  assert.equal(errors.get('declared.ts'), undefined);
-  assert.equal(errors.get('plugin-hook.ts'), undefined);
-  assert.equal([...errors.keys()].sort(), ['missing-field.ts', 'undeclared.ts', 'wrong-payload.ts']);
-});
+types(
+  'an emitter naming an undeclared type, or a declared type with a payload of another shape, fails the typecheck',
+  () => {
+    const emit = (event: string) =>
+      `import type { EventLog } from '../../lib/store/events/log.js';\ndeclare const log: EventLog;\nexport const emit = () => log.record(new Date(), [${event}]);\n`;
+    const errors = typecheck({
+      'undeclared.ts': emit(`{ type: 'task.exploded', taskId: 'TASK-2026-11-21-001', actor: 'svc', payload: {} }`),
+      'wrong-payload.ts': emit(`{ type: 'daemon.stopped', actor: 'system', payload: { pid: 'one' } }`),
+      'missing-field.ts': emit(`{ type: 'task.blocked', taskId: 'TASK-2026-11-21-001', actor: 'svc', payload: {} }`),
+      'declared.ts': emit(
+        `{ type: 'task.blocked', taskId: 'TASK-2026-11-21-001', actor: 'svc', payload: { reason: 'waits for a key' } }`,
+      ),
+      'plugin-hook.ts': emit(
+        `{ type: \`plugin.\${'agent-end' as 'agent-end' | 'session-end'}\`, actor: 'plugin', payload: { any: 'shape' } }`,
+      ),
+    });
+    assert.match(errors.get('undeclared.ts')?.join('\n') ?? '', /"task\.exploded"/);
+    assert.match(errors.get('wrong-payload.ts')?.join('\n') ?? '', /pid/);
+    assert.match(errors.get('missing-field.ts')?.join('\n') ?? '', /reason/);
+    assert.equal(errors.get('declared.ts'), undefined);
+    assert.equal(errors.get('plugin-hook.ts'), undefined);
+    assert.equal([...errors.keys()].sort(), ['missing-field.ts', 'undeclared.ts', 'wrong-payload.ts']);
+  },
+);
 
 types('every event type lib/ emits is declared, and every declared type is emitted somewhere', () => {
   const emitted = emittedTypes();
   const declared = new Set<string>(EVENT_TYPES);
-  assert.ok(emitted.literals.size >= 30, `the scan found only ${emitted.literals.size} emitted types; is it still reading the emitters?`);
-  const undeclared = [...emitted.literals].filter(([type]) => !declared.has(type)).map(([type, where]) => `${type} (${where})`);
+  assert.ok(
+    emitted.literals.size >= 30,
+    `the scan found only ${emitted.literals.size} emitted types; is it still reading the emitters?`,
+  );
+  const undeclared = [...emitted.literals]
+    .filter(([type]) => !declared.has(type))
+    .map(([type, where]) => `${type} (${where})`);
   assert.equal(undeclared, [], 'emitted but not declared in lib/core/events.ts');
-  const loose = [...emitted.prefixes].filter(([prefix]) => !EVENT_TYPES.some((type) => type.startsWith(prefix))).map(([prefix, where]) => `${prefix}* (${where})`);
+  const loose = [...emitted.prefixes]
+    .filter(([prefix]) => !EVENT_TYPES.some((type) => type.startsWith(prefix)))
+    .map(([prefix, where]) => `${prefix}* (${where})`);
   assert.equal(loose, [], 'emitted from a template no declared type matches');
-  const unused = EVENT_TYPES.filter((type) => !emitted.literals.has(type) && ![...emitted.prefixes.keys()].some((prefix) => type.startsWith(prefix)));
+  const unused = EVENT_TYPES.filter(
+    (type) => !emitted.literals.has(type) && ![...emitted.prefixes.keys()].some((prefix) => type.startsWith(prefix)),
+  );
   assert.equal(unused, [], 'declared but emitted nowhere in lib/');
 });
 
-types('the scan of lib/ reads an event input, a chosen type and a template, and leaves other `type:` keys alone', () => {
-  const found = emittedIn('x.ts', [
-    "events.record(now, [{ type: 'task.blocked', taskId, actor, payload }]);",
-    "await log.record(now, [{\n  type: 'sla.violation', taskId: id, actor: 'scheduler',\n  payload: {} }]);",
-    "[{ type: paused ? 'agent.paused' : 'agent.resumed', actor, payload }]",
-    '[{ type: `plugin.${name}`, actor: plugin, payload }]',
-    "return { content: [{ type: 'text', text }], isError: true };",
-  ].join('\n'));
-  assert.equal([...found.literals.keys()].sort(), ['agent.paused', 'agent.resumed', 'sla.violation', 'task.blocked']);
-  assert.equal([...found.prefixes.keys()], ['plugin.']);
-});
+types(
+  'the scan of lib/ reads an event input, a chosen type and a template, and leaves other `type:` keys alone',
+  () => {
+    const found = emittedIn(
+      'x.ts',
+      [
+        "events.record(now, [{ type: 'task.blocked', taskId, actor, payload }]);",
+        "await log.record(now, [{\n  type: 'sla.violation', taskId: id, actor: 'scheduler',\n  payload: {} }]);",
+        "[{ type: paused ? 'agent.paused' : 'agent.resumed', actor, payload }]",
+        '[{ type: `plugin.${name}`, actor: plugin, payload }]',
+        "return { content: [{ type: 'text', text }], isError: true };",
+      ].join('\n'),
+    );
+    assert.equal([...found.literals.keys()].sort(), ['agent.paused', 'agent.resumed', 'sla.violation', 'task.blocked']);
+    assert.equal([...found.prefixes.keys()], ['plugin.']);
+  },
+);
 
 types.run();
 
@@ -76,8 +108,18 @@ function documentedTypes(text: string): Set<string> {
 
 /** Typechecks source files placed in test/core/ against lib/ with the project's options; errors by file name. */
 function typecheck(sources: Record<string, string>): Map<string, string[]> {
-  const config = ts.parseJsonConfigFileContent(ts.readConfigFile(join(root, 'tsconfig.json'), ts.sys.readFile).config, ts.sys, root);
-  const options: ts.CompilerOptions = { ...config.options, noEmit: true, declaration: false, sourceMap: false, rootDir: root };
+  const config = ts.parseJsonConfigFileContent(
+    ts.readConfigFile(join(root, 'tsconfig.json'), ts.sys.readFile).config,
+    ts.sys,
+    root,
+  );
+  const options: ts.CompilerOptions = {
+    ...config.options,
+    noEmit: true,
+    declaration: false,
+    sourceMap: false,
+    rootDir: root,
+  };
   const files = new Map(Object.entries(sources).map(([name, text]) => [join(root, 'test/core', name), text]));
   const host = ts.createCompilerHost(options);
   const readDisk = host.getSourceFile.bind(host);

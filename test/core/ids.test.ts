@@ -6,12 +6,18 @@ import { SvcError } from '../../lib/core/errors.js';
 const TODAY = '2026-11-26';
 const seqs = (date: string, ...numbers: number[]) => numbers.map((n) => `TASK-${date}-${String(n).padStart(3, '0')}`);
 // Every date starts with 2: a bare `2` or `20` taken as a prefix would match them all.
-const IDS = [...seqs('2026-11-25', 1, 2, 20, 200, 300), ...seqs(TODAY, 1, 2, 3, 20, 200, 1000), ...seqs('2025-02-01', 300, 400), ...seqs('2024-02-01', 400)];
+const IDS = [
+  ...seqs('2026-11-25', 1, 2, 20, 200, 300),
+  ...seqs(TODAY, 1, 2, 3, 20, 200, 1000),
+  ...seqs('2025-02-01', 300, 400),
+  ...seqs('2024-02-01', 400),
+];
 
 const resolve = suite('core.resolveIdArg');
 
 resolve('a bare number is a sequence of today first: 2, 20, 200, -009 style and 009 style alike', () => {
-  for (const arg of ['2', '02', '002', '-2', '-002']) assert.is(resolveIdArg(arg, IDS, TODAY), `TASK-${TODAY}-002`, arg);
+  for (const arg of ['2', '02', '002', '-2', '-002'])
+    assert.is(resolveIdArg(arg, IDS, TODAY), `TASK-${TODAY}-002`, arg);
   for (const arg of ['20', '020', '-020']) assert.is(resolveIdArg(arg, IDS, TODAY), `TASK-${TODAY}-020`, arg);
   assert.is(resolveIdArg('200', IDS, TODAY), `TASK-${TODAY}-200`);
   assert.is(resolveIdArg('1000', IDS, TODAY), `TASK-${TODAY}-1000`);
@@ -41,7 +47,17 @@ resolve('prefixes with a dash or letters still resolve, and several matches list
 const bare = suite('core.toBareSeq');
 
 bare('reads digits with at most a leading dash, and nothing else', () => {
-  assert.equal(['9', '009', '-009', ' 20 ', '2026-11', 'TASK-1', '--9', '9a', ''].map(toBareSeq), [9, 9, 9, 20, null, null, null, null, null]);
+  assert.equal(['9', '009', '-009', ' 20 ', '2026-11', 'TASK-1', '--9', '9a', ''].map(toBareSeq), [
+    9,
+    9,
+    9,
+    20,
+    null,
+    null,
+    null,
+    null,
+    null,
+  ]);
 });
 
 function catchError(fn: () => unknown): SvcError {

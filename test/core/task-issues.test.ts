@@ -27,23 +27,40 @@ function parseError(data: Record<string, unknown>): { message: string; hint?: st
   throw new Error('parseTask accepted it');
 }
 
-problems('a newer schemaVersion is said to be newer, with "upgrade svc", and no stray ":;" on the doctor line', async () => {
-  const { root, file } = await handEdited((text) => text.replace('schemaVersion: 1', 'schemaVersion: 2'));
-  const show = await svc(root, 'task', 'show', '001');
-  assert.is(show.code, 1);
-  assert.ok(show.stderr.includes(`${file}: invalid task frontmatter (1 problem):\n  schemaVersion 2 is newer than this svc understands (it reads version 1); upgrade svc\n`), show.stderr);
-  assert.match(show.stderr, /hint: Upgrade svc to read this file/);
-  const doctor = await svc(root, 'doctor');
-  assert.match(doctor.stdout, /invalid tasks\/backlog\/TASK-[\d-]+\.md: invalid task frontmatter \(1 problem\): schemaVersion 2 is newer than this svc understands \(it reads version 1\); upgrade svc\n/);
-  assert.not.match(doctor.stdout, /:;|Invalid input/);
-});
+problems(
+  'a newer schemaVersion is said to be newer, with "upgrade svc", and no stray ":;" on the doctor line',
+  async () => {
+    const { root, file } = await handEdited((text) => text.replace('schemaVersion: 1', 'schemaVersion: 2'));
+    const show = await svc(root, 'task', 'show', '001');
+    assert.is(show.code, 1);
+    assert.ok(
+      show.stderr.includes(
+        `${file}: invalid task frontmatter (1 problem):\n  schemaVersion 2 is newer than this svc understands (it reads version 1); upgrade svc\n`,
+      ),
+      show.stderr,
+    );
+    assert.match(show.stderr, /hint: Upgrade svc to read this file/);
+    const doctor = await svc(root, 'doctor');
+    assert.match(
+      doctor.stdout,
+      /invalid tasks\/backlog\/TASK-[\d-]+\.md: invalid task frontmatter \(1 problem\): schemaVersion 2 is newer than this svc understands \(it reads version 1\); upgrade svc\n/,
+    );
+    assert.not.match(doctor.stdout, /:;|Invalid input/);
+  },
+);
 
 problems('a missing schemaVersion is said to be missing; the list warning reads as one line', async () => {
   const { root } = await handEdited((text) => text.replace('schemaVersion: 1\n', ''));
   const show = await svc(root, 'task', 'show', '001');
-  assert.match(show.stderr, /invalid task frontmatter \(1 problem\):\n  schemaVersion is missing \(this svc reads version 1\); run `svc migrate` to add it\n/);
+  assert.match(
+    show.stderr,
+    /invalid task frontmatter \(1 problem\):\n  schemaVersion is missing \(this svc reads version 1\); run `svc migrate` to add it\n/,
+  );
   const list = await svc(root, 'task', 'list');
-  assert.match(list.stderr, /warning: skipped invalid task file \S+: invalid task frontmatter \(1 problem\): schemaVersion is missing \(this svc reads version 1\); run `svc migrate` to add it\n/);
+  assert.match(
+    list.stderr,
+    /warning: skipped invalid task file \S+: invalid task frontmatter \(1 problem\): schemaVersion is missing \(this svc reads version 1\); run `svc migrate` to add it\n/,
+  );
   assert.not.match(list.stderr, /:;|:  /);
 });
 
@@ -61,7 +78,10 @@ problems('every problem in plain words: missing, wrong type, a value not among t
 const oneLine = suite('core.toOneLine');
 
 oneLine('runs a line ending in ":" into the next and joins the others with "; "', () => {
-  assert.is(toOneLine('f.md: invalid task frontmatter (2 problems):\n  a is missing\n  b: must be a string\n'), 'f.md: invalid task frontmatter (2 problems): a is missing; b: must be a string');
+  assert.is(
+    toOneLine('f.md: invalid task frontmatter (2 problems):\n  a is missing\n  b: must be a string\n'),
+    'f.md: invalid task frontmatter (2 problems): a is missing; b: must be a string',
+  );
 });
 
 problems.run();

@@ -14,7 +14,10 @@ text('escapes control characters and bidirectional overrides, and leaves other t
 });
 
 text('keeps newlines and tabs of multi-line text, escaping the rest', () => {
-  assert.is(toTerminalText('# Body\n\n\tcode \x1b]0;title\x07', { multiline: true }), '# Body\n\n\tcode \\x1b]0;title\\x07');
+  assert.is(
+    toTerminalText('# Body\n\n\tcode \x1b]0;title\x07', { multiline: true }),
+    '# Body\n\n\tcode \\x1b]0;title\\x07',
+  );
 });
 
 text.run();

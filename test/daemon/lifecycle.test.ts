@@ -23,7 +23,10 @@ life('after SIGKILL the stale socket and pid stay; a new start removes them and 
   const first = startChild(root);
   const pid = await healthy(root);
   assert.is(pid, first.child.pid);
-  const before = ((await call(root, 'POST', '/v1/tool/invoke', { tool: 'svc_status', params: { limit: 10 } })).body as Ok<StatusResult>).result;
+  const before = (
+    (await call(root, 'POST', '/v1/tool/invoke', { tool: 'svc_status', params: { limit: 10 } }))
+      .body as Ok<StatusResult>
+  ).result;
   assert.is(before.total, 5);
   await first.kill();
   assert.ok(existsSync(paths.socket), 'a killed daemon leaves its socket');
@@ -34,10 +37,24 @@ life('after SIGKILL the stale socket and pid stay; a new start removes them and 
   assert.is(next, second.child.pid);
   assert.is(readFileSync(paths.pidFile, 'utf8').trim(), String(next));
   assert.is(statSync(paths.socket).mode & 0o777, 0o600);
-  const after = ((await call(root, 'POST', '/v1/tool/invoke', { tool: 'svc_status', params: { limit: 10 } })).body as Ok<StatusResult>).result;
+  const after = (
+    (await call(root, 'POST', '/v1/tool/invoke', { tool: 'svc_status', params: { limit: 10 } }))
+      .body as Ok<StatusResult>
+  ).result;
   assert.equal(after, before);
-  assert.equal(after.byStatus, { backlog: 0, ready: 3, 'in-progress': 0, blocked: 0, done: 2, deadletter: 0, cancelled: 0 });
-  assert.equal(after.tasks.map((t) => t.id).sort(), ids.filter((_, i) => i % 2 === 0));
+  assert.equal(after.byStatus, {
+    backlog: 0,
+    ready: 3,
+    'in-progress': 0,
+    blocked: 0,
+    done: 2,
+    deadletter: 0,
+    cancelled: 0,
+  });
+  assert.equal(
+    after.tasks.map((t) => t.id).sort(),
+    ids.filter((_, i) => i % 2 === 0),
+  );
   await logShows(paths.daemonLog, /daemon\.leftovers_removed .*daemon\.sock/);
 });
 
@@ -75,10 +92,14 @@ life('the pid file appears only once /healthz answers', async () => {
   const paths = toPaths(root);
   await writeTaskFiles(root, 1000, () => 'ready');
   startChild(root);
-  const order = await within(20_000, async () => {
-    if (!existsSync(paths.pidFile)) return null;
-    return (await call(root, 'GET', '/healthz')).status;
-  }, 'the pid file');
+  const order = await within(
+    20_000,
+    async () => {
+      if (!existsSync(paths.pidFile)) return null;
+      return (await call(root, 'GET', '/healthz')).status;
+    },
+    'the pid file',
+  );
   assert.is(order, 200);
 });
 

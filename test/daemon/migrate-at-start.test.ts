@@ -20,7 +20,10 @@ start('runs the pending migrations before indexing, logs each file, and leaves a
   writeFileSync(join(root, 'tasks/ready/future-1.md'), newer);
   await startTestDaemon(root);
   const log = toPaths(root).daemonLog;
-  await logShows(log, /info migrate\.applied \{"file":"tasks\/ready\/hand-1\.md","from":0,"to":1,"changes":\["schemaVersion: 1"/);
+  await logShows(
+    log,
+    /info migrate\.applied \{"file":"tasks\/ready\/hand-1\.md","from":0,"to":1,"changes":\["schemaVersion: 1"/,
+  );
   await logShows(log, /warn migrate\.newer \{"file":"tasks\/ready\/future-1\.md","version":2/);
   await logShows(log, /info migrate\.done \{"files":1,"backup":"data\/backups\//);
   const tasks = (await call(root, 'GET', '/v1/tasks')).body as { id: string }[] | { tasks: { id: string }[] };

@@ -9,7 +9,13 @@ import { supervisorProblem } from '../../lib/daemon/supervisor.js';
 import { cleanRoots, tempRoot } from '../helpers/root.js';
 
 function options(home: string, extra: { platform?: NodeJS.Platform; svcHome?: string; run?: Runner } = {}) {
-  return { home, svcHome: extra.svcHome ?? join(home, '.svc'), node: '/usr/bin/node', bin: '/opt/svc/bin/svc.js', ...extra };
+  return {
+    home,
+    svcHome: extra.svcHome ?? join(home, '.svc'),
+    node: '/usr/bin/node',
+    bin: '/opt/svc/bin/svc.js',
+    ...extra,
+  };
 }
 
 const render = suite('daemon.renderServiceFile');
@@ -41,7 +47,10 @@ render('a launchd plist under ~/Library/LaunchAgents, XML-escaped, sourcing the 
   assert.is(plist.kind, 'launchd');
   assert.is(plist.file, join(home, 'Library/LaunchAgents/svc.daemon.plist'));
   assert.match(plist.content, '<string>svc.daemon</string>');
-  assert.match(plist.content, '<string>/usr/bin/node</string>\n    <string>--max-old-space-size=1024</string>\n    <string>/opt/svc/bin/svc.js</string>');
+  assert.match(
+    plist.content,
+    '<string>/usr/bin/node</string>\n    <string>--max-old-space-size=1024</string>\n    <string>/opt/svc/bin/svc.js</string>',
+  );
   assert.match(plist.content, `<string>${home}/R&amp;D/data/daemon.env</string>`);
   assert.match(plist.content, `<string>${home}/R&amp;D/data/logs/daemon.log</string>`);
   assert.match(plist.content, 'exec "$0" "$1" "$2" daemon run');
@@ -69,8 +78,14 @@ install('the supervisor is used only for the real home, and only when it answers
   const answering: Runner = async () => ({ code: 0, stdout: '', stderr: '' });
   const absent: Runner = async () => ({ code: 1, stdout: '', stderr: 'Failed to connect to bus: No medium found\n' });
   assert.is(await supervisorProblem('systemd', options(real, { run: answering })), null);
-  assert.match((await supervisorProblem('systemd', options(real, { run: absent })))!, /systemctl --user is not available here \(Failed to connect to bus/);
-  assert.match((await supervisorProblem('systemd', options(tempRoot(), { run: answering })))!, /not the home of this user/);
+  assert.match(
+    (await supervisorProblem('systemd', options(real, { run: absent })))!,
+    /systemctl --user is not available here \(Failed to connect to bus/,
+  );
+  assert.match(
+    (await supervisorProblem('systemd', options(tempRoot(), { run: answering })))!,
+    /not the home of this user/,
+  );
 });
 
 render.run();

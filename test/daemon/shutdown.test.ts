@@ -40,37 +40,50 @@ signals.after.each(async () => {
 });
 
 for (const signal of ['SIGTERM', 'SIGINT'] as const) {
-  signals(`a second ${signal} during the drain stops the daemon at once (exit ${FORCED_EXIT_CODES[signal]}): socket, pid file and instance lock released, the agent and its lease left`, async () => {
-    const root = tempRoot();
-    const paths = toPaths(root);
-    writeOrg(root, { agents: [{ id: 'dev', name: 'Dev', command: holdingAgent() }], aof: { daemon: FAST } });
-    const child = startChild(root);
-    await healthy(root);
-    const { status, body } = await call(root, 'POST', '/v1/tool/invoke', { tool: 'svc_dispatch', params: { title: 'Long work', brief: 'Take your time.', agent: 'dev' } });
-    assert.is(status, 200, JSON.stringify(body));
-    const id = (body as { result: { taskId: string } }).result.taskId;
-    const agent = await within(20_000, () => existsSync(`${root}/agent.pid`) && Number(readFileSync(`${root}/agent.pid`, 'utf8')), 'the agent to hold a request');
-    agents.push(agent);
-    child.child.kill(signal);
-    await logShows(paths.daemonLog, /info daemon\.stopping/);
-    const forcedAt = Date.now();
-    child.child.kill(signal);
-    const { code } = await child.exited;
-    assert.is(code, FORCED_EXIT_CODES[signal]);
-    assert.ok(Date.now() - forcedAt < 5000, `exited ${Date.now() - forcedAt} ms after the second signal; the drain waits 10 s`);
-    assert.ok(isAlive(agent), 'the agent still runs');
-    assert.not.ok(existsSync(paths.socket), 'socket removed');
-    assert.not.ok(existsSync(paths.pidFile), 'pid file removed');
-    assert.not.ok(existsSync(paths.instanceLock), 'instance lock released');
-    const log = readFileSync(paths.daemonLog, 'utf8');
-    assert.match(log, /info daemon\.stopping .*"inFlight":1/, 'the agent\'s request held the drain');
-    assert.match(log, /warn daemon\.forced/);
-    assert.not.match(log, /info daemon\.stopped/);
-    const task = (await createStore({ root }).get(id)).task;
-    assert.is(task.status, 'in-progress', 'its lease is left to expire, as after a crash');
-    const next = startChild(root);
-    assert.is(await healthy(root), next.child.pid, 'a new daemon starts at once');
-  });
+  signals(
+    `a second ${signal} during the drain stops the daemon at once (exit ${FORCED_EXIT_CODES[signal]}): socket, pid file and instance lock released, the agent and its lease left`,
+    async () => {
+      const root = tempRoot();
+      const paths = toPaths(root);
+      writeOrg(root, { agents: [{ id: 'dev', name: 'Dev', command: holdingAgent() }], aof: { daemon: FAST } });
+      const child = startChild(root);
+      await healthy(root);
+      const { status, body } = await call(root, 'POST', '/v1/tool/invoke', {
+        tool: 'svc_dispatch',
+        params: { title: 'Long work', brief: 'Take your time.', agent: 'dev' },
+      });
+      assert.is(status, 200, JSON.stringify(body));
+      const id = (body as { result: { taskId: string } }).result.taskId;
+      const agent = await within(
+        20_000,
+        () => existsSync(`${root}/agent.pid`) && Number(readFileSync(`${root}/agent.pid`, 'utf8')),
+        'the agent to hold a request',
+      );
+      agents.push(agent);
+      child.child.kill(signal);
+      await logShows(paths.daemonLog, /info daemon\.stopping/);
+      const forcedAt = Date.now();
+      child.child.kill(signal);
+      const { code } = await child.exited;
+      assert.is(code, FORCED_EXIT_CODES[signal]);
+      assert.ok(
+        Date.now() - forcedAt < 5000,
+        `exited ${Date.now() - forcedAt} ms after the second signal; the drain waits 10 s`,
+      );
+      assert.ok(isAlive(agent), 'the agent still runs');
+      assert.not.ok(existsSync(paths.socket), 'socket removed');
+      assert.not.ok(existsSync(paths.pidFile), 'pid file removed');
+      assert.not.ok(existsSync(paths.instanceLock), 'instance lock released');
+      const log = readFileSync(paths.daemonLog, 'utf8');
+      assert.match(log, /info daemon\.stopping .*"inFlight":1/, "the agent's request held the drain");
+      assert.match(log, /warn daemon\.forced/);
+      assert.not.match(log, /info daemon\.stopped/);
+      const task = (await createStore({ root }).get(id)).task;
+      assert.is(task.status, 'in-progress', 'its lease is left to expire, as after a crash');
+      const next = startChild(root);
+      assert.is(await healthy(root), next.child.pid, 'a new daemon starts at once');
+    },
+  );
 }
 
 signals.run();

@@ -19,7 +19,8 @@ async function watched(statuses?: ('ready' | 'backlog')[]) {
   const events: WatchEvent[] = [];
   const watcher = watchTree(paths.tasks, (event) => events.push(event), statuses ? { statuses } : {});
   await watcher.ready;
-  const seen = () => events.map((e) => (e.type === 'error' ? `error ${e.error.message}` : `${e.type} ${e.status} ${e.id}`));
+  const seen = () =>
+    events.map((e) => (e.type === 'error' ? `error ${e.error.message}` : `${e.type} ${e.status} ${e.id}`));
   return { paths, events, watcher, seen };
 }
 

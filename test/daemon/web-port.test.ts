@@ -43,41 +43,64 @@ open.after.each(async () => {
   cleanRoots();
 });
 
-open('a daemon started without the board answers POST /v1/web with unavailable; a bad port is a validation error', async () => {
-  const root = tempRoot();
-  await startTestDaemon(root);
-  const none = await call(root, 'POST', '/v1/web', {});
-  assert.is(none.status, 503);
-  assert.match(JSON.stringify(none.body), /without the web board/);
-  const bad = await call(root, 'POST', '/v1/web', { port: 'eighty' });
-  assert.is(bad.status, 400);
-  assert.match(JSON.stringify(bad.body), /whole number from 0 to 65535/);
-});
+open(
+  'a daemon started without the board answers POST /v1/web with unavailable; a bad port is a validation error',
+  async () => {
+    const root = tempRoot();
+    await startTestDaemon(root);
+    const none = await call(root, 'POST', '/v1/web', {});
+    assert.is(none.status, 503);
+    assert.match(JSON.stringify(none.body), /without the web board/);
+    const bad = await call(root, 'POST', '/v1/web', { port: 'eighty' });
+    assert.is(bad.status, 400);
+    assert.match(JSON.stringify(bad.body), /whole number from 0 to 65535/);
+  },
+);
 
-open('the board\'s port is in /status and svc daemon status, and a restarted daemon opens the board on the same port again (another when that one is taken)', async () => {
-  const root = tempRoot();
-  const first = await startWebDaemon(root);
-  const port = first.web.port;
-  const status = (await call(root, 'GET', '/status')).body as { web: { port: number; url: string } };
-  assert.equal(status.web, { port, url: `http://127.0.0.1:${port}/` });
-  const printed = await svc(root, 'daemon', 'status');
-  assert.ok(printed.stdout.includes(`Web board: http://127.0.0.1:${port}/ (port ${port}; \`svc web\` prints it with its token)\n`), printed.stdout);
-  await first.daemon.close();
-  const second = await startTestDaemon(root, { tools: [...TOOLS, ...OPERATOR_TOOLS], web: startWebBoard, schedule: false });
-  assert.is(((await call(root, 'GET', '/status')).body as { web: { port: number } }).web.port, port, 'reopened on its port, no svc web needed');
-  assert.is((await webRequest(port, 'GET', '/api/meta', { 'x-svc-token': first.web.token })).status, 200, 'an open page\'s next request is answered');
-  await second.close();
-  const squatter = createServer();
-  await new Promise<void>((resolve) => squatter.listen(port, '127.0.0.1', resolve));
-  try {
-    await startTestDaemon(root, { tools: [...TOOLS, ...OPERATOR_TOOLS], web: startWebBoard, schedule: false });
-    const moved = ((await call(root, 'GET', '/status')).body as { web: { port: number } }).web.port;
-    assert.is.not(moved, port);
-    assert.is(readFileSync(join(root, 'data/web.port'), 'utf8'), `${moved}\n`);
-  } finally {
-    squatter.close();
-  }
-});
+open(
+  "the board's port is in /status and svc daemon status, and a restarted daemon opens the board on the same port again (another when that one is taken)",
+  async () => {
+    const root = tempRoot();
+    const first = await startWebDaemon(root);
+    const port = first.web.port;
+    const status = (await call(root, 'GET', '/status')).body as { web: { port: number; url: string } };
+    assert.equal(status.web, { port, url: `http://127.0.0.1:${port}/` });
+    const printed = await svc(root, 'daemon', 'status');
+    assert.ok(
+      printed.stdout.includes(
+        `Web board: http://127.0.0.1:${port}/ (port ${port}; \`svc web\` prints it with its token)\n`,
+      ),
+      printed.stdout,
+    );
+    await first.daemon.close();
+    const second = await startTestDaemon(root, {
+      tools: [...TOOLS, ...OPERATOR_TOOLS],
+      web: startWebBoard,
+      schedule: false,
+    });
+    assert.is(
+      ((await call(root, 'GET', '/status')).body as { web: { port: number } }).web.port,
+      port,
+      'reopened on its port, no svc web needed',
+    );
+    assert.is(
+      (await webRequest(port, 'GET', '/api/meta', { 'x-svc-token': first.web.token })).status,
+      200,
+      "an open page's next request is answered",
+    );
+    await second.close();
+    const squatter = createServer();
+    await new Promise<void>((resolve) => squatter.listen(port, '127.0.0.1', resolve));
+    try {
+      await startTestDaemon(root, { tools: [...TOOLS, ...OPERATOR_TOOLS], web: startWebBoard, schedule: false });
+      const moved = ((await call(root, 'GET', '/status')).body as { web: { port: number } }).web.port;
+      assert.is.not(moved, port);
+      assert.is(readFileSync(join(root, 'data/web.port'), 'utf8'), `${moved}\n`);
+    } finally {
+      squatter.close();
+    }
+  },
+);
 
 open('a daemon whose board was never opened says so in /status and opens none at start', async () => {
   const root = tempRoot();

@@ -22,9 +22,16 @@ async function wired() {
   const errors: string[] = [];
   const signals: DaemonSignals = createSignals((err, name) => errors.push(`${name}: ${(err as Error).message}`));
   const asked: string[] = [];
-  const scheduling = { schedule: () => asked.push('schedule'), observe: (change: IndexChange) => asked.push(`observe ${change.id}`) } as unknown as Scheduling;
+  const scheduling = {
+    schedule: () => asked.push('schedule'),
+    observe: (change: IndexChange) => asked.push(`observe ${change.id}`),
+  } as unknown as Scheduling;
   const state: Pick<DaemonState, 'index' | 'metrics' | 'scheduling'> = { index: null, metrics: null, scheduling };
-  const healer = createHealer(store, () => undefined, () => undefined);
+  const healer = createHealer(
+    store,
+    () => undefined,
+    () => undefined,
+  );
   const changes = createChangeFeed();
   const events = createEventRetry({ events: store.events, log: () => log });
   wireDaemon(signals, { store, clock: store.clock, log, events, healer, changes, state });
@@ -49,15 +56,18 @@ const TICKS: [IndexChange, boolean][] = [
   [{ id: 'TASK-1', from: 'ready', to: 'in-progress' }, false],
 ];
 
-wire('a change the index sees is observed by the scheduler, and asks for a tick when it reaches ready, leaves in-progress or reaches done', async () => {
-  const { signals, asked, close } = await wired();
-  for (const [change, ticks] of TICKS) {
-    asked.length = 0;
-    signals.index.emit('changed', change);
-    assert.equal(asked, ticks ? ['observe TASK-1', 'schedule'] : ['observe TASK-1'], JSON.stringify(change));
-  }
-  await close();
-});
+wire(
+  'a change the index sees is observed by the scheduler, and asks for a tick when it reaches ready, leaves in-progress or reaches done',
+  async () => {
+    const { signals, asked, close } = await wired();
+    for (const [change, ticks] of TICKS) {
+      asked.length = 0;
+      signals.index.emit('changed', change);
+      assert.equal(asked, ticks ? ['observe TASK-1', 'schedule'] : ['observe TASK-1'], JSON.stringify(change));
+    }
+    await close();
+  },
+);
 
 wire('the index options of a daemon emit its signals: a task touched bumps the change feed with its id', async () => {
   const { signals, changes, close } = await wired();
@@ -76,17 +86,20 @@ wire('a commit of the socket asks the scheduler for a tick', async () => {
   await close();
 });
 
-wire('a rescan that found files is logged; a listener that throws is reported with its signal and the others still run', async () => {
-  const { signals, asked, errors, logFile, close } = await wired();
-  signals.index.on('changed', () => {
-    throw new Error('boom');
-  });
-  signals.index.emit('changed', { id: 'TASK-1', to: 'ready' });
-  assert.equal(asked, ['observe TASK-1', 'schedule']);
-  assert.equal(errors, ['changed: boom']);
-  signals.index.emit('rescanFound', { count: 2, full: false });
-  await close();
-  assert.match(readFileSync(logFile, 'utf8'), /info index\.rescan .*rescan found 2 new or changed task files/);
-});
+wire(
+  'a rescan that found files is logged; a listener that throws is reported with its signal and the others still run',
+  async () => {
+    const { signals, asked, errors, logFile, close } = await wired();
+    signals.index.on('changed', () => {
+      throw new Error('boom');
+    });
+    signals.index.emit('changed', { id: 'TASK-1', to: 'ready' });
+    assert.equal(asked, ['observe TASK-1', 'schedule']);
+    assert.equal(errors, ['changed: boom']);
+    signals.index.emit('rescanFound', { count: 2, full: false });
+    await close();
+    assert.match(readFileSync(logFile, 'utf8'), /info index\.rescan .*rescan found 2 new or changed task files/);
+  },
+);
 
 wire.run();

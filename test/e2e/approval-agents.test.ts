@@ -53,28 +53,52 @@ agents.after.each(async () => {
   cleanRoots();
 });
 
-agents('an agent run closing its task before its approval gate, or approving, rejecting or closing it there, is refused, even with its environment scrubbed, and nothing moves', async () => {
-  const { root, env, id } = await setUpShip(startChild, { agent: deciderAgent(), approvals: ['signoff'] });
-  const file = `${root}/agent-tries.json`;
-  await within(30_000, () => existsSync(file), 'the agent to have tried');
-  const tries = JSON.parse(readFileSync(file, 'utf8')) as Record<string, Try>;
-  for (const name of ['closeEarly', 'doneEarly', 'own', 'asOperator', 'scrubbedApprove', 'scrubbedReject', 'scrubbedClose']) {
-    const tried = tries[name]!;
-    assert.is(tried.code, 1, `${name}: ${tried.stdout}`);
-    assert.match(tried.stderr, /this call comes from (an agent run|a run of agent dev) \(task TASK-[\d-]+, session [0-9a-f-]+\): an agent does not decide an approval gate/, `${name}: ${tried.stderr}`);
-  }
-  assert.match(tries.help!.stdout, /svc_task_complete/);
-  assert.not.match(tries.help!.stdout, /svc_task_approve|svc_task_reject/, 'svc tool names only the agent tools to a run');
-  await awaitingAt(root, id, 'signoff');
-  const made = (await readEvents(root, { taskId: id })).filter((e) => e.type === 'gate.approved' || e.type === 'gate.rejected' || e.type === 'task.completed');
-  assert.equal(made, [], 'no decision was made');
+agents(
+  'an agent run closing its task before its approval gate, or approving, rejecting or closing it there, is refused, even with its environment scrubbed, and nothing moves',
+  async () => {
+    const { root, env, id } = await setUpShip(startChild, { agent: deciderAgent(), approvals: ['signoff'] });
+    const file = `${root}/agent-tries.json`;
+    await within(30_000, () => existsSync(file), 'the agent to have tried');
+    const tries = JSON.parse(readFileSync(file, 'utf8')) as Record<string, Try>;
+    for (const name of [
+      'closeEarly',
+      'doneEarly',
+      'own',
+      'asOperator',
+      'scrubbedApprove',
+      'scrubbedReject',
+      'scrubbedClose',
+    ]) {
+      const tried = tries[name]!;
+      assert.is(tried.code, 1, `${name}: ${tried.stdout}`);
+      assert.match(
+        tried.stderr,
+        /this call comes from (an agent run|a run of agent dev) \(task TASK-[\d-]+, session [0-9a-f-]+\): an agent does not decide an approval gate/,
+        `${name}: ${tried.stderr}`,
+      );
+    }
+    assert.match(tries.help!.stdout, /svc_task_complete/);
+    assert.not.match(
+      tries.help!.stdout,
+      /svc_task_approve|svc_task_reject/,
+      'svc tool names only the agent tools to a run',
+    );
+    await awaitingAt(root, id, 'signoff');
+    const made = (await readEvents(root, { taskId: id })).filter(
+      (e) => e.type === 'gate.approved' || e.type === 'gate.rejected' || e.type === 'task.completed',
+    );
+    assert.equal(made, [], 'no decision was made');
 
-  const named = await runSvc(env, 'task', 'approve', id, '--by', 'dev');
-  assert.is(named.code, 1, named.stdout);
-  assert.match(named.stderr, /actor `dev` is an agent of the org chart, and an agent does not decide an approval gate/);
-  const approved = await runSvc(env, 'task', 'approve', id, '--by', 'alice');
-  assert.is(approved.stdout, `${id} approved at gate signoff: now done\n`);
-  assert.is((await createStore({ root }).get(id)).status, 'done');
-});
+    const named = await runSvc(env, 'task', 'approve', id, '--by', 'dev');
+    assert.is(named.code, 1, named.stdout);
+    assert.match(
+      named.stderr,
+      /actor `dev` is an agent of the org chart, and an agent does not decide an approval gate/,
+    );
+    const approved = await runSvc(env, 'task', 'approve', id, '--by', 'alice');
+    assert.is(approved.stdout, `${id} approved at gate signoff: now done\n`);
+    assert.is((await createStore({ root }).get(id)).status, 'done');
+  },
+);
 
 agents.run();

@@ -14,16 +14,26 @@ export interface ShipOptions {
 }
 
 /** A root with agent `dev` (role implementer), workflow ship (implement, then the approval gates), a daemon, and one task promoted. */
-export async function setUpShip(start: (root: string) => ChildDaemon, options: ShipOptions = {}): Promise<{ root: string; env: Record<string, string>; id: string; daemon: ChildDaemon }> {
+export async function setUpShip(
+  start: (root: string) => ChildDaemon,
+  options: ShipOptions = {},
+): Promise<{ root: string; env: Record<string, string>; id: string; daemon: ChildDaemon }> {
   const root = tempRoot();
   writeOrg(root, {
-    agents: [{ id: 'dev', name: 'Dev', command: options.agent ?? completingAgent('implemented', { outcome: 'complete' }) }],
+    agents: [
+      { id: 'dev', name: 'Dev', command: options.agent ?? completingAgent('implemented', { outcome: 'complete' }) },
+    ],
     roles: { implementer: { agents: ['dev'] } },
     aof: { daemon: { bootWindowMs: 200, pollIntervalMs: 200 } },
   });
   mkdirSync(`${root}/org/workflows`, { recursive: true });
-  const gates = (options.approvals ?? ['sign1', 'sign2']).map((gate) => `    - id: ${gate}\n      approval: true\n`).join('');
-  writeFileSync(`${root}/org/workflows/ship.yaml`, `workflow:\n  name: ship\n  gates:\n    - id: implement\n      role: implementer\n${gates}`);
+  const gates = (options.approvals ?? ['sign1', 'sign2'])
+    .map((gate) => `    - id: ${gate}\n      approval: true\n`)
+    .join('');
+  writeFileSync(
+    `${root}/org/workflows/ship.yaml`,
+    `workflow:\n  name: ship\n  gates:\n    - id: implement\n      role: implementer\n${gates}`,
+  );
   const env = { SVC_HOME: root, HOME: root };
   const daemon = start(root);
   await healthy(root);
@@ -36,8 +46,14 @@ export async function setUpShip(start: (root: string) => ChildDaemon, options: S
 
 /** Waits until the task waits for approval at `gate`. */
 export async function awaitingAt(root: string, id: string, gate: string): Promise<void> {
-  await within(20_000, async () => {
-    const stored = await createStore({ root }).get(id);
-    return (stored.task.metadata.awaiting as { gate?: string } | undefined)?.gate === gate && stored.status === 'blocked';
-  }, `${id} to wait at gate ${gate}`);
+  await within(
+    20_000,
+    async () => {
+      const stored = await createStore({ root }).get(id);
+      return (
+        (stored.task.metadata.awaiting as { gate?: string } | undefined)?.gate === gate && stored.status === 'blocked'
+      );
+    },
+    `${id} to wait at gate ${gate}`,
+  );
 }

@@ -13,7 +13,11 @@ const repo = fileURLToPath(new URL('../../', import.meta.url));
 
 /** Runs `node <args>` in the repo; resolves with its exit code and output. */
 function run(args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; out: string }> {
-  const child = spawn(process.execPath, args, { cwd: repo, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, args, {
+    cwd: repo,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   child.stdout.on('data', (chunk: Buffer) => void (out += chunk.toString()));
   child.stderr.on('data', (chunk: Buffer) => void (out += chunk.toString()));
@@ -34,7 +38,10 @@ function findMissing(): string[] {
     return ['dist/bin/svc.cjs'];
   }
   const newline = text.indexOf('\n');
-  const hash = createHash('sha256').update(text.slice(newline + 1)).digest('hex').slice(0, 16);
+  const hash = createHash('sha256')
+    .update(text.slice(newline + 1))
+    .digest('hex')
+    .slice(0, 16);
   return text.startsWith(`// svc-bundle ${hash}\n`) ? [] : ['dist/bin/svc.cjs (not whole)'];
 }
 
@@ -59,18 +66,26 @@ build('svc commands run in a loop while a build runs all succeed; the same sourc
   }, 10);
   const runs: { code: number | null; out: string }[] = [];
   // two loops, so that some command is starting whenever the build swaps dist/
-  await Promise.all([['task', 'list'], ['board']].map(async (argv) => {
-    while (building) runs.push(await run([SVC_BIN, ...argv], { SVC_HOME: root }));
-  }));
+  await Promise.all(
+    [['task', 'list'], ['board']].map(async (argv) => {
+      while (building) runs.push(await run([SVC_BIN, ...argv], { SVC_HOME: root }));
+    }),
+  );
   const result = await built;
   clearInterval(watcher);
   assert.is(result.code, 0, result.out);
   assert.equal([...gaps], [], `the bundle was whole at each of ${looks} looks`);
   const failed = runs.filter((r) => r.code !== 0 || /ERR_MODULE_NOT_FOUND|Cannot find module/.test(r.out));
   console.log(`  ${runs.length} commands ran during the build; ${failed.length} failed`);
-  assert.equal(failed.map((r) => r.out), []);
+  assert.equal(
+    failed.map((r) => r.out),
+    [],
+  );
   assert.ok(runs.length >= 4, `commands ran during the build (${runs.length})`);
-  assert.ok(runs.every((r) => r.out.includes('-001')), 'each command saw the task');
+  assert.ok(
+    runs.every((r) => r.out.includes('-001')),
+    'each command saw the task',
+  );
   assert.is(bundleHash(), before, 'a build of the same sources is the same bundle');
 });
 

@@ -24,7 +24,10 @@ export function waitingCheck(root: string): string[] {
 
 /** Dispatches a task to `dev` with the checks `verify`; returns its id. */
 export async function dispatch(root: string, verify: string[]): Promise<string> {
-  const { status, body } = await call(root, 'POST', '/v1/tool/invoke', { tool: 'svc_dispatch', params: { title: 'Checked work', brief: 'Do it.', agent: 'dev', verify } });
+  const { status, body } = await call(root, 'POST', '/v1/tool/invoke', {
+    tool: 'svc_dispatch',
+    params: { title: 'Checked work', brief: 'Do it.', agent: 'dev', verify },
+  });
   assert.is(status, 200, JSON.stringify(body));
   return (body as { result: { taskId: string } }).result.taskId;
 }

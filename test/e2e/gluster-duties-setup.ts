@@ -9,24 +9,45 @@ import { readEvents, type Event } from '../helpers/two-daemons-checks.js';
 
 /** The murmur reviews created by either daemon, oldest first, each with its host's name. */
 export function created(hosts: Host[]): (Event & { host: string })[] {
-  return hosts.flatMap((host) => readEvents(host.home).filter((event) => event.type === 'murmur.review' && (event.payload as { action?: string }).action === 'created').map((event) => ({ ...event, host: host.name })))
+  return hosts
+    .flatMap((host) =>
+      readEvents(host.home)
+        .filter(
+          (event) => event.type === 'murmur.review' && (event.payload as { action?: string }).action === 'created',
+        )
+        .map((event) => ({ ...event, host: host.name })),
+    )
     .sort((a, b) => Date.parse(a.timestamp) - Date.parse(b.timestamp));
 }
 
 /** The SLA alerts for `taskId` by either daemon, oldest first. */
 export function alerts(hosts: Host[], taskId: string): Event[] {
-  return hosts.flatMap((host) => readEvents(host.home).filter((event) => event.type === 'sla.violation' && event.taskId === taskId))
+  return hosts
+    .flatMap((host) =>
+      readEvents(host.home).filter((event) => event.type === 'sla.violation' && event.taskId === taskId),
+    )
     .sort((a, b) => Date.parse(a.timestamp) - Date.parse(b.timestamp));
 }
 
 /** The OVERDUE alerts for `taskId` by either daemon. */
 export function overdue(hosts: Host[], taskId: string): Event[] {
-  return hosts.flatMap((host) => readEvents(host.home).filter((event) => event.type === 'task.overdue' && event.taskId === taskId));
+  return hosts.flatMap((host) =>
+    readEvents(host.home).filter((event) => event.type === 'task.overdue' && event.taskId === taskId),
+  );
 }
 
 /** What the daemons logged about duties, murmur and SLA (for a failure's message). */
 export function dutyLines(hosts: Host[]): string {
-  return hosts.map((host) => `${host.name}:\n${readFileSync(toPaths(host.home).daemonLog, 'utf8').split('\n').filter((line) => /duty|Murmur|SLA/.test(line)).slice(-20).join('\n')}`).join('\n');
+  return hosts
+    .map(
+      (host) =>
+        `${host.name}:\n${readFileSync(toPaths(host.home).daemonLog, 'utf8')
+          .split('\n')
+          .filter((line) => /duty|Murmur|SLA/.test(line))
+          .slice(-20)
+          .join('\n')}`,
+    )
+    .join('\n');
 }
 
 /** `<host> <pid>` of the owner of `duty` in its file under `tasks/.duties/`, or null while none or while it is replaced. */

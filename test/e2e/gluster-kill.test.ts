@@ -27,7 +27,9 @@ const LEASE_TTL_MS = 15_000;
 
 const absent = fuseAbsent();
 if (absent) {
-  process.stderr.write(`\n${'!'.repeat(100)}\n!!! SKIPPED e2e.gluster-kill (a daemon killed on GlusterFS mounts of one tree): ${absent}.\n!!! These tests need FUSE; they ran NOT AT ALL on this machine.\n${'!'.repeat(100)}\n\n`);
+  process.stderr.write(
+    `\n${'!'.repeat(100)}\n!!! SKIPPED e2e.gluster-kill (a daemon killed on GlusterFS mounts of one tree): ${absent}.\n!!! These tests need FUSE; they ran NOT AT ALL on this machine.\n${'!'.repeat(100)}\n\n`,
+  );
 }
 
 const gluster = suite('e2e.gluster-kill');
@@ -51,36 +53,56 @@ const KILLS: Array<{ what: string; crashAt?: string }> = [
   { what: 'killed with a dispatch half done', crashAt: 'commit.written@dispatch#10' },
 ];
 
-for (const kill of KILLS.filter(() => !ONLY || ONLY === 'kill')) (absent ? gluster.skip : gluster)(`a daemon ${kill.what} on GlusterFS: its leases expire and the other daemon finishes all ${KILL_TASKS} tasks, each completed once`, async () => {
-  const vol = volume!;
-  await vol.setCoherent(false);
-  const tree = `kill-${Date.now()}`;
-  const tasks = await newTree(vol, tree);
-  await withTwoHosts({ mount: (home) => vol.mount(toPaths(home).tasks, { subdir: `${tree}/tasks` }), daemon: { defaultLeaseTtlMs: LEASE_TTL_MS }, hostEnv: { a: kill.crashAt ? { SVC_TEST_CRASH_AT: kill.crashAt } : {} } }, async (hosts) => {
-    const [a, b] = hosts as [Host, Host];
-    const daemons = hosts.map((host) => `${hostname()} ${host.daemon!.child.pid}`);
-    const ids = await dispatchBurst(hosts, KILL_TASKS);
-    const byA = () => readEvents(a.home).filter((event) => event.type === 'task.dispatched').length;
-    if (kill.crashAt) {
-      await within(60_000, () => a.daemon!.child.signalCode === 'SIGKILL', `a killing itself at ${kill.crashAt}`);
-      assert.match(a.daemon!.output(), `SVC_TEST_CRASH_AT=${kill.crashAt} reached`);
-    } else {
-      await within(60_000, () => byA() >= 10, 'a dispatching 10 tasks');
-      await a.daemon!.kill();
-    }
-    const killedAt = Date.now();
-    await untilDone(tasks, ids, hosts);
-    const expired = readEvents(b.home).filter((event) => event.type === 'lease.expired');
-    assert.ok(expired.length > 0, 'b moved some of the killed daemon\'s leases back to ready');
-    await within(20_000, () => ids.every((id) => results(hosts).some((run) => run.taskId === id)), 'every agent recorded its answer');
-    assertOnceAfterKill(hosts, tasks, ids, daemons);
-    if (kill.crashAt) {
-      const moved = readdirSync(toPaths(b.home).conflicts);
-      assert.ok(moved.some((name) => name.includes('.ready.')), `b moved the half-done dispatch's ready copy aside: ${moved.join(', ')}`);
-    }
-    process.stdout.write(`  (${expired.length} leases of the killed daemon expired; all done ${((Date.now() - killedAt) / 1000).toFixed(1)} s after the kill)\n`);
-  });
-});
+for (const kill of KILLS.filter(() => !ONLY || ONLY === 'kill'))
+  (absent ? gluster.skip : gluster)(
+    `a daemon ${kill.what} on GlusterFS: its leases expire and the other daemon finishes all ${KILL_TASKS} tasks, each completed once`,
+    async () => {
+      const vol = volume!;
+      await vol.setCoherent(false);
+      const tree = `kill-${Date.now()}`;
+      const tasks = await newTree(vol, tree);
+      await withTwoHosts(
+        {
+          mount: (home) => vol.mount(toPaths(home).tasks, { subdir: `${tree}/tasks` }),
+          daemon: { defaultLeaseTtlMs: LEASE_TTL_MS },
+          hostEnv: { a: kill.crashAt ? { SVC_TEST_CRASH_AT: kill.crashAt } : {} },
+        },
+        async (hosts) => {
+          const [a, b] = hosts as [Host, Host];
+          const daemons = hosts.map((host) => `${hostname()} ${host.daemon!.child.pid}`);
+          const ids = await dispatchBurst(hosts, KILL_TASKS);
+          const byA = () => readEvents(a.home).filter((event) => event.type === 'task.dispatched').length;
+          if (kill.crashAt) {
+            await within(60_000, () => a.daemon!.child.signalCode === 'SIGKILL', `a killing itself at ${kill.crashAt}`);
+            assert.match(a.daemon!.output(), `SVC_TEST_CRASH_AT=${kill.crashAt} reached`);
+          } else {
+            await within(60_000, () => byA() >= 10, 'a dispatching 10 tasks');
+            await a.daemon!.kill();
+          }
+          const killedAt = Date.now();
+          await untilDone(tasks, ids, hosts);
+          const expired = readEvents(b.home).filter((event) => event.type === 'lease.expired');
+          assert.ok(expired.length > 0, "b moved some of the killed daemon's leases back to ready");
+          await within(
+            20_000,
+            () => ids.every((id) => results(hosts).some((run) => run.taskId === id)),
+            'every agent recorded its answer',
+          );
+          assertOnceAfterKill(hosts, tasks, ids, daemons);
+          if (kill.crashAt) {
+            const moved = readdirSync(toPaths(b.home).conflicts);
+            assert.ok(
+              moved.some((name) => name.includes('.ready.')),
+              `b moved the half-done dispatch's ready copy aside: ${moved.join(', ')}`,
+            );
+          }
+          process.stdout.write(
+            `  (${expired.length} leases of the killed daemon expired; all done ${((Date.now() - killedAt) / 1000).toFixed(1)} s after the kill)\n`,
+          );
+        },
+      );
+    },
+  );
 
 /**
  * Exactly once with a daemon killed: each task completed once (an agent of the killed daemon got no
@@ -95,27 +117,79 @@ function assertOnceAfterKill(hosts: Host[], tasks: string, ids: string[], daemon
   // A completion the killed daemon applied but could not answer leaves its agent without a reply (status 0).
   const unanswered = new Set(runs.filter((run) => run.status === 0 && run.host === 'a').map((run) => run.taskId));
   const silent = ids.filter((id) => !completed.includes(id) && !unanswered.has(id));
-  const history = (id: string) => hosts.flatMap((host) => readEvents(host.home).filter((event) => event.taskId === id).map((event) => `${host.name} ${event.timestamp} ${event.type} ${JSON.stringify(event.payload)}`));
-  assert.equal(silent, [], `every task completed by an agent: ${silent.map((id) => `${id}:\n${history(id).join('\n')}\nruns: ${JSON.stringify(runs.filter((run) => run.taskId === id))}`).join('\n')}`);
-  assert.equal(runs.filter((run) => run.status !== 200 && run.status !== 0).map((run) => [run.taskId, run.reply]), [], 'no completion answered with a failure');
+  const history = (id: string) =>
+    hosts.flatMap((host) =>
+      readEvents(host.home)
+        .filter((event) => event.taskId === id)
+        .map((event) => `${host.name} ${event.timestamp} ${event.type} ${JSON.stringify(event.payload)}`),
+    );
+  assert.equal(
+    silent,
+    [],
+    `every task completed by an agent: ${silent.map((id) => `${id}:\n${history(id).join('\n')}\nruns: ${JSON.stringify(runs.filter((run) => run.taskId === id))}`).join('\n')}`,
+  );
+  assert.equal(
+    runs.filter((run) => run.status !== 200 && run.status !== 0).map((run) => [run.taskId, run.reply]),
+    [],
+    'no completion answered with a failure',
+  );
   const events = hosts.flatMap((host) => readEvents(host.home));
   const dispatched = events.filter((event) => event.type === 'task.dispatched');
-  const owners = dispatched.map((event) => { const { host, pid } = event.payload as { host?: string; pid?: number }; return `${host} ${pid}`; });
-  assert.equal(owners.filter((owner) => !daemons.includes(owner)), [], 'every lease names a daemon that granted it');
-  const expired = new Set(readEvents(b.home).filter((event) => event.type === 'lease.expired').map((event) => event.taskId));
+  const owners = dispatched.map((event) => {
+    const { host, pid } = event.payload as { host?: string; pid?: number };
+    return `${host} ${pid}`;
+  });
+  assert.equal(
+    owners.filter((owner) => !daemons.includes(owner)),
+    [],
+    'every lease names a daemon that granted it',
+  );
+  const expired = new Set(
+    readEvents(b.home)
+      .filter((event) => event.type === 'lease.expired')
+      .map((event) => event.taskId),
+  );
   const twice = duplicates(dispatched.map((event) => String(event.taskId)));
-  assert.equal(twice.filter((id) => !expired.has(id)), [], 'a task dispatched twice only after its lease expired');
-  assert.equal(duplicates(readEvents(b.home).filter((event) => event.type === 'task.dispatched').map((event) => String(event.taskId))), [], 'the surviving daemon dispatched each task once');
-  const stranded = STATUSES.filter((status) => status !== 'done').flatMap((status) => readdirSync(`${tasks}/${status}`).filter((name) => name.endsWith('.md')));
+  assert.equal(
+    twice.filter((id) => !expired.has(id)),
+    [],
+    'a task dispatched twice only after its lease expired',
+  );
+  assert.equal(
+    duplicates(
+      readEvents(b.home)
+        .filter((event) => event.type === 'task.dispatched')
+        .map((event) => String(event.taskId)),
+    ),
+    [],
+    'the surviving daemon dispatched each task once',
+  );
+  const stranded = STATUSES.filter((status) => status !== 'done').flatMap((status) =>
+    readdirSync(`${tasks}/${status}`).filter((name) => name.endsWith('.md')),
+  );
   assert.equal(stranded, [], 'no task outside done/');
   for (const host of hosts) {
     const conflicts = toPaths(host.home).conflicts;
     const moved = existsSync(conflicts) ? readdirSync(conflicts) : [];
     const unexplained = moved.filter((name) => !isHalfDoneCommit(host, tasks, `${conflicts}/${name}`, daemons[0]!));
-    const history = unexplained.map((name) => `${name}: ${readEvents(host.home).filter((event) => name.includes(String(event.taskId))).map((event) => `${event.timestamp} ${event.type}`).join(', ')}`);
-    assert.equal(history, [], `nothing in data/conflicts/ of ${host.name} but the old copy of a commit the killed daemon left half done`);
+    const history = unexplained.map(
+      (name) =>
+        `${name}: ${readEvents(host.home)
+          .filter((event) => name.includes(String(event.taskId)))
+          .map((event) => `${event.timestamp} ${event.type}`)
+          .join(', ')}`,
+    );
+    assert.equal(
+      history,
+      [],
+      `nothing in data/conflicts/ of ${host.name} but the old copy of a commit the killed daemon left half done`,
+    );
   }
-  assert.not.match(readFileSync(toPaths(b.home).daemonLog, 'utf8'), /"internal"|internal error/, 'no internal error in the log of b');
+  assert.not.match(
+    readFileSync(toPaths(b.home).daemonLog, 'utf8'),
+    /"internal"|internal error/,
+    'no internal error in the log of b',
+  );
   assert.not.match(b.daemon!.output(), /Assertion failed|Aborted|core dumped/, 'b did not abort');
 }
 
@@ -129,15 +203,20 @@ function assertOnceAfterKill(hosts: Host[], tasks: string, ids: string[], daemon
  */
 function isHalfDoneCommit(host: Host, tasks: string, path: string, killed: string): boolean {
   // Not readFileSync(file, 'utf8'): Node 20 aborts the process when a close on the mount fails.
-  const read = (file: string): Task => parseTask(parseFrontmatter(readRegularFileSync(file, 1 << 20).text, file).data, file);
+  const read = (file: string): Task =>
+    parseTask(parseFrontmatter(readRegularFileSync(file, 1 << 20).text, file).data, file);
   const old = { task: read(path) };
   const id = old.task.id;
   const kept = { task: read(`${tasks}/done/${id}.md`) };
   const events = readEvents(host.home).filter((event) => event.taskId === id);
-  const repair = events.find((event) => event.type === 'recovery_action' && JSON.stringify(event.payload).includes(path.split('/').pop()!));
+  const repair = events.find(
+    (event) => event.type === 'recovery_action' && JSON.stringify(event.payload).includes(path.split('/').pop()!),
+  );
   if (!repair || Date.parse(old.task.updatedAt) >= Date.parse(kept.task.updatedAt)) return false;
   if (old.task.status === 'in-progress') return `${old.task.lease?.host} ${old.task.lease?.pid}` === killed;
-  const keptInProgress = /(^|\/)in-progress\//.test((repair.payload as { details?: { kept?: string } }).details?.kept ?? '');
+  const keptInProgress = /(^|\/)in-progress\//.test(
+    (repair.payload as { details?: { kept?: string } }).details?.kept ?? '',
+  );
   const before = (type: string) => events.some((event) => event.type === type && event.timestamp < repair.timestamp);
   const after = (type: string) => events.some((event) => event.type === type && event.timestamp >= repair.timestamp);
   return old.task.status === 'ready' && keptInProgress && !before('task.dispatched') && after('lease.expired');

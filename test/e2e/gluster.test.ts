@@ -21,13 +21,18 @@ import { dispatchBurst, remoteLatency } from '../helpers/two-daemons-load.js';
 import { newTree } from './gluster-setup.js';
 
 /** The burst per option set: 1,000 takes 2 to 3 minutes on a 2-core machine, so one set runs it. */
-const TASKS = { default: Number(process.env.SVC_GLUSTER_TASKS ?? 1000), coherent: Number(process.env.SVC_GLUSTER_TASKS ?? 100) };
+const TASKS = {
+  default: Number(process.env.SVC_GLUSTER_TASKS ?? 1000),
+  coherent: Number(process.env.SVC_GLUSTER_TASKS ?? 100),
+};
 const ONLY = process.env.SVC_GLUSTER_ONLY; // 'coherent', 'default' or 'kill': one of the tests (for measuring)
 const HAND_MOVES = 3;
 
 const absent = fuseAbsent();
 if (absent) {
-  process.stderr.write(`\n${'!'.repeat(100)}\n!!! SKIPPED e2e.gluster (two daemons on GlusterFS mounts of one tree): ${absent}.\n!!! These tests need FUSE; they ran NOT AT ALL on this machine.\n${'!'.repeat(100)}\n\n`);
+  process.stderr.write(
+    `\n${'!'.repeat(100)}\n!!! SKIPPED e2e.gluster (two daemons on GlusterFS mounts of one tree): ${absent}.\n!!! These tests need FUSE; they ran NOT AT ALL on this machine.\n${'!'.repeat(100)}\n\n`,
+  );
 }
 
 const gluster = suite('e2e.gluster');
@@ -44,23 +49,35 @@ gluster.after.each(cleanRoots);
 for (const coherent of [true, false].filter((on) => !ONLY || ONLY === (on ? 'coherent' : 'default'))) {
   const label = coherent ? 'coherent options' : 'default options';
   const count = TASKS[coherent ? 'coherent' : 'default'];
-  (absent ? gluster.skip : gluster)(`two daemons on two GlusterFS mounts (${label}): a burst of ${count} svc_dispatch calls split across them and ${HAND_MOVES * 2} hand moves into ready/ are all done, each dispatched and run once, nothing sent to data/conflicts/`, async () => {
-    const vol = volume!;
-    await vol.setCoherent(coherent);
-    const tree = `${coherent ? 'coherent' : 'default'}-${Date.now()}`;
-    const tasks = await newTree(vol, tree);
-    await withTwoHosts({ mount: (home) => vol.mount(toPaths(home).tasks, { coherent, subdir: `${tree}/tasks` }), daemon: { defaultLeaseTtlMs: 120_000 }, env: coherent ? COHERENT_DAEMON_ENV : {} }, async (hosts) => {
-      const started = Date.now();
-      const ids = await dispatchBurst(hosts, count);
-      const createdMs = Date.now() - started;
-      const moved = await handMoves(hosts);
-      await untilDone(tasks, [...ids, ...moved], hosts);
-      const drainMs = Date.now() - started;
-      await assertOnce(hosts, tasks, [...ids, ...moved]);
-      const latency = await remoteLatency(hosts);
-      process.stdout.write(`  (${label}: ${count} calls answered in ${(createdMs / 1000).toFixed(1)} s, drained with ${HAND_MOVES * 2} hand moves in ${(drainMs / 1000).toFixed(1)} s; remote change dispatched by the other daemon after ${latency.map((ms) => (ms / 1000).toFixed(1)).join(', ')} s)\n`);
-    });
-  });
+  (absent ? gluster.skip : gluster)(
+    `two daemons on two GlusterFS mounts (${label}): a burst of ${count} svc_dispatch calls split across them and ${HAND_MOVES * 2} hand moves into ready/ are all done, each dispatched and run once, nothing sent to data/conflicts/`,
+    async () => {
+      const vol = volume!;
+      await vol.setCoherent(coherent);
+      const tree = `${coherent ? 'coherent' : 'default'}-${Date.now()}`;
+      const tasks = await newTree(vol, tree);
+      await withTwoHosts(
+        {
+          mount: (home) => vol.mount(toPaths(home).tasks, { coherent, subdir: `${tree}/tasks` }),
+          daemon: { defaultLeaseTtlMs: 120_000 },
+          env: coherent ? COHERENT_DAEMON_ENV : {},
+        },
+        async (hosts) => {
+          const started = Date.now();
+          const ids = await dispatchBurst(hosts, count);
+          const createdMs = Date.now() - started;
+          const moved = await handMoves(hosts);
+          await untilDone(tasks, [...ids, ...moved], hosts);
+          const drainMs = Date.now() - started;
+          await assertOnce(hosts, tasks, [...ids, ...moved]);
+          const latency = await remoteLatency(hosts);
+          process.stdout.write(
+            `  (${label}: ${count} calls answered in ${(createdMs / 1000).toFixed(1)} s, drained with ${HAND_MOVES * 2} hand moves in ${(drainMs / 1000).toFixed(1)} s; remote change dispatched by the other daemon after ${latency.map((ms) => (ms / 1000).toFixed(1)).join(', ')} s)\n`,
+          );
+        },
+      );
+    },
+  );
 }
 
 /**
@@ -80,7 +97,9 @@ async function handMoves(hosts: Host[]): Promise<string[]> {
       renameSync(`${host.mount.path}/backlog/.${name}.new`, `${host.mount.path}/backlog/${name}`);
       const cached = keepLooking(`${other.mount.path}/backlog/${name}`);
       await new Promise((resolve) => setTimeout(resolve, 300));
-      const code = await new Promise<number | null>((resolve) => spawn('mv', [`${host.mount.path}/backlog/${name}`, `${host.mount.path}/ready/${name}`]).once('close', resolve));
+      const code = await new Promise<number | null>((resolve) =>
+        spawn('mv', [`${host.mount.path}/backlog/${name}`, `${host.mount.path}/ready/${name}`]).once('close', resolve),
+      );
       assert.is(code, 0, `mv of ${name} on ${host.name}`);
       await new Promise((resolve) => setTimeout(resolve, 1500));
       cached.stop();
@@ -97,7 +116,24 @@ function keepLooking(path: string): { stop(): void } {
 
 function handTask(id: string): string {
   const stamp = new Date().toISOString();
-  return renderTask({ schemaVersion: 1, id, project: 'test', title: `Moved by hand ${id}`, status: 'backlog', priority: 'normal', routing: { agent: 'worker' }, createdAt: stamp, updatedAt: stamp, lastTransitionAt: stamp, createdBy: 'test', dependsOn: [], metadata: {} }, 'Moved into ready/ by hand.\n');
+  return renderTask(
+    {
+      schemaVersion: 1,
+      id,
+      project: 'test',
+      title: `Moved by hand ${id}`,
+      status: 'backlog',
+      priority: 'normal',
+      routing: { agent: 'worker' },
+      createdAt: stamp,
+      updatedAt: stamp,
+      lastTransitionAt: stamp,
+      createdBy: 'test',
+      dependsOn: [],
+      metadata: {},
+    },
+    'Moved into ready/ by hand.\n',
+  );
 }
 
 gluster.run();

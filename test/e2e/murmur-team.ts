@@ -20,17 +20,32 @@ export function holdingAgent(): string[] {
 }
 
 /** A team `core` with member `dev` and orchestrator `lead`, and the given murmur block. */
-export function writeTeam(root: string, agents: { dev: string[]; lead: string[] }, murmur: Record<string, unknown>, daemon: Record<string, unknown> = {}): void {
+export function writeTeam(
+  root: string,
+  agents: { dev: string[]; lead: string[] },
+  murmur: Record<string, unknown>,
+  daemon: Record<string, unknown> = {},
+): void {
   writeOrg(root, {
-    agents: [{ id: 'dev', name: 'Dev', command: agents.dev, maxConcurrent: 3 }, { id: 'lead', name: 'Lead', command: agents.lead }],
+    agents: [
+      { id: 'dev', name: 'Dev', command: agents.dev, maxConcurrent: 3 },
+      { id: 'lead', name: 'Lead', command: agents.lead },
+    ],
     teams: [{ id: 'core', name: 'Core', members: ['dev'], orchestrator: 'lead', murmur }],
     roles: { builder: { agents: ['dev'] } },
     aof: { daemon: { ...FAST, maxConcurrentDispatches: 10, ...daemon } },
   });
 }
 
-export async function dispatch(root: string, title: string, route: Record<string, string> = { agent: 'dev' }): Promise<string> {
-  const { status, body } = await call(root, 'POST', '/v1/tool/invoke', { tool: 'svc_dispatch', params: { title, brief: 'Do it.', ...route } });
+export async function dispatch(
+  root: string,
+  title: string,
+  route: Record<string, string> = { agent: 'dev' },
+): Promise<string> {
+  const { status, body } = await call(root, 'POST', '/v1/tool/invoke', {
+    tool: 'svc_dispatch',
+    params: { title, brief: 'Do it.', ...route },
+  });
   assert.is(status, 200, JSON.stringify(body));
   return (body as { result: { taskId: string } }).result.taskId;
 }
@@ -42,7 +57,10 @@ export async function statusOf(root: string, id: string): Promise<string> {
 /** Completes an in-progress task as its lease holder (what the agent would do). */
 export async function complete(root: string, id: string): Promise<void> {
   const { task } = await createStore({ root }).get(id);
-  const { status, body } = await call(root, 'POST', '/v1/tool/invoke', { tool: 'svc_task_complete', params: { taskId: id, sessionId: task.lease?.sessionId, summary: 'reviewed' } });
+  const { status, body } = await call(root, 'POST', '/v1/tool/invoke', {
+    tool: 'svc_task_complete',
+    params: { taskId: id, sessionId: task.lease?.sessionId, summary: 'reviewed' },
+  });
   assert.is(status, 200, JSON.stringify(body));
 }
 
@@ -55,5 +73,7 @@ export function stateOf(root: string): Record<string, unknown> {
 }
 
 export async function reviewTasks(root: string): Promise<string[]> {
-  return (await createStore({ root }).list()).tasks.filter((t) => t.task.title.startsWith('Murmur review: core')).map((t) => t.task.id);
+  return (await createStore({ root }).list()).tasks
+    .filter((t) => t.task.title.startsWith('Murmur review: core'))
+    .map((t) => t.task.id);
 }

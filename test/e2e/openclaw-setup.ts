@@ -44,7 +44,14 @@ export function workspace(port: number, daemon: Record<string, unknown>) {
   mkdirSync(join(home, '.openclaw'), { recursive: true });
   writeOrg(root, { agents: [{ id: 'dev', name: 'Developer', active: true }], aof: { daemon } });
   const configPath = join(home, '.openclaw', 'openclaw.json');
-  const config = baseGatewayConfig({ port, token: TOKEN, modelUrl: model.url, workspace: join(home, 'workspace'), logFile: join(home, 'gateway.log'), agents: ['main', 'dev'] });
+  const config = baseGatewayConfig({
+    port,
+    token: TOKEN,
+    modelUrl: model.url,
+    workspace: join(home, 'workspace'),
+    logFile: join(home, 'gateway.log'),
+    agents: ['main', 'dev'],
+  });
   return { root, home, configPath, config, logFile: join(home, 'gateway.log') };
 }
 
@@ -73,7 +80,10 @@ export function readConfig(path: string): any {
 }
 
 export async function dispatch(root: string, title: string): Promise<string> {
-  const { status, body } = await call(root, 'POST', '/v1/tool/invoke', { tool: 'svc_dispatch', params: { title, brief: 'Say that it is done.', agent: 'dev' } });
+  const { status, body } = await call(root, 'POST', '/v1/tool/invoke', {
+    tool: 'svc_dispatch',
+    params: { title, brief: 'Say that it is done.', agent: 'dev' },
+  });
   assert.is(status, 200, JSON.stringify(body));
   return (body as { result: { taskId: string } }).result.taskId;
 }

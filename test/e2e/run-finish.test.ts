@@ -37,12 +37,18 @@ function finishingAgent(role: string, afterMs: number, params: Record<string, un
 /** An org chart with an implementer and a reviewer and the workflow implement -> review. */
 function writeWorkflow(root: string, implementer: string[], daemon: Record<string, unknown>): void {
   writeOrg(root, {
-    agents: [{ id: 'impl', name: 'Impl', command: implementer }, { id: 'rev', name: 'Rev', command: finishingAgent('rev', 0, { outcome: 'complete', callerRole: 'reviewer' }) }],
+    agents: [
+      { id: 'impl', name: 'Impl', command: implementer },
+      { id: 'rev', name: 'Rev', command: finishingAgent('rev', 0, { outcome: 'complete', callerRole: 'reviewer' }) },
+    ],
     roles: { implementer: { agents: ['impl'] }, reviewer: { agents: ['rev'] } },
     aof: { daemon: { ...FAST, ...daemon } },
   });
   mkdirSync(`${root}/org/workflows`, { recursive: true });
-  writeFileSync(`${root}/org/workflows/flow.yaml`, 'workflow:\n  name: flow\n  gates:\n    - id: implement\n      role: implementer\n    - id: review\n      role: reviewer\n');
+  writeFileSync(
+    `${root}/org/workflows/flow.yaml`,
+    'workflow:\n  name: flow\n  gates:\n    - id: implement\n      role: implementer\n    - id: review\n      role: reviewer\n',
+  );
 }
 
 async function invoke(root: string, tool: string, params: Record<string, unknown>): Promise<Record<string, unknown>> {
@@ -77,39 +83,56 @@ finish.after.each(async () => {
   cleanRoots();
 });
 
-finish('an implementer that works on after its completion finishes: its call answered, its file written, its own exit in its log; the reviewer waits for it', async () => {
-  const root = tempRoot();
-  writeWorkflow(root, finishingAgent('impl', 700, { outcome: 'complete', callerRole: 'implementer' }), {});
-  await startTestDaemon(root, { tools: [...TOOLS, ...OPERATOR_TOOLS], env: process.env });
-  const id = await createReady(root, { title: 'Work on after', workflow: 'flow' });
-  await untilDone(root, id);
-  assert.ok(existsSync(`${root}/${id}.impl-after`), 'the work after the completion was done');
-  assert.is((JSON.parse(readFileSync(`${root}/${id}.impl-out`, 'utf8')) as { status: string }).status, 'ready', 'the completion call succeeded');
-  assert.match(await firstRunEnd(root, id), 'svc run ended: exit code 0');
-  assert.ok(time(`${root}/${id}.rev-start`) >= time(`${root}/${id}.impl-after`), 'the reviewer started after the implementer exited');
-  await logShows(`${root}/data/logs/daemon.log`, /handed it on \(now ready\); it may exit by itself until/);
-});
+finish(
+  'an implementer that works on after its completion finishes: its call answered, its file written, its own exit in its log; the reviewer waits for it',
+  async () => {
+    const root = tempRoot();
+    writeWorkflow(root, finishingAgent('impl', 700, { outcome: 'complete', callerRole: 'implementer' }), {});
+    await startTestDaemon(root, { tools: [...TOOLS, ...OPERATOR_TOOLS], env: process.env });
+    const id = await createReady(root, { title: 'Work on after', workflow: 'flow' });
+    await untilDone(root, id);
+    assert.ok(existsSync(`${root}/${id}.impl-after`), 'the work after the completion was done');
+    assert.is(
+      (JSON.parse(readFileSync(`${root}/${id}.impl-out`, 'utf8')) as { status: string }).status,
+      'ready',
+      'the completion call succeeded',
+    );
+    assert.match(await firstRunEnd(root, id), 'svc run ended: exit code 0');
+    assert.ok(
+      time(`${root}/${id}.rev-start`) >= time(`${root}/${id}.impl-after`),
+      'the reviewer started after the implementer exited',
+    );
+    await logShows(`${root}/data/logs/daemon.log`, /handed it on \(now ready\); it may exit by itself until/);
+  },
+);
 
-finish('a run still alive past runExitGraceMs after handing its task on is ended, and the next dispatch then goes', async () => {
-  const root = tempRoot();
-  writeWorkflow(root, finishingAgent('impl', 60_000, { outcome: 'complete', callerRole: 'implementer' }), { runExitGraceMs: 2500 });
-  await startTestDaemon(root, { tools: [...TOOLS, ...OPERATOR_TOOLS], env: process.env });
-  const id = await createReady(root, { title: 'Lingers', workflow: 'flow' });
-  await within(20_000, () => existsSync(`${root}/${id}.impl-out`), 'the completion');
-  const plan = await runSvc({ SVC_HOME: root, HOME: root }, 'scheduler', 'run');
-  assert.match(plan.stdout, 'previous-run-ending');
-  assert.match(plan.stdout, /handed the task on and may exit by itself until \S+ \(runExitGraceMs\)/);
-  await untilDone(root, id);
-  assert.not.ok(existsSync(`${root}/${id}.impl-after`));
-  assert.match(await firstRunEnd(root, id), 'svc run ended: killed by SIGTERM');
-  const answered = statSync(`${root}/${id}.impl-out`).mtimeMs;
-  assert.ok(time(`${root}/${id}.rev-start`) - answered >= 2400, 'the reviewer waited for the grace period');
-  await logShows(`${root}/data/logs/daemon.log`, /has not exited \(runExitGraceMs\)/);
-});
+finish(
+  'a run still alive past runExitGraceMs after handing its task on is ended, and the next dispatch then goes',
+  async () => {
+    const root = tempRoot();
+    writeWorkflow(root, finishingAgent('impl', 60_000, { outcome: 'complete', callerRole: 'implementer' }), {
+      runExitGraceMs: 2500,
+    });
+    await startTestDaemon(root, { tools: [...TOOLS, ...OPERATOR_TOOLS], env: process.env });
+    const id = await createReady(root, { title: 'Lingers', workflow: 'flow' });
+    await within(20_000, () => existsSync(`${root}/${id}.impl-out`), 'the completion');
+    const plan = await runSvc({ SVC_HOME: root, HOME: root }, 'scheduler', 'run');
+    assert.match(plan.stdout, 'previous-run-ending');
+    assert.match(plan.stdout, /handed the task on and may exit by itself until \S+ \(runExitGraceMs\)/);
+    await untilDone(root, id);
+    assert.not.ok(existsSync(`${root}/${id}.impl-after`));
+    assert.match(await firstRunEnd(root, id), 'svc run ended: killed by SIGTERM');
+    const answered = statSync(`${root}/${id}.impl-out`).mtimeMs;
+    assert.ok(time(`${root}/${id}.rev-start`) - answered >= 2400, 'the reviewer waited for the grace period');
+    await logShows(`${root}/data/logs/daemon.log`, /has not exited \(runExitGraceMs\)/);
+  },
+);
 
-finish('a run that blocked its task works on; unblocked at once, the task is dispatched again only after that run exited by itself', async () => {
-  const root = tempRoot();
-  const script = `
+finish(
+  'a run that blocked its task works on; unblocked at once, the task is dispatched again only after that run exited by itself',
+  async () => {
+    const root = tempRoot();
+    const script = `
     const fs = require('node:fs');
     const { execFileSync } = require('node:child_process');
     const env = process.env;
@@ -122,27 +145,47 @@ finish('a run that blocked its task works on; unblocked at once, the task is dis
       fs.writeFileSync(base + '-out', tool('svc_task_block', { reason: 'waits on the API key' }));
       setTimeout(() => { fs.writeFileSync(base + '-after', String(Date.now())); process.exit(0); }, 700);
     }`;
-  writeOrg(root, { agents: [{ id: 'dev', name: 'Dev', command: [process.execPath, '-e', script] }], aof: { daemon: FAST } });
-  await startTestDaemon(root, { tools: [...TOOLS, ...OPERATOR_TOOLS], env: process.env });
-  const id = await createReady(root, { title: 'Blocks itself', agent: 'dev' });
-  await within(20_000, () => existsSync(`${root}/${id}.dev-out`), 'the block');
-  assert.is((JSON.parse(readFileSync(`${root}/${id}.dev-out`, 'utf8')) as { status: string }).status, 'blocked');
-  await invoke(root, 'operator_task_unblock', { taskId: id });
-  await untilDone(root, id);
-  assert.match(await firstRunEnd(root, id), 'svc run ended: exit code 0');
-  assert.ok(time(`${root}/${id}.dev-again`) >= time(`${root}/${id}.dev-after`), 'the second run started after the first exited');
-});
+    writeOrg(root, {
+      agents: [{ id: 'dev', name: 'Dev', command: [process.execPath, '-e', script] }],
+      aof: { daemon: FAST },
+    });
+    await startTestDaemon(root, { tools: [...TOOLS, ...OPERATOR_TOOLS], env: process.env });
+    const id = await createReady(root, { title: 'Blocks itself', agent: 'dev' });
+    await within(20_000, () => existsSync(`${root}/${id}.dev-out`), 'the block');
+    assert.is((JSON.parse(readFileSync(`${root}/${id}.dev-out`, 'utf8')) as { status: string }).status, 'blocked');
+    await invoke(root, 'operator_task_unblock', { taskId: id });
+    await untilDone(root, id);
+    assert.match(await firstRunEnd(root, id), 'svc run ended: exit code 0');
+    assert.ok(
+      time(`${root}/${id}.dev-again`) >= time(`${root}/${id}.dev-after`),
+      'the second run started after the first exited',
+    );
+  },
+);
 
 finish('the checks of a completion start once the completing run has exited', async () => {
   const root = tempRoot();
-  const probe = [process.execPath, '-e', `require('fs').writeFileSync(${JSON.stringify(root)} + '/check-start', String(Date.now()))`];
-  writeOrg(root, { agents: [{ id: 'impl', name: 'Impl', command: finishingAgent('impl', 700) }], aof: { daemon: FAST, checks: { probe: { run: probe, cwd: root } } } });
+  const probe = [
+    process.execPath,
+    '-e',
+    `require('fs').writeFileSync(${JSON.stringify(root)} + '/check-start', String(Date.now()))`,
+  ];
+  writeOrg(root, {
+    agents: [{ id: 'impl', name: 'Impl', command: finishingAgent('impl', 700) }],
+    aof: { daemon: FAST, checks: { probe: { run: probe, cwd: root } } },
+  });
   await startTestDaemon(root, { tools: [...TOOLS, ...OPERATOR_TOOLS], env: process.env });
   const id = await createReady(root, { title: 'Checked', agent: 'impl', verify: ['probe'] });
   await untilDone(root, id);
-  assert.is((JSON.parse(readFileSync(`${root}/${id}.impl-out`, 'utf8')) as { checking: string[] }).checking[0], 'probe');
+  assert.is(
+    (JSON.parse(readFileSync(`${root}/${id}.impl-out`, 'utf8')) as { checking: string[] }).checking[0],
+    'probe',
+  );
   assert.match(await firstRunEnd(root, id), 'svc run ended: exit code 0');
-  assert.ok(time(`${root}/check-start`) >= time(`${root}/${id}.impl-after`), 'the check started after the implementer exited');
+  assert.ok(
+    time(`${root}/check-start`) >= time(`${root}/${id}.impl-after`),
+    'the check started after the implementer exited',
+  );
 });
 
 finish.run();

@@ -23,9 +23,15 @@ export function agent(body: string): string[] {
 }
 
 /** Starts a daemon whose agent `dev` runs `body`, and creates a task for it; returns the root, the CLI env and the id. */
-export async function start(body: string, daemon: Record<string, unknown> = {}): Promise<{ root: string; env: Record<string, string>; id: string }> {
+export async function start(
+  body: string,
+  daemon: Record<string, unknown> = {},
+): Promise<{ root: string; env: Record<string, string>; id: string }> {
   const root = tempRoot();
-  writeOrg(root, { agents: [{ id: 'dev', name: 'Dev', command: agent(body) }], aof: { daemon: { ...FAST, ...daemon } } });
+  writeOrg(root, {
+    agents: [{ id: 'dev', name: 'Dev', command: agent(body) }],
+    aof: { daemon: { ...FAST, ...daemon } },
+  });
   startChild(root);
   await healthy(root);
   const env = { SVC_HOME: root, HOME: root };

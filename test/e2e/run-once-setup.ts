@@ -37,7 +37,14 @@ export function agentsOf(root: string, id: string): number[] {
   const found: number[] = [];
   for (const pid of readdirSync('/proc').filter((entry) => /^\d+$/.test(entry))) {
     try {
-      if (/ [ZX] /.test(readFileSync(`/proc/${pid}/stat`, 'utf8').slice(0, 80).replace(/^.*\) /s, ' '))) continue;
+      if (
+        / [ZX] /.test(
+          readFileSync(`/proc/${pid}/stat`, 'utf8')
+            .slice(0, 80)
+            .replace(/^.*\) /s, ' '),
+        )
+      )
+        continue;
       const env = readFileSync(`/proc/${pid}/environ`, 'latin1').split('\0');
       if (env.includes(`SVC_TASK_ID=${id}`) && env.includes(`SVC_HOME=${root}`)) found.push(Number(pid));
     } catch {
@@ -56,20 +63,31 @@ export async function startDispatched(root: string): Promise<{ first: ReturnType
 }
 
 export async function dispatch(root: string): Promise<string> {
-  const { status, body } = await call(root, 'POST', '/v1/tool/invoke', { tool: 'svc_dispatch', params: { title: 'Long work', brief: 'Take your time.', agent: 'dev' } });
+  const { status, body } = await call(root, 'POST', '/v1/tool/invoke', {
+    tool: 'svc_dispatch',
+    params: { title: 'Long work', brief: 'Take your time.', agent: 'dev' },
+  });
   assert.is(status, 200, JSON.stringify(body));
   return (body as { result: { taskId: string } }).result.taskId;
 }
 
 export async function agentPid(root: string, id: string, n = 1): Promise<number> {
   const file = `${root}/agent-${id}.${n}.pid`;
-  const pid = await within(20_000, () => existsSync(file) && Number(readFileSync(file, 'utf8')), `run ${n} of ${id} to start`);
+  const pid = await within(
+    20_000,
+    () => existsSync(file) && Number(readFileSync(file, 'utf8')),
+    `run ${n} of ${id} to start`,
+  );
   started.push(pid);
   return pid;
 }
 
 export async function sessionOf(root: string, id: string): Promise<string> {
-  const events = await within(15_000, async () => (await readEvents(root, { taskId: id, type: 'task.dispatched' })).at(-1), 'task.dispatched');
+  const events = await within(
+    15_000,
+    async () => (await readEvents(root, { taskId: id, type: 'task.dispatched' })).at(-1),
+    'task.dispatched',
+  );
   return String(events.payload.sessionId);
 }
 

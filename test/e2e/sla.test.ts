@@ -20,7 +20,15 @@ function writeSlaOrg(root: string, sla: Record<string, unknown>): void {
 /** A task claimed by `dev` (in progress under a lease, no agent process), with an optional task-level limit. */
 async function claimed(root: string, title: string, maxInProgressMs?: number): Promise<string> {
   const store = createStore({ root });
-  const id = (await store.create({ title, status: 'ready', routing: { agent: 'dev' }, createdBy: 'test', ...(maxInProgressMs ? { sla: { maxInProgressMs } } : {}) })).task.id;
+  const id = (
+    await store.create({
+      title,
+      status: 'ready',
+      routing: { agent: 'dev' },
+      createdBy: 'test',
+      ...(maxInProgressMs ? { sla: { maxInProgressMs } } : {}),
+    })
+  ).task.id;
   const out = await svc(root, 'task', 'claim', id, '--agent', 'dev');
   assert.is(out.code, 0, out.stderr);
   return id;
@@ -40,38 +48,70 @@ flow.after.each(async () => {
   cleanRoots();
 });
 
-flow('a task past its limit gives one alert and one event per rate window, none once it is done; the task is never moved', async () => {
-  const root = tempRoot();
-  const windowMs = 2400;
-  writeSlaOrg(root, { defaultMaxInProgressMs: 500, alerting: { rateLimitMinutes: windowMs / 60_000 } });
-  const own = await claimed(root, 'Own limit', 300);
-  const byProject = await claimed(root, 'Project limit');
-  let stderr = '';
-  await startTestDaemon(root, { tools: TOOLS, env: process.env, stderr: (text) => void (stderr += text) });
-  const [first] = await within(10_000, async () => { const found = await violations(root, own); return found.length ? found : null; }, 'first violation');
-  assert.equal(Object.keys(first!.payload).sort(), ['agent', 'duration', 'limit', 'timestamp']);
-  assert.is(first!.payload.limit, 300);
-  assert.is(first!.payload.agent, 'dev');
-  assert.ok(Number(first!.payload.duration) > 300);
-  assert.is(first!.payload.timestamp, Date.parse(first!.timestamp));
-  const [projectFirst] = await within(10_000, async () => { const found = await violations(root, byProject); return found.length ? found : null; }, 'project violation');
-  assert.is(projectFirst!.payload.limit, 500, 'no task limit: the project default applies');
-  assert.match(stderr, new RegExp(`\\[AOF\\] SLA VIOLATION: ${own} "Own limit"\\n\\[AOF\\] SLA VIOLATION:   in progress for \\d+(\\.\\d)? s \\(limit 0\\.3 s, task\\), agent: dev\\n`));
-  const second = await within(15_000, async () => (await violations(root, own))[1], 'second violation');
-  assert.ok(Date.parse(second.timestamp) - Date.parse(first!.timestamp) >= windowMs, 'one event per window');
-  assert.is(await createStore({ root }).get(own).then((t) => t.status), 'in-progress', 'alerts never move the task');
-  const { task } = await createStore({ root }).get(own);
-  const done = await call(root, 'POST', '/v1/tool/invoke', { tool: 'svc_task_complete', params: { taskId: own, sessionId: task.lease!.sessionId } });
-  assert.is(done.status, 200, JSON.stringify(done.body));
-  const atCompletion = await violations(root, own);
-  const quietUntil = Date.now() + windowMs + 500;
-  await within(15_000, () => Date.now() > quietUntil, 'a full window after the completion');
-  await afterPolls(root);
-  const all = await violations(root, own);
-  assert.is(all.length, atCompletion.length, 'no alert once done');
-  for (let i = 1; i < all.length; i++) assert.ok(Date.parse(all[i]!.timestamp) - Date.parse(all[i - 1]!.timestamp) >= windowMs, 'one event per window');
-  assert.is(alertsOf(stderr, own), all.length, 'one console alert per event');
-});
+flow(
+  'a task past its limit gives one alert and one event per rate window, none once it is done; the task is never moved',
+  async () => {
+    const root = tempRoot();
+    const windowMs = 2400;
+    writeSlaOrg(root, { defaultMaxInProgressMs: 500, alerting: { rateLimitMinutes: windowMs / 60_000 } });
+    const own = await claimed(root, 'Own limit', 300);
+    const byProject = await claimed(root, 'Project limit');
+    let stderr = '';
+    await startTestDaemon(root, { tools: TOOLS, env: process.env, stderr: (text) => void (stderr += text) });
+    const [first] = await within(
+      10_000,
+      async () => {
+        const found = await violations(root, own);
+        return found.length ? found : null;
+      },
+      'first violation',
+    );
+    assert.equal(Object.keys(first!.payload).sort(), ['agent', 'duration', 'limit', 'timestamp']);
+    assert.is(first!.payload.limit, 300);
+    assert.is(first!.payload.agent, 'dev');
+    assert.ok(Number(first!.payload.duration) > 300);
+    assert.is(first!.payload.timestamp, Date.parse(first!.timestamp));
+    const [projectFirst] = await within(
+      10_000,
+      async () => {
+        const found = await violations(root, byProject);
+        return found.length ? found : null;
+      },
+      'project violation',
+    );
+    assert.is(projectFirst!.payload.limit, 500, 'no task limit: the project default applies');
+    assert.match(
+      stderr,
+      new RegExp(
+        `\\[AOF\\] SLA VIOLATION: ${own} "Own limit"\\n\\[AOF\\] SLA VIOLATION:   in progress for \\d+(\\.\\d)? s \\(limit 0\\.3 s, task\\), agent: dev\\n`,
+      ),
+    );
+    const second = await within(15_000, async () => (await violations(root, own))[1], 'second violation');
+    assert.ok(Date.parse(second.timestamp) - Date.parse(first!.timestamp) >= windowMs, 'one event per window');
+    assert.is(
+      await createStore({ root })
+        .get(own)
+        .then((t) => t.status),
+      'in-progress',
+      'alerts never move the task',
+    );
+    const { task } = await createStore({ root }).get(own);
+    const done = await call(root, 'POST', '/v1/tool/invoke', {
+      tool: 'svc_task_complete',
+      params: { taskId: own, sessionId: task.lease!.sessionId },
+    });
+    assert.is(done.status, 200, JSON.stringify(done.body));
+    const atCompletion = await violations(root, own);
+    const quietUntil = Date.now() + windowMs + 500;
+    await within(15_000, () => Date.now() > quietUntil, 'a full window after the completion');
+    await afterPolls(root);
+    const all = await violations(root, own);
+    assert.is(all.length, atCompletion.length, 'no alert once done');
+    for (let i = 1; i < all.length; i++)
+      assert.ok(Date.parse(all[i]!.timestamp) - Date.parse(all[i - 1]!.timestamp) >= windowMs, 'one event per window');
+    assert.is(alertsOf(stderr, own), all.length, 'one console alert per event');
+  },
+);
 
 flow('the rate window survives a daemon killed and restarted', async () => {
   const root = tempRoot();
@@ -80,7 +120,14 @@ flow('the rate window survives a daemon killed and restarted', async () => {
   const id = await claimed(root, 'Hung', 200);
   const first = startChild(root);
   await healthy(root);
-  const [event] = await within(15_000, async () => { const found = await violations(root, id); return found.length ? found : null; }, 'first violation');
+  const [event] = await within(
+    15_000,
+    async () => {
+      const found = await violations(root, id);
+      return found.length ? found : null;
+    },
+    'first violation',
+  );
   await within(5000, () => alertsOf(first.output(), id) === 1, 'alert on the daemon stderr');
   assert.ok(existsSync(toPaths(root).slaAlerts));
   assert.ok(id in JSON.parse(readFileSync(toPaths(root).slaAlerts, 'utf8')));
@@ -110,7 +157,12 @@ flow('onViolation other than alert is refused by svc org validate and by the dae
   const config = (body as { config: { orgChart: string; problems: string[]; using?: string } }).config;
   assert.is(config.orgChart, 'invalid');
   assert.is(config.using, 'none');
-  assert.ok(config.problems.some((p) => /aof\.projects\.default\.sla\.onViolation: only "alert" is supported, found "block"/.test(p)), config.problems.join('\n'));
+  assert.ok(
+    config.problems.some((p) =>
+      /aof\.projects\.default\.sla\.onViolation: only "alert" is supported, found "block"/.test(p),
+    ),
+    config.problems.join('\n'),
+  );
   await logShows(toPaths(root).daemonLog, /org chart org\/org-chart\.yaml is invalid and no valid chart is loaded/);
 });
 
@@ -128,7 +180,14 @@ flow('a violation is alerted while the event log cannot be appended; its event i
   await logShows(paths.daemonLog, /error events\.append_failed .*ENOTDIR/);
   rmSync(paths.events);
   mkdirSync(paths.events, { mode: 0o700 });
-  const [event] = await within(10_000, async () => { const found = await violations(root, id); return found.length ? found : null; }, 'the violation event after the repair');
+  const [event] = await within(
+    10_000,
+    async () => {
+      const found = await violations(root, id);
+      return found.length ? found : null;
+    },
+    'the violation event after the repair',
+  );
   assert.is(event!.payload.limit, 200);
   await afterPolls(root);
   assert.is((await violations(root, id)).length, 1, 'one event, not repeated');

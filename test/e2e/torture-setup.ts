@@ -33,27 +33,53 @@ export function readJournal(root: string, kind: Kind): Record[] {
   const file = `${root}/journal-${kind}.jsonl`;
   if (!existsSync(file)) return [];
   // A writer killed mid-append leaves at most a torn last line: that change was not acknowledged yet.
-  return readFileSync(file, 'utf8').split('\n').flatMap((line) => {
-    try {
-      return line ? [JSON.parse(line) as Record] : [];
-    } catch {
-      return [];
-    }
-  });
+  return readFileSync(file, 'utf8')
+    .split('\n')
+    .flatMap((line) => {
+      try {
+        return line ? [JSON.parse(line) as Record] : [];
+      } catch {
+        return [];
+      }
+    });
 }
 
 /** What a stalled settle leaves to read: the daemon's log, status and plan, open tasks, last events, agents' log. */
 export async function stallReport(root: string, daemon: ChildDaemon): Promise<string> {
   const paths = toPaths(root);
-  const tail = (file: string, lines: number) => (existsSync(file) ? readFileSync(file, 'utf8').split('\n').slice(-lines).join('\n') : `(no ${file})`);
-  const answer = async (path: string) => JSON.stringify((await call(root, 'GET', path).catch((err: unknown) => ({ body: String(err) }))).body).slice(0, 3000);
+  const tail = (file: string, lines: number) =>
+    existsSync(file) ? readFileSync(file, 'utf8').split('\n').slice(-lines).join('\n') : `(no ${file})`;
+  const answer = async (path: string) =>
+    JSON.stringify((await call(root, 'GET', path).catch((err: unknown) => ({ body: String(err) }))).body).slice(
+      0,
+      3000,
+    );
   const open = (['ready', 'in-progress'] as const).flatMap((status) =>
-    readdirSync(paths.statusDir(status)).filter((name) => name.endsWith('.md')).slice(0, 8).map((name) => `--- ${status}/${name}\n${readFileSync(`${paths.statusDir(status)}/${name}`, 'utf8').split('---')[1]?.trim()}`));
-  const events = (await readEvents(root)).slice(-40).map((e) => `${e.timestamp} ${e.type} ${e.taskId ?? '-'} ${JSON.stringify(e.payload).slice(0, 200)}`);
+    readdirSync(paths.statusDir(status))
+      .filter((name) => name.endsWith('.md'))
+      .slice(0, 8)
+      .map(
+        (name) =>
+          `--- ${status}/${name}\n${readFileSync(`${paths.statusDir(status)}/${name}`, 'utf8')
+            .split('---')[1]
+            ?.trim()}`,
+      ),
+  );
+  const events = (await readEvents(root))
+    .slice(-40)
+    .map((e) => `${e.timestamp} ${e.type} ${e.taskId ?? '-'} ${JSON.stringify(e.payload).slice(0, 200)}`);
   return [
     `daemon alive: ${daemon.child.exitCode === null && daemon.child.signalCode === null}; its output:\n${daemon.output().slice(-1500)}`,
     `daemon log:\n${tail(paths.daemonLog, 40)}`,
-    `failures in the daemon log (last 20):\n${existsSync(paths.daemonLog) ? readFileSync(paths.daemonLog, 'utf8').split('\n').filter((l) => /could not|failed|error/.test(l)).slice(-20).join('\n') : '-'}`,
+    `failures in the daemon log (last 20):\n${
+      existsSync(paths.daemonLog)
+        ? readFileSync(paths.daemonLog, 'utf8')
+            .split('\n')
+            .filter((l) => /could not|failed|error/.test(l))
+            .slice(-20)
+            .join('\n')
+        : '-'
+    }`,
     `/status: ${await answer('/status')}`,
     `/v1/scheduler/plan: ${await answer('/v1/scheduler/plan')}`,
     `open tasks (first 8 of each):\n${open.join('\n')}`,

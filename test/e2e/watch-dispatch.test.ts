@@ -32,10 +32,22 @@ async function startWatchOnly() {
   stops.push(gateway.close);
   writeOrg(root, {
     agents: [{ id: 'gw', name: 'Gateway agent', maxConcurrent: 100_000 }],
-    aof: { daemon: { gatewayUrl: gateway.url, bootWindowMs: 100, pollIntervalMs: HOUR, rescanIntervalMs: HOUR, maxConcurrentDispatches: 100_000 } },
+    aof: {
+      daemon: {
+        gatewayUrl: gateway.url,
+        bootWindowMs: 100,
+        pollIntervalMs: HOUR,
+        rescanIntervalMs: HOUR,
+        maxConcurrentDispatches: 100_000,
+      },
+    },
   });
   await startTestDaemon(root, { tools: TOOLS, env: { SVC_GATEWAY_TOKEN: 'test' }, rescanIntervalMs: HOUR });
-  await within(10_000, async () => ((await call(root, 'GET', '/status')).body as { mode: string }).mode === 'standalone', 'standalone mode');
+  await within(
+    10_000,
+    async () => ((await call(root, 'GET', '/status')).body as { mode: string }).mode === 'standalone',
+    'standalone mode',
+  );
   const staging = join(root, 'staging');
   mkdirSync(staging);
   let landed = 0;
@@ -47,7 +59,15 @@ async function startWatchOnly() {
     landed++;
     let timer: NodeJS.Timeout | undefined;
     const lost = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`${id} landed in ready/ and was never dispatched: ${spawned.size} of ${landed} landings dispatched`)), LOST_AFTER_MS);
+      timer = setTimeout(
+        () =>
+          reject(
+            new Error(
+              `${id} landed in ready/ and was never dispatched: ${spawned.size} of ${landed} landings dispatched`,
+            ),
+          ),
+        LOST_AFTER_MS,
+      );
     });
     try {
       return await Promise.race([reached, lost]);
@@ -61,7 +81,24 @@ async function startWatchOnly() {
 
 function readyFile(id: string): string {
   const at = '2026-11-21T00:00:00.000Z';
-  return renderTask({ schemaVersion: 1, id, project: 'watch', title: `Watch ${id}`, status: 'ready', priority: 'normal', routing: { agent: 'gw' }, createdAt: at, updatedAt: at, lastTransitionAt: at, createdBy: 'test', dependsOn: [], metadata: {} }, 'Landed by rename.\n');
+  return renderTask(
+    {
+      schemaVersion: 1,
+      id,
+      project: 'watch',
+      title: `Watch ${id}`,
+      status: 'ready',
+      priority: 'normal',
+      routing: { agent: 'gw' },
+      createdAt: at,
+      updatedAt: at,
+      lastTransitionAt: at,
+      createdBy: 'test',
+      dependsOn: [],
+      metadata: {},
+    },
+    'Landed by rename.\n',
+  );
 }
 
 function idOf(i: number): string {
@@ -75,24 +112,39 @@ watch.after.each(async () => {
   cleanRoots();
 });
 
-watch(`${COUNT} tasks renamed into ready/, each right after the previous spawn reached the gateway, are all dispatched by the watch path, once each`, async () => {
-  const { land, spawned } = await startWatchOnly();
-  for (let i = 1; i <= COUNT; i++) await land(idOf(i));
-  assert.is(spawned.size, COUNT, 'every landing dispatched');
-  assert.ok([...spawned.values()].every((n) => n === 1), 'each dispatched once');
-});
+watch(
+  `${COUNT} tasks renamed into ready/, each right after the previous spawn reached the gateway, are all dispatched by the watch path, once each`,
+  async () => {
+    const { land, spawned } = await startWatchOnly();
+    for (let i = 1; i <= COUNT; i++) await land(idOf(i));
+    assert.is(spawned.size, COUNT, 'every landing dispatched');
+    assert.ok(
+      [...spawned.values()].every((n) => n === 1),
+      'each dispatched once',
+    );
+  },
+);
 
-watch(`${COUNT} tasks renamed into ready/, each right after the previous one was completed with svc_task_complete, are all dispatched by the watch path`, async () => {
-  const { root, land, spawned } = await startWatchOnly();
-  for (let i = 1; i <= COUNT; i++) {
-    const id = idOf(i);
-    const args = await land(id);
-    const sessionId = /sessionId: "([^"]+)"/.exec(String(args.task))?.[1];
-    const { status, body } = await call(root, 'POST', '/v1/tool/invoke', { tool: 'svc_task_complete', params: { taskId: id, sessionId, summary: 'done' } });
-    assert.is(status, 200, JSON.stringify(body));
-  }
-  assert.is(spawned.size, COUNT, 'every landing dispatched');
-  assert.ok([...spawned.values()].every((n) => n === 1), 'each dispatched once');
-});
+watch(
+  `${COUNT} tasks renamed into ready/, each right after the previous one was completed with svc_task_complete, are all dispatched by the watch path`,
+  async () => {
+    const { root, land, spawned } = await startWatchOnly();
+    for (let i = 1; i <= COUNT; i++) {
+      const id = idOf(i);
+      const args = await land(id);
+      const sessionId = /sessionId: "([^"]+)"/.exec(String(args.task))?.[1];
+      const { status, body } = await call(root, 'POST', '/v1/tool/invoke', {
+        tool: 'svc_task_complete',
+        params: { taskId: id, sessionId, summary: 'done' },
+      });
+      assert.is(status, 200, JSON.stringify(body));
+    }
+    assert.is(spawned.size, COUNT, 'every landing dispatched');
+    assert.ok(
+      [...spawned.values()].every((n) => n === 1),
+      'each dispatched once',
+    );
+  },
+);
 
 watch.run();

@@ -22,4 +22,3 @@ export async function createReady(root: string, params: Record<string, unknown>)
 export async function statusOf(root: string, id: string): Promise<string> {
   return (await createStore({ root }).get(id)).status;
 }
-

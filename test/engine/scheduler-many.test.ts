@@ -16,12 +16,24 @@ many('a tick over 200,000 ready tasks in backoff holds each of them and arms one
   const store = createStore({ root });
   const nextAttemptAt = new Date(Date.now() + 3_600_000).toISOString();
   const ready: PlanTask[] = Array.from({ length: 200_000 }, (_, i) => ({
-    id: `TASK-2026-01-01-${String(i + 1).padStart(6, '0')}`, status: 'ready', priority: 'normal', createdAt: '2026-01-01T00:00:00.000Z',
-    routing: { agent: 'dev' }, dependsOn: [], dispatchFailures: 1, nextAttemptAt,
+    id: `TASK-2026-01-01-${String(i + 1).padStart(6, '0')}`,
+    status: 'ready',
+    priority: 'normal',
+    createdAt: '2026-01-01T00:00:00.000Z',
+    routing: { agent: 'dev' },
+    dependsOn: [],
+    dispatchFailures: 1,
+    nextAttemptAt,
   }));
   const lines: string[] = [];
   const scheduler = startScheduler({
-    store, adapters: {}, loadOrg: () => loadOrg(root), mode: () => 'standalone', pluginAttached: () => false, log: (line) => lines.push(line), alert: () => undefined,
+    store,
+    adapters: {},
+    loadOrg: () => loadOrg(root),
+    mode: () => 'standalone',
+    pluginAttached: () => false,
+    log: (line) => lines.push(line),
+    alert: () => undefined,
     source: { snapshot: () => ({ ready, inProgress: [], statusOf: () => undefined }) },
   });
   const report = await scheduler.tick();

@@ -12,7 +12,13 @@ export const adapters: ReturnType<typeof createCommandAdapter>[] = [];
 
 /** A scheduler in standalone mode over a command adapter of `root`; alerts go to `alerts`. */
 export function schedulerFor(root: string, store: Store, alerts: string[] = []): SchedulerHandle {
-  const adapter = createCommandAdapter({ root, socketPath: `${root}/data/daemon.sock`, loadOrg: () => loadOrg(root), baseEnv: process.env, logFile: `${root}/data/logs/agents.log` });
+  const adapter = createCommandAdapter({
+    root,
+    socketPath: `${root}/data/daemon.sock`,
+    loadOrg: () => loadOrg(root),
+    baseEnv: process.env,
+    logFile: `${root}/data/logs/agents.log`,
+  });
   adapters.push(adapter);
   return startScheduler({
     store,

@@ -18,7 +18,10 @@ race.after.each(cleanRoots);
 
 race('two schedulers on one tree lease each ready task exactly once', async () => {
   const root = tempRoot();
-  writeOrg(root, { agents: [{ id: 'dev', name: 'Dev', command: ['sleep', '30'], maxConcurrent: 100 }], aof: { daemon: { maxConcurrentDispatches: 100 } } });
+  writeOrg(root, {
+    agents: [{ id: 'dev', name: 'Dev', command: ['sleep', '30'], maxConcurrent: 100 }],
+    aof: { daemon: { maxConcurrentDispatches: 100 } },
+  });
   const store = createStore({ root });
   const ids: string[] = [];
   for (let i = 0; i < 40; i++) ids.push(await readyTask(store, `T${i}`));
@@ -36,33 +39,44 @@ race('two schedulers on one tree lease each ready task exactly once', async () =
 const coalesce = suite('engine.scheduler coalesced ticks');
 coalesce.after.each(cleanRoots);
 
-coalesce('a tick request made at any moment of a running tick, its very end included, gets a tick that plans after it', async () => {
-  const root = tempRoot();
-  const store = createStore({ root });
-  let plans = 0;
-  const missed: number[] = [];
-  // Offsets in microtask turns after the first request, past the whole of an empty tick.
-  for (let turns = 0; turns < 40; turns++) {
-    const scheduler = startScheduler({
-      store, source: { snapshot: () => {
-        plans++;
-        return { ready: [], inProgress: [], statusOf: () => undefined };
-      } },
-      adapters: {}, loadOrg: async () => null, mode: () => 'standalone', pluginAttached: () => false, log: () => undefined, alert: () => undefined,
-    });
-    scheduler.schedule();
-    let later = Promise.resolve();
-    for (let i = 0; i < turns; i++) later = later.then(() => undefined);
-    const before = await later.then(() => {
+coalesce(
+  'a tick request made at any moment of a running tick, its very end included, gets a tick that plans after it',
+  async () => {
+    const root = tempRoot();
+    const store = createStore({ root });
+    let plans = 0;
+    const missed: number[] = [];
+    // Offsets in microtask turns after the first request, past the whole of an empty tick.
+    for (let turns = 0; turns < 40; turns++) {
+      const scheduler = startScheduler({
+        store,
+        source: {
+          snapshot: () => {
+            plans++;
+            return { ready: [], inProgress: [], statusOf: () => undefined };
+          },
+        },
+        adapters: {},
+        loadOrg: async () => null,
+        mode: () => 'standalone',
+        pluginAttached: () => false,
+        log: () => undefined,
+        alert: () => undefined,
+      });
       scheduler.schedule();
-      return plans;
-    });
-    await scheduler.idle();
-    if (plans === before) missed.push(turns);
-    await scheduler.close();
-  }
-  assert.equal(missed, [], `requests made ${missed.join(', ')} microtask turns after the first were dropped`);
-});
+      let later = Promise.resolve();
+      for (let i = 0; i < turns; i++) later = later.then(() => undefined);
+      const before = await later.then(() => {
+        scheduler.schedule();
+        return plans;
+      });
+      await scheduler.idle();
+      if (plans === before) missed.push(turns);
+      await scheduler.close();
+    }
+    assert.equal(missed, [], `requests made ${missed.join(', ')} microtask turns after the first were dropped`);
+  },
+);
 
 const holds = suite('engine.scheduler hold warnings');
 holds.after.each(cleanRoots);
@@ -73,11 +87,23 @@ holds('a no-plugin-attached hold is logged once per task until it changes, then 
   const store = createStore({ root });
   const lines: string[] = [];
   const scheduler = startScheduler({
-    store, source: createListingSource(store), adapters: {}, loadOrg: () => loadOrg(root), mode: () => 'plugin', pluginAttached: () => false,
-    log: (line) => lines.push(line), alert: () => undefined, holdLogIntervalMs: 0,
+    store,
+    source: createListingSource(store),
+    adapters: {},
+    loadOrg: () => loadOrg(root),
+    mode: () => 'plugin',
+    pluginAttached: () => false,
+    log: (line) => lines.push(line),
+    alert: () => undefined,
+    holdLogIntervalMs: 0,
   });
   const id = await readyTask(store, 'Waits for the plugin', 'gw');
-  const warned = () => lines.filter((line) => line === `warning: ${id} held in ready, reason no-plugin-attached: plugin-expected mode and no plugin holds /v1/spawns/wait`).length;
+  const warned = () =>
+    lines.filter(
+      (line) =>
+        line ===
+        `warning: ${id} held in ready, reason no-plugin-attached: plugin-expected mode and no plugin holds /v1/spawns/wait`,
+    ).length;
   for (let i = 0; i < 4; i++) await scheduler.tick();
   assert.is(warned(), 1, lines.join('\n'));
   await setStatus(store, id, { to: 'backlog', actor: 'test' });

@@ -17,19 +17,35 @@ timers('a notBefore past the longest timer does not make the scheduler tick agai
   const root = tempRoot();
   writeOrg(root, { agents: [{ id: 'dev', name: 'Dev', command: ['true'] }] });
   const store = createStore({ root });
-  const { task } = await store.create({ title: 'In forty days', createdBy: 'test', routing: { agent: 'dev' }, notBefore: new Date(Date.now() + 40 * 86_400_000).toISOString() });
+  const { task } = await store.create({
+    title: 'In forty days',
+    createdBy: 'test',
+    routing: { agent: 'dev' },
+    notBefore: new Date(Date.now() + 40 * 86_400_000).toISOString(),
+  });
   await setStatus(store, task.id, { to: 'ready', actor: 'test' });
   const listing = createListingSource(store);
   let snapshots = 0;
   const scheduler = startScheduler({
-    store, source: { snapshot: () => {
-      snapshots++;
-      return listing.snapshot();
-    } }, adapters: {}, loadOrg: () => loadOrg(root),
-    mode: () => 'standalone', pluginAttached: () => false, log: () => undefined, alert: () => undefined,
+    store,
+    source: {
+      snapshot: () => {
+        snapshots++;
+        return listing.snapshot();
+      },
+    },
+    adapters: {},
+    loadOrg: () => loadOrg(root),
+    mode: () => 'standalone',
+    pluginAttached: () => false,
+    log: () => undefined,
+    alert: () => undefined,
   });
   const report = await scheduler.tick();
-  assert.equal(report.actions.map((a) => [a.kind, a.kind === 'hold' ? a.reason : '']), [['hold', 'not-before']]);
+  assert.equal(
+    report.actions.map((a) => [a.kind, a.kind === 'hold' ? a.reason : '']),
+    [['hold', 'not-before']],
+  );
   // A timer past 2^31-1 ms would fire at once, and each tick would arm it again: hundreds of ticks in this window.
   await new Promise((resolve) => setTimeout(resolve, 300));
   await scheduler.idle();
@@ -37,57 +53,81 @@ timers('a notBefore past the longest timer does not make the scheduler tick agai
   await scheduler.close();
 });
 
-timers('a long tick asked for again is followed by a rest as long before the next, so the changes asking for it get in', async () => {
-  const root = tempRoot();
-  writeOrg(root, { agents: [{ id: 'dev', name: 'Dev', command: ['true'] }] });
-  const store = createStore({ root });
-  const listing = createListingSource(store);
-  const plans: { start: number; end: number }[] = [];
-  const scheduler = startScheduler({
-    store, adapters: {}, loadOrg: () => loadOrg(root), mode: () => 'standalone', pluginAttached: () => false, log: () => undefined, alert: () => undefined,
-    source: {
-      snapshot: async () => {
-        const start = performance.now();
-        while (performance.now() - start < 40); // a plan of many ready tasks holds the event loop this long
-        if (plans.length === 0) scheduler.schedule(); // a change arrives during the first tick
-        plans.push({ start, end: performance.now() });
-        return listing.snapshot();
+timers(
+  'a long tick asked for again is followed by a rest as long before the next, so the changes asking for it get in',
+  async () => {
+    const root = tempRoot();
+    writeOrg(root, { agents: [{ id: 'dev', name: 'Dev', command: ['true'] }] });
+    const store = createStore({ root });
+    const listing = createListingSource(store);
+    const plans: { start: number; end: number }[] = [];
+    const scheduler = startScheduler({
+      store,
+      adapters: {},
+      loadOrg: () => loadOrg(root),
+      mode: () => 'standalone',
+      pluginAttached: () => false,
+      log: () => undefined,
+      alert: () => undefined,
+      source: {
+        snapshot: async () => {
+          const start = performance.now();
+          while (performance.now() - start < 40); // a plan of many ready tasks holds the event loop this long
+          if (plans.length === 0) scheduler.schedule(); // a change arrives during the first tick
+          plans.push({ start, end: performance.now() });
+          return listing.snapshot();
+        },
       },
-    },
-  });
-  scheduler.schedule();
-  await scheduler.idle();
-  assert.is(plans.length, 2);
-  const [first, second] = plans as [{ start: number; end: number }, { start: number; end: number }];
-  assert.ok(second.start - first.end >= 40, `the second tick began ${(second.start - first.end).toFixed(1)} ms after the first plan`);
-  await scheduler.close();
-});
+    });
+    scheduler.schedule();
+    await scheduler.idle();
+    assert.is(plans.length, 2);
+    const [first, second] = plans as [{ start: number; end: number }, { start: number; end: number }];
+    assert.ok(
+      second.start - first.end >= 40,
+      `the second tick began ${(second.start - first.end).toFixed(1)} ms after the first plan`,
+    );
+    await scheduler.close();
+  },
+);
 
-timers('a plan of a few ms asked for again is followed by a rest as long: a stream of changes is not planned once per change', async () => {
-  const root = tempRoot();
-  writeOrg(root, { agents: [{ id: 'dev', name: 'Dev', command: ['true'] }] });
-  const store = createStore({ root });
-  const listing = createListingSource(store);
-  const plans: { start: number; end: number }[] = [];
-  const scheduler = startScheduler({
-    store, adapters: {}, loadOrg: () => loadOrg(root), mode: () => 'standalone', pluginAttached: () => false, log: () => undefined, alert: () => undefined,
-    source: {
-      snapshot: async () => {
-        const start = performance.now();
-        while (performance.now() - start < 6); // a plan over a few hundred ready tasks
-        if (plans.length === 0) scheduler.schedule();
-        plans.push({ start, end: performance.now() });
-        return listing.snapshot();
+timers(
+  'a plan of a few ms asked for again is followed by a rest as long: a stream of changes is not planned once per change',
+  async () => {
+    const root = tempRoot();
+    writeOrg(root, { agents: [{ id: 'dev', name: 'Dev', command: ['true'] }] });
+    const store = createStore({ root });
+    const listing = createListingSource(store);
+    const plans: { start: number; end: number }[] = [];
+    const scheduler = startScheduler({
+      store,
+      adapters: {},
+      loadOrg: () => loadOrg(root),
+      mode: () => 'standalone',
+      pluginAttached: () => false,
+      log: () => undefined,
+      alert: () => undefined,
+      source: {
+        snapshot: async () => {
+          const start = performance.now();
+          while (performance.now() - start < 6); // a plan over a few hundred ready tasks
+          if (plans.length === 0) scheduler.schedule();
+          plans.push({ start, end: performance.now() });
+          return listing.snapshot();
+        },
       },
-    },
-  });
-  scheduler.schedule();
-  await scheduler.idle();
-  assert.is(plans.length, 2);
-  const [first, second] = plans as [{ start: number; end: number }, { start: number; end: number }];
-  assert.ok(second.start - first.end >= 6, `the second tick began ${(second.start - first.end).toFixed(1)} ms after the first plan`);
-  await scheduler.close();
-});
+    });
+    scheduler.schedule();
+    await scheduler.idle();
+    assert.is(plans.length, 2);
+    const [first, second] = plans as [{ start: number; end: number }, { start: number; end: number }];
+    assert.ok(
+      second.start - first.end >= 6,
+      `the second tick began ${(second.start - first.end).toFixed(1)} ms after the first plan`,
+    );
+    await scheduler.close();
+  },
+);
 
 timers('a tick asked for just after a plan of a few ms waits out the same rest', async () => {
   const root = tempRoot();
@@ -96,7 +136,13 @@ timers('a tick asked for just after a plan of a few ms waits out the same rest',
   const listing = createListingSource(store);
   const plans: { start: number; end: number }[] = [];
   const scheduler = startScheduler({
-    store, adapters: {}, loadOrg: () => loadOrg(root), mode: () => 'standalone', pluginAttached: () => false, log: () => undefined, alert: () => undefined,
+    store,
+    adapters: {},
+    loadOrg: () => loadOrg(root),
+    mode: () => 'standalone',
+    pluginAttached: () => false,
+    log: () => undefined,
+    alert: () => undefined,
     source: {
       snapshot: async () => {
         const start = performance.now();
@@ -112,7 +158,10 @@ timers('a tick asked for just after a plan of a few ms waits out the same rest',
   await scheduler.idle();
   assert.is(plans.length, 2);
   const [first, second] = plans as [{ start: number; end: number }, { start: number; end: number }];
-  assert.ok(second.start - first.end >= 6, `the second tick began ${(second.start - first.end).toFixed(1)} ms after the first plan`);
+  assert.ok(
+    second.start - first.end >= 6,
+    `the second tick began ${(second.start - first.end).toFixed(1)} ms after the first plan`,
+  );
   await scheduler.close();
 });
 

@@ -90,7 +90,10 @@ exclusive('a temporary lost under the link (ENOENT) is written again', async () 
   const path = `${dir}/TASK-1.md`;
   let calls = 0;
   const losing = async (from: string, to: string) => {
-    if (++calls === 1) throw Object.assign(new Error(`ENOENT: no such file or directory, link '${from}' -> '${to}'`), { code: 'ENOENT' });
+    if (++calls === 1)
+      throw Object.assign(new Error(`ENOENT: no such file or directory, link '${from}' -> '${to}'`), {
+        code: 'ENOENT',
+      });
     await link(from, to);
   };
   assert.ok(await createExclusive(path, 'mine', losing));

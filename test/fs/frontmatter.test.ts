@@ -22,30 +22,44 @@ parse('without a closing line the rest is frontmatter and the body is empty; the
   assert.equal(parseFrontmatter('---\na: 1\n---\nb\n---\nc\n', 'g.md'), { data: { a: 1 }, body: 'b\n---\nc\n' });
 });
 
-parse('refuses other languages, no frontmatter, YAML that is not a mapping, and malformed YAML, naming the file', () => {
-  for (const [text, problem] of [['---js\nmodule.exports = {}\n---\n', 'language "js" is not allowed'], ['no frontmatter', 'no YAML frontmatter'], ['---\n- a\n- b\n---\n', 'not a mapping'], ['---\na: [\n---\n', 'malformed YAML']] as const) {
-    try {
-      parseFrontmatter(text, 'h.md');
-      assert.unreachable(`${problem} was accepted`);
-    } catch (err) {
-      assert.is((err as { code?: string }).code, 'validation_error');
-      assert.match((err as Error).message, `h.md: `);
-      assert.match((err as Error).message, problem);
+parse(
+  'refuses other languages, no frontmatter, YAML that is not a mapping, and malformed YAML, naming the file',
+  () => {
+    for (const [text, problem] of [
+      ['---js\nmodule.exports = {}\n---\n', 'language "js" is not allowed'],
+      ['no frontmatter', 'no YAML frontmatter'],
+      ['---\n- a\n- b\n---\n', 'not a mapping'],
+      ['---\na: [\n---\n', 'malformed YAML'],
+    ] as const) {
+      try {
+        parseFrontmatter(text, 'h.md');
+        assert.unreachable(`${problem} was accepted`);
+      } catch (err) {
+        assert.is((err as { code?: string }).code, 'validation_error');
+        assert.match((err as Error).message, `h.md: `);
+        assert.match((err as Error).message, problem);
+      }
     }
-  }
-});
+  },
+);
 
 parse('reads back what stringifyFrontmatter wrote', () => {
   const data = { id: 'TASK-2', title: '--- not a delimiter', tags: ['a', 'b'] };
-  assert.equal(parseFrontmatter(stringifyFrontmatter(data, 'Body\n---\nmore\n'), 'i.md'), { data, body: 'Body\n---\nmore\n' });
+  assert.equal(parseFrontmatter(stringifyFrontmatter(data, 'Body\n---\nmore\n'), 'i.md'), {
+    data,
+    body: 'Body\n---\nmore\n',
+  });
 });
 
-parse('parses with js-yaml\'s CommonJS build, whose parses leave no garbage for the old generation (bench/README.md, "Memory")', () => {
-  assert.equal(parseFrontmatter('---\ntitle: x\n---\n', 'e.md').data, { title: 'x' });
-  const require = createRequire(import.meta.url);
-  const commonJs = require.resolve('js-yaml');
-  assert.match(commonJs, /\.cjs\.js$/);
-  assert.ok(require.cache[commonJs], 'js-yaml was loaded through require');
-});
+parse(
+  'parses with js-yaml\'s CommonJS build, whose parses leave no garbage for the old generation (bench/README.md, "Memory")',
+  () => {
+    assert.equal(parseFrontmatter('---\ntitle: x\n---\n', 'e.md').data, { title: 'x' });
+    const require = createRequire(import.meta.url);
+    const commonJs = require.resolve('js-yaml');
+    assert.match(commonJs, /\.cjs\.js$/);
+    assert.ok(require.cache[commonJs], 'js-yaml was loaded through require');
+  },
+);
 
 parse.run();

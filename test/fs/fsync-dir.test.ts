@@ -39,7 +39,10 @@ shared('directories are synced apart, and a failed fsync fails every call that w
   rmSync(`${root}/a`, { recursive: true });
   await running.catch(() => undefined); // begun before the removal: it may still succeed
   for (const call of waiting) {
-    const err = await call.then(() => null, (e: unknown) => e);
+    const err = await call.then(
+      () => null,
+      (e: unknown) => e,
+    );
     assert.is((err as { code?: string } | null)?.code, 'ENOENT');
   }
   await fsyncDir(`${root}/b`); // the other directory is untouched

@@ -22,7 +22,10 @@ for (const local of [true, false]) {
     writeFileSync(`${dir}/b.tmp`, 'old');
     symlinkSync(`${dir}/real`, `${dir}/c.tmp`);
     for (const name of ['b.tmp', 'c.tmp']) {
-      const err = await writeTempDurable(`${dir}/${name}`, 'new', { target: `${dir}/b`, local }).then(() => null, (e: NodeJS.ErrnoException) => e);
+      const err = await writeTempDurable(`${dir}/${name}`, 'new', { target: `${dir}/b`, local }).then(
+        () => null,
+        (e: NodeJS.ErrnoException) => e,
+      );
       assert.is(err?.code, 'EEXIST', name);
     }
     assert.is(readFileSync(`${dir}/b.tmp`, 'utf8'), 'old');
@@ -32,7 +35,10 @@ for (const local of [true, false]) {
 
   temp(`${way}: a missing folder fails and leaves nothing behind`, async () => {
     const dir = tempRoot();
-    const err = await writeTempDurable(`${dir}/none/d.tmp`, 'x', { target: `${dir}/none/d`, local }).then(() => null, (e: NodeJS.ErrnoException) => e);
+    const err = await writeTempDurable(`${dir}/none/d.tmp`, 'x', { target: `${dir}/none/d`, local }).then(
+      () => null,
+      (e: NodeJS.ErrnoException) => e,
+    );
     assert.is(err?.code, 'ENOENT');
     assert.equal(readdirSync(dir), []);
   });

@@ -22,19 +22,25 @@ read('reads a regular file and refuses one over the limit as too_large', () => {
   }
 });
 
-read('reads files larger than its shared buffer whole, multibyte text across the edge, and a small one after them exact', () => {
-  const root = tempRoot();
-  const sizes = [64 * 1024 - 1, 64 * 1024, 64 * 1024 + 1, 300 * 1024];
-  for (const size of sizes) {
-    const text = `${'é'.repeat(Math.floor(size / 2) - 3)}end\n`;
-    writeFileSync(join(root, `${size}.md`), text);
-    assert.is(readRegularFileSync(join(root, `${size}.md`), 1024 * 1024).text, text);
-  }
-  writeFileSync(join(root, 'small.md'), 'short');
-  assert.is(readRegularFileSync(join(root, 'small.md'), 1024 * 1024).text, 'short');
-  writeFileSync(join(root, 'over.md'), 'y'.repeat(200 * 1024));
-  assert.throws(() => readRegularFileSync(join(root, 'over.md'), 100 * 1024), /file has 204800 bytes; the limit is 102400/);
-});
+read(
+  'reads files larger than its shared buffer whole, multibyte text across the edge, and a small one after them exact',
+  () => {
+    const root = tempRoot();
+    const sizes = [64 * 1024 - 1, 64 * 1024, 64 * 1024 + 1, 300 * 1024];
+    for (const size of sizes) {
+      const text = `${'é'.repeat(Math.floor(size / 2) - 3)}end\n`;
+      writeFileSync(join(root, `${size}.md`), text);
+      assert.is(readRegularFileSync(join(root, `${size}.md`), 1024 * 1024).text, text);
+    }
+    writeFileSync(join(root, 'small.md'), 'short');
+    assert.is(readRegularFileSync(join(root, 'small.md'), 1024 * 1024).text, 'short');
+    writeFileSync(join(root, 'over.md'), 'y'.repeat(200 * 1024));
+    assert.throws(
+      () => readRegularFileSync(join(root, 'over.md'), 100 * 1024),
+      /file has 204800 bytes; the limit is 102400/,
+    );
+  },
+);
 
 read('says what a symlink points to, and reads nothing through it', () => {
   const root = tempRoot();
@@ -46,7 +52,10 @@ read('says what a symlink points to, and reads nothing through it', () => {
     assert.unreachable('should refuse');
   } catch (err) {
     assert.is((err as { code: string }).code, 'validation_error');
-    assert.match((err as Error).message, /link\.md: a symbolic link to .*target\.md \(a regular file\), not a regular file/);
+    assert.match(
+      (err as Error).message,
+      /link\.md: a symbolic link to .*target\.md \(a regular file\), not a regular file/,
+    );
   }
 });
 

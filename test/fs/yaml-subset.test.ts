@@ -11,18 +11,127 @@ const js = (text: string) => load(text, { schema: CORE_SCHEMA, maxAliases: 0, ma
 
 /** Scalars that YAML reads in many ways: numbers, nulls, booleans, quotes, indicators, spaces. */
 const SCALARS = [
-  'plain text', 'Bench task 1', 'TASK-2026-01-01-001', 'a - b', 'a,b', 'a;b', 'x=1', '$x', '^x', '~x', 'a~', 'x?', 'v1.2.3', 'path/to/x', 'f(x)', 'a+b',
-  'null', 'Null', 'NULL', 'nULL', '~', 'true', 'True', 'TRUE', 'tRUE', 'false', 'False', 'FALSE', 'yes', 'no', 'on', 'off', 'y', 'n', 'NaN', 'Infinity', '.inf', '-.inf', '.nan',
-  '0', '-0', '+1', '7', '007', '12', '-12', '123456789012345', '1234567890123456', '1_000', '0x1F', '0o17', '0b11', '1e3', '1.5', '-1.5', '.5', '12abc', '1-2',
-  "'quoted'", "'it''s'", "'a: b #c'", "'\\n\"x\"'", "''", "'  spaced  '", "'unterminated", "'a'b'", "it's", "'x' y",
-  '"double"', '{}', '[]', '[a]', '{a: 1}', '[ ]', 'a: b', 'a #b', 'a#b', 'trailing ', ' lead', 'é', 'a\tb', '@at', 'a@b', '`tick', '&anchor', '*alias', '!tag', '|', '>', '%x', '? x', '- x', '-', ':', 'a:', 'a:b', '',
+  'plain text',
+  'Bench task 1',
+  'TASK-2026-01-01-001',
+  'a - b',
+  'a,b',
+  'a;b',
+  'x=1',
+  '$x',
+  '^x',
+  '~x',
+  'a~',
+  'x?',
+  'v1.2.3',
+  'path/to/x',
+  'f(x)',
+  'a+b',
+  'null',
+  'Null',
+  'NULL',
+  'nULL',
+  '~',
+  'true',
+  'True',
+  'TRUE',
+  'tRUE',
+  'false',
+  'False',
+  'FALSE',
+  'yes',
+  'no',
+  'on',
+  'off',
+  'y',
+  'n',
+  'NaN',
+  'Infinity',
+  '.inf',
+  '-.inf',
+  '.nan',
+  '0',
+  '-0',
+  '+1',
+  '7',
+  '007',
+  '12',
+  '-12',
+  '123456789012345',
+  '1234567890123456',
+  '1_000',
+  '0x1F',
+  '0o17',
+  '0b11',
+  '1e3',
+  '1.5',
+  '-1.5',
+  '.5',
+  '12abc',
+  '1-2',
+  "'quoted'",
+  "'it''s'",
+  "'a: b #c'",
+  '\'\\n"x"\'',
+  "''",
+  "'  spaced  '",
+  "'unterminated",
+  "'a'b'",
+  "it's",
+  "'x' y",
+  '"double"',
+  '{}',
+  '[]',
+  '[a]',
+  '{a: 1}',
+  '[ ]',
+  'a: b',
+  'a #b',
+  'a#b',
+  'trailing ',
+  ' lead',
+  'é',
+  'a\tb',
+  '@at',
+  'a@b',
+  '`tick',
+  '&anchor',
+  '*alias',
+  '!tag',
+  '|',
+  '>',
+  '%x',
+  '? x',
+  '- x',
+  '-',
+  ':',
+  'a:',
+  'a:b',
+  '',
 ];
-const KEYS = ['id', 'title', 'status', 'x', 'camelCase', 'with_under', 'null', 'True', 'false', '__proto__', 'constructor', '1a', 'a b', 'a-b', '"q"', "'q'"];
+const KEYS = [
+  'id',
+  'title',
+  'status',
+  'x',
+  'camelCase',
+  'with_under',
+  'null',
+  'True',
+  'false',
+  '__proto__',
+  'constructor',
+  '1a',
+  'a b',
+  'a-b',
+  '"q"',
+  "'q'",
+];
 
 /** A small deterministic generator (the same documents on every run). */
 function random(seed: number): () => number {
   let state = seed;
-  return () => ((state = (state * 1103515245 + 12345) % 2147483648) / 2147483648);
+  return () => (state = (state * 1103515245 + 12345) % 2147483648) / 2147483648;
 }
 
 function pick<T>(next: () => number, items: readonly T[]): T {
@@ -41,9 +150,27 @@ function toDocument(next: () => number): string {
       lines.push(`${key}:`);
       const indent = ' '.repeat(next() < 0.8 ? 2 : Math.floor(next() * 4));
       const sequence = next() < 0.4;
-      for (let j = Math.floor(next() * 4); j > 0; j--) lines.push(sequence ? `${indent}- ${pick(next, SCALARS)}` : `${indent}${pick(next, KEYS.slice(0, 5))}${next() < 0.9 ? j : ''}: ${pick(next, SCALARS)}`);
+      for (let j = Math.floor(next() * 4); j > 0; j--)
+        lines.push(
+          sequence
+            ? `${indent}- ${pick(next, SCALARS)}`
+            : `${indent}${pick(next, KEYS.slice(0, 5))}${next() < 0.9 ? j : ''}: ${pick(next, SCALARS)}`,
+        );
       if (next() < 0.1) lines.push(`${indent}  more: ${pick(next, SCALARS)}`);
-    } else lines.push(pick(next, ['', '# a comment', `${key}:`, `${key}:  two spaces`, '  continued', '---', '...', `${key} : spaced`, `- item`]));
+    } else
+      lines.push(
+        pick(next, [
+          '',
+          '# a comment',
+          `${key}:`,
+          `${key}:  two spaces`,
+          '  continued',
+          '---',
+          '...',
+          `${key} : spaced`,
+          `- item`,
+        ]),
+      );
   }
   return `${next() < 0.3 ? '\n' : ''}${lines.join('\n')}${next() < 0.8 ? '\n' : ''}`;
 }
@@ -81,9 +208,25 @@ subset('each scalar alone: the same value as js-yaml, or none', () => {
 
 subset('the frontmatter svc writes is read by the subset', () => {
   const task = {
-    schemaVersion: 1, id: 'TASK-2026-11-26-001', project: 'default', title: "Fix the login page, it's broken: #3", status: 'in-progress', priority: 'high',
-    routing: { agent: 'dev', tags: ['ui', 'auth'] }, createdAt: '2026-11-26T10:00:00.000Z', updatedAt: '2026-11-26T11:00:00.000Z', lastTransitionAt: '2026-11-26T11:00:00.000Z',
-    createdBy: 'operator', dependsOn: ['TASK-2026-11-25-004'], metadata: {}, lease: { agent: 'dev', sessionId: 'a3c2', acquiredAt: '2026-11-26T11:00:00.000Z', expiresAt: '2026-11-26T11:30:00.000Z' },
+    schemaVersion: 1,
+    id: 'TASK-2026-11-26-001',
+    project: 'default',
+    title: "Fix the login page, it's broken: #3",
+    status: 'in-progress',
+    priority: 'high',
+    routing: { agent: 'dev', tags: ['ui', 'auth'] },
+    createdAt: '2026-11-26T10:00:00.000Z',
+    updatedAt: '2026-11-26T11:00:00.000Z',
+    lastTransitionAt: '2026-11-26T11:00:00.000Z',
+    createdBy: 'operator',
+    dependsOn: ['TASK-2026-11-25-004'],
+    metadata: {},
+    lease: {
+      agent: 'dev',
+      sessionId: 'a3c2',
+      acquiredAt: '2026-11-26T11:00:00.000Z',
+      expiresAt: '2026-11-26T11:30:00.000Z',
+    },
   };
   const text = renderTask(task as unknown as Task, 'Body.\n');
   const matter = text.slice(3, text.indexOf('\n---', 3));

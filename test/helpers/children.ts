@@ -23,7 +23,9 @@ const running = new Set<WorkerHandle>();
 
 /** Starts `test/helpers/worker.ts` on a job in a real child process. */
 export function startWorker(job: Job): WorkerHandle {
-  const child = spawn(process.execPath, ['--import', 'tsx', script, JSON.stringify(job)], { stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', script, JSON.stringify(job)], {
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
   const lines: string[] = [];
   let partial = '';
   let err = '';
@@ -32,15 +34,26 @@ export function startWorker(job: Job): WorkerHandle {
     partial = parts.pop()!;
     lines.push(...parts);
   });
-  child.stderr!.on('data', (chunk: Buffer) => { err += chunk.toString(); });
+  child.stderr!.on('data', (chunk: Buffer) => {
+    err += chunk.toString();
+  });
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
     child.on('close', (code, signal) => resolve({ code, signal }));
   });
   const handle: WorkerHandle = {
-    child, lines, exited, stderr: () => err,
+    child,
+    lines,
+    exited,
+    stderr: () => err,
     go: () => child.stdin!.write('go\n'),
     async waitFor(pattern, ms = 20_000) {
-      const found = await within(ms, () => lines.find((line) => pattern.test(line)) ?? (child.exitCode !== null && Promise.reject(new Error(err.slice(-1000)))), `a worker line matching ${pattern}`);
+      const found = await within(
+        ms,
+        () =>
+          lines.find((line) => pattern.test(line)) ??
+          (child.exitCode !== null && Promise.reject(new Error(err.slice(-1000)))),
+        `a worker line matching ${pattern}`,
+      );
       return found as string;
     },
     async kill() {

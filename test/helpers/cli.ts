@@ -12,8 +12,12 @@ export async function svc(root: string, ...argv: string[]): Promise<CliResult> {
   let stdout = '';
   let stderr = '';
   const code = await main(argv, {
-    stdout: (text) => { stdout += text; },
-    stderr: (text) => { stderr += text; },
+    stdout: (text) => {
+      stdout += text;
+    },
+    stderr: (text) => {
+      stderr += text;
+    },
     env: { SVC_HOME: root },
   });
   return { code, stdout, stderr };

@@ -24,9 +24,15 @@ export const gates = { entered: gate(), wait: gate() };
 
 /** Small tools for daemon tests: the daemon serves whatever list it is given. */
 export const TEST_TOOLS = [
-  { name: 'test_echo', description: 'echo', params: z.strictObject({ text: z.string() }), handler: async (p: { text: string }) => ({ echo: p.text }) },
   {
-    name: 'test_create', description: 'create a task through the store and tell the index',
+    name: 'test_echo',
+    description: 'echo',
+    params: z.strictObject({ text: z.string() }),
+    handler: async (p: { text: string }) => ({ echo: p.text }),
+  },
+  {
+    name: 'test_create',
+    description: 'create a task through the store and tell the index',
     params: z.strictObject({ title: z.string(), status: z.enum(['backlog', 'ready']).optional() }),
     handler: async (p: { title: string; status?: 'backlog' | 'ready' }, ctx: ToolContext) => {
       const stored = await ctx.store.create({ title: p.title, status: p.status ?? 'backlog', createdBy: 'test' });
@@ -35,31 +41,59 @@ export const TEST_TOOLS = [
     },
   },
   {
-    name: 'test_move', description: 'move a task through the commit protocol and tell the index',
+    name: 'test_move',
+    description: 'move a task through the commit protocol and tell the index',
     params: z.strictObject({ taskId: z.string(), status: z.enum(['backlog', 'ready', 'blocked']) }),
     handler: async (p: { taskId: string; status: 'backlog' | 'ready' | 'blocked' }, ctx: ToolContext) => {
-      const result = await ctx.store.commit(p.taskId, (cur) => ({ task: cur.task, body: cur.body, status: p.status }), 'test');
+      const result = await ctx.store.commit(
+        p.taskId,
+        (cur) => ({ task: cur.task, body: cur.body, status: p.status }),
+        'test',
+      );
       await ctx.onCommitted?.([p.taskId]);
       return { status: result.after.status };
     },
   },
   {
-    name: 'test_list', description: 'ids and statuses from the index', params: z.strictObject({}),
-    handler: async (_p: object, ctx: ToolContext) => [...(ctx.index?.summaries() ?? [])].map((s) => `${s.id} ${s.status}`).sort(),
+    name: 'test_list',
+    description: 'ids and statuses from the index',
+    params: z.strictObject({}),
+    handler: async (_p: object, ctx: ToolContext) =>
+      [...(ctx.index?.summaries() ?? [])].map((s) => `${s.id} ${s.status}`).sort(),
   },
-  { name: 'test_wait', description: 'waits on gates.wait', params: z.strictObject({}), handler: async () => {
-    gates.entered.open();
-    await gates.wait.promise;
-    return { waited: true };
-  } },
-  { name: 'test_crash', description: 'throws a plain error', params: z.strictObject({}), handler: async () => { throw new Error('boom'); } },
+  {
+    name: 'test_wait',
+    description: 'waits on gates.wait',
+    params: z.strictObject({}),
+    handler: async () => {
+      gates.entered.open();
+      await gates.wait.promise;
+      return { waited: true };
+    },
+  },
+  {
+    name: 'test_crash',
+    description: 'throws a plain error',
+    params: z.strictObject({}),
+    handler: async () => {
+      throw new Error('boom');
+    },
+  },
 ] as unknown as ToolDef[];
 
 const daemons = new Set<Daemon>();
 
 /** Starts an in-process daemon on `root` with short holds; closed by `closeDaemons`. */
 export async function startTestDaemon(root: string, options: Partial<DaemonOptions> = {}): Promise<Daemon> {
-  const daemon = await startDaemon({ root, tools: TEST_TOOLS, spawnWaitMs: 300, pluginGraceMs: 300, rescanIntervalMs: 500, drainTimeoutMs: 3000, ...options });
+  const daemon = await startDaemon({
+    root,
+    tools: TEST_TOOLS,
+    spawnWaitMs: 300,
+    pluginGraceMs: 300,
+    rescanIntervalMs: 500,
+    drainTimeoutMs: 3000,
+    ...options,
+  });
   daemons.add(daemon);
   return daemon;
 }
@@ -72,12 +106,21 @@ export async function closeDaemons(): Promise<void> {
 }
 
 /** One request to the daemon of `root`. */
-export function call(root: string, method: string, path: string, body?: unknown, options?: RequestOptions): Promise<DaemonResponse> {
+export function call(
+  root: string,
+  method: string,
+  path: string,
+  body?: unknown,
+  options?: RequestOptions,
+): Promise<DaemonResponse> {
   return requestDaemon(toPaths(root).socket, { method, path, body }, options);
 }
 
 /** Runs `svc <argv>` in-process with exactly this environment. */
-export async function runSvc(env: Record<string, string>, ...argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+export async function runSvc(
+  env: Record<string, string>,
+  ...argv: string[]
+): Promise<{ code: number; stdout: string; stderr: string }> {
   let stdout = '';
   let stderr = '';
   const code = await main(argv, { stdout: (t) => void (stdout += t), stderr: (t) => void (stderr += t), env });
@@ -97,14 +140,25 @@ const children = new Set<ChildDaemon>();
 const bin = fileURLToPath(new URL('../../bin/svc.js', import.meta.url));
 
 /** Starts `node bin/svc.js <args>` (default `daemon run`) on `root`, with `env` added; needs `npm run build` first. */
-export function startChild(root: string, args: string[] = ['daemon', 'run'], env: Record<string, string> = {}): ChildDaemon {
-  const child = spawn(process.execPath, [bin, ...args], { env: { ...process.env, SVC_HOME: root, DEBUG: '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+export function startChild(
+  root: string,
+  args: string[] = ['daemon', 'run'],
+  env: Record<string, string> = {},
+): ChildDaemon {
+  const child = spawn(process.execPath, [bin, ...args], {
+    env: { ...process.env, SVC_HOME: root, DEBUG: '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   child.stdout!.on('data', (chunk: Buffer) => void (output += chunk.toString()));
   child.stderr!.on('data', (chunk: Buffer) => void (output += chunk.toString()));
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('close', (code, signal) => resolve({ code, signal })));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.on('close', (code, signal) => resolve({ code, signal })),
+  );
   const handle: ChildDaemon = {
-    child, exited, output: () => output,
+    child,
+    exited,
+    output: () => output,
     async kill() {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
       await exited;
@@ -117,26 +171,39 @@ export function startChild(root: string, args: string[] = ['daemon', 'run'], env
 
 /** Waits until the daemon of `root` answers `/healthz` with 200 and its pid file names it; returns the pid. */
 export async function healthy(root: string, ms = 15_000): Promise<number> {
-  return within(ms, async () => {
-    const { status } = await call(root, 'GET', '/healthz');
-    const { pid } = (await call(root, 'GET', '/status')).body as { pid: number };
-    return status === 200 && readFileSync(toPaths(root).pidFile, 'utf8').trim() === String(pid) ? pid : 0;
-  }, `a healthy daemon on ${root}`);
+  return within(
+    ms,
+    async () => {
+      const { status } = await call(root, 'GET', '/healthz');
+      const { pid } = (await call(root, 'GET', '/status')).body as { pid: number };
+      return status === 200 && readFileSync(toPaths(root).pidFile, 'utf8').trim() === String(pid) ? pid : 0;
+    },
+    `a healthy daemon on ${root}`,
+  );
 }
 
 /** Waits until the daemon of `root` has run `n` more scheduler polls (murmur and SLA checks run on each). */
 export async function afterPolls(root: string, n = 3): Promise<void> {
   const seen = new Set<string>();
-  await within(20_000, async () => {
-    const { body } = await call(root, 'GET', '/status');
-    const at = (body as { scheduler: { lastPollAt: string | null } }).scheduler.lastPollAt;
-    if (at) seen.add(at);
-    return seen.size > n;
-  }, `${n} polls`);
+  await within(
+    20_000,
+    async () => {
+      const { body } = await call(root, 'GET', '/status');
+      const at = (body as { scheduler: { lastPollAt: string | null } }).scheduler.lastPollAt;
+      if (at) seen.add(at);
+      return seen.size > n;
+    },
+    `${n} polls`,
+  );
 }
 
 /** Writes `count` valid task files directly (fixtures, no store): ids `TASK-2026-01-01-<n>`. */
-export async function writeTaskFiles(root: string, count: number, statusOf: (i: number) => Status = () => 'backlog', from = 1): Promise<string[]> {
+export async function writeTaskFiles(
+  root: string,
+  count: number,
+  statusOf: (i: number) => Status = () => 'backlog',
+  from = 1,
+): Promise<string[]> {
   const paths = toPaths(root);
   await initTree(paths);
   const ids: string[] = [];
@@ -152,5 +219,22 @@ export async function writeTaskFiles(root: string, count: number, statusOf: (i: 
 /** The text of a valid task file. */
 export function taskText(id: string, status: Status, title: string): string {
   const stamp = '2026-01-01T00:00:00.000Z';
-  return renderTask({ schemaVersion: 1, id, project: 'test', title, status, priority: 'normal', routing: { agent: 'dev' }, createdAt: stamp, updatedAt: stamp, lastTransitionAt: stamp, createdBy: 'test', dependsOn: [], metadata: {} }, `Body of ${title}\n`);
+  return renderTask(
+    {
+      schemaVersion: 1,
+      id,
+      project: 'test',
+      title,
+      status,
+      priority: 'normal',
+      routing: { agent: 'dev' },
+      createdAt: stamp,
+      updatedAt: stamp,
+      lastTransitionAt: stamp,
+      createdBy: 'test',
+      dependsOn: [],
+      metadata: {},
+    },
+    `Body of ${title}\n`,
+  );
 }

@@ -35,12 +35,23 @@ export async function startFakeGateway(reply: GatewayReply = accept) {
 
 /** A gateway reply that accepts the spawn. */
 export function accept(call: GatewayCall) {
-  return { status: 200, body: { ok: true, result: { details: { status: 'accepted', childSessionKey: `agent:${String(call.body.args?.agentId)}:subagent:1` } } } };
+  return {
+    status: 200,
+    body: {
+      ok: true,
+      result: {
+        details: { status: 'accepted', childSessionKey: `agent:${String(call.body.args?.agentId)}:subagent:1` },
+      },
+    },
+  };
 }
 
 /** A gateway reply of an agent the requester may not see. */
 export function agentNotFound() {
-  return { status: 200, body: { ok: true, result: { details: { status: 'forbidden', error: 'Agent not found: ghost' } } } };
+  return {
+    status: 200,
+    body: { ok: true, result: { details: { status: 'forbidden', error: 'Agent not found: ghost' } } },
+  };
 }
 
 async function readBody(req: IncomingMessage): Promise<string> {

@@ -7,7 +7,14 @@ export type SpawnHandler = (spawn: SpawnRequest, socket: string) => Promise<{ ok
 
 /** Completes the spawned task over `/v1/tool/invoke`, as an agent inside the gateway would. */
 export const completeTask: SpawnHandler = async (spawn, socket) => {
-  await requestDaemon(socket, { method: 'POST', path: '/v1/tool/invoke', body: { tool: 'svc_task_complete', params: { taskId: spawn.taskId, sessionId: spawn.sessionId, summary: 'done in the gateway', actor: spawn.agent } } });
+  await requestDaemon(socket, {
+    method: 'POST',
+    path: '/v1/tool/invoke',
+    body: {
+      tool: 'svc_task_complete',
+      params: { taskId: spawn.taskId, sessionId: spawn.sessionId, summary: 'done in the gateway', actor: spawn.agent },
+    },
+  });
   return { ok: true };
 };
 
@@ -18,7 +25,11 @@ export function startFakePlugin(root: string, handle: SpawnHandler = completeTas
   let running = true;
   const loop = (async () => {
     while (running) {
-      const reply = await requestDaemon(socket, { method: 'GET', path: '/v1/spawns/wait' }, { headers: { 'x-svc-plugin': id }, timeoutMs: 30_000 }).catch(() => null);
+      const reply = await requestDaemon(
+        socket,
+        { method: 'GET', path: '/v1/spawns/wait' },
+        { headers: { 'x-svc-plugin': id }, timeoutMs: 30_000 },
+      ).catch(() => null);
       if (!reply) {
         await new Promise((resolve) => setTimeout(resolve, 50));
         continue;
@@ -27,7 +38,9 @@ export function startFakePlugin(root: string, handle: SpawnHandler = completeTas
       const spawn = reply.body as SpawnRequest;
       spawns.push(spawn);
       const result = await handle(spawn, socket).catch((err: unknown) => ({ ok: false, reason: String(err) }));
-      await requestDaemon(socket, { method: 'POST', path: `/v1/spawns/${spawn.id}/result`, body: result }).catch(() => undefined);
+      await requestDaemon(socket, { method: 'POST', path: `/v1/spawns/${spawn.id}/result`, body: result }).catch(
+        () => undefined,
+      );
     }
   })();
   return {

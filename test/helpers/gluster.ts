@@ -13,14 +13,26 @@ import { gluster, isGlusterdUp, killBricks, startGlusterd, stopChild, unmount } 
 const run = promisify(execFile);
 
 /** The `performance.*` translators that cache on the client; the coherent volume turns them off. */
-export const CACHING_TRANSLATORS = ['stat-prefetch', 'quick-read', 'open-behind', 'write-behind', 'io-cache', 'read-ahead'] as const;
+export const CACHING_TRANSLATORS = [
+  'stat-prefetch',
+  'quick-read',
+  'open-behind',
+  'write-behind',
+  'io-cache',
+  'read-ahead',
+] as const;
 /**
  * The daemon's environment on a coherent mount (docs/several-hosts.md): every file
  * operation there waits a round trip, so Node's 4 file system threads would cap the daemon.
  */
 export const COHERENT_DAEMON_ENV = { UV_THREADPOOL_SIZE: '16' };
 /** glusterfs client arguments that keep no attribute, name or page cache past a call. */
-export const COHERENT_MOUNT_ARGS = ['--attribute-timeout=0', '--entry-timeout=0', '--negative-timeout=0', '--fopen-keep-cache=off'];
+export const COHERENT_MOUNT_ARGS = [
+  '--attribute-timeout=0',
+  '--entry-timeout=0',
+  '--negative-timeout=0',
+  '--fopen-keep-cache=off',
+];
 
 /**
  * What is missing to run the GlusterFS tests, or null. As root with apt-get (a fresh Debian machine
@@ -33,7 +45,9 @@ export async function glusterMissing(): Promise<string | null> {
   const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
   const apt = (...args: string[]) => run('apt-get', args, { env, maxBuffer: 64 * 1024 * 1024 });
   await apt('update').catch(() => undefined);
-  await apt('install', '-y', '--no-install-recommends', 'glusterfs-server', 'glusterfs-client').catch((err: Error) => process.stderr.write(`apt-get install failed: ${err.message}\n`));
+  await apt('install', '-y', '--no-install-recommends', 'glusterfs-server', 'glusterfs-client').catch((err: Error) =>
+    process.stderr.write(`apt-get install failed: ${err.message}\n`),
+  );
   return lookForGluster();
 }
 
@@ -71,7 +85,14 @@ export async function startGlusterVolume(options: { coherent?: boolean } = {}): 
   const mountAt = async (at: string, coherent: boolean, subdir?: string): Promise<string> => {
     mkdirSync(at, { recursive: true });
     const log = `${dir}/mount-${mounts.length}.log`;
-    const args = [...(coherent ? COHERENT_MOUNT_ARGS : []), '--volfile-server=127.0.0.1', `--volfile-id=${name}`, ...(subdir ? [`--subdir-mount=/${subdir}`] : []), `--log-file=${log}`, at];
+    const args = [
+      ...(coherent ? COHERENT_MOUNT_ARGS : []),
+      '--volfile-server=127.0.0.1',
+      `--volfile-id=${name}`,
+      ...(subdir ? [`--subdir-mount=/${subdir}`] : []),
+      `--log-file=${log}`,
+      at,
+    ];
     await run('glusterfs', args, { timeout: 30_000 }); // forks the client and returns once it is mounted
     mounts.push(at);
     return log;
@@ -91,7 +112,8 @@ export async function startGlusterVolume(options: { coherent?: boolean } = {}): 
     const host = hostname(); // glusterd refuses 127.0.0.1 and localhost as a brick's host
     await gluster('volume', 'create', name, 'replica', '2', `${host}:${dir}/b1`, `${host}:${dir}/b2`, 'force');
     created = true;
-    if (options.coherent) for (const xlator of CACHING_TRANSLATORS) await gluster('volume', 'set', name, `performance.${xlator}`, 'off');
+    if (options.coherent)
+      for (const xlator of CACHING_TRANSLATORS) await gluster('volume', 'set', name, `performance.${xlator}`, 'off');
     await gluster('volume', 'start', name);
     await mountAt(`${dir}/admin`, true);
   } catch (err) {
@@ -99,24 +121,33 @@ export async function startGlusterVolume(options: { coherent?: boolean } = {}): 
     throw err;
   }
   return {
-    name, admin: `${dir}/admin`,
+    name,
+    admin: `${dir}/admin`,
     async setCoherent(coherent) {
-      for (const xlator of CACHING_TRANSLATORS) await gluster('volume', 'set', name, `performance.${xlator}`, coherent ? 'off' : 'on');
+      for (const xlator of CACHING_TRANSLATORS)
+        await gluster('volume', 'set', name, `performance.${xlator}`, coherent ? 'off' : 'on');
     },
     async mount(at, mountOptions = {}) {
       const log = await mountAt(at, mountOptions.coherent === true, mountOptions.subdir);
-      return { path: at, log, unmount: async () => {
-        if (!mounts.includes(at)) return undefined;
-        mounts.splice(mounts.indexOf(at), 1);
-        return unmount(at);
-      } };
+      return {
+        path: at,
+        log,
+        unmount: async () => {
+          if (!mounts.includes(at)) return undefined;
+          mounts.splice(mounts.indexOf(at), 1);
+          return unmount(at);
+        },
+      };
     },
     stop,
   };
 }
 
 /** Runs `fn` with a started volume, and always stops it. */
-export async function withGlusterVolume<T>(options: { coherent?: boolean }, fn: (volume: GlusterVolume) => Promise<T>): Promise<T> {
+export async function withGlusterVolume<T>(
+  options: { coherent?: boolean },
+  fn: (volume: GlusterVolume) => Promise<T>,
+): Promise<T> {
   const volume = await startGlusterVolume(options);
   try {
     return await fn(volume);
@@ -125,14 +156,26 @@ export async function withGlusterVolume<T>(options: { coherent?: boolean }, fn: 
   }
 }
 
-
 // --- internal ---
 
 async function lookForGluster(): Promise<string | null> {
   const missing: string[] = [];
-  for (const [bin, pkg] of [['glusterd', 'glusterfs-server'], ['gluster', 'glusterfs-server'], ['glusterfs', 'glusterfs-client'], ['umount', 'mount']] as const) {
-    if (!(await run('sh', ['-c', `command -v ${bin}`]).then(() => true, () => false))) missing.push(`${bin} (package ${pkg})`);
+  for (const [bin, pkg] of [
+    ['glusterd', 'glusterfs-server'],
+    ['gluster', 'glusterfs-server'],
+    ['glusterfs', 'glusterfs-client'],
+    ['umount', 'mount'],
+  ] as const) {
+    if (
+      !(await run('sh', ['-c', `command -v ${bin}`]).then(
+        () => true,
+        () => false,
+      ))
+    )
+      missing.push(`${bin} (package ${pkg})`);
   }
   if (process.getuid?.() !== 0) missing.push('root (glusterd and glusterfs mounts need it)');
-  return missing.length ? `missing ${missing.join(', ')}: install with \`apt-get install -y glusterfs-server glusterfs-client\`` : null;
+  return missing.length
+    ? `missing ${missing.join(', ')}: install with \`apt-get install -y glusterfs-server glusterfs-client\``
+    : null;
 }

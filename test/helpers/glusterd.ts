@@ -19,18 +19,37 @@ export function gluster(...args: string[]): Promise<{ stdout: string }> {
 
 /** Whether a glusterd answers on this machine. */
 export async function isGlusterdUp(): Promise<boolean> {
-  return gluster('volume', 'list').then(() => true, () => false);
+  return gluster('volume', 'list').then(
+    () => true,
+    () => false,
+  );
 }
 
 /** glusterd in the foreground, its working directory, log and pid file under `dir`; resolves once it answers. */
 export async function startGlusterd(dir: string): Promise<ChildProcess> {
   mkdirSync(`${dir}/glusterd`, { recursive: true });
-  writeFileSync(`${dir}/glusterd.vol`, [
-    'volume management', '    type mgmt/glusterd', `    option working-directory ${dir}/glusterd`, '    option transport-type socket',
-    '    option transport.socket.listen-port 24007', '    option ping-timeout 0', '    option event-threads 1', 'end-volume', '',
-  ].join('\n'));
-  const child = spawn('glusterd', ['-N', '-f', `${dir}/glusterd.vol`, '-l', `${dir}/glusterd.log`, '-p', `${dir}/glusterd.pid`], { stdio: 'ignore' });
-  const exited = new Promise<string>((resolve) => child.once('exit', (code) => resolve(`glusterd exited with ${code}`)));
+  writeFileSync(
+    `${dir}/glusterd.vol`,
+    [
+      'volume management',
+      '    type mgmt/glusterd',
+      `    option working-directory ${dir}/glusterd`,
+      '    option transport-type socket',
+      '    option transport.socket.listen-port 24007',
+      '    option ping-timeout 0',
+      '    option event-threads 1',
+      'end-volume',
+      '',
+    ].join('\n'),
+  );
+  const child = spawn(
+    'glusterd',
+    ['-N', '-f', `${dir}/glusterd.vol`, '-l', `${dir}/glusterd.log`, '-p', `${dir}/glusterd.pid`],
+    { stdio: 'ignore' },
+  );
+  const exited = new Promise<string>((resolve) =>
+    child.once('exit', (code) => resolve(`glusterd exited with ${code}`)),
+  );
   const deadline = Date.now() + 30_000;
   while (Date.now() < deadline) {
     const ready = await Promise.race([isGlusterdUp(), exited]);
@@ -58,7 +77,13 @@ export function killBricks(name: string): void {
   if (!existsSync(dir)) return;
   for (const file of readdirSync(dir).filter((entry) => entry.endsWith('.pid'))) {
     const pid = Number.parseInt(readFileSync(join(dir, file), 'utf8'), 10);
-    if (pid > 0) { try { process.kill(pid, 'SIGKILL'); } catch { /* gone already */ } }
+    if (pid > 0) {
+      try {
+        process.kill(pid, 'SIGKILL');
+      } catch {
+        /* gone already */
+      }
+    }
   }
   rmSync(dir, { recursive: true, force: true });
 }

@@ -40,7 +40,8 @@ function open(): void {
     connected = true;
     stats.open++;
     socket.write(headOf(plan));
-    if (plan.kind.startsWith('trickle')) timer = setInterval(() => socket.write(plan.kind === 'trickle-head' ? 'a' : 'x'), plan.everyMs);
+    if (plan.kind.startsWith('trickle'))
+      timer = setInterval(() => socket.write(plan.kind === 'trickle-head' ? 'a' : 'x'), plan.everyMs);
   });
   socket.on('data', (chunk: Buffer) => {
     answer += chunk.toString();
@@ -63,7 +64,8 @@ function open(): void {
 
 const HEADS: Record<HostileKind, string> = {
   'trickle-head': 'GET /status HTTP/1.1\r\nHost: svc\r\nX-Slow: ',
-  'trickle-body': 'POST /v1/tool/invoke HTTP/1.1\r\nHost: svc\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"tool":"test_echo","params":{"text":"',
+  'trickle-body':
+    'POST /v1/tool/invoke HTTP/1.1\r\nHost: svc\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"tool":"test_echo","params":{"text":"',
   changes: 'GET /v1/tasks/changes?after=999999999&waitMs=25000 HTTP/1.1\r\nHost: svc\r\n\r\n',
   spawns: 'GET /v1/spawns/wait HTTP/1.1\r\nHost: svc\r\nx-svc-plugin: hostile\r\n\r\n',
   'board-stream': 'GET /api/board/stream HTTP/1.1\r\nHost: svc\r\n\r\n',

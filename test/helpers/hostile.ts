@@ -26,7 +26,9 @@ const running = new Set<Hostile>();
 
 /** Starts a hostile client on `plan`; `killHostiles` ends every one. */
 export function startHostile(plan: HostilePlan): Hostile {
-  const child = spawn(process.execPath, ['--import', 'tsx', script, JSON.stringify(plan)], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', script, JSON.stringify(plan)], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   let last: HostileStats = { open: 0, opened: 0, closed: 0, statuses: {}, retryAfter: 0 };
   let partial = '';
   child.stdout!.on('data', (chunk: Buffer) => {
@@ -40,9 +42,13 @@ export function startHostile(plan: HostilePlan): Hostile {
     async until(test, what, ms = 45_000) {
       // the stats at the end, not at the call, are what a failure reports
       const ended = () => child.exitCode !== null || child.signalCode !== null;
-      const seen = await within(ms, () => (test(last) || ended() ? last : null), what)
-        .catch((err: Error) => { throw new Error(`${err.message} (last: ${JSON.stringify(last)})`); });
-      if (!test(seen)) throw new Error(`the hostile client ended (${child.exitCode ?? child.signalCode}) before ${what} (last: ${JSON.stringify(seen)})`);
+      const seen = await within(ms, () => (test(last) || ended() ? last : null), what).catch((err: Error) => {
+        throw new Error(`${err.message} (last: ${JSON.stringify(last)})`);
+      });
+      if (!test(seen))
+        throw new Error(
+          `the hostile client ended (${child.exitCode ?? child.signalCode}) before ${what} (last: ${JSON.stringify(seen)})`,
+        );
       return seen;
     },
     async kill() {

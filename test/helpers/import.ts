@@ -21,7 +21,14 @@ export interface ReportItem {
 }
 
 /** Runs `svc import <args> --json` in `root`; the exit code and the parsed report. */
-export async function importJson(root: string, ...args: string[]): Promise<{ code: number; report: { items: ReportItem[]; summary: Record<string, number>; problems: { file: string; reason: string }[] }; stderr: string }> {
+export async function importJson(
+  root: string,
+  ...args: string[]
+): Promise<{
+  code: number;
+  report: { items: ReportItem[]; summary: Record<string, number>; problems: { file: string; reason: string }[] };
+  stderr: string;
+}> {
   const out = await svc(root, 'import', ...args, '--json');
   if (!out.stdout) throw new Error(`svc import failed: ${out.stderr}`);
   return { code: out.code, report: JSON.parse(out.stdout), stderr: out.stderr };

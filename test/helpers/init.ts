@@ -31,10 +31,17 @@ export function makeWorld(configText: string | null, orgChart?: string): InitWor
 }
 
 /** Runs `svc init ...` in-process in the world. */
-export async function init(world: InitWorld, ...argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+export async function init(
+  world: InitWorld,
+  ...argv: string[]
+): Promise<{ code: number; stdout: string; stderr: string }> {
   let stdout = '';
   let stderr = '';
-  const code = await main(['init', ...argv], { stdout: (text) => void (stdout += text), stderr: (text) => void (stderr += text), env: world.env });
+  const code = await main(['init', ...argv], {
+    stdout: (text) => void (stdout += text),
+    stderr: (text) => void (stderr += text),
+    env: world.env,
+  });
   return { code, stdout, stderr };
 }
 

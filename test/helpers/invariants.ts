@@ -29,7 +29,9 @@ export async function checkTree(root: string, created: Iterable<string> = []): P
       const id = name.slice(0, -3);
       where.set(id, [...(where.get(id) ?? []), status]);
       await readTaskFile(join(paths.statusDir(status), name)).then(
-        (stored) => stored.task.status !== status && violations.push(`I5 ${id}: frontmatter ${stored.task.status}, directory ${status}`),
+        (stored) =>
+          stored.task.status !== status &&
+          violations.push(`I5 ${id}: frontmatter ${stored.task.status}, directory ${status}`),
         (err: Error) => violations.push(`I2 ${status}/${name}: ${err.message}`),
       );
     }

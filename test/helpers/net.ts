@@ -34,7 +34,14 @@ export function listeningSockets(pid: number): string[] {
       const cols = line.trim().split(/\s+/);
       const [address, portHex] = cols[1]!.split(':');
       if (cols[3] !== '0A' || !inodes.has(cols[9]!)) continue; // 0A: LISTEN
-      const host = address!.length === 8 ? address!.match(/../g)!.reverse().map((b) => Number.parseInt(b, 16)).join('.') : address!;
+      const host =
+        address!.length === 8
+          ? address!
+              .match(/../g)!
+              .reverse()
+              .map((b) => Number.parseInt(b, 16))
+              .join('.')
+          : address!;
       out.push(`${host}:${Number.parseInt(portHex!, 16)}`);
     }
   }
@@ -43,5 +50,7 @@ export function listeningSockets(pid: number): string[] {
 
 /** The host's addresses other than loopback (IPv4 and IPv6). */
 export function externalAddresses(): string[] {
-  return Object.values(networkInterfaces()).flatMap((list) => (list ?? []).filter((i) => !i.internal && !i.address.startsWith('fe80')).map((i) => i.address));
+  return Object.values(networkInterfaces()).flatMap((list) =>
+    (list ?? []).filter((i) => !i.internal && !i.address.startsWith('fe80')).map((i) => i.address),
+  );
 }

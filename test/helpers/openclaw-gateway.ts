@@ -61,7 +61,9 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
   const exited = new Promise<void>((resolve) => child.on('close', () => resolve()));
   const url = `http://127.0.0.1:${port}`;
   const gateway: Gateway = {
-    url, token, child,
+    url,
+    token,
+    child,
     output: () => output + (existsSync(options.logFile) ? readFileSync(options.logFile, 'utf8') : ''),
     invoke: (tool, args = {}) => invokeTool(url, token, tool, args),
     async close() {
@@ -76,11 +78,15 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
     },
   };
   try {
-    await within(Number(process.env.SVC_TEST_GATEWAY_MS ?? 300_000), async () => {
-      if (child.exitCode !== null) throw new Error(`the gateway exited with ${child.exitCode}`);
-      // /tools/invoke answers before startup ends; sessions_spawn is refused until the gateway says it is ready.
-      return READY.test(gateway.output().replace(ANSI, '')) && (await gateway.invoke('agents_list')).status === 200;
-    }, 'the gateway to be ready');
+    await within(
+      Number(process.env.SVC_TEST_GATEWAY_MS ?? 300_000),
+      async () => {
+        if (child.exitCode !== null) throw new Error(`the gateway exited with ${child.exitCode}`);
+        // /tools/invoke answers before startup ends; sessions_spawn is refused until the gateway says it is ready.
+        return READY.test(gateway.output().replace(ANSI, '')) && (await gateway.invoke('agents_list')).status === 200;
+      },
+      'the gateway to be ready',
+    );
   } catch (err) {
     const seen = gateway.output().replace(ANSI, '').slice(-3000);
     await gateway.close();
@@ -90,10 +96,24 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
 }
 
 /** Runs `openclaw config validate` on a config file; resolves to whether it is valid and what the gateway said. */
-export async function validateGatewayConfig(install: OpenClawInstall, configPath: string, home: string): Promise<{ valid: boolean; output: string }> {
-  const env = { ...withoutForcedColour(process.env), HOME: home, OPENCLAW_CONFIG_PATH: configPath, OPENCLAW_STATE_DIR: join(home, 'state'), NO_COLOR: '1', PATH: `${join(install.node, '..')}:${process.env.PATH ?? ''}` };
+export async function validateGatewayConfig(
+  install: OpenClawInstall,
+  configPath: string,
+  home: string,
+): Promise<{ valid: boolean; output: string }> {
+  const env = {
+    ...withoutForcedColour(process.env),
+    HOME: home,
+    OPENCLAW_CONFIG_PATH: configPath,
+    OPENCLAW_STATE_DIR: join(home, 'state'),
+    NO_COLOR: '1',
+    PATH: `${join(install.node, '..')}:${process.env.PATH ?? ''}`,
+  };
   try {
-    const { stdout, stderr } = await run(install.node, [install.entry, 'config', 'validate'], { env, timeout: 120_000 });
+    const { stdout, stderr } = await run(install.node, [install.entry, 'config', 'validate'], {
+      env,
+      timeout: 120_000,
+    });
     return { valid: true, output: stdout + stderr };
   } catch (err) {
     const { stdout = '', stderr = '' } = err as { stdout?: string; stderr?: string };
@@ -103,7 +123,12 @@ export async function validateGatewayConfig(install: OpenClawInstall, configPath
 
 // --- internal ---
 
-async function invokeTool(url: string, token: string, tool: string, args: Record<string, unknown>): Promise<{ status: number; body: Record<string, unknown> }> {
+async function invokeTool(
+  url: string,
+  token: string,
+  tool: string,
+  args: Record<string, unknown>,
+): Promise<{ status: number; body: Record<string, unknown> }> {
   const response = await fetch(`${url}/tools/invoke`, {
     method: 'POST',
     headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },

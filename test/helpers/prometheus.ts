@@ -24,7 +24,9 @@ export function parsePrometheus(text: string): Scrape {
   const scrape: Scrape = { samples: [], types: new Map(), help: new Map() };
   text.split('\n').forEach((line, at) => {
     if (line.trim() === '') return;
-    const fail = (why: string) => { throw new Error(`line ${at + 1} ${JSON.stringify(line)}: ${why}`); };
+    const fail = (why: string) => {
+      throw new Error(`line ${at + 1} ${JSON.stringify(line)}: ${why}`);
+    };
     const meta = /^# (HELP|TYPE) (\S+) ?(.*)$/.exec(line);
     if (meta) {
       const [, kind, name, rest] = meta as unknown as [string, string, string, string];
@@ -44,7 +46,9 @@ export function parsePrometheus(text: string): Scrape {
 
 /** The value of the one sample of `name` whose labels include `labels`; undefined when none. */
 export function valueOf(scrape: Scrape, name: string, labels: Record<string, string> = {}): number | undefined {
-  const found = scrape.samples.filter((s) => s.name === name && Object.entries(labels).every(([k, v]) => s.labels[k] === v));
+  const found = scrape.samples.filter(
+    (s) => s.name === name && Object.entries(labels).every(([k, v]) => s.labels[k] === v),
+  );
   if (found.length > 1) throw new Error(`${found.length} samples of ${name} match ${JSON.stringify(labels)}`);
   return found[0]?.value;
 }

@@ -34,7 +34,8 @@ export async function within<T>(ms: number, fn: () => T | Promise<T>, what = 'co
     } catch (err) {
       last = err;
     }
-    if (Date.now() > deadline) throw new Error(`timed out after ${ms} ms waiting for ${what}${last ? `: ${String(last)}` : ''}`);
+    if (Date.now() > deadline)
+      throw new Error(`timed out after ${ms} ms waiting for ${what}${last ? `: ${String(last)}` : ''}`);
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
 }
@@ -44,14 +45,29 @@ export async function within<T>(ms: number, fn: () => T | Promise<T>, what = 'co
  * written a moment after the event it records, so a read right after the event may miss it.
  */
 export async function logShows(file: string, pattern: RegExp, what = String(pattern)): Promise<void> {
-  await within(10_000, () => { try { return pattern.test(readFileSync(file, 'utf8')); } catch { return false; } }, `${what} in ${file}`);
+  await within(
+    10_000,
+    () => {
+      try {
+        return pattern.test(readFileSync(file, 'utf8'));
+      } catch {
+        return false;
+      }
+    },
+    `${what} in ${file}`,
+  );
 }
 
 /**
  * Waits until `count()` reaches `target`, failing only when it made no progress for `stallMs`: a
  * slow machine (a busy CI runner) takes longer, a stuck one fails. Returns the final count.
  */
-export async function untilCount(target: number, count: () => number | Promise<number>, stallMs: number, what: string): Promise<number> {
+export async function untilCount(
+  target: number,
+  count: () => number | Promise<number>,
+  stallMs: number,
+  what: string,
+): Promise<number> {
   let last = -1;
   let since = Date.now();
   for (;;) {
@@ -71,8 +87,12 @@ export async function untilCount(target: number, count: () => number | Promise<n
 export function fixedClock(iso = '2026-11-21T10:00:00.000Z') {
   let now = new Date(iso);
   const clock = () => new Date(now);
-  clock.set = (next: string) => { now = new Date(next); };
-  clock.advance = (ms: number) => { now = new Date(now.getTime() + ms); };
+  clock.set = (next: string) => {
+    now = new Date(next);
+  };
+  clock.advance = (ms: number) => {
+    now = new Date(now.getTime() + ms);
+  };
   return clock;
 }
 

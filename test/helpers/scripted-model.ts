@@ -28,17 +28,20 @@ const COMPLETE = /svc_task_complete\(\{ taskId: "([^"]+)", sessionId: "([^"]+)"/
 export async function startScriptedModel(options: { hold?: RegExp } = {}): Promise<ScriptedModel> {
   const turns: ModelTurn[] = [];
   const held = { open: 0, closedByClient: 0 };
-  const server = createServer((req, res) => void answer(req, res, turns, options.hold ? { pattern: options.hold, held } : undefined));
+  const server = createServer(
+    (req, res) => void answer(req, res, turns, options.hold ? { pattern: options.hold, held } : undefined),
+  );
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}/v1`,
     turns,
     held,
-    close: () => new Promise((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }
 
@@ -54,10 +57,16 @@ interface ToolCall {
   args: Record<string, unknown>;
 }
 
-async function answer(req: IncomingMessage, res: ServerResponse, turns: ModelTurn[], hold?: { pattern: RegExp; held: ScriptedModel['held'] }): Promise<void> {
+async function answer(
+  req: IncomingMessage,
+  res: ServerResponse,
+  turns: ModelTurn[],
+  hold?: { pattern: RegExp; held: ScriptedModel['held'] },
+): Promise<void> {
   let raw = '';
   for await (const chunk of req) raw += String(chunk);
-  if (req.method === 'GET' && req.url?.endsWith('/models')) return json(res, { object: 'list', data: [{ id: 'scripted', object: 'model' }] });
+  if (req.method === 'GET' && req.url?.endsWith('/models'))
+    return json(res, { object: 'list', data: [{ id: 'scripted', object: 'model' }] });
   const body = parse(raw);
   const messages = (body.messages ?? []) as Message[];
   if (hold && messages.some((m) => hold.pattern.test(textOf(m.content)))) {
@@ -70,16 +79,38 @@ async function answer(req: IncomingMessage, res: ServerResponse, turns: ModelTur
     });
     return;
   }
-  const tools = ((body.tools ?? []) as { function?: { name?: string }; name?: string }[]).map((t) => t.function?.name ?? t.name ?? '');
+  const tools = ((body.tools ?? []) as { function?: { name?: string }; name?: string }[]).map(
+    (t) => t.function?.name ?? t.name ?? '',
+  );
   const call = nextCall(messages, tools);
   turns.push({ tools, reply: call ? `${call.name} ${JSON.stringify(call.args)}` : 'text' });
   const message = call
-    ? { role: 'assistant', content: null, tool_calls: [{ id: `call_${turns.length}`, type: 'function', function: { name: call.name, arguments: JSON.stringify(call.args) } }] }
+    ? {
+        role: 'assistant',
+        content: null,
+        tool_calls: [
+          {
+            id: `call_${turns.length}`,
+            type: 'function',
+            function: { name: call.name, arguments: JSON.stringify(call.args) },
+          },
+        ],
+      }
     : { role: 'assistant', content: 'Finished.' };
   const finish = call ? 'tool_calls' : 'stop';
-  if (!body.stream) return json(res, { id: 'scripted', object: 'chat.completion', created: 0, model: 'scripted', choices: [{ index: 0, message, finish_reason: finish }], usage: USAGE });
+  if (!body.stream)
+    return json(res, {
+      id: 'scripted',
+      object: 'chat.completion',
+      created: 0,
+      model: 'scripted',
+      choices: [{ index: 0, message, finish_reason: finish }],
+      usage: USAGE,
+    });
   res.writeHead(200, { 'content-type': 'text/event-stream' });
-  const delta = call ? { role: 'assistant', tool_calls: message.tool_calls!.map((c, index) => ({ index, ...c })) } : message;
+  const delta = call
+    ? { role: 'assistant', tool_calls: message.tool_calls!.map((c, index) => ({ index, ...c })) }
+    : message;
   res.write(chunk({ index: 0, delta, finish_reason: null }));
   res.write(chunk({ index: 0, delta: {}, finish_reason: finish }, USAGE));
   res.end('data: [DONE]\n\n');
@@ -92,7 +123,10 @@ function nextCall(messages: Message[], tools: string[]): ToolCall | undefined {
   if (at < 0) return undefined;
   const found = COMPLETE.exec(textOf(messages[at]!.content))!;
   const args = { taskId: found[1], sessionId: found[2], summary: 'Done by the scripted model.' };
-  const results = messages.slice(at + 1).filter((m) => m.role === 'tool').map((m) => textOf(m.content));
+  const results = messages
+    .slice(at + 1)
+    .filter((m) => m.role === 'tool')
+    .map((m) => textOf(m.content));
   const direct = tools.find((name) => name.endsWith('svc_task_complete'));
   if (direct) return results.length === 0 ? { name: direct, args } : undefined;
   if (!tools.includes('tool_search') || !tools.includes('tool_call')) return undefined;

@@ -28,17 +28,32 @@ export async function sshfsMissing(): Promise<string | null> {
   const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
   const apt = (...args: string[]) => run('apt-get', args, { env, maxBuffer: 64 * 1024 * 1024 });
   await apt('update').catch(() => undefined);
-  await apt('install', '-y', '--no-install-recommends', 'sshfs', 'openssh-server', 'openssh-client').catch((err: Error) => process.stderr.write(`apt-get install failed: ${err.message}\n`));
+  await apt('install', '-y', '--no-install-recommends', 'sshfs', 'openssh-server', 'openssh-client').catch(
+    (err: Error) => process.stderr.write(`apt-get install failed: ${err.message}\n`),
+  );
   return lookForSshfs();
 }
 
 async function lookForSshfs(): Promise<string | null> {
   const missing: string[] = [];
-  for (const [bin, pkg] of [['sshfs', 'sshfs'], ['ssh', 'openssh-client'], ['ssh-keygen', 'openssh-client'], ['fusermount', 'fuse3']] as const) {
-    if (!(await run('sh', ['-c', `command -v ${bin}`]).then(() => true, () => false))) missing.push(`${bin} (package ${pkg})`);
+  for (const [bin, pkg] of [
+    ['sshfs', 'sshfs'],
+    ['ssh', 'openssh-client'],
+    ['ssh-keygen', 'openssh-client'],
+    ['fusermount', 'fuse3'],
+  ] as const) {
+    if (
+      !(await run('sh', ['-c', `command -v ${bin}`]).then(
+        () => true,
+        () => false,
+      ))
+    )
+      missing.push(`${bin} (package ${pkg})`);
   }
   if (!existsSync(SSHD)) missing.push(`${SSHD} (package openssh-server)`);
-  return missing.length ? `missing ${missing.join(', ')}: install with \`apt-get install -y sshfs openssh-server\`` : null;
+  return missing.length
+    ? `missing ${missing.join(', ')}: install with \`apt-get install -y sshfs openssh-server\``
+    : null;
 }
 
 /** A running private sshd. */
@@ -80,9 +95,18 @@ export interface Mount {
 }
 
 /** Mounts `remote` (an absolute path on the server) at `at` with sshfs and the given `-o` options. */
-export async function mountSshfs(server: SshServer, remote: string, at: string, options: string[] = []): Promise<Mount> {
+export async function mountSshfs(
+  server: SshServer,
+  remote: string,
+  at: string,
+  options: string[] = [],
+): Promise<Mount> {
   mkdirSync(at, { recursive: true });
-  await run('sshfs', [...server.sshfsArgs, ...options.flatMap((option) => ['-o', option]), `${server.target}:${remote}`, at], { timeout: 20_000 });
+  await run(
+    'sshfs',
+    [...server.sshfsArgs, ...options.flatMap((option) => ['-o', option]), `${server.target}:${remote}`, at],
+    { timeout: 20_000 },
+  );
   return { path: at, unmount: () => unmount(at) };
 }
 
@@ -90,10 +114,22 @@ export async function mountSshfs(server: SshServer, remote: string, at: string, 
 
 function sshdConfig(dir: string, port: number): string {
   return [
-    `Port ${port}`, 'ListenAddress 127.0.0.1', `HostKey ${join(dir, 'host_key')}`, `PidFile ${join(dir, 'sshd.pid')}`,
-    `AuthorizedKeysFile ${join(dir, 'authorized_keys')}`, `AllowUsers ${userInfo().username}`, 'PermitRootLogin prohibit-password',
-    'PasswordAuthentication no', 'KbdInteractiveAuthentication no', 'UsePAM no', 'StrictModes no', 'MaxSessions 50', 'MaxStartups 50',
-    'Subsystem sftp internal-sftp', 'LogLevel INFO', '',
+    `Port ${port}`,
+    'ListenAddress 127.0.0.1',
+    `HostKey ${join(dir, 'host_key')}`,
+    `PidFile ${join(dir, 'sshd.pid')}`,
+    `AuthorizedKeysFile ${join(dir, 'authorized_keys')}`,
+    `AllowUsers ${userInfo().username}`,
+    'PermitRootLogin prohibit-password',
+    'PasswordAuthentication no',
+    'KbdInteractiveAuthentication no',
+    'UsePAM no',
+    'StrictModes no',
+    'MaxSessions 50',
+    'MaxStartups 50',
+    'Subsystem sftp internal-sftp',
+    'LogLevel INFO',
+    '',
   ].join('\n');
 }
 
@@ -120,13 +156,31 @@ function listening(child: ChildProcess): Promise<true | string> {
 }
 
 function toServer(dir: string, port: number, child: ChildProcess): SshServer {
-  const exited = new Promise<void>((resolve) => (child.exitCode !== null ? resolve() : child.once('exit', () => resolve())));
+  const exited = new Promise<void>((resolve) =>
+    child.exitCode !== null ? resolve() : child.once('exit', () => resolve()),
+  );
   const sshfsArgs = [
-    '-p', String(port), '-F', '/dev/null', '-o', `IdentityFile=${join(dir, 'client_key')}`, '-o', 'IdentitiesOnly=yes',
-    '-o', 'StrictHostKeyChecking=no', '-o', 'UserKnownHostsFile=/dev/null', '-o', 'BatchMode=yes', '-o', 'LogLevel=ERROR',
+    '-p',
+    String(port),
+    '-F',
+    '/dev/null',
+    '-o',
+    `IdentityFile=${join(dir, 'client_key')}`,
+    '-o',
+    'IdentitiesOnly=yes',
+    '-o',
+    'StrictHostKeyChecking=no',
+    '-o',
+    'UserKnownHostsFile=/dev/null',
+    '-o',
+    'BatchMode=yes',
+    '-o',
+    'LogLevel=ERROR',
   ];
   return {
-    port, sshfsArgs, target: `${userInfo().username}@127.0.0.1`,
+    port,
+    sshfsArgs,
+    target: `${userInfo().username}@127.0.0.1`,
     async stop() {
       child.kill('SIGTERM');
       await exited;

@@ -21,7 +21,11 @@ let n = 0;
 async function cli(): Promise<void> {
   const run = async (...argv: string[]) => {
     let stdout = '';
-    const code = await main(argv, { stdout: (t) => void (stdout += t), stderr: () => undefined, env: { SVC_HOME: root } });
+    const code = await main(argv, {
+      stdout: (t) => void (stdout += t),
+      stderr: () => undefined,
+      env: { SVC_HOME: root },
+    });
     return { code, stdout };
   };
   if (mine.length < 3 || n % 3 === 0) {
@@ -39,19 +43,28 @@ async function cli(): Promise<void> {
   if (shown.code !== 0) return;
   const body = String((JSON.parse(shown.stdout) as { body?: string }).body ?? '');
   const mark = `mark cli-${generation}-${n}`;
-  if ((await run('task', 'update', id, '--body', `${body.trimEnd()}\n${mark}\n`)).code === 0) note({ op: 'append', id, mark });
+  if ((await run('task', 'update', id, '--body', `${body.trimEnd()}\n${mark}\n`)).code === 0)
+    note({ op: 'append', id, mark });
 }
 
 async function tool(): Promise<void> {
   const invoke = async (name: string, params: Record<string, unknown>) => {
-    const reply = await requestDaemon(paths.socket, { method: 'POST', path: '/v1/tool/invoke', body: { tool: name, params: { actor: 'torture', ...params } } }, { timeoutMs: 30_000 });
+    const reply = await requestDaemon(
+      paths.socket,
+      { method: 'POST', path: '/v1/tool/invoke', body: { tool: name, params: { actor: 'torture', ...params } } },
+      { timeoutMs: 30_000 },
+    );
     if (reply.status !== 200) throw new Error(`HTTP ${reply.status}: ${JSON.stringify(reply.body)}`);
     return (reply.body as { result: Record<string, unknown> }).result;
   };
   if (mine.length < 3 || n % 3 === 0) {
     const title = `tool-${generation}-${n}`;
     const toAgent = n % 6 === 0; // a share of the work is dispatched to the local agent, the rest waits in backlog
-    const created = await invoke('svc_dispatch', { title, brief: `created by ${title}\n`, ...(toAgent ? { agent: 'dev' } : {}) });
+    const created = await invoke('svc_dispatch', {
+      title,
+      brief: `created by ${title}\n`,
+      ...(toAgent ? { agent: 'dev' } : {}),
+    });
     if (created) {
       if (!toAgent) mine.push(String(created.taskId));
       note({ op: 'create', id: created.taskId, title, dispatched: toAgent });
@@ -62,7 +75,8 @@ async function tool(): Promise<void> {
   const current = await store.get(id).catch(() => null);
   if (!current) return;
   const mark = `mark tool-${generation}-${n}`;
-  if (await invoke('svc_task_update', { taskId: id, body: `${current.body.trimEnd()}\n${mark}\n` })) note({ op: 'append', id, mark });
+  if (await invoke('svc_task_update', { taskId: id, body: `${current.body.trimEnd()}\n${mark}\n` }))
+    note({ op: 'append', id, mark });
 }
 
 async function hand(): Promise<void> {
@@ -73,7 +87,27 @@ async function hand(): Promise<void> {
       const title = `hand-${generation}-${n}-${i}`;
       const at = new Date().toISOString();
       const staged = `${root}/staging-${process.pid}-${i}.md`;
-      writeFileSync(staged, renderTask({ schemaVersion: 1, id, project: 'torture', title, status: 'backlog', priority: 'normal', routing: {}, createdAt: at, updatedAt: at, lastTransitionAt: at, createdBy: 'hand', dependsOn: [], metadata: {} }, `created by ${title}\n`));
+      writeFileSync(
+        staged,
+        renderTask(
+          {
+            schemaVersion: 1,
+            id,
+            project: 'torture',
+            title,
+            status: 'backlog',
+            priority: 'normal',
+            routing: {},
+            createdAt: at,
+            updatedAt: at,
+            lastTransitionAt: at,
+            createdBy: 'hand',
+            dependsOn: [],
+            metadata: {},
+          },
+          `created by ${title}\n`,
+        ),
+      );
       renameSync(staged, paths.taskFile('backlog', id));
       mine.push(id);
       note({ op: 'create', id, title });
@@ -82,7 +116,9 @@ async function hand(): Promise<void> {
   }
   // Each task is moved once, backlog -> blocked: a second hand move could race the daemon's heal
   // of the first, and a human's move racing svc's own commit is not an acknowledged change of svc.
-  const movable = readdirSync(paths.statusDir('backlog')).filter((name) => name.startsWith(`TASK-2020-01-01-${generation}`)).slice(0, 2);
+  const movable = readdirSync(paths.statusDir('backlog'))
+    .filter((name) => name.startsWith(`TASK-2020-01-01-${generation}`))
+    .slice(0, 2);
   for (const name of movable) {
     const id = name.slice(0, -3);
     note({ op: 'move-intent', id, to: 'blocked' });

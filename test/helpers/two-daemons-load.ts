@@ -16,12 +16,22 @@ export async function dispatchBurst(hosts: Host[], count: number, label = 'Burst
   let next = 0;
   const worker = async () => {
     for (let i = next++; i < count; i = next++) {
-      replies[i] = await call(hosts[i % hosts.length]!.home, 'POST', '/v1/tool/invoke', { tool: 'svc_dispatch', params: { title: `${label} ${i}`, brief: `Task ${i} of the burst.`, agent: 'worker' } }, { timeoutMs: 600_000 });
+      replies[i] = await call(
+        hosts[i % hosts.length]!.home,
+        'POST',
+        '/v1/tool/invoke',
+        { tool: 'svc_dispatch', params: { title: `${label} ${i}`, brief: `Task ${i} of the burst.`, agent: 'worker' } },
+        { timeoutMs: 600_000 },
+      );
     }
   };
   await Promise.all(Array.from({ length: Math.min(count, IN_FLIGHT_PER_HOST * hosts.length) }, worker));
   const failed = replies.filter((reply) => reply.status !== 200);
-  assert.equal(failed.map((reply) => reply.body), [], 'every svc_dispatch call succeeds');
+  assert.equal(
+    failed.map((reply) => reply.body),
+    [],
+    'every svc_dispatch call succeeds',
+  );
   const ids = replies.map((reply) => (reply.body as { result: { taskId: string } }).result.taskId);
   assert.is(new Set(ids).size, count, 'every task has its own id');
   return ids;
@@ -30,14 +40,23 @@ export async function dispatchBurst(hosts: Host[], count: number, label = 'Burst
 /** How long a task created through one daemon takes to be dispatched by the other (for an agent only it runs). */
 export async function remoteLatency(hosts: Host[], samples = 4): Promise<number[]> {
   const [a, b] = hosts as [Host, Host];
-  const found = await Promise.all(Array.from({ length: samples }, async (_, i) => {
-    await new Promise((resolve) => setTimeout(resolve, i * 700)); // spread over the other daemon's rescan period
-    const from = Date.now();
-    const reply = await call(a.home, 'POST', '/v1/tool/invoke', { tool: 'svc_dispatch', params: { title: `For b ${i}`, brief: 'Only b runs this.', agent: 'only-b' } });
-    assert.is(reply.status, 200, JSON.stringify(reply.body));
-    const id = (reply.body as { result: { taskId: string } }).result.taskId;
-    const event = (await within(60_000, () => readEvents(b.home).find((e) => e.type === 'task.dispatched' && e.taskId === id), `b dispatching ${id}`))!;
-    return Date.parse(String(event.timestamp)) - from;
-  }));
+  const found = await Promise.all(
+    Array.from({ length: samples }, async (_, i) => {
+      await new Promise((resolve) => setTimeout(resolve, i * 700)); // spread over the other daemon's rescan period
+      const from = Date.now();
+      const reply = await call(a.home, 'POST', '/v1/tool/invoke', {
+        tool: 'svc_dispatch',
+        params: { title: `For b ${i}`, brief: 'Only b runs this.', agent: 'only-b' },
+      });
+      assert.is(reply.status, 200, JSON.stringify(reply.body));
+      const id = (reply.body as { result: { taskId: string } }).result.taskId;
+      const event = (await within(
+        60_000,
+        () => readEvents(b.home).find((e) => e.type === 'task.dispatched' && e.taskId === id),
+        `b dispatching ${id}`,
+      ))!;
+      return Date.parse(String(event.timestamp)) - from;
+    }),
+  );
   return found.sort((x, y) => x - y);
 }

@@ -53,7 +53,8 @@ export async function withTwoHosts(options: TwoHostsOptions, fn: (hosts: Host[])
       hosts.push({ name, home, mount });
       writeOrg(home, orgOf(name, home, options));
     }
-    for (const host of hosts) host.daemon = startChild(host.home, ['daemon', 'run'], { ...options.env, ...options.hostEnv?.[host.name] });
+    for (const host of hosts)
+      host.daemon = startChild(host.home, ['daemon', 'run'], { ...options.env, ...options.hostEnv?.[host.name] });
     await Promise.all(hosts.map((host) => healthy(host.home, 30_000)));
     await fn(hosts);
   } finally {
@@ -66,7 +67,10 @@ export async function withTwoHosts(options: TwoHostsOptions, fn: (hosts: Host[])
 export async function stopDaemon(host: Host): Promise<void> {
   if (!host.daemon) return;
   host.daemon.child.kill('SIGTERM');
-  const stopped = await Promise.race([host.daemon.exited.then(() => true), new Promise((resolve) => setTimeout(() => resolve(false), 10_000))]);
+  const stopped = await Promise.race([
+    host.daemon.exited.then(() => true),
+    new Promise((resolve) => setTimeout(() => resolve(false), 10_000)),
+  ]);
   if (!stopped) await host.daemon.kill();
 }
 
@@ -74,7 +78,12 @@ export async function stopDaemon(host: Host): Promise<void> {
 
 function orgOf(name: string, home: string, options: TwoHostsOptions): Record<string, unknown> {
   const agent = (id: string, active: boolean) => ({
-    id, name: id, active, maxConcurrent: 100, command: [process.execPath, '-e', COMPLETING_AGENT], env: { RESULTS: `${home}/results.jsonl`, HOST_LABEL: name },
+    id,
+    name: id,
+    active,
+    maxConcurrent: 100,
+    command: [process.execPath, '-e', COMPLETING_AGENT],
+    env: { RESULTS: `${home}/results.jsonl`, HOST_LABEL: name },
   });
   // `worker` runs on both hosts; `only-<host>` on its own host alone (inactive elsewhere).
   const extra = options.org?.(name, home) ?? {};
@@ -82,6 +91,16 @@ function orgOf(name: string, home: string, options: TwoHostsOptions): Record<str
   return {
     ...rest,
     agents: [agent('worker', true), ...HOSTS.map((host) => agent(`only-${host}`, host === name)), ...agents],
-    aof: { ...aof, daemon: { maxConcurrentDispatches: 1000, maxDispatchesPerDaemon: 8, rescanIntervalMs: 1000, pollIntervalMs: 5000, bootWindowMs: 200, ...options.daemon } },
+    aof: {
+      ...aof,
+      daemon: {
+        maxConcurrentDispatches: 1000,
+        maxDispatchesPerDaemon: 8,
+        rescanIntervalMs: 1000,
+        pollIntervalMs: 5000,
+        bootWindowMs: 200,
+        ...options.daemon,
+      },
+    },
   };
 }

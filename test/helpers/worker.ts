@@ -18,11 +18,19 @@ const job = JSON.parse(process.argv[2] ?? '{}') as Job;
 const store = createStore({ root: job.root });
 const say = (line: string) => process.stdout.write(`${line}\n`);
 
-const NEXT: Partial<Record<Status, Status[]>> = { backlog: ['ready', 'blocked'], ready: ['blocked', 'backlog'], blocked: ['ready', 'backlog'] };
+const NEXT: Partial<Record<Status, Status[]>> = {
+  backlog: ['ready', 'blocked'],
+  ready: ['blocked', 'backlog'],
+  blocked: ['ready', 'backlog'],
+};
 
 async function createMany(store: Store, count: number): Promise<void> {
   for (let i = 0; i < count; i++) {
-    const { task } = await store.create({ title: `Task ${process.pid}-${i}`, createdBy: `worker-${process.pid}`, body: `Body ${i}\n` });
+    const { task } = await store.create({
+      title: `Task ${process.pid}-${i}`,
+      createdBy: `worker-${process.pid}`,
+      body: `Body ${i}\n`,
+    });
     say(`created ${task.id}`);
   }
 }
@@ -32,11 +40,15 @@ async function claimAll(store: Store, ids: string[], agent: string): Promise<voi
   const lost: Record<string, number> = {};
   for (const id of shuffle(ids)) {
     try {
-      const result = await store.commit(id, (cur) => {
-        assertTransition(id, { from: cur.status, to: 'in-progress' }, 'claim');
-        const lease = { agent, expiresAt: new Date(Date.now() + 600_000).toISOString(), sessionId: `${agent}-${id}` };
-        return { task: { ...cur.task, lease }, body: cur.body, status: 'in-progress', cause: 'claim' };
-      }, agent);
+      const result = await store.commit(
+        id,
+        (cur) => {
+          assertTransition(id, { from: cur.status, to: 'in-progress' }, 'claim');
+          const lease = { agent, expiresAt: new Date(Date.now() + 600_000).toISOString(), sessionId: `${agent}-${id}` };
+          return { task: { ...cur.task, lease }, body: cur.body, status: 'in-progress', cause: 'claim' };
+        },
+        agent,
+      );
       if (result.transitioned) won.push(id);
     } catch (err) {
       const code = isSvcError(err) ? err.code : `unexpected: ${String(err)}`;
@@ -54,13 +66,19 @@ async function cycle(store: Store, ids: string[], count: number, createEvery: nu
       continue;
     }
     const id = ids[Math.floor(Math.random() * ids.length)]!;
-    await store.commit(id, (cur) => {
-      const choices = NEXT[cur.status] ?? ['ready'];
-      const status = choices[Math.floor(Math.random() * choices.length)]!;
-      return { task: cur.task, body: `${cur.body.trimEnd()}\nstep ${i}\n`, status };
-    }, 'cycler').catch((err: unknown) => {
-      if (!isSvcError(err, 'locked')) throw err; // a dead predecessor's lock without an owner file
-    });
+    await store
+      .commit(
+        id,
+        (cur) => {
+          const choices = NEXT[cur.status] ?? ['ready'];
+          const status = choices[Math.floor(Math.random() * choices.length)]!;
+          return { task: cur.task, body: `${cur.body.trimEnd()}\nstep ${i}\n`, status };
+        },
+        'cycler',
+      )
+      .catch((err: unknown) => {
+        if (!isSvcError(err, 'locked')) throw err; // a dead predecessor's lock without an owner file
+      });
   }
   say('done');
 }
@@ -74,16 +92,25 @@ async function cycle(store: Store, ids: string[], count: number, createEvery: nu
 async function commitInGroups(store: Store, ids: string[]): Promise<void> {
   const move = async (id: string) => {
     for (;;) {
-      const { after } = await store.commit(id, (cur) => {
-        const step = Number(cur.task.metadata.step ?? 0) + 1;
-        say(`writing ${id} ${step}`);
-        return { task: { ...cur.task, metadata: { ...cur.task.metadata, step } }, body: cur.body, status: step % 2 ? 'ready' : 'backlog' };
-      }, 'grouper');
+      const { after } = await store.commit(
+        id,
+        (cur) => {
+          const step = Number(cur.task.metadata.step ?? 0) + 1;
+          say(`writing ${id} ${step}`);
+          return {
+            task: { ...cur.task, metadata: { ...cur.task.metadata, step } },
+            body: cur.body,
+            status: step % 2 ? 'ready' : 'backlog',
+          };
+        },
+        'grouper',
+      );
       say(`moved ${id} ${String(after.task.metadata.step)}`);
     }
   };
   const create = async (lane: number) => {
-    for (let i = 0; ; i++) say(`created ${(await store.create({ title: `Grouped ${lane}-${i}`, createdBy: 'grouper' })).task.id}`);
+    for (let i = 0; ; i++)
+      say(`created ${(await store.create({ title: `Grouped ${lane}-${i}`, createdBy: 'grouper' })).task.id}`);
   };
   await Promise.all([...ids.map(move), ...ids.map((_, lane) => create(lane))]);
 }
@@ -114,6 +141,5 @@ else if (job.op === 'claim') await claimAll(store, job.ids, job.agent);
 else if (job.op === 'cycle') {
   if (job.gated) await new Promise((resolve) => process.stdin.once('data', resolve)); // started early, runs on `go()`
   await cycle(store, job.ids, job.count, job.createEvery);
-}
-else if (job.op === 'group') await commitInGroups(store, job.ids);
+} else if (job.op === 'group') await commitInGroups(store, job.ids);
 else if (job.op === 'hold') await holdWithTemporary(store, job.id, job.status);

@@ -14,18 +14,36 @@ crash.after.each(cleanRoots);
 const COUNT = 400;
 
 function sourceIds(root: string): string[] {
-  return Object.values(readTasks(root)).map(({ text }) => /\n  source:\n    system: github\n    id: '(\d+)'/.exec(text)?.[1] ?? '?');
+  return Object.values(readTasks(root)).map(
+    ({ text }) => /\n  source:\n    system: github\n    id: '(\d+)'/.exec(text)?.[1] ?? '?',
+  );
 }
 
 crash('an import killed midway, run again, creates every task exactly once', async () => {
   const root = tempRoot();
   const file = join(tempRoot(), 'issues.json');
-  const issues = Array.from({ length: COUNT }, (_, i) => ({ number: i + 1, title: `Issue ${i + 1}`, body: `Body ${i + 1}\n`, labels: [], state: i % 3 ? 'OPEN' : 'CLOSED', assignees: [], url: `https://example.com/${i + 1}`, createdAt: '2026-10-01T00:00:00Z' }));
+  const issues = Array.from({ length: COUNT }, (_, i) => ({
+    number: i + 1,
+    title: `Issue ${i + 1}`,
+    body: `Body ${i + 1}\n`,
+    labels: [],
+    state: i % 3 ? 'OPEN' : 'CLOSED',
+    assignees: [],
+    url: `https://example.com/${i + 1}`,
+    createdAt: '2026-10-01T00:00:00Z',
+  }));
   writeFileSync(file, JSON.stringify(issues));
-  const child = spawn(process.execPath, [SVC_BIN, 'import', 'github', file], { env: { ...process.env, SVC_HOME: root }, stdio: 'ignore' });
+  const child = spawn(process.execPath, [SVC_BIN, 'import', 'github', file], {
+    env: { ...process.env, SVC_HOME: root },
+    stdio: 'ignore',
+  });
   const exited = new Promise((resolve) => child.on('close', resolve));
   const map = join(root, 'data/imports/github.json');
-  await within(15_000, () => existsSync(map) && Object.keys(JSON.parse(readFileSync(map, 'utf8')).entries).length >= 20, 'the import to be under way');
+  await within(
+    15_000,
+    () => existsSync(map) && Object.keys(JSON.parse(readFileSync(map, 'utf8')).entries).length >= 20,
+    'the import to be under way',
+  );
   child.kill('SIGKILL');
   await exited;
   const before = sourceIds(root).length;

@@ -25,7 +25,9 @@ async function connect() {
     env: { SVC_HOME: root, PATH: process.env.PATH ?? '' },
     stderr: 'pipe',
   });
-  transport.stderr?.on('data', (chunk: Buffer) => { stderr += chunk.toString(); });
+  transport.stderr?.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString();
+  });
   const client = new Client({ name: 'svc-test', version: '1.0.0' });
   await client.connect(transport);
   return { root, client, transport, stderr: () => stderr };
@@ -39,7 +41,10 @@ spawned('lists exactly the eleven tools with the schemas generated from the zod 
   try {
     const { tools } = await client.listTools();
     const expected = toToolManifest();
-    assert.equal(tools.map((tool) => tool.name), expected.map((entry) => entry.name));
+    assert.equal(
+      tools.map((tool) => tool.name),
+      expected.map((entry) => entry.name),
+    );
     assert.is(tools.length, 11);
     for (const [i, tool] of tools.entries()) {
       assert.equal(tool.inputSchema, expected[i]!.inputSchema, tool.name);
@@ -53,7 +58,10 @@ spawned('lists exactly the eleven tools with the schemas generated from the zod 
 spawned('dispatches, reports status and completes a task, with structured content and text', async () => {
   const { client, root, stderr } = await connect();
   try {
-    const dispatched = await client.callTool({ name: 'svc_dispatch', arguments: { title: 'Over MCP', brief: 'Do it.', agent: 'dev', actor: 'main' } });
+    const dispatched = await client.callTool({
+      name: 'svc_dispatch',
+      arguments: { title: 'Over MCP', brief: 'Do it.', agent: 'dev', actor: 'main' },
+    });
     assert.not.ok(dispatched.isError);
     const created = dispatched.structuredContent as Structured;
     assert.is(created.status, 'ready');
@@ -63,13 +71,20 @@ spawned('dispatches, reports status and completes a task, with structured conten
     assert.equal(JSON.parse(text.text), created);
 
     const status = await client.callTool({ name: 'svc_status', arguments: {} });
-    assert.equal((status.structuredContent as Structured).tasks, [{ id: created.taskId, title: 'Over MCP', status: 'ready', agent: 'dev' }]);
+    assert.equal((status.structuredContent as Structured).tasks, [
+      { id: created.taskId, title: 'Over MCP', status: 'ready', agent: 'dev' },
+    ]);
 
     const store = createStore({ root });
     const claimed = await claimTask(store, String(created.taskId), { actor: 'test', agent: 'dev' });
     const done = await client.callTool({
       name: 'svc_task_complete',
-      arguments: { taskId: created.taskId, summary: 'Done over MCP.', sessionId: claimed.after.task.lease!.sessionId, actor: 'dev' },
+      arguments: {
+        taskId: created.taskId,
+        summary: 'Done over MCP.',
+        sessionId: claimed.after.task.lease!.sessionId,
+        actor: 'dev',
+      },
     });
     assert.not.ok(done.isError);
     assert.equal(done.structuredContent, { taskId: created.taskId, status: 'done' });
@@ -111,18 +126,30 @@ inProcess('writes only protocol messages on stdout and settles `closed` when std
   const stdin = new PassThrough();
   const stdout = new PassThrough();
   let out = '';
-  stdout.on('data', (chunk: Buffer) => { out += chunk.toString(); });
+  stdout.on('data', (chunk: Buffer) => {
+    out += chunk.toString();
+  });
   const server = startMcpServer({ root: tempRoot(), stdin, stdout, version: '9.9.9' });
-  stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } })}\n`);
+  stdin.write(
+    `${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } })}\n`,
+  );
   stdin.write(`${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' })}\n`);
   stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' })}\n`);
   await within(5000, () => out.split('\n').filter(Boolean).length >= 2, 'two responses');
-  const lines = out.split('\n').filter(Boolean).map((line) => JSON.parse(line) as { id: number; result: Structured });
-  assert.equal(lines.map((line) => line.id), [1, 2]);
+  const lines = out
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as { id: number; result: Structured });
+  assert.equal(
+    lines.map((line) => line.id),
+    [1, 2],
+  );
   assert.equal((lines[0]!.result.serverInfo as Structured).name, 'svc');
   assert.is((lines[1]!.result.tools as unknown[]).length, 11);
   let closed = false;
-  void server.closed.then(() => { closed = true; });
+  void server.closed.then(() => {
+    closed = true;
+  });
   stdin.end();
   await within(5000, () => closed, 'closed after stdin ended');
 });

@@ -30,11 +30,23 @@ apply('a file changed after the plan was made is skipped, not overwritten, and m
   assert.is(plan.files.length, 2);
   writeFileSync(join(root, 'tasks/backlog/b.md'), '---\ntitle: B, edited meanwhile\n---\n');
   const run = await applyMigrations(paths, plan, { now: NOW, actor: 'test', events: createEventLog(root) });
-  assert.equal(run.files.map((file) => file.file), ['tasks/backlog/a.md']);
-  assert.equal(run.skipped, [{ file: 'tasks/backlog/b.md', reason: 'changed since the plan was made; run svc migrate again' }]);
+  assert.equal(
+    run.files.map((file) => file.file),
+    ['tasks/backlog/a.md'],
+  );
+  assert.equal(run.skipped, [
+    { file: 'tasks/backlog/b.md', reason: 'changed since the plan was made; run svc migrate again' },
+  ]);
   assert.is(readFileSync(join(root, 'tasks/backlog/b.md'), 'utf8'), '---\ntitle: B, edited meanwhile\n---\n');
-  const next = await applyMigrations(paths, await planMigrations(paths), { now: new Date(NOW.getTime() + 1000), actor: 'test', events: createEventLog(root) });
-  assert.equal(next.files.map((file) => file.file), ['tasks/backlog/b.md']);
+  const next = await applyMigrations(paths, await planMigrations(paths), {
+    now: new Date(NOW.getTime() + 1000),
+    actor: 'test',
+    events: createEventLog(root),
+  });
+  assert.equal(
+    next.files.map((file) => file.file),
+    ['tasks/backlog/b.md'],
+  );
   assert.match(readFileSync(join(root, 'tasks/backlog/b.md'), 'utf8'), /title: B, edited meanwhile/);
   assert.is((await readMigrationRuns(paths)).length, 2);
 });
@@ -42,7 +54,11 @@ apply('a file changed after the plan was made is skipped, not overwritten, and m
 apply('an empty plan records nothing', async () => {
   const root = world({});
   const paths = toPaths(root);
-  const run = await applyMigrations(paths, await planMigrations(paths), { now: NOW, actor: 'test', events: createEventLog(root) });
+  const run = await applyMigrations(paths, await planMigrations(paths), {
+    now: NOW,
+    actor: 'test',
+    events: createEventLog(root),
+  });
   assert.equal(run.files, []);
   assert.is(run.backup, null);
   assert.equal(await readMigrationRuns(paths), []);
@@ -51,8 +67,16 @@ apply('an empty plan records nothing', async () => {
 const steps = suite('migrate.MIGRATIONS');
 
 steps('are numbered from 1 without gaps, and migration 1 keeps every field a file has', () => {
-  assert.equal(MIGRATIONS.map((step) => step.version), MIGRATIONS.map((_, i) => i + 1));
-  const data: Record<string, unknown> = { title: 'Kept', priority: 'low', createdAt: '2026-01-01T00:00:00Z', extra: { a: 1 } };
+  assert.equal(
+    MIGRATIONS.map((step) => step.version),
+    MIGRATIONS.map((_, i) => i + 1),
+  );
+  const data: Record<string, unknown> = {
+    title: 'Kept',
+    priority: 'low',
+    createdAt: '2026-01-01T00:00:00Z',
+    extra: { a: 1 },
+  };
   const changes = MIGRATIONS[0]!.apply(data, { id: 'x-1', status: 'ready', mtime: NOW, body: '# Ignored heading\n' });
   assert.is(data.title, 'Kept');
   assert.is(data.priority, 'low');

@@ -7,7 +7,12 @@ import { createSocketClient, toAnswerError } from '../../lib/net/socket-client.j
 import { cleanRoots, tempRoot, within } from '../helpers/root.js';
 
 // A real HTTP server on a Unix socket in a temp dir, answering by path as the daemon would.
-interface Seen { method: string; url: string; headers: IncomingMessage['headers']; body: string }
+interface Seen {
+  method: string;
+  url: string;
+  headers: IncomingMessage['headers'];
+  body: string;
+}
 let server: Server | undefined;
 const seen: Seen[] = [];
 const hung: ServerResponse[] = [];
@@ -34,13 +39,17 @@ function answer(url: string, body: string, res: ServerResponse): void {
   if (url === '/v1/tool/invoke') {
     const { tool, params } = JSON.parse(body) as { tool: string; params: unknown };
     if (tool === 'echo') return void res.writeHead(200).end(JSON.stringify({ ok: true, result: params }));
-    if (tool === 'locked') return void res.writeHead(409).end(JSON.stringify({ ok: false, error: { code: 'locked', message: 'TASK-1 is locked', hint: 'Retry.' } }));
+    if (tool === 'locked')
+      return void res
+        .writeHead(409)
+        .end(JSON.stringify({ ok: false, error: { code: 'locked', message: 'TASK-1 is locked', hint: 'Retry.' } }));
     return void res.writeHead(500).end();
   }
   res.writeHead(200).end(JSON.stringify({ ok: true, url }));
 }
 
-const wording = (err: NodeJS.ErrnoException, socketPath: string) => new SvcError('unavailable', `${err.code} on ${socketPath}: ${err.message}`);
+const wording = (err: NodeJS.ErrnoException, socketPath: string) =>
+  new SvcError('unavailable', `${err.code} on ${socketPath}: ${err.message}`);
 const client = createSocketClient(wording);
 
 const test = suite('net.createSocketClient');
@@ -54,10 +63,17 @@ test.after.each(async () => {
 
 test('sends an object as JSON with its length and parses the JSON answer, headers included', async () => {
   const socket = await listen();
-  const reply = await client.request(socket, { method: 'POST', path: '/x', body: { a: 'é' } }, { headers: { 'x-svc-plugin': 'p1' } });
+  const reply = await client.request(
+    socket,
+    { method: 'POST', path: '/x', body: { a: 'é' } },
+    { headers: { 'x-svc-plugin': 'p1' } },
+  );
   assert.equal([reply.status, reply.body], [200, { ok: true, url: '/x' }]);
   assert.equal(seen[0]!.body, '{"a":"é"}');
-  assert.equal([seen[0]!.headers['content-type'], seen[0]!.headers['content-length'], seen[0]!.headers['x-svc-plugin']], ['application/json', '10', 'p1']);
+  assert.equal(
+    [seen[0]!.headers['content-type'], seen[0]!.headers['content-length'], seen[0]!.headers['x-svc-plugin']],
+    ['application/json', '10', 'p1'],
+  );
   const text = await client.request(socket, { method: 'POST', path: '/x', body: '{"raw":true}' });
   assert.equal([text.status, seen[1]!.body], [200, '{"raw":true}']);
 });
@@ -67,7 +83,13 @@ test('an empty answer is null and one that is not JSON is its text', async () =>
   assert.equal((await client.request(socket, { method: 'GET', path: '/empty' })).body, null);
   const text = await client.request(socket, { method: 'GET', path: '/text' });
   assert.equal([text.body, text.headers['x-kind']], ['not json', 'text']);
-  assert.equal(seen.map((s) => [s.method, s.headers['content-type']]), [['GET', undefined], ['GET', undefined]]);
+  assert.equal(
+    seen.map((s) => [s.method, s.headers['content-type']]),
+    [
+      ['GET', undefined],
+      ['GET', undefined],
+    ],
+  );
 });
 
 test('invoke returns the tool result and throws the daemon error by its code, an unshaped answer as internal', async () => {
@@ -82,12 +104,18 @@ test('invoke returns the tool result and throws the daemon error by its code, an
 
 test('a missing socket, a silent daemon and an abort reach the wording with the system code', async () => {
   const socket = await listen();
-  const missing = await client.request(join(socket, '..', 'none.sock'), { method: 'GET', path: '/x' }).catch((err: Error) => err);
+  const missing = await client
+    .request(join(socket, '..', 'none.sock'), { method: 'GET', path: '/x' })
+    .catch((err: Error) => err);
   assert.match(missing.message, /^ENOENT on .*none\.sock/);
-  const silent = await client.request(socket, { method: 'GET', path: '/hang' }, { timeoutMs: 200 }).catch((err: Error) => err);
+  const silent = await client
+    .request(socket, { method: 'GET', path: '/hang' }, { timeoutMs: 200 })
+    .catch((err: Error) => err);
   assert.match(silent.message, /^ETIMEDOUT on .*test\.sock: no answer within 200 ms$/);
   const controller = new AbortController();
-  const aborted = client.request(socket, { method: 'GET', path: '/hang' }, { signal: controller.signal }).catch((err: Error) => err);
+  const aborted = client
+    .request(socket, { method: 'GET', path: '/hang' }, { signal: controller.signal })
+    .catch((err: Error) => err);
   await within(15_000, () => hung.length === 2, 'the second request to arrive');
   controller.abort();
   assert.match((await aborted).message, /^ABORT_ERR on /);

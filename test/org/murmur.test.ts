@@ -12,7 +12,9 @@ validate.after.each(cleanRoots);
 validate('svc org validate lists every murmur problem as path: problem', async () => {
   const root = tempRoot();
   mkdirSync(join(root, 'org'), { recursive: true });
-  writeFileSync(join(root, 'org', 'org-chart.yaml'), `schemaVersion: 1
+  writeFileSync(
+    join(root, 'org', 'org-chart.yaml'),
+    `schemaVersion: 1
 agents:
   - { id: dev, name: Dev }
 teams:
@@ -31,7 +33,8 @@ teams:
       triggers:
         - { kind: completionBatch, thresold: 5 }
         - { kind: interval }
-`);
+`,
+  );
   const result = await svc(root, 'org', 'validate');
   assert.is(result.code, 1);
   for (const line of [
@@ -44,17 +47,25 @@ teams:
     '  teams[1].murmur.triggers[0].threshold: required (number)',
     '  teams[1].murmur.triggers[0].thresold: unknown setting (known: kind, threshold)',
     '  teams[1].murmur.triggers[1].intervalMs: required (number)',
-  ]) assert.ok(result.stderr.includes(line), `missing line ${line} in\n${result.stderr}`);
+  ])
+    assert.ok(result.stderr.includes(line), `missing line ${line} in\n${result.stderr}`);
 });
 
-validate('applies the murmur defaults: no context, a 30-minute review timeout; rateLimitMinutes may be fractional', () => {
-  const org = validateOrg({
-    schemaVersion: 1, agents: [{ id: 'lead', name: 'Lead' }],
-    teams: [{ id: 't', name: 'T', orchestrator: 'lead', murmur: { triggers: [{ kind: 'queueEmpty' }] } }],
-    aof: { projects: { p: { sla: { alerting: { rateLimitMinutes: 0.5 } } } } },
-  }, 'chart');
-  assert.equal(org.teams[0]!.murmur, { triggers: [{ kind: 'queueEmpty' }], context: [], reviewTimeoutMs: 1_800_000 });
-  assert.is(org.aof.projects.p!.sla!.alerting.rateLimitMinutes, 0.5);
-});
+validate(
+  'applies the murmur defaults: no context, a 30-minute review timeout; rateLimitMinutes may be fractional',
+  () => {
+    const org = validateOrg(
+      {
+        schemaVersion: 1,
+        agents: [{ id: 'lead', name: 'Lead' }],
+        teams: [{ id: 't', name: 'T', orchestrator: 'lead', murmur: { triggers: [{ kind: 'queueEmpty' }] } }],
+        aof: { projects: { p: { sla: { alerting: { rateLimitMinutes: 0.5 } } } } },
+      },
+      'chart',
+    );
+    assert.equal(org.teams[0]!.murmur, { triggers: [{ kind: 'queueEmpty' }], context: [], reviewTimeoutMs: 1_800_000 });
+    assert.is(org.aof.projects.p!.sla!.alerting.rateLimitMinutes, 0.5);
+  },
+);
 
 validate.run();

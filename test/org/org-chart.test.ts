@@ -83,12 +83,17 @@ load('reads a chart from any path with loadOrgFile', async () => {
 const validate = suite('org.validateOrg');
 
 validate('reports every problem of a chart, one path: problem a line', () => {
-  const err = problemsOf(() => validateOrg({
-    schemaVersion: 2,
-    agents: [{ id: 'dev', name: 'Dev', team: 'ghosts' }, { id: 'dev', name: 'Dev again' }, { name: 'No id' }],
-    teams: [{ id: 'core', name: 'Core', members: ['dev', 'nobody'], murmur: { triggers: [] } }],
-    roles: { reviewer: { agents: ['stranger'] } },
-  }, 'org-chart.yaml'));
+  const err = problemsOf(() =>
+    validateOrg(
+      {
+        schemaVersion: 2,
+        agents: [{ id: 'dev', name: 'Dev', team: 'ghosts' }, { id: 'dev', name: 'Dev again' }, { name: 'No id' }],
+        teams: [{ id: 'core', name: 'Core', members: ['dev', 'nobody'], murmur: { triggers: [] } }],
+        roles: { reviewer: { agents: ['stranger'] } },
+      },
+      'org-chart.yaml',
+    ),
+  );
   assert.is(err.code, 'validation_error');
   assert.match(err.message, /^org-chart\.yaml: invalid org chart \(8 problems\):/);
   for (const line of [
@@ -100,53 +105,119 @@ validate('reports every problem of a chart, one path: problem a line', () => {
     '  teams[0].members[1]: unknown agent "nobody" (known agents: dev)',
     '  teams[0].orchestrator: required when murmur is configured',
     '  roles.reviewer.agents[0]: unknown agent "stranger" (known agents: dev)',
-  ]) assert.ok(err.message.includes(line), `missing line ${line} in\n${err.message}`);
+  ])
+    assert.ok(err.message.includes(line), `missing line ${line} in\n${err.message}`);
 });
 
 validate('requires a positive threshold or intervalMs and a known trigger kind', () => {
-  const err = problemsOf(() => validateOrg({
-    schemaVersion: 1,
-    agents: [{ id: 'lead', name: 'Lead' }],
-    teams: [{ id: 't', name: 'T', orchestrator: 'lead', murmur: { triggers: [
-      { kind: 'completionBatch' }, { kind: 'interval', intervalMs: 0 }, { kind: 'failureBatch', threshold: -2 }, { kind: 'sometimes' },
-    ] } }],
-  }, 'chart'));
+  const err = problemsOf(() =>
+    validateOrg(
+      {
+        schemaVersion: 1,
+        agents: [{ id: 'lead', name: 'Lead' }],
+        teams: [
+          {
+            id: 't',
+            name: 'T',
+            orchestrator: 'lead',
+            murmur: {
+              triggers: [
+                { kind: 'completionBatch' },
+                { kind: 'interval', intervalMs: 0 },
+                { kind: 'failureBatch', threshold: -2 },
+                { kind: 'sometimes' },
+              ],
+            },
+          },
+        ],
+      },
+      'chart',
+    ),
+  );
   assert.match(err.message, /teams\[0\]\.murmur\.triggers\[0\]\.threshold: required \(number\)/);
   assert.match(err.message, /teams\[0\]\.murmur\.triggers\[1\]\.intervalMs: must be greater than 0/);
   assert.match(err.message, /teams\[0\]\.murmur\.triggers\[2\]\.threshold: must be greater than 0/);
-  assert.match(err.message, /teams\[0\]\.murmur\.triggers\[3\]\.kind: must be one of queueEmpty, completionBatch, interval, failureBatch \(found "sometimes"\)/);
+  assert.match(
+    err.message,
+    /teams\[0\]\.murmur\.triggers\[3\]\.kind: must be one of queueEmpty, completionBatch, interval, failureBatch \(found "sometimes"\)/,
+  );
 });
 
 validate('refuses sla.onViolation block with a clear message', () => {
-  const err = problemsOf(() => validateOrg({ schemaVersion: 1, aof: { projects: { web: { sla: { onViolation: 'block' } } } } }, 'chart'));
+  const err = problemsOf(() =>
+    validateOrg({ schemaVersion: 1, aof: { projects: { web: { sla: { onViolation: 'block' } } } } }, 'chart'),
+  );
   assert.is(err.code, 'validation_error');
   assert.match(err.message, /aof\.projects\.web\.sla\.onViolation: only "alert" is supported, found "block"/);
 });
 
 validate('names an unknown key under aof.daemon, nested ones too', () => {
-  const err = problemsOf(() => validateOrg({ schemaVersion: 1, aof: { daemon: { pollIntervalMs: 1000, pollInterval: 5, watchdog: { restartPolicy: { retries: 2 } } } } }, 'chart'));
+  const err = problemsOf(() =>
+    validateOrg(
+      {
+        schemaVersion: 1,
+        aof: { daemon: { pollIntervalMs: 1000, pollInterval: 5, watchdog: { restartPolicy: { retries: 2 } } } },
+      },
+      'chart',
+    ),
+  );
   assert.match(err.message, /\(2 problems\)/);
   assert.match(err.message, /  aof\.daemon\.pollInterval: unknown setting \(known: pollIntervalMs, /);
-  assert.match(err.message, /  aof\.daemon\.watchdog\.restartPolicy\.retries: unknown setting \(known: maxRestarts, windowMs\)/);
+  assert.match(
+    err.message,
+    /  aof\.daemon\.watchdog\.restartPolicy\.retries: unknown setting \(known: maxRestarts, windowMs\)/,
+  );
 });
 
 validate('applies sla defaults and keeps the given limits', () => {
-  const org = validateOrg({ schemaVersion: 1, aof: { projects: { web: { sla: { defaultMaxInProgressMs: 60000 } } } } }, 'chart');
-  assert.equal(org.aof.projects.web!.sla, { defaultMaxInProgressMs: 60000, onViolation: 'alert', alerting: { rateLimitMinutes: 15 } });
+  const org = validateOrg(
+    { schemaVersion: 1, aof: { projects: { web: { sla: { defaultMaxInProgressMs: 60000 } } } } },
+    'chart',
+  );
+  assert.equal(org.aof.projects.web!.sla, {
+    defaultMaxInProgressMs: 60000,
+    onViolation: 'alert',
+    alerting: { rateLimitMinutes: 15 },
+  });
 });
 
 const settings = suite('org.toDaemonSettings');
 
 settings('gives every default without an org chart', () => {
   assert.equal(toDaemonSettings(null), {
-    pollIntervalMs: 30000, rescanIntervalMs: 5000, bootWindowMs: 10000, maxConcurrentDispatches: 3,
-    defaultLeaseTtlMs: 1800000, heartbeatTtlMs: 300000, dutyTtlMs: 45000, spawnTimeoutMs: 30000, agentStopGraceMs: 10000, runExitGraceMs: 30000, runLogMaxBytes: 10485760, retryBackoffMs: [5000, 30000], dryRun: false, maxCheckFailures: 3,
-    watchdog: { enabled: false, pollIntervalMs: 60000, restartPolicy: { maxRestarts: 3, windowMs: 3600000 }, alerting: {} },
+    pollIntervalMs: 30000,
+    rescanIntervalMs: 5000,
+    bootWindowMs: 10000,
+    maxConcurrentDispatches: 3,
+    defaultLeaseTtlMs: 1800000,
+    heartbeatTtlMs: 300000,
+    dutyTtlMs: 45000,
+    spawnTimeoutMs: 30000,
+    agentStopGraceMs: 10000,
+    runExitGraceMs: 30000,
+    runLogMaxBytes: 10485760,
+    retryBackoffMs: [5000, 30000],
+    dryRun: false,
+    maxCheckFailures: 3,
+    watchdog: {
+      enabled: false,
+      pollIntervalMs: 60000,
+      restartPolicy: { maxRestarts: 3, windowMs: 3600000 },
+      alerting: {},
+    },
   });
 });
 
 settings('merges the chart settings over the defaults', () => {
-  const org = validateOrg({ schemaVersion: 1, aof: { daemon: { maxConcurrentDispatches: 5, gatewayUrl: 'http://127.0.0.1:18789', watchdog: { enabled: true } } } }, 'chart');
+  const org = validateOrg(
+    {
+      schemaVersion: 1,
+      aof: {
+        daemon: { maxConcurrentDispatches: 5, gatewayUrl: 'http://127.0.0.1:18789', watchdog: { enabled: true } },
+      },
+    },
+    'chart',
+  );
   const daemon = toDaemonSettings(org);
   assert.is(daemon.maxConcurrentDispatches, 5);
   assert.is(daemon.gatewayUrl, 'http://127.0.0.1:18789');

@@ -5,7 +5,16 @@ import * as assert from 'uvu/assert';
 import { templatePath } from '../../lib/core/package-root.js';
 import { parseYaml } from '../../lib/fs/frontmatter.js';
 import { loadOrgFile, validateOrg } from '../../lib/org/org-chart.js';
-import { findGate, firstGate, listWorkflows, loadWorkflow, nextGate, originGate, validateWorkflow, type Workflow } from '../../lib/org/workflow.js';
+import {
+  findGate,
+  firstGate,
+  listWorkflows,
+  loadWorkflow,
+  nextGate,
+  originGate,
+  validateWorkflow,
+  type Workflow,
+} from '../../lib/org/workflow.js';
 import { cleanRoots, tempRoot } from '../helpers/root.js';
 
 const IMPLEMENT_REVIEW = `workflow:
@@ -39,11 +48,14 @@ async function rejection(fn: () => Promise<unknown>): Promise<{ code: string; me
   throw new Error('expected an error');
 }
 
-const org = validateOrg({
-  schemaVersion: 1,
-  agents: [{ id: 'dev', name: 'Dev' }],
-  roles: { implementer: { agents: ['dev'] }, reviewer: { agents: ['dev'] } },
-}, 'chart');
+const org = validateOrg(
+  {
+    schemaVersion: 1,
+    agents: [{ id: 'dev', name: 'Dev' }],
+    roles: { implementer: { agents: ['dev'] }, reviewer: { agents: ['dev'] } },
+  },
+  'chart',
+);
 
 const load = suite('org.loadWorkflow');
 load.after.each(cleanRoots);
@@ -53,7 +65,13 @@ load('loads org/workflows/<name>.yaml', async () => {
   writeWorkflow(root, 'implement-review', IMPLEMENT_REVIEW);
   const workflow = await loadWorkflow(root, 'implement-review', { org });
   assert.is(workflow.name, 'implement-review');
-  assert.equal(workflow.gates.map((g) => [g.id, g.role, g.canReject]), [['implement', 'implementer', undefined], ['review', 'reviewer', true]]);
+  assert.equal(
+    workflow.gates.map((g) => [g.id, g.role, g.canReject]),
+    [
+      ['implement', 'implementer', undefined],
+      ['review', 'reviewer', true],
+    ],
+  );
   assert.equal(workflow.outcomes, { complete: 'advance', needs_review: 'reject', blocked: 'hold' });
   assert.equal(await listWorkflows(root), ['implement-review']);
 });
@@ -79,18 +97,26 @@ load('checks gate roles against the org chart roles when one is given', async ()
   assert.is((await loadWorkflow(root, 'ship')).gates[1]!.role, 'auditor');
   const err = await rejection(() => loadWorkflow(root, 'ship', { org }));
   assert.is(err.code, 'validation_error');
-  assert.match(err.message, /workflow\.gates\[1\]\.role: unknown role "auditor" \(org chart roles: implementer, reviewer\)/);
+  assert.match(
+    err.message,
+    /workflow\.gates\[1\]\.role: unknown role "auditor" \(org chart roles: implementer, reviewer\)/,
+  );
 });
 
 const validate = suite('org.validateWorkflow');
 
 validate('lists every problem of a workflow', () => {
   try {
-    validateWorkflow({ workflow: {
-      rejectionStrategy: 'previous',
-      gates: [{ id: 'a', role: 'implementer' }, { id: 'a' }],
-      outcomes: { needs_review: 'hold' },
-    } }, 'wf.yaml');
+    validateWorkflow(
+      {
+        workflow: {
+          rejectionStrategy: 'previous',
+          gates: [{ id: 'a', role: 'implementer' }, { id: 'a' }],
+          outcomes: { needs_review: 'hold' },
+        },
+      },
+      'wf.yaml',
+    );
     assert.unreachable('should refuse');
   } catch (err) {
     const { code, message } = err as { code: string; message: string };
@@ -98,17 +124,48 @@ validate('lists every problem of a workflow', () => {
     assert.match(message, /^wf\.yaml: invalid workflow \(5 problems\):/);
     assert.match(message, /  workflow\.name: required \(string\)/);
     assert.match(message, /  workflow\.rejectionStrategy: must be "origin" \(found "previous"\)/);
-    assert.match(message, /  workflow\.gates\[1\]\.role: is required \(only an approval gate, `approval: true`, has no role\)/);
+    assert.match(
+      message,
+      /  workflow\.gates\[1\]\.role: is required \(only an approval gate, `approval: true`, has no role\)/,
+    );
     assert.match(message, /  workflow\.outcomes\.needs_review: must be "reject"/);
     assert.match(message, /  workflow\.gates\[1\]\.id: duplicate gate id "a"/);
   }
 });
 
 validate('an approval gate needs no role; it cannot be the first gate, and approval must be a boolean', () => {
-  const workflow = validateWorkflow({ workflow: { name: 'ship', gates: [{ id: 'do', role: 'implementer' }, { id: 'signoff', approval: true }] } }, 'wf');
-  assert.equal(workflow.gates.map((g) => [g.id, g.role, g.approval]), [['do', 'implementer', undefined], ['signoff', undefined, true]]);
+  const workflow = validateWorkflow(
+    {
+      workflow: {
+        name: 'ship',
+        gates: [
+          { id: 'do', role: 'implementer' },
+          { id: 'signoff', approval: true },
+        ],
+      },
+    },
+    'wf',
+  );
+  assert.equal(
+    workflow.gates.map((g) => [g.id, g.role, g.approval]),
+    [
+      ['do', 'implementer', undefined],
+      ['signoff', undefined, true],
+    ],
+  );
   try {
-    validateWorkflow({ workflow: { name: 'bad', gates: [{ id: 'first', approval: true }, { id: 'then', role: 'implementer', approval: 'yes' }] } }, 'wf.yaml');
+    validateWorkflow(
+      {
+        workflow: {
+          name: 'bad',
+          gates: [
+            { id: 'first', approval: true },
+            { id: 'then', role: 'implementer', approval: 'yes' },
+          ],
+        },
+      },
+      'wf.yaml',
+    );
     assert.unreachable('should refuse');
   } catch (err) {
     const { code, message } = err as { code: string; message: string };
@@ -129,13 +186,29 @@ validate('accepts the shipped template against the shipped org chart', async () 
   const chart = await loadOrgFile(templatePath('org-chart.yaml'));
   const file = templatePath('workflows', 'implement-review.yaml');
   const workflow = validateWorkflow(parseYaml(readFileSync(file, 'utf8'), file), file, { org: chart });
-  assert.equal(workflow.gates.map((g) => [g.id, g.role, g.canReject ?? false]), [['implement', 'implementer', false], ['review', 'reviewer', true]]);
+  assert.equal(
+    workflow.gates.map((g) => [g.id, g.role, g.canReject ?? false]),
+    [
+      ['implement', 'implementer', false],
+      ['review', 'reviewer', true],
+    ],
+  );
 });
 
 const gates = suite('org.gates');
-const three = validateWorkflow({ workflow: { name: 'three', gates: [
-  { id: 'draft', role: 'implementer' }, { id: 'review', role: 'reviewer' }, { id: 'publish', role: 'implementer' },
-] } }, 'wf') as Workflow;
+const three = validateWorkflow(
+  {
+    workflow: {
+      name: 'three',
+      gates: [
+        { id: 'draft', role: 'implementer' },
+        { id: 'review', role: 'reviewer' },
+        { id: 'publish', role: 'implementer' },
+      ],
+    },
+  },
+  'wf',
+) as Workflow;
 
 gates('firstGate and originGate are the first gate', () => {
   assert.is(firstGate(three).id, 'draft');

@@ -1,6 +1,16 @@
 // A fake OpenClaw plugin API: records what `register(api)` registers, and a subagent runtime whose
 // runs are scripted by the test (by default the "agent" completes its task through the svc tool).
-import type { AgentTool, AgentWaitResult, ForwardedHook, HookContext, PluginApi, PluginService, RegistrationMode, SubagentRunParams, ToolFactory } from '../../lib/plugin/api.js';
+import type {
+  AgentTool,
+  AgentWaitResult,
+  ForwardedHook,
+  HookContext,
+  PluginApi,
+  PluginService,
+  RegistrationMode,
+  SubagentRunParams,
+  ToolFactory,
+} from '../../lib/plugin/api.js';
 
 /** What a scripted run does; its result is what `waitForRun` reports. */
 export type RunScript = (params: SubagentRunParams, api: FakeApi) => Promise<AgentWaitResult>;
@@ -8,7 +18,10 @@ export type RunScript = (params: SubagentRunParams, api: FakeApi) => Promise<Age
 /** The fake API and what was registered on it. */
 export interface FakeApi extends PluginApi {
   tools: Array<{ factory: ToolFactory; name?: string }>;
-  hooks: Array<{ name: ForwardedHook; handler: (event: Record<string, unknown>, ctx: HookContext) => void | Promise<void> }>;
+  hooks: Array<{
+    name: ForwardedHook;
+    handler: (event: Record<string, unknown>, ctx: HookContext) => void | Promise<void>;
+  }>;
   services: PluginService[];
   logs: string[];
   runs: SubagentRunParams[];
@@ -27,12 +40,16 @@ export const completeThroughTool: RunScript = async (params, api) => {
   const taskId = /task (TASK-[\w-]+)/.exec(params.message)?.[1];
   const sessionId = /sessionId: "([^"]+)"/.exec(params.message)?.[1];
   const agentId = params.sessionKey.split(':')[1];
-  await api.tool('svc_task_complete', { agentId, sessionKey: params.sessionKey }).execute('call-1', { taskId, sessionId, summary: 'done in the gateway' });
+  await api
+    .tool('svc_task_complete', { agentId, sessionKey: params.sessionKey })
+    .execute('call-1', { taskId, sessionId, summary: 'done in the gateway' });
   return { status: 'ok' };
 };
 
 /** Builds a fake API for one `register` call. */
-export function fakeApi(options: { mode?: RegistrationMode; config?: Record<string, unknown>; script?: RunScript } = {}): FakeApi {
+export function fakeApi(
+  options: { mode?: RegistrationMode; config?: Record<string, unknown>; script?: RunScript } = {},
+): FakeApi {
   const script = options.script ?? completeThroughTool;
   const finished = new Map<string, Promise<AgentWaitResult>>();
   const aborts = new Map<string, () => void>(); // session key -> abort of its latest run
@@ -58,10 +75,18 @@ export function fakeApi(options: { mode?: RegistrationMode; config?: Record<stri
         async run(params) {
           api.runs.push(params);
           const runId = params.idempotencyKey ?? `run-${++runs}`; // the gateway names a run by its idempotency key
-          const aborted = new Promise<AgentWaitResult>((resolve) => aborts.set(params.sessionKey, () => resolve({ status: 'error', error: 'aborted' })));
+          const aborted = new Promise<AgentWaitResult>((resolve) =>
+            aborts.set(params.sessionKey, () => resolve({ status: 'error', error: 'aborted' })),
+          );
           api.active.add(runId);
-          const result = Promise.race([script(params, api).catch((err: unknown) => ({ status: 'error' as const, error: String(err) })), aborted]);
-          finished.set(runId, result.finally(() => api.active.delete(runId)));
+          const result = Promise.race([
+            script(params, api).catch((err: unknown) => ({ status: 'error' as const, error: String(err) })),
+            aborted,
+          ]);
+          finished.set(
+            runId,
+            result.finally(() => api.active.delete(runId)),
+          );
           return { runId, sessionKey: params.sessionKey };
         },
         async deleteSession({ sessionKey }) {
@@ -70,7 +95,9 @@ export function fakeApi(options: { mode?: RegistrationMode; config?: Record<stri
         },
         async waitForRun({ runId, timeoutMs }) {
           let timer: NodeJS.Timeout | undefined;
-          const timeout = new Promise<AgentWaitResult>((resolve) => (timer = setTimeout(() => resolve({ status: 'timeout' }), timeoutMs ?? 30_000)));
+          const timeout = new Promise<AgentWaitResult>(
+            (resolve) => (timer = setTimeout(() => resolve({ status: 'timeout' }), timeoutMs ?? 30_000)),
+          );
           try {
             return await Promise.race([finished.get(runId)!, timeout]);
           } finally {

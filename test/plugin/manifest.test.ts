@@ -16,7 +16,10 @@ const manifest = JSON.parse(readFileSync(join(root, 'openclaw.plugin.json'), 'ut
   contracts: { tools: string[] };
   configSchema: Record<string, unknown> & { properties: Record<string, Record<string, unknown>> };
 };
-const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { files: string[]; openclaw: { extensions: string[] } };
+const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
+  files: string[];
+  openclaw: { extensions: string[] };
+};
 const config = z.fromJSONSchema(manifest.configSchema as never);
 
 const test = suite('plugin.manifest');
@@ -24,7 +27,10 @@ const test = suite('plugin.manifest');
 test('openclaw.plugin.json names the plugin svc, loads it at startup and declares every tool', () => {
   assert.is(manifest.id, 'svc');
   assert.is(manifest.activation.onStartup, true);
-  assert.equal(manifest.contracts.tools, TOOLS.map((tool) => tool.name));
+  assert.equal(
+    manifest.contracts.tools,
+    TOOLS.map((tool) => tool.name),
+  );
 });
 
 test('package.json names the built entry and ships the manifest', () => {
@@ -39,12 +45,28 @@ test('the config schema is closed at every level and dryRun defaults to true', (
   const walk = (schema: Record<string, unknown>, path: string) => {
     if (schema.type !== 'object') return;
     if (schema.additionalProperties !== false) open.push(path);
-    for (const [key, child] of Object.entries((schema.properties ?? {}) as Record<string, Record<string, unknown>>)) walk(child, `${path}.${key}`);
+    for (const [key, child] of Object.entries((schema.properties ?? {}) as Record<string, Record<string, unknown>>))
+      walk(child, `${path}.${key}`);
   };
   walk(manifest.configSchema, 'config');
   assert.equal(open, []);
-  assert.equal(manifest.configSchema.properties.dryRun, { type: 'boolean', default: true, description: manifest.configSchema.properties.dryRun!.description });
-  for (const key of ['dryRun', 'dataDir', 'gatewayUrl', 'gatewayToken', 'pollIntervalMs', 'defaultLeaseTtlMs', 'heartbeatTtlMs', 'maxConcurrentDispatches', 'modules', 'memory']) {
+  assert.equal(manifest.configSchema.properties.dryRun, {
+    type: 'boolean',
+    default: true,
+    description: manifest.configSchema.properties.dryRun!.description,
+  });
+  for (const key of [
+    'dryRun',
+    'dataDir',
+    'gatewayUrl',
+    'gatewayToken',
+    'pollIntervalMs',
+    'defaultLeaseTtlMs',
+    'heartbeatTtlMs',
+    'maxConcurrentDispatches',
+    'modules',
+    'memory',
+  ]) {
     assert.ok(manifest.configSchema.properties[key], `declares ${key}`);
   }
 });
@@ -59,7 +81,10 @@ test('an unknown key is refused, at the top and inside memory', () => {
   const top = config.safeParse({ ...INSTALL_EXAMPLE, settings: {} });
   assert.not.ok(top.success);
   assert.match(JSON.stringify(top.error!.issues), /settings/);
-  const nested = config.safeParse({ ...INSTALL_EXAMPLE, memory: { ...INSTALL_EXAMPLE.memory, search: { ...INSTALL_EXAMPLE.memory.search, topK: 3 } } });
+  const nested = config.safeParse({
+    ...INSTALL_EXAMPLE,
+    memory: { ...INSTALL_EXAMPLE.memory, search: { ...INSTALL_EXAMPLE.memory.search, topK: 3 } },
+  });
   assert.not.ok(nested.success);
   assert.match(JSON.stringify(nested.error!.issues), /topK/);
 });

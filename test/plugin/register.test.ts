@@ -22,23 +22,38 @@ register('full mode registers every tool in the factory form, the four hooks and
   const api = fakeApi({ mode: 'full' });
   const returned = createPlugin({ environment: env }).register(api) as unknown;
   assert.is(returned, undefined);
-  assert.equal(api.tools.map((t) => t.name), NAMES);
+  assert.equal(
+    api.tools.map((t) => t.name),
+    NAMES,
+  );
   assert.ok(api.tools.every((t) => typeof t.factory === 'function'));
-  assert.equal(api.hooks.map((h) => h.name), [...FORWARDED_HOOKS]);
-  assert.equal(api.services.map((s) => s.id), ['svc-spawns']);
+  assert.equal(
+    api.hooks.map((h) => h.name),
+    [...FORWARDED_HOOKS],
+  );
+  assert.equal(
+    api.services.map((s) => s.id),
+    ['svc-spawns'],
+  );
 });
 
-register('a tool built by its factory carries the JSON schema generated from the zod schema and stays model-visible', () => {
-  const api = fakeApi();
-  createPlugin({ environment: env }).register(api);
-  const manifest = toToolManifest();
-  for (const entry of manifest) {
-    const tool = api.tool(entry.name, { agentId: 'dev', sessionKey: 'agent:dev:main' });
-    assert.equal({ name: tool.name, description: tool.description, parameters: tool.parameters }, { name: entry.name, description: entry.description, parameters: entry.inputSchema });
-    assert.type(tool.execute, 'function');
-    assert.is(tool.catalogMode, 'direct-only', 'kept out of Tool Search, since the spawn prompt names the tools');
-  }
-});
+register(
+  'a tool built by its factory carries the JSON schema generated from the zod schema and stays model-visible',
+  () => {
+    const api = fakeApi();
+    createPlugin({ environment: env }).register(api);
+    const manifest = toToolManifest();
+    for (const entry of manifest) {
+      const tool = api.tool(entry.name, { agentId: 'dev', sessionKey: 'agent:dev:main' });
+      assert.equal(
+        { name: tool.name, description: tool.description, parameters: tool.parameters },
+        { name: entry.name, description: entry.description, parameters: entry.inputSchema },
+      );
+      assert.type(tool.execute, 'function');
+      assert.is(tool.catalogMode, 'direct-only', 'kept out of Tool Search, since the spawn prompt names the tools');
+    }
+  },
+);
 
 register('discovery modes register tools and hooks but no service; metadata modes only tools', () => {
   for (const mode of ['discovery', 'tool-discovery', 'setup-runtime'] as const) {
@@ -70,7 +85,10 @@ register('registering twice gives two independent sets of registrations', () => 
 const settings = suite('plugin.toPluginSettings');
 
 settings('the root is dataDir, else SVC_HOME, else ~/.svc; the socket is <root>/data/daemon.sock', () => {
-  assert.is(toPluginSettings({ dataDir: '/srv/svc' }, { env: { SVC_HOME: '/elsewhere' }, home: '/home/me' }).socket, '/srv/svc/data/daemon.sock');
+  assert.is(
+    toPluginSettings({ dataDir: '/srv/svc' }, { env: { SVC_HOME: '/elsewhere' }, home: '/home/me' }).socket,
+    '/srv/svc/data/daemon.sock',
+  );
   assert.is(toPluginSettings({ dataDir: '~/work/svc' }, env).root, '/home/me/work/svc');
   assert.is(toPluginSettings({}, { env: { SVC_HOME: '/opt/svc' }, home: '/home/me' }).root, '/opt/svc');
   assert.is(toPluginSettings(undefined, env).socket, join('/home/me', '.svc', 'data', 'daemon.sock'));
@@ -80,7 +98,11 @@ settings('dryRun is on unless set to false; the numeric keys have defaults', () 
   assert.is(toPluginSettings({}, env).dryRun, true);
   assert.is(toPluginSettings({ dryRun: false }, env).dryRun, false);
   assert.equal(
-    { ...toPluginSettings({ maxConcurrentDispatches: 5, pollIntervalMs: 1000, defaultLeaseTtlMs: 60_000 }, env), root: '', socket: '' },
+    {
+      ...toPluginSettings({ maxConcurrentDispatches: 5, pollIntervalMs: 1000, defaultLeaseTtlMs: 60_000 }, env),
+      root: '',
+      socket: '',
+    },
     { root: '', socket: '', dryRun: true, maxConcurrentDispatches: 5, retryMaxMs: 1000, runTimeoutMs: 60_000 },
   );
   assert.equal(

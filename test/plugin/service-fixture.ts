@@ -13,8 +13,14 @@ export const NAMES = TOOLS.map((tool) => tool.name);
 export const started: PluginService[] = [];
 
 /** Registers the plugin on a fake api in full mode and starts its service. */
-export async function startPlugin(root: string, options: { script?: RunScript; config?: Record<string, unknown> } = {}): Promise<{ api: FakeApi; service: PluginService }> {
-  const api = fakeApi({ config: { dataDir: root, dryRun: false, pollIntervalMs: 100, ...options.config }, ...(options.script ? { script: options.script } : {}) });
+export async function startPlugin(
+  root: string,
+  options: { script?: RunScript; config?: Record<string, unknown> } = {},
+): Promise<{ api: FakeApi; service: PluginService }> {
+  const api = fakeApi({
+    config: { dataDir: root, dryRun: false, pollIntervalMs: 100, ...options.config },
+    ...(options.script ? { script: options.script } : {}),
+  });
   createPlugin({ environment: { env: {} }, retryMinMs: 20, waitSliceMs: 200 }).register(api);
   const service = api.services[0]!;
   await service.start({});
@@ -23,7 +29,10 @@ export async function startPlugin(root: string, options: { script?: RunScript; c
 }
 
 export async function dispatch(root: string, title: string, agent: string): Promise<string> {
-  const { body } = await call(root, 'POST', '/v1/tool/invoke', { tool: 'svc_dispatch', params: { title, brief: 'Do it.', agent } });
+  const { body } = await call(root, 'POST', '/v1/tool/invoke', {
+    tool: 'svc_dispatch',
+    params: { title, brief: 'Do it.', agent },
+  });
   return (body as { result: { taskId: string } }).result.taskId;
 }
 
@@ -34,7 +43,6 @@ export async function statusOf(root: string, id: string): Promise<string> {
 export async function pluginsOf(root: string): Promise<string[]> {
   return ((await call(root, 'GET', '/status')).body as { plugins: { id: string }[] }).plugins.map((p) => p.id);
 }
-
 
 /** The kinds of the process's active handles (sockets, timers, ...). */
 export function handles(): string[] {

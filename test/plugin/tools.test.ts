@@ -44,7 +44,10 @@ test('a tool forwards to the daemon with the calling agent as actor; svc result 
   const task = await createStore({ root }).get(details.result.taskId);
   assert.is(task.task.title, 'From the gateway');
   const created = await readEvents(root, { taskId: details.result.taskId, type: 'task.created' });
-  assert.equal(created.map((e) => e.actor), ['planner']);
+  assert.equal(
+    created.map((e) => e.actor),
+    ['planner'],
+  );
 });
 
 test('svc_task_note is offered by the plugin: two agents noting on one task both stay, each as itself', async () => {
@@ -52,7 +55,13 @@ test('svc_task_note is offered by the plugin: two agents noting on one task both
   await startTestDaemon(root, { tools: TOOLS, schedule: false });
   const { task } = await createStore({ root }).create({ title: 'Shared', body: 'Brief.', createdBy: 'test' });
   const api = registered(root);
-  await Promise.all(['alice', 'bob'].map((agentId) => api.tool('svc_task_note', { agentId, sessionKey: `agent:${agentId}:main` }).execute('call-1', { taskId: task.id, text: `seen by ${agentId}` })));
+  await Promise.all(
+    ['alice', 'bob'].map((agentId) =>
+      api
+        .tool('svc_task_note', { agentId, sessionKey: `agent:${agentId}:main` })
+        .execute('call-1', { taskId: task.id, text: `seen by ${agentId}` }),
+    ),
+  );
   const { body } = await createStore({ root }).get(task.id);
   assert.match(body, /^Brief\.\n\n## Notes\n\n- /);
   for (const agent of ['alice', 'bob']) assert.match(body, new RegExp(`Z ${agent}: seen by ${agent}\n`));
@@ -63,8 +72,14 @@ test('without an agent in the context the actor the model passed is kept', async
   await startTestDaemon(root, { tools: TOOLS, schedule: false });
   const tool = registered(root).tool('svc_dispatch', {});
   const { details } = await tool.execute('call-1', { title: 'Anonymous', brief: 'x', actor: 'model-said' });
-  const created = await readEvents(root, { taskId: (details as { result: { taskId: string } }).result.taskId, type: 'task.created' });
-  assert.equal(created.map((e) => e.actor), ['model-said']);
+  const created = await readEvents(root, {
+    taskId: (details as { result: { taskId: string } }).result.taskId,
+    type: 'task.created',
+  });
+  assert.equal(
+    created.map((e) => e.actor),
+    ['model-said'],
+  );
 });
 
 test('an svc error becomes a tool error with the code, the message and the hint', async () => {
@@ -75,7 +90,9 @@ test('an svc error becomes a tool error with the code, the message and the hint'
   assert.is(err.code, 'not_found');
   assert.match(err.message, /^not_found: .*TASK-2026-01-01-999/);
   assert.match(err.message, /\nhint: /);
-  const invalid = await rejection(registered(root).tool('svc_task_block', {}).execute('call-2', { taskId: 'x', bogus: 1 }));
+  const invalid = await rejection(
+    registered(root).tool('svc_task_block', {}).execute('call-2', { taskId: 'x', bogus: 1 }),
+  );
   assert.is(invalid.code, 'validation_error');
   assert.match(invalid.message, /unknown parameter "bogus"/);
 });

@@ -15,9 +15,21 @@ add.after.each(cleanRoots);
 
 add('adds a blocker by prefix and returns the full dependsOn', async () => {
   const { call, ids, committed } = await threeTasks();
-  assert.equal(await call('svc_task_dep_add', { taskId: ids[0], blockerId: '2026-11-21-002' }), { taskId: ids[0], blockerId: ids[1], dependsOn: [ids[1]] });
-  assert.equal(await call('svc_task_dep_add', { taskId: ids[0], blockerId: ids[2] }), { taskId: ids[0], blockerId: ids[2], dependsOn: [ids[1], ids[2]] });
-  assert.equal(await call('svc_task_dep_add', { taskId: ids[0], blockerId: ids[2] }), { taskId: ids[0], blockerId: ids[2], dependsOn: [ids[1], ids[2]] });
+  assert.equal(await call('svc_task_dep_add', { taskId: ids[0], blockerId: '2026-11-21-002' }), {
+    taskId: ids[0],
+    blockerId: ids[1],
+    dependsOn: [ids[1]],
+  });
+  assert.equal(await call('svc_task_dep_add', { taskId: ids[0], blockerId: ids[2] }), {
+    taskId: ids[0],
+    blockerId: ids[2],
+    dependsOn: [ids[1], ids[2]],
+  });
+  assert.equal(await call('svc_task_dep_add', { taskId: ids[0], blockerId: ids[2] }), {
+    taskId: ids[0],
+    blockerId: ids[2],
+    dependsOn: [ids[1], ids[2]],
+  });
   assert.equal(committed.length, 3);
 });
 
@@ -26,14 +38,22 @@ add('refuses a cycle with dependency_cycle, and a self-dependency', async () => 
   await call('svc_task_dep_add', { taskId: ids[0], blockerId: ids[1] });
   await call('svc_task_dep_add', { taskId: ids[1], blockerId: ids[2] });
   const before = snapshot(root);
-  await rejects(call('svc_task_dep_add', { taskId: ids[2], blockerId: ids[0] }), 'dependency_cycle', `${ids[2]} -> ${ids[0]} -> ${ids[1]} -> ${ids[2]}`);
+  await rejects(
+    call('svc_task_dep_add', { taskId: ids[2], blockerId: ids[0] }),
+    'dependency_cycle',
+    `${ids[2]} -> ${ids[0]} -> ${ids[1]} -> ${ids[2]}`,
+  );
   await rejects(call('svc_task_dep_add', { taskId: ids[0], blockerId: ids[0] }), 'dependency_cycle', ids[0]);
   assert.equal(snapshot(root), before);
 });
 
 add('refuses an unknown blocker with not_found', async () => {
   const { call, ids } = await threeTasks();
-  await rejects(call('svc_task_dep_add', { taskId: ids[0], blockerId: 'TASK-2026-11-21-404' }), 'not_found', 'TASK-2026-11-21-404');
+  await rejects(
+    call('svc_task_dep_add', { taskId: ids[0], blockerId: 'TASK-2026-11-21-404' }),
+    'not_found',
+    'TASK-2026-11-21-404',
+  );
 });
 
 add('refuses a dependency on a done or cancelled task with a hint, and changes nothing', async () => {
@@ -42,7 +62,12 @@ add('refuses a dependency on a done or cancelled task with a hint, and changes n
   for (const status of ['done', 'cancelled'] as const) {
     const { task } = await store.create({ title: `Was ${status}`, createdBy: 'test', status });
     const before = snapshot(root);
-    const error = await rejects(call('svc_task_dep_add', { taskId: task.id, blockerId: blocker.task.id }), 'invalid_transition', `${task.id} is ${status}, which is terminal`, 'its dependencies');
+    const error = await rejects(
+      call('svc_task_dep_add', { taskId: task.id, blockerId: blocker.task.id }),
+      'invalid_transition',
+      `${task.id} is ${status}, which is terminal`,
+      'its dependencies',
+    );
     assert.match(error.hint ?? '', /create a new task/);
     assert.equal(snapshot(root), before);
   }
@@ -55,22 +80,50 @@ remove('removes a dependency and says whether it was there', async () => {
   const { call, ids } = await threeTasks();
   await call('svc_task_dep_add', { taskId: ids[0], blockerId: ids[1] });
   await call('svc_task_dep_add', { taskId: ids[0], blockerId: ids[2] });
-  assert.equal(await call('svc_task_dep_remove', { taskId: ids[0], blockerId: ids[1] }), { taskId: ids[0], blockerId: ids[1], dependsOn: [ids[2]], removed: true });
-  assert.equal(await call('svc_task_dep_remove', { taskId: ids[0], blockerId: ids[1] }), { taskId: ids[0], blockerId: ids[1], dependsOn: [ids[2]], removed: false });
+  assert.equal(await call('svc_task_dep_remove', { taskId: ids[0], blockerId: ids[1] }), {
+    taskId: ids[0],
+    blockerId: ids[1],
+    dependsOn: [ids[2]],
+    removed: true,
+  });
+  assert.equal(await call('svc_task_dep_remove', { taskId: ids[0], blockerId: ids[1] }), {
+    taskId: ids[0],
+    blockerId: ids[1],
+    dependsOn: [ids[2]],
+    removed: false,
+  });
 });
 
 remove('removes a dependency on a task that no longer exists, by its full id', async () => {
   const { call, store, ids } = await threeTasks();
-  await store.commit(ids[0], (cur) => ({ task: { ...cur.task, dependsOn: ['TASK-2020-01-01-001'] }, body: cur.body, status: cur.status }), 'test');
-  assert.equal(await call('svc_task_dep_remove', { taskId: ids[0], blockerId: 'TASK-2020-01-01-001' }), { taskId: ids[0], blockerId: 'TASK-2020-01-01-001', dependsOn: [], removed: true });
+  await store.commit(
+    ids[0],
+    (cur) => ({ task: { ...cur.task, dependsOn: ['TASK-2020-01-01-001'] }, body: cur.body, status: cur.status }),
+    'test',
+  );
+  assert.equal(await call('svc_task_dep_remove', { taskId: ids[0], blockerId: 'TASK-2020-01-01-001' }), {
+    taskId: ids[0],
+    blockerId: 'TASK-2020-01-01-001',
+    dependsOn: [],
+    removed: true,
+  });
 });
 
 add.run();
-remove('refuses a change to a done task\'s dependencies', async () => {
+remove("refuses a change to a done task's dependencies", async () => {
   const { call, store } = setup();
   const blocker = await store.create({ title: 'Blocker', createdBy: 'test' });
-  const { task } = await store.create({ title: 'Shipped', createdBy: 'test', status: 'done', dependsOn: [blocker.task.id] });
-  await rejects(call('svc_task_dep_remove', { taskId: task.id, blockerId: blocker.task.id }), 'invalid_transition', 'is done, which is terminal');
+  const { task } = await store.create({
+    title: 'Shipped',
+    createdBy: 'test',
+    status: 'done',
+    dependsOn: [blocker.task.id],
+  });
+  await rejects(
+    call('svc_task_dep_remove', { taskId: task.id, blockerId: blocker.task.id }),
+    'invalid_transition',
+    'is done, which is terminal',
+  );
   assert.equal((await store.get(task.id)).task.dependsOn, [blocker.task.id]);
 });
 

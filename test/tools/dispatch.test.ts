@@ -15,7 +15,12 @@ type Dispatched = { taskId: string; status: string; filePath: string };
 
 dispatch('creates a ready task for a named agent and returns its id, status and absolute file path', async () => {
   const { call, committed, events } = setup();
-  const result = await call<Dispatched>('svc_dispatch', { title: 'Write docs', brief: '# Docs\n\nWrite them.', agent: 'dev', actor: 'main' });
+  const result = await call<Dispatched>('svc_dispatch', {
+    title: 'Write docs',
+    brief: '# Docs\n\nWrite them.',
+    agent: 'dev',
+    actor: 'main',
+  });
   assert.equal(Object.keys(result).sort(), ['filePath', 'status', 'taskId']);
   assert.is(result.taskId, 'TASK-2026-11-21-001');
   assert.is(result.status, 'ready');
@@ -42,7 +47,12 @@ dispatch('puts a task without a route in backlog, created by svc_dispatch', asyn
 
 dispatch('without an org chart, role, team or tags alone cannot route: backlog', async () => {
   const { call } = setup();
-  const result = await call<Dispatched>('svc_dispatch', { title: 'Review', brief: 'x', role: 'reviewer', tags: ['review'] });
+  const result = await call<Dispatched>('svc_dispatch', {
+    title: 'Review',
+    brief: 'x',
+    role: 'reviewer',
+    tags: ['review'],
+  });
   assert.is(result.status, 'backlog');
 });
 
@@ -53,15 +63,24 @@ dispatch('with an org chart, a known role, team or tags make the task ready', as
     assert.is(result.status, 'ready', JSON.stringify(route));
   }
   const { tasks } = await store.list();
-  assert.equal(tasks.map((t) => t.task.routing), [{ role: 'reviewer' }, { team: 'core' }, { tags: ['review'] }]);
+  assert.equal(
+    tasks.map((t) => t.task.routing),
+    [{ role: 'reviewer' }, { team: 'core' }, { tags: ['review'] }],
+  );
 });
 
 dispatch('stores dependsOn as full ids from prefixes, with priority, parent, tags and metadata', async () => {
   const { call, store } = setup();
   const first = await call<Dispatched>('svc_dispatch', { title: 'First', brief: 'x' });
   const result = await call<Dispatched>('svc_dispatch', {
-    title: 'Second', brief: 'x', agent: 'dev', priority: 'high', dependsOn: ['2026-11-21-001'], parentId: 'TASK-2026-11-21-001',
-    tags: ['typescript'], metadata: { ticket: 42 },
+    title: 'Second',
+    brief: 'x',
+    agent: 'dev',
+    priority: 'high',
+    dependsOn: ['2026-11-21-001'],
+    parentId: 'TASK-2026-11-21-001',
+    tags: ['typescript'],
+    metadata: { ticket: 42 },
   });
   const { task } = await store.get(result.taskId);
   assert.equal(task.dependsOn, [first.taskId]);
@@ -83,7 +102,11 @@ dispatch('answers with its task even when the scheduler leases it before the cal
   await within(5000, () => existsSync(file), 'the new task in ready/');
   const scheduler = createStore({ root, clock: fixedClock() });
   const leased = leaseTask(scheduler, 'TASK-2026-11-21-001', { agent: 'dev', adapter: 'command', ttlMs: 60_000 });
-  await within(5000, () => existsSync(`${root}/tasks/in-progress/TASK-2026-11-21-001.md`) && !existsSync(file), 'the lease');
+  await within(
+    5000,
+    () => existsSync(`${root}/tasks/in-progress/TASK-2026-11-21-001.md`) && !existsSync(file),
+    'the lease',
+  );
   const lines = drain(fifo);
   const result = await answer;
   assert.equal([result.taskId, result.status], ['TASK-2026-11-21-001', 'ready']);
@@ -106,6 +129,9 @@ dispatch.run();
 function drain(fifo: string): Promise<string> {
   return new Promise((resolve, reject) => {
     let text = '';
-    createReadStream(fifo, 'utf8').on('data', (chunk) => void (text += chunk)).on('end', () => resolve(text)).on('error', reject);
+    createReadStream(fifo, 'utf8')
+      .on('data', (chunk) => void (text += chunk))
+      .on('end', () => resolve(text))
+      .on('error', reject);
   });
 }

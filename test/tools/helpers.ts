@@ -34,15 +34,20 @@ export function setup(options: { org?: string; workflows?: Record<string, string
   const clock = fixedClock();
   const store = createStore({ root, clock });
   if (options.org) writeOrgFile(root, 'org-chart.yaml', options.org);
-  for (const [name, text] of Object.entries(options.workflows ?? {})) writeOrgFile(root, `workflows/${name}.yaml`, text);
+  for (const [name, text] of Object.entries(options.workflows ?? {}))
+    writeOrgFile(root, `workflows/${name}.yaml`, text);
   const committed: string[][] = [];
   const ctx: ToolContext = { store, onCommitted: (ids) => void committed.push([...ids]) };
-  const call = <T = Record<string, unknown>>(name: string, params: unknown) => invokeTool(TOOLS, { tool: name, params }, ctx) as Promise<T>;
+  const call = <T = Record<string, unknown>>(name: string, params: unknown) =>
+    invokeTool(TOOLS, { tool: name, params }, ctx) as Promise<T>;
   return { root, clock, store, ctx, committed, call, events: () => readEvents(root) };
 }
 
 /** Creates a task in progress (ready, then claimed) and returns its id and lease session. */
-export async function inProgressTask(store: Store, options: { agent?: string; workflow?: string; title?: string } = {}) {
+export async function inProgressTask(
+  store: Store,
+  options: { agent?: string; workflow?: string; title?: string } = {},
+) {
   const routing = { agent: options.agent ?? 'dev', ...(options.workflow ? { workflow: options.workflow } : {}) };
   const created = await store.create({ title: options.title ?? 'Work', status: 'ready', routing, createdBy: 'test' });
   const claimed = await claimTask(store, created.task.id, { actor: 'test', agent: routing.agent });
@@ -50,13 +55,18 @@ export async function inProgressTask(store: Store, options: { agent?: string; wo
 }
 
 /** Asserts that `promise` rejects with an SvcError of `code` whose message contains every `parts`. */
-export async function rejects(promise: Promise<unknown>, code: string, ...parts: string[]): Promise<{ message: string; hint?: string }> {
+export async function rejects(
+  promise: Promise<unknown>,
+  code: string,
+  ...parts: string[]
+): Promise<{ message: string; hint?: string }> {
   try {
     await promise;
   } catch (err) {
     const error = err as { code?: string; message: string; hint?: string };
     assert.is(error.code, code, `expected ${code}, got ${error.code}: ${error.message}`);
-    for (const part of parts) assert.ok(error.message.includes(part), `message lacks ${JSON.stringify(part)}: ${error.message}`);
+    for (const part of parts)
+      assert.ok(error.message.includes(part), `message lacks ${JSON.stringify(part)}: ${error.message}`);
     return error;
   }
   assert.unreachable(`should fail with ${code}`);

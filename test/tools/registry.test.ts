@@ -8,8 +8,16 @@ import { cleanRoots } from '../helpers/root.js';
 import { rejects, setup, snapshot } from './helpers.js';
 
 const NAMES = [
-  'svc_dispatch', 'svc_task_complete', 'svc_task_update', 'svc_task_edit', 'svc_task_cancel',
-  'svc_task_dep_add', 'svc_task_dep_remove', 'svc_task_block', 'svc_task_unblock', 'svc_status',
+  'svc_dispatch',
+  'svc_task_complete',
+  'svc_task_update',
+  'svc_task_edit',
+  'svc_task_cancel',
+  'svc_task_dep_add',
+  'svc_task_dep_remove',
+  'svc_task_block',
+  'svc_task_unblock',
+  'svc_status',
   'svc_task_note',
 ];
 
@@ -17,7 +25,10 @@ const registry = suite('tools.invokeTool');
 registry.after.each(cleanRoots);
 
 registry('TOOLS holds exactly the ten tools of the specification, then svc_task_note', () => {
-  assert.equal(TOOLS.map((tool) => tool.name), NAMES);
+  assert.equal(
+    TOOLS.map((tool) => tool.name),
+    NAMES,
+  );
 });
 
 registry('every tool accepts actor; every taskId accepts a unique prefix with or without TASK-', async () => {
@@ -29,7 +40,9 @@ registry('every tool accepts actor; every taskId accepts a unique prefix with or
   }
   assert.ok((await events()).filter((e) => e.type === 'task.updated').every((e) => e.actor === 'lead'));
   for (const name of NAMES) {
-    const schema = toToolManifest().find((entry) => entry.name === name)!.inputSchema as { properties: Record<string, unknown> };
+    const schema = toToolManifest().find((entry) => entry.name === name)!.inputSchema as {
+      properties: Record<string, unknown>;
+    };
     assert.ok('actor' in schema.properties, `${name} lacks actor`);
   }
 });
@@ -47,7 +60,11 @@ registry('an ambiguous prefix is ambiguous_id listing the matches, and nothing c
   for (const [name, params] of calls) {
     await rejects(call(name, params), 'ambiguous_id', 'matches 2 tasks', 'TASK-2026-11-21-001', 'TASK-2026-11-21-002');
   }
-  await rejects(call('svc_task_dep_add', { taskId: 'TASK-2026-11-21-001', blockerId: '2026-11' }), 'ambiguous_id', 'TASK-2026-11-21-002');
+  await rejects(
+    call('svc_task_dep_add', { taskId: 'TASK-2026-11-21-001', blockerId: '2026-11' }),
+    'ambiguous_id',
+    'TASK-2026-11-21-002',
+  );
   assert.equal(snapshot(root), before);
 });
 
@@ -63,8 +80,16 @@ registry('a path-like id is a validation_error naming the parameter, and touches
   for (const taskId of ['../x', '../../etc/passwd', 'a/b', '.hidden', 'TASK..1']) {
     await rejects(call('svc_task_update', { taskId, body: 'pwned' }), 'validation_error', 'taskId', 'no "/", no ".."');
   }
-  await rejects(call('svc_task_dep_add', { taskId: 'TASK-2026-11-21-001', blockerId: '../x' }), 'validation_error', 'blockerId');
-  await rejects(call('svc_dispatch', { title: 'x', brief: 'x', dependsOn: ['../x'] }), 'validation_error', 'dependsOn.0');
+  await rejects(
+    call('svc_task_dep_add', { taskId: 'TASK-2026-11-21-001', blockerId: '../x' }),
+    'validation_error',
+    'blockerId',
+  );
+  await rejects(
+    call('svc_dispatch', { title: 'x', brief: 'x', dependsOn: ['../x'] }),
+    'validation_error',
+    'dependsOn.0',
+  );
   assert.equal(snapshot(root), before);
 });
 
@@ -77,7 +102,12 @@ registry('an unknown tool is unknown_tool listing the known ones', async () => {
 
 registry('unknown params are named with the known ones; wrong types name the field', async () => {
   const { call } = setup();
-  await rejects(call('svc_task_cancel', { taskId: 'x', force: true, why: 'x' }), 'validation_error', 'unknown parameter "force", "why"', 'known: taskId, reason, actor');
+  await rejects(
+    call('svc_task_cancel', { taskId: 'x', force: true, why: 'x' }),
+    'validation_error',
+    'unknown parameter "force", "why"',
+    'known: taskId, reason, actor',
+  );
   await rejects(call('svc_task_update', { taskId: 7 }), 'validation_error', 'taskId', 'expected string');
   await rejects(call('svc_status', { compact: 'yes' }), 'validation_error', 'compact', 'expected boolean');
   await rejects(call('svc_task_complete', { taskId: 'x', outcome: 'approved' }), 'validation_error', 'outcome');
@@ -88,7 +118,10 @@ const manifest = suite('tools.toToolManifest');
 
 manifest('generates one closed JSON schema per tool from its zod schema', () => {
   const entries = toToolManifest();
-  assert.equal(entries.map((entry) => entry.name), NAMES);
+  assert.equal(
+    entries.map((entry) => entry.name),
+    NAMES,
+  );
   for (const entry of entries) {
     assert.ok(entry.description.length > 20, entry.name);
     assert.is(entry.inputSchema.type, 'object');
@@ -104,11 +137,23 @@ manifest('generates one closed JSON schema per tool from its zod schema', () => 
   assert.is(status.required, undefined);
 });
 
-manifest('TOOL_NAMES (help and "did you mean" without loading the tools) are the names of TOOLS, in order; no operator call is an agent tool', () => {
-  assert.equal([...TOOL_NAMES], TOOLS.map((tool) => tool.name));
-  assert.equal(OPERATOR_TOOLS.filter((tool) => !tool.name.startsWith('operator_')), []);
-  assert.equal(toToolManifest().filter((entry) => entry.name.startsWith('operator_')), []);
-});
+manifest(
+  'TOOL_NAMES (help and "did you mean" without loading the tools) are the names of TOOLS, in order; no operator call is an agent tool',
+  () => {
+    assert.equal(
+      [...TOOL_NAMES],
+      TOOLS.map((tool) => tool.name),
+    );
+    assert.equal(
+      OPERATOR_TOOLS.filter((tool) => !tool.name.startsWith('operator_')),
+      [],
+    );
+    assert.equal(
+      toToolManifest().filter((entry) => entry.name.startsWith('operator_')),
+      [],
+    );
+  },
+);
 
 registry.run();
 manifest.run();

@@ -25,8 +25,19 @@ status('counts every task by status and lists active ones first by priority, ter
   const { call, urgent, working } = await mixedTree();
   const result = await call<Status>('svc_status', {});
   assert.is(result.total, 5);
-  assert.equal(result.byStatus, { backlog: 2, ready: 1, 'in-progress': 1, blocked: 0, done: 0, deadletter: 0, cancelled: 1 });
-  assert.equal(result.tasks.map((t) => t.title), ['Urgent', 'Ready for dev', 'Lead works', 'Low backlog']);
+  assert.equal(result.byStatus, {
+    backlog: 2,
+    ready: 1,
+    'in-progress': 1,
+    blocked: 0,
+    done: 0,
+    deadletter: 0,
+    cancelled: 1,
+  });
+  assert.equal(
+    result.tasks.map((t) => t.title),
+    ['Urgent', 'Ready for dev', 'Lead works', 'Low backlog'],
+  );
   assert.equal(result.tasks[0], { id: urgent, title: 'Urgent', status: 'backlog' });
   assert.equal(result.tasks[2], { id: working, title: 'Lead works', status: 'in-progress', agent: 'lead' });
 });
@@ -37,11 +48,26 @@ status('filters by status (terminal ones listed when asked for) and by agent', a
   assert.equal([cancelled.total, cancelled.tasks], [1, [{ id: gone, title: 'Gone', status: 'cancelled' }]]);
   const dev = await call<Status>('svc_status', { agent: 'dev' });
   assert.is(dev.total, 1);
-  assert.equal(dev.tasks.map((t) => t.agent), ['dev']);
+  assert.equal(
+    dev.tasks.map((t) => t.agent),
+    ['dev'],
+  );
   assert.is(dev.byStatus.ready, 1);
-  assert.equal(dev.byStatus, { backlog: 0, ready: 1, 'in-progress': 0, blocked: 0, done: 0, deadletter: 0, cancelled: 0 });
+  assert.equal(dev.byStatus, {
+    backlog: 0,
+    ready: 1,
+    'in-progress': 0,
+    blocked: 0,
+    done: 0,
+    deadletter: 0,
+    cancelled: 0,
+  });
   const backlog = await call<Status>('svc_status', { status: 'backlog' });
-  assert.equal([backlog.total, backlog.byStatus], [2, { backlog: 2, ready: 0, 'in-progress': 0, blocked: 0, done: 0, deadletter: 0, cancelled: 0 }], 'the status filter filters byStatus the same way');
+  assert.equal(
+    [backlog.total, backlog.byStatus],
+    [2, { backlog: 2, ready: 0, 'in-progress': 0, blocked: 0, done: 0, deadletter: 0, cancelled: 0 }],
+    'the status filter filters byStatus the same way',
+  );
 });
 
 status('limit caps the listing but not the counts; compact lists {id, status} only', async () => {
@@ -69,7 +95,10 @@ status('without an index, counts done tasks from file names without reading them
   await store.create({ title: 'Open', createdBy: 'test' });
   const result = await call<Status>('svc_status', {});
   assert.equal([result.total, result.byStatus.done, result.byStatus.backlog], [2, 1, 1]);
-  assert.equal(result.tasks.map((t) => t.title), ['Open']);
+  assert.equal(
+    result.tasks.map((t) => t.title),
+    ['Open'],
+  );
 });
 
 status('refuses a negative or fractional limit', async () => {

@@ -21,7 +21,15 @@ board.after.each(async () => {
 
 /** The status column of each card on the page (a card shown twice is listed twice). */
 function columnsOf(page: Page): Promise<Array<[string, string]>> {
-  return page.$$eval('[data-card]', (cards) => cards.map((card) => [card.getAttribute('data-card')!, card.closest('[data-column]')!.getAttribute('data-column')!] as [string, string]));
+  return page.$$eval('[data-card]', (cards) =>
+    cards.map(
+      (card) =>
+        [card.getAttribute('data-card')!, card.closest('[data-column]')!.getAttribute('data-column')!] as [
+          string,
+          string,
+        ],
+    ),
+  );
 }
 
 async function inColumn(page: Page, id: string, status: string): Promise<boolean> {
@@ -29,29 +37,32 @@ async function inColumn(page: Page, id: string, status: string): Promise<boolean
   return cards.length === 1 && cards[0]![1] === status;
 }
 
-board('the board lists tasks in their columns; a hand move into ready moves the card live, and a local agent takes it to in-progress and done', async () => {
-  const root = tempRoot();
-  writeOrg(root, { agents: [{ id: 'dev', name: 'Dev', command: waitingAgent() }] });
-  const [a, b, c] = await writeTaskFiles(root, 3, (i) => (i === 3 ? 'blocked' : 'backlog'));
-  const paths = toPaths(root);
-  const { daemon, web } = await startWebDaemon(root, { schedule: true });
-  await daemon.index.watching;
-  const { page, watch, close } = await openPage(browser);
-  await page.goto(web.url);
-  assert.not.match(page.url(), /token=/, 'the token leaves the address bar');
-  await page.waitForSelector(`[data-column="backlog"] [data-card="${a}"]`);
-  assert.ok(await inColumn(page, b!, 'backlog'));
-  assert.ok(await inColumn(page, c!, 'blocked'));
-  assert.is(await page.textContent('[data-count="backlog"]'), '2');
-  const loads = watch.requests.filter((url) => /\/$|\/\?/.test(url)).length;
-  renameSync(paths.taskFile('backlog', a!), paths.taskFile('ready', a!));
-  await within(15_000, () => inColumn(page, a!, 'in-progress'), 'the card in in-progress');
-  writeFileSync(`${root}/go-${a}`, '');
-  await within(15_000, () => inColumn(page, a!, 'done'), 'the card in done');
-  assert.is(watch.requests.filter((url) => /\/$|\/\?/.test(url)).length, loads, 'no reload');
-  assert.equal(watch.errors, []);
-  await close();
-});
+board(
+  'the board lists tasks in their columns; a hand move into ready moves the card live, and a local agent takes it to in-progress and done',
+  async () => {
+    const root = tempRoot();
+    writeOrg(root, { agents: [{ id: 'dev', name: 'Dev', command: waitingAgent() }] });
+    const [a, b, c] = await writeTaskFiles(root, 3, (i) => (i === 3 ? 'blocked' : 'backlog'));
+    const paths = toPaths(root);
+    const { daemon, web } = await startWebDaemon(root, { schedule: true });
+    await daemon.index.watching;
+    const { page, watch, close } = await openPage(browser);
+    await page.goto(web.url);
+    assert.not.match(page.url(), /token=/, 'the token leaves the address bar');
+    await page.waitForSelector(`[data-column="backlog"] [data-card="${a}"]`);
+    assert.ok(await inColumn(page, b!, 'backlog'));
+    assert.ok(await inColumn(page, c!, 'blocked'));
+    assert.is(await page.textContent('[data-count="backlog"]'), '2');
+    const loads = watch.requests.filter((url) => /\/$|\/\?/.test(url)).length;
+    renameSync(paths.taskFile('backlog', a!), paths.taskFile('ready', a!));
+    await within(15_000, () => inColumn(page, a!, 'in-progress'), 'the card in in-progress');
+    writeFileSync(`${root}/go-${a}`, '');
+    await within(15_000, () => inColumn(page, a!, 'done'), 'the card in done');
+    assert.is(watch.requests.filter((url) => /\/$|\/\?/.test(url)).length, loads, 'no reload');
+    assert.equal(watch.errors, []);
+    await close();
+  },
+);
 
 board('the promote and cancel buttons move the task files', async () => {
   const root = tempRoot();
@@ -90,12 +101,21 @@ board('a daemon restart mid-session resumes the live view: no task twice, none i
   ({ daemon, web } = await startWebDaemon(root));
   await daemon.index.watching;
   await page.waitForSelector('[data-live="on"]', { timeout: 15_000 });
-  await within(15_000, async () => (await inColumn(page, ids[0]!, 'blocked')) && inColumn(page, ids[1]!, 'ready'), 'the moves made while down');
+  await within(
+    15_000,
+    async () => (await inColumn(page, ids[0]!, 'blocked')) && inColumn(page, ids[1]!, 'ready'),
+    'the moves made while down',
+  );
   renameSync(paths.taskFile('backlog', ids[2]!), paths.taskFile('ready', ids[2]!));
   await within(15_000, () => inColumn(page, ids[2]!, 'ready'), 'a move after the restart');
   const shown = await columnsOf(page);
   assert.equal(shown.map(([id]) => id).sort(), [...ids].sort(), `each task once: ${JSON.stringify(shown)}`);
-  assert.equal(Object.fromEntries(shown), { [ids[0]!]: 'blocked', [ids[1]!]: 'ready', [ids[2]!]: 'ready', [ids[3]!]: 'backlog' });
+  assert.equal(Object.fromEntries(shown), {
+    [ids[0]!]: 'blocked',
+    [ids[1]!]: 'ready',
+    [ids[2]!]: 'ready',
+    [ids[3]!]: 'backlog',
+  });
   await close();
 });
 
@@ -110,7 +130,11 @@ board('done shows the latest 50 with more; filters narrow the board and stay in 
   assert.is(await page.textContent('[data-count="done"]'), '60');
   assert.is(await page.locator('[data-column="done"] [data-card]').count(), 50);
   await page.click('[data-more="done"]');
-  await within(15_000, async () => (await page.locator('[data-column="done"] [data-card]').count()) === 60, 'all 60 after more');
+  await within(
+    15_000,
+    async () => (await page.locator('[data-column="done"] [data-card]').count()) === 60,
+    'all 60 after more',
+  );
   await page.fill('input[name="text"]', 'Task 61');
   await within(15_000, async () => (await page.locator('[data-card]').count()) === 1, 'one card left');
   await within(15_000, () => /\?text=Task\+61$/.test(page.url()), 'the filter in the URL');
@@ -122,14 +146,19 @@ board('done shows the latest 50 with more; filters narrow the board and stay in 
 
 board('the agents page shows each agent with its active run and the scheduler plan', async () => {
   const root = tempRoot();
-  writeOrg(root, { agents: [{ id: 'dev', name: 'Dev', command: waitingAgent() }, { id: 'idle', name: 'Idle', command: waitingAgent() }] });
+  writeOrg(root, {
+    agents: [
+      { id: 'dev', name: 'Dev', command: waitingAgent() },
+      { id: 'idle', name: 'Idle', command: waitingAgent() },
+    ],
+  });
   const [a] = await writeTaskFiles(root, 1, () => 'ready');
   const { web } = await startWebDaemon(root, { schedule: true });
   const { page, close } = await openPage(browser);
   await page.goto(web.url.replace('/?', '/agents?'));
   await page.waitForSelector('[data-agent="idle"]');
   await page.waitForSelector(`[data-agent="dev"] a[href="/task/${a}"]`, { timeout: 15_000 });
-  assert.match(await page.textContent('[data-mode]') ?? '', /\w/);
+  assert.match((await page.textContent('[data-mode]')) ?? '', /\w/);
   writeFileSync(`${root}/go-${a}`, '');
   await page.waitForSelector(`[data-agent="dev"] a[href="/task/${a}"]`, { state: 'detached', timeout: 15_000 });
   await close();

@@ -36,7 +36,13 @@ export const BOARD_STATUSES: readonly Status[] = ['backlog', 'ready', 'in-progre
  */
 export function toBoardColumns(rows: readonly ListRow[], now = new Date()): BoardColumn[] {
   const done = new Set(rows.filter((row) => row.status === 'done').map((row) => row.id));
-  return COLUMNS.map((column) => ({ ...column, tasks: sortColumn(column.status, rows.filter((row) => row.status === column.status)).map((row) => toCard(row, done, now)) }))
+  return COLUMNS.map((column) => ({
+    ...column,
+    tasks: sortColumn(
+      column.status,
+      rows.filter((row) => row.status === column.status),
+    ).map((row) => toCard(row, done, now)),
+  }))
     .filter((column) => column.always || column.tasks.length > 0)
     .map(({ status, title, tasks }) => ({ status, title, tasks }));
 }
@@ -47,9 +53,15 @@ export function toBoardColumns(rows: readonly ListRow[], now = new Date()): Boar
  * `svc task show -007` resolves, and a last line says so.
  */
 export function renderBoard(columns: readonly BoardColumn[], options: { width: number; paint: Paint }): string[] {
-  const shown = columns.map((column) => ({ ...column, cards: column.status === 'done' ? column.tasks.slice(0, DONE_SHOWN) : column.tasks }));
+  const shown = columns.map((column) => ({
+    ...column,
+    cards: column.status === 'done' ? column.tasks.slice(0, DONE_SHOWN) : column.tasks,
+  }));
   const ids = toDisplayIds(shown.flatMap((column) => column.cards.map((card) => card.id)));
-  const least = Math.max(MIN_COLUMN, ...shown.flatMap((column) => column.cards.map((card) => ids.show(card.id).length)));
+  const least = Math.max(
+    MIN_COLUMN,
+    ...shown.flatMap((column) => column.cards.map((card) => ids.show(card.id).length)),
+  );
   const fits = (n: number) => Math.min(MAX_COLUMN, Math.floor((options.width - GAP.length * (n - 1)) / n));
   let across = Math.max(1, shown.length);
   while (across > 1 && fits(across) < least) across--;
@@ -57,9 +69,17 @@ export function renderBoard(columns: readonly BoardColumn[], options: { width: n
   const lines: string[] = [];
   for (let start = 0; start < shown.length; start += across) {
     if (start) lines.push('');
-    const band = shown.slice(start, start + across).map((column) => toCells(column, { width, show: ids.show, paint: options.paint }));
+    const band = shown
+      .slice(start, start + across)
+      .map((column) => toCells(column, { width, show: ids.show, paint: options.paint }));
     const height = Math.max(...band.map((cells) => cells.length));
-    for (let row = 0; row < height; row++) lines.push(band.map((cells) => fit(cells[row] ?? [], width)).join(GAP).trimEnd());
+    for (let row = 0; row < height; row++)
+      lines.push(
+        band
+          .map((cells) => fit(cells[row] ?? [], width))
+          .join(GAP)
+          .trimEnd(),
+      );
   }
   if (ids.legend) lines.push('', options.paint.dim(ids.legend));
   return lines;
@@ -86,9 +106,18 @@ type Segment = [text: string, style?: (text: string) => string];
 
 function toCard(row: ListRow, done: Set<string>, now: Date): BoardCard {
   const waitsOn = row.status === 'ready' ? row.dependsOn.filter((id) => !done.has(id)) : [];
-  const backingOff = row.status === 'ready' && row.nextAttemptAt !== undefined && Date.parse(row.nextAttemptAt) > now.getTime();
+  const backingOff =
+    row.status === 'ready' && row.nextAttemptAt !== undefined && Date.parse(row.nextAttemptAt) > now.getTime();
   const leasedBy = row.status === 'in-progress' ? (row.leasedBy ?? null) : null;
-  return { id: row.id, title: row.title, priority: row.priority, agent: row.agent, leasedBy, waitsOn, ...(backingOff ? { nextAttemptAt: row.nextAttemptAt! } : {}) };
+  return {
+    id: row.id,
+    title: row.title,
+    priority: row.priority,
+    agent: row.agent,
+    leasedBy,
+    waitsOn,
+    ...(backingOff ? { nextAttemptAt: row.nextAttemptAt! } : {}),
+  };
 }
 
 function sortColumn(status: Status, rows: ListRow[]): ListRow[] {
@@ -98,13 +127,24 @@ function sortColumn(status: Status, rows: ListRow[]): ListRow[] {
   });
 }
 
-function toCells(column: BoardColumn & { cards: readonly BoardCard[] }, options: { width: number; show: (id: string) => string; paint: Paint }): Segment[][] {
+function toCells(
+  column: BoardColumn & { cards: readonly BoardCard[] },
+  options: { width: number; show: (id: string) => string; paint: Paint },
+): Segment[][] {
   const { cards } = column;
   const { show, paint } = options;
   const colour = (text: string) => paint.bold(paint.status(column.status, text));
-  const cells: Segment[][] = [[[`${column.title} (${column.tasks.length})`, colour]], [['-'.repeat(options.width), paint.dim]]];
+  const cells: Segment[][] = [
+    [[`${column.title} (${column.tasks.length})`, colour]],
+    [['-'.repeat(options.width), paint.dim]],
+  ];
   for (const card of cards) {
-    cells.push([[show(card.id)], ...(card.priority === 'normal' ? [] : [[` [${card.priority}]`, (text: string) => paint.priority(card.priority, text)] as Segment])]);
+    cells.push([
+      [show(card.id)],
+      ...(card.priority === 'normal'
+        ? []
+        : [[` [${card.priority}]`, (text: string) => paint.priority(card.priority, text)] as Segment]),
+    ]);
     cells.push([[`  ${toTerminalText(card.title)}`]]);
     if (card.agent) cells.push([[`  @${toTerminalText(card.agent)}`, paint.dim]]);
     if (card.leasedBy) cells.push([[`  via ${toTerminalText(card.leasedBy)}`, paint.dim]]);
@@ -140,5 +180,8 @@ function toDisplayIds(ids: readonly string[]): { show: (id: string) => string; l
     return match && match[1] === date ? `-${match[2]}` : id;
   };
   const example = parsed[0]![0];
-  return { show: short, legend: `ids without their date: ${short(example)} is ${example} (svc task show ${short(example)})` };
+  return {
+    show: short,
+    legend: `ids without their date: ${short(example)} is ${example} (svc task show ${short(example)})`,
+  };
 }

@@ -20,7 +20,10 @@ export const WATCH_POLL_MS = 1000;
  * screen in place; piped, each changed frame is printed after a blank line (with `--json`, one JSON
  * object a line).
  */
-export async function watchBoard(ctx: Context, options: { json: boolean; toJson: (columns: BoardColumn[], listing: Listing) => unknown }): Promise<void> {
+export async function watchBoard(
+  ctx: Context,
+  options: { json: boolean; toJson: (columns: BoardColumn[], listing: Listing) => unknown },
+): Promise<void> {
   const { signal, dispose } = onInterrupt();
   const terminal = ctx.io.tty === true && !options.json;
   let last: string | null = null;
@@ -32,10 +35,17 @@ export async function watchBoard(ctx: Context, options: { json: boolean; toJson:
       if (signal.aborted) break;
       const listing = await listRows(ctx, BOARD_STATUSES);
       const columns = toBoardColumns(listing.rows);
-      const frame = options.json ? JSON.stringify(options.toJson(columns, listing)) : [...renderBoard(columns, { width: toWidth(ctx, { terminal }), paint: ctx.paint }), ...formatInvalid(listing.invalid)].join('\n');
-      if (frame !== last) draw(ctx, { frame, terminal, json: options.json, first: last === null, source: listing.source });
+      const frame = options.json
+        ? JSON.stringify(options.toJson(columns, listing))
+        : [
+            ...renderBoard(columns, { width: toWidth(ctx, { terminal }), paint: ctx.paint }),
+            ...formatInvalid(listing.invalid),
+          ].join('\n');
+      if (frame !== last)
+        draw(ctx, { frame, terminal, json: options.json, first: last === null, source: listing.source });
       last = frame;
-      if (listing.source === 'files' || version < 0) await sleep(WATCH_POLL_MS, undefined, { signal }).catch(() => undefined);
+      if (listing.source === 'files' || version < 0)
+        await sleep(WATCH_POLL_MS, undefined, { signal }).catch(() => undefined);
     }
   } finally {
     if (terminal) ctx.io.stdout(SHOW_CURSOR);
@@ -61,7 +71,11 @@ async function currentVersion(ctx: Context, after: number, signal: AbortSignal):
   const { socket } = toPaths(ctx.root);
   if (!existsSync(socket)) return -1;
   try {
-    const reply = await requestDaemon(socket, { method: ROUTES.taskChanges.method, path: taskChangesPath(after, after < 0 ? 0 : WAIT_MS) }, { timeoutMs: WAIT_MS + 10_000, signal });
+    const reply = await requestDaemon(
+      socket,
+      { method: ROUTES.taskChanges.method, path: taskChangesPath(after, after < 0 ? 0 : WAIT_MS) },
+      { timeoutMs: WAIT_MS + 10_000, signal },
+    );
     const version = (reply.body as Partial<TaskChangesResponse> | null)?.version;
     return reply.status === 200 && typeof version === 'number' ? version : -1;
   } catch {
@@ -69,11 +83,17 @@ async function currentVersion(ctx: Context, after: number, signal: AbortSignal):
   }
 }
 
-function draw(ctx: Context, options: { frame: string; terminal: boolean; json: boolean; first: boolean; source: Listing['source'] }): void {
+function draw(
+  ctx: Context,
+  options: { frame: string; terminal: boolean; json: boolean; first: boolean; source: Listing['source'] },
+): void {
   const { frame, terminal } = options;
   if (options.json) return ctx.io.stdout(`${frame}\n`);
   const time = new Date().toTimeString().slice(0, 8);
-  const from = options.source === 'daemon' ? "the daemon's index, redrawn as tasks move" : `the files, read every ${WATCH_POLL_MS / 1000} s (no daemon)`;
+  const from =
+    options.source === 'daemon'
+      ? "the daemon's index, redrawn as tasks move"
+      : `the files, read every ${WATCH_POLL_MS / 1000} s (no daemon)`;
   const header = ctx.paint.dim(`svc board --watch, ${time}, from ${from}; Ctrl-C stops`);
   const lines = [header, '', ...frame.split('\n')];
   if (terminal) return ctx.io.stdout(`${HOME}${lines.map((line) => `${line}${CLEAR_LINE}`).join('\n')}\n${CLEAR_DOWN}`);

@@ -1,7 +1,14 @@
 import type { CAC } from 'cac';
 import { SvcError } from '../../core/errors.js';
 import { svcBinPath } from '../../core/package-root.js';
-import { probeDaemon, spawnDetached, terminate, waitForExit, waitForHealthy, type DaemonProbe } from '../../daemon/control.js';
+import {
+  probeDaemon,
+  spawnDetached,
+  terminate,
+  waitForExit,
+  waitForHealthy,
+  type DaemonProbe,
+} from '../../daemon/control.js';
 import { readPid } from '../../daemon/instance/pid.js';
 import { HEALTH_PORT_ROUTES, ROUTES, toRouteLabel } from '../../net/protocol/routes.js';
 import type { ConfigReport } from '../../net/protocol/status.js';
@@ -18,31 +25,73 @@ const HEALTH = toRouteLabel(HEALTH_PORT_ROUTES.health);
 
 /** Registers the `svc daemon` commands. */
 export function registerDaemon(cli: CAC, ctx: Context): void {
-  cli.command('run', 'Run the daemon in the foreground (what the service unit runs)').option('--port <n>', `Also serve ${HEALTH} on 127.0.0.1:<n> (else aof.daemon.healthPort)`)
+  cli
+    .command('run', 'Run the daemon in the foreground (what the service unit runs)')
+    .option('--port <n>', `Also serve ${HEALTH} on 127.0.0.1:<n> (else aof.daemon.healthPort)`)
     .action((opts: { port?: unknown }) => runDaemon(ctx, opts.port === undefined ? undefined : toPort(opts.port)));
-  cli.command('start', 'Start the daemon (through the supervisor when installed, else detached)').action(() => startDaemonProcess(ctx));
-  cli.command('status', 'Show whether the daemon runs, its version, pid, uptime, mode, plugins and whether its org chart loaded').option('--json', `Print the ${ROUTES.status.path} body as JSON`)
+  cli
+    .command('start', 'Start the daemon (through the supervisor when installed, else detached)')
+    .action(() => startDaemonProcess(ctx));
+  cli
+    .command(
+      'status',
+      'Show whether the daemon runs, its version, pid, uptime, mode, plugins and whether its org chart loaded',
+    )
+    .option('--json', `Print the ${ROUTES.status.path} body as JSON`)
     .option('--port <n>', `Also query ${HEALTH} on 127.0.0.1:<n> (the health port)`)
-    .action((opts: { json?: boolean; port?: unknown }) => printDaemonStatus(ctx, { json: opts.json === true, port: opts.port === undefined ? undefined : toPort(opts.port) }));
-  cli.command('watchdog', 'Watch the daemon\'s health and restart it when it fails (aof.daemon.watchdog)').option('--port <n>', `Check ${HEALTH} on 127.0.0.1:<n> instead of the socket`)
-    .action(async (opts: { port?: unknown }) => (await import('./watchdog.js')).runWatchdog(ctx, { port: opts.port, service: serviceOptions(ctx), bin: svcBinPath() }));
-  cli.command('stop', 'Stop the daemon gracefully (SIGTERM, through the supervisor when installed)').option('--force', 'Bypass the supervisor: SIGTERM to the pid').action((opts: { force?: boolean }) => stopDaemonProcess(ctx, { force: opts.force === true }));
+    .action((opts: { json?: boolean; port?: unknown }) =>
+      printDaemonStatus(ctx, {
+        json: opts.json === true,
+        port: opts.port === undefined ? undefined : toPort(opts.port),
+      }),
+    );
+  cli
+    .command('watchdog', "Watch the daemon's health and restart it when it fails (aof.daemon.watchdog)")
+    .option('--port <n>', `Check ${HEALTH} on 127.0.0.1:<n> instead of the socket`)
+    .action(async (opts: { port?: unknown }) =>
+      (await import('./watchdog.js')).runWatchdog(ctx, {
+        port: opts.port,
+        service: serviceOptions(ctx),
+        bin: svcBinPath(),
+      }),
+    );
+  cli
+    .command('stop', 'Stop the daemon gracefully (SIGTERM, through the supervisor when installed)')
+    .option('--force', 'Bypass the supervisor: SIGTERM to the pid')
+    .action((opts: { force?: boolean }) => stopDaemonProcess(ctx, { force: opts.force === true }));
   cli.command('install', 'Write the user service (systemd or launchd), load and start it').action(() => install(ctx));
   cli.command('uninstall', 'Stop the daemon and remove the user service').action(() => uninstall(ctx));
 }
 
 /** `svc daemon run`: the daemon serves the agent tools and the command line's own calls. */
 async function runDaemon(ctx: Context, healthPort: number | undefined): Promise<void> {
-  const [{ startDaemon }, { TOOLS }, { APPROVAL_TOOLS }, { OPERATOR_TOOLS }, { startWebBoard }] = await Promise.all([import('../../daemon/daemon.js'), import('../../tools/index.js'), import('../../tools/approval.js'), import('../../tools/operator.js'), import('../../web/server.js')]);
+  const [{ startDaemon }, { TOOLS }, { APPROVAL_TOOLS }, { OPERATOR_TOOLS }, { startWebBoard }] = await Promise.all([
+    import('../../daemon/daemon.js'),
+    import('../../tools/index.js'),
+    import('../../tools/approval.js'),
+    import('../../tools/operator.js'),
+    import('../../web/server.js'),
+  ]);
   const fault = toFault(ctx.io.env.SVC_TEST_CRASH_AT);
   const daemon = await startDaemon({
-    root: ctx.root, tools: [...TOOLS, ...APPROVAL_TOOLS, ...OPERATOR_TOOLS], web: startWebBoard, stderr: (text) => ctx.io.stderr(text), handleSignals: true, env: ctx.io.env,
-    ...(healthPort === undefined ? {} : { healthPort }), ...(fault ? { fault } : {}),
+    root: ctx.root,
+    tools: [...TOOLS, ...APPROVAL_TOOLS, ...OPERATOR_TOOLS],
+    web: startWebBoard,
+    stderr: (text) => ctx.io.stderr(text),
+    handleSignals: true,
+    env: ctx.io.env,
+    ...(healthPort === undefined ? {} : { healthPort }),
+    ...(fault ? { fault } : {}),
   });
   ctx.print(`svc daemon running (pid ${daemon.pid}) on ${daemon.paths.socket}; log: ${daemon.paths.daemonLog}`);
   await daemon.closed;
   const lost = daemon.lost();
-  if (lost) throw new SvcError('unavailable', `svc daemon (pid ${daemon.pid}) stopped: ${lost}.`, 'Start it again with `svc daemon start` (it re-creates data/).');
+  if (lost)
+    throw new SvcError(
+      'unavailable',
+      `svc daemon (pid ${daemon.pid}) stopped: ${lost}.`,
+      'Start it again with `svc daemon start` (it re-creates data/).',
+    );
 }
 
 /**
@@ -53,14 +102,21 @@ export async function startDaemonProcess(ctx: Context): Promise<boolean> {
   const paths = toPaths(ctx.root);
   const probe = await probeDaemon(paths);
   if (probe.state === 'running' || probe.state === 'busy') {
-    ctx.print(`svc daemon is already running (pid ${probe.pid ?? '?'})${probe.state === 'busy' ? `, and busy: ${probe.reason}` : ''}.`);
+    ctx.print(
+      `svc daemon is already running (pid ${probe.pid ?? '?'})${probe.state === 'busy' ? `, and busy: ${probe.reason}` : ''}.`,
+    );
     return false;
   }
   if (probe.state === 'unhealthy') return alreadyThere(ctx, paths, probe);
   if (probe.state === 'stopping' && probe.pid !== null) await waitForExit(probe.pid, STOP_TIMEOUT_MS);
   let exited = () => null as string | null;
   if (!(await controlService(serviceOptions(ctx), 'start'))) {
-    const child = spawnDetached({ node: process.execPath, args: [...DAEMON_NODE_FLAGS, svcBinPath(), 'daemon', 'run'], env: { ...ctx.io.env, SVC_HOME: paths.root }, logFile: paths.daemonLog });
+    const child = spawnDetached({
+      node: process.execPath,
+      args: [...DAEMON_NODE_FLAGS, svcBinPath(), 'daemon', 'run'],
+      env: { ...ctx.io.env, SVC_HOME: paths.root },
+      logFile: paths.daemonLog,
+    });
     exited = child.exited;
   }
   const up = await waitForHealthy(paths, START_TIMEOUT_MS, exited);
@@ -70,7 +126,9 @@ export async function startDaemonProcess(ctx: Context): Promise<boolean> {
   const config = await waitForConfig(paths);
   if (config && config.orgChart === 'invalid') {
     formatConfig(config).forEach((line) => ctx.print(line));
-    ctx.io.stderr('hint: fix org/org-chart.yaml (svc org validate lists every problem); the daemon reloads it when the file changes.\n');
+    ctx.io.stderr(
+      'hint: fix org/org-chart.yaml (svc org validate lists every problem); the daemon reloads it when the file changes.\n',
+    );
   }
   return true;
 }
@@ -119,7 +177,9 @@ async function alreadyThere(ctx: Context, paths: Paths, probe: DaemonProbe): Pro
 /** A note when the pid file names a process that is not this root's daemon (a stale file, a recycled pid): it is left alone. */
 function strayPidFile(paths: Paths): string {
   const pid = readPid(paths);
-  return pid === null ? '' : ` (${paths.pidFile} names pid ${pid}, which is not an svc daemon of this root: it was not signalled; the next start removes the file)`;
+  return pid === null
+    ? ''
+    : ` (${paths.pidFile} names pid ${pid}, which is not an svc daemon of this root: it was not signalled; the next start removes the file)`;
 }
 
 /**
@@ -131,9 +191,18 @@ export async function stopDaemonProcess(ctx: Context, { force }: { force: boolea
   const probe = await probeDaemon(paths);
   const pid = probe.pid;
   if (pid === null) return void ctx.print(`svc daemon is not running.${strayPidFile(paths)}`);
-  const how = !force && (await controlService(serviceOptions(ctx), 'stop')) ? 'through the supervisor' : terminate(pid) ? 'SIGTERM' : 'already gone';
+  const how =
+    !force && (await controlService(serviceOptions(ctx), 'stop'))
+      ? 'through the supervisor'
+      : terminate(pid)
+        ? 'SIGTERM'
+        : 'already gone';
   if (!(await waitForExit(pid, STOP_TIMEOUT_MS))) {
-    throw new SvcError('unavailable', `svc daemon (pid ${pid}) did not stop within ${STOP_TIMEOUT_MS / 1000} s after ${how}.`, `See ${paths.daemonLog}; as a last resort: kill -9 ${pid}.`);
+    throw new SvcError(
+      'unavailable',
+      `svc daemon (pid ${pid}) did not stop within ${STOP_TIMEOUT_MS / 1000} s after ${how}.`,
+      `See ${paths.daemonLog}; as a last resort: kill -9 ${pid}.`,
+    );
   }
   ctx.print(`svc daemon stopped (pid ${pid}, ${how}).`);
 }

@@ -20,15 +20,23 @@ export async function install(ctx: Context): Promise<void> {
   const watchdog = toDaemonSettings(await loadOrg(ctx.root)).watchdog.enabled;
   const report = await installService({ ...serviceOptions(ctx), watchdog });
   ctx.print(`${report.changed ? 'Wrote' : 'Unchanged:'} ${report.file}`);
-  if (report.watchdog) ctx.print(report.watchdog.installed ? `${report.watchdog.changed ? 'Wrote' : 'Unchanged:'} ${report.watchdog.file} (the watchdog: aof.daemon.watchdog.enabled)` : `Removed ${report.watchdog.file} (aof.daemon.watchdog.enabled is false)`);
+  if (report.watchdog)
+    ctx.print(
+      report.watchdog.installed
+        ? `${report.watchdog.changed ? 'Wrote' : 'Unchanged:'} ${report.watchdog.file} (the watchdog: aof.daemon.watchdog.enabled)`
+        : `Removed ${report.watchdog.file} (aof.daemon.watchdog.enabled is false)`,
+    );
   if (!report.supervised) {
     ctx.print(`Not loaded: ${report.why}.`);
     ctx.print('Start the daemon with `svc daemon start` (it runs detached; `svc daemon stop` stops it).');
-    if (report.watchdog?.installed) ctx.print('Run the watchdog with `svc daemon watchdog` (it runs in the foreground).');
+    if (report.watchdog?.installed)
+      ctx.print('Run the watchdog with `svc daemon watchdog` (it runs in the foreground).');
     return;
   }
   const up = await waitForHealthy(paths, START_TIMEOUT_MS);
-  ctx.print(`Loaded ${report.kind === 'systemd' ? 'with systemctl --user' : 'with launchctl'}; svc daemon running (pid ${up.pid}).`);
+  ctx.print(
+    `Loaded ${report.kind === 'systemd' ? 'with systemctl --user' : 'with launchctl'}; svc daemon running (pid ${up.pid}).`,
+  );
 }
 
 /** `svc daemon uninstall`: removes the user service and stops the daemon. */
@@ -38,7 +46,11 @@ export async function uninstall(ctx: Context): Promise<void> {
   const report = await uninstallService(options);
   const pid = (await probeDaemon(paths)).pid;
   if (pid !== null && terminate(pid) && !(await waitForExit(pid, STOP_TIMEOUT_MS))) {
-    throw new SvcError('unavailable', `svc daemon (pid ${pid}) did not stop within ${STOP_TIMEOUT_MS / 1000} s.`, `See ${paths.daemonLog}.`);
+    throw new SvcError(
+      'unavailable',
+      `svc daemon (pid ${pid}) did not stop within ${STOP_TIMEOUT_MS / 1000} s.`,
+      `See ${paths.daemonLog}.`,
+    );
   }
   if (pid !== null) ctx.print(`Stopped svc daemon (pid ${pid}).`);
   if (report.watchdog?.changed) ctx.print(`Removed ${report.watchdog.file}`);

@@ -27,16 +27,34 @@ export async function runWatchdog(ctx: Context, options: WatchdogCommandOptions)
   const port = flagPort ?? settings.healthPort;
   const { pollIntervalMs, restartPolicy } = settings.watchdog;
   const watchdog = startWatchdog({
-    root: paths.root, pollIntervalMs, maxRestarts: restartPolicy.maxRestarts, windowMs: restartPolicy.windowMs, port,
+    root: paths.root,
+    pollIntervalMs,
+    maxRestarts: restartPolicy.maxRestarts,
+    windowMs: restartPolicy.windowMs,
+    port,
     alert: (text) => ctx.io.stderr(text),
-    restart: () => restartDaemon({
-      paths, service: options.service,
-      // a port given on the command line is passed on, so a daemon started here opens it
-      command: { node: process.execPath, args: [...DAEMON_NODE_FLAGS, options.bin, 'daemon', 'run', ...(flagPort === undefined ? [] : ['--port', String(flagPort)])], env: { ...ctx.io.env, SVC_HOME: paths.root } },
-    }),
+    restart: () =>
+      restartDaemon({
+        paths,
+        service: options.service,
+        // a port given on the command line is passed on, so a daemon started here opens it
+        command: {
+          node: process.execPath,
+          args: [
+            ...DAEMON_NODE_FLAGS,
+            options.bin,
+            'daemon',
+            'run',
+            ...(flagPort === undefined ? [] : ['--port', String(flagPort)]),
+          ],
+          env: { ...ctx.io.env, SVC_HOME: paths.root },
+        },
+      }),
   });
   const via = port === undefined ? `${paths.socket} (${ROUTES.healthz.path})` : healthUrl('127.0.0.1', port);
-  ctx.print(`svc watchdog (pid ${process.pid}) checks ${via} every ${formatMs(pollIntervalMs)}; at most ${restartPolicy.maxRestarts} restarts within ${formatMs(restartPolicy.windowMs)}; log: ${paths.watchdogLog}`);
+  ctx.print(
+    `svc watchdog (pid ${process.pid}) checks ${via} every ${formatMs(pollIntervalMs)}; at most ${restartPolicy.maxRestarts} restarts within ${formatMs(restartPolicy.windowMs)}; log: ${paths.watchdogLog}`,
+  );
   const stop = () => void watchdog.close();
   process.once('SIGTERM', stop);
   process.once('SIGINT', stop);

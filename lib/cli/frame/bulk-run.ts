@@ -8,7 +8,9 @@ import { operate } from './operate.js';
 import { operateBatch, type BatchOutcome } from './operate-batch.js';
 
 /** One id's outcome in a bulk command (`--json` prints the list). */
-export type BulkOutcome = { id: string; ok: true; move: MoveResult } | { id: string; ok: false; error: ReturnType<SvcError['toJSON']>['error'] };
+export type BulkOutcome =
+  | { id: string; ok: true; move: MoveResult }
+  | { id: string; ok: false; error: ReturnType<SvcError['toJSON']>['error'] };
 
 /** The call of one id: the tool (the same for every id) and its params. */
 export type Call = (id: string) => [tool: string, params: Record<string, unknown>];
@@ -42,22 +44,38 @@ export interface BulkRun {
   done: (outcome: BulkOutcome) => void;
 }
 
-export async function runBulk(ctx: Context, ids: readonly string[], { base, call, stopped, done }: BulkRun): Promise<void> {
+export async function runBulk(
+  ctx: Context,
+  ids: readonly string[],
+  { base, call, stopped, done }: BulkRun,
+): Promise<void> {
   const one = (n: number) => runOne({ ...ctx, requestId: `${base}.${n + 1}` }, ids[n]!, call);
-  if (!existsSync(toPaths(ctx.root).socket)) return runWindowed(ids.length, { size: 1, width: BULK_WINDOW }, { run: async (n) => [await one(n)], stopped, done });
+  if (!existsSync(toPaths(ctx.root).socket))
+    return runWindowed(
+      ids.length,
+      { size: 1, width: BULK_WINDOW },
+      { run: async (n) => [await one(n)], stopped, done },
+    );
   let batching = true;
   const batch = async (start: number, end: number): Promise<BulkOutcome[]> => {
-    const calls = ids.slice(start, end).map((id, i) => ({ params: call(id)[1], requestId: `${base}.${start + i + 1}` }));
+    const calls = ids
+      .slice(start, end)
+      .map((id, i) => ({ params: call(id)[1], requestId: `${base}.${start + i + 1}` }));
     // A request id the daemon would refuse fails each of its calls on its own, as without batches.
     const batchable = batching && calls.every((one) => isRequestId(one.requestId));
     const answers = batchable ? await operateBatch(ctx, call(ids[start]!)[0], calls) : undefined;
     if (batchable && !answers) batching = false;
     const outcomes: BulkOutcome[] = [];
     const each = async (i: number) => [toBulkOutcome(ids[start + i]!, answers?.[i]) ?? (await one(start + i))];
-    await runWindowed(end - start, { size: 1, width: BULK_WINDOW / window.width }, { run: each, stopped: () => false, done: (outcome) => void outcomes.push(outcome) });
+    await runWindowed(
+      end - start,
+      { size: 1, width: BULK_WINDOW / window.width },
+      { run: each, stopped: () => false, done: (outcome) => void outcomes.push(outcome) },
+    );
     return outcomes;
   };
-  const window = ids.length >= LARGE_RUN ? { size: LARGE_BATCH, width: LARGE_WINDOW } : { size: BATCH_SIZE, width: BATCH_WINDOW };
+  const window =
+    ids.length >= LARGE_RUN ? { size: LARGE_BATCH, width: LARGE_WINDOW } : { size: BATCH_SIZE, width: BATCH_WINDOW };
   return runWindowed(ids.length, window, { run: batch, stopped, done });
 }
 
@@ -67,7 +85,11 @@ export async function runBulk(ctx: Context, ids: readonly string[], { base, call
  * Runs `count` items in chunks of `size`, `width` chunks at a time, and hands each result to `done`
  * in order as soon as those before it are in. Once `stopped()`, no chunk is started.
  */
-async function runWindowed<T>(count: number, chunks: { size: number; width: number }, { run, stopped, done }: WindowedRun<T>): Promise<void> {
+async function runWindowed<T>(
+  count: number,
+  chunks: { size: number; width: number },
+  { run, stopped, done }: WindowedRun<T>,
+): Promise<void> {
   const results = new Map<number, T[]>();
   let next = 0;
   let reported = 0;
@@ -112,5 +134,7 @@ function isRequestId(value: string): boolean {
 /** A batch's answer for one id, or undefined when the call is to be made on its own. */
 function toBulkOutcome(id: string, answer: BatchOutcome): BulkOutcome | undefined {
   if (answer === undefined) return undefined;
-  return answer.ok ? { id, ok: true, move: answer.result as MoveResult } : { id, ok: false, error: answer.error.toJSON().error };
+  return answer.ok
+    ? { id, ok: true, move: answer.result as MoveResult }
+    : { id, ok: false, error: answer.error.toJSON().error };
 }

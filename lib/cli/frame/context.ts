@@ -61,7 +61,11 @@ export function createContext(io: Io): Context {
     root,
     store: () => {
       if (!storeModule) throw new Error('svc: the store module was not loaded (call loadStore first)');
-      return (store ??= storeModule.createStore({ root, spoolEvents: true, onEventError: (err, _pending, spooledTo) => io.stderr(toEventWarning(err, spooledTo)) }));
+      return (store ??= storeModule.createStore({
+        root,
+        spoolEvents: true,
+        onEventError: (err, _pending, spooledTo) => io.stderr(toEventWarning(err, spooledTo)),
+      }));
     },
     paint: createPaint({ enabled: io.color === true }),
     columns: io.columns ?? (Number(io.env.COLUMNS) || DEFAULT_COLUMNS),

@@ -22,19 +22,29 @@ function formatCommand(cli: CAC, command: Command): string {
   const sections = [`Usage: ${cli.name} ${command.usageText ?? command.rawName}`, `${summary}.`];
   if (more.length) sections.push(more.join('\n'));
   const options = [...command.options, ...cli.globalCommand.options];
-  sections.push(`Options:\n${formatRows(options.map((option) => [option.rawName, option.description + (option.config.default === undefined ? '' : ` (default: ${String(option.config.default)})`)]))}`);
-  if (command.examples.length) sections.push(`Examples:\n${command.examples.map((example) => `  ${typeof example === 'function' ? example(cli.name) : example}`).join('\n')}`);
+  sections.push(
+    `Options:\n${formatRows(options.map((option) => [option.rawName, option.description + (option.config.default === undefined ? '' : ` (default: ${String(option.config.default)})`)]))}`,
+  );
+  if (command.examples.length)
+    sections.push(
+      `Examples:\n${command.examples.map((example) => `  ${typeof example === 'function' ? example(cli.name) : example}`).join('\n')}`,
+    );
   return `${sections.join('\n\n')}\n`;
 }
 
 function formatGroup(cli: CAC, extra: readonly { name: string; summary: string }[]): string {
   const commands = cli.commands.filter((command) => command.name !== '' && !command.name.startsWith('['));
-  const rows = [...commands.map((command) => [command.rawName, toSummary(command.description)] as [string, string]), ...extra.map((group) => [`${group.name} ...`, group.summary] as [string, string])];
-  return [
-    `Usage: ${cli.name} <command> [options]`,
-    `Commands:\n${formatRows(rows)}`,
-    `Run \`${cli.name} <command> --help\` for what a command does, the values it accepts and its options.`,
-  ].join('\n\n') + '\n';
+  const rows = [
+    ...commands.map((command) => [command.rawName, toSummary(command.description)] as [string, string]),
+    ...extra.map((group) => [`${group.name} ...`, group.summary] as [string, string]),
+  ];
+  return (
+    [
+      `Usage: ${cli.name} <command> [options]`,
+      `Commands:\n${formatRows(rows)}`,
+      `Run \`${cli.name} <command> --help\` for what a command does, the values it accepts and its options.`,
+    ].join('\n\n') + '\n'
+  );
 }
 
 function formatRows(rows: readonly [string, string][]): string {

@@ -24,21 +24,39 @@ export type BatchOutcome = { ok: true; result: unknown } | { ok: false; error: S
  * Undefined when no daemon takes the batch (none runs, it is stopping, or it is older than the
  * route): each call is then made on its own (`operate`).
  */
-export async function operateBatch(ctx: Context, tool: string, calls: readonly BatchCall[]): Promise<BatchOutcome[] | undefined> {
+export async function operateBatch(
+  ctx: Context,
+  tool: string,
+  calls: readonly BatchCall[],
+): Promise<BatchOutcome[] | undefined> {
   const { socket } = toPaths(ctx.root);
   if (!existsSync(socket)) return undefined;
   let reply: { status: number; body: unknown };
   try {
-    reply = await requestDaemon(socket, { ...ROUTES.toolBatch, body: { tool, batch: calls } }, { timeoutMs: toTimeoutMs(ctx.io.env), headers: toSessionHeader(ctx) });
+    reply = await requestDaemon(
+      socket,
+      { ...ROUTES.toolBatch, body: { tool, batch: calls } },
+      { timeoutMs: toTimeoutMs(ctx.io.env), headers: toSessionHeader(ctx) },
+    );
   } catch (err) {
     const cause = (err as { cause?: { code?: string } }).cause?.code ?? '';
     if (isSvcError(err, 'unavailable') && NOT_REACHED.has(cause)) return undefined;
-    const error = isSvcError(err, 'unavailable') && cause !== 'EACCES' ? toUnknownOutcome(err, ctx.requestBase ?? calls[0]!.requestId) : toSvcError(err);
+    const error =
+      isSvcError(err, 'unavailable') && cause !== 'EACCES'
+        ? toUnknownOutcome(err, ctx.requestBase ?? calls[0]!.requestId)
+        : toSvcError(err);
     return calls.map(() => ({ ok: false, error }));
   }
   const body = reply.body as { ok?: boolean; results?: unknown; error?: { code?: string } } | null;
-  if (reply.status === 200 && body?.ok === true && Array.isArray(body.results) && body.results.length === calls.length) {
-    return (body.results as { status: number; ok?: boolean; result?: unknown; error?: { code?: string } }[]).map((answer) => toOutcome(tool, answer));
+  if (
+    reply.status === 200 &&
+    body?.ok === true &&
+    Array.isArray(body.results) &&
+    body.results.length === calls.length
+  ) {
+    return (body.results as { status: number; ok?: boolean; result?: unknown; error?: { code?: string } }[]).map(
+      (answer) => toOutcome(tool, answer),
+    );
   }
   if (reply.status === 503 || (reply.status === 404 && body?.error?.code === 'not_found')) return undefined;
   const error = toDaemonError(reply.status, reply.body);
@@ -48,8 +66,12 @@ export async function operateBatch(ctx: Context, tool: string, calls: readonly B
 // --- internal ---
 
 /** A call's answer as `operate` takes the answer of its own request. */
-function toOutcome(tool: string, answer: { status: number; ok?: boolean; result?: unknown; error?: { code?: string } }): BatchOutcome {
+function toOutcome(
+  tool: string,
+  answer: { status: number; ok?: boolean; result?: unknown; error?: { code?: string } },
+): BatchOutcome {
   if (answer.status === 200 && answer.ok === true) return { ok: true, result: answer.result };
-  if (answer.status === 503 || (answer.error?.code === 'unknown_tool' && tool.startsWith('operator_'))) return undefined;
+  if (answer.status === 503 || (answer.error?.code === 'unknown_tool' && tool.startsWith('operator_')))
+    return undefined;
   return { ok: false, error: toDaemonError(answer.status, answer) };
 }

@@ -45,7 +45,8 @@ export async function operateWith<T>(ctx: Context, { tool, params }: ToolCall, l
   }
   const [tools, { invokeTool }] = await Promise.all([local(), import('../../tools/registry.js'), loadStore()]);
   // No daemon: this process tells whether it is part of a run recorded in data/runs/ (asked by the operator's decisions only).
-  const runCaller = async () => (await import('../../adapters/run-of.js')).findRecordedRunOf(process.pid, toPaths(ctx.root).runs);
+  const runCaller = async () =>
+    (await import('../../adapters/run-of.js')).findRecordedRunOf(process.pid, toPaths(ctx.root).runs);
   const run = () => invokeTool(tools, { tool, params }, { store: ctx.store(), runCaller });
   if (requestId === undefined || ctx.requestId === undefined) return (await run()) as T;
   return (await runOnce(ctx, { key: requestId, tool, params }, run)) as T;
@@ -62,27 +63,45 @@ export async function operateRead<T>(ctx: Context, call: ToolCall, read: () => P
 /** Causes of a failed request that mean nothing reached a daemon (so running the call here is safe). */
 export const NOT_REACHED = new Set(['ENOENT', 'ECONNREFUSED', 'ENOTSOCK']);
 
-async function invokeRemote(ctx: Context, { tool, params }: ToolCall, requestId: string | undefined): Promise<{ answered: true; result: unknown; replayed: boolean } | { answered: false }> {
+async function invokeRemote(
+  ctx: Context,
+  { tool, params }: ToolCall,
+  requestId: string | undefined,
+): Promise<{ answered: true; result: unknown; replayed: boolean } | { answered: false }> {
   const { socket } = toPaths(ctx.root);
   if (!existsSync(socket)) return { answered: false };
   let reply: { status: number; body: unknown; headers: Record<string, string | string[] | undefined> };
   try {
-    const headers: Record<string, string> = { ...(requestId === undefined ? {} : { [REQUEST_ID_HEADER]: requestId }), ...toSessionHeader(ctx) };
-    reply = await requestDaemon(socket, { ...ROUTES.toolInvoke, body: { tool, params } }, { timeoutMs: toTimeoutMs(ctx.io.env), headers });
+    const headers: Record<string, string> = {
+      ...(requestId === undefined ? {} : { [REQUEST_ID_HEADER]: requestId }),
+      ...toSessionHeader(ctx),
+    };
+    reply = await requestDaemon(
+      socket,
+      { ...ROUTES.toolInvoke, body: { tool, params } },
+      { timeoutMs: toTimeoutMs(ctx.io.env), headers },
+    );
   } catch (err) {
     const cause = (err as { cause?: { code?: string } }).cause?.code ?? '';
     if (isSvcError(err, 'unavailable') && NOT_REACHED.has(cause)) return { answered: false };
-    if (requestId !== undefined && isSvcError(err, 'unavailable') && cause !== 'EACCES') throw toUnknownOutcome(err, ctx.requestBase ?? requestId);
+    if (requestId !== undefined && isSvcError(err, 'unavailable') && cause !== 'EACCES')
+      throw toUnknownOutcome(err, ctx.requestBase ?? requestId);
     throw err;
   }
   const body = reply.body as { ok?: boolean; result?: unknown; error?: { code?: string } } | null;
-  if (reply.status === 200 && body?.ok === true) return { answered: true, result: body.result, replayed: reply.headers['idempotent-replayed'] === 'true' };
-  if (reply.status === 503 || (body?.error?.code === 'unknown_tool' && tool.startsWith('operator_'))) return { answered: false };
+  if (reply.status === 200 && body?.ok === true)
+    return { answered: true, result: body.result, replayed: reply.headers['idempotent-replayed'] === 'true' };
+  if (reply.status === 503 || (body?.error?.code === 'unknown_tool' && tool.startsWith('operator_')))
+    return { answered: false };
   throw toDaemonError(reply.status, reply.body);
 }
 
 /** Runs a change in this process under its request id: once, and a rerun gets the first answer (of this process or a daemon). */
-async function runOnce(ctx: Context, call: { key: string; tool: string; params: unknown }, run: () => Promise<unknown>): Promise<unknown> {
+async function runOnce(
+  ctx: Context,
+  call: { key: string; tool: string; params: unknown },
+  run: () => Promise<unknown>,
+): Promise<unknown> {
   const { answerOnce } = await import('../../store/records/request-memory.js');
   const answer = await answerOnce(ctx.root, call, {
     act: async () => {
@@ -111,7 +130,10 @@ export function toUnknownOutcome(err: SvcError, requestId: string): SvcError {
   return new SvcError(
     'unavailable',
     `${err.message.replace(/\.$/, '')}: the daemon may or may not have applied this; run the same command again with \`--request-id ${requestId}\` to find out safely.`,
-    { hint: 'The rerun returns the original result when the change was applied, and applies it once when it was not. `svc daemon status` tells whether the daemon answers.', cause: err },
+    {
+      hint: 'The rerun returns the original result when the change was applied, and applies it once when it was not. `svc daemon status` tells whether the daemon answers.',
+      cause: err,
+    },
   );
 }
 

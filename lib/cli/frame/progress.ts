@@ -40,7 +40,9 @@ export function startProgress(ctx: Context, options: { what: string; total: numb
       if (!shown || (drawn && now - drawnAt < REDRAW_MS && done < options.total)) return;
       drawnAt = now;
       drawn = true;
-      ctx.io.stderr(`\r\x1b[2K${options.what}: ${done.toLocaleString('en-US')} / ${options.total.toLocaleString('en-US')}`);
+      ctx.io.stderr(
+        `\r\x1b[2K${options.what}: ${done.toLocaleString('en-US')} / ${options.total.toLocaleString('en-US')}`,
+      );
     },
     clear,
     end: clear,

@@ -33,6 +33,9 @@ export function assertRootExists(root: string, { group, command, args }: Invocat
   if (existsSync(root)) return;
   const creates = Object.hasOwn(CREATES, group) ? CREATES[group]! : [];
   if (typeof creates === 'function' ? creates(args) : creates.includes(command)) return;
-  throw new SvcError('not_found', `The svc root ${root} does not exist (it is SVC_HOME, default ~/.svc): there is nothing to read or change there.`,
-    'Point SVC_HOME at an existing root, or create this one: `svc quickstart` (a sample workspace), `svc daemon start` or `svc task create <title>`.');
+  throw new SvcError(
+    'not_found',
+    `The svc root ${root} does not exist (it is SVC_HOME, default ~/.svc): there is nothing to read or change there.`,
+    'Point SVC_HOME at an existing root, or create this one: `svc quickstart` (a sample workspace), `svc daemon start` or `svc task create <title>`.',
+  );
 }

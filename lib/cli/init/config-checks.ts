@@ -27,7 +27,9 @@ export function findWrongTypes(config: Record<string, unknown>): string[] {
  * recolour or rewrite the terminal wherever the id is shown), escaped for the message.
  */
 export function findHostileIds(config: Record<string, unknown>): string[] {
-  return readRoster(config).ids.filter((id) => toTerminalText(id) !== id).map((id) => `"${toTerminalText(id)}"`);
+  return readRoster(config)
+    .ids.filter((id) => toTerminalText(id) !== id)
+    .map((id) => `"${toTerminalText(id)}"`);
 }
 
 // --- internal ---
@@ -35,12 +37,25 @@ export function findHostileIds(config: Record<string, unknown>): string[] {
 const SVC_ENTRY = ['plugins', 'entries', PLUGIN_ID];
 
 const FIXED: Array<[string[], SectionType]> = [
-  [['plugins'], 'an object'], [['plugins', 'load'], 'an object'], [['plugins', 'load', 'paths'], 'an array'],
-  [['plugins', 'entries'], 'an object'], [SVC_ENTRY, 'an object'], [[...SVC_ENTRY, 'config'], 'an object'], [[...SVC_ENTRY, 'hooks'], 'an object'],
-  [[...SVC_ENTRY, 'config', 'modules'], 'an object'], [[...SVC_ENTRY, 'config', 'modules', 'memory'], 'an object'],
-  [['gateway'], 'an object'], [['gateway', 'tools'], 'an object'], [['gateway', 'tools', 'allow'], 'an array'],
-  [['agents'], 'an object'], [['agents', 'entries'], 'an object'], [['agents', 'defaults'], 'an object'], [['agents', 'defaults', 'systemAgent'], 'an object'],
-  [['mcp'], 'an object'], [['mcp', 'servers'], 'an object'], [['mcp', 'servers', MCP_SERVER], 'an object'],
+  [['plugins'], 'an object'],
+  [['plugins', 'load'], 'an object'],
+  [['plugins', 'load', 'paths'], 'an array'],
+  [['plugins', 'entries'], 'an object'],
+  [SVC_ENTRY, 'an object'],
+  [[...SVC_ENTRY, 'config'], 'an object'],
+  [[...SVC_ENTRY, 'hooks'], 'an object'],
+  [[...SVC_ENTRY, 'config', 'modules'], 'an object'],
+  [[...SVC_ENTRY, 'config', 'modules', 'memory'], 'an object'],
+  [['gateway'], 'an object'],
+  [['gateway', 'tools'], 'an object'],
+  [['gateway', 'tools', 'allow'], 'an array'],
+  [['agents'], 'an object'],
+  [['agents', 'entries'], 'an object'],
+  [['agents', 'defaults'], 'an object'],
+  [['agents', 'defaults', 'systemAgent'], 'an object'],
+  [['mcp'], 'an object'],
+  [['mcp', 'servers'], 'an object'],
+  [['mcp', 'servers', MCP_SERVER], 'an object'],
 ];
 
 /** The fixed sections, and each agent entry with its `subagents.allowAgents`. */
@@ -50,7 +65,11 @@ function toSections(config: Record<string, unknown>): Array<[string[], SectionTy
   if (typeOf(entries) === 'an object') {
     for (const id of Object.keys(entries as object)) {
       const at = ['agents', 'entries', id];
-      sections.push([at, 'an object'], [[...at, 'subagents'], 'an object'], [[...at, 'subagents', 'allowAgents'], 'an array']);
+      sections.push(
+        [at, 'an object'],
+        [[...at, 'subagents'], 'an object'],
+        [[...at, 'subagents', 'allowAgents'], 'an array'],
+      );
     }
   }
   return sections;
@@ -64,6 +83,7 @@ function typeOf(value: unknown): string {
 function describe(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'an array';
-  if (typeof value === 'string') return `a string (${JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value)})`;
+  if (typeof value === 'string')
+    return `a string (${JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value)})`;
   return typeof value === 'object' ? 'an object' : `a ${typeof value} (${String(value)})`;
 }

@@ -45,17 +45,35 @@ export const MAX_CONFIG_BYTES = 4 * 1024 * 1024;
  */
 export async function readGatewayConfig(path: string): Promise<GatewayConfigFile> {
   const original = await readConfigText(path, 'the gateway config');
-  if (original === null) throw new SvcError('not_found', `No gateway config at ${path}.`, 'Set up the gateway first (`openclaw setup`), or pass the config with `svc init --config <path>` or OPENCLAW_CONFIG_PATH.');
+  if (original === null)
+    throw new SvcError(
+      'not_found',
+      `No gateway config at ${path}.`,
+      'Set up the gateway first (`openclaw setup`), or pass the config with `svc init --config <path>` or OPENCLAW_CONFIG_PATH.',
+    );
   const doc = parseJson5(original, path);
   if (doc.value === null || typeof doc.value !== 'object' || Array.isArray(doc.value)) {
-    throw new SvcError('validation_error', `${path}: the gateway config is not an object.`, 'The file must hold one JSON5 object ({ ... }); nothing was changed.');
+    throw new SvcError(
+      'validation_error',
+      `${path}: the gateway config is not an object.`,
+      'The file must hold one JSON5 object ({ ... }); nothing was changed.',
+    );
   }
-  return { path, original, config: doc.value as Record<string, unknown>, hasComments: doc.hasComments, isPlainJson: doc.isPlainJson };
+  return {
+    path,
+    original,
+    config: doc.value as Record<string, unknown>,
+    hasComments: doc.hasComments,
+    isPlainJson: doc.isPlainJson,
+  };
 }
 
 /** Copies `path` to `<path>.<stamp>.bak` (never over an existing file) and returns the copy's path. */
 export async function backupFile(path: string, now: Date): Promise<string> {
-  const stamp = now.toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
+  const stamp = now
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d+Z$/, 'Z');
   for (let n = 0; ; n++) {
     const backup = `${path}.${stamp}${n ? `-${n}` : ''}.bak`;
     try {
@@ -80,7 +98,10 @@ export async function readConfigText(path: string, what: string): Promise<string
     if (err instanceof SvcError) throw err;
     const code = (err as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') return null;
-    throw new SvcError('unavailable', `${path}: ${what} cannot be read (${code ?? (err as Error).message}).`, { hint: `Check that ${what} is a readable file; nothing was written.`, cause: err });
+    throw new SvcError('unavailable', `${path}: ${what} cannot be read (${code ?? (err as Error).message}).`, {
+      hint: `Check that ${what} is a readable file; nothing was written.`,
+      cause: err,
+    });
   }
 }
 

@@ -18,19 +18,30 @@ export const pluginStep: Step = {
     const paths = stringsAt(config, 'plugins', 'load', 'paths');
     const loaded = paths.some((path) => resolve(expandHome(path, state.env)) === packageRoot);
     if (!loaded) changes.push(`plugins.load.paths += ${packageRoot}`);
-    const stale = paths.filter((path) => resolve(expandHome(path, state.env)) !== packageRoot && isSvcPlugin(resolve(expandHome(path, state.env))));
-    if (stale.length) changes.push(`plugins.load.paths -= ${stale.join(', ')} (another copy of svc: one plugin id, one path)`);
+    const stale = paths.filter(
+      (path) =>
+        resolve(expandHome(path, state.env)) !== packageRoot && isSvcPlugin(resolve(expandHome(path, state.env))),
+    );
+    if (stale.length)
+      changes.push(`plugins.load.paths -= ${stale.join(', ')} (another copy of svc: one plugin id, one path)`);
     const entry = valueAt(config, 'plugins', 'entries', PLUGIN_ID);
     if (valueAt(entry, 'enabled') !== true) changes.push(`plugins.entries.${PLUGIN_ID}.enabled = true`);
-    if (valueAt(entry, 'config', 'dryRun') !== false) changes.push(`plugins.entries.${PLUGIN_ID}.config.dryRun = false`);
-    if (valueAt(entry, 'config', 'dataDir') !== root) changes.push(`plugins.entries.${PLUGIN_ID}.config.dataDir = ${root}`);
-    if (valueAt(entry, 'hooks', 'allowConversationAccess') !== true) changes.push(`plugins.entries.${PLUGIN_ID}.hooks.allowConversationAccess = true (for agent_end)`);
+    if (valueAt(entry, 'config', 'dryRun') !== false)
+      changes.push(`plugins.entries.${PLUGIN_ID}.config.dryRun = false`);
+    if (valueAt(entry, 'config', 'dataDir') !== root)
+      changes.push(`plugins.entries.${PLUGIN_ID}.config.dataDir = ${root}`);
+    if (valueAt(entry, 'hooks', 'allowConversationAccess') !== true)
+      changes.push(`plugins.entries.${PLUGIN_ID}.hooks.allowConversationAccess = true (for agent_end)`);
     const notes = pluginNotes(config);
     if (!changes.length) return { kind: 'already', notes };
     return {
-      kind: 'change', changes, notes,
+      kind: 'change',
+      changes,
+      notes,
       apply: () => {
-        const kept = ((valueAt(config, 'plugins', 'load', 'paths') as unknown[] | undefined) ?? []).filter((path) => !stale.includes(path as string));
+        const kept = ((valueAt(config, 'plugins', 'load', 'paths') as unknown[] | undefined) ?? []).filter(
+          (path) => !stale.includes(path as string),
+        );
         objectAt(config, 'plugins', 'load').paths = loaded ? kept : [...kept, packageRoot];
         const node = objectAt(config, 'plugins', 'entries', PLUGIN_ID);
         node.enabled = true;
@@ -51,21 +62,33 @@ export const allowStep: Step = {
     const needsPluginAllow = Array.isArray(pluginAllow) && !pluginAllow.includes(PLUGIN_ID);
     if (needsPluginAllow) changes.push(`plugins.allow += ${PLUGIN_ID}`);
     const needsSpawn = !stringsAt(config, 'gateway', 'tools', 'allow').includes('sessions_spawn');
-    if (needsSpawn) changes.push('gateway.tools.allow += sessions_spawn (standalone mode spawns through /tools/invoke)');
+    if (needsSpawn)
+      changes.push('gateway.tools.allow += sessions_spawn (standalone mode spawns through /tools/invoke)');
     const requester = toRequester(config);
     const roster = readRoster(config).ids;
     const targets = toGatewayAgentIds(state.org).filter((id) => roster.includes(id));
     const allowed = requester ? stringsAt(findEntry(config, requester), 'subagents', 'allowAgents') : [];
     const missing = allowed.includes('*') ? [] : targets.filter((id) => !allowed.includes(id));
     if (requester && missing.length) changes.push(`agent ${requester}: subagents.allowAgents += ${missing.join(', ')}`);
-    const notes = requester ? [] : [`no agent to give subagents.allowAgents (no \`main\`, no agents.defaults.systemAgent): set it on the agent that calls sessions_spawn`];
+    const notes = requester
+      ? []
+      : [
+          `no agent to give subagents.allowAgents (no \`main\`, no agents.defaults.systemAgent): set it on the agent that calls sessions_spawn`,
+        ];
     if (!changes.length) return { kind: 'already', notes };
     return {
-      kind: 'change', changes, notes,
+      kind: 'change',
+      changes,
+      notes,
       apply: () => {
         if (needsPluginAllow) objectAt(config, 'plugins').allow = [...pluginAllow, PLUGIN_ID];
-        if (needsSpawn) objectAt(config, 'gateway', 'tools').allow = [...stringsAt(config, 'gateway', 'tools', 'allow'), 'sessions_spawn'];
-        if (requester && missing.length) objectAt(findEntry(config, requester, true)!, 'subagents').allowAgents = [...allowed, ...missing];
+        if (needsSpawn)
+          objectAt(config, 'gateway', 'tools').allow = [
+            ...stringsAt(config, 'gateway', 'tools', 'allow'),
+            'sessions_spawn',
+          ];
+        if (requester && missing.length)
+          objectAt(findEntry(config, requester, true)!, 'subagents').allowAgents = [...allowed, ...missing];
       },
     };
   },
@@ -76,16 +99,29 @@ export const memoryStep: Step = {
   name: 'memory',
   async plan(state): Promise<Plan> {
     const memoryConfig = valueAt(state.config, 'plugins', 'entries', PLUGIN_ID, 'config', 'memory');
-    if (valueAt(state.config, 'plugins', 'entries', PLUGIN_ID, 'config', 'modules', 'memory', 'enabled') === true && memoryConfig) return { kind: 'already' };
-    if (!state.ask) return { kind: 'skip', why: 'the memory module stays disabled; run `svc init` on a terminal to configure it' };
-    if (!/^y/i.test(await state.ask('Enable the memory module (embeddings for memory search)? [y/N]', 'n'))) return { kind: 'skip', why: 'declined; the memory module stays disabled' };
+    if (
+      valueAt(state.config, 'plugins', 'entries', PLUGIN_ID, 'config', 'modules', 'memory', 'enabled') === true &&
+      memoryConfig
+    )
+      return { kind: 'already' };
+    if (!state.ask)
+      return { kind: 'skip', why: 'the memory module stays disabled; run `svc init` on a terminal to configure it' };
+    if (!/^y/i.test(await state.ask('Enable the memory module (embeddings for memory search)? [y/N]', 'n')))
+      return { kind: 'skip', why: 'declined; the memory module stays disabled' };
     const provider = await state.ask('  embedding provider [openai]', 'openai');
     const model = await state.ask('  embedding model [text-embedding-3-small]', 'text-embedding-3-small');
     const apiKey = await state.ask('  API key (or ${ENV_VAR}) [${OPENAI_API_KEY}]', '${OPENAI_API_KEY}');
-    const memory = { embedding: { provider, model, apiKey }, search: { hybridEnabled: true, vectorWeight: 0.7, bm25Weight: 0.3, maxResults: 10 } };
+    const memory = {
+      embedding: { provider, model, apiKey },
+      search: { hybridEnabled: true, vectorWeight: 0.7, bm25Weight: 0.3, maxResults: 10 },
+    };
     return {
-      kind: 'change', asked: true,
-      changes: [`plugins.entries.${PLUGIN_ID}.config.modules.memory.enabled = true`, `plugins.entries.${PLUGIN_ID}.config.memory = ${provider} ${model}, hybrid search`],
+      kind: 'change',
+      asked: true,
+      changes: [
+        `plugins.entries.${PLUGIN_ID}.config.modules.memory.enabled = true`,
+        `plugins.entries.${PLUGIN_ID}.config.memory = ${provider} ${model}, hybrid search`,
+      ],
       apply: () => {
         const node = objectAt(state.config, 'plugins', 'entries', PLUGIN_ID, 'config');
         objectAt(node, 'modules', 'memory').enabled = true;
@@ -108,7 +144,9 @@ function isSvcPlugin(dir: string): boolean {
 
 function pluginNotes(config: Record<string, unknown>): string[] {
   const notes: string[] = [];
-  if (valueAt(config, 'plugins', 'enabled') === false) notes.push('plugins.enabled is false: the gateway loads no plugin until it is true');
-  if (stringsAt(config, 'plugins', 'deny').includes(PLUGIN_ID)) notes.push(`plugins.deny lists ${PLUGIN_ID}: deny wins; remove it there`);
+  if (valueAt(config, 'plugins', 'enabled') === false)
+    notes.push('plugins.enabled is false: the gateway loads no plugin until it is true');
+  if (stringsAt(config, 'plugins', 'deny').includes(PLUGIN_ID))
+    notes.push(`plugins.deny lists ${PLUGIN_ID}: deny wins; remove it there`);
   return notes;
 }

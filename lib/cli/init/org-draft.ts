@@ -23,7 +23,15 @@ export interface OrgDraft {
 /** Reads the org chart for editing; a missing one becomes an empty chart (`schemaVersion: 1`). */
 export async function readOrgDraft(file: string): Promise<OrgDraft> {
   const original = await readConfigText(file, 'the org chart');
-  if (original === null) return { file, exists: false, original, raw: { schemaVersion: 1, agents: [] }, chart: validateOrg({ schemaVersion: 1 }, file), changed: false };
+  if (original === null)
+    return {
+      file,
+      exists: false,
+      original,
+      raw: { schemaVersion: 1, agents: [] },
+      chart: validateOrg({ schemaVersion: 1 }, file),
+      changed: false,
+    };
   try {
     const raw = parseYaml(original, file);
     const chart = validateOrg(raw, file);
@@ -38,7 +46,9 @@ export async function readOrgDraft(file: string): Promise<OrgDraft> {
 /** The ids of the org chart's agents that work through the gateway (no local `command`). */
 export function toGatewayAgentIds(draft: OrgDraft): string[] {
   const agents = Array.isArray(draft.raw.agents) ? (draft.raw.agents as Array<Record<string, unknown>>) : [];
-  return agents.filter((agent) => typeof agent.id === 'string' && agent.command === undefined).map((agent) => agent.id as string);
+  return agents
+    .filter((agent) => typeof agent.id === 'string' && agent.command === undefined)
+    .map((agent) => agent.id as string);
 }
 
 /** The ids of every agent in the org chart draft. */
@@ -50,7 +60,10 @@ export function toOrgAgentIds(draft: OrgDraft): string[] {
 /** Appends agents to the draft's `agents` list. */
 export function addOrgAgents(draft: OrgDraft, agents: Array<{ id: string; name: string }>): void {
   const list = Array.isArray(draft.raw.agents) ? (draft.raw.agents as unknown[]) : [];
-  draft.raw = { ...draft.raw, agents: [...list, ...agents.map((agent) => ({ id: agent.id, name: agent.name, active: true }))] };
+  draft.raw = {
+    ...draft.raw,
+    agents: [...list, ...agents.map((agent) => ({ id: agent.id, name: agent.name, active: true }))],
+  };
   draft.changed = true;
 }
 

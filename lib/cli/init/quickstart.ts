@@ -13,7 +13,11 @@ const AGENT = templatePath('quickstart', 'agent.mjs');
 
 /** Registers `svc quickstart`: a sample workspace whose tasks flow to done with no gateway. */
 export function registerQuickstart(cli: CAC, ctx: Context): void {
-  cli.command('quickstart', 'Create a sample workspace (two local agents), start the daemon and watch tasks flow to done')
+  cli
+    .command(
+      'quickstart',
+      'Create a sample workspace (two local agents), start the daemon and watch tasks flow to done',
+    )
     .option('--keep-running', 'Leave the daemon running afterwards')
     .option('--timeout <seconds>', 'Give up after this long (a positive number of seconds)', { default: 120 })
     .action(async (opts: { keepRunning?: boolean; timeout?: unknown }) => {
@@ -28,7 +32,8 @@ export function registerQuickstart(cli: CAC, ctx: Context): void {
       } finally {
         if (started && !opts.keepRunning) await stopDaemonProcess(ctx, { force: false });
       }
-      if (opts.keepRunning || !started) ctx.print('The daemon is still running: `svc board`, `svc daemon status`, `svc daemon stop`.');
+      if (opts.keepRunning || !started)
+        ctx.print('The daemon is still running: `svc board`, `svc daemon status`, `svc daemon stop`.');
     });
 }
 
@@ -38,7 +43,11 @@ export function registerQuickstart(cli: CAC, ctx: Context): void {
 function toTimeout(value: unknown): number {
   const seconds = typeof value === 'number' ? value : Number(String(value ?? '').trim() || NaN);
   if (Number.isFinite(seconds) && seconds > 0 && seconds <= 86_400) return seconds;
-  throw new SvcError('validation_error', `--timeout must be a number of seconds between 0 and 86400; got ${JSON.stringify(value)}.`, 'For example: svc quickstart --timeout 300');
+  throw new SvcError(
+    'validation_error',
+    `--timeout must be a number of seconds between 0 and 86400; got ${JSON.stringify(value)}.`,
+    'For example: svc quickstart --timeout 300',
+  );
 }
 
 /**
@@ -47,9 +56,14 @@ function toTimeout(value: unknown): number {
  */
 function writeWorkspace(ctx: Context, store: Store): void {
   const { orgChart, workflows } = store.paths;
-  const chart = readFileSync(templatePath('quickstart', 'org-chart.yaml'), 'utf8').replaceAll('{{NODE}}', process.execPath).replaceAll('{{AGENT}}', AGENT);
+  const chart = readFileSync(templatePath('quickstart', 'org-chart.yaml'), 'utf8')
+    .replaceAll('{{NODE}}', process.execPath)
+    .replaceAll('{{AGENT}}', AGENT);
   const workflow = readFileSync(templatePath('workflows', 'implement-review.yaml'), 'utf8');
-  const files: [string, string][] = [[orgChart, chart], [`${workflows}/implement-review.yaml`, workflow]];
+  const files: [string, string][] = [
+    [orgChart, chart],
+    [`${workflows}/implement-review.yaml`, workflow],
+  ];
   for (const [file, text] of files) assertSampleOrAbsent(file, text);
   mkdirSync(workflows, { recursive: true });
   for (const [file, text] of files) writeFileSync(file, text);
@@ -80,33 +94,57 @@ function quoteLine(line: string | undefined): string {
 async function createSampleTasks(store: Store): Promise<string[]> {
   const gate = { workflow: 'implement-review', current: 'implement', history: [] };
   const gated = (title: string, priority: 'normal' | 'high' | 'critical') =>
-    store.create({ title, priority, status: 'ready', routing: { workflow: 'implement-review' }, gate, createdBy: 'quickstart', body: `${title}, then have it reviewed.` });
+    store.create({
+      title,
+      priority,
+      status: 'ready',
+      routing: { workflow: 'implement-review' },
+      gate,
+      createdBy: 'quickstart',
+      body: `${title}, then have it reviewed.`,
+    });
   const parse = await gated('Parse the config file', 'high');
   const cli = await gated('Add a --verbose flag', 'normal');
   const hotfix = await gated('Fix the crash on empty input', 'critical');
   const docs = await store.create({
-    title: 'Document the new flag', status: 'ready', routing: { agent: 'implementer' }, dependsOn: [cli.task.id], createdBy: 'quickstart',
+    title: 'Document the new flag',
+    status: 'ready',
+    routing: { agent: 'implementer' },
+    dependsOn: [cli.task.id],
+    createdBy: 'quickstart',
     body: 'Write the docs once the flag has landed.',
   });
   return [parse, cli, hotfix, docs].map((t) => t.task.id);
 }
 
 /** Prints a line each time the counts change, then the board, until every task is done. */
-async function follow(ctx: Context, store: Store, { ids, timeoutMs }: { ids: readonly string[]; timeoutMs: number }): Promise<void> {
+async function follow(
+  ctx: Context,
+  store: Store,
+  { ids, timeoutMs }: { ids: readonly string[]; timeoutMs: number },
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   let last = '';
   for (;;) {
     const mine = await Promise.all(ids.map((id) => store.get(id))); // its own tasks only, not a scan of the tree
-    const counts = STATUSES.map((status) => [status, mine.filter((t) => t.status === status).length] as const).filter(([, n]) => n > 0);
+    const counts = STATUSES.map((status) => [status, mine.filter((t) => t.status === status).length] as const).filter(
+      ([, n]) => n > 0,
+    );
     const line = counts.map(([status, n]) => `${status} ${n}`).join(', ');
     if (line !== last) ctx.print(`  ${new Date().toISOString().slice(11, 19)}  ${(last = line)}`);
     if (mine.every((t) => t.status === 'done')) break;
     if (Date.now() > deadline) {
-      throw new SvcError('unavailable', `The sample tasks did not all finish within ${timeoutMs / 1000} s (${line}).`, `See ${store.paths.daemonLog} and ${store.paths.logs}/agents.log.`);
+      throw new SvcError(
+        'unavailable',
+        `The sample tasks did not all finish within ${timeoutMs / 1000} s (${line}).`,
+        `See ${store.paths.daemonLog} and ${store.paths.logs}/agents.log.`,
+      );
     }
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
   ctx.print('');
-  toBoardLines(ctx, (await Promise.all(ids.map((id) => store.get(id)))).map(toListRow)).forEach((text) => ctx.print(text));
+  toBoardLines(ctx, (await Promise.all(ids.map((id) => store.get(id)))).map(toListRow)).forEach((text) =>
+    ctx.print(text),
+  );
   ctx.print(`\nAll ${ids.length} tasks are done. Events: ${store.paths.events}/`);
 }

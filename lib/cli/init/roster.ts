@@ -17,7 +17,11 @@ export function readRoster(config: Record<string, unknown>): Roster {
   const entries = valueAt(config, 'agents', 'entries');
   if (isObject(entries) && Object.keys(entries).length) return { kind: 'entries', ids: Object.keys(entries) };
   const list = valueAt(config, 'agents', 'list');
-  if (Array.isArray(list) && list.length) return { kind: 'list', ids: list.flatMap((item) => (isObject(item) && typeof item.id === 'string' ? [item.id] : [])) };
+  if (Array.isArray(list) && list.length)
+    return {
+      kind: 'list',
+      ids: list.flatMap((item) => (isObject(item) && typeof item.id === 'string' ? [item.id] : [])),
+    };
   return { kind: 'implicit', ids: [IMPLICIT_AGENT] };
 }
 
@@ -29,7 +33,11 @@ export function toAgentName(config: Record<string, unknown>, id: string): string
 }
 
 /** The config object of one agent, created when `create` (an implicit roster gets its `main` entry). */
-export function findEntry(config: Record<string, unknown>, id: string, create = false): Record<string, unknown> | undefined {
+export function findEntry(
+  config: Record<string, unknown>,
+  id: string,
+  create = false,
+): Record<string, unknown> | undefined {
   const roster = readRoster(config);
   if (roster.kind === 'list') {
     const list = valueAt(config, 'agents', 'list') as unknown[];
@@ -46,11 +54,17 @@ export function findEntry(config: Record<string, unknown>, id: string, create = 
  * owner for ambient work: `agents.ownership: "explicit"` and `agents.defaults.systemAgent.agentId`
  * (the agent that was there), unless the config already settles it. Returns notes for the output.
  */
-export function addGatewayAgents(config: Record<string, unknown>, agents: Array<{ id: string; name: string }>): string[] {
+export function addGatewayAgents(
+  config: Record<string, unknown>,
+  agents: Array<{ id: string; name: string }>,
+): string[] {
   const before = readRoster(config);
   const agentsNode = objectAt(config, 'agents');
   if (before.kind === 'list') {
-    agentsNode.list = [...(agentsNode.list as unknown[]), ...agents.map((agent) => ({ id: agent.id, name: agent.name }))];
+    agentsNode.list = [
+      ...(agentsNode.list as unknown[]),
+      ...agents.map((agent) => ({ id: agent.id, name: agent.name })),
+    ];
   } else {
     const entries = objectAt(config, 'agents', 'entries');
     if (before.kind === 'implicit') entries[IMPLICIT_AGENT] ??= {};
@@ -73,8 +87,11 @@ export function needsOwnership(config: Record<string, unknown>): boolean {
 export function settleOwnership(config: Record<string, unknown>, previousIds: readonly string[]): string[] {
   if (!needsOwnership(config)) return [];
   objectAt(config, 'agents').ownership = 'explicit';
-  const notes = ['agents.ownership set to "explicit" (the gateway requires it with several agents): channel messages reach an agent through `bindings`'];
-  const owner = previousIds.length === 1 ? previousIds[0]! : previousIds.includes(IMPLICIT_AGENT) ? IMPLICIT_AGENT : undefined;
+  const notes = [
+    'agents.ownership set to "explicit" (the gateway requires it with several agents): channel messages reach an agent through `bindings`',
+  ];
+  const owner =
+    previousIds.length === 1 ? previousIds[0]! : previousIds.includes(IMPLICIT_AGENT) ? IMPLICIT_AGENT : undefined;
   if (owner && valueAt(config, 'agents', 'defaults', 'systemAgent', 'agentId') === undefined) {
     objectAt(config, 'agents', 'defaults', 'systemAgent').agentId = owner;
     notes.push(`agents.defaults.systemAgent.agentId set to ${owner} (heartbeats and other ambient work stay with it)`);

@@ -4,7 +4,14 @@ import { toTerminalText } from '../../core/text.js';
 import { findPackageRoot } from '../../core/package-root.js';
 import { ensureDir, writeDurable } from '../../fs/atomic.js';
 import { toOrgChartFile } from '../../org/files.js';
-import { backupFile, readConfigText, readGatewayConfig, toGatewayConfigPath, toGatewayStateDir, writeGatewayConfig } from './config-file.js';
+import {
+  backupFile,
+  readConfigText,
+  readGatewayConfig,
+  toGatewayConfigPath,
+  toGatewayStateDir,
+  writeGatewayConfig,
+} from './config-file.js';
 import { allowStep, memoryStep, pluginStep } from './gateway-steps.js';
 import { mcpStep } from './mcp-step.js';
 import { readOrgDraft, toOrgText, writeOrgDraft } from './org-draft.js';
@@ -13,7 +20,16 @@ import type { Ask, InitState, Step, StepResult } from './step.js';
 import { gatewayFromOrgStep, orgFromGatewayStep, skillStep, standaloneStep } from './sync-steps.js';
 
 /** The steps, in order: later ones plan against the drafts as earlier ones left them. */
-export const STEPS: readonly Step[] = [pluginStep, mcpStep, orgFromGatewayStep, gatewayFromOrgStep, allowStep, memoryStep, skillStep, standaloneStep];
+export const STEPS: readonly Step[] = [
+  pluginStep,
+  mcpStep,
+  orgFromGatewayStep,
+  gatewayFromOrgStep,
+  allowStep,
+  memoryStep,
+  skillStep,
+  standaloneStep,
+];
 
 /** How the wizard runs: apply everything (`yes`), ask on a terminal (`ask`), or only show the plan. */
 export interface InitOptions {
@@ -47,16 +63,27 @@ export async function runInit(options: InitOptions): Promise<InitReport> {
   const configFile = await readGatewayConfig(toGatewayConfigPath(options.configOption, options.env));
   const hostile = findHostileIds(configFile.config);
   if (hostile.length) {
-    throw new SvcError('validation_error', `${configFile.path}: agent ids with control characters (shown escaped): ${hostile.join(', ')}.`, 'Rename these agents in the gateway config to plain ids (letters, digits, - and _); nothing was written.');
+    throw new SvcError(
+      'validation_error',
+      `${configFile.path}: agent ids with control characters (shown escaped): ${hostile.join(', ')}.`,
+      'Rename these agents in the gateway config to plain ids (letters, digits, - and _); nothing was written.',
+    );
   }
   const wrong = options.force ? [] : findWrongTypes(configFile.config);
   if (wrong.length) {
-    throw new SvcError('validation_error', `${configFile.path}: svc init writes into these sections, which have another type:\n${wrong.map((line) => `  ${line}`).join('\n')}`, 'Fix them in the file, or run `svc init --force` to replace them (the backup keeps the old values); nothing was written.');
+    throw new SvcError(
+      'validation_error',
+      `${configFile.path}: svc init writes into these sections, which have another type:\n${wrong.map((line) => `  ${line}`).join('\n')}`,
+      'Fix them in the file, or run `svc init --force` to replace them (the backup keeps the old values); nothing was written.',
+    );
   }
   const applies = !options.dryRun && (options.yes || Boolean(options.ask));
   const state: InitState = {
-    root: options.root, packageRoot: findPackageRoot(), env: options.env,
-    config: configFile.config, org: await readOrgDraft(toOrgChartFile(options.root)),
+    root: options.root,
+    packageRoot: findPackageRoot(),
+    env: options.env,
+    config: configFile.config,
+    org: await readOrgDraft(toOrgChartFile(options.root)),
     skillFile: join(toGatewayStateDir(options.env), 'skills', 'svc', 'SKILL.md'),
     envFile: join(options.root, 'data', 'daemon.env'),
     files: new Map(),
@@ -66,7 +93,14 @@ export async function runInit(options: InitOptions): Promise<InitReport> {
   const before = JSON.stringify(configFile.config);
   const steps: StepResult[] = [];
   for (const step of STEPS) steps.push(await runStep(step, state, { applies }));
-  const report: InitReport = { config: configFile.path, orgChart: state.org.file, applied: false, steps, backups: {}, commentsDropped: false };
+  const report: InitReport = {
+    config: configFile.path,
+    orgChart: state.org.file,
+    applied: false,
+    steps,
+    backups: {},
+    commentsDropped: false,
+  };
   if (!applies) return report;
   const configChanged = JSON.stringify(configFile.config) !== before;
   if (state.org.changed) toOrgText(state.org); // an invalid result fails here, before any write
@@ -95,14 +129,20 @@ export async function runInit(options: InitOptions): Promise<InitReport> {
 async function assertUnchanged(file: string, original: string | null): Promise<void> {
   const now = await readConfigText(file, 'the file');
   if (now === original) return;
-  throw new SvcError('unavailable', `${file} changed while svc init ran; nothing was written.`, 'Run svc init again: it plans against the file as it is now.');
+  throw new SvcError(
+    'unavailable',
+    `${file} changed while svc init ran; nothing was written.`,
+    'Run svc init again: it plans against the file as it is now.',
+  );
 }
 
 async function runStep(step: Step, state: InitState, { applies }: { applies: boolean }): Promise<StepResult> {
   const plan = await step.plan(state);
   const notes = plan.notes?.length ? plan.notes : undefined;
-  if (plan.kind === 'already') return { step: step.name, status: 'already done', changes: [], ...(notes ? { notes } : {}) };
-  if (plan.kind === 'skip') return { step: step.name, status: 'skipped', changes: [], why: plan.why, ...(notes ? { notes } : {}) };
+  if (plan.kind === 'already')
+    return { step: step.name, status: 'already done', changes: [], ...(notes ? { notes } : {}) };
+  if (plan.kind === 'skip')
+    return { step: step.name, status: 'skipped', changes: [], why: plan.why, ...(notes ? { notes } : {}) };
   const result = (status: StepResult['status'], why?: string): StepResult => {
     const all = plan.notes?.length ? plan.notes : undefined;
     return { step: step.name, status, changes: plan.changes, ...(why ? { why } : {}), ...(all ? { notes: all } : {}) };
@@ -113,7 +153,10 @@ async function runStep(step: Step, state: InitState, { applies }: { applies: boo
   }
   const ask: ((question: string, fallback: string) => Promise<string>) | undefined = state.ask; // spelt out: the linter does not follow `Ask`
   if (ask && !plan.asked) {
-    const answer = await ask(`${step.name}:\n${plan.changes.map((change) => `  ${toTerminalText(change)}\n`).join('')}Apply? [y/N]`, 'n');
+    const answer = await ask(
+      `${step.name}:\n${plan.changes.map((change) => `  ${toTerminalText(change)}\n`).join('')}Apply? [y/N]`,
+      'n',
+    );
     if (!/^y/i.test(answer)) return result('skipped', 'declined');
   }
   plan.apply();

@@ -38,7 +38,13 @@ export interface InitState {
 export type Plan =
   | { kind: 'already'; notes?: string[] }
   | { kind: 'skip'; why: string; notes?: string[] }
-  | { kind: 'change'; changes: string[]; apply: () => void; notes?: string[]; /** The step asked its own questions: no further confirmation. */ asked?: boolean };
+  | {
+      kind: 'change';
+      changes: string[];
+      apply: () => void;
+      notes?: string[] /** The step asked its own questions: no further confirmation. */;
+      asked?: boolean;
+    };
 
 /** A wizard step: a name and a planner over the current drafts (earlier steps' changes included). */
 export interface Step {

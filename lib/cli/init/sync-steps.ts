@@ -18,7 +18,12 @@ export const orgFromGatewayStep: Step = {
     const notes = unsafe.length ? [`not added (ids svc cannot use): ${unsafe.join(', ')}`] : [];
     if (!agents.length) return { kind: 'already', notes };
     const where = state.org.exists ? state.org.file : `${state.org.file} (new)`;
-    return { kind: 'change', notes, changes: [`${where}: agents += ${agents.map((a) => a.id).join(', ')}`], apply: () => addOrgAgents(state.org, agents) };
+    return {
+      kind: 'change',
+      notes,
+      changes: [`${where}: agents += ${agents.map((a) => a.id).join(', ')}`],
+      apply: () => addOrgAgents(state.org, agents),
+    };
   },
 };
 
@@ -32,12 +37,18 @@ export const gatewayFromOrgStep: Step = {
     const missing = toGatewayAgentIds(state.org).filter((id) => !roster.has(id));
     const notes: string[] = [];
     if (!missing.length && needsOwnership(state.config)) {
-      return { kind: 'change', notes, changes: ['agents.ownership = "explicit" (several agents, no owner named)'], apply: () => void notes.push(...settleOwnership(state.config, [...roster])) };
+      return {
+        kind: 'change',
+        notes,
+        changes: ['agents.ownership = "explicit" (several agents, no owner named)'],
+        apply: () => void notes.push(...settleOwnership(state.config, [...roster])),
+      };
     }
     if (!missing.length) return { kind: 'already' };
     const agents = missing.map((id) => ({ id, name: String(raw.find((agent) => agent.id === id)?.name ?? id) }));
     return {
-      kind: 'change', notes,
+      kind: 'change',
+      notes,
       changes: [`agents.entries += ${missing.join(', ')} (in the org chart, not in the gateway)`],
       apply: () => void notes.push(...addGatewayAgents(state.config, agents)),
     };
@@ -52,7 +63,11 @@ export const skillStep: Step = {
     const current = await readConfigText(state.skillFile, 'the installed skill');
     if (current === content) return { kind: 'already' };
     const verb = current === null ? 'install' : 'update';
-    return { kind: 'change', changes: [`${verb} ${state.skillFile}`], apply: () => void state.files.set(state.skillFile, { content }) };
+    return {
+      kind: 'change',
+      changes: [`${verb} ${state.skillFile}`],
+      apply: () => void state.files.set(state.skillFile, { content }),
+    };
   },
 };
 
@@ -72,7 +87,9 @@ export const standaloneStep: Step = {
         applies.push(() => void state.files.set(state.envFile, { content: next, mode: 0o600 }));
       }
     } else {
-      notes.push('gateway.auth.token is not a plain string here: put the token in data/daemon.env as SVC_GATEWAY_TOKEN=... yourself');
+      notes.push(
+        'gateway.auth.token is not a plain string here: put the token in data/daemon.env as SVC_GATEWAY_TOKEN=... yourself',
+      );
     }
     if (!state.org.problem && valueAt(state.org.raw, 'aof', 'daemon', 'gatewayUrl') === undefined) {
       const url = `http://127.0.0.1:${toPort(state.config)}`;
@@ -90,7 +107,10 @@ export const standaloneStep: Step = {
 // --- internal ---
 
 function skipInvalidOrg(state: InitState): Plan {
-  return { kind: 'skip', why: `the org chart is invalid (${state.org.problem}); fix it (\`svc org validate\`) and run svc init again` };
+  return {
+    kind: 'skip',
+    why: `the org chart is invalid (${state.org.problem}); fix it (\`svc org validate\`) and run svc init again`,
+  };
 }
 
 /** The env file with `KEY=value` set: the existing line replaced, or appended; other lines kept. */

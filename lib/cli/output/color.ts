@@ -12,7 +12,8 @@ export interface Paint {
 
 /** The colours, or plain text when `enabled` is false (not a terminal, or `NO_COLOR` set). */
 export function createPaint({ enabled }: { enabled: boolean }): Paint {
-  const wrap = (codes: string | undefined, text: string) => (enabled && codes ? `\u001b[${codes}m${text}\u001b[0m` : text);
+  const wrap = (codes: string | undefined, text: string) =>
+    enabled && codes ? `\u001b[${codes}m${text}\u001b[0m` : text;
   return {
     enabled,
     status: (status, text = status) => wrap(STATUS_CODES[status], text),
@@ -23,7 +24,10 @@ export function createPaint({ enabled }: { enabled: boolean }): Paint {
 }
 
 /** Whether a stream gets colour: a terminal that has colours, and `NO_COLOR` not set (https://no-color.org). */
-export function wantsColor(stream: { isTTY?: boolean; hasColors?: () => boolean }, env: Record<string, string | undefined>): boolean {
+export function wantsColor(
+  stream: { isTTY?: boolean; hasColors?: () => boolean },
+  env: Record<string, string | undefined>,
+): boolean {
   if (env.NO_COLOR) return false;
   return stream.isTTY === true && (stream.hasColors?.() ?? true);
 }
@@ -36,7 +40,13 @@ export function stripColor(text: string): string {
 // --- internal ---
 
 const STATUS_CODES: Record<string, string> = {
-  backlog: '90', ready: '36', 'in-progress': '33', blocked: '35', done: '32', deadletter: '31', cancelled: '90',
+  backlog: '90',
+  ready: '36',
+  'in-progress': '33',
+  blocked: '35',
+  done: '32',
+  deadletter: '31',
+  cancelled: '90',
 };
 
 const PRIORITY_CODES: Record<string, string> = { critical: '1;31', high: '33', low: '2' };

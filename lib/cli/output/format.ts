@@ -7,10 +7,21 @@ import { createPaint, type Paint } from './color.js';
 /** Table of tasks: id, status, priority, agent, title; status and priority in colour when `paint` is on. */
 export function formatTaskTable(tasks: readonly ListRow[], paint: Paint = PLAIN): string[] {
   if (!tasks.length) return ['(no tasks)'];
-  const rows = tasks.map((t) => [t.id, t.status, t.priority, toCell(toTerminalText(t.agent ?? '-'), AGENT_WIDTH), toTerminalText(t.title) + toWhen(t)]);
-  const widths = [0, 1, 2, 3].map((i) => Math.max(...rows.map((r) => r[i]!.length), ['ID', 'STATUS', 'PRIORITY', 'AGENT'][i]!.length));
+  const rows = tasks.map((t) => [
+    t.id,
+    t.status,
+    t.priority,
+    toCell(toTerminalText(t.agent ?? '-'), AGENT_WIDTH),
+    toTerminalText(t.title) + toWhen(t),
+  ]);
+  const widths = [0, 1, 2, 3].map((i) =>
+    Math.max(...rows.map((r) => r[i]!.length), ['ID', 'STATUS', 'PRIORITY', 'AGENT'][i]!.length),
+  );
   const pad = (r: string[]) => r.map((cell, i) => (i < 4 ? cell.padEnd(widths[i]!) : cell));
-  const line = (r: string[]) => pad(r).map((cell, i) => (i === 1 ? paint.status(r[1]!, cell) : i === 2 ? paint.priority(r[2]!, cell) : cell)).join('  ');
+  const line = (r: string[]) =>
+    pad(r)
+      .map((cell, i) => (i === 1 ? paint.status(r[1]!, cell) : i === 2 ? paint.priority(r[2]!, cell) : cell))
+      .join('  ');
   return [pad(['ID', 'STATUS', 'PRIORITY', 'AGENT', 'TITLE']).join('  '), ...rows.map(line)];
 }
 
@@ -19,15 +30,22 @@ export const AGENT_WIDTH = 24;
 
 /** The fields of `svc task show`, one `key: value` a line, then the body; control and bidirectional characters escaped, then status and priority coloured. */
 export function formatTaskDetail(stored: StoredTask, paint: Paint = PLAIN): string[] {
-  const lines = toDetailLines(stored).map((line, i, all) => toTerminalText(line, { multiline: i === all.length - 1 && stored.body.trim() !== '' }));
+  const lines = toDetailLines(stored).map((line, i, all) =>
+    toTerminalText(line, { multiline: i === all.length - 1 && stored.body.trim() !== '' }),
+  );
   lines[2] = `status: ${paint.status(stored.status)}`;
   lines[3] = `priority: ${paint.priority(toTerminalText(stored.task.priority))}`;
   return lines;
 }
 
 /** A move as one line: `<id> <from> -> <to>`, or `<id> already <status>`. */
-export function formatMove(move: { taskId: string; from: string; to: string; transitioned: boolean }, paint: Paint = PLAIN): string {
-  return move.transitioned ? `${move.taskId} ${paint.status(move.from)} -> ${paint.status(move.to)}` : `${move.taskId} already ${paint.status(move.to)}`;
+export function formatMove(
+  move: { taskId: string; from: string; to: string; transitioned: boolean },
+  paint: Paint = PLAIN,
+): string {
+  return move.transitioned
+    ? `${move.taskId} ${paint.status(move.from)} -> ${paint.status(move.to)}`
+    : `${move.taskId} already ${paint.status(move.to)}`;
 }
 
 /** Warning lines for files that failed to parse. */
@@ -59,13 +77,25 @@ const PLAIN = createPaint({ enabled: false });
 function toDetailLines(stored: StoredTask): string[] {
   const { task } = stored;
   const lines = [
-    `id: ${task.id}`, `title: ${task.title}`, `status: ${stored.status}`, `priority: ${task.priority}`, `project: ${task.project}`,
-    `routing: ${JSON.stringify(task.routing)}`, `dependsOn: ${task.dependsOn.length ? task.dependsOn.join(', ') : '(none)'}`,
-    `createdAt: ${task.createdAt}`, `updatedAt: ${task.updatedAt}`, `lastTransitionAt: ${task.lastTransitionAt}`, `createdBy: ${task.createdBy}`,
+    `id: ${task.id}`,
+    `title: ${task.title}`,
+    `status: ${stored.status}`,
+    `priority: ${task.priority}`,
+    `project: ${task.project}`,
+    `routing: ${JSON.stringify(task.routing)}`,
+    `dependsOn: ${task.dependsOn.length ? task.dependsOn.join(', ') : '(none)'}`,
+    `createdAt: ${task.createdAt}`,
+    `updatedAt: ${task.updatedAt}`,
+    `lastTransitionAt: ${task.lastTransitionAt}`,
+    `createdBy: ${task.createdBy}`,
   ];
-  if (task.lease) lines.push(`lease: ${task.lease.agent} until ${task.lease.expiresAt} (session ${task.lease.sessionId})`);
+  if (task.lease)
+    lines.push(`lease: ${task.lease.agent} until ${task.lease.expiresAt} (session ${task.lease.sessionId})`);
   if (task.gate) lines.push(`gate: ${task.gate.workflow} / ${task.gate.current}`);
-  if (task.workspace) lines.push(`workspace: ${task.workspace.name} at ${task.workspace.path} (branch ${task.workspace.branch}, from ${task.workspace.base}, host ${task.workspace.host})`);
+  if (task.workspace)
+    lines.push(
+      `workspace: ${task.workspace.name} at ${task.workspace.path} (branch ${task.workspace.branch}, from ${task.workspace.base}, host ${task.workspace.host})`,
+    );
   if (task.parentId) lines.push(`parentId: ${task.parentId}`);
   if (task.notBefore) lines.push(`notBefore: ${task.notBefore}`);
   if (task.dueAt) lines.push(`dueAt: ${task.dueAt}${isOverdue(stored.status, task.dueAt) ? ' (OVERDUE)' : ''}`);

@@ -11,7 +11,10 @@ export function withLeaseOptions<T extends { option(name: string, description: s
 }
 
 /** The lease parameters of a call: `--agent` (default the operator), `--session`, and the command that names a lease. */
-export function toCaller(opts: Record<string, unknown>, command: string): { actor: string; sessionId?: string; command: string } {
+export function toCaller(
+  opts: Record<string, unknown>,
+  command: string,
+): { actor: string; sessionId?: string; command: string } {
   const sessionId = toText(opts.session);
   return { actor: toText(opts.agent) ?? OPERATOR, ...(sessionId ? { sessionId } : {}), command };
 }

@@ -59,14 +59,17 @@ export async function followRunLog(ctx: Context, taskId: string, run: number | u
       if (closed) return;
       if (busy) return void (again = true);
       busy = true;
-      look({ confirm }).then((over) => {
-        busy = false;
-        if (over) return finish();
-        if (again) {
-          again = false;
-          wake();
-        }
-      }, (err: unknown) => finish(err));
+      look({ confirm }).then(
+        (over) => {
+          busy = false;
+          if (over) return finish();
+          if (again) {
+            again = false;
+            wake();
+          }
+        },
+        (err: unknown) => finish(err),
+      );
     };
     const watch = watchChanges(dir, () => wake());
     const recheck = setInterval(() => wake({ confirm: true }), RECHECK_MS);
@@ -79,7 +82,12 @@ export async function followRunLog(ctx: Context, taskId: string, run: number | u
 /** Says so and returns true when no run log will come: the task is not ready or in progress, its run is the gateway's, or no daemon runs. */
 async function noLogComes(ctx: Context, taskId: string, logs: number): Promise<boolean> {
   const stored = await operate<StoredTask>(ctx, 'operator_task_show', { taskId });
-  const why = stored.status !== 'in-progress' && stored.status !== 'ready' ? (logs ? null : `(${taskId} has no run logs, and no run is under way)`) : await explainNoLog(ctx, stored);
+  const why =
+    stored.status !== 'in-progress' && stored.status !== 'ready'
+      ? logs
+        ? null
+        : `(${taskId} has no run logs, and no run is under way)`
+      : await explainNoLog(ctx, stored);
   if (why) ctx.print(why);
   return why !== null;
 }

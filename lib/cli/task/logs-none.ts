@@ -22,9 +22,24 @@ export async function listGatewayRuns(ctx: Context, taskId: string): Promise<Gat
   const events = await readEvents(ctx.root, { taskId, type: 'task.dispatched' });
   const runs: GatewayRun[] = [];
   for (const { payload, timestamp } of events) {
-    const { adapter, agent, sessionId } = (payload ?? {}) as { adapter?: unknown; agent?: unknown; sessionId?: unknown };
-    if ((adapter !== 'plugin' && adapter !== 'standalone') || typeof agent !== 'string' || typeof sessionId !== 'string') continue;
-    runs.push({ kind: adapter, name: agent, session: sessionId, startedAt: timestamp, gatewaySession: adapter === 'plugin' ? toSessionKey(agent, taskId) : null });
+    const { adapter, agent, sessionId } = (payload ?? {}) as {
+      adapter?: unknown;
+      agent?: unknown;
+      sessionId?: unknown;
+    };
+    if (
+      (adapter !== 'plugin' && adapter !== 'standalone') ||
+      typeof agent !== 'string' ||
+      typeof sessionId !== 'string'
+    )
+      continue;
+    runs.push({
+      kind: adapter,
+      name: agent,
+      session: sessionId,
+      startedAt: timestamp,
+      gatewaySession: adapter === 'plugin' ? toSessionKey(agent, taskId) : null,
+    });
   }
   return runs;
 }
@@ -46,7 +61,9 @@ export async function explainNoLog(ctx: Context, stored: StoredTask): Promise<st
   const lease = stored.status === 'in-progress' ? task.lease : undefined;
   if (lease) {
     const dispatched = await readEvents(ctx.root, { taskId: task.id, type: 'task.dispatched' });
-    if (!dispatched.some((event) => (event.payload as { sessionId?: unknown } | undefined)?.sessionId === lease.sessionId)) {
+    if (
+      !dispatched.some((event) => (event.payload as { sessionId?: unknown } | undefined)?.sessionId === lease.sessionId)
+    ) {
       return `(${task.id} is claimed by ${lease.agent} (session ${lease.sessionId}), not dispatched: no run writes a log for it)`;
     }
     const run = (await listGatewayRuns(ctx, task.id)).find((r) => r.session === lease.sessionId);
@@ -63,4 +80,3 @@ export async function explainNoLog(ctx: Context, stored: StoredTask): Promise<st
   if (!agent || agent.command) return null;
   return `(${task.id} goes to agent ${route.agent}, which has no command: its runs go through the gateway, whose output stays there, and write no run log here)`;
 }
-

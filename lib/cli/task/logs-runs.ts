@@ -10,13 +10,25 @@ export async function listLogs(ctx: Context, taskId: string): Promise<RunLogEntr
 }
 
 /** A run as `svc task logs` lists it: a run log, or a run through the gateway or the plugin (no `path`; `note` names its session). */
-export type TaskRun = (RunLogEntry & { note?: undefined }) | (Omit<RunLogEntry, 'path' | 'file' | 'kind'> & { path: null; file: null; kind: GatewayRun['kind']; note: string });
+export type TaskRun =
+  | (RunLogEntry & { note?: undefined })
+  | (Omit<RunLogEntry, 'path' | 'file' | 'kind'> & { path: null; file: null; kind: GatewayRun['kind']; note: string });
 
 /** Every run of a task, oldest first: its run logs and its runs through the gateway or the plugin. */
 export async function listRuns(ctx: Context, taskId: string): Promise<TaskRun[]> {
   const { describeGatewayRun, listGatewayRuns } = await import('./logs-none.js');
   const [logs, gateway] = await Promise.all([listLogs(ctx, taskId), listGatewayRuns(ctx, taskId)]);
-  const others: TaskRun[] = gateway.map((run) => ({ path: null, file: null, kind: run.kind, name: run.name, session: run.session, startedAt: run.startedAt, ended: null, bytes: 0, note: describeGatewayRun(taskId, run) }));
+  const others: TaskRun[] = gateway.map((run) => ({
+    path: null,
+    file: null,
+    kind: run.kind,
+    name: run.name,
+    session: run.session,
+    startedAt: run.startedAt,
+    ended: null,
+    bytes: 0,
+    note: describeGatewayRun(taskId, run),
+  }));
   return [...logs, ...others].sort((a, b) => (a.startedAt ?? '').localeCompare(b.startedAt ?? ''));
 }
 
@@ -24,5 +36,11 @@ export async function listRuns(ctx: Context, taskId: string): Promise<TaskRun[]>
 export function pickRun<T>(taskId: string, logs: readonly T[], n: number): T {
   const entry = logs[n - 1];
   if (entry) return entry;
-  throw new SvcError('not_found', `${taskId} has ${logs.length} run log${logs.length === 1 ? '' : 's'}; there is no run ${n}.`, logs.length ? `Pass --run 1 to ${logs.length}, or leave --run out for all.` : 'Its first run writes one once an agent runs it.');
+  throw new SvcError(
+    'not_found',
+    `${taskId} has ${logs.length} run log${logs.length === 1 ? '' : 's'}; there is no run ${n}.`,
+    logs.length
+      ? `Pass --run 1 to ${logs.length}, or leave --run out for all.`
+      : 'Its first run writes one once an agent runs it.',
+  );
 }

@@ -17,7 +17,9 @@ export interface TaskNode {
 
 /** Registers `svc task tree <id>`: the task's subtasks, recursively, with their status. */
 export function registerTaskTree(cli: CAC, ctx: Context): void {
-  cli.command('tree <id>', 'Show a task\'s subtasks (tasks whose parentId is it), recursively, with their status').option('--json', 'Print the tree as JSON')
+  cli
+    .command('tree <id>', "Show a task's subtasks (tasks whose parentId is it), recursively, with their status")
+    .option('--json', 'Print the tree as JSON')
     .example('svc task tree 007')
     .action(async (id: string, opts: Record<string, unknown>) => {
       const stored = await operate<StoredTask>(ctx, 'operator_task_show', { taskId: String(id) });
@@ -37,7 +39,10 @@ export async function listChildren(ctx: Context, id: string): Promise<ListRow[]>
 /** `children:` lines of `svc task show`, one `  <id>  <status>  <title>` a child. */
 export function formatChildren(children: readonly ListRow[], ctx: Context): string[] {
   if (!children.length) return [];
-  return ['children:', ...children.map((row) => `  ${row.id}  ${ctx.paint.status(row.status)}  ${toTerminalText(row.title)}`)];
+  return [
+    'children:',
+    ...children.map((row) => `  ${row.id}  ${ctx.paint.status(row.status)}  ${toTerminalText(row.title)}`),
+  ];
 }
 
 // --- internal ---
@@ -58,11 +63,12 @@ function toTree(top: Omit<TaskNode, 'children'>, rows: readonly ListRow[]): Task
 function formatTree(root: TaskNode, ctx: Context): string[] {
   const line = (node: TaskNode) => `${node.id}  ${ctx.paint.status(node.status)}  ${toTerminalText(node.title)}`;
   const out = [line(root)];
-  const walk = (nodes: readonly TaskNode[], indent: string) => nodes.forEach((node, i) => {
-    const last = i === nodes.length - 1;
-    out.push(`${indent}${last ? '└─ ' : '├─ '}${line(node)}`);
-    walk(node.children, `${indent}${last ? '   ' : '│  '}`);
-  });
+  const walk = (nodes: readonly TaskNode[], indent: string) =>
+    nodes.forEach((node, i) => {
+      const last = i === nodes.length - 1;
+      out.push(`${indent}${last ? '└─ ' : '├─ '}${line(node)}`);
+      walk(node.children, `${indent}${last ? '   ' : '│  '}`);
+    });
   walk(root.children, '');
   if (!root.children.length) out.push('(no subtasks)');
   return out;

@@ -16,9 +16,21 @@ export function toCutoff(value: string, now: Date, option: string): Date {
   const text = value.trim();
   const at = /^\d{4}-\d{2}-\d{2}/.test(text) ? Date.parse(text) : Number.NaN;
   if (!Number.isNaN(at)) return new Date(at);
-  throw new SvcError('validation_error', `${option} must be a duration back from now or a date (found ${JSON.stringify(value)}).`, `Pass a duration such as 30m, 2h, 7d or 2w, or a date or time such as 2026-11-23 or 2026-11-23T08:00:00Z.`);
+  throw new SvcError(
+    'validation_error',
+    `${option} must be a duration back from now or a date (found ${JSON.stringify(value)}).`,
+    `Pass a duration such as 30m, 2h, 7d or 2w, or a date or time such as 2026-11-23 or 2026-11-23T08:00:00Z.`,
+  );
 }
 
 // --- internal ---
 
-const UNITS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, min: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 };
+const UNITS: Record<string, number> = {
+  ms: 1,
+  s: 1000,
+  m: 60_000,
+  min: 60_000,
+  h: 3_600_000,
+  d: 86_400_000,
+  w: 604_800_000,
+};

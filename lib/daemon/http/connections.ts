@@ -89,7 +89,12 @@ export function limitConnections(server: Server, limits: ConnectionLimits): Conn
       if (!socket.destroyed) rest(socket, keepAliveMs);
     });
   });
-  return { open: () => idle.size + busy.size, closedIdle: () => closedIdle, refused: () => refused, isRefused: (socket) => refusedSockets.has(socket) };
+  return {
+    open: () => idle.size + busy.size,
+    closedIdle: () => closedIdle,
+    refused: () => refused,
+    isRefused: (socket) => refusedSockets.has(socket),
+  };
 }
 
 // --- internal ---

@@ -5,7 +5,10 @@ import { describeError, SvcError, toSvcError } from '../../core/errors.js';
 export const MAX_BODY_BYTES = 1024 * 1024;
 
 /** A route handler: may throw anything; the wrapper turns it into the error shape. */
-export type Handler = (req: IncomingMessage & { params?: Record<string, string> }, res: ServerResponse) => Promise<void> | void;
+export type Handler = (
+  req: IncomingMessage & { params?: Record<string, string> },
+  res: ServerResponse,
+) => Promise<void> | void;
 
 /** Called with every failure that is not a plain client error (for the log). */
 export type OnFailure = (err: SvcError, req: IncomingMessage) => void;
@@ -26,7 +29,10 @@ export function route(handler: Handler, onFailure?: OnFailure): Handler {
  * that request with the error shape (500 `internal` for anything but an SvcError), is told to
  * `onFailure` (the log) when it is the server's, and the server serves on.
  */
-export function shielded(handler: (req: IncomingMessage, res: ServerResponse) => unknown, onFailure?: OnFailure): RequestListener {
+export function shielded(
+  handler: (req: IncomingMessage, res: ServerResponse) => unknown,
+  onFailure?: OnFailure,
+): RequestListener {
   return (req, res) => {
     const fail = (err: unknown) => {
       try {
@@ -67,12 +73,19 @@ export function queryOf(req: IncomingMessage): URLSearchParams {
 export function sendJson(res: ServerResponse, status: number, body: unknown): void {
   if (res.headersSent || res.destroyed) return void res.end();
   const text = JSON.stringify(body);
-  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text) });
+  res.writeHead(status, {
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': Buffer.byteLength(text),
+  });
   res.end(text);
 }
 
 /** Sends the error shape of `err` with the HTTP status of its code; one of the daemon's own (5xx) goes to `onFailure` with `req`. */
-export function sendError(res: ServerResponse, err: unknown, { req, onFailure }: { req?: IncomingMessage; onFailure?: OnFailure } = {}): void {
+export function sendError(
+  res: ServerResponse,
+  err: unknown,
+  { req, onFailure }: { req?: IncomingMessage; onFailure?: OnFailure } = {},
+): void {
   const error = toSvcError(err);
   if (req && onFailure && error.status >= 500) onFailure(error, req);
   sendJson(res, error.status, error.toJSON());
@@ -90,14 +103,22 @@ export async function readJson(req: IncomingMessage, example: string, limit = MA
     return JSON.parse(text) as unknown;
   } catch (err) {
     const reason = describeError(err);
-    throw new SvcError('validation_error', `The request body is not valid JSON: ${reason}.`, `Send a JSON object, for example ${example}.`);
+    throw new SvcError(
+      'validation_error',
+      `The request body is not valid JSON: ${reason}.`,
+      `Send a JSON object, for example ${example}.`,
+    );
   }
 }
 
 /** Throws `validation_error` unless `value` is a plain JSON object. */
 export function assertObject(value: unknown, what: string, example: string): Record<string, unknown> {
   if (value !== null && typeof value === 'object' && !Array.isArray(value)) return value as Record<string, unknown>;
-  throw new SvcError('validation_error', `${what} must be a JSON object; got ${describe(value)}.`, `Send for example ${example}.`);
+  throw new SvcError(
+    'validation_error',
+    `${what} must be a JSON object; got ${describe(value)}.`,
+    `Send for example ${example}.`,
+  );
 }
 
 // --- internal ---
@@ -123,7 +144,11 @@ function readBody(req: IncomingMessage, limit: number): Promise<string> {
 }
 
 function tooLarge(size: number, limit: number): SvcError {
-  return new SvcError('too_large', `The request body has ${size} bytes; the limit is ${limit} (1 MiB).`, 'Keep large material in files and pass their paths.');
+  return new SvcError(
+    'too_large',
+    `The request body has ${size} bytes; the limit is ${limit} (1 MiB).`,
+    'Keep large material in files and pass their paths.',
+  );
 }
 
 function describe(value: unknown): string {

@@ -59,14 +59,24 @@ export interface LimitedServerOptions {
  * refused is answered 503 `busy` here, before any route sees it. No request can throw past
  * `handler` (`shielded`): an unexpected failure is a 500 for that request and the server serves on.
  */
-export function createLimitedServer(handler: RequestListener, limits: ServerLimits, options: LimitedServerOptions = {}): Server {
-  const server = createServer({
-    // node requires the head deadline not to pass the whole request's; a larger one waits for the latter
-    headersTimeout: Math.min(limits.headersMs, limits.requestMs),
-    requestTimeout: limits.requestMs,
-    keepAliveTimeout: limits.keepAliveMs,
-    connectionsCheckingInterval: limits.checkIntervalMs,
-  }, shielded((req, res) => (connections.isRefused(req.socket) ? sendBusy(res, connections.open()) : handler(req, res)), options.onFailure));
+export function createLimitedServer(
+  handler: RequestListener,
+  limits: ServerLimits,
+  options: LimitedServerOptions = {},
+): Server {
+  const server = createServer(
+    {
+      // node requires the head deadline not to pass the whole request's; a larger one waits for the latter
+      headersTimeout: Math.min(limits.headersMs, limits.requestMs),
+      requestTimeout: limits.requestMs,
+      keepAliveTimeout: limits.keepAliveMs,
+      connectionsCheckingInterval: limits.checkIntervalMs,
+    },
+    shielded(
+      (req, res) => (connections.isRefused(req.socket) ? sendBusy(res, connections.open()) : handler(req, res)),
+      options.onFailure,
+    ),
+  );
   const connections = limitConnections(server, {
     max: limits.maxConnections,
     // node's own head deadline answers 408 first; this answers 408 and closes what it missed
@@ -82,6 +92,10 @@ export function createLimitedServer(handler: RequestListener, limits: ServerLimi
 function sendBusy(res: ServerResponse, open: number): void {
   res.setHeader('retry-after', String(RETRY_AFTER_S));
   res.setHeader('connection', 'close');
-  const error = new SvcError('busy', `The svc daemon is busy: all ${open} open connections have a request in flight.`, `Ask again after ${RETRY_AFTER_S} s (the Retry-After header).`);
+  const error = new SvcError(
+    'busy',
+    `The svc daemon is busy: all ${open} open connections have a request in flight.`,
+    `Ask again after ${RETRY_AFTER_S} s (the Retry-After header).`,
+  );
   sendJson(res, 503, { ...error.toJSON(), reason: 'busy' });
 }

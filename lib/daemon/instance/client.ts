@@ -1,5 +1,11 @@
 import { hasCode, SvcError } from '../../core/errors.js';
-import { createSocketClient, toAnswerError, type SocketCall, type SocketRequestOptions, type SocketResponse } from '../../net/socket-client.js';
+import {
+  createSocketClient,
+  toAnswerError,
+  type SocketCall,
+  type SocketRequestOptions,
+  type SocketResponse,
+} from '../../net/socket-client.js';
 
 // The daemon's own clients (the command line, the watchdog, a second daemon) over the shared socket
 // client (net/socket-client.ts), with the wording of a daemon that does not answer for an operator.
@@ -16,7 +22,11 @@ const client = createSocketClient(toUnavailable);
  * One HTTP request over the daemon's Unix socket. `call.body` is sent as JSON (a string or Buffer as is).
  * A missing or refusing socket is `unavailable` ("daemon not running").
  */
-export function requestDaemon(socketPath: string, call: SocketCall, options: RequestOptions = {}): Promise<DaemonResponse> {
+export function requestDaemon(
+  socketPath: string,
+  call: SocketCall,
+  options: RequestOptions = {},
+): Promise<DaemonResponse> {
   return client.request(socketPath, call, options);
 }
 
@@ -34,13 +44,26 @@ export function toDaemonError(status: number, body: unknown): SvcError {
 
 function toUnavailable(err: Error, socketPath: string): SvcError {
   if (hasCode(err, 'ENOENT') || hasCode(err, 'ECONNREFUSED') || hasCode(err, 'ENOTSOCK')) {
-    return new SvcError('unavailable', `The svc daemon is not running (nothing answers on ${socketPath}).`, { hint: 'Start it with `svc daemon start`.', cause: err });
+    return new SvcError('unavailable', `The svc daemon is not running (nothing answers on ${socketPath}).`, {
+      hint: 'Start it with `svc daemon start`.',
+      cause: err,
+    });
   }
   if (hasCode(err, 'EACCES')) {
-    return new SvcError('unavailable', `Permission denied on ${socketPath}: the daemon belongs to another user.`, { hint: 'Run svc as the user who installed the daemon.', cause: err });
+    return new SvcError('unavailable', `Permission denied on ${socketPath}: the daemon belongs to another user.`, {
+      hint: 'Run svc as the user who installed the daemon.',
+      cause: err,
+    });
   }
   if (hasCode(err, 'ETIMEDOUT')) {
-    return new SvcError('unavailable', `The svc daemon did not answer on ${socketPath} (${err.message}).`, { hint: 'Check it with `svc daemon status` and its log in data/logs/daemon.log.', cause: err });
+    return new SvcError('unavailable', `The svc daemon did not answer on ${socketPath} (${err.message}).`, {
+      hint: 'Check it with `svc daemon status` and its log in data/logs/daemon.log.',
+      cause: err,
+    });
   }
-  return new SvcError('unavailable', `The svc daemon connection failed (${(err as { code?: string }).code ?? err.message}).`, { hint: 'Check it with `svc daemon status`.', cause: err });
+  return new SvcError(
+    'unavailable',
+    `The svc daemon connection failed (${(err as { code?: string }).code ?? err.message}).`,
+    { hint: 'Check it with `svc daemon status`.', cause: err },
+  );
 }

@@ -20,12 +20,15 @@ export interface FoundDaemon {
  */
 export function findSilentDaemon(paths: Paths): FoundDaemon | null {
   const owner = readLockOwner(paths.instanceLock);
-  const candidates = [...new Set([owner?.pid, readPid(paths)].filter((pid): pid is number => pid !== undefined && pid !== null))];
+  const candidates = [
+    ...new Set([owner?.pid, readPid(paths)].filter((pid): pid is number => pid !== undefined && pid !== null)),
+  ];
   for (const pid of candidates) {
     if (!isProcessAlive(pid)) continue;
     const mine = isDaemonOf(pid, paths.root);
     if (mine === true) return { pid, proof: `runs \`svc daemon run\` for ${paths.root}` };
-    if (mine === null && owner?.pid === pid && owner.fresh) return { pid, proof: `holds the instance lock ${paths.instanceLock}` };
+    if (mine === null && owner?.pid === pid && owner.fresh)
+      return { pid, proof: `holds the instance lock ${paths.instanceLock}` };
   }
   return null;
 }

@@ -66,7 +66,9 @@ export async function holdInstanceLock(paths: Paths): Promise<InstanceLock> {
       }
       const owner = readOwnerText(lockPath);
       if (owner === self) return null;
-      return owner === null ? `the instance lock ${lockPath} is gone` : `the instance lock ${lockPath} now belongs to ${owner}`;
+      return owner === null
+        ? `the instance lock ${lockPath} is gone`
+        : `the instance lock ${lockPath} now belongs to ${owner}`;
     },
     async release() {
       // A lock taken over (its directory removed, maybe re-created by another daemon) must not be
@@ -88,7 +90,11 @@ export async function clearLeftovers(paths: Paths): Promise<string[]> {
   const removed: string[] = [];
   if (await exists(paths.socket)) {
     if (await answers(paths.socket)) {
-      throw new SvcError('locked', `Something already answers on ${paths.socket}.`, 'Stop the other daemon with `svc daemon stop` first.');
+      throw new SvcError(
+        'locked',
+        `Something already answers on ${paths.socket}.`,
+        'Stop the other daemon with `svc daemon stop` first.',
+      );
     }
     await unlink(paths.socket).catch(ignoreMissing);
     removed.push(paths.socket);
@@ -129,7 +135,8 @@ export async function listenPrivate(server: Server, socket: string): Promise<num
   await listening;
   await chmod(bound, 0o600);
   const info = await stat(bound);
-  if ((info.mode & 0o777) !== 0o600) throw new SvcError('internal', `The socket ${bound} has mode ${(info.mode & 0o777).toString(8)}; expected 600.`);
+  if ((info.mode & 0o777) !== 0o600)
+    throw new SvcError('internal', `The socket ${bound} has mode ${(info.mode & 0o777).toString(8)}; expected 600.`);
   await rename(bound, socket);
   return info.ino;
 }
@@ -169,11 +176,10 @@ export function assertPrivateDir(dir: string): void {
 function alreadyRunning(paths: Paths, cause: unknown): SvcError {
   const owner = readLockOwner(paths.instanceLock)?.pid ?? readPid(paths);
   const who = owner !== null && isAlive(owner) ? `pid ${owner}` : 'another process';
-  return new SvcError(
-    'locked',
-    `An svc daemon is already running for ${paths.root} (${who}).`,
-    { hint: 'Check it with `svc daemon status`; stop it with `svc daemon stop` before starting another.', cause },
-  );
+  return new SvcError('locked', `An svc daemon is already running for ${paths.root} (${who}).`, {
+    hint: 'Check it with `svc daemon status`; stop it with `svc daemon stop` before starting another.',
+    cause,
+  });
 }
 
 function isHeld(lock: HeldLock): boolean {
@@ -185,9 +191,11 @@ function isHeld(lock: HeldLock): boolean {
   }
 }
 
-
 async function exists(path: string): Promise<boolean> {
-  return stat(path).then(() => true, () => false);
+  return stat(path).then(
+    () => true,
+    () => false,
+  );
 }
 
 function answers(socket: string): Promise<boolean> {
@@ -213,5 +221,10 @@ function ignoreMissing(err: unknown): void {
  */
 export async function assertHealthy(paths: Paths): Promise<void> {
   const { status } = await requestDaemon(paths.socket, ROUTES.healthz, { timeoutMs: 60_000 });
-  if (status !== 200) throw new SvcError('internal', `The new daemon answered ${ROUTES.healthz.path} with HTTP ${status}.`, 'See data/logs/daemon.log.');
+  if (status !== 200)
+    throw new SvcError(
+      'internal',
+      `The new daemon answered ${ROUTES.healthz.path} with HTTP ${status}.`,
+      'See data/logs/daemon.log.',
+    );
 }

@@ -42,7 +42,9 @@ export function createLog(options: LogOptions): DaemonLog {
     if (!closed) (stream ??= open()).write(line);
   };
   const entry = (level: string) => (event: string, fields?: Record<string, unknown>) =>
-    write(`${now().toISOString()} ${level} ${event}${fields && Object.keys(fields).length ? ` ${safeJson(fields)}` : ''}\n`);
+    write(
+      `${now().toISOString()} ${level} ${event}${fields && Object.keys(fields).length ? ` ${safeJson(fields)}` : ''}\n`,
+    );
   return {
     info: entry('info'),
     warn: entry('warn'),
@@ -73,14 +75,19 @@ export function createLog(options: LogOptions): DaemonLog {
  * level `warn`, every other line at `info`.
  */
 export function toLineLogger(log: DaemonLog, event: string): (line: string) => void {
-  return (line) => (/^(?:\[AOF\] [^:]+: )?warning: /.test(line) ? log.warn(event, { message: line }) : log.info(event, { message: line }));
+  return (line) =>
+    /^(?:\[AOF\] [^:]+: )?warning: /.test(line)
+      ? log.warn(event, { message: line })
+      : log.info(event, { message: line });
 }
 
 // --- internal ---
 
 function safeJson(fields: Record<string, unknown>): string {
   try {
-    return JSON.stringify(fields, (_key, value: unknown) => (value instanceof Error ? { message: value.message, code: (value as { code?: unknown }).code } : value));
+    return JSON.stringify(fields, (_key, value: unknown) =>
+      value instanceof Error ? { message: value.message, code: (value as { code?: unknown }).code } : value,
+    );
   } catch {
     return '{"unserializable":true}';
   }

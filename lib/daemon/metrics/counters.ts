@@ -38,17 +38,58 @@ export interface MetricCounters {
 export function createMetricCounters(registry: Registry, clock: Clock, ready: Iterable<IndexEntry>): MetricCounters {
   const registers = [registry];
   const counters = {
-    dispatches: new Counter({ name: 'svc_dispatches_total', help: 'Leases granted for a dispatch by this daemon, by adapter.', labelNames: ['adapter'], registers }),
-    failures: new Counter({ name: 'svc_dispatch_failures_total', help: 'Failed dispatch attempts recorded by this daemon, by reason.', labelNames: ['reason'], registers }),
-    deadletters: new Counter({ name: 'svc_deadletters_total', help: 'Tasks this daemon moved to deadletter.', registers }),
-    expiries: new Counter({ name: 'svc_lease_expiries_total', help: 'Expired leases this daemon sent back to ready.', registers }),
-    violations: new Counter({ name: 'svc_sla_violations_total', help: 'SLA violations this daemon alerted.', registers }),
-    reviews: new Counter({ name: 'svc_murmur_reviews_total', help: 'Murmur review tasks this daemon created.', registers }),
+    dispatches: new Counter({
+      name: 'svc_dispatches_total',
+      help: 'Leases granted for a dispatch by this daemon, by adapter.',
+      labelNames: ['adapter'],
+      registers,
+    }),
+    failures: new Counter({
+      name: 'svc_dispatch_failures_total',
+      help: 'Failed dispatch attempts recorded by this daemon, by reason.',
+      labelNames: ['reason'],
+      registers,
+    }),
+    deadletters: new Counter({
+      name: 'svc_deadletters_total',
+      help: 'Tasks this daemon moved to deadletter.',
+      registers,
+    }),
+    expiries: new Counter({
+      name: 'svc_lease_expiries_total',
+      help: 'Expired leases this daemon sent back to ready.',
+      registers,
+    }),
+    violations: new Counter({
+      name: 'svc_sla_violations_total',
+      help: 'SLA violations this daemon alerted.',
+      registers,
+    }),
+    reviews: new Counter({
+      name: 'svc_murmur_reviews_total',
+      help: 'Murmur review tasks this daemon created.',
+      registers,
+    }),
   };
-  const moves = new Counter({ name: 'svc_task_moves_total', help: 'Status changes seen by the index (any writer), by new status.', labelNames: ['to'], registers });
-  const appendFailures = new Counter({ name: 'svc_event_log_append_failures_total', help: 'Appends to the event log that failed (lines kept and retried).', registers });
+  const moves = new Counter({
+    name: 'svc_task_moves_total',
+    help: 'Status changes seen by the index (any writer), by new status.',
+    labelNames: ['to'],
+    registers,
+  });
+  const appendFailures = new Counter({
+    name: 'svc_event_log_append_failures_total',
+    help: 'Appends to the event log that failed (lines kept and retried).',
+    registers,
+  });
   const checks = createCheckCounters(registers);
-  const latency = new Histogram({ name: 'svc_dispatch_latency_seconds', help: 'From a task landing in ready to its spawn handed to an adapter.', labelNames: ['adapter'], buckets: LATENCY_BUCKETS, registers });
+  const latency = new Histogram({
+    name: 'svc_dispatch_latency_seconds',
+    help: 'From a task landing in ready to its spawn handed to an adapter.',
+    labelNames: ['adapter'],
+    buckets: LATENCY_BUCKETS,
+    registers,
+  });
   // id -> when it landed in ready; kept while the task is leased, until it is handed over or leaves in-progress
   const landed = new Map<string, number>();
   for (const entry of ready) landed.set(entry.id, toMs(entry.updatedAt) ?? clock().getTime());
@@ -66,12 +107,14 @@ export function createMetricCounters(registry: Registry, clock: Clock, ready: It
     onChange(change) {
       if (change.to) moves.inc({ to: change.to });
       if (change.to === 'ready') landed.set(change.id, clock().getTime());
-      else if (change.from === 'in-progress' || (change.from === 'ready' && change.to !== 'in-progress')) landed.delete(change.id);
+      else if (change.from === 'in-progress' || (change.from === 'ready' && change.to !== 'in-progress'))
+        landed.delete(change.id);
     },
     onHanded(taskId, adapter) {
       const since = landed.get(taskId);
       landed.delete(taskId);
-      if (since !== undefined) latency.observe({ adapter: toLabel(adapter) }, Math.max(0, clock().getTime() - since) / 1000);
+      if (since !== undefined)
+        latency.observe({ adapter: toLabel(adapter) }, Math.max(0, clock().getTime() - since) / 1000);
     },
     onAppendFailure: () => appendFailures.inc(),
     readySince: (id) => landed.get(id),
@@ -82,9 +125,25 @@ export function createMetricCounters(registry: Registry, clock: Clock, ready: It
 
 /** The check counters, fed by `task.verified` (a run whose checks all passed) and `task.check_failed` (a run ended by the check that failed). */
 function createCheckCounters(registers: Registry[]) {
-  const runs = new Counter({ name: 'svc_check_runs_total', help: 'Runs of a task\'s checks this daemon finished, by result.', labelNames: ['result'], registers });
-  const failures = new Counter({ name: 'svc_check_failures_total', help: 'Check runs that failed, by the check that failed.', labelNames: ['check'], registers });
-  const duration = new Histogram({ name: 'svc_check_duration_seconds', help: 'How long a check run took: all its checks when it passed, the failing check when it failed.', labelNames: ['result'], buckets: CHECK_BUCKETS, registers });
+  const runs = new Counter({
+    name: 'svc_check_runs_total',
+    help: "Runs of a task's checks this daemon finished, by result.",
+    labelNames: ['result'],
+    registers,
+  });
+  const failures = new Counter({
+    name: 'svc_check_failures_total',
+    help: 'Check runs that failed, by the check that failed.',
+    labelNames: ['check'],
+    registers,
+  });
+  const duration = new Histogram({
+    name: 'svc_check_duration_seconds',
+    help: 'How long a check run took: all its checks when it passed, the failing check when it failed.',
+    labelNames: ['result'],
+    buckets: CHECK_BUCKETS,
+    registers,
+  });
   // Check names come from the org chart, but a hand-written task may name any: past 32 names, `other`.
   const names = new Set<string>();
   const toCheck = (value: unknown) => {

@@ -53,15 +53,30 @@ export function createMetrics(options: MetricsOptions): Metrics {
  * port, the web board's port): 200 with the text (`?format=json`: as JSON), 404 `not_found` for
  * another method.
  */
-export function metricsHandler(metrics: () => Metrics | undefined): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
+export function metricsHandler(
+  metrics: () => Metrics | undefined,
+): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
   return async (req, res) => {
     if (req.method !== 'GET' && req.method !== 'HEAD') {
-      return sendError(res, new SvcError('not_found', `${req.method} ${ROUTES.metrics.path} is not served: metrics are read with GET.`, `Scrape ${toRouteLabel(ROUTES.metrics)}.`));
+      return sendError(
+        res,
+        new SvcError(
+          'not_found',
+          `${req.method} ${ROUTES.metrics.path} is not served: metrics are read with GET.`,
+          `Scrape ${toRouteLabel(ROUTES.metrics)}.`,
+        ),
+      );
     }
     try {
       const source = metrics();
-      if (!source) throw new SvcError('unavailable', 'The daemon is starting: its metrics are not registered yet.', 'Scrape again in a moment.');
-      if (queryOf(req).get('format') === 'json') return sendJson(res, 200, { ok: true, metrics: await source.renderJson() });
+      if (!source)
+        throw new SvcError(
+          'unavailable',
+          'The daemon is starting: its metrics are not registered yet.',
+          'Scrape again in a moment.',
+        );
+      if (queryOf(req).get('format') === 'json')
+        return sendJson(res, 200, { ok: true, metrics: await source.renderJson() });
       const text = await source.render();
       res.writeHead(200, { 'content-type': METRICS_CONTENT_TYPE, 'content-length': Buffer.byteLength(text) });
       res.end(req.method === 'HEAD' ? undefined : text);

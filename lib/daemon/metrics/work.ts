@@ -23,23 +23,37 @@ export interface WorkGaugeSource {
 export function registerWorkGauges(registry: Registry, source: WorkGaugeSource): void {
   const registers = [registry];
   new Gauge({
-    name: 'svc_ready_held_tasks', help: 'Ready tasks the last scheduler tick held, by reason.', labelNames: ['reason'], registers,
+    name: 'svc_ready_held_tasks',
+    help: 'Ready tasks the last scheduler tick held, by reason.',
+    labelNames: ['reason'],
+    registers,
     collect() {
       const holds = source.holds();
       for (const reason of HOLD_REASONS) this.set({ reason }, holds[reason] ?? 0);
     },
   });
   new Gauge({
-    name: 'svc_tasks_awaiting_approval', help: 'Blocked tasks waiting at an approval gate.', registers,
+    name: 'svc_tasks_awaiting_approval',
+    help: 'Blocked tasks waiting at an approval gate.',
+    registers,
     collect() {
       let waiting = 0;
       for (const entry of source.blocked()) if (entry.awaiting) waiting++;
       this.set(waiting);
     },
   });
-  new Gauge({ name: 'svc_agents_paused', help: 'Agents paused by svc agent pause.', registers, collect() { this.set(source.pausedAgents()); } });
   new Gauge({
-    name: 'svc_worktrees_kept', help: 'Worktrees of ended tasks kept for their uncommitted changes.', registers,
+    name: 'svc_agents_paused',
+    help: 'Agents paused by svc agent pause.',
+    registers,
+    collect() {
+      this.set(source.pausedAgents());
+    },
+  });
+  new Gauge({
+    name: 'svc_worktrees_kept',
+    help: 'Worktrees of ended tasks kept for their uncommitted changes.',
+    registers,
     async collect() {
       this.set((await listRecords(source.workspacesDir).catch(() => [])).filter((record) => record.kept).length);
     },

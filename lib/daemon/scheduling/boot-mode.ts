@@ -23,7 +23,9 @@ export function createBoot({ windowMs, pollMs, attached, log }: BootOptions) {
   const decide = () => {
     if (mode !== 'booting') return;
     mode = attached() ? 'plugin' : 'standalone';
-    log(`mode: ${mode} (${mode === 'plugin' ? 'a plugin attached during the boot window' : 'no plugin attached during the boot window'})`);
+    log(
+      `mode: ${mode} (${mode === 'plugin' ? 'a plugin attached during the boot window' : 'no plugin attached during the boot window'})`,
+    );
     clearInterval(watch);
     clearTimeout(timer);
     listeners.forEach((fn) => fn());

@@ -41,25 +41,36 @@ export function startDuties(options: DutiesOptions): Duties {
       if (closed) return;
       if (!result.held) others.add(duty);
       else others.delete(duty);
-      if (!result.held) return void (held.delete(duty) && options.log(`duty ${duty} is now held by ${result.record?.owner.host} pid ${result.record?.owner.pid}`));
+      if (!result.held)
+        return void (
+          held.delete(duty) &&
+          options.log(`duty ${duty} is now held by ${result.record?.owner.host} pid ${result.record?.owner.pid}`)
+        );
       if (result.tookOver) {
         handovers.set(duty, result.record?.state);
-        options.log(`took over duty ${duty}${result.record?.state === undefined ? '' : ' with the state its last owner saved'}`);
+        options.log(
+          `took over duty ${duty}${result.record?.state === undefined ? '' : ' with the state its last owner saved'}`,
+        );
       }
       if (!held.has(duty)) {
         held.add(duty);
         options.onTaken?.();
       }
     } catch (err) {
-      if (held.delete(duty)) options.log(`could not renew duty ${duty} (${describeError(err)}): not running it until a renewal succeeds`);
+      if (held.delete(duty))
+        options.log(`could not renew duty ${duty} (${describeError(err)}): not running it until a renewal succeeds`);
     }
   };
   const renew = () => {
-    running ??= Promise.all([...asked].map(claim)).then(() => undefined).finally(() => (running = null));
+    running ??= Promise.all([...asked].map(claim))
+      .then(() => undefined)
+      .finally(() => (running = null));
     return running;
   };
   let timer = setTimeout(function tick() {
-    void renew().finally(() => { if (!closed) timer = setTimeout(tick, Math.max(100, Math.floor(options.ttlMs() / 3))); });
+    void renew().finally(() => {
+      if (!closed) timer = setTimeout(tick, Math.max(100, Math.floor(options.ttlMs() / 3)));
+    });
   }, 0);
   return {
     owns(duty) {
@@ -76,7 +87,8 @@ export function startDuties(options: DutiesOptions): Duties {
       return state;
     },
     async save(duty, state) {
-      if (held.has(duty) && !(await saveDutyState(store.paths, duty, { self, now: store.clock(), state }))) held.delete(duty);
+      if (held.has(duty) && !(await saveDutyState(store.paths, duty, { self, now: store.clock(), state })))
+        held.delete(duty);
     },
     async close() {
       closed = true;

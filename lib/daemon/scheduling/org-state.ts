@@ -36,22 +36,50 @@ export interface OrgStateOptions {
 export function createOrgState({ root, file, now, log }: OrgStateOptions): OrgState {
   const name = relative(root, file) || file;
   let chart: OrgChart | null = null;
-  let report: ConfigReport = { file: name, orgChart: 'absent', agents: 0, problems: [], problemCount: 0, since: now().toISOString(), unavailableWorkspaces: [] };
+  let report: ConfigReport = {
+    file: name,
+    orgChart: 'absent',
+    agents: 0,
+    problems: [],
+    problemCount: 0,
+    since: now().toISOString(),
+    unavailableWorkspaces: [],
+  };
   const cache = createFileCache<OrgChart | null>(file, async () => {
     try {
       const loaded = await loadOrg(root);
       if (report.orgChart === 'invalid') log(`org chart ${name} is valid again: ${loaded?.agents.length ?? 0} agents`);
       chart = loaded;
-      report = { file: name, orgChart: loaded ? 'ok' : 'absent', agents: loaded?.agents.length ?? 0, problems: [], problemCount: 0, since: now().toISOString(), unavailableWorkspaces: [] };
+      report = {
+        file: name,
+        orgChart: loaded ? 'ok' : 'absent',
+        agents: loaded?.agents.length ?? 0,
+        problems: [],
+        problemCount: 0,
+        since: now().toISOString(),
+        unavailableWorkspaces: [],
+      };
     } catch (err) {
       const problems = toProblemLines(err);
       report = {
-        file: name, orgChart: 'invalid', agents: chart?.agents.length ?? 0, problems: problems.slice(0, SHOWN_PROBLEMS), problemCount: problems.length,
-        using: chart ? 'previous' : 'none', since: now().toISOString(), unavailableWorkspaces: [],
+        file: name,
+        orgChart: 'invalid',
+        agents: chart?.agents.length ?? 0,
+        problems: problems.slice(0, SHOWN_PROBLEMS),
+        problemCount: problems.length,
+        using: chart ? 'previous' : 'none',
+        since: now().toISOString(),
+        unavailableWorkspaces: [],
       };
       const first = problems.slice(0, SHOWN_PROBLEMS).join('; ');
-      if (chart) log(`warning: org chart ${name} is invalid, still using the chart loaded before (fix it; svc org validate): ${first}`);
-      else log(`error: org chart ${name} is invalid and no valid chart is loaded: ready tasks are held (reason org-chart) until it is fixed (svc org validate): ${first}`);
+      if (chart)
+        log(
+          `warning: org chart ${name} is invalid, still using the chart loaded before (fix it; svc org validate): ${first}`,
+        );
+      else
+        log(
+          `error: org chart ${name} is invalid and no valid chart is loaded: ready tasks are held (reason org-chart) until it is fixed (svc org validate): ${first}`,
+        );
     }
     return chart;
   });

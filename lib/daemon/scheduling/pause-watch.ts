@@ -38,7 +38,10 @@ export function watchPauses(paths: Paths, { log, onChange, intervalMs = 200 }: P
       const read = [...(await readAgentPauses(paths)).values()];
       const first = stamp === '';
       stamp = next;
-      if (!first) log(`agent pauses changed: ${read.length ? read.map((p) => p.agent).join(', ') : 'none'} paused (was ${pauses.length ? pauses.map((p) => p.agent).join(', ') : 'none'})`);
+      if (!first)
+        log(
+          `agent pauses changed: ${read.length ? read.map((p) => p.agent).join(', ') : 'none'} paused (was ${pauses.length ? pauses.map((p) => p.agent).join(', ') : 'none'})`,
+        );
       pauses = read;
       if (!first) onChange();
     } catch (err) {

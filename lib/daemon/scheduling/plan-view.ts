@@ -29,8 +29,18 @@ const planTasks = new WeakMap<IndexEntry, PlanTask>();
 
 function toPlanTask(entry: IndexEntry, gate: GateRoute | undefined): PlanTask {
   return {
-    id: entry.id, status: entry.status, priority: entry.priority, createdAt: entry.createdAt, routing: entry.routing,
-    dependsOn: entry.dependsOn, lease: entry.lease, gateRole: gate?.role, approval: gate?.approval, dispatchFailures: entry.dispatchFailures, nextAttemptAt: entry.nextAttemptAt, notBefore: entry.notBefore,
+    id: entry.id,
+    status: entry.status,
+    priority: entry.priority,
+    createdAt: entry.createdAt,
+    routing: entry.routing,
+    dependsOn: entry.dependsOn,
+    lease: entry.lease,
+    gateRole: gate?.role,
+    approval: gate?.approval,
+    dispatchFailures: entry.dispatchFailures,
+    nextAttemptAt: entry.nextAttemptAt,
+    notBefore: entry.notBefore,
     workspaceHost: entry.workspaceHost,
   };
 }

@@ -20,7 +20,8 @@ export interface PluginAdapter extends Adapter {
 export function createPluginAdapter(spawns: SpawnQueue): PluginAdapter {
   // session key -> spawn id; keys compared lowercased, as the gateway folds session keys to lower case
   const running = new Map<string, string>();
-  const ofTask = (taskId: string) => [...running].filter(([key]) => key.endsWith(`:svc-${taskId.toLowerCase()}`)).map(([, id]) => id);
+  const ofTask = (taskId: string) =>
+    [...running].filter(([key]) => key.endsWith(`:svc-${taskId.toLowerCase()}`)).map(([, id]) => id);
   return {
     kind: 'plugin',
     stop: (taskId, keep) => ofTask(taskId).filter((id) => id !== keep && !spawns.stopping(id) && spawns.stop(id)),
@@ -43,12 +44,28 @@ export function createPluginAdapter(spawns: SpawnQueue): PluginAdapter {
           onTaken: () => {
             taken = true;
             // May run inside enqueue() (a plugin was already waiting), before `result` is assigned.
-            queueMicrotask(() => resolve({ ended: result.then((r): RunEnd => ({ ok: r.ok, ...(r.reason ? { reason: r.reason } : {}), ...(r.error ? { error: r.error } : {}) })) }));
+            queueMicrotask(() =>
+              resolve({
+                ended: result.then(
+                  (r): RunEnd => ({
+                    ok: r.ok,
+                    ...(r.reason ? { reason: r.reason } : {}),
+                    ...(r.error ? { error: r.error } : {}),
+                  }),
+                ),
+              }),
+            );
           },
         });
         void result.then((r) => {
           if (running.get(key) === request.id) running.delete(key);
-          if (!taken) reject(new SpawnError(r.reason ?? 'spawn_failed', r.error ?? `spawn ${request.id} ended before a plugin took it`));
+          if (!taken)
+            reject(
+              new SpawnError(
+                r.reason ?? 'spawn_failed',
+                r.error ?? `spawn ${request.id} ended before a plugin took it`,
+              ),
+            );
         });
       });
     },

@@ -55,7 +55,11 @@ export function createRunEnder(options: RunEnderOptions) {
   const cancelling = new Map<string, Promise<void>>(); // standalone runs being cancelled, by task
   const grace = createRunGrace({
     graceMs: options.exitGraceMs,
-    onOverdue: ({ taskId, sessionId }) => void ender.endUnlessCurrent(taskId, `it handed its task on ${options.exitGraceMs()} ms ago and its run (session ${sessionId}) has not exited (runExitGraceMs)`),
+    onOverdue: ({ taskId, sessionId }) =>
+      void ender.endUnlessCurrent(
+        taskId,
+        `it handed its task on ${options.exitGraceMs()} ms ago and its run (session ${sessionId}) has not exited (runExitGraceMs)`,
+      ),
   });
 
   const ender = {
@@ -65,22 +69,31 @@ export function createRunEnder(options: RunEnderOptions) {
       const fresh = command.runs.of(taskId).filter((run) => run.state !== 'ending');
       for (const run of command.runs.end(taskId, { keep: how.keep, spare })) {
         grace.forget(run.sessionId);
-        if (fresh.includes(run)) log(`${taskId}: ending its local agent (session ${run.sessionId}, pid ${run.pid}) since ${why}: SIGTERM sent, SIGKILL after ${options.stopGraceMs()} ms`);
+        if (fresh.includes(run))
+          log(
+            `${taskId}: ending its local agent (session ${run.sessionId}, pid ${run.pid}) since ${why}: SIGTERM sent, SIGKILL after ${options.stopGraceMs()} ms`,
+          );
       }
       const plugin = options.pluginRuns?.(taskId) ?? [];
       if (!spare || !plugin.some((run) => !run.stopping && spare({ sessionId: run.id }))) {
-        for (const id of options.stopPluginRuns?.(taskId, how.keep) ?? []) log(`${taskId}: asked the plugin to end its gateway run (spawn ${id}) since ${why}`);
+        for (const id of options.stopPluginRuns?.(taskId, how.keep) ?? [])
+          log(`${taskId}: asked the plugin to end its gateway run (spawn ${id}) since ${why}`);
       }
       // The gateway's list does not tell one session's standalone run from another: none is cancelled while one is kept.
       const standalone = cancelling.has(taskId) || how.keep !== undefined ? null : options.stopStandaloneRuns?.(taskId);
       if (standalone) {
-        const settled = standalone.then(
-          (done) => log(`${taskId}: cancelled its standalone gateway runs since ${why}: ${done}`),
-          (err: unknown) => log(`${taskId}: could not cancel its standalone gateway runs (${describeError(err)}); the gateway may still run it`),
-        ).finally(() => {
-          cancelling.delete(taskId);
-          return options.schedule();
-        });
+        const settled = standalone
+          .then(
+            (done) => log(`${taskId}: cancelled its standalone gateway runs since ${why}: ${done}`),
+            (err: unknown) =>
+              log(
+                `${taskId}: could not cancel its standalone gateway runs (${describeError(err)}); the gateway may still run it`,
+              ),
+          )
+          .finally(() => {
+            cancelling.delete(taskId);
+            return options.schedule();
+          });
         cancelling.set(taskId, settled);
       }
     },
@@ -102,17 +115,32 @@ export function createRunEnder(options: RunEnderOptions) {
     handOn(taskId: string): (handed: HandedOn | null) => void {
       const settle = grace.begin(taskId);
       return (handed) => {
-        const runs = [...command.runs.of(taskId).filter((run) => run.state !== 'ending'), ...(options.pluginRuns?.(taskId) ?? []).filter((run) => !run.stopping).map((run) => ({ sessionId: run.id }))];
+        const runs = [
+          ...command.runs.of(taskId).filter((run) => run.state !== 'ending'),
+          ...(options.pluginRuns?.(taskId) ?? []).filter((run) => !run.stopping).map((run) => ({ sessionId: run.id })),
+        ];
         const alive = handed && runs.some((run) => run.sessionId === handed.sessionId);
         const finishing = settle(alive ? handed.sessionId : null);
-        if (finishing) log(`${taskId}: its run (session ${finishing.sessionId}) handed it on (now ${handed!.status}); it may exit by itself until ${new Date(finishing.until).toISOString()} (runExitGraceMs), then it is ended`);
+        if (finishing)
+          log(
+            `${taskId}: its run (session ${finishing.sessionId}) handed it on (now ${handed!.status}); it may exit by itself until ${new Date(finishing.until).toISOString()} (runExitGraceMs), then it is ended`,
+          );
       };
     },
     /** What of an earlier run of `taskId` is still alive, or null. */
     describe(taskId: string): string | null {
-      const local = command.runs.of(taskId).map((run) => `the local agent of session ${run.sessionId} (pid ${run.pid}) ${run.state === 'ending' ? `got SIGTERM${run.killed ? ' and SIGKILL' : `; SIGKILL at ${new Date(run.killAt ?? 0).toISOString()}`}` : finishingText(run.sessionId)}`);
-      const plugin = (options.pluginRuns?.(taskId) ?? []).map((run) => `the gateway run of spawn ${run.id} ${run.stopping ? 'was asked to end' : finishingText(run.id)}`);
-      const standalone = cancelling.has(taskId) ? ['its standalone gateway run is being cancelled (subagents cancel)'] : [];
+      const local = command.runs
+        .of(taskId)
+        .map(
+          (run) =>
+            `the local agent of session ${run.sessionId} (pid ${run.pid}) ${run.state === 'ending' ? `got SIGTERM${run.killed ? ' and SIGKILL' : `; SIGKILL at ${new Date(run.killAt ?? 0).toISOString()}`}` : finishingText(run.sessionId)}`,
+        );
+      const plugin = (options.pluginRuns?.(taskId) ?? []).map(
+        (run) => `the gateway run of spawn ${run.id} ${run.stopping ? 'was asked to end' : finishingText(run.id)}`,
+      );
+      const standalone = cancelling.has(taskId)
+        ? ['its standalone gateway run is being cancelled (subagents cancel)']
+        : [];
       const parts = [...local, ...plugin, ...standalone];
       return parts.length ? `${parts.join('; ')}; it is dispatched once that is over` : null;
     },
@@ -124,15 +152,22 @@ export function createRunEnder(options: RunEnderOptions) {
     sweep(): void {
       for (const run of command.runs.all()) {
         const task = run.state === 'ending' ? undefined : options.taskOf?.(run.taskId);
-        if (task?.status === 'in-progress' && task.sessionId !== run.sessionId) void ender.endUnlessCurrent(run.taskId, `its task is in progress under session ${task.sessionId}`);
+        if (task?.status === 'in-progress' && task.sessionId !== run.sessionId)
+          void ender.endUnlessCurrent(run.taskId, `its task is in progress under session ${task.sessionId}`);
         else if (task?.status === 'cancelled') ender.end(run.taskId, 'it was cancelled', { atOnce: true });
-        else if (task && task.status !== 'in-progress' && run.leaderExited) void ender.endUnlessCurrent(run.taskId, `its agent exited, leaving processes behind, and its task is ${task.status}`, { atOnce: true }); // its grace was for the agent, now gone
+        else if (task && task.status !== 'in-progress' && run.leaderExited)
+          void ender.endUnlessCurrent(
+            run.taskId,
+            `its agent exited, leaving processes behind, and its task is ${task.status}`,
+            { atOnce: true },
+          ); // its grace was for the agent, now gone
       }
     },
     /** A run was confirmed gone: an adopted run whose task it still holds sends the task back to ready, uncounted. */
     gone(run: Run): void {
       grace.forget(run.sessionId);
-      if (run.state === 'ending') log(`${run.taskId}: its local agent (session ${run.sessionId}, pid ${run.pid}) is gone`);
+      if (run.state === 'ending')
+        log(`${run.taskId}: its local agent (session ${run.sessionId}, pid ${run.pid}) is gone`);
       if (!run.adopted) return options.schedule();
       void requeue(run).finally(options.schedule);
     },
@@ -146,10 +181,16 @@ export function createRunEnder(options: RunEnderOptions) {
       for (const run of alive) {
         const current = await store.get(run.taskId).catch(() => null);
         if (current?.status === 'in-progress' && current.task.lease?.sessionId === run.sessionId) {
-          log(`${run.taskId}: its local agent (session ${run.sessionId}, pid ${run.pid}) still runs from before the restart; watching it`);
+          log(
+            `${run.taskId}: its local agent (session ${run.sessionId}, pid ${run.pid}) still runs from before the restart; watching it`,
+          );
         } else {
-          const where = current ? `its task is ${current.status}${current.status === 'in-progress' ? ' under another session' : ''}` : 'its task is gone';
-          ender.end(run.taskId, `${where} (found at start)`, { keep: current?.status === 'in-progress' ? current.task.lease?.sessionId : undefined });
+          const where = current
+            ? `its task is ${current.status}${current.status === 'in-progress' ? ' under another session' : ''}`
+            : 'its task is gone';
+          ender.end(run.taskId, `${where} (found at start)`, {
+            keep: current?.status === 'in-progress' ? current.task.lease?.sessionId : undefined,
+          });
         }
       }
       for (const run of gone) await requeue(run);
@@ -164,16 +205,22 @@ export function createRunEnder(options: RunEnderOptions) {
 
   function finishingText(sessionId: string): string {
     const finishing = grace.of(sessionId);
-    return finishing ? `handed the task on and may exit by itself until ${new Date(finishing.until).toISOString()} (runExitGraceMs)` : 'still runs';
+    return finishing
+      ? `handed the task on and may exit by itself until ${new Date(finishing.until).toISOString()} (runExitGraceMs)`
+      : 'still runs';
   }
 
   async function requeue(run: Run): Promise<void> {
     const moved = await requeueOrphanedRun(store, run.taskId, run.sessionId).catch((err: unknown) => {
-      log(`${run.taskId}: could not requeue it after its local agent (session ${run.sessionId}) ended: ${describeError(err)}; its lease keeps it until it expires`);
+      log(
+        `${run.taskId}: could not requeue it after its local agent (session ${run.sessionId}) ended: ${describeError(err)}; its lease keeps it until it expires`,
+      );
       return false;
     });
     if (!moved) return;
     await options.onCommitted([run.taskId]);
-    log(`${run.taskId}: its local agent (session ${run.sessionId}, pid ${run.pid}), started by an earlier daemon, ended without completing: back to ready, not counted as a failed dispatch`);
+    log(
+      `${run.taskId}: its local agent (session ${run.sessionId}, pid ${run.pid}), started by an earlier daemon, ended without completing: back to ready, not counted as a failed dispatch`,
+    );
   }
 }

@@ -42,11 +42,20 @@ export function createSpawnQueue(options: SpawnQueueOptions = {}) {
   const attachListeners = new Set<(pluginId: string) => void>();
   const graceMs = options.graceMs ?? 5000;
   const pickupMs = options.pickupTimeoutMs ?? 30_000;
-  const stops = createSpawnStops(pickupMs, (id) => settle(id, { ok: false, reason: 'stop_timeout', error: `The plugin did not report the end of spawn ${id} within ${pickupMs} ms of the stop.` }));
+  const stops = createSpawnStops(pickupMs, (id) =>
+    settle(id, {
+      ok: false,
+      reason: 'stop_timeout',
+      error: `The plugin did not report the end of spawn ${id} within ${pickupMs} ms of the stop.`,
+    }),
+  );
 
   function arm(spawn: Spawn): void {
     const error = `No plugin took spawn ${spawn.id} (task ${spawn.taskId}) within ${pickupMs} ms.`;
-    timers.set(spawn.id, setTimeout(() => settle(spawn.id, { ok: false, reason: 'spawn_timeout', error }), pickupMs));
+    timers.set(
+      spawn.id,
+      setTimeout(() => settle(spawn.id, { ok: false, reason: 'spawn_timeout', error }), pickupMs),
+    );
   }
 
   function settle(id: string, result: SpawnResult): 'settled' | 'already' | 'unknown' {
@@ -86,7 +95,8 @@ export function createSpawnQueue(options: SpawnQueueOptions = {}) {
   return {
     /** Queues a spawn; resolves with the plugin's result (or `spawn_timeout`, `daemon_stopped`). */
     enqueue(spawn: Spawn, hooks: EnqueueHooks = {}): Promise<SpawnResult> {
-      if (open.has(spawn.id) || settled.has(spawn.id)) return Promise.resolve({ ok: false, reason: 'duplicate_spawn', error: `Spawn ${spawn.id} was queued before.` });
+      if (open.has(spawn.id) || settled.has(spawn.id))
+        return Promise.resolve({ ok: false, reason: 'duplicate_spawn', error: `Spawn ${spawn.id} was queued before.` });
       const result = new Promise<SpawnResult>((resolve) => open.set(spawn.id, resolve));
       if (hooks.onTaken) takenHooks.set(spawn.id, hooks.onTaken);
       queued.push(spawn);
@@ -143,7 +153,14 @@ export function createSpawnQueue(options: SpawnQueueOptions = {}) {
      */
     stop(id: string): boolean {
       if (!open.has(id)) return false;
-      if (queued.some((spawn) => spawn.id === id)) return settle(id, { ok: false, reason: 'run_stopped', error: `Spawn ${id} was stopped before a plugin took it.` }) === 'settled';
+      if (queued.some((spawn) => spawn.id === id))
+        return (
+          settle(id, {
+            ok: false,
+            reason: 'run_stopped',
+            error: `Spawn ${id} was stopped before a plugin took it.`,
+          }) === 'settled'
+        );
       stops.request(id);
       return true;
     },
@@ -160,7 +177,9 @@ export function createSpawnQueue(options: SpawnQueueOptions = {}) {
     /** Plugins holding a long-poll now, or within the grace after their last one. */
     attached(): AttachedPlugin[] {
       const now = clock().getTime();
-      return [...plugins.values()].filter((p) => isAttached(p, now, graceMs)).map((p) => ({ id: p.id, since: p.since }));
+      return [...plugins.values()]
+        .filter((p) => isAttached(p, now, graceMs))
+        .map((p) => ({ id: p.id, since: p.since }));
     },
 
     /** Spawns waiting for a plugin. */
@@ -169,7 +188,8 @@ export function createSpawnQueue(options: SpawnQueueOptions = {}) {
     /** Releases every long-poll (null) and fails every open spawn with `daemon_stopped`. */
     close(): void {
       for (const waiter of [...waiters]) waiter.give(null);
-      for (const id of [...open.keys()]) settle(id, { ok: false, reason: 'daemon_stopped', error: 'The svc daemon stopped before the spawn finished.' });
+      for (const id of [...open.keys()])
+        settle(id, { ok: false, reason: 'daemon_stopped', error: 'The svc daemon stopped before the spawn finished.' });
     },
   };
 }
@@ -194,7 +214,11 @@ function isAttached(plugin: PluginState | undefined, nowMs: number, graceMs: num
   return plugin !== undefined && (plugin.polls > 0 || nowMs - plugin.lastSeenMs <= graceMs);
 }
 
-function attach(plugins: Map<string, PluginState>, id: string, { now, graceMs }: { now: Date; graceMs: number }): PluginState {
+function attach(
+  plugins: Map<string, PluginState>,
+  id: string,
+  { now, graceMs }: { now: Date; graceMs: number },
+): PluginState {
   let plugin = plugins.get(id);
   if (!plugin || (plugin.polls === 0 && now.getTime() - plugin.lastSeenMs > graceMs)) {
     plugin = { id, since: now.toISOString(), polls: 0, lastSeenMs: now.getTime() };

@@ -25,14 +25,35 @@ import { toWatched } from './watched-adapters.js';
 /** Starts scheduling in the daemon (docs/architecture.md, "Scheduler" and "Adapters"). */
 export async function startScheduling(options: SchedulingOptions): Promise<Scheduling> {
   const { store, index, spawns } = options;
-  const org = createOrgState({ root: store.paths.root, file: store.paths.orgChart, now: store.clock, log: options.log });
+  const org = createOrgState({
+    root: store.paths.root,
+    file: store.paths.orgChart,
+    now: store.clock,
+    log: options.log,
+  });
   const settings = toDaemonSettings(await org.get());
-  const boot = createBoot({ windowMs: settings.bootWindowMs, pollMs: settings.pollIntervalMs, attached: () => spawns.attached().length > 0, log: options.log });
+  const boot = createBoot({
+    windowMs: settings.bootWindowMs,
+    pollMs: settings.pollIntervalMs,
+    attached: () => spawns.attached().length > 0,
+    log: options.log,
+  });
   // A worktree is removed, and checks start, only once no run of the task is left (the run that handed it on included).
-  const worktrees = startWorkspaceCleanup({ store, log: options.log, host: options.owner?.host, statusOf: (id) => index.get(id)?.status, isRunAlive: (id) => ender.describe(id) !== null });
+  const worktrees = startWorkspaceCleanup({
+    store,
+    log: options.log,
+    host: options.owner?.host,
+    statusOf: (id) => index.get(id)?.status,
+    isRunAlive: (id) => ender.describe(id) !== null,
+  });
   const token = () => options.env.SVC_GATEWAY_TOKEN ?? readEnvFile(store.paths.envFile).SVC_GATEWAY_TOKEN;
   const { command, standalone } = createAdapterSet({
-    paths: store.paths, loadOrg: org.get, env: options.env, settings: org.settings, spawnTimeoutMs: settings.spawnTimeoutMs, token,
+    paths: store.paths,
+    loadOrg: org.get,
+    env: options.env,
+    settings: org.settings,
+    spawnTimeoutMs: settings.spawnTimeoutMs,
+    token,
     daemon: {
       onGone: (run) => {
         ender.gone(run);
@@ -44,13 +65,29 @@ export async function startScheduling(options: SchedulingOptions): Promise<Sched
   const source = { snapshot: async () => ({ ...(await toSnapshot(index, roleOf)), previousRun: ender.describe }) };
   const plugin = createPluginAdapter(spawns);
   const scheduler: SchedulerHandle = startScheduler({
-    store, source, adapters: toWatched({ command, standalone, plugin }, { onHanded: options.onHanded, onEnded: (id) => {
-      checks.scan();
-      worktrees.request(id);
-    } }), loadOrg: org.get, mode: boot.mode,
-    pluginAttached: () => spawns.attached().length > 0, log: options.log, alert: options.alert, onCommitted: (ids) => index.update(ids),
-    dryRun: () => org.settings().dryRun, orgProblem: org.problem,
-    ...(options.trace ? { trace: options.trace } : {}), ...(options.fault ? { fault: options.fault } : {}), ...(options.owner ? { owner: options.owner } : {}),
+    store,
+    source,
+    adapters: toWatched(
+      { command, standalone, plugin },
+      {
+        onHanded: options.onHanded,
+        onEnded: (id) => {
+          checks.scan();
+          worktrees.request(id);
+        },
+      },
+    ),
+    loadOrg: org.get,
+    mode: boot.mode,
+    pluginAttached: () => spawns.attached().length > 0,
+    log: options.log,
+    alert: options.alert,
+    onCommitted: (ids) => index.update(ids),
+    dryRun: () => org.settings().dryRun,
+    orgProblem: org.problem,
+    ...(options.trace ? { trace: options.trace } : {}),
+    ...(options.fault ? { fault: options.fault } : {}),
+    ...(options.owner ? { owner: options.owner } : {}),
     // a check lease expired, or the task left in-progress
     endRuns: (id, why) => {
       void ender.endUnlessCurrent(id, why);
@@ -58,20 +95,33 @@ export async function startScheduling(options: SchedulingOptions): Promise<Sched
     },
   });
   const checks = startCheckRunner({
-    store, inProgress: () => index.summaries('in-progress'), loadOrg: org.get, env: options.env, log: options.log, host: options.owner?.host,
-    isRunAlive: (id) => ender.describe(id) !== null, onCommitted: async (ids) => {
+    store,
+    inProgress: () => index.summaries('in-progress'),
+    loadOrg: org.get,
+    env: options.env,
+    log: options.log,
+    host: options.owner?.host,
+    isRunAlive: (id) => ender.describe(id) !== null,
+    onCommitted: async (ids) => {
       await index.update(ids);
       scheduler.schedule();
     },
   });
   // One run per task (docs/scheduler.md): what ends the runs of each adapter, and the index's view of their tasks.
   const ender = createRunEnder({
-    store, command, stopPluginRuns: plugin.stop, pluginRuns: plugin.runsOf, stopStandaloneRuns: standalone.stop,
-    stopGraceMs: () => org.settings().agentStopGraceMs, exitGraceMs: () => org.settings().runExitGraceMs, log: options.log,
+    store,
+    command,
+    stopPluginRuns: plugin.stop,
+    pluginRuns: plugin.runsOf,
+    stopStandaloneRuns: standalone.stop,
+    stopGraceMs: () => org.settings().agentStopGraceMs,
+    exitGraceMs: () => org.settings().runExitGraceMs,
+    log: options.log,
     schedule: () => {
       scheduler.schedule();
       checks.scan();
-    }, onCommitted: (ids) => index.update(ids),
+    },
+    onCommitted: (ids) => index.update(ids),
     taskOf: (id) => {
       const entry = index.get(id);
       return entry && { status: entry.status, sessionId: entry.lease?.sessionId };
@@ -79,16 +129,31 @@ export async function startScheduling(options: SchedulingOptions): Promise<Sched
   });
   await ender.start();
   const recovery = await startSpawnRecovery({
-    store, log: options.log, running: () => findEnvValues('SVC_SESSION_ID'),
+    store,
+    log: options.log,
+    running: () => findEnvValues('SVC_SESSION_ID'),
     onRequeued: (ids) => void Promise.resolve(index.update(ids)).then(() => scheduler.schedule()),
   });
   // Murmur runs with every tick request and poll, SLA on every poll (see docs/murmur.md and docs/sla.md).
   // Each team's murmur, the SLA and the OVERDUE alerts have one owner among the daemons sharing the tree (docs/several-hosts.md).
-  const duties = startDuties({ store, ...(options.owner ? { self: options.owner } : {}), ttlMs: () => org.settings().dutyTtlMs, log: options.log, onTaken: () => schedule() });
-  const murmur = startMurmur({ store, index, loadOrg: org.get, log: options.log, duty: duties, onCreated: async (id) => {
-    await index.update([id]);
-    scheduler.schedule();
-  } });
+  const duties = startDuties({
+    store,
+    ...(options.owner ? { self: options.owner } : {}),
+    ttlMs: () => org.settings().dutyTtlMs,
+    log: options.log,
+    onTaken: () => schedule(),
+  });
+  const murmur = startMurmur({
+    store,
+    index,
+    loadOrg: org.get,
+    log: options.log,
+    duty: duties,
+    onCreated: async (id) => {
+      await index.update([id]);
+      scheduler.schedule();
+    },
+  });
   const pauses = watchPauses(store.paths, { log: options.log, onChange: () => scheduler.schedule() });
   const sla = startSla({ store, index, loadOrg: org.get, log: options.log, alert: options.alert, duty: duties });
   const overdue = startOverdue({ store, index, log: options.log, alert: options.alert, duty: duties });

@@ -2,7 +2,10 @@ import type { Adapter } from '../../core/spawn.js';
 import type { AdapterKind } from '../../engine/plan.js';
 
 /** The adapters as the scheduler sees them: each spawn handed over is told to `onHanded`, each run's end to `onEnded`. */
-export function toWatched(adapters: Record<AdapterKind, Adapter>, hooks: { onHanded?: ((taskId: string, adapter: AdapterKind) => void) | undefined; onEnded: (taskId: string) => void }): Record<AdapterKind, Adapter> {
+export function toWatched(
+  adapters: Record<AdapterKind, Adapter>,
+  hooks: { onHanded?: ((taskId: string, adapter: AdapterKind) => void) | undefined; onEnded: (taskId: string) => void },
+): Record<AdapterKind, Adapter> {
   const watched = (adapter: Adapter): Adapter => ({
     kind: adapter.kind,
     spawn: async (request) => {
@@ -12,5 +15,9 @@ export function toWatched(adapters: Record<AdapterKind, Adapter>, hooks: { onHan
       return run;
     },
   });
-  return { command: watched(adapters.command), standalone: watched(adapters.standalone), plugin: watched(adapters.plugin) };
+  return {
+    command: watched(adapters.command),
+    standalone: watched(adapters.standalone),
+    plugin: watched(adapters.plugin),
+  };
 }

@@ -15,6 +15,8 @@ export function toLeaseOwners(inProgress: Iterable<IndexEntry>, self: { host: st
       others.set(key, seen);
     }
   }
-  out.others = [...others.values()].sort((a, b) => b.inProgress - a.inProgress || (a.host < b.host ? -1 : a.host > b.host ? 1 : a.pid - b.pid));
+  out.others = [...others.values()].sort(
+    (a, b) => b.inProgress - a.inProgress || (a.host < b.host ? -1 : a.host > b.host ? 1 : a.pid - b.pid),
+  );
   return out;
 }

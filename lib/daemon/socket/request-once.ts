@@ -8,7 +8,12 @@ import { sendJson } from '../http/exchange.js';
 export function toRequestId(req: IncomingMessage): string | undefined {
   const value = req.headers[REQUEST_ID_HEADER];
   if (value === undefined) return undefined;
-  if (Array.isArray(value)) throw new SvcError('validation_error', `The ${REQUEST_ID_HEADER} header was sent ${value.length} times; a call has one request id.`, 'Send the header once.');
+  if (Array.isArray(value))
+    throw new SvcError(
+      'validation_error',
+      `The ${REQUEST_ID_HEADER} header was sent ${value.length} times; a call has one request id.`,
+      'Send the header once.',
+    );
   return assertRequestId(value.trim());
 }
 
@@ -38,7 +43,12 @@ export async function sendOnce(res: ServerResponse, toAnswer: CallToAnswer & { c
  * The answer of one call as its request would get it (the HTTP status and the body): run once
  * under its request id as `sendOnce` says, or just run when it has none.
  */
-export async function answerCall({ root, call, run, onFailure }: CallToAnswer): Promise<Answer & { repeated: boolean }> {
+export async function answerCall({
+  root,
+  call,
+  run,
+  onFailure,
+}: CallToAnswer): Promise<Answer & { repeated: boolean }> {
   const act = async (): Promise<Answer> => {
     try {
       return { status: 200, body: { ok: true, result: (await run()) ?? null } };

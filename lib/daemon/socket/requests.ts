@@ -34,21 +34,34 @@ export function toStatusQuery(req: IncomingMessage): Status[] | undefined {
   const statuses = value.split(',');
   const unknown = statuses.find((status) => !(STATUSES as readonly string[]).includes(status));
   if (unknown === undefined) return statuses as Status[];
-  throw new SvcError('validation_error', `Unknown status ${JSON.stringify(unknown)}.`, `Use one of: ${STATUSES.join(', ')}.`);
+  throw new SvcError(
+    'validation_error',
+    `Unknown status ${JSON.stringify(unknown)}.`,
+    `Use one of: ${STATUSES.join(', ')}.`,
+  );
 }
 
 export function toFilterQuery(req: IncomingMessage): TaskFilter {
   const filter = fromFilterQuery(queryOf(req));
   if (filter.since !== undefined && Number.isNaN(Date.parse(filter.since))) {
-    throw new SvcError('validation_error', `${toRouteLabel(ROUTES.tasks)} takes since as a time (found ${JSON.stringify(filter.since)}).`, `Ask ${toRouteLabel(ROUTES.tasks)}?since=2026-11-23T08:00:00Z.`);
+    throw new SvcError(
+      'validation_error',
+      `${toRouteLabel(ROUTES.tasks)} takes since as a time (found ${JSON.stringify(filter.since)}).`,
+      `Ask ${toRouteLabel(ROUTES.tasks)}?since=2026-11-23T08:00:00Z.`,
+    );
   }
   return filter;
 }
 
 export function toWebPort(body: unknown): number | undefined {
   const port = body === undefined ? undefined : assertObject(body, 'The web request', WEB_EXAMPLE).port;
-  if (port === undefined || (Number.isInteger(port) && (port as number) >= 0 && (port as number) <= 65535)) return port as number | undefined;
-  throw new SvcError('validation_error', `${toRouteLabel(ROUTES.web)} takes port as a whole number from 0 to 65535 (found ${JSON.stringify(port)}).`, `Send ${WEB_EXAMPLE}, or {} for any free port.`);
+  if (port === undefined || (Number.isInteger(port) && (port as number) >= 0 && (port as number) <= 65535))
+    return port as number | undefined;
+  throw new SvcError(
+    'validation_error',
+    `${toRouteLabel(ROUTES.web)} takes port as a whole number from 0 to 65535 (found ${JSON.stringify(port)}).`,
+    `Send ${WEB_EXAMPLE}, or {} for any free port.`,
+  );
 }
 
 export function pluginOf(req: IncomingMessage): string | null {

@@ -31,16 +31,28 @@ export interface CheckOptions {
 /** Checks the daemon of `paths` the way the watchdog does: over the socket, or over the health port. */
 export async function checkDaemon(paths: Paths, options: CheckOptions = {}): Promise<HealthCheck> {
   const timeoutMs = options.timeoutMs ?? 5000;
-  const probe = await probeDaemon(paths, timeoutMs).catch((err: unknown) => ({ state: 'unhealthy' as const, healthy: false, reason: describeError(err), status: undefined }));
+  const probe = await probeDaemon(paths, timeoutMs).catch((err: unknown) => ({
+    state: 'unhealthy' as const,
+    healthy: false,
+    reason: describeError(err),
+    status: undefined,
+  }));
   const status = probe.status;
   const answer = options.port === undefined ? null : await checkHealthPort(options.port, timeoutMs);
   if (answer ? answer.healthy : probe.healthy) return { state: 'healthy', status };
   if (answer ? answer.busy : probe.state === 'busy') return { state: 'busy', reason: answer?.reason ?? probe.reason };
-  if (answer ? answer.status === 503 : probe.state === 'stopping') return { state: 'transient', reason: answer?.reason ?? 'the daemon answers 503 (stopping)', status };
+  if (answer ? answer.status === 503 : probe.state === 'stopping')
+    return { state: 'transient', reason: answer?.reason ?? 'the daemon answers 503 (stopping)', status };
   if (isStopped(paths)) return { state: 'stopped', reason: 'no pid file and no socket' };
   const pid = readPid(paths);
-  if (pid !== null && isAlive(pid) && !existsSync(paths.socket)) return { state: 'transient', reason: `pid ${pid} is alive without its socket (starting or stopping)` };
-  if (!answer && probe.status && pid === null) return { state: 'transient', reason: `the socket answers but ${paths.pidFile} is not written yet (starting)`, status };
+  if (pid !== null && isAlive(pid) && !existsSync(paths.socket))
+    return { state: 'transient', reason: `pid ${pid} is alive without its socket (starting or stopping)` };
+  if (!answer && probe.status && pid === null)
+    return {
+      state: 'transient',
+      reason: `the socket answers but ${paths.pidFile} is not written yet (starting)`,
+      status,
+    };
   const dead = pid !== null && isZombie(pid) ? `pid ${pid} has exited (not reaped yet)` : undefined;
   return { state: 'failed', reason: answer?.reason ?? dead ?? probe.reason ?? describeDead(paths), status };
 }

@@ -68,23 +68,39 @@ export function countTasks(paths: Paths): TaskCounts {
       return 0;
     }
   };
-  return { open: count('backlog'), ready: count('ready'), inProgress: count('in-progress'), blocked: count('blocked'), done: count('done') };
+  return {
+    open: count('backlog'),
+    ready: count('ready'),
+    inProgress: count('in-progress'),
+    blocked: count('blocked'),
+    done: count('done'),
+  };
 }
 
 /** The last complete event of the newest event file (reads its last 64 KiB only), or null. */
 export function readLastEvent(paths: Paths): { timestamp: string; type: string; taskId?: string } | null {
   let files: string[];
   try {
-    files = readdirSync(paths.events).filter((name) => /^\d{4}-\d{2}-\d{2}\.jsonl$/.test(name)).sort().reverse();
+    files = readdirSync(paths.events)
+      .filter((name) => /^\d{4}-\d{2}-\d{2}\.jsonl$/.test(name))
+      .sort()
+      .reverse();
   } catch {
     return null;
   }
   for (const name of files) {
-    const lines = readTail(`${paths.events}/${name}`, 64 * 1024).split('\n').reverse();
+    const lines = readTail(`${paths.events}/${name}`, 64 * 1024)
+      .split('\n')
+      .reverse();
     for (const line of lines) {
       try {
         const event = JSON.parse(line) as { timestamp?: unknown; type?: unknown; taskId?: unknown };
-        if (typeof event.timestamp === 'string' && typeof event.type === 'string') return { timestamp: event.timestamp, type: event.type, ...(typeof event.taskId === 'string' ? { taskId: event.taskId } : {}) };
+        if (typeof event.timestamp === 'string' && typeof event.type === 'string')
+          return {
+            timestamp: event.timestamp,
+            type: event.type,
+            ...(typeof event.taskId === 'string' ? { taskId: event.taskId } : {}),
+          };
       } catch {
         // a torn or partial line: look further back
       }
@@ -96,14 +112,24 @@ export function readLastEvent(paths: Paths): { timestamp: string; type: string; 
 /** A duration as `1h 2m 3s`. */
 export function formatMs(ms: number): string {
   const total = Math.max(0, Math.floor(ms / 1000));
-  const [d, h, m, s] = [Math.floor(total / 86400), Math.floor(total / 3600) % 24, Math.floor(total / 60) % 60, total % 60];
+  const [d, h, m, s] = [
+    Math.floor(total / 86400),
+    Math.floor(total / 3600) % 24,
+    Math.floor(total / 60) % 60,
+    total % 60,
+  ];
   const text = [d ? `${d}d` : '', h ? `${h}h` : '', m ? `${m}m` : '', s ? `${s}s` : ''].filter(Boolean).join(' ');
   return text || `${ms} ms`;
 }
 
 // --- internal ---
 
-const STATE_WORDS = { failed: 'down', stopped: 'stopped', transient: 'starting or stopping', busy: 'busy (alive, answering 503)' } as const;
+const STATE_WORDS = {
+  failed: 'down',
+  stopped: 'stopped',
+  transient: 'starting or stopping',
+  busy: 'busy (alive, answering 503)',
+} as const;
 
 function readTail(file: string, bytes: number): string {
   let fd: number;

@@ -57,7 +57,16 @@ export function startWatchdog(options: WatchdogOptions): Watchdog {
   const clock = options.clock ?? systemClock;
   const log = createLog({ file: paths.watchdogLog, now: clock });
   const check = options.check ?? (() => checkDaemon(paths, { port: options.port, timeoutMs: options.checkTimeoutMs }));
-  const state: LoopState = { polls: 0, lastPollAt: null, previous: null, transientSince: null, lastHealthy: null, history: [], stopped: false, closing: false };
+  const state: LoopState = {
+    polls: 0,
+    lastPollAt: null,
+    previous: null,
+    transientSince: null,
+    lastHealthy: null,
+    history: [],
+    stopped: false,
+    closing: false,
+  };
   const say = (text: string) => {
     log.alert(text);
     options.alert?.(`${text}\n`);
@@ -79,11 +88,21 @@ export function startWatchdog(options: WatchdogOptions): Watchdog {
       if (!state.stopped && !state.closing) timer = setTimeout(loop, options.pollIntervalMs);
     });
   };
-  log.info('watchdog.started', { via: options.port === undefined ? paths.socket : healthUrl('127.0.0.1', options.port), pollIntervalMs: options.pollIntervalMs, maxRestarts: options.maxRestarts, windowMs: options.windowMs });
+  log.info('watchdog.started', {
+    via: options.port === undefined ? paths.socket : healthUrl('127.0.0.1', options.port),
+    pollIntervalMs: options.pollIntervalMs,
+    maxRestarts: options.maxRestarts,
+    windowMs: options.windowMs,
+  });
   timer = setTimeout(loop, 0);
   return {
-    paths, done,
-    stats: () => ({ polls: state.polls, lastPollAt: state.lastPollAt, history: state.history.map(({ at, reason, outcome }) => ({ at, reason, outcome })) }),
+    paths,
+    done,
+    stats: () => ({
+      polls: state.polls,
+      lastPollAt: state.lastPollAt,
+      history: state.history.map(({ at, reason, outcome }) => ({ at, reason, outcome })),
+    }),
     async close() {
       state.closing = true;
       clearTimeout(timer);
@@ -122,7 +141,9 @@ interface PollContext {
 
 async function poll(ctx: PollContext): Promise<void> {
   const { state, log } = ctx;
-  const result = await ctx.check().catch((err: unknown): HealthCheck => ({ state: 'failed', reason: describeError(err) }));
+  const result = await ctx
+    .check()
+    .catch((err: unknown): HealthCheck => ({ state: 'failed', reason: describeError(err) }));
   if (state.stopped || state.closing) return;
   const now = ctx.clock();
   state.polls++;
@@ -137,19 +158,31 @@ async function poll(ctx: PollContext): Promise<void> {
   }
   if (result.state === 'busy') {
     // alive and answering, only full: a restart would drop every request in flight
-    if (previous !== 'busy') ctx.say(`[AOF] Watchdog: the svc daemon answered 503 busy (${result.reason}); it is alive, so it is not restarted.`);
+    if (previous !== 'busy')
+      ctx.say(
+        `[AOF] Watchdog: the svc daemon answered 503 busy (${result.reason}); it is alive, so it is not restarted.`,
+      );
     state.previous = 'busy';
     return;
   }
   const grace = ctx.options.transientGraceMs ?? 30_000;
   state.transientSince ??= result.state === 'transient' ? now.getTime() : null;
-  if (result.state === 'transient' && now.getTime() - state.transientSince! <= grace) return void (state.previous = 'transient');
+  if (result.state === 'transient' && now.getTime() - state.transientSince! <= grace)
+    return void (state.previous = 'transient');
   if (result.state === 'stopped' && previous !== null && previous !== 'failed') {
-    if (previous !== 'stopped') log.info('watchdog.daemon_stopped', { message: 'the daemon was stopped gracefully; it is left stopped until it runs again' });
+    if (previous !== 'stopped')
+      log.info('watchdog.daemon_stopped', {
+        message: 'the daemon was stopped gracefully; it is left stopped until it runs again',
+      });
     state.previous = 'stopped';
     return;
   }
-  const reason = result.state === 'transient' ? `still starting or stopping after ${formatMs(grace)} (${result.reason})` : result.state === 'stopped' ? 'not running' : result.reason ?? 'unhealthy';
+  const reason =
+    result.state === 'transient'
+      ? `still starting or stopping after ${formatMs(grace)} (${result.reason})`
+      : result.state === 'stopped'
+        ? 'not running'
+        : (result.reason ?? 'unhealthy');
   state.transientSince = null;
   // the watchdog's own first start of a daemon that is not running is no restart: it does not count
   await onFailure(ctx, { now, reason, result, first: previous === null && result.state === 'stopped' });
@@ -170,17 +203,33 @@ async function onFailure(ctx: PollContext, { now, reason, result, first }: Failu
   state.history = state.history.filter((r) => time - r.time <= options.windowMs);
   const recent = state.history.filter((r) => r.counted);
   if (!first && recent.length >= options.maxRestarts) {
-    state.history.push({ at: now.toISOString(), time, reason, outcome: 'not restarted: limit reached', counted: false });
+    state.history.push({
+      at: now.toISOString(),
+      time,
+      reason,
+      outcome: 'not restarted: limit reached',
+      counted: false,
+    });
     const report = formatCriticalReport({
-      paths: ctx.paths, now, maxRestarts: options.maxRestarts, windowMs: options.windowMs, history: state.history,
-      current: result, lastHealthy: state.lastHealthy, lastPollAt: state.lastPollAt ?? now.toISOString(),
+      paths: ctx.paths,
+      now,
+      maxRestarts: options.maxRestarts,
+      windowMs: options.windowMs,
+      history: state.history,
+      current: result,
+      lastHealthy: state.lastHealthy,
+      lastPollAt: state.lastPollAt ?? now.toISOString(),
     });
     log.error('watchdog.critical', { reason, restarts: recent.length, windowMs: options.windowMs });
     say(report.join('\n'));
     return ctx.end({ gaveUp: true, report });
   }
-  if (first) say(`[AOF] Watchdog: the svc daemon is not running; starting it (a first start, not counted as a restart).`);
-  else say(`[AOF] Watchdog: the svc daemon is unhealthy (${reason}); restarting it (${recent.length + 1} of ${options.maxRestarts} within ${formatMs(options.windowMs)}).`);
+  if (first)
+    say(`[AOF] Watchdog: the svc daemon is not running; starting it (a first start, not counted as a restart).`);
+  else
+    say(
+      `[AOF] Watchdog: the svc daemon is unhealthy (${reason}); restarting it (${recent.length + 1} of ${options.maxRestarts} within ${formatMs(options.windowMs)}).`,
+    );
   log.warn(first ? 'watchdog.starting' : 'watchdog.restarting', { reason, attempt: first ? 0 : recent.length + 1 });
   let outcome: string;
   try {

@@ -53,7 +53,9 @@ export function startOverdue(options: OverdueOptions): OverdueRunner {
     if (handed !== undefined) alerted = toAlerted(handed);
     const now = store.clock();
     alerted ??= await readAlerted(store.paths.overdueAlerts, options.log);
-    const open = OPEN_STATUSES.flatMap((status) => [...index.summaries(status)].filter((e) => e.dueAt !== undefined)).map(toDueTask);
+    const open = OPEN_STATUSES.flatMap((status) =>
+      [...index.summaries(status)].filter((e) => e.dueAt !== undefined),
+    ).map(toDueTask);
     const due = open.filter((task) => isOverdue(task, now) && alerted!.get(task.id) !== task.dueAt);
     const live = new Set(open.map((task) => task.id));
     let changed = due.length > 0;
@@ -65,10 +67,20 @@ export function startOverdue(options: OverdueOptions): OverdueRunner {
       await options.duty?.save(OVERDUE_DUTY, Object.fromEntries(alerted));
     }
     for (const task of due) {
-      await store.events.record(now, [{ type: 'task.overdue', taskId: task.id, actor: 'scheduler', payload: { dueAt: task.dueAt, status: task.status, agent: task.agent ?? null } }]);
+      await store.events.record(now, [
+        {
+          type: 'task.overdue',
+          taskId: task.id,
+          actor: 'scheduler',
+          payload: { dueAt: task.dueAt, status: task.status, agent: task.agent ?? null },
+        },
+      ]);
       options.alert(formatOverdueAlert(task, now));
     }
-    armTimer(open.filter((task) => !isOverdue(task, now)), now);
+    armTimer(
+      open.filter((task) => !isOverdue(task, now)),
+      now,
+    );
     return due;
   }
 
@@ -96,10 +108,13 @@ export function startOverdue(options: OverdueOptions): OverdueRunner {
     check: run,
     request() {
       if (closed || pending) return;
-      pending = setTimeout(() => {
-        pending = null;
-        void run().catch(fail);
-      }, Math.max(0, lastRun + (options.minGapMs ?? 200) - Date.now()));
+      pending = setTimeout(
+        () => {
+          pending = null;
+          void run().catch(fail);
+        },
+        Math.max(0, lastRun + (options.minGapMs ?? 200) - Date.now()),
+      );
       pending.unref();
     },
     close() {
@@ -120,7 +135,8 @@ async function readAlerted(file: string, log: (line: string) => void): Promise<M
   try {
     return toAlerted(JSON.parse(await readFile(file, 'utf8')));
   } catch (err) {
-    if (!hasCode(err, 'ENOENT')) log(`warning: ${file} is unreadable (${describeError(err)}); overdue tasks may be alerted again`);
+    if (!hasCode(err, 'ENOENT'))
+      log(`warning: ${file} is unreadable (${describeError(err)}); overdue tasks may be alerted again`);
     return new Map();
   }
 }
@@ -128,6 +144,7 @@ async function readAlerted(file: string, log: (line: string) => void): Promise<M
 /** The due time each task was alerted for, from `{ id: ISO time }` (a file, or the state the duty's last owner handed over). */
 function toAlerted(data: unknown): Map<string, string> {
   const out = new Map<string, string>();
-  if (data && typeof data === 'object' && !Array.isArray(data)) for (const [id, at] of Object.entries(data)) if (typeof at === 'string') out.set(id, at);
+  if (data && typeof data === 'object' && !Array.isArray(data))
+    for (const [id, at] of Object.entries(data)) if (typeof at === 'string') out.set(id, at);
   return out;
 }

@@ -71,10 +71,14 @@ export function startSla(options: SlaRunnerOptions): SlaRunner {
       await options.duty?.save(SLA_DUTY, record);
     }
     for (const v of due) {
-      await store.events.record(now, [{
-        type: 'sla.violation', taskId: v.task.id, actor: 'scheduler',
-        payload: { duration: v.durationMs, limit: v.limitMs, agent: v.agent, timestamp: now.getTime() },
-      }]);
+      await store.events.record(now, [
+        {
+          type: 'sla.violation',
+          taskId: v.task.id,
+          actor: 'scheduler',
+          payload: { duration: v.durationMs, limit: v.limitMs, agent: v.agent, timestamp: now.getTime() },
+        },
+      ]);
       options.alert(formatSlaAlert(v));
     }
     return due;
@@ -91,7 +95,15 @@ export function startSla(options: SlaRunnerOptions): SlaRunner {
         return null; // moved or rewritten meanwhile: the index has the new version at the next poll
       }
     }
-    return { id: entry.id, title: entry.title, project: known.project, updatedAt: entry.updatedAt, routing: entry.routing, agent: entry.agent, maxInProgressMs: known.maxInProgressMs };
+    return {
+      id: entry.id,
+      title: entry.title,
+      project: known.project,
+      updatedAt: entry.updatedAt,
+      routing: entry.routing,
+      agent: entry.agent,
+      maxInProgressMs: known.maxInProgressMs,
+    };
   }
 
   return {
@@ -108,7 +120,8 @@ async function readAlerted(file: string, log: (line: string) => void): Promise<M
   try {
     return toAlerted(JSON.parse(await readFile(file, 'utf8')) as unknown);
   } catch (err) {
-    if (!hasCode(err, 'ENOENT')) log(`warning: ${file} is unreadable (${describeError(err)}); SLA alerts start a fresh rate window`);
+    if (!hasCode(err, 'ENOENT'))
+      log(`warning: ${file} is unreadable (${describeError(err)}); SLA alerts start a fresh rate window`);
     return new Map();
   }
 }
@@ -117,7 +130,8 @@ async function readAlerted(file: string, log: (line: string) => void): Promise<M
 function toAlerted(data: unknown): Map<string, number> {
   const out = new Map<string, number>();
   if (data && typeof data === 'object' && !Array.isArray(data)) {
-    for (const [id, at] of Object.entries(data)) if (typeof at === 'string' && !Number.isNaN(Date.parse(at))) out.set(id, Date.parse(at));
+    for (const [id, at] of Object.entries(data))
+      if (typeof at === 'string' && !Number.isNaN(Date.parse(at))) out.set(id, Date.parse(at));
   }
   return out;
 }

@@ -44,7 +44,8 @@ export interface SlaViolation {
 export function resolveSlaLimit(task: SlaTask, org: OrgChart | null): SlaLimit {
   if (task.maxInProgressMs !== undefined) return { limitMs: task.maxInProgressMs, source: 'task' };
   const sla = projectSlaOf(org, task.project);
-  if (sla?.researchMaxInProgressMs !== undefined && isResearcher(task.routing.agent, org)) return { limitMs: sla.researchMaxInProgressMs, source: 'project research' };
+  if (sla?.researchMaxInProgressMs !== undefined && isResearcher(task.routing.agent, org))
+    return { limitMs: sla.researchMaxInProgressMs, source: 'project research' };
   if (sla?.defaultMaxInProgressMs !== undefined) return { limitMs: sla.defaultMaxInProgressMs, source: 'project' };
   return { limitMs: DEFAULT_MAX_IN_PROGRESS_MS, source: 'default' };
 }
@@ -75,7 +76,9 @@ export function formatSlaAlert(v: SlaViolation): string {
     `[AOF] SLA VIOLATION: ${v.task.id} "${v.task.title}"`,
     `[AOF] SLA VIOLATION:   in progress for ${formatDuration(v.durationMs)} (limit ${formatDuration(v.limitMs)}, ${v.source}), agent: ${v.agent}`,
     `[AOF] SLA VIOLATION:   action: check on ${v.agent} (\`svc task show ${v.task.id}\`); if it is stuck, \`svc task status ${v.task.id} ready\` or \`svc task block ${v.task.id} --reason ...\` (alerts never move the task)`,
-  ].map((line) => toTerminalText(line)).join('\n');
+  ]
+    .map((line) => toTerminalText(line))
+    .join('\n');
 }
 
 // --- internal ---

@@ -26,7 +26,13 @@ export interface RunLog {
  * cut to `maxBytes` (keeping the tail) whenever it grows past twice that, and at the end.
  */
 export function openCheckLog(paths: Paths, header: CheckLogHeader, maxBytes = DEFAULT_RUN_LOG_MAX_BYTES): RunLog {
-  const { path, fd } = openRunLog(paths, `check-${header.check}`, { taskId: header.taskId, kind: 'check', name: header.check, session: header.session, startedAt: header.startedAt });
+  const { path, fd } = openRunLog(paths, `check-${header.check}`, {
+    taskId: header.taskId,
+    kind: 'check',
+    name: header.check,
+    session: header.session,
+    startedAt: header.startedAt,
+  });
   let written = 0;
   let last = Buffer.alloc(0);
   return {

@@ -51,7 +51,12 @@ export function runCheckProcess(command: CheckCommand): RunningCheck {
   let aborted = false;
   let killTimer: NodeJS.Timeout | undefined;
   const env = { ...command.env, [CHECK_MARKER]: command.marker };
-  const child = spawn(command.argv[0]!, command.argv.slice(1), { cwd: command.cwd, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(command.argv[0]!, command.argv.slice(1), {
+    cwd: command.cwd,
+    env,
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const end = (signal: NodeJS.Signals) => {
     if (child.pid) signalGroup(child.pid, signal);
     signalMarkedProcesses(CHECK_MARKER, command.marker, { signal, signalledGroup: child.pid });

@@ -29,20 +29,47 @@ export async function runCheck(options: RunCheckOptions): Promise<CheckOutcome |
   const { task } = stored;
   const def = org.aof.checks[name];
   const cwd = def?.cwd ?? task.workspace?.path;
-  const log = openCheckLog(options.store.paths, { taskId: task.id, check: name, session, startedAt: options.store.clock() });
+  const log = openCheckLog(options.store.paths, {
+    taskId: task.id,
+    check: name,
+    session,
+    startedAt: options.store.clock(),
+  });
   let how = 'not run';
   try {
     // A check runs in the task's worktree: never through a symbolic link planted there since.
-    const link = !def?.cwd && task.workspace ? await findTaskWorktreeLink(options.store.paths.workspaces, task.id, task.workspace.path) : null;
+    const link =
+      !def?.cwd && task.workspace
+        ? await findTaskWorktreeLink(options.store.paths.workspaces, task.id, task.workspace.path)
+        : null;
     if (!def || !cwd || link) {
-      const why = !def ? `check ${name} is not defined under aof.checks of the org chart (any more)` : link ? `check ${name} not run: ${link}` : `check ${name} has no cwd and the task has no worktree to run it in`;
+      const why = !def
+        ? `check ${name} is not defined under aof.checks of the org chart (any more)`
+        : link
+          ? `check ${name} not run: ${link}`
+          : `check ${name} has no cwd and the task has no worktree to run it in`;
       log.write(Buffer.from(`${why}\n`));
-      how = link ? 'not run: a symbolic link on the way to the worktree' : 'not run: the check is undefined or has no cwd';
+      how = link
+        ? 'not run: a symbolic link on the way to the worktree'
+        : 'not run: the check is undefined or has no cwd';
       return { name, exitCode: null, signal: null, timedOut: false, durationMs: 0, tail: log.tail(), log: log.path };
     }
-    const env = { ...options.env, SVC_TASK_ID: task.id, SVC_CHECK: name, ...(task.workspace ? { SVC_WORKSPACE: task.workspace.path, SVC_BRANCH: task.workspace.branch } : {}) };
+    const env = {
+      ...options.env,
+      SVC_TASK_ID: task.id,
+      SVC_CHECK: name,
+      ...(task.workspace ? { SVC_WORKSPACE: task.workspace.path, SVC_BRANCH: task.workspace.branch } : {}),
+    };
     const marker = `${task.id}.${randomUUID()}`;
-    const check = runCheckProcess({ argv: def.run, cwd, env, timeoutMs: def.timeoutMs, log, marker, onStart: (pgid) => writePid(pidFile, pgid, marker) });
+    const check = runCheckProcess({
+      argv: def.run,
+      cwd,
+      env,
+      timeoutMs: def.timeoutMs,
+      log,
+      marker,
+      onStart: (pgid) => writePid(pidFile, pgid, marker),
+    });
     onCheck(check);
     const exit = await check.ended;
     await unlink(pidFile).catch(() => undefined);
@@ -50,9 +77,24 @@ export async function runCheck(options: RunCheckOptions): Promise<CheckOutcome |
       how = 'ended: the task was cancelled or the daemon stops';
       return null;
     }
-    if (exit.timedOut) log.write(Buffer.from(`\n[svc] check ${name} timed out after ${def.timeoutMs} ms: its process group was ended\n`));
-    how = exit.timedOut ? `timed out after ${def.timeoutMs} ms` : exit.signal ? `killed by ${exit.signal}` : `exit code ${exit.exitCode}`;
-    return { name, exitCode: exit.exitCode, signal: exit.signal, timedOut: exit.timedOut, durationMs: exit.durationMs, tail: log.tail(), log: log.path };
+    if (exit.timedOut)
+      log.write(
+        Buffer.from(`\n[svc] check ${name} timed out after ${def.timeoutMs} ms: its process group was ended\n`),
+      );
+    how = exit.timedOut
+      ? `timed out after ${def.timeoutMs} ms`
+      : exit.signal
+        ? `killed by ${exit.signal}`
+        : `exit code ${exit.exitCode}`;
+    return {
+      name,
+      exitCode: exit.exitCode,
+      signal: exit.signal,
+      timedOut: exit.timedOut,
+      durationMs: exit.durationMs,
+      tail: log.tail(),
+      log: log.path,
+    };
   } finally {
     log.close(how, options.store.clock());
   }

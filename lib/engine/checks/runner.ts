@@ -52,9 +52,16 @@ export function startCheckRunner(options: CheckRunnerOptions): CheckRunner {
   const running = new Map<string, { session: string; current?: RunningCheck; done: Promise<void> }>();
   let closed = false;
   const start = (id: string, session: string) => {
-    const entry: { session: string; current?: RunningCheck; done: Promise<void> } = { session, done: Promise.resolve() };
+    const entry: { session: string; current?: RunningCheck; done: Promise<void> } = {
+      session,
+      done: Promise.resolve(),
+    };
     running.set(id, entry);
-    entry.done = runTask(options, { id, session }, { onCheck: (check) => (entry.current = check), isClosed: () => closed })
+    entry.done = runTask(
+      options,
+      { id, session },
+      { onCheck: (check) => (entry.current = check), isClosed: () => closed },
+    )
       .catch((err: unknown) => options.log(`checks of ${id} failed to run: ${describeError(err)}`))
       .finally(() => running.delete(id));
   };
@@ -63,7 +70,13 @@ export function startCheckRunner(options: CheckRunnerOptions): CheckRunner {
       if (closed) return;
       for (const task of options.inProgress()) {
         const lease = task.lease;
-        if (lease?.agent !== CHECK_AGENT || running.has(task.id) || (lease.host && lease.host !== host) || options.isRunAlive?.(task.id)) continue;
+        if (
+          lease?.agent !== CHECK_AGENT ||
+          running.has(task.id) ||
+          (lease.host && lease.host !== host) ||
+          options.isRunAlive?.(task.id)
+        )
+          continue;
         start(task.id, lease.sessionId);
       }
     },
@@ -84,7 +97,11 @@ export function startCheckRunner(options: CheckRunnerOptions): CheckRunner {
 // --- internal ---
 
 /** Runs the checks of task `run.id` under the lease of session `run.session`; `hooks` are told the check running and asked whether the runner closed. */
-async function runTask(options: CheckRunnerOptions, run: { id: string; session: string }, hooks: { onCheck: (check: RunningCheck) => void; isClosed: () => boolean }): Promise<void> {
+async function runTask(
+  options: CheckRunnerOptions,
+  run: { id: string; session: string },
+  hooks: { onCheck: (check: RunningCheck) => void; isClosed: () => boolean },
+): Promise<void> {
   const { id, session } = run;
   const { onCheck, isClosed } = hooks;
   const { store, log } = options;
@@ -113,13 +130,22 @@ async function runTask(options: CheckRunnerOptions, run: { id: string; session: 
   const flow = stored.task.routing.workflow ? await toFlow(store.paths.root, stored.task.routing.workflow, org) : null;
   const status = await finishChecks(store, { taskId: id, sessionId: session }, { end, flow });
   await options.onCommitted?.([id]);
-  if (status) log(end.passed ? `checks of ${id} passed: now ${status}` : `check ${end.failed.name} of ${id} failed: now ${status}`);
+  if (status)
+    log(
+      end.passed ? `checks of ${id} passed: now ${status}` : `check ${end.failed.name} of ${id} failed: now ${status}`,
+    );
 }
 
 async function toFlow(root: string, name: string, org: OrgChart | null): Promise<GateFlow> {
   const workflow = await loadWorkflow(root, name);
   if (!org) return workflow;
-  return { ...workflow, holders: { agents: org.agents.map((a) => a.id), roles: Object.fromEntries(Object.entries(org.roles).map(([role, def]) => [role, def.agents])) } };
+  return {
+    ...workflow,
+    holders: {
+      agents: org.agents.map((a) => a.id),
+      roles: Object.fromEntries(Object.entries(org.roles).map(([role, def]) => [role, def.agents])),
+    },
+  };
 }
 
 /** How long the daemon's lease holds a task while its checks run: each check's timeout and end, and a minute to commit the result. */

@@ -26,10 +26,15 @@ export interface MurmurCounts {
 export function createMurmurCounts(index: TaskIndex, since: number): MurmurCounts {
   const teams = new Map<string, TeamTally>();
   const running = new Map<string, { agent: string | undefined; failures: number }>();
-  for (const entry of index.summaries('in-progress')) running.set(entry.id, { agent: entry.lease?.agent, failures: entry.dispatchFailures });
+  for (const entry of index.summaries('in-progress'))
+    running.set(entry.id, { agent: entry.lease?.agent, failures: entry.dispatchFailures });
   const tally = (team: string) => teams.get(team) ?? teams.set(team, newTally()).get(team)!;
 
-  const add = (entry: IndexEntry, what: 'completed' | 'failed', by: { agent: string | undefined; membership: Membership }) => {
+  const add = (
+    entry: IndexEntry,
+    what: 'completed' | 'failed',
+    by: { agent: string | undefined; membership: Membership },
+  ) => {
     const { agent, membership } = by;
     if (isReviewTitle(entry.title)) return;
     for (const team of teamsOfTask(entry.routing, agent ?? entry.agent, membership)) {
@@ -51,11 +56,14 @@ export function createMurmurCounts(index: TaskIndex, since: number): MurmurCount
       const seen = running.get(change.id);
       if (change.from === 'in-progress') running.delete(change.id);
       if (!entry) return;
-      if (change.to === 'in-progress') running.set(entry.id, { agent: entry.lease?.agent, failures: entry.dispatchFailures });
+      if (change.to === 'in-progress')
+        running.set(entry.id, { agent: entry.lease?.agent, failures: entry.dispatchFailures });
       if (!membership) return;
-      if (change.to === 'done' && (change.from !== undefined || Date.parse(entry.updatedAt) >= since)) add(entry, 'completed', { agent: seen?.agent, membership });
+      if (change.to === 'done' && (change.from !== undefined || Date.parse(entry.updatedAt) >= since))
+        add(entry, 'completed', { agent: seen?.agent, membership });
       if (change.to === 'deadletter') add(entry, 'failed', { agent: seen?.agent, membership });
-      if (change.from === 'in-progress' && change.to === 'ready' && seen && entry.dispatchFailures > seen.failures) add(entry, 'failed', { agent: seen.agent, membership });
+      if (change.from === 'in-progress' && change.to === 'ready' && seen && entry.dispatchFailures > seen.failures)
+        add(entry, 'failed', { agent: seen.agent, membership });
     },
     take(teamId) {
       const t = tally(teamId);
@@ -66,7 +74,10 @@ export function createMurmurCounts(index: TaskIndex, since: number): MurmurCount
     },
     counted(teamId) {
       const t = teams.get(teamId);
-      return { completed: [...(t?.completed ?? [])], failed: [...(t?.failed ?? [])].filter((id) => !t?.seeded.has(id)) };
+      return {
+        completed: [...(t?.completed ?? [])],
+        failed: [...(t?.failed ?? [])].filter((id) => !t?.seeded.has(id)),
+      };
     },
     seedFailed(teamId, ids) {
       const t = tally(teamId);

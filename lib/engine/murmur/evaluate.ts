@@ -52,16 +52,28 @@ export function evaluateMurmur(state: MurmurState, view: MurmurView, now: Date):
   for (const trigger of view.murmur.triggers) {
     const reason = firingReason(trigger, state, { view, now });
     if (reason === null) continue;
-    if (view.running >= view.maxConcurrentDispatches) return { kind: 'held', trigger: trigger.kind, reason, running: view.running };
+    if (view.running >= view.maxConcurrentDispatches)
+      return { kind: 'held', trigger: trigger.kind, reason, running: view.running };
     const until = staleWaitUntil(view);
-    if (until !== null && now.getTime() < until) return { kind: 'deferred', trigger: trigger.kind, reason, until: new Date(until).toISOString(), stale: view.staleReviews ?? [] };
+    if (until !== null && now.getTime() < until)
+      return {
+        kind: 'deferred',
+        trigger: trigger.kind,
+        reason,
+        until: new Date(until).toISOString(),
+        stale: view.staleReviews ?? [],
+      };
     return { kind: 'review', trigger: trigger.kind, reason };
   }
   return { kind: 'idle' };
 }
 
 /** Why a trigger fires now, or null when it does not (`seen`: the team's queues, and now). */
-export function firingReason(trigger: Trigger, state: MurmurState, seen: { view: Pick<MurmurView, 'ready' | 'inProgress'>; now: Date }): string | null {
+export function firingReason(
+  trigger: Trigger,
+  state: MurmurState,
+  seen: { view: Pick<MurmurView, 'ready' | 'inProgress'>; now: Date },
+): string | null {
   const { view, now } = seen;
   const { completionsSinceLastReview: done, failuresSinceLastReview: failed } = state;
   switch (trigger.kind) {
@@ -70,28 +82,50 @@ export function firingReason(trigger: Trigger, state: MurmurState, seen: { view:
       if (view.ready || view.inProgress || done + failed === 0) return null;
       return `the team's ready and in-progress queues are empty (${done} completed, ${failed} failed since the last review)`;
     case 'completionBatch':
-      return done >= trigger.threshold ? `${done} tasks completed since the last review (threshold ${trigger.threshold})` : null;
+      return done >= trigger.threshold
+        ? `${done} tasks completed since the last review (threshold ${trigger.threshold})`
+        : null;
     case 'failureBatch':
-      return failed >= trigger.threshold ? `${failed} tasks failed or deadlettered since the last review (threshold ${trigger.threshold})` : null;
+      return failed >= trigger.threshold
+        ? `${failed} tasks failed or deadlettered since the last review (threshold ${trigger.threshold})`
+        : null;
     case 'interval': {
       if (!state.lastReviewAt) return 'no review has run yet';
       const elapsed = now.getTime() - Date.parse(state.lastReviewAt);
-      return elapsed >= trigger.intervalMs ? `${elapsed} ms since the last review (interval ${trigger.intervalMs} ms)` : null;
+      return elapsed >= trigger.intervalMs
+        ? `${elapsed} ms since the last review (interval ${trigger.intervalMs} ms)`
+        : null;
     }
   }
 }
 
 /** The state after a decision was carried out at `done.now` (`done.taskId`: the review task created for a `review`). */
-export function applyDecision(state: MurmurState, decision: MurmurDecision, done: { now: Date; taskId?: string }): MurmurState {
+export function applyDecision(
+  state: MurmurState,
+  decision: MurmurDecision,
+  done: { now: Date; taskId?: string },
+): MurmurState {
   const { now, taskId } = done;
   switch (decision.kind) {
     case 'completed':
-      return { ...state, lastReviewAt: now.toISOString(), completionsSinceLastReview: 0, failuresSinceLastReview: 0, currentReviewTaskId: null, reviewStartedAt: null };
+      return {
+        ...state,
+        lastReviewAt: now.toISOString(),
+        completionsSinceLastReview: 0,
+        failuresSinceLastReview: 0,
+        currentReviewTaskId: null,
+        reviewStartedAt: null,
+      };
     case 'ended':
     case 'stale':
       return { ...state, currentReviewTaskId: null, reviewStartedAt: null };
     case 'review':
-      return { ...state, currentReviewTaskId: taskId ?? null, reviewStartedAt: now.toISOString(), lastTriggeredBy: decision.trigger };
+      return {
+        ...state,
+        currentReviewTaskId: taskId ?? null,
+        reviewStartedAt: now.toISOString(),
+        lastTriggeredBy: decision.trigger,
+      };
     default:
       return state;
   }

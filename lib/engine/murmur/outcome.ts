@@ -20,12 +20,22 @@ export function toWaitLine(teamId: string, decision: MurmurWait): string {
 export function toOutcomeLine(team: Team, state: MurmurState, decision: MurmurOutcome): string {
   const taskId = decision.taskId;
   if (decision.kind === 'completed') return `review ${taskId} of team ${team.id} completed; counters reset`;
-  if (decision.kind === 'ended') return `review ${taskId} of team ${team.id} ${decision.why === 'cancelled' ? 'was cancelled' : 'no longer exists'}; the team can be reviewed again`;
+  if (decision.kind === 'ended')
+    return `review ${taskId} of team ${team.id} ${decision.why === 'cancelled' ? 'was cancelled' : 'no longer exists'}; the team can be reviewed again`;
   return `warning: stale review ${taskId} of team ${team.id}: started ${state.reviewStartedAt}, older than reviewTimeoutMs (${team.murmur!.reviewTimeoutMs} ms); cleared from the team's state, the task itself is left as it is (move it to blocked or done by hand)`;
 }
 
 /** The payload of the `murmur.review` event of a review's end; `state` is the team's state before it. */
-export function toOutcomePayload(team: Team, state: MurmurState, decision: MurmurOutcome): EventPayloads['murmur.review'] {
+export function toOutcomePayload(
+  team: Team,
+  state: MurmurState,
+  decision: MurmurOutcome,
+): EventPayloads['murmur.review'] {
   const action = decision.kind === 'stale' ? 'timedOut' : decision.kind === 'completed' ? 'completed' : decision.why;
-  return { team: team.id, action, trigger: state.lastTriggeredBy, ...(decision.kind === 'stale' ? { ageMs: decision.ageMs } : {}) };
+  return {
+    team: team.id,
+    action,
+    trigger: state.lastTriggeredBy,
+    ...(decision.kind === 'stale' ? { ageMs: decision.ageMs } : {}),
+  };
 }

@@ -17,7 +17,11 @@ export function recoverCreation({ index, team, state, log }: RecoverCreationOpti
   const since = Date.parse(state.reviewStartedAt!);
   for (const status of ['ready', 'in-progress', 'blocked', 'backlog'] as const) {
     for (const entry of index.summaries(status)) {
-      if (isReviewTitle(entry.title, team.id) && entry.routing.agent === team.orchestrator && Date.parse(entry.createdAt) >= since) {
+      if (
+        isReviewTitle(entry.title, team.id) &&
+        entry.routing.agent === team.orchestrator &&
+        Date.parse(entry.createdAt) >= since
+      ) {
         log(`review ${entry.id} of team ${team.id} was created before a restart; it is the current review`);
         return { ...state, currentReviewTaskId: entry.id };
       }

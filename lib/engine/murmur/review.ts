@@ -47,7 +47,8 @@ export async function buildReview(input: ReviewInput): Promise<CreateInput> {
   const { team, trigger, reason, state } = input;
   const sections: string[] = [];
   for (const name of team.murmur?.context ?? []) {
-    const text = name === 'taskSummary' ? formatSummary(input.summary(), state) : await readDoc(input.paths.orgDoc(name));
+    const text =
+      name === 'taskSummary' ? formatSummary(input.summary(), state) : await readDoc(input.paths.orgDoc(name));
     if (text !== null) sections.push(`## ${toHeading(name)}\n\n${text.trim()}\n`);
   }
   const intro = [
@@ -77,8 +78,13 @@ export function isReviewTitle(title: string, teamId?: string): boolean {
 // --- internal ---
 
 function formatSummary(summary: TaskSummary, state: MurmurState): string {
-  const line = (t: SummaryTask) => `- ${t.id} ${JSON.stringify(t.title)} (${t.status}${t.dispatchFailures ? `, ${t.dispatchFailures} failed dispatches` : ''})`;
-  const list = (items: readonly SummaryTask[]) => (items.length ? items.slice(0, SUMMARY_LIMIT).map(line).join('\n') + (items.length > SUMMARY_LIMIT ? `\n- ... and ${items.length - SUMMARY_LIMIT} more` : '') : '- none');
+  const line = (t: SummaryTask) =>
+    `- ${t.id} ${JSON.stringify(t.title)} (${t.status}${t.dispatchFailures ? `, ${t.dispatchFailures} failed dispatches` : ''})`;
+  const list = (items: readonly SummaryTask[]) =>
+    items.length
+      ? items.slice(0, SUMMARY_LIMIT).map(line).join('\n') +
+        (items.length > SUMMARY_LIMIT ? `\n- ... and ${items.length - SUMMARY_LIMIT} more` : '')
+      : '- none';
   const { ready, inProgress, blocked } = summary.open;
   return [
     `Since ${state.lastReviewAt ? `the last review (${state.lastReviewAt})` : 'the start (no review has run yet)'}: ${state.completionsSinceLastReview} completed, ${state.failuresSinceLastReview} failed or deadlettered.`,

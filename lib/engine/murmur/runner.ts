@@ -59,7 +59,10 @@ export function startMurmur(options: MurmurRunnerOptions): MurmurRunner {
   let membership: Membership | null = null;
   let indexLoaded = false;
   let closed = false;
-  void index.loaded.then(() => (indexLoaded = true), () => undefined);
+  void index.loaded.then(
+    () => (indexLoaded = true),
+    () => undefined,
+  );
   const log = (line: string) => options.log(`${MURMUR_PREFIX} ${line}`);
 
   async function evaluateTeam(team: Team & { orchestrator: string }, org: OrgChart): Promise<void> {
@@ -76,9 +79,13 @@ export function startMurmur(options: MurmurRunnerOptions): MurmurRunner {
     }
     const handed = options.duty?.handover(duty);
     const own = states.get(team.id);
-    const before = (handed === undefined ? undefined : toMurmurState(handed, () => undefined)) ?? own ?? (await readMurmurState(paths, team.id, log));
+    const before =
+      (handed === undefined ? undefined : toMurmurState(handed, () => undefined)) ??
+      own ??
+      (await readMurmurState(paths, team.id, log));
     // First look at the team here (a start, or a duty taken over): failures already counted stay counted once.
-    if (!own) counts.seedFailed(team.id, findFailedBefore({ index, membership: membership!, team, state: before }, startedAt));
+    if (!own)
+      counts.seedFailed(team.id, findFailedBefore({ index, membership: membership!, team, state: before }, startedAt));
     let state = withCounts(before, counts.take(team.id));
     if (state.reviewStartedAt && !state.currentReviewTaskId) state = recoverCreation({ index, team, state, log });
     states.set(team.id, state); // counted even if what follows fails
@@ -99,7 +106,11 @@ export function startMurmur(options: MurmurRunnerOptions): MurmurRunner {
     written.set(teamId, text);
   }
 
-  async function execute(team: Team & { orchestrator: string }, state: MurmurState, decided: { decision: MurmurDecision; now: Date }): Promise<MurmurState> {
+  async function execute(
+    team: Team & { orchestrator: string },
+    state: MurmurState,
+    decided: { decision: MurmurDecision; now: Date },
+  ): Promise<MurmurState> {
     const { decision, now } = decided;
     if (decision.kind !== 'held' && decision.kind !== 'deferred') heldLogged.delete(team.id);
     if (decision.kind === 'idle' || decision.kind === 'reviewing') return state;
@@ -117,21 +128,52 @@ export function startMurmur(options: MurmurRunnerOptions): MurmurRunner {
     return next;
   }
 
-  async function createReview(team: Team & { orchestrator: string }, state: MurmurState, decided: { decision: Extract<MurmurDecision, { kind: 'review' }>; now: Date }): Promise<MurmurState> {
+  async function createReview(
+    team: Team & { orchestrator: string },
+    state: MurmurState,
+    decided: { decision: Extract<MurmurDecision, { kind: 'review' }>; now: Date },
+  ): Promise<MurmurState> {
     const { decision, now } = decided;
     // Written first: a crash before the task id is recorded is recovered from `reviewStartedAt` (see recoverCreation).
     const pending = applyDecision(state, decision, { now });
     await save(team.id, pending);
-    const summary = () => summarizeTeam({ index, membership: membership!, team, state: states.get(team.id), counted: counts.counted(team.id) });
+    const summary = () =>
+      summarizeTeam({
+        index,
+        membership: membership!,
+        team,
+        state: states.get(team.id),
+        counted: counts.counted(team.id),
+      });
     const staleReviews = findStaleReviews(index, team.id, null).map(toSummaryTask);
-    const input = await buildReview({ paths, team, trigger: decision.trigger, reason: decision.reason, state, summary, staleReviews });
+    const input = await buildReview({
+      paths,
+      team,
+      trigger: decision.trigger,
+      reason: decision.reason,
+      state,
+      summary,
+      staleReviews,
+    });
     const created = await store.create(input);
     const id = created.task.id;
     const next = applyDecision(state, decision, { now, taskId: id });
     states.set(team.id, next);
     await save(team.id, next);
-    log(`created review ${id} for team ${team.id}, routed to ${team.orchestrator} (trigger ${decision.trigger}: ${decision.reason})`);
-    await event(id, { team: team.id, action: 'created', trigger: decision.trigger, reason: decision.reason, agent: team.orchestrator }, now);
+    log(
+      `created review ${id} for team ${team.id}, routed to ${team.orchestrator} (trigger ${decision.trigger}: ${decision.reason})`,
+    );
+    await event(
+      id,
+      {
+        team: team.id,
+        action: 'created',
+        trigger: decision.trigger,
+        reason: decision.reason,
+        agent: team.orchestrator,
+      },
+      now,
+    );
     await options.onCreated?.(id);
     return next;
   }
@@ -182,5 +224,9 @@ export function startMurmur(options: MurmurRunnerOptions): MurmurRunner {
 // --- internal ---
 
 function withCounts(state: MurmurState, counts: { completions: number; failures: number }): MurmurState {
-  return { ...state, completionsSinceLastReview: state.completionsSinceLastReview + counts.completions, failuresSinceLastReview: state.failuresSinceLastReview + counts.failures };
+  return {
+    ...state,
+    completionsSinceLastReview: state.completionsSinceLastReview + counts.completions,
+    failuresSinceLastReview: state.failuresSinceLastReview + counts.failures,
+  };
 }

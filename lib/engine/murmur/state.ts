@@ -16,14 +16,25 @@ export interface MurmurState {
 
 /** The state of a team that never had a review. */
 export function newMurmurState(): MurmurState {
-  return { lastReviewAt: null, completionsSinceLastReview: 0, failuresSinceLastReview: 0, currentReviewTaskId: null, reviewStartedAt: null, lastTriggeredBy: null };
+  return {
+    lastReviewAt: null,
+    completionsSinceLastReview: 0,
+    failuresSinceLastReview: 0,
+    currentReviewTaskId: null,
+    reviewStartedAt: null,
+    lastTriggeredBy: null,
+  };
 }
 
 /**
  * Reads a team's state file; a missing file is a fresh state. A field with the wrong type takes its
  * fresh value and is reported through `warn` (the file is not meant to be edited by hand).
  */
-export async function readMurmurState(paths: Paths, teamId: string, warn: (line: string) => void): Promise<MurmurState> {
+export async function readMurmurState(
+  paths: Paths,
+  teamId: string,
+  warn: (line: string) => void,
+): Promise<MurmurState> {
   const file = paths.murmurFile(teamId);
   let data: unknown;
   try {
@@ -39,8 +50,12 @@ export async function readMurmurState(paths: Paths, teamId: string, warn: (line:
 export async function writeMurmurState(paths: Paths, teamId: string, state: MurmurState): Promise<void> {
   await ensureDir(paths.murmur);
   const ordered: MurmurState = {
-    lastReviewAt: state.lastReviewAt, completionsSinceLastReview: state.completionsSinceLastReview, failuresSinceLastReview: state.failuresSinceLastReview,
-    currentReviewTaskId: state.currentReviewTaskId, reviewStartedAt: state.reviewStartedAt, lastTriggeredBy: state.lastTriggeredBy,
+    lastReviewAt: state.lastReviewAt,
+    completionsSinceLastReview: state.completionsSinceLastReview,
+    failuresSinceLastReview: state.failuresSinceLastReview,
+    currentReviewTaskId: state.currentReviewTaskId,
+    reviewStartedAt: state.reviewStartedAt,
+    lastTriggeredBy: state.lastTriggeredBy,
   };
   await writeDurable(paths.murmurFile(teamId), `${JSON.stringify(ordered, null, 2)}\n`);
 }
@@ -52,7 +67,8 @@ const KINDS = ['queueEmpty', 'completionBatch', 'interval', 'failureBatch'];
 /** A state from parsed JSON (a file, or the state a duty's last owner handed over); a field with the wrong type takes its fresh value. */
 export function toMurmurState(data: unknown, bad: (key: string) => void): MurmurState {
   const fresh = newMurmurState();
-  const record = data !== null && typeof data === 'object' && !Array.isArray(data) ? (data as Record<string, unknown>) : {};
+  const record =
+    data !== null && typeof data === 'object' && !Array.isArray(data) ? (data as Record<string, unknown>) : {};
   const pick = <K extends keyof MurmurState>(key: K, ok: (value: unknown) => boolean): MurmurState[K] => {
     const value = record[key];
     if (value === undefined || value === null) return fresh[key];

@@ -22,13 +22,22 @@ export function summarizeTeam(options: SummaryOptions): TaskSummary {
   const { index, state, counted } = options;
   const since = state?.lastReviewAt ? Date.parse(state.lastReviewAt) : -Infinity;
   const mine = isTeamTask(options.membership, options.team.id);
-  const pick = (status: Parameters<TaskIndex['summaries']>[0], keep: (e: IndexEntry) => boolean) => [...index.summaries(status)].filter((e) => mine(e) && keep(e));
-  const known = (ids: readonly string[]) => ids.map((id) => index.get(id)).filter((e): e is IndexEntry => e !== undefined);
-  const completed = union(known(counted.completed), pick('done', (e) => Date.parse(e.updatedAt) >= since)).sort((a, b) => b.updatedAt.localeCompare(a.updatedAt));
-  const failing = union(known(counted.failed), [...pick('deadletter', (e) => Date.parse(e.updatedAt) >= since), ...pick('ready', (e) => e.dispatchFailures > 0)]);
+  const pick = (status: Parameters<TaskIndex['summaries']>[0], keep: (e: IndexEntry) => boolean) =>
+    [...index.summaries(status)].filter((e) => mine(e) && keep(e));
+  const known = (ids: readonly string[]) =>
+    ids.map((id) => index.get(id)).filter((e): e is IndexEntry => e !== undefined);
+  const completed = union(
+    known(counted.completed),
+    pick('done', (e) => Date.parse(e.updatedAt) >= since),
+  ).sort((a, b) => b.updatedAt.localeCompare(a.updatedAt));
+  const failing = union(known(counted.failed), [
+    ...pick('deadletter', (e) => Date.parse(e.updatedAt) >= since),
+    ...pick('ready', (e) => e.dispatchFailures > 0),
+  ]);
   const count = (status: Parameters<TaskIndex['summaries']>[0]) => pick(status, () => true).length;
   return {
-    completed: completed.map(toSummaryTask), failing: failing.map(toSummaryTask),
+    completed: completed.map(toSummaryTask),
+    failing: failing.map(toSummaryTask),
     open: { ready: count('ready'), inProgress: count('in-progress'), blocked: count('blocked') },
   };
 }
@@ -39,7 +48,8 @@ export function summarizeTeam(options: SummaryOptions): TaskSummary {
  * blocked or done is handled.
  */
 export function findStaleReviews(index: TaskIndex, teamId: string, currentId: string | null): IndexEntry[] {
-  return STALE_STATUSES.flatMap((status) => [...index.summaries(status)]).filter((e) => e.id !== currentId && isReviewTitle(e.title, teamId))
+  return STALE_STATUSES.flatMap((status) => [...index.summaries(status)])
+    .filter((e) => e.id !== currentId && isReviewTitle(e.title, teamId))
     .sort((a, b) => a.createdAt.localeCompare(b.createdAt));
 }
 
@@ -47,7 +57,11 @@ export function findStaleReviews(index: TaskIndex, teamId: string, currentId: st
 export function findFailedBefore(options: Omit<SummaryOptions, 'counted'>, before: number): string[] {
   const since = options.state?.lastReviewAt ? Date.parse(options.state.lastReviewAt) : -Infinity;
   const mine = isTeamTask(options.membership, options.team.id);
-  const failed = (e: IndexEntry) => mine(e) && (e.status === 'deadletter' || e.dispatchFailures > 0) && Date.parse(e.updatedAt) >= since && Date.parse(e.updatedAt) < before;
+  const failed = (e: IndexEntry) =>
+    mine(e) &&
+    (e.status === 'deadletter' || e.dispatchFailures > 0) &&
+    Date.parse(e.updatedAt) >= since &&
+    Date.parse(e.updatedAt) < before;
   return [...options.index.summaries()].filter(failed).map((e) => e.id);
 }
 

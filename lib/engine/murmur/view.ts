@@ -22,7 +22,8 @@ export interface MurmurViewOptions {
 /** What murmur decides a team's review on: its ready and in-progress tasks, the concurrency, its reviews. */
 export function toMurmurView(options: MurmurViewOptions): MurmurView {
   const { index, membership, team, org, state, indexLoaded } = options;
-  const mine = (entry: IndexEntry) => !isReviewTitle(entry.title) && teamsOfTask(entry.routing, entry.agent, membership).includes(team.id);
+  const mine = (entry: IndexEntry) =>
+    !isReviewTitle(entry.title) && teamsOfTask(entry.routing, entry.agent, membership).includes(team.id);
   return {
     murmur: team.murmur!,
     ready: countWhere(index.summaries('ready'), mine),
@@ -38,7 +39,10 @@ export function toMurmurView(options: MurmurViewOptions): MurmurView {
 // --- internal ---
 
 /** The team's stale reviews still open, and when the last went stale (known here, else its creation plus the timeout). */
-function staleOf({ index, team, state, lastStaleAt }: MurmurViewOptions): { staleReviews: string[]; lastStaleAt: number | null } {
+function staleOf({ index, team, state, lastStaleAt }: MurmurViewOptions): {
+  staleReviews: string[];
+  lastStaleAt: number | null;
+} {
   const stale = findStaleReviews(index, team.id, state.currentReviewTaskId);
   if (!stale.length) return { staleReviews: [], lastStaleAt: null };
   const expired = Math.max(...stale.map((e) => Date.parse(e.createdAt) + team.murmur!.reviewTimeoutMs));

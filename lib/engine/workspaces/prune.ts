@@ -51,15 +51,25 @@ export interface PruneResult {
 /** Every worktree and branch svc made (a record under data/workspaces/), with their state now. */
 export async function listWorkspaces(store: Store, host = hostname()): Promise<WorkspaceRow[]> {
   const records = await listAllRecords(store.paths.workspaces);
-  return Promise.all(records.map(async (record) => {
-    const here = record.host === host && (await isDirectory(record.repo));
-    const branch = here ? await readBranchState(record.repo, record.branch, record.base) : null;
-    return {
-      taskId: record.taskId, task: await statusOf(store, record.taskId), name: record.name, repo: record.repo, path: record.path, branch: record.branch,
-      base: record.base, host: record.host, worktree: await toWorktreeState(record, host), kept: record.kept?.reason,
-      branchState: !branch ? 'unknown' : !branch.exists ? 'gone' : branch.merged ? 'merged' : 'unmerged',
-    };
-  }));
+  return Promise.all(
+    records.map(async (record) => {
+      const here = record.host === host && (await isDirectory(record.repo));
+      const branch = here ? await readBranchState(record.repo, record.branch, record.base) : null;
+      return {
+        taskId: record.taskId,
+        task: await statusOf(store, record.taskId),
+        name: record.name,
+        repo: record.repo,
+        path: record.path,
+        branch: record.branch,
+        base: record.base,
+        host: record.host,
+        worktree: await toWorktreeState(record, host),
+        kept: record.kept?.reason,
+        branchState: !branch ? 'unknown' : !branch.exists ? 'gone' : branch.merged ? 'merged' : 'unmerged',
+      };
+    }),
+  );
 }
 
 /**
@@ -74,8 +84,15 @@ export async function pruneWorkspaces(store: Store, options: PruneOptions): Prom
   const open = (await store.list(['backlog', 'ready', 'in-progress', 'blocked'])).tasks;
   for (const record of await listAllRecords(store.paths.workspaces)) {
     if (record.host !== host) continue;
-    const why = await pruneOne(store, record, { ...options, user: open.find(({ task }) => task.workspace?.path === record.path || (task.parentId === record.taskId && task.routing.workspace === 'parent'))?.task.id, steps: result.steps })
-      .catch((err: unknown) => describeError(err));
+    const why = await pruneOne(store, record, {
+      ...options,
+      user: open.find(
+        ({ task }) =>
+          task.workspace?.path === record.path ||
+          (task.parentId === record.taskId && task.routing.workspace === 'parent'),
+      )?.task.id,
+      steps: result.steps,
+    }).catch((err: unknown) => describeError(err));
     if (why) result.left.push({ taskId: record.taskId, reason: why });
   }
   return result;
@@ -84,33 +101,54 @@ export async function pruneWorkspaces(store: Store, options: PruneOptions): Prom
 // --- internal ---
 
 /** Prunes one record, each step taken added to `options.steps`; returns why something was left, or null. */
-async function pruneOne(store: Store, record: WorkspaceRecord, options: PruneOptions & { user: string | undefined; steps: PruneStep[] }): Promise<string | null> {
+async function pruneOne(
+  store: Store,
+  record: WorkspaceRecord,
+  options: PruneOptions & { user: string | undefined; steps: PruneStep[] },
+): Promise<string | null> {
   const { steps } = options;
   const status = await statusOf(store, record.taskId);
   if (status !== 'done' && status !== 'cancelled' && status !== 'gone') return `its task is ${status}`;
   if (!(await isDirectory(record.repo))) return `the repository ${record.repo} is not there`;
-  const step = (action: PruneStep['action']) => steps.push({ taskId: record.taskId, action, path: record.path, branch: record.branch });
+  const step = (action: PruneStep['action']) =>
+    steps.push({ taskId: record.taskId, action, path: record.path, branch: record.branch });
   const at = store.clock().toISOString();
   if (!record.removed) {
     if (options.user) return `task ${options.user} works in ${record.path}`;
     const state = await toWorktreeState(record, options.host ?? hostname());
     if (state === 'link') return (await findLinkOnTheWay(record.path, record.root)) ?? 'a symbolic link';
-    if (state === 'dirty') return `${record.path} has uncommitted changes (svc task workspace ${record.taskId} --remove --force drops them)`;
+    if (state === 'dirty')
+      return `${record.path} has uncommitted changes (svc task workspace ${record.taskId} --remove --force drops them)`;
     step('remove-worktree');
     if (!options.dryRun) {
       if (state === 'clean') await removeWorktree(record.repo, record.path, { root: record.root });
       await markRemoved(store.paths.workspaces, record, { at, reason: 'svc workspace prune' });
-      await store.events.record(store.clock(), [{ type: 'workspace.removed', taskId: record.taskId, actor: 'operator', payload: { path: record.path, branch: record.branch, existed: state === 'clean', pruned: true } }]);
+      await store.events.record(store.clock(), [
+        {
+          type: 'workspace.removed',
+          taskId: record.taskId,
+          actor: 'operator',
+          payload: { path: record.path, branch: record.branch, existed: state === 'clean', pruned: true },
+        },
+      ]);
     }
   }
   const branch = await readBranchState(record.repo, record.branch, record.base);
-  if (branch.exists && !branch.merged) return options.merged ? `branch ${record.branch} has commits that are not in ${record.base}` : null;
+  if (branch.exists && !branch.merged)
+    return options.merged ? `branch ${record.branch} has commits that are not in ${record.base}` : null;
   if (branch.exists && !options.merged) return null;
   if (branch.exists) {
     step('delete-branch');
     if (!options.dryRun) {
       await deleteMergedBranch(record.repo, record.branch, branch.sha);
-      await store.events.record(store.clock(), [{ type: 'workspace.branch_deleted', taskId: record.taskId, actor: 'operator', payload: { repo: record.repo, branch: record.branch, base: record.base, sha: branch.sha } }]);
+      await store.events.record(store.clock(), [
+        {
+          type: 'workspace.branch_deleted',
+          taskId: record.taskId,
+          actor: 'operator',
+          payload: { repo: record.repo, branch: record.branch, base: record.base, sha: branch.sha },
+        },
+      ]);
     }
   }
   step('forget');
@@ -126,7 +164,10 @@ async function toWorktreeState(record: WorkspaceRecord, host: string): Promise<W
 }
 
 async function statusOf(store: Store, taskId: string): Promise<Status | 'gone'> {
-  return store.get(taskId).then((found) => found.status, (err: unknown) => (isSvcError(err, 'not_found') ? 'gone' : Promise.reject(err)));
+  return store.get(taskId).then(
+    (found) => found.status,
+    (err: unknown) => (isSvcError(err, 'not_found') ? 'gone' : Promise.reject(err)),
+  );
 }
 
 async function isDirectory(path: string): Promise<boolean> {

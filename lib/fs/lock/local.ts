@@ -8,7 +8,11 @@ import { join } from 'node:path';
  * another process is still looked at asynchronously (statForeign in owner-fs.ts). `locks.held` is the set of
  * locks this process holds; `locks.owner` is what the lock records (`<host> <pid>`).
  */
-export function mkdirLocal(path: string, locks: { owner: string; held: Set<string> }, callback: (err: NodeJS.ErrnoException | null) => void): void {
+export function mkdirLocal(
+  path: string,
+  locks: { owner: string; held: Set<string> },
+  callback: (err: NodeJS.ErrnoException | null) => void,
+): void {
   const { owner, held } = locks;
   try {
     fs.mkdirSync(path);
@@ -33,7 +37,13 @@ export function rmdirLocal(path: string, callback: (err: NodeJS.ErrnoException |
   } catch {
     // an ownerless lock (its holder died before recording itself) is removed all the same
   }
-  syncCall(() => fs.rmdirSync(path), (err) => (err && err.code === 'ENOTEMPTY' ? syncCall(() => fs.rmSync(path, { recursive: true, force: true }), callback) : callback(err)));
+  syncCall(
+    () => fs.rmdirSync(path),
+    (err) =>
+      err && err.code === 'ENOTEMPTY'
+        ? syncCall(() => fs.rmSync(path, { recursive: true, force: true }), callback)
+        : callback(err),
+  );
 }
 
 export function syncCall<T>(fn: () => T, callback: (err: NodeJS.ErrnoException | null, value?: T) => void): void {

@@ -27,14 +27,23 @@ export interface HeldLock {
  * died on this host are taken over at once; others only once stale. Contention past `waitMs`
  * is a `locked` error.
  */
-export async function withLock<T>(lockPath: string, options: LockOptions, fn: (lock: HeldLock) => Promise<T>): Promise<T> {
+export async function withLock<T>(
+  lockPath: string,
+  options: LockOptions,
+  fn: (lock: HeldLock) => Promise<T>,
+): Promise<T> {
   let compromised: Error | undefined;
   const release = await acquire(lockPath, options, (err) => {
     compromised = err;
   });
   const held: HeldLock = {
     assertHeld() {
-      if (compromised) throw new SvcError('locked', `The lock on ${options.what} was lost while writing: ${compromised.message}.`, 'Retry the command.');
+      if (compromised)
+        throw new SvcError(
+          'locked',
+          `The lock on ${options.what} was lost while writing: ${compromised.message}.`,
+          'Retry the command.',
+        );
     },
   };
   try {
@@ -48,14 +57,28 @@ export async function withLock<T>(lockPath: string, options: LockOptions, fn: (l
 
 const knownDirs = new Set<string>();
 
-async function acquire(lockPath: string, options: LockOptions, onCompromised: (err: Error) => void): Promise<() => Promise<void>> {
+async function acquire(
+  lockPath: string,
+  options: LockOptions,
+  onCompromised: (err: Error) => void,
+): Promise<() => Promise<void>> {
   const dir = dirname(lockPath);
   if (!knownDirs.has(dir)) {
     fs.mkdirSync(dir, { recursive: true });
     knownDirs.add(dir);
   }
   const waitMs = toWaitMs(options.waitMs ?? 2000, dir);
-  const retries = waitMs <= 0 ? 0 : { retries: Math.max(1, Math.ceil(waitMs / 60)), factor: 1.2, minTimeout: 5, maxTimeout: 100, maxRetryTime: waitMs, randomize: true };
+  const retries =
+    waitMs <= 0
+      ? 0
+      : {
+          retries: Math.max(1, Math.ceil(waitMs / 60)),
+          factor: 1.2,
+          minTimeout: 5,
+          maxTimeout: 100,
+          maxRetryTime: waitMs,
+          randomize: true,
+        };
   try {
     return await lockfile.lock(lockPath.replace(/\.lock$/, ''), {
       lockfilePath: lockPath,
@@ -67,7 +90,10 @@ async function acquire(lockPath: string, options: LockOptions, onCompromised: (e
     });
   } catch (err) {
     if (hasCode(err, 'ELOCKED')) {
-      throw new SvcError('locked', `${options.what} is locked by another writer${describeHolder(lockPath)}.`, { hint: 'Another svc process is changing it right now; retry in a moment.', cause: err });
+      throw new SvcError('locked', `${options.what} is locked by another writer${describeHolder(lockPath)}.`, {
+        hint: 'Another svc process is changing it right now; retry in a moment.',
+        cause: err,
+      });
     }
     if (hasCode(err, 'ENOENT')) knownDirs.delete(dir);
     throw err;
@@ -106,10 +132,16 @@ function describeHolder(lockPath: string): string {
     // a lock being created, or one written by a version without owners
   }
   const [host, pid] = owner ? owner.trim().split(' ') : [];
-  const who = !host || !pid ? 'another process' : host === hostname() ? `pid ${pid} on this host (running)` : `pid ${pid} on host ${host}`;
+  const who =
+    !host || !pid
+      ? 'another process'
+      : host === hostname()
+        ? `pid ${pid} on this host (running)`
+        : `pid ${pid} on host ${host}`;
   const age = Math.max(0, Date.now() - refreshedMs);
   const left = LOCK_STALE_MS - age;
   const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
-  const stale = left > 0 ? `it counts as stale in ${seconds(left)}` : 'it is stale now and is taken over on the next try';
+  const stale =
+    left > 0 ? `it counts as stale in ${seconds(left)}` : 'it is stale now and is taken over on the next try';
   return `: ${who}, refreshed ${seconds(age)} ago; ${stale} (${LOCK_STALE_MS / 1000} s without a refresh)`;
 }

@@ -20,7 +20,10 @@ export const ownerFs: object = {
     if (!isNetworkDir(dirname(path))) return mkdirLocal(path, { owner: self, held: ownLocks }, callback);
     fs.mkdir(path, (err) => {
       // A network filesystem may answer a lost race with another error than EEXIST (see isNameTaken).
-      if (err) return void isNameTaken(err, path).then((taken) => callback(taken ? Object.assign(err, { code: 'EEXIST' }) : err));
+      if (err)
+        return void isNameTaken(err, path).then((taken) =>
+          callback(taken ? Object.assign(err, { code: 'EEXIST' }) : err),
+        );
       ownLocks.add(path);
       fs.symlink(self, join(path, 'owner'), (linkErr) => {
         if (!linkErr || isNetworkDir(dirname(path))) return callback(null);
@@ -33,15 +36,21 @@ export const ownerFs: object = {
   rmdir(path: string, callback: (err: NodeJS.ErrnoException | null) => void) {
     ownLocks.delete(path);
     if (!isNetworkDir(dirname(path))) return rmdirLocal(path, callback);
-    fs.unlink(join(path, 'owner'), () => fs.rmdir(path, (err) => (err && err.code === 'ENOTEMPTY' ? fs.rm(path, { recursive: true, force: true }, callback) : callback(err))));
+    fs.unlink(join(path, 'owner'), () =>
+      fs.rmdir(path, (err) =>
+        err && err.code === 'ENOTEMPTY' ? fs.rm(path, { recursive: true, force: true }, callback) : callback(err),
+      ),
+    );
   },
   rmdirSync(path: string) {
     fs.rmSync(path, { recursive: true, force: true });
   },
   stat(path: string, callback: (err: NodeJS.ErrnoException | null, stat?: fs.Stats) => void) {
-    if (ownLocks.has(path)) return isNetworkDir(dirname(path)) ? fs.stat(path, callback) : syncCall(() => fs.statSync(path), callback);
+    if (ownLocks.has(path))
+      return isNetworkDir(dirname(path)) ? fs.stat(path, callback) : syncCall(() => fs.statSync(path), callback);
     // On FUSE (sshfs) the look that decides whether a lock is held must be the server's: see forgetCached.
-    if (isDirectReadDir(dirname(path))) return void forgetCached(path).then(() => statForeign(path, { confirm: false, network: true }, callback));
+    if (isDirectReadDir(dirname(path)))
+      return void forgetCached(path).then(() => statForeign(path, { confirm: false, network: true }, callback));
     statForeign(path, { confirm: isNetworkDir(dirname(path)), network: isNetworkDir(dirname(path)) }, callback);
   },
 };
@@ -74,7 +83,11 @@ interface ForeignLockPlace {
  * dead-owned is looked at again first (see confirmFresh), and a dead owner counts only on a lock
  * left unrefreshed past one refresh period (its owner record may be an earlier holder's, cached).
  */
-function statForeign(path: string, where: ForeignLockPlace, callback: (err: NodeJS.ErrnoException | null, stat?: fs.Stats) => void): void {
+function statForeign(
+  path: string,
+  where: ForeignLockPlace,
+  callback: (err: NodeJS.ErrnoException | null, stat?: fs.Stats) => void,
+): void {
   const { confirm, network } = where;
   fs.stat(path, (err, stat) => {
     if (err) return callback(err);
@@ -107,7 +120,11 @@ function isStale(stat: fs.Stats): boolean {
  * take the server's), so the stat that follows is the server's. When that cannot be done, the
  * cached look is kept.
  */
-function confirmFresh(path: string, cached: fs.Stats, done: (err: NodeJS.ErrnoException | null, stat?: fs.Stats) => void): void {
+function confirmFresh(
+  path: string,
+  cached: fs.Stats,
+  done: (err: NodeJS.ErrnoException | null, stat?: fs.Stats) => void,
+): void {
   fs.chmod(path, cached.mode & 0o7777, (chmodErr) => {
     if (chmodErr) return hasCode(chmodErr, 'ENOENT') ? done(chmodErr) : done(null, cached); // gone: released meanwhile
     fs.stat(path, (err, fresh) => (err ? done(hasCode(err, 'ENOENT') ? err : null, cached) : done(null, fresh)));

@@ -14,10 +14,23 @@ export const svcSource: ImportSource = {
       try {
         if (entry instanceof Error) throw entry;
         const { status, frontmatter, body } = entry as { status?: unknown; frontmatter?: unknown; body?: unknown };
-        if (!isStatus(status) || typeof body !== 'string') throw new Error('expected an object with status, frontmatter and body, as svc export writes');
+        if (!isStatus(status) || typeof body !== 'string')
+          throw new Error('expected an object with status, frontmatter and body, as svc export writes');
         const task = parseTask(frontmatter, where);
-        if (task.status !== status) throw new Error(`status is ${JSON.stringify(status)} but the frontmatter says ${JSON.stringify(task.status)}`);
-        out.records.push({ sourceId: task.id, file: where, title: task.title, body, status, dependsOn: task.dependsOn, ...(task.parentId ? { parentId: task.parentId } : {}), exact: task });
+        if (task.status !== status)
+          throw new Error(
+            `status is ${JSON.stringify(status)} but the frontmatter says ${JSON.stringify(task.status)}`,
+          );
+        out.records.push({
+          sourceId: task.id,
+          file: where,
+          title: task.title,
+          body,
+          status,
+          dependsOn: task.dependsOn,
+          ...(task.parentId ? { parentId: task.parentId } : {}),
+          exact: task,
+        });
       } catch (err) {
         out.problems.push({ file: where, reason: toReason(err).replace(`${where}: `, '') });
       }
@@ -31,7 +44,8 @@ export const svcSource: ImportSource = {
 function toEntries(text: string, path: string): { entry: unknown; where: string }[] {
   try {
     const whole = JSON.parse(text) as { format?: unknown; tasks?: unknown };
-    if (whole && whole.format === 'svc-export' && Array.isArray(whole.tasks)) return whole.tasks.map((entry, i) => ({ entry, where: `${path} tasks[${i}]` }));
+    if (whole && whole.format === 'svc-export' && Array.isArray(whole.tasks))
+      return whole.tasks.map((entry, i) => ({ entry, where: `${path} tasks[${i}]` }));
   } catch {
     // not one JSON document: JSON lines
   }

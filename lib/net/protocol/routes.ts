@@ -37,7 +37,11 @@ export const ROUTES = {
   spawnWait: { method: 'GET', path: '/v1/spawns/wait' },
   spawnResult: { method: 'POST', path: '/v1/spawns/:id/result' },
   spawnStop: { method: 'GET', path: '/v1/spawns/:id/stop' },
-  tasks: { method: 'GET', path: '/v1/tasks', query: ['status', 'statuses', 'tags', 'project', 'team', 'priority', 'parent', 'since', 'text'] },
+  tasks: {
+    method: 'GET',
+    path: '/v1/tasks',
+    query: ['status', 'statuses', 'tags', 'project', 'team', 'priority', 'parent', 'since', 'text'],
+  },
   taskChanges: { method: 'GET', path: '/v1/tasks/changes', query: ['after', 'waitMs'] },
   schedulerTick: { method: 'POST', path: '/v1/scheduler/tick' },
   schedulerPlan: { method: 'GET', path: '/v1/scheduler/plan' },
@@ -101,7 +105,10 @@ export function describeRoutes(routes: readonly RouteSpec[] = Object.values(ROUT
 // --- internal ---
 
 function describeRoute(route: RouteSpec): string {
-  const path = route.path.replace(/:(\w+)/g, (_match, name: string) => `{${route.choices ? route.choices.join('|') : name}}`);
+  const path = route.path.replace(
+    /:(\w+)/g,
+    (_match, name: string) => `{${route.choices ? route.choices.join('|') : name}}`,
+  );
   const query = route.query ? `?${route.query.map((key) => `${key}=`).join('&')}` : '';
   return `${route.method} ${path}${query}`;
 }

@@ -28,7 +28,8 @@ export interface DecisionResult {
  */
 export function toAwaiting(stored: { status: Status; task: Task }): Awaiting | null {
   const value = stored.task.metadata.awaiting as Partial<Awaiting> | undefined;
-  if (isTerminal(stored.status) || !value || typeof value.gate !== 'string' || typeof value.since !== 'string') return null;
+  if (isTerminal(stored.status) || !value || typeof value.gate !== 'string' || typeof value.since !== 'string')
+    return null;
   return { gate: value.gate, since: value.since };
 }
 
@@ -37,13 +38,23 @@ export function assertNotAwaiting(current: StoredTask, verb: string): void {
   const awaiting = toAwaiting(current);
   if (!awaiting) return;
   const id = current.task.id;
-  throw new SvcError('invalid_transition', `${id} waits for approval at gate \`${awaiting.gate}\` (since ${awaiting.since}): it cannot be ${verb}.`,
-    `Approve it with \`svc task approve ${id} --gate ${awaiting.gate} [--note ...]\`, or send it back with \`svc task reject ${id} --gate ${awaiting.gate} --note "what must change"\`.`);
+  throw new SvcError(
+    'invalid_transition',
+    `${id} waits for approval at gate \`${awaiting.gate}\` (since ${awaiting.since}): it cannot be ${verb}.`,
+    `Approve it with \`svc task approve ${id} --gate ${awaiting.gate} [--note ...]\`, or send it back with \`svc task reject ${id} --gate ${awaiting.gate} --note "what must change"\`.`,
+  );
 }
 
 /** The metadata and event of a task arriving at an approval gate: blocked, awaiting a person. */
-export function toAwaitingArrival(task: Task, gate: string, { now, actor }: { now: Date; actor: string }): { metadata: Record<string, unknown>; event: NonNullable<Change['events']>[number] } {
+export function toAwaitingArrival(
+  task: Task,
+  gate: string,
+  { now, actor }: { now: Date; actor: string },
+): { metadata: Record<string, unknown>; event: NonNullable<Change['events']>[number] } {
   const awaiting: Awaiting = { gate, since: now.toISOString() };
   const metadata = { ...task.metadata, awaiting, blockReason: `awaiting approval at gate ${gate}` };
-  return { metadata, event: { type: 'gate.awaiting', taskId: task.id, actor, payload: { workflow: task.gate?.workflow ?? null, gate } } };
+  return {
+    metadata,
+    event: { type: 'gate.awaiting', taskId: task.id, actor, payload: { workflow: task.gate?.workflow ?? null, gate } },
+  };
 }

@@ -43,20 +43,35 @@ export interface ArchiveReport {
  * wait for it forever). Refused: a task with a live lease, or one that changed meanwhile. An
  * archived task keeps its events; each move adds `task.archived`.
  */
-export async function archiveTasks(store: Store, options: { before: Date; actor: string; dryRun?: boolean }): Promise<ArchiveReport> {
+export async function archiveTasks(
+  store: Store,
+  options: { before: Date; actor: string; dryRun?: boolean },
+): Promise<ArchiveReport> {
   const { tasks } = await store.list();
   const needed = new Map<string, string>();
-  for (const { task, status } of tasks) if (!isTerminal(status)) for (const dep of task.dependsOn) needed.set(dep, task.id);
+  for (const { task, status } of tasks)
+    if (!isTerminal(status)) for (const dep of task.dependsOn) needed.set(dep, task.id);
   const report: ArchiveReport = { before: options.before.toISOString(), moved: [], kept: [], refused: [] };
   for (const { task, status } of tasks) {
     if (!isTerminal(status) || !(Date.parse(task.lastTransitionAt) < options.before.getTime())) continue;
     const month = toArchiveMonth(task.lastTransitionAt)!;
-    const move = { id: task.id, title: task.title, status, lastTransitionAt: task.lastTransitionAt, to: relative(store.paths.root, store.paths.archiveFile(month, task.id)) };
+    const move = {
+      id: task.id,
+      title: task.title,
+      status,
+      lastTransitionAt: task.lastTransitionAt,
+      to: relative(store.paths.root, store.paths.archiveFile(month, task.id)),
+    };
     const dependent = needed.get(task.id);
     if (isLeaseLive(task, store.clock())) report.refused.push(toSkip(task.id, toLeaseHeld(task.id, task.lease)));
-    else if (dependent) report.kept.push({ id: task.id, code: 'dependency', reason: `${dependent} (not done) depends on it` });
+    else if (dependent)
+      report.kept.push({ id: task.id, code: 'dependency', reason: `${dependent} (not done) depends on it` });
     else if (options.dryRun) report.moved.push(move);
-    else await archiveOne(store, move, options).then(() => report.moved.push(move), (err: unknown) => report.refused.push(toSkip(task.id, err)));
+    else
+      await archiveOne(store, move, options).then(
+        () => report.moved.push(move),
+        (err: unknown) => report.refused.push(toSkip(task.id, err)),
+      );
   }
   return report;
 }
@@ -69,20 +84,39 @@ async function archiveOne(store: Store, move: ArchiveMove, options: { actor: str
   const now = store.clock();
   await withLock(paths.lockFile(move.id), { what: move.id, waitMs: 5000 }, async (lock) => {
     const found = await findTaskFiles(paths, move.id);
-    if (found.length !== 1) throw new SvcError('validation_error', `${move.id} is in ${found.length} status directories.`, 'Run `svc doctor --fix`, then archive again.');
+    if (found.length !== 1)
+      throw new SvcError(
+        'validation_error',
+        `${move.id} is in ${found.length} status directories.`,
+        'Run `svc doctor --fix`, then archive again.',
+      );
     const path = found[0]!;
     const { text, stat } = readRegularFileSync(path, MAX_FILE_BYTES);
     const task = parseTask(parseFrontmatter(text, path).data, path);
     const status = relative(paths.tasks, path).split('/')[0] as Status;
-    if (!isTerminal(status)) throw new SvcError('invalid_transition', `${move.id} is in ${status} now: only done and cancelled tasks are archived.`, 'Nothing was moved.');
+    if (!isTerminal(status))
+      throw new SvcError(
+        'invalid_transition',
+        `${move.id} is in ${status} now: only done and cancelled tasks are archived.`,
+        'Nothing was moved.',
+      );
     if (isLeaseLive(task, now)) throw toLeaseHeld(move.id, task.lease);
-    if (task.lastTransitionAt !== move.lastTransitionAt) throw new SvcError('locked', `${move.id} moved again at ${task.lastTransitionAt} while the archive ran.`, 'Archive again.');
+    if (task.lastTransitionAt !== move.lastTransitionAt)
+      throw new SvcError(
+        'locked',
+        `${move.id} moved again at ${task.lastTransitionAt} while the archive ran.`,
+        'Archive again.',
+      );
     const month = toArchiveMonth(task.lastTransitionAt)!;
     const target = paths.archiveFile(month, move.id);
     await ensureDir(paths.archiveDir(month));
     // A copy already there is what a run that crashed before the unlink left: identical, it is ours.
     if (!(await createExclusive(target, text)) && readRegularFileSync(target, MAX_FILE_BYTES).text !== text) {
-      throw new SvcError('validation_error', `${move.to} exists and differs from ${move.id} in ${status}.`, `Compare the two files and remove one (svc doctor does not look into ${relative(paths.root, paths.archive)}/).`);
+      throw new SvcError(
+        'validation_error',
+        `${move.to} exists and differs from ${move.id} in ${status}.`,
+        `Compare the two files and remove one (svc doctor does not look into ${relative(paths.root, paths.archive)}/).`,
+      );
     }
     lock.assertHeld();
     const after = lstatSync(path, { bigint: true, throwIfNoEntry: false });
@@ -92,11 +126,17 @@ async function archiveOne(store: Store, move: ArchiveMove, options: { actor: str
     }
     await unlinkDurable(path);
   });
-  await store.events.record(now, [{ type: 'task.archived', taskId: move.id, actor: options.actor, payload: { from: move.status, to: move.to } }]);
+  await store.events.record(now, [
+    { type: 'task.archived', taskId: move.id, actor: options.actor, payload: { from: move.status, to: move.to } },
+  ]);
 }
 
 function toLeaseHeld(id: string, lease: Lease): SvcError {
-  return new SvcError('lease_held', `Task has active lease: ${id} is held by agent ${lease.agent} (session ${lease.sessionId}) until ${lease.expiresAt}; a task under a live lease is not archived.`, 'Wait until the lease ends or expires, then archive again.');
+  return new SvcError(
+    'lease_held',
+    `Task has active lease: ${id} is held by agent ${lease.agent} (session ${lease.sessionId}) until ${lease.expiresAt}; a task under a live lease is not archived.`,
+    'Wait until the lease ends or expires, then archive again.',
+  );
 }
 
 function toSkip(id: string, err: unknown): ArchiveSkip {

@@ -33,10 +33,15 @@ export async function checkTaskLinks(paths: Paths): Promise<{ dangling: Dangling
 /** The dependency and parent cycles among `tasks`, one per link that closes one. */
 export function findTaskCycles(tasks: readonly Task[]): TaskCycle[] {
   const index = new Map(tasks.map((task, i) => [task.id, i]));
-  const known = (ids: readonly (string | undefined)[]) => ids.map((id) => (id === undefined ? undefined : index.get(id))).filter((at): at is number => at !== undefined);
+  const known = (ids: readonly (string | undefined)[]) =>
+    ids.map((id) => (id === undefined ? undefined : index.get(id))).filter((at): at is number => at !== undefined);
   const out: TaskCycle[] = [];
-  for (const [kind, edgesOf] of [['dependency', (i: number) => known(tasks[i]!.dependsOn)], ['parent', (i: number) => known([tasks[i]!.parentId])]] as const) {
-    for (const [, , cycle] of findBackEdges(tasks.length, edgesOf)) out.push({ kind, ids: [...cycle, cycle[0]!].map((i) => tasks[i]!.id) });
+  for (const [kind, edgesOf] of [
+    ['dependency', (i: number) => known(tasks[i]!.dependsOn)],
+    ['parent', (i: number) => known([tasks[i]!.parentId])],
+  ] as const) {
+    for (const [, , cycle] of findBackEdges(tasks.length, edgesOf))
+      out.push({ kind, ids: [...cycle, cycle[0]!].map((i) => tasks[i]!.id) });
   }
   return out;
 }

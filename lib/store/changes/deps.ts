@@ -21,20 +21,30 @@ export async function addDependency(store: Store, { arg, blockerArg }: DepArgs, 
   const taskId = await store.resolve(arg);
   const blockerId = await store.resolve(blockerArg).catch((err: unknown) => {
     if (err instanceof SvcError && err.code === 'not_found') {
-      throw new SvcError('not_found', `Blocker task ${JSON.stringify(blockerArg)} does not exist.`, 'Pass the id of an existing task as blockerId.');
+      throw new SvcError(
+        'not_found',
+        `Blocker task ${JSON.stringify(blockerArg)} does not exist.`,
+        'Pass the id of an existing task as blockerId.',
+      );
     }
     throw err;
   });
   await assertNoCycle(store, taskId, blockerId);
-  const result = await store.commit(taskId, (current) => {
-    assertSchedulable(taskId, current.status, `its dependencies (adding ${blockerId})`);
-    if (current.task.dependsOn.includes(blockerId)) return null;
-    const dependsOn = [...current.task.dependsOn, blockerId];
-    return {
-      task: { ...current.task, dependsOn }, body: current.body, status: current.status,
-      events: [{ type: 'task.updated', taskId, actor, payload: { fields: ['dependsOn'], added: blockerId } }],
-    };
-  }, actor);
+  const result = await store.commit(
+    taskId,
+    (current) => {
+      assertSchedulable(taskId, current.status, `its dependencies (adding ${blockerId})`);
+      if (current.task.dependsOn.includes(blockerId)) return null;
+      const dependsOn = [...current.task.dependsOn, blockerId];
+      return {
+        task: { ...current.task, dependsOn },
+        body: current.body,
+        status: current.status,
+        events: [{ type: 'task.updated', taskId, actor, payload: { fields: ['dependsOn'], added: blockerId } }],
+      };
+    },
+    actor,
+  );
   return { taskId, blockerId, dependsOn: result.after.task.dependsOn, changed: result.changed };
 }
 
@@ -42,19 +52,27 @@ export async function addDependency(store: Store, { arg, blockerArg }: DepArgs, 
 export async function removeDependency(store: Store, { arg, blockerArg }: DepArgs, actor: string): Promise<DepResult> {
   const taskId = await store.resolve(arg);
   const current = await store.get(taskId);
-  const blockerId = current.task.dependsOn.includes(blockerArg) ? blockerArg : await store.resolve(blockerArg).catch((err: unknown) => {
-    if (err instanceof SvcError && err.code === 'not_found') return blockerArg; // removing what is not there is a no-op
-    throw err;
-  });
-  const result = await store.commit(taskId, (cur) => {
-    assertSchedulable(taskId, cur.status, `its dependencies (removing ${blockerId})`);
-    if (!cur.task.dependsOn.includes(blockerId)) return null;
-    const dependsOn = cur.task.dependsOn.filter((id) => id !== blockerId);
-    return {
-      task: { ...cur.task, dependsOn }, body: cur.body, status: cur.status,
-      events: [{ type: 'task.updated', taskId, actor, payload: { fields: ['dependsOn'], removed: blockerId } }],
-    };
-  }, actor);
+  const blockerId = current.task.dependsOn.includes(blockerArg)
+    ? blockerArg
+    : await store.resolve(blockerArg).catch((err: unknown) => {
+        if (err instanceof SvcError && err.code === 'not_found') return blockerArg; // removing what is not there is a no-op
+        throw err;
+      });
+  const result = await store.commit(
+    taskId,
+    (cur) => {
+      assertSchedulable(taskId, cur.status, `its dependencies (removing ${blockerId})`);
+      if (!cur.task.dependsOn.includes(blockerId)) return null;
+      const dependsOn = cur.task.dependsOn.filter((id) => id !== blockerId);
+      return {
+        task: { ...cur.task, dependsOn },
+        body: cur.body,
+        status: cur.status,
+        events: [{ type: 'task.updated', taskId, actor, payload: { fields: ['dependsOn'], removed: blockerId } }],
+      };
+    },
+    actor,
+  );
   return { taskId, blockerId, dependsOn: result.after.task.dependsOn, changed: result.changed };
 }
 
@@ -66,7 +84,11 @@ export async function assertTasksExist(store: Store, ids: readonly string[]): Pr
       resolved.push(await store.resolve(id));
     } catch (err) {
       if (err instanceof SvcError && err.code === 'not_found') {
-        throw new SvcError('not_found', `dependsOn names ${JSON.stringify(id)}, which is not a task.`, 'Create the blocker first, or pass ids of existing tasks.');
+        throw new SvcError(
+          'not_found',
+          `dependsOn names ${JSON.stringify(id)}, which is not a task.`,
+          'Create the blocker first, or pass ids of existing tasks.',
+        );
       }
       throw err;
     }
@@ -84,11 +106,18 @@ async function assertNoCycle(store: Store, taskId: string, blockerId: string): P
     const path = stack.pop()!;
     const id = path[path.length - 1]!;
     if (id === taskId) {
-      throw new SvcError('dependency_cycle', `Adding ${blockerId} as a blocker of ${taskId} makes a cycle: ${[taskId, ...path].join(' -> ')}.`, 'Remove one of the dependencies in the cycle first.');
+      throw new SvcError(
+        'dependency_cycle',
+        `Adding ${blockerId} as a blocker of ${taskId} makes a cycle: ${[taskId, ...path].join(' -> ')}.`,
+        'Remove one of the dependencies in the cycle first.',
+      );
     }
     if (seen.has(id)) continue;
     seen.add(id);
-    const deps = await store.get(id).then((t) => t.task.dependsOn, () => [] as string[]);
+    const deps = await store.get(id).then(
+      (t) => t.task.dependsOn,
+      () => [] as string[],
+    );
     for (const dep of deps) stack.push([...path, dep]);
   }
 }

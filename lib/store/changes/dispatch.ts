@@ -48,15 +48,32 @@ export interface LeaseRequest {
 export async function leaseTask(store: Store, taskId: string, request: LeaseRequest): Promise<Leased | null> {
   const { agent, adapter, ttlMs, owner } = request;
   const sessionId = request.sessionId ?? store.newSessionId();
-  const result = await store.commit(taskId, (current) => {
-    if (current.status !== 'ready' || current.task.status !== 'ready') return null;
-    const expiresAt = new Date(store.clock().getTime() + ttlMs).toISOString();
-    return {
-      task: { ...current.task, lease: { agent, expiresAt, sessionId, ...(owner ? { host: owner.host, pid: owner.pid } : {}) } }, body: current.body, status: 'in-progress', cause: 'dispatch',
-      reason: `dispatched to ${agent}`,
-      events: [{ type: 'task.dispatched', taskId, actor: ACTOR, payload: { agent, adapter, sessionId, ...(owner ? { host: owner.host, pid: owner.pid } : {}) } }],
-    };
-  }, ACTOR);
+  const result = await store.commit(
+    taskId,
+    (current) => {
+      if (current.status !== 'ready' || current.task.status !== 'ready') return null;
+      const expiresAt = new Date(store.clock().getTime() + ttlMs).toISOString();
+      return {
+        task: {
+          ...current.task,
+          lease: { agent, expiresAt, sessionId, ...(owner ? { host: owner.host, pid: owner.pid } : {}) },
+        },
+        body: current.body,
+        status: 'in-progress',
+        cause: 'dispatch',
+        reason: `dispatched to ${agent}`,
+        events: [
+          {
+            type: 'task.dispatched',
+            taskId,
+            actor: ACTOR,
+            payload: { agent, adapter, sessionId, ...(owner ? { host: owner.host, pid: owner.pid } : {}) },
+          },
+        ],
+      };
+    },
+    ACTOR,
+  );
   return result.changed ? { sessionId, result } : null;
 }
 
@@ -75,23 +92,53 @@ export interface FailedAttempt {
  * Returns the new count, or null when the session no longer holds the task (it was completed,
  * requeued or taken over).
  */
-export async function recordFailure(store: Store, attempt: FailedAttempt, backoffMs: readonly number[] = []): Promise<number | null> {
+export async function recordFailure(
+  store: Store,
+  attempt: FailedAttempt,
+  backoffMs: readonly number[] = [],
+): Promise<number | null> {
   const { taskId, sessionId, agent, failure } = attempt;
   const { reason } = failure;
   let failures: number | null = null;
-  await store.commit(taskId, (current) => {
-    if (current.status !== 'in-progress' || current.task.lease?.sessionId !== sessionId) return null;
-    const count = Number(current.task.metadata.dispatchFailures ?? 0) + 1;
-    failures = count;
-    const { nextAttemptAt: _previous, ...rest } = current.task.metadata;
-    const delay = count < MAX_DISPATCH_FAILURES ? backoffMs[Math.min(count, backoffMs.length) - 1] ?? 0 : 0;
-    const nextAttemptAt = delay > 0 ? new Date(store.clock().getTime() + delay).toISOString() : undefined;
-    const metadata = { ...rest, dispatchFailures: count, lastFailureReason: reason, ...(nextAttemptAt ? { nextAttemptAt } : {}) };
-    return {
-      task: { ...current.task, metadata }, body: current.body, status: 'ready', reason: `dispatch failed: ${describeFailure(failure)}`,
-      events: [{ type: 'dispatch.failed', taskId, actor: ACTOR, payload: { agent, reason, ...toExitFields(failure), failureCount: count, sessionId, ...(nextAttemptAt ? { nextAttemptAt } : {}) } }],
-    };
-  }, ACTOR);
+  await store.commit(
+    taskId,
+    (current) => {
+      if (current.status !== 'in-progress' || current.task.lease?.sessionId !== sessionId) return null;
+      const count = Number(current.task.metadata.dispatchFailures ?? 0) + 1;
+      failures = count;
+      const { nextAttemptAt: _previous, ...rest } = current.task.metadata;
+      const delay = count < MAX_DISPATCH_FAILURES ? (backoffMs[Math.min(count, backoffMs.length) - 1] ?? 0) : 0;
+      const nextAttemptAt = delay > 0 ? new Date(store.clock().getTime() + delay).toISOString() : undefined;
+      const metadata = {
+        ...rest,
+        dispatchFailures: count,
+        lastFailureReason: reason,
+        ...(nextAttemptAt ? { nextAttemptAt } : {}),
+      };
+      return {
+        task: { ...current.task, metadata },
+        body: current.body,
+        status: 'ready',
+        reason: `dispatch failed: ${describeFailure(failure)}`,
+        events: [
+          {
+            type: 'dispatch.failed',
+            taskId,
+            actor: ACTOR,
+            payload: {
+              agent,
+              reason,
+              ...toExitFields(failure),
+              failureCount: count,
+              sessionId,
+              ...(nextAttemptAt ? { nextAttemptAt } : {}),
+            },
+          },
+        ],
+      };
+    },
+    ACTOR,
+  );
   return failures;
 }
 
@@ -107,21 +154,44 @@ export interface Deadlettered {
 /** Moves a ready task with too many failures to deadletter, logging `task.deadletter` (with the exit code or signal of `last`, the failure just recorded). */
 export async function deadletterTask(store: Store, taskId: string, last?: Failure): Promise<Deadlettered | null> {
   let out: Deadlettered | null = null;
-  await store.commit(taskId, (current) => {
-    const failureCount = Number(current.task.metadata.dispatchFailures ?? 0);
-    if (current.status !== 'ready' || failureCount < MAX_DISPATCH_FAILURES) return null;
-    const lastFailureReason = String(current.task.metadata.lastFailureReason ?? 'unknown');
-    out = { task: current.task, failureCount, lastFailureReason, ...(last ? { last } : {}) };
-    return {
-      task: current.task, body: current.body, status: 'deadletter', cause: 'deadletter', reason: 'max_dispatch_failures',
-      events: [{ type: 'task.deadletter', taskId, actor: ACTOR, payload: { reason: 'max_dispatch_failures', failureCount, lastFailureReason, ...(last ? toExitFields(last) : {}) } }],
-    };
-  }, ACTOR);
+  await store.commit(
+    taskId,
+    (current) => {
+      const failureCount = Number(current.task.metadata.dispatchFailures ?? 0);
+      if (current.status !== 'ready' || failureCount < MAX_DISPATCH_FAILURES) return null;
+      const lastFailureReason = String(current.task.metadata.lastFailureReason ?? 'unknown');
+      out = { task: current.task, failureCount, lastFailureReason, ...(last ? { last } : {}) };
+      return {
+        task: current.task,
+        body: current.body,
+        status: 'deadletter',
+        cause: 'deadletter',
+        reason: 'max_dispatch_failures',
+        events: [
+          {
+            type: 'task.deadletter',
+            taskId,
+            actor: ACTOR,
+            payload: {
+              reason: 'max_dispatch_failures',
+              failureCount,
+              lastFailureReason,
+              ...(last ? toExitFields(last) : {}),
+            },
+          },
+        ],
+      };
+    },
+    ACTOR,
+  );
   return out;
 }
 
 // --- internal ---
 
 function toExitFields(failure: Failure): { exitCode?: number; signal?: string } {
-  return { ...(failure.exitCode !== undefined ? { exitCode: failure.exitCode } : {}), ...(failure.signal ? { signal: failure.signal } : {}) };
+  return {
+    ...(failure.exitCode !== undefined ? { exitCode: failure.exitCode } : {}),
+    ...(failure.signal ? { signal: failure.signal } : {}),
+  };
 }

@@ -18,39 +18,53 @@ export interface EditInput {
 }
 
 /** Edits title, body (description), priority, routing, `notBefore` and `dueAt`; returns the names of the fields changed. */
-export async function editTask(store: Store, arg: string, input: EditInput & ActOptions): Promise<{ result: CommitResult; updatedFields: string[] }> {
+export async function editTask(
+  store: Store,
+  arg: string,
+  input: EditInput & ActOptions,
+): Promise<{ result: CommitResult; updatedFields: string[] }> {
   assertTaskText(input.title, input.description);
   let updatedFields: string[] = [];
   const scheduling = SCHEDULING_FIELDS.filter((key) => input[key] !== undefined);
-  const result = await store.commit(arg, (current) => {
-    if (scheduling.length) assertSchedulable(current.task.id, current.status, `its ${scheduling.join(', ')}`);
-    const task: Task = { ...current.task };
-    updatedFields = [];
-    if (input.title !== undefined && input.title.trim() !== task.title) {
-      task.title = input.title.trim();
-      updatedFields.push('title');
-    }
-    if (input.priority !== undefined && input.priority !== task.priority) {
-      task.priority = input.priority;
-      updatedFields.push('priority');
-    }
-    if (input.routing) {
-      const routing = { ...task.routing, ...withoutUndefined(input.routing) };
-      if (JSON.stringify(routing) !== JSON.stringify(task.routing)) {
-        task.routing = routing;
-        updatedFields.push('routing');
+  const result = await store.commit(
+    arg,
+    (current) => {
+      if (scheduling.length) assertSchedulable(current.task.id, current.status, `its ${scheduling.join(', ')}`);
+      const task: Task = { ...current.task };
+      updatedFields = [];
+      if (input.title !== undefined && input.title.trim() !== task.title) {
+        task.title = input.title.trim();
+        updatedFields.push('title');
       }
-    }
-    for (const key of ['notBefore', 'dueAt'] as const) {
-      if (input[key] === undefined || input[key] === task[key]) continue;
-      task[key] = input[key];
-      updatedFields.push(key);
-    }
-    const body = input.description !== undefined && input.description !== current.body ? input.description : current.body;
-    if (body !== current.body) updatedFields.push('description');
-    if (!updatedFields.length) return null;
-    return { task, body, status: current.status, events: [{ type: 'task.updated', taskId: task.id, actor: input.actor, payload: { fields: updatedFields } }] };
-  }, input.actor);
+      if (input.priority !== undefined && input.priority !== task.priority) {
+        task.priority = input.priority;
+        updatedFields.push('priority');
+      }
+      if (input.routing) {
+        const routing = { ...task.routing, ...withoutUndefined(input.routing) };
+        if (JSON.stringify(routing) !== JSON.stringify(task.routing)) {
+          task.routing = routing;
+          updatedFields.push('routing');
+        }
+      }
+      for (const key of ['notBefore', 'dueAt'] as const) {
+        if (input[key] === undefined || input[key] === task[key]) continue;
+        task[key] = input[key];
+        updatedFields.push(key);
+      }
+      const body =
+        input.description !== undefined && input.description !== current.body ? input.description : current.body;
+      if (body !== current.body) updatedFields.push('description');
+      if (!updatedFields.length) return null;
+      return {
+        task,
+        body,
+        status: current.status,
+        events: [{ type: 'task.updated', taskId: task.id, actor: input.actor, payload: { fields: updatedFields } }],
+      };
+    },
+    input.actor,
+  );
   return { result, updatedFields };
 }
 

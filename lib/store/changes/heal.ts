@@ -7,8 +7,12 @@ import type { Store } from '../commit/store.js';
  * copy (the commit's re-read moves the other to `data/conflicts/`). Unchanged when nothing differs.
  */
 export function healMovedTask(store: Store, id: string): Promise<CommitResult> {
-  return store.commit(id, (current) => {
-    if (current.task.status === current.status) return null; // nothing to heal (a duplicate is resolved by the re-read)
-    return { task: current.task, body: current.body, status: current.status, reason: 'moved on disk' };
-  }, 'filesystem');
+  return store.commit(
+    id,
+    (current) => {
+      if (current.task.status === current.status) return null; // nothing to heal (a duplicate is resolved by the re-read)
+      return { task: current.task, body: current.body, status: current.status, reason: 'moved on disk' };
+    },
+    'filesystem',
+  );
 }

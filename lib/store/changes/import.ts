@@ -37,12 +37,26 @@ export async function createImportedTask(store: Store, task: Task, body: string)
  */
 export async function updateImportedTask(store: Store, id: string, update: SourceUpdate): Promise<SourceUpdateResult> {
   let unapplied: string | undefined;
-  const result = await store.commit(id, (current) => {
-    const status = toReachable(current.status, update.status);
-    unapplied = status.to === update.status ? undefined : `the source's status (${update.status}) is not applied: svc moves no task from ${current.status} to ${update.status}, so it stays ${current.status}${current.status === 'done' || current.status === 'cancelled' ? ' (a reopened entry is new work: svc task create)' : ` (svc task status ${current.task.id} <status> moves it)`}`;
-    const { task, body } = update.toTask(current);
-    return { task, body, status: status.to, ...(status.cause ? { cause: status.cause } : {}), reason: 'changed at the source', events: [{ type: 'task.imported', taskId: current.task.id, actor: update.actor, payload: update.payload }] };
-  }, update.actor);
+  const result = await store.commit(
+    id,
+    (current) => {
+      const status = toReachable(current.status, update.status);
+      unapplied =
+        status.to === update.status
+          ? undefined
+          : `the source's status (${update.status}) is not applied: svc moves no task from ${current.status} to ${update.status}, so it stays ${current.status}${current.status === 'done' || current.status === 'cancelled' ? ' (a reopened entry is new work: svc task create)' : ` (svc task status ${current.task.id} <status> moves it)`}`;
+      const { task, body } = update.toTask(current);
+      return {
+        task,
+        body,
+        status: status.to,
+        ...(status.cause ? { cause: status.cause } : {}),
+        reason: 'changed at the source',
+        events: [{ type: 'task.imported', taskId: current.task.id, actor: update.actor, payload: update.payload }],
+      };
+    },
+    update.actor,
+  );
   return { result, ...(unapplied ? { unapplied } : {}) };
 }
 

@@ -61,8 +61,14 @@ export function assertSession(current: StoredTask, sessionId: string | undefined
   if (sessionId === undefined) return;
   const lease = current.task.lease;
   if (lease && lease.sessionId === sessionId && current.status === 'in-progress') return;
-  const now = lease ? `the current session is ${lease.sessionId} (agent ${lease.agent})` : `it holds no lease (status ${current.status})`;
-  throw new SvcError('stale_session', `Session ${sessionId} no longer holds ${current.task.id}: ${now}.`, 'Stop working on this task; its lease ended and it may have been given to another agent.');
+  const now = lease
+    ? `the current session is ${lease.sessionId} (agent ${lease.agent})`
+    : `it holds no lease (status ${current.status})`;
+  throw new SvcError(
+    'stale_session',
+    `Session ${sessionId} no longer holds ${current.task.id}: ${now}.`,
+    'Stop working on this task; its lease ended and it may have been given to another agent.',
+  );
 }
 
 /** A change that clears an expired lease and moves the task back to ready, with the recovery event. */
@@ -75,12 +81,14 @@ export function toRecoveryChange(current: StoredTask, reason: string): Change {
     body: current.body,
     status: 'ready',
     reason,
-    events: [{
-      type: 'recovery_action',
-      taskId: task.id,
-      actor: 'system',
-      payload: { action: 'lease_expired', details: { leaseExpiredAt: lease.expiresAt, transitionedTo: 'ready' } },
-    }],
+    events: [
+      {
+        type: 'recovery_action',
+        taskId: task.id,
+        actor: 'system',
+        payload: { action: 'lease_expired', details: { leaseExpiredAt: lease.expiresAt, transitionedTo: 'ready' } },
+      },
+    ],
   };
 }
 
@@ -94,18 +102,26 @@ export async function commitAsOperator(
   options: Caller & { recover?: boolean | undefined; build: (current: StoredTask) => Change | null },
 ): Promise<Awaited<ReturnType<Store['commit']>>> {
   let recovered: { id: string; lease: Lease } | undefined;
-  const result = await store.commit(arg, (current) => {
-    const now = store.clock();
-    assertLeaseAllows(current, now, options);
-    if (options.recover && current.status === 'in-progress' && isLeaseExpired(current.task, now)) {
-      recovered = { id: current.task.id, lease: current.task.lease };
-      return toRecoveryChange(current, 'lease expired (recover-on-failure)');
-    }
-    return options.build(current);
-  }, options.actor);
+  const result = await store.commit(
+    arg,
+    (current) => {
+      const now = store.clock();
+      assertLeaseAllows(current, now, options);
+      if (options.recover && current.status === 'in-progress' && isLeaseExpired(current.task, now)) {
+        recovered = { id: current.task.id, lease: current.task.lease };
+        return toRecoveryChange(current, 'lease expired (recover-on-failure)');
+      }
+      return options.build(current);
+    },
+    options.actor,
+  );
   if (recovered) {
     const { id, lease } = recovered;
-    throw new SvcError('lease_held', `The lease on ${id} had expired at ${lease.expiresAt} (agent ${lease.agent}, session ${lease.sessionId}): the lease was cleared and the task moved to ready (recovery_action); the command itself was not run.`, 'Retry the command now: the task is in ready.');
+    throw new SvcError(
+      'lease_held',
+      `The lease on ${id} had expired at ${lease.expiresAt} (agent ${lease.agent}, session ${lease.sessionId}): the lease was cleared and the task moved to ready (recovery_action); the command itself was not run.`,
+      'Retry the command now: the task is in ready.',
+    );
   }
   return result;
 }

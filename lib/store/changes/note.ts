@@ -19,25 +19,58 @@ export const NOTES_HEADING = '## Notes';
  */
 export async function noteTask(store: Store, arg: string, input: Caller & { text: string }): Promise<CommitResult> {
   const text = toNoteText(input.text);
-  return store.commit(arg, (current) => {
-    assertSession(current, input.sessionId);
-    const body = appendNote(current.body, toNoteEntry(store.clock(), input.actor, text));
-    assertTaskText(undefined, body);
-    return { task: current.task, body, status: current.status, events: [{ type: 'task.updated', taskId: current.task.id, actor: input.actor, payload: { fields: ['body'], note: text } }] };
-  }, input.actor);
+  return store.commit(
+    arg,
+    (current) => {
+      assertSession(current, input.sessionId);
+      const body = appendNote(current.body, toNoteEntry(store.clock(), input.actor, text));
+      assertTaskText(undefined, body);
+      return {
+        task: current.task,
+        body,
+        status: current.status,
+        events: [
+          {
+            type: 'task.updated',
+            taskId: current.task.id,
+            actor: input.actor,
+            payload: { fields: ['body'], note: text },
+          },
+        ],
+      };
+    },
+    input.actor,
+  );
 }
 
 /** A note's text as one list entry: trimmed, CRLF as LF, later lines indented under the dash; control characters refused. */
 export function toNoteText(raw: string): string {
   const text = raw.replace(/\r\n?/g, '\n').replace(/\t/g, '  ').trim();
-  if (!text) throw new SvcError('validation_error', 'The note is empty.', 'Say what to note, e.g. svc task note 007 "asked the API team for keys".');
-  if (text.length > MAX_NOTE_LENGTH) throw new SvcError('too_large', `The note has ${text.length} characters; the limit is ${MAX_NOTE_LENGTH}.`, 'Keep a note short; put long material in the body (svc task update --body) or in a file it links to.');
+  if (!text)
+    throw new SvcError(
+      'validation_error',
+      'The note is empty.',
+      'Say what to note, e.g. svc task note 007 "asked the API team for keys".',
+    );
+  if (text.length > MAX_NOTE_LENGTH)
+    throw new SvcError(
+      'too_large',
+      `The note has ${text.length} characters; the limit is ${MAX_NOTE_LENGTH}.`,
+      'Keep a note short; put long material in the body (svc task update --body) or in a file it links to.',
+    );
   const bad = CONTROL.exec(text);
   if (bad) {
     const code = `\\u${bad[0].charCodeAt(0).toString(16).padStart(4, '0')}`;
-    throw new SvcError('validation_error', `The note contains the control character ${code} at offset ${bad.index}: a note is plain text (newlines and tabs allowed).`, 'Remove the control characters (escape sequences, NUL, ...) from the note.');
+    throw new SvcError(
+      'validation_error',
+      `The note contains the control character ${code} at offset ${bad.index}: a note is plain text (newlines and tabs allowed).`,
+      'Remove the control characters (escape sequences, NUL, ...) from the note.',
+    );
   }
-  return text.split('\n').map((line) => line.trimEnd()).join('\n  ');
+  return text
+    .split('\n')
+    .map((line) => line.trimEnd())
+    .join('\n  ');
 }
 
 /** `- <minute, UTC> <actor>: <text>`. */
@@ -53,7 +86,10 @@ export function appendNote(body: string, entry: string): string {
   let next = lines.length;
   for (let i = heading + 1, fenced = false; i < lines.length; i++) {
     if (/^\s{0,3}(```|~~~)/.test(lines[i]!)) fenced = !fenced;
-    else if (!fenced && /^#{1,2}\s/.test(lines[i]!)) { next = i; break; }
+    else if (!fenced && /^#{1,2}\s/.test(lines[i]!)) {
+      next = i;
+      break;
+    }
   }
   let end = next;
   while (end > heading + 1 && !lines[end - 1]!.trim()) end--;

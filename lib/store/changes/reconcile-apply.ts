@@ -38,7 +38,11 @@ export const RECONCILE_LOCK_WAIT_MS = LOCK_STALE_MS + 5_000;
  * task lock, heals through the commit protocol (which logs one `task.transitioned`, actor
  * `filesystem`). Each action is re-checked first; running it twice does nothing the second time.
  */
-export async function applyReconcile(paths: Paths, plan: ReconcilePlan, options: ApplyOptions): Promise<ReconcileResult> {
+export async function applyReconcile(
+  paths: Paths,
+  plan: ReconcilePlan,
+  options: ApplyOptions,
+): Promise<ReconcileResult> {
   const { actor } = options;
   const waitMs = options.lockWaitMs ?? RECONCILE_LOCK_WAIT_MS;
   const events = options.events ?? createEventLog(paths.root);
@@ -70,7 +74,8 @@ interface How {
 
 async function applyAction(paths: Paths, action: ReconcileAction, how: How): Promise<boolean> {
   const { now } = how;
-  const lock = <T>(id: string, fn: () => Promise<T>) => withLock(paths.lockFile(id), { what: id, waitMs: how.waitMs }, fn);
+  const lock = <T>(id: string, fn: () => Promise<T>) =>
+    withLock(paths.lockFile(id), { what: id, waitMs: how.waitMs }, fn);
   switch (action.kind) {
     case 'missing':
       await initTree(paths);
@@ -79,7 +84,15 @@ async function applyAction(paths: Paths, action: ReconcileAction, how: How): Pro
       return lock(action.id, () => unlinkDurable(action.path));
     case 'duplicate': {
       const moved = await lock(action.id, () => resolveDuplicate(paths, action.id, now));
-      if (moved) await how.events.record(now, [{ type: 'recovery_action', taskId: action.id, actor: how.actor, payload: { action: 'duplicate_resolved', details: moved } }]);
+      if (moved)
+        await how.events.record(now, [
+          {
+            type: 'recovery_action',
+            taskId: action.id,
+            actor: how.actor,
+            payload: { action: 'duplicate_resolved', details: moved },
+          },
+        ]);
       return moved !== null;
     }
     case 'heal':
@@ -89,12 +102,22 @@ async function applyAction(paths: Paths, action: ReconcileAction, how: How): Pro
   }
 }
 
-async function resolveDuplicate(paths: Paths, id: string, now: Date): Promise<{ kept: string; conflicts: string[] } | null> {
-  const look = async () => ((await readCopies(STATUSES.map((status) => ({ id, status, path: paths.taskFile(status, id) })))).get(id) ?? []).filter(isStored);
-  const valid = (await confirmCopies(paths.tasks, id, { first: await look(), look, inoOf: (copy) => copy.stamp.ino })).sort(byNewest);
+async function resolveDuplicate(
+  paths: Paths,
+  id: string,
+  now: Date,
+): Promise<{ kept: string; conflicts: string[] } | null> {
+  const look = async () =>
+    (
+      (await readCopies(STATUSES.map((status) => ({ id, status, path: paths.taskFile(status, id) })))).get(id) ?? []
+    ).filter(isStored);
+  const valid = (
+    await confirmCopies(paths.tasks, id, { first: await look(), look, inoOf: (copy) => copy.stamp.ino })
+  ).sort(byNewest);
   if (valid.length < 2) return null;
   const conflicts: string[] = [];
-  for (const loser of valid.slice(1)) conflicts.push(relative(paths.root, await moveToConflicts(paths, loser.path, now)));
+  for (const loser of valid.slice(1))
+    conflicts.push(relative(paths.root, await moveToConflicts(paths, loser.path, now)));
   return { kept: relative(paths.root, valid[0]!.path), conflicts };
 }
 
@@ -102,7 +125,10 @@ async function heal(paths: Paths, id: string, how: How): Promise<boolean> {
   try {
     const result = await commitTask(paths, id, {
       change: (cur) => (cur.task.status === cur.status ? null : { task: cur.task, body: cur.body, status: cur.status }),
-      now: how.now, actor: how.actor, lockWaitMs: how.waitMs, events: how.events,
+      now: how.now,
+      actor: how.actor,
+      lockWaitMs: how.waitMs,
+      events: how.events,
     });
     return result.changed;
   } catch (err) {

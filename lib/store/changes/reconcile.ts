@@ -52,13 +52,17 @@ export async function planReconcile(paths: Paths, now: Date): Promise<ReconcileP
 export type Copy = StoredTask | { path: string; status: Status; error: Error };
 
 /** Reads every file given, 64 at a time, into the copies of each id (a file gone meanwhile is left out). */
-export async function readCopies(files: readonly { id: string; path: string; status: Status }[]): Promise<Map<string, Copy[]>> {
+export async function readCopies(
+  files: readonly { id: string; path: string; status: Status }[],
+): Promise<Map<string, Copy[]>> {
   const out = new Map<string, Copy[]>();
   let next = 0;
   const worker = async () => {
     while (next < files.length) {
       const { id, path, status } = files[next++]!;
-      const copy = await readTaskFileSettled(path).catch((err: unknown): Copy | null => (isGone(err) ? null : { path, status, error: toError(err) }));
+      const copy = await readTaskFileSettled(path).catch((err: unknown): Copy | null =>
+        isGone(err) ? null : { path, status, error: toError(err) },
+      );
       if (!copy) continue;
       const list = out.get(id);
       if (list) list.push(copy);
@@ -110,8 +114,10 @@ async function planMissing(paths: Paths): Promise<ReconcileAction[]> {
   for (const status of STATUSES) {
     const dir = paths.statusDir(status);
     const rel = relative(paths.root, dir);
-    if (!(await exists(dir))) out.push({ kind: 'missing', path: dir, line: `create ${rel}/ (missing status directory)` });
-    else if (!(await exists(join(dir, '.gitkeep')))) out.push({ kind: 'missing', path: join(dir, '.gitkeep'), line: `create ${rel}/.gitkeep (missing)` });
+    if (!(await exists(dir)))
+      out.push({ kind: 'missing', path: dir, line: `create ${rel}/ (missing status directory)` });
+    else if (!(await exists(join(dir, '.gitkeep'))))
+      out.push({ kind: 'missing', path: join(dir, '.gitkeep'), line: `create ${rel}/.gitkeep (missing)` });
   }
   return out;
 }
@@ -132,7 +138,11 @@ async function scanTree(paths: Paths): Promise<Scan> {
       } else if (entry.isDirectory()) {
         if (depth < 8) await walk(path, depth + 1);
       } else if (entry.name.endsWith('.md')) {
-        scan.strays.push({ kind: 'stray', path, line: `stray ${rel}: not in a status directory, so not read as a task (move it into tasks/<status>/ or out of tasks/)` });
+        scan.strays.push({
+          kind: 'stray',
+          path,
+          line: `stray ${rel}: not in a status directory, so not read as a task (move it into tasks/<status>/ or out of tasks/)`,
+        });
       }
     }
   };
@@ -147,12 +157,21 @@ function classify(scan: Scan, file: { name: string; path: string; rel: string; s
     const tempId = file.name.slice(0, file.name.indexOf('.md.'));
     scan.temps.push({ kind: 'temporary', id: tempId, path: file.path, line: `remove temporary file ${file.rel}` });
   } else if (file.name.endsWith('.md')) {
-    scan.strays.push(toInvalid(file.rel, file.path, 'the file name is not <id>.md with a valid id (letters, digits, ".", "_", "-"), so it is not read as a task'));
+    scan.strays.push(
+      toInvalid(
+        file.rel,
+        file.path,
+        'the file name is not <id>.md with a valid id (letters, digits, ".", "_", "-"), so it is not read as a task',
+      ),
+    );
   }
 }
 
 async function exists(path: string): Promise<boolean> {
-  return stat(path).then(() => true, (err: unknown) => (hasCode(err, 'ENOENT') ? false : Promise.reject(err)));
+  return stat(path).then(
+    () => true,
+    (err: unknown) => (hasCode(err, 'ENOENT') ? false : Promise.reject(err)),
+  );
 }
 
 async function readdirOrEmpty(dir: string) {

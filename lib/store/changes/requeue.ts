@@ -9,18 +9,33 @@ const ACTOR = 'scheduler';
  * The daemon's own lease (its checks outlived their timeouts) also drops the completion they held back.
  */
 export async function expireLease(store: Store, taskId: string, sessionId: string): Promise<boolean> {
-  const result = await store.commit(taskId, (current) => {
-    const lease = current.task.lease;
-    if (current.status !== 'in-progress' || !lease || lease.sessionId !== sessionId) return null;
-    if (Date.parse(lease.expiresAt) > store.clock().getTime()) return null;
-    const { pendingCheck: _held, ...metadata } = current.task.metadata;
-    const checking = lease.agent === CHECK_AGENT;
-    return {
-      task: checking ? { ...current.task, metadata } : current.task, body: current.body, status: 'ready',
-      reason: checking ? 'lease expired: its checks did not end within their timeouts; the completion they held back is dropped' : 'lease expired',
-      events: [{ type: 'lease.expired', taskId, actor: ACTOR, payload: { agent: lease.agent, sessionId, expiredAt: lease.expiresAt } }],
-    };
-  }, ACTOR);
+  const result = await store.commit(
+    taskId,
+    (current) => {
+      const lease = current.task.lease;
+      if (current.status !== 'in-progress' || !lease || lease.sessionId !== sessionId) return null;
+      if (Date.parse(lease.expiresAt) > store.clock().getTime()) return null;
+      const { pendingCheck: _held, ...metadata } = current.task.metadata;
+      const checking = lease.agent === CHECK_AGENT;
+      return {
+        task: checking ? { ...current.task, metadata } : current.task,
+        body: current.body,
+        status: 'ready',
+        reason: checking
+          ? 'lease expired: its checks did not end within their timeouts; the completion they held back is dropped'
+          : 'lease expired',
+        events: [
+          {
+            type: 'lease.expired',
+            taskId,
+            actor: ACTOR,
+            payload: { agent: lease.agent, sessionId, expiredAt: lease.expiresAt },
+          },
+        ],
+      };
+    },
+    ACTOR,
+  );
   return result.transitioned;
 }
 
@@ -30,10 +45,20 @@ export async function expireLease(store: Store, taskId: string, sessionId: strin
  * is not counted as a failed dispatch. Returns true when the task moved.
  */
 export async function requeueOrphanedRun(store: Store, taskId: string, sessionId: string): Promise<boolean> {
-  const result = await store.commit(taskId, (current) => {
-    if (current.status !== 'in-progress' || current.task.lease?.sessionId !== sessionId) return null;
-    return { task: current.task, body: current.body, status: 'ready', reason: 'its local agent, started by an earlier daemon, ended without completing (not counted as a failed dispatch)' };
-  }, ACTOR);
+  const result = await store.commit(
+    taskId,
+    (current) => {
+      if (current.status !== 'in-progress' || current.task.lease?.sessionId !== sessionId) return null;
+      return {
+        task: current.task,
+        body: current.body,
+        status: 'ready',
+        reason:
+          'its local agent, started by an earlier daemon, ended without completing (not counted as a failed dispatch)',
+      };
+    },
+    ACTOR,
+  );
   return result.transitioned;
 }
 
@@ -42,9 +67,18 @@ export async function requeueOrphanedRun(store: Store, taskId: string, sessionId
  * to an adapter (the daemon stopped between the lease and the spawn). Returns true when the task moved.
  */
 export async function requeueUnspawned(store: Store, taskId: string, sessionId: string): Promise<boolean> {
-  const result = await store.commit(taskId, (current) => {
-    if (current.status !== 'in-progress' || current.task.lease?.sessionId !== sessionId) return null;
-    return { task: current.task, body: current.body, status: 'ready', reason: 'spawn never handed to an adapter (daemon restart)' };
-  }, ACTOR);
+  const result = await store.commit(
+    taskId,
+    (current) => {
+      if (current.status !== 'in-progress' || current.task.lease?.sessionId !== sessionId) return null;
+      return {
+        task: current.task,
+        body: current.body,
+        status: 'ready',
+        reason: 'spawn never handed to an adapter (daemon restart)',
+      };
+    },
+    ACTOR,
+  );
   return result.transitioned;
 }

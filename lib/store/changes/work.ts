@@ -36,35 +36,73 @@ export async function updateTask(store: Store, arg: string, input: UpdateInput):
 }
 
 /** `svc task update`: the same change, under the command line's lease rules. */
-export async function updateTaskAsOperator(store: Store, arg: string, input: UpdateInput & { recover?: boolean }): Promise<UpdateResult> {
+export async function updateTaskAsOperator(
+  store: Store,
+  arg: string,
+  input: UpdateInput & { recover?: boolean },
+): Promise<UpdateResult> {
   if (input.status !== undefined) assertStatus(input.status);
   assertTaskText(undefined, input.body);
-  const result = await commitAsOperator(store, arg, { ...input, build: (current) => toUpdateChange(current, input, store.clock()) });
+  const result = await commitAsOperator(store, arg, {
+    ...input,
+    build: (current) => toUpdateChange(current, input, store.clock()),
+  });
   return toUpdateResult(result);
 }
 
 /** `svc task claim`: ready -> in-progress under a fresh lease for `agent` (the operator by default; 10 minutes by default). */
-export async function claimTask(store: Store, arg: string, options: Caller & { agent?: string | undefined; recover?: boolean; ttlMs?: number }): Promise<CommitResult> {
+export async function claimTask(
+  store: Store,
+  arg: string,
+  options: Caller & { agent?: string | undefined; recover?: boolean; ttlMs?: number },
+): Promise<CommitResult> {
   return commitAsOperator(store, arg, {
     ...options,
     build: (current) => {
       if (current.status !== 'ready') {
-        throw new SvcError('invalid_transition', `${current.task.id} is in ${current.status}: only ready tasks can be claimed.`, current.status === 'backlog' ? `Promote it first: svc task promote ${current.task.id}` : 'Pick a task from `svc task list --status ready`.');
+        throw new SvcError(
+          'invalid_transition',
+          `${current.task.id} is in ${current.status}: only ready tasks can be claimed.`,
+          current.status === 'backlog'
+            ? `Promote it first: svc task promote ${current.task.id}`
+            : 'Pick a task from `svc task list --status ready`.',
+        );
       }
       const now = store.clock();
-      const lease = { agent: options.agent ?? 'operator', expiresAt: new Date(now.getTime() + (options.ttlMs ?? CLI_LEASE_TTL_MS)).toISOString(), sessionId: store.newSessionId() };
-      return { task: { ...current.task, lease }, body: current.body, status: 'in-progress', cause: 'claim', reason: `claimed by ${lease.agent}` };
+      const lease = {
+        agent: options.agent ?? 'operator',
+        expiresAt: new Date(now.getTime() + (options.ttlMs ?? CLI_LEASE_TTL_MS)).toISOString(),
+        sessionId: store.newSessionId(),
+      };
+      return {
+        task: { ...current.task, lease },
+        body: current.body,
+        status: 'in-progress',
+        cause: 'claim',
+        reason: `claimed by ${lease.agent}`,
+      };
     },
   });
 }
 
 /** `svc task close`: any non-terminal status -> done. */
-export async function closeTask(store: Store, arg: string, options: Caller & { recover?: boolean; reason?: string | undefined }): Promise<CommitResult> {
+export async function closeTask(
+  store: Store,
+  arg: string,
+  options: Caller & { recover?: boolean; reason?: string | undefined },
+): Promise<CommitResult> {
   return commitAsOperator(store, arg, {
     ...options,
     build: (current) => {
       const change = toStatusChange(current, 'done', { reason: options.reason ?? 'closed', cause: 'close' });
-      return change && { ...change, events: [{ type: 'task.completed', taskId: current.task.id, actor: options.actor, payload: { via: 'close' } }] };
+      return (
+        change && {
+          ...change,
+          events: [
+            { type: 'task.completed', taskId: current.task.id, actor: options.actor, payload: { via: 'close' } },
+          ],
+        }
+      );
     },
   });
 }
@@ -87,7 +125,9 @@ function toUpdateChange(current: StoredTask, input: UpdateInput, now: Date): Cha
   if (status !== current.status && status !== 'cancelled') assertNotAwaiting(current, `moved to ${status}`);
   const bodyUpdated = input.body !== undefined && input.body.trimEnd() !== current.body.trimEnd();
   if (!renewed && !bodyUpdated && status === current.status) return null;
-  const events: EventInput[] = bodyUpdated ? [{ type: 'task.updated', taskId: task.id, actor: input.actor, payload: { fields: ['body'] } }] : [];
+  const events: EventInput[] = bodyUpdated
+    ? [{ type: 'task.updated', taskId: task.id, actor: input.actor, payload: { fields: ['body'] } }]
+    : [];
   const change: Change = { task, body, status, events, touch: bodyUpdated || status !== current.status };
   if (input.reason) change.reason = input.reason;
   return change;

@@ -18,11 +18,18 @@ export interface WorkspaceAttach {
  */
 export function attachWorkspace(store: Store, attach: WorkspaceAttach): Promise<CommitResult> {
   const { taskId, sessionId, workspace, created } = attach;
-  return store.commit(taskId, (current) => {
-    if (current.status !== 'in-progress' || current.task.lease?.sessionId !== sessionId) return null;
-    return {
-      task: { ...current.task, workspace }, body: current.body, status: 'in-progress', touch: false,
-      events: [{ type: 'workspace.attached', taskId, actor: 'scheduler', payload: { ...workspace, created } }],
-    };
-  }, 'scheduler');
+  return store.commit(
+    taskId,
+    (current) => {
+      if (current.status !== 'in-progress' || current.task.lease?.sessionId !== sessionId) return null;
+      return {
+        task: { ...current.task, workspace },
+        body: current.body,
+        status: 'in-progress',
+        touch: false,
+        events: [{ type: 'workspace.attached', taskId, actor: 'scheduler', payload: { ...workspace, created } }],
+      };
+    },
+    'scheduler',
+  );
 }

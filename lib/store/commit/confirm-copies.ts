@@ -22,7 +22,11 @@ export interface CopyLooks<T> {
  * no two of them are one file (`inoOf`: the ghost and the real name share an inode, two copies
  * never do); a name that vanished meanwhile was a cached ghost. Returns what the last look found.
  */
-export async function confirmCopies<T extends { path: string }>(dir: string, id: string, looks: CopyLooks<T>): Promise<T[]> {
+export async function confirmCopies<T extends { path: string }>(
+  dir: string,
+  id: string,
+  looks: CopyLooks<T>,
+): Promise<T[]> {
   const { first, look, inoOf } = looks;
   const boundMs = stalenessBoundMs(dir);
   if (first.length < 2 || boundMs === 0) return first;
@@ -34,7 +38,11 @@ export async function confirmCopies<T extends { path: string }>(dir: string, id:
     before = after;
   }
   const names = before.map((copy) => copy.path).join(', ');
-  throw new SvcError('locked', `${id} is still seen as ${names}, ${isOneFile(before, inoOf) ? 'one file under several names (a network filesystem\'s cached old name)' : 'and kept changing'}, after ${MAX_LOOKS} looks ${boundMs} ms apart.`, 'Retry in a moment; if it stays, run `svc doctor` on a host that mounts the tree without caching.');
+  throw new SvcError(
+    'locked',
+    `${id} is still seen as ${names}, ${isOneFile(before, inoOf) ? "one file under several names (a network filesystem's cached old name)" : 'and kept changing'}, after ${MAX_LOOKS} looks ${boundMs} ms apart.`,
+    'Retry in a moment; if it stays, run `svc doctor` on a host that mounts the tree without caching.',
+  );
 }
 
 // --- internal ---

@@ -24,7 +24,9 @@ export async function readCopies(paths: Paths, id: string, options: { settle?: b
   for (let attempt = 0; attempt < 3; attempt++) {
     const found = await findTaskFiles(paths, id);
     if (found.length === 0) break;
-    const copies = await Promise.all(found.map(async (path) => ({ path, copy: await read(path).catch((err: unknown) => toError(err)) })));
+    const copies = await Promise.all(
+      found.map(async (path) => ({ path, copy: await read(path).catch((err: unknown) => toError(err)) })),
+    );
     const present = copies.filter(({ copy }) => !isGone(copy));
     if (present.length) return present;
   }
@@ -39,7 +41,15 @@ export async function readCopies(paths: Paths, id: string, options: { settle?: b
  */
 export async function findTaskFiles(paths: Paths, id: string): Promise<string[]> {
   const candidates = STATUSES.map((status) => paths.taskFile(status, id));
-  if (!isNetworkDir(paths.tasks)) return candidates.filter((path) => lstatSync(path, { throwIfNoEntry: false }) !== undefined);
-  const found = await Promise.all(candidates.map((path) => lstat(path).then(() => path, (err: unknown) => (isGone(err) ? null : Promise.reject(err)))));
+  if (!isNetworkDir(paths.tasks))
+    return candidates.filter((path) => lstatSync(path, { throwIfNoEntry: false }) !== undefined);
+  const found = await Promise.all(
+    candidates.map((path) =>
+      lstat(path).then(
+        () => path,
+        (err: unknown) => (isGone(err) ? null : Promise.reject(err)),
+      ),
+    ),
+  );
   return found.filter((path): path is string => path !== null);
 }

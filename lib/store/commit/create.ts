@@ -19,7 +19,11 @@ export interface CreateFileOptions {
  * another file) under the task's lock. Returns the task as written, or null when the id is taken.
  * The file is not read back after the lock is released: the scheduler may move it at once (another host too).
  */
-export async function createTaskFile(paths: Paths, { task, body }: { task: Task; body: string }, options: CreateFileOptions = {}): Promise<StoredTask | null> {
+export async function createTaskFile(
+  paths: Paths,
+  { task, body }: { task: Task; body: string },
+  options: CreateFileOptions = {},
+): Promise<StoredTask | null> {
   const path = paths.taskFile(task.status, task.id);
   const content = renderTask(task, body);
   const lock = { what: task.id, ...(options.lockWaitMs !== undefined ? { waitMs: options.lockWaitMs } : {}) };

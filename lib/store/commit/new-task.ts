@@ -30,9 +30,19 @@ export const PROBE_ID = 'TASK-0000-00-00-000';
 export function toNewTask({ id, status }: { id: string; status: Status }, input: CreateInput, now: Date): Task {
   const stamp = now.toISOString();
   const task: Task = {
-    schemaVersion: 1, id, project: input.project ?? 'default', title: input.title.trim(), status,
-    priority: input.priority ?? DEFAULT_PRIORITY, routing: input.routing ?? {}, createdAt: stamp, updatedAt: stamp,
-    lastTransitionAt: stamp, createdBy: input.createdBy, dependsOn: input.dependsOn ?? [], metadata: input.metadata ?? {},
+    schemaVersion: 1,
+    id,
+    project: input.project ?? 'default',
+    title: input.title.trim(),
+    status,
+    priority: input.priority ?? DEFAULT_PRIORITY,
+    routing: input.routing ?? {},
+    createdAt: stamp,
+    updatedAt: stamp,
+    lastTransitionAt: stamp,
+    createdBy: input.createdBy,
+    dependsOn: input.dependsOn ?? [],
+    metadata: input.metadata ?? {},
   };
   if (input.sla) task.sla = input.sla;
   if (input.parentId) task.parentId = input.parentId;

@@ -60,7 +60,11 @@ export interface CommitResult {
  * target directory, unlink the old file only if it is still the one read, release, log. Once the file
  * is written the result is success: the events are recorded by a log that never rejects.
  */
-export async function commitTask(paths: Paths, id: string, options: CommitOptions & { change: ChangeFn }): Promise<CommitResult> {
+export async function commitTask(
+  paths: Paths,
+  id: string,
+  options: CommitOptions & { change: ChangeFn },
+): Promise<CommitResult> {
   const { change } = options;
   const events: EventInput[] = [];
   const conflicts: string[] = [];
@@ -92,10 +96,20 @@ export async function commitTask(paths: Paths, id: string, options: CommitOption
       const after = toStored(target, next, { content, status: wanted.status });
       return { before: current, after, changed: true, transitioned: wanted.status !== current.status };
     }
-    throw new SvcError('locked', `${id} kept changing on disk while being written.`, 'Someone is editing the file by hand; retry when they are done.');
+    throw new SvcError(
+      'locked',
+      `${id} kept changing on disk while being written.`,
+      'Someone is editing the file by hand; retry when they are done.',
+    );
   });
   if (result.changed) options.fault?.('commit.committed', cause);
-  if (conflicts.length) events.unshift({ type: 'recovery_action', taskId: id, actor: options.actor, payload: { action: 'duplicate_resolved', details: { kept: relative(paths.root, result.before.path), conflicts } } });
+  if (conflicts.length)
+    events.unshift({
+      type: 'recovery_action',
+      taskId: id,
+      actor: options.actor,
+      payload: { action: 'duplicate_resolved', details: { kept: relative(paths.root, result.before.path), conflicts } },
+    });
   await options.events.record(options.now, events);
   return result;
 }
@@ -108,7 +122,11 @@ export async function commitTask(paths: Paths, id: string, options: CommitOption
  * filesystem's staleness bound still finds both (`confirmCopies`): nothing is repaired on a cached look.
  * Each copy moved away is added to `moved` (its new path, relative to the root).
  */
-export async function locateTask(paths: Paths, id: string, { now, moved = [] }: { now: Date; moved?: string[] }): Promise<StoredTask> {
+export async function locateTask(
+  paths: Paths,
+  id: string,
+  { now, moved = [] }: { now: Date; moved?: string[] },
+): Promise<StoredTask> {
   const copies = await confirmCopies(paths.tasks, id, {
     first: await readCopies(paths, id),
     look: () => readCopies(paths, id),
@@ -118,7 +136,11 @@ export async function locateTask(paths: Paths, id: string, { now, moved = [] }: 
   if (broken && copies.length === 1) throw broken.copy;
   if (broken) {
     // A copy that does not parse may be a human's edit in progress: never moved, never overwritten.
-    throw new SvcError('validation_error', `${id} has another copy that does not parse: ${(broken.copy as Error).message.split('\n')[0]}`, `Fix or remove ${broken.path}, then retry (svc doctor lists such files).`);
+    throw new SvcError(
+      'validation_error',
+      `${id} has another copy that does not parse: ${(broken.copy as Error).message.split('\n')[0]}`,
+      `Fix or remove ${broken.path}, then retry (svc doctor lists such files).`,
+    );
   }
   const [winner, ...losers] = copies.map(({ copy }) => copy as StoredTask).sort(byNewest);
   for (const loser of losers) moved.push(relative(paths.root, await moveToConflicts(paths, loser.path, now)));
@@ -147,10 +169,16 @@ export async function moveToConflicts(paths: Paths, path: string, now: Date): Pr
  * committed, the caller succeeds. A stamp that cannot be taken (the file already moved on) is zero,
  * which only makes a later stamp comparison ask for a re-read.
  */
-export function toStored(path: string, task: Task, { content, status }: { content: string; status: Status }): StoredTask {
+export function toStored(
+  path: string,
+  task: Task,
+  { content, status }: { content: string; status: Status },
+): StoredTask {
   const written = lstatSync(path, { bigint: true, throwIfNoEntry: false });
   const body = content.slice(content.indexOf('\n---\n') + 5).replace(/^\r?\n/, '');
-  const stamp = written ? { ino: written.ino, size: written.size, mtimeNs: written.mtimeNs } : { ino: 0n, size: 0n, mtimeNs: 0n };
+  const stamp = written
+    ? { ino: written.ino, size: written.size, mtimeNs: written.mtimeNs }
+    : { ino: 0n, size: 0n, mtimeNs: 0n };
   return { task, body, path, status, stamp };
 }
 
@@ -173,7 +201,12 @@ function toEvents(current: StoredTask, wanted: Change, actor: string): EventInpu
   const id = current.task.id;
   const out: EventInput[] = [];
   if (current.task.status !== current.status) {
-    out.push({ type: 'task.transitioned', taskId: id, actor: 'filesystem', payload: { from: current.task.status, to: current.status, reason: 'moved on disk' } });
+    out.push({
+      type: 'task.transitioned',
+      taskId: id,
+      actor: 'filesystem',
+      payload: { from: current.task.status, to: current.status, reason: 'moved on disk' },
+    });
   }
   if (wanted.status !== current.status) {
     const payload: EventPayloads['task.transitioned'] = { from: current.status, to: wanted.status };
@@ -185,7 +218,9 @@ function toEvents(current: StoredTask, wanted: Change, actor: string): EventInpu
 
 async function isUnchanged(current: StoredTask): Promise<boolean> {
   const now = isNetworkDir(dirname(current.path))
-    ? await lstat(current.path, { bigint: true }).catch((err: unknown) => (isGone(err) ? undefined : Promise.reject(err)))
+    ? await lstat(current.path, { bigint: true }).catch((err: unknown) =>
+        isGone(err) ? undefined : Promise.reject(err),
+      )
     : lstatSync(current.path, { bigint: true, throwIfNoEntry: false });
   return now !== undefined && isSameStamp(current.stamp, { ino: now.ino, size: now.size, mtimeNs: now.mtimeNs });
 }

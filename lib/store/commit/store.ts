@@ -77,7 +77,11 @@ export function createStore(options: StoreOptions): Store {
   const clock = options.clock ?? systemClock;
   const newSessionId = options.newSessionId ?? randomUUID;
   const lockWaitMs = options.lockWaitMs ?? 5000;
-  const events = createEventLog(paths.root, { ...(options.onEventError ? { onError: options.onEventError } : {}), spool: options.spoolEvents === true, ...(options.onRecordEvents ? { onRecord: options.onRecordEvents } : {}) });
+  const events = createEventLog(paths.root, {
+    ...(options.onEventError ? { onError: options.onEventError } : {}),
+    spool: options.spoolEvents === true,
+    ...(options.onRecordEvents ? { onRecord: options.onRecordEvents } : {}),
+  });
   let initialized = false;
 
   async function init(): Promise<void> {
@@ -108,7 +112,12 @@ export function createStore(options: StoreOptions): Store {
         if (!created) continue;
         const { title, priority, routing, createdBy } = task;
         await events.record(now, [
-          { type: 'task.created', taskId: id, actor: input.actor ?? createdBy, payload: { title, status, priority, routing, createdBy } },
+          {
+            type: 'task.created',
+            taskId: id,
+            actor: input.actor ?? createdBy,
+            payload: { title, status, priority, routing, createdBy },
+          },
         ]);
         return created;
       }
@@ -133,7 +142,14 @@ export function createStore(options: StoreOptions): Store {
 
     async commit(arg: string, change: ChangeFn, actor: string): Promise<CommitResult> {
       const id = await this.resolve(arg);
-      return commitTask(paths, id, { change, now: clock(), actor, lockWaitMs, events, ...(options.fault ? { fault: options.fault } : {}) });
+      return commitTask(paths, id, {
+        change,
+        now: clock(),
+        actor,
+        lockWaitMs,
+        events,
+        ...(options.fault ? { fault: options.fault } : {}),
+      });
     },
   };
 }
@@ -185,7 +201,9 @@ export async function listTasks(paths: Paths, statuses: readonly Status[]): Prom
       invalid.push({ path, status, message: describeError(err) });
     }
   });
-  const tasks = [...byId.values()].sort((a, b) => compareText(a.task.createdAt, b.task.createdAt) || compareText(a.task.id, b.task.id));
+  const tasks = [...byId.values()].sort(
+    (a, b) => compareText(a.task.createdAt, b.task.createdAt) || compareText(a.task.id, b.task.id),
+  );
   return { tasks, invalid: invalid.sort((a, b) => compareText(a.path, b.path)) };
 }
 

@@ -101,7 +101,15 @@ export function toPaths(rootArg: string): Paths {
   const workflows = join(org, 'workflows');
   const murmur = join(root, '.murmur');
   return {
-    root, tasks, locks, seq, org, data, events, workflows, murmur,
+    root,
+    tasks,
+    locks,
+    seq,
+    org,
+    data,
+    events,
+    workflows,
+    murmur,
     eventsSpool: join(data, 'events-spool'),
     orgChart: join(org, 'org-chart.yaml'),
     socket: join(data, 'daemon.sock'),

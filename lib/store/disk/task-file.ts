@@ -3,7 +3,13 @@ import { SvcError } from '../../core/errors.js';
 import { isStatus, type Status } from '../../core/status.js';
 import { parseTask, toOrderedTask, type Task } from '../../core/task.js';
 import { toOneLine } from '../../core/text.js';
-import { MAX_FILE_BYTES, MAX_FRONTMATTER_BYTES, parseFrontmatter, readBackData, stringifyFrontmatter } from '../../fs/frontmatter.js';
+import {
+  MAX_FILE_BYTES,
+  MAX_FRONTMATTER_BYTES,
+  parseFrontmatter,
+  readBackData,
+  stringifyFrontmatter,
+} from '../../fs/frontmatter.js';
 import { readRegularFile } from '../../fs/regular-file.js';
 import { toTaskId } from './paths.js';
 
@@ -28,12 +34,21 @@ export interface FileStamp {
 export async function readTaskFile(path: string): Promise<StoredTask> {
   const { text, stamp } = await readStamped(path);
   const status = basename(dirname(path));
-  if (!isStatus(status)) throw new SvcError('validation_error', `${path}: not inside a status directory.`, 'Task files live in tasks/<status>/.');
+  if (!isStatus(status))
+    throw new SvcError(
+      'validation_error',
+      `${path}: not inside a status directory.`,
+      'Task files live in tasks/<status>/.',
+    );
   const parsed = parseFrontmatter(text, path);
   const task = parseTask(parsed.data, path);
   const id = toTaskId(basename(path));
   if (task.id !== id) {
-    throw new SvcError('validation_error', `${path}: the file name says ${JSON.stringify(id)} but the frontmatter id is ${JSON.stringify(task.id)}.`, 'Rename the file to <id>.md or fix the id field.');
+    throw new SvcError(
+      'validation_error',
+      `${path}: the file name says ${JSON.stringify(id)} but the frontmatter id is ${JSON.stringify(task.id)}.`,
+      'Rename the file to <id>.md or fix the id field.',
+    );
   }
   return { task, body: parsed.body, path, status, stamp };
 }
@@ -61,10 +76,18 @@ export function renderTask(task: Task, body: string, label: string = task.id): s
   const size = Buffer.byteLength(text);
   const frontmatter = size - Buffer.byteLength(body);
   if (frontmatter > MAX_FRONTMATTER_BYTES) {
-    throw new SvcError('too_large', `${label}: the frontmatter would have ${frontmatter} bytes; the limit is ${MAX_FRONTMATTER_BYTES}.`, 'Keep metadata small; long text belongs in the body.');
+    throw new SvcError(
+      'too_large',
+      `${label}: the frontmatter would have ${frontmatter} bytes; the limit is ${MAX_FRONTMATTER_BYTES}.`,
+      'Keep metadata small; long text belongs in the body.',
+    );
   }
   if (size > MAX_FILE_BYTES) {
-    throw new SvcError('too_large', `${label}: the task file would have ${size} bytes; the limit is ${MAX_FILE_BYTES}.`, 'Shorten the body; keep large material in files and link to them.');
+    throw new SvcError(
+      'too_large',
+      `${label}: the task file would have ${size} bytes; the limit is ${MAX_FILE_BYTES}.`,
+      'Shorten the body; keep large material in files and link to them.',
+    );
   }
   assertReadsBack(label, data, text);
   return text;
@@ -83,24 +106,43 @@ function assertReadsBack(id: string, data: Record<string, unknown>, text: string
     back = parseTask(readBackData(text, id), id);
   } catch (err) {
     const reason = err instanceof Error ? toOneLine(err.message.replace(`${id}: `, '')) : String(err);
-    throw new SvcError('validation_error', `${id}: the task file would not read back: ${reason}`, { hint: 'Keep metadata plain and shallow (at most 30 levels of nesting); nothing was written.', cause: err });
+    throw new SvcError('validation_error', `${id}: the task file would not read back: ${reason}`, {
+      hint: 'Keep metadata plain and shallow (at most 30 levels of nesting); nothing was written.',
+      cause: err,
+    });
   }
   const path = findDifference(data, toOrderedTask(back), '');
   if (path !== null) {
-    throw new SvcError('validation_error', `${id}: the task file would not read back as written (\`${path || '(root)'}\` changes).`, 'Use plain strings, numbers, booleans, lists and mappings in metadata; nothing was written.');
+    throw new SvcError(
+      'validation_error',
+      `${id}: the task file would not read back as written (\`${path || '(root)'}\` changes).`,
+      'Use plain strings, numbers, booleans, lists and mappings in metadata; nothing was written.',
+    );
   }
 }
 
 /** The path of the first difference between two plain values (key order ignored), or null when equal. */
 function findDifference(a: unknown, b: unknown, path: string): string | null {
   if (Object.is(a, b)) return null;
-  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null || Array.isArray(a) !== Array.isArray(b)) return path;
+  if (
+    typeof a !== 'object' ||
+    typeof b !== 'object' ||
+    a === null ||
+    b === null ||
+    Array.isArray(a) !== Array.isArray(b)
+  )
+    return path;
   const keysA = Object.keys(a);
   const keysB = Object.keys(b);
-  if (keysA.length !== keysB.length) return `${path}${path ? '.' : ''}${[...keysA, ...keysB].find((key) => !(Object.hasOwn(a, key) && Object.hasOwn(b, key))) ?? ''}`;
+  if (keysA.length !== keysB.length)
+    return `${path}${path ? '.' : ''}${[...keysA, ...keysB].find((key) => !(Object.hasOwn(a, key) && Object.hasOwn(b, key))) ?? ''}`;
   for (const key of keysA) {
     if (!Object.hasOwn(b, key)) return `${path}${path ? '.' : ''}${key}`;
-    const found = findDifference((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key], `${path}${path ? '.' : ''}${key}`);
+    const found = findDifference(
+      (a as Record<string, unknown>)[key],
+      (b as Record<string, unknown>)[key],
+      `${path}${path ? '.' : ''}${key}`,
+    );
     if (found !== null) return found;
   }
   return null;

@@ -9,7 +9,12 @@ export interface AgentActivity {
 }
 
 /** The event types `summarizeAgentActivity` looks at (a reader may keep only these). */
-export const ACTIVITY_EVENTS = ['task.dispatched', 'dispatch.failed', 'task.completed', 'gate.transition'] as const satisfies readonly EventType[];
+export const ACTIVITY_EVENTS = [
+  'task.dispatched',
+  'dispatch.failed',
+  'task.completed',
+  'gate.transition',
+] as const satisfies readonly EventType[];
 
 /**
  * Walks events oldest first: `task.dispatched` sets an agent's last dispatch and whose the task's run
@@ -31,7 +36,11 @@ export function summarizeAgentActivity(events: Iterable<SvcEvent>): Map<string, 
       runOf.set(event.taskId, agent);
     } else if (event.type === 'dispatch.failed' && agent) {
       of(agent).failuresInARow++;
-    } else if ((event.type === 'task.completed' || event.type === 'gate.transition') && event.taskId && runOf.has(event.taskId)) {
+    } else if (
+      (event.type === 'task.completed' || event.type === 'gate.transition') &&
+      event.taskId &&
+      runOf.has(event.taskId)
+    ) {
       of(runOf.get(event.taskId)!).failuresInARow = 0;
     }
   }

@@ -136,7 +136,10 @@ export function createEventLog(root: string, options: EventLogOptions = {}): Eve
 }
 
 /** Reads events, oldest first, optionally only of some days (the last `days` files, or from the UTC day `from` on) or types. */
-export async function readEvents(root: string, filter: { taskId?: string; type?: EventType; days?: number; from?: string } = {}): Promise<SvcEvent[]> {
+export async function readEvents(
+  root: string,
+  filter: { taskId?: string; type?: EventType; days?: number; from?: string } = {},
+): Promise<SvcEvent[]> {
   const { events: dir } = toPaths(root);
   let files: string[];
   try {

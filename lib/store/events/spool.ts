@@ -22,7 +22,10 @@ const STALE_CLAIM_MS = 5 * 60_000;
 export async function spoolEventLines(root: string, text: string): Promise<string> {
   const dir = toPaths(root).eventsSpool;
   await ensureDir(dir, 0o700);
-  const file = join(dir, `${String(Date.now()).padStart(15, '0')}-${process.pid}-${randomBytes(4).toString('hex')}.jsonl`);
+  const file = join(
+    dir,
+    `${String(Date.now()).padStart(15, '0')}-${process.pid}-${randomBytes(4).toString('hex')}.jsonl`,
+  );
   await writeDurable(file, text, 0o600);
   return file;
 }
@@ -84,7 +87,9 @@ interface SpoolName {
 function parseName(name: string): SpoolName | undefined {
   const match = /^(\d+-\d+-[0-9a-f]+\.jsonl)(?:\.(.+)-(\d+)\.merging)?$/.exec(name);
   if (!match) return undefined;
-  return match[2] === undefined ? { original: match[1]! } : { original: match[1]!, claim: { host: match[2], pid: Number(match[3]) } };
+  return match[2] === undefined
+    ? { original: match[1]! }
+    : { original: match[1]!, claim: { host: match[2], pid: Number(match[3]) } };
 }
 
 /** A spool file is claimable; a claim is when its process is gone (on this host) or it is stale. */
@@ -110,10 +115,14 @@ async function appendSpooled(root: string, text: string): Promise<number> {
   let appended = 0;
   for (const [day, lines] of byDay) {
     const file = paths.eventFile(day);
-    const present = new Set((await readFile(file, 'utf8').catch((err: unknown) => {
-      if (hasCode(err, 'ENOENT')) return '';
-      throw err;
-    })).split('\n'));
+    const present = new Set(
+      (
+        await readFile(file, 'utf8').catch((err: unknown) => {
+          if (hasCode(err, 'ENOENT')) return '';
+          throw err;
+        })
+      ).split('\n'),
+    );
     const missing = lines.filter((line) => !present.has(line));
     if (missing.length === 0) continue;
     await ensureDir(paths.events, 0o700);

@@ -45,9 +45,11 @@ export function createEventTail(root: string, options: EventTailOptions): EventT
       let running: Promise<void> = Promise.resolve();
       let closed = false;
       const tick = () => {
-        running = read().catch(onError).then(() => {
-          if (!closed) timer = setTimeout(tick, intervalMs);
-        });
+        running = read()
+          .catch(onError)
+          .then(() => {
+            if (!closed) timer = setTimeout(tick, intervalMs);
+          });
       };
       timer = setTimeout(tick, intervalMs);
       return {
@@ -79,7 +81,9 @@ function setNew(files: Map<string, FileState>, name: string): FileState {
 
 async function listDays(dir: string, fromDay: string | undefined): Promise<string[]> {
   try {
-    return (await readdir(dir)).filter((name) => /^\d{4}-\d{2}-\d{2}\.jsonl$/.test(name) && (!fromDay || name.slice(0, 10) >= fromDay)).sort();
+    return (await readdir(dir))
+      .filter((name) => /^\d{4}-\d{2}-\d{2}\.jsonl$/.test(name) && (!fromDay || name.slice(0, 10) >= fromDay))
+      .sort();
   } catch (err) {
     if ((err as { code?: string }).code === 'ENOENT') return [];
     throw err;
@@ -98,7 +102,9 @@ async function drain(file: string, state: FileState, options: EventTailOptions):
       const { bytesRead } = await handle.read(chunk, 0, chunk.length, state.offset);
       if (bytesRead === 0) break;
       state.offset += bytesRead;
-      let data = state.partial.length ? Buffer.concat([state.partial, chunk.subarray(0, bytesRead)]) : chunk.subarray(0, bytesRead);
+      let data = state.partial.length
+        ? Buffer.concat([state.partial, chunk.subarray(0, bytesRead)])
+        : chunk.subarray(0, bytesRead);
       for (let end = data.indexOf(10); end !== -1; end = data.indexOf(10)) {
         emit({ file, line: ++state.line }, data.subarray(0, end).toString('utf8'), options);
         data = data.subarray(end + 1);
@@ -125,5 +131,7 @@ function emit({ file, line }: { file: string; line: number }, text: string, opti
 
 function isEvent(value: unknown): value is SvcEvent {
   const event = value as Partial<SvcEvent> | null;
-  return typeof event === 'object' && event !== null && typeof event.timestamp === 'string' && typeof event.type === 'string';
+  return (
+    typeof event === 'object' && event !== null && typeof event.timestamp === 'string' && typeof event.type === 'string'
+  );
 }

@@ -1,7 +1,14 @@
 import { basename } from 'node:path';
 import { SvcError } from '../../core/errors.js';
 import type { Status } from '../../core/status.js';
-import { parseTask, toDispatchFailures, toNextAttemptAt, type Lease, type Priority, type Routing } from '../../core/task.js';
+import {
+  parseTask,
+  toDispatchFailures,
+  toNextAttemptAt,
+  type Lease,
+  type Priority,
+  type Routing,
+} from '../../core/task.js';
 import { MAX_FILE_BYTES, parseFrontmatter } from '../../fs/frontmatter.js';
 import { readRegularFileSync } from '../../fs/regular-file.js';
 import { toTaskId, type Paths } from '../disk/paths.js';
@@ -54,7 +61,11 @@ export function readEntrySync(paths: Paths, { status, id }: { status: Status; id
   const parsed = parseFrontmatter(readRegularFileSync(path, MAX_FILE_BYTES).text, path);
   const task = parseTask(parsed.data, path);
   if (task.id !== id) {
-    throw new SvcError('validation_error', `${path}: the file name says ${JSON.stringify(toTaskId(basename(path)))} but the frontmatter id is ${JSON.stringify(task.id)}.`, 'Rename the file to <id>.md or fix the id field.');
+    throw new SvcError(
+      'validation_error',
+      `${path}: the file name says ${JSON.stringify(toTaskId(basename(path)))} but the frontmatter id is ${JSON.stringify(task.id)}.`,
+      'Rename the file to <id>.md or fix the id field.',
+    );
   }
   return toEntry(paths, { task, status, stamp, id });
 }
@@ -75,18 +86,51 @@ export function toStamp(s: { ino: number; size: number; mtimeMs: number }): stri
  * Builds an entry with one fixed shape (every key present, none deleted: a deleted key would give each
  * entry its own hidden class) from fresh copies of the fields (parser strings are slices of the file text).
  */
-function toEntry(paths: Paths, read: { task: StoredTask['task']; status: Status; stamp: string; id?: string }): IndexEntry {
+function toEntry(
+  paths: Paths,
+  read: { task: StoredTask['task']; status: Status; stamp: string; id?: string },
+): IndexEntry {
   const { task, status, stamp } = read;
-  const copy = JSON.parse(JSON.stringify([task.id, task.title, task.priority, task.routing, task.dependsOn, task.lease ?? null, task.createdAt, task.updatedAt, task.project, task.parentId ?? null])) as [string, string, Priority, Routing, string[], Lease | null, string, string, string, string | null];
+  const copy = JSON.parse(
+    JSON.stringify([
+      task.id,
+      task.title,
+      task.priority,
+      task.routing,
+      task.dependsOn,
+      task.lease ?? null,
+      task.createdAt,
+      task.updatedAt,
+      task.project,
+      task.parentId ?? null,
+    ]),
+  ) as [string, string, Priority, Routing, string[], Lease | null, string, string, string, string | null];
   const [copiedId, title, priority, routing, dependsOn, lease, createdAt, copiedUpdatedAt, project, parentId] = copy;
   const id = read.id ?? copiedId; // the listing's id (one string for the index's map, sets and entry)
   const updatedAt = copiedUpdatedAt === createdAt ? createdAt : copiedUpdatedAt; // never changed: one string for both
   const agent = lease?.agent ?? routing.agent;
   const gate = task.gate ? { workflow: `${task.gate.workflow}`, current: `${task.gate.current}` } : undefined;
   const entry = {
-    id, status, title, priority, routing, dependsOn: dependsOn.length ? dependsOn : NO_DEPENDENCIES, lease: lease ?? undefined, agent, createdAt, updatedAt, project, parentId: parentId ?? undefined,
-    stamp, gate, awaiting: toAwaitingField(status, task.metadata).awaiting, dispatchFailures: toDispatchFailures(task.metadata), nextAttemptAt: toNextAttemptAt(task.metadata), moved: task.status !== status,
-    notBefore: task.notBefore === undefined ? undefined : `${task.notBefore}`, dueAt: task.dueAt === undefined ? undefined : `${task.dueAt}`,
+    id,
+    status,
+    title,
+    priority,
+    routing,
+    dependsOn: dependsOn.length ? dependsOn : NO_DEPENDENCIES,
+    lease: lease ?? undefined,
+    agent,
+    createdAt,
+    updatedAt,
+    project,
+    parentId: parentId ?? undefined,
+    stamp,
+    gate,
+    awaiting: toAwaitingField(status, task.metadata).awaiting,
+    dispatchFailures: toDispatchFailures(task.metadata),
+    nextAttemptAt: toNextAttemptAt(task.metadata),
+    moved: task.status !== status,
+    notBefore: task.notBefore === undefined ? undefined : `${task.notBefore}`,
+    dueAt: task.dueAt === undefined ? undefined : `${task.dueAt}`,
     workspaceHost: task.workspace === undefined ? undefined : `${task.workspace.host}`,
   };
   return Object.setPrototypeOf(entry, entryPrototype(paths)) as IndexEntry;
@@ -97,8 +141,18 @@ function entryPrototype(paths: Paths): object {
   let proto = prototypes.get(paths);
   if (!proto) {
     proto = Object.create(Object.prototype, {
-      path: { get(this: IndexEntry) { return paths.taskFile(this.status, this.id); }, enumerable: false },
-      mtimeMs: { get(this: IndexEntry) { return Number(this.stamp.slice(this.stamp.lastIndexOf(':') + 1)); }, enumerable: false },
+      path: {
+        get(this: IndexEntry) {
+          return paths.taskFile(this.status, this.id);
+        },
+        enumerable: false,
+      },
+      mtimeMs: {
+        get(this: IndexEntry) {
+          return Number(this.stamp.slice(this.stamp.lastIndexOf(':') + 1));
+        },
+        enumerable: false,
+      },
     }) as object;
     prototypes.set(paths, proto);
   }

@@ -22,12 +22,19 @@ export function stampOf(path: string): string | null {
 export async function stampsOf(tasks: string, paths: readonly string[]): Promise<(string | null)[]> {
   const out: (string | null)[] = new Array(paths.length).fill(null);
   if (!isNetworkDir(tasks)) {
-    await inSlices(paths.map((path, i) => [path, i] as const), ([path, i]) => void (out[i] = stampOf(path)));
+    await inSlices(
+      paths.map((path, i) => [path, i] as const),
+      ([path, i]) => void (out[i] = stampOf(path)),
+    );
     return out;
   }
-  await forEachLimit(paths.map((path, i) => [path, i] as const), 16, async ([path, i]) => {
-    const s = await lstat(path).catch((err: unknown) => (isGone(err) ? null : Promise.reject(err)));
-    out[i] = s ? toStamp(s) : null;
-  });
+  await forEachLimit(
+    paths.map((path, i) => [path, i] as const),
+    16,
+    async ([path, i]) => {
+      const s = await lstat(path).catch((err: unknown) => (isGone(err) ? null : Promise.reject(err)));
+      out[i] = s ? toStamp(s) : null;
+    },
+  );
   return out;
 }

@@ -13,7 +13,11 @@ const WAITING_SLICE_EVERY_MS = 10;
  * Runs `fn` over `items` in slices of about `SLICE_MS`, yielding to the event loop between slices;
  * `fn` returning false stops. While `wait()` is true, slices pause (at most `WAITING_SLICE_EVERY_MS`).
  */
-export async function inSlices<T>(items: readonly T[], fn: (item: T) => void | boolean, wait?: () => boolean): Promise<void> {
+export async function inSlices<T>(
+  items: readonly T[],
+  fn: (item: T) => void | boolean,
+  wait?: () => boolean,
+): Promise<void> {
   let i = 0;
   let last = performance.now();
   while (i < items.length) {

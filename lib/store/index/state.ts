@@ -28,7 +28,16 @@ export interface IndexState {
 /** An empty state. */
 export function newIndexState(paths: Paths, options: TaskIndexOptions): IndexState {
   const byStatus = Object.fromEntries(STATUSES.map((s) => [s, new Set<string>()])) as Record<Status, Set<string>>;
-  return { paths, options, entries: new Map(), byStatus, invalid: new Map(), gen: new Map(), dirs: new Map(), closed: false };
+  return {
+    paths,
+    options,
+    entries: new Map(),
+    byStatus,
+    invalid: new Map(),
+    gen: new Map(),
+    dirs: new Map(),
+    closed: false,
+  };
 }
 
 /** The loaded entries of one status. */

@@ -19,7 +19,11 @@ import { fail, type IndexState } from './state.js';
  * that fails to parse is handed to `relocate`, which reads it again before judging it invalid;
  * the promise of that is returned.
  */
-export function loadFile(state: IndexState, file: { id: string; status: Status }, gen: number): Promise<void> | undefined {
+export function loadFile(
+  state: IndexState,
+  file: { id: string; status: Status },
+  gen: number,
+): Promise<void> | undefined {
   if (gen !== -1 && (state.gen.get(file.id) ?? 0) !== gen) return undefined;
   const path = state.paths.taskFile(file.status, file.id);
   try {
@@ -42,7 +46,10 @@ export function loadFile(state: IndexState, file: { id: string; status: Status }
 export async function relocate(state: IndexState, id: string, attempt = 0): Promise<void> {
   const gen = (state.gen.get(id) ?? 0) + 1;
   state.gen.set(id, gen);
-  const stamps = await stampsOf(state.paths.tasks, STATUSES.map((status) => state.paths.taskFile(status, id)));
+  const stamps = await stampsOf(
+    state.paths.tasks,
+    STATUSES.map((status) => state.paths.taskFile(status, id)),
+  );
   const copies = STATUSES.map((status, i) => ({ status, stamp: stamps[i] ?? null })).filter(
     (copy): copy is { status: Status; stamp: string } => copy.stamp !== null,
   );
@@ -78,7 +85,9 @@ export async function relocate(state: IndexState, id: string, attempt = 0): Prom
 export async function syncDir(state: IndexState, status: Status, mode: 'stat' | 'names'): Promise<string[]> {
   const started = Date.now();
   const dirStat = await statDir(state, status);
-  const names = await readdir(state.paths.statusDir(status)).catch((err: unknown) => (hasCode(err, 'ENOENT') ? [] : Promise.reject(err)));
+  const names = await readdir(state.paths.statusDir(status)).catch((err: unknown) =>
+    hasCode(err, 'ENOENT') ? [] : Promise.reject(err),
+  );
   const seen = new Set<string>();
   const toStat: string[] = [];
   const candidates: string[] = [];
@@ -114,11 +123,17 @@ export async function isDirty(state: IndexState, status: Status): Promise<boolea
 
 /** The mtime (ns) of a status directory, or null when it is missing. */
 export async function statDir(state: IndexState, status: Status): Promise<{ mtimeNs: bigint } | null> {
-  return stat(state.paths.statusDir(status), { bigint: true }).catch((err: unknown) => (hasCode(err, 'ENOENT') ? null : Promise.reject(err)));
+  return stat(state.paths.statusDir(status), { bigint: true }).catch((err: unknown) =>
+    hasCode(err, 'ENOENT') ? null : Promise.reject(err),
+  );
 }
 
 /** Remembers a directory's mtime as of a sync that began at `syncedAt`. */
-export function recordDir(state: IndexState, status: Status, { dirStat, syncedAt }: { dirStat: { mtimeNs: bigint } | null | undefined; syncedAt: number }): void {
+export function recordDir(
+  state: IndexState,
+  status: Status,
+  { dirStat, syncedAt }: { dirStat: { mtimeNs: bigint } | null | undefined; syncedAt: number },
+): void {
   if (dirStat) state.dirs.set(status, { mtimeNs: dirStat.mtimeNs, syncedAt });
   else state.dirs.delete(status);
 }
@@ -134,15 +149,18 @@ const RACY_MS = { fine: 20, coarse: 2000 };
 /** Sets the entry of an id; `quiet` for bulk loads, which are no change. A new `awaiting` of a blocked task is a change from blocked to blocked. */
 function setEntry(state: IndexState, entry: IndexEntry, quiet = false): void {
   const before = state.entries.get(entry.id);
-  if (before) entry.id = before.id; // one string per id, shared by the map, the sets and the entry
+  if (before)
+    entry.id = before.id; // one string per id, shared by the map, the sets and the entry
   else rekeyGen(state, entry.id);
   for (const status of STATUSES) if (status !== entry.status) state.byStatus[status].delete(entry.id);
   state.byStatus[entry.status].add(entry.id);
   state.entries.set(entry.id, entry);
   if (entry.moved) call(state, () => state.options.onNeedsRepair?.(entry.id, 'moved'));
   const waitsAgain = entry.awaiting !== undefined && before?.awaiting?.since !== entry.awaiting.since;
-  if (!quiet && (before?.status !== entry.status || waitsAgain)) notify(state, { id: entry.id, ...(before ? { from: before.status } : {}), to: entry.status });
-  if (!quiet && (before?.stamp !== entry.stamp || before.status !== entry.status)) call(state, () => state.options.onTouched?.(entry.id));
+  if (!quiet && (before?.status !== entry.status || waitsAgain))
+    notify(state, { id: entry.id, ...(before ? { from: before.status } : {}), to: entry.status });
+  if (!quiet && (before?.stamp !== entry.stamp || before.status !== entry.status))
+    call(state, () => state.options.onTouched?.(entry.id));
 }
 
 /** Keys an id's generation by the entry's id string: an id from a watcher event is cut from a file name, which the key would keep alive. */
@@ -173,7 +191,8 @@ function setInvalid(state: IndexState, { path, status, err, stamp }: BadFile): v
   const message = describeError(err);
   const seen = state.invalid.get(path);
   state.invalid.set(path, { path, status, message, stamp: stamp ?? '' });
-  if (seen?.message !== message || seen.stamp !== stamp) call(state, () => state.options.onInvalid?.({ path, status, message }));
+  if (seen?.message !== message || seen.stamp !== stamp)
+    call(state, () => state.options.onInvalid?.({ path, status, message }));
 }
 
 function notify(state: IndexState, change: IndexChange): void {

@@ -46,7 +46,9 @@ export async function createTaskIndex(paths: Paths, options: TaskIndexOptions = 
   loaded.catch((err: unknown) => fail(state, err));
   const refresh = coalesce(async () => {
     const { mode } = activeSync(paths.tasks, null);
-    const dirty = await Promise.all(ACTIVE_STATUSES.map(async (status) => ((await isDirty(state, status)) ? syncDir(state, status, mode) : [])));
+    const dirty = await Promise.all(
+      ACTIVE_STATUSES.map(async (status) => ((await isDirty(state, status)) ? syncDir(state, status, mode) : [])),
+    );
     await work.update(dirty.flat());
   });
   const timer = setInterval(() => {
@@ -85,17 +87,20 @@ function createWork(state: IndexState) {
     void promise.finally(() => inflight.delete(promise)).catch(() => undefined);
     return promise;
   };
-  const update = (ids: readonly string[]) => track(Promise.all(ids.map((id) => relocate(state, id))).then(() => undefined));
+  const update = (ids: readonly string[]) =>
+    track(Promise.all(ids.map((id) => relocate(state, id))).then(() => undefined));
   let rescans = 0;
   let wantFull = false;
   const run = coalesce(async () => {
     const full = wantFull || ++rescans % (state.options.terminalRescanEvery ?? 60) === 0;
     wantFull = false;
     const active = activeSync(state.paths.tasks, rescans);
-    const found = await Promise.all(STATUSES.map(async (status) => {
-      if (full || (isActive(status) && active.always)) return syncDir(state, status, 'stat');
-      return (await isDirty(state, status)) ? syncDir(state, status, isActive(status) ? active.mode : 'names') : [];
-    }));
+    const found = await Promise.all(
+      STATUSES.map(async (status) => {
+        if (full || (isActive(status) && active.always)) return syncDir(state, status, 'stat');
+        return (await isDirty(state, status)) ? syncDir(state, status, isActive(status) ? active.mode : 'names') : [];
+      }),
+    );
     const ids = found.flat();
     await update(ids);
     if (ids.length) state.options.onRescanFound?.({ count: ids.length, full });
@@ -108,20 +113,28 @@ function createWork(state: IndexState) {
 }
 
 /** Feeds watcher events into `update`, coalesced; a burst or an error becomes one full rescan. */
-function watchEvents(state: IndexState, update: (ids: string[]) => Promise<void>, rescan: (o: { full: boolean }) => Promise<void>) {
+function watchEvents(
+  state: IndexState,
+  update: (ids: string[]) => Promise<void>,
+  rescan: (o: { full: boolean }) => Promise<void>,
+) {
   const pending = new Set<string>();
   let flush: NodeJS.Timeout | undefined;
-  const watcher = watchTree(state.paths.tasks, (event: WatchEvent) => {
-    if (state.closed) return;
-    if (event.type === 'error') return fail(state, event.error, () => rescan({ full: true }));
-    pending.add(event.id);
-    flush ??= setTimeout(() => {
-      flush = undefined;
-      const ids = [...pending];
-      pending.clear();
-      void (ids.length > BURST ? rescan({ full: true }) : update(ids)).catch((err: unknown) => fail(state, err));
-    }, 5);
-  }, { statuses: ACTIVE_STATUSES });
+  const watcher = watchTree(
+    state.paths.tasks,
+    (event: WatchEvent) => {
+      if (state.closed) return;
+      if (event.type === 'error') return fail(state, event.error, () => rescan({ full: true }));
+      pending.add(event.id);
+      flush ??= setTimeout(() => {
+        flush = undefined;
+        const ids = [...pending];
+        pending.clear();
+        void (ids.length > BURST ? rescan({ full: true }) : update(ids)).catch((err: unknown) => fail(state, err));
+      }, 5);
+    },
+    { statuses: ACTIVE_STATUSES },
+  );
   return {
     ready: watcher.ready,
     rearm: watcher.rearm,
@@ -163,7 +176,8 @@ async function loadInitial(state: IndexState): Promise<void> {
 async function loadTerminal(state: IndexState, busy: () => boolean): Promise<void> {
   const files: { id: string; status: Status; gen: number }[] = [];
   for (const status of ['done', 'cancelled'] as const) {
-    for (const id of state.byStatus[status]) if (!state.entries.has(id)) files.push({ id, status, gen: state.gen.get(id) ?? 0 });
+    for (const id of state.byStatus[status])
+      if (!state.entries.has(id)) files.push({ id, status, gen: state.gen.get(id) ?? 0 });
   }
   await nextTurn();
   await inSlices(
@@ -196,4 +210,3 @@ function coalesce(fn: () => Promise<void>): () => Promise<void> {
   };
   return run;
 }
-

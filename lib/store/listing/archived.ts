@@ -32,8 +32,19 @@ export function getArchived(paths: Paths, arg: string, now: Date): StoredTask {
   const { text, stat } = readRegularFileSync(path, MAX_FILE_BYTES);
   const parsed = parseFrontmatter(text, path);
   const task = parseTask(parsed.data, path);
-  if (task.id !== id || !isStatus(task.status)) throw new SvcError('validation_error', `${path}: the frontmatter id is ${JSON.stringify(task.id)}.`, 'Rename the file to <id>.md or fix the id field.');
-  return { task, body: parsed.body, path, status: task.status, stamp: { ino: stat.ino, size: stat.size, mtimeNs: stat.mtimeNs } };
+  if (task.id !== id || !isStatus(task.status))
+    throw new SvcError(
+      'validation_error',
+      `${path}: the frontmatter id is ${JSON.stringify(task.id)}.`,
+      'Rename the file to <id>.md or fix the id field.',
+    );
+  return {
+    task,
+    body: parsed.body,
+    path,
+    status: task.status,
+    stamp: { ino: stat.ino, size: stat.size, mtimeNs: stat.mtimeNs },
+  };
 }
 
 /** Resolves an id argument among the tasks, else among the archived ones (`svc task list --parent` of an archived parent). */

@@ -55,7 +55,10 @@ export async function listCachedRows(paths: Paths, options: CachedRowsOptions): 
     await cache.save(new Set(ids.map((id) => `${id}.md`)));
   }
   for (const [id, found] of twice) {
-    const winner = await readNewest(found.map((status) => paths.taskFile(status, id)), invalid);
+    const winner = await readNewest(
+      found.map((status) => paths.taskFile(status, id)),
+      invalid,
+    );
     if (!winner) continue;
     counts[winner.status] += 1;
     if (wanted.has(winner.status)) rows.push(toListRow(winner));
@@ -67,10 +70,18 @@ export async function listCachedRows(paths: Paths, options: CachedRowsOptions): 
 /** id -> the status directories holding a file of that name (names only; the store's module is not loaded). */
 export async function readTaskNames(paths: Paths): Promise<Map<string, Status[]>> {
   const out = new Map<string, Status[]>();
-  const listed = await Promise.all(STATUSES.map(async (status) => [status, await readdir(paths.statusDir(status)).catch((err: unknown) => {
-    if (isGone(err)) return [];
-    throw err;
-  })] as const));
+  const listed = await Promise.all(
+    STATUSES.map(
+      async (status) =>
+        [
+          status,
+          await readdir(paths.statusDir(status)).catch((err: unknown) => {
+            if (isGone(err)) return [];
+            throw err;
+          }),
+        ] as const,
+    ),
+  );
   for (const [status, files] of listed) {
     for (const name of files) {
       const id = toTaskId(name);
@@ -119,7 +130,10 @@ async function readRows(
 
 /** The newer of the copies of one id (as `store.list` picks it); copies that do not parse are reported. */
 async function readNewest(files: readonly string[], invalid: InvalidFile[]): Promise<StoredTask | null> {
-  const [{ readTaskFileSettled }, { byNewest }] = await Promise.all([import('../disk/settled-read.js'), import('../commit/protocol.js')]);
+  const [{ readTaskFileSettled }, { byNewest }] = await Promise.all([
+    import('../disk/settled-read.js'),
+    import('../commit/protocol.js'),
+  ]);
   let newest: StoredTask | null = null;
   for (const path of files) {
     try {

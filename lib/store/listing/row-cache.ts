@@ -37,7 +37,11 @@ export function loadRowCache(file: string, status: Status, version: string): Row
     get(name, stat) {
       const entry = entries[name];
       if (!entry || !isRowShaped(entry) || BigInt(entry.mtimeNs) >= trustedBefore) return undefined;
-      return entry.ino === String(stat.ino) && entry.size === String(stat.size) && entry.mtimeNs === String(stat.mtimeNs) ? entry.row : undefined;
+      return entry.ino === String(stat.ino) &&
+        entry.size === String(stat.size) &&
+        entry.mtimeNs === String(stat.mtimeNs)
+        ? entry.row
+        : undefined;
     },
     set(name, stamp, row) {
       const { path: _path, ...rest } = row;
@@ -84,13 +88,20 @@ interface Entry {
   row: Omit<ListRow, 'path'>;
 }
 
-function readCache(file: string, status: Status, version: string): { entries: Record<string, Entry>; writtenNs: bigint } | null {
+function readCache(
+  file: string,
+  status: Status,
+  version: string,
+): { entries: Record<string, Entry>; writtenNs: bigint } | null {
   try {
     const { text, stat } = readRegularFileSync(file, MAX_CACHE_BYTES);
     const data = JSON.parse(text) as { format?: unknown; version?: unknown; status?: unknown; entries?: unknown };
     if (data.format !== FORMAT || data.version !== version || data.status !== status) return null;
     if (data.entries === null || typeof data.entries !== 'object' || Array.isArray(data.entries)) return null;
-    return { entries: Object.assign(Object.create(null) as Record<string, Entry>, data.entries), writtenNs: stat.mtimeNs };
+    return {
+      entries: Object.assign(Object.create(null) as Record<string, Entry>, data.entries),
+      writtenNs: stat.mtimeNs,
+    };
   } catch {
     return null;
   }
@@ -99,6 +110,11 @@ function readCache(file: string, status: Status, version: string): { entries: Re
 /** An entry as this version writes it (a hand-edited or damaged one is read again, not trusted). */
 function isRowShaped(entry: Entry): boolean {
   const { row } = entry;
-  if (typeof entry.mtimeNs !== 'string' || !/^\d+$/.test(entry.mtimeNs) || row === null || typeof row !== 'object') return false;
-  return ['id', 'title', 'status', 'priority', 'project', 'createdAt', 'updatedAt'].every((key) => typeof row[key as keyof typeof row] === 'string') && Array.isArray(row.dependsOn);
+  if (typeof entry.mtimeNs !== 'string' || !/^\d+$/.test(entry.mtimeNs) || row === null || typeof row !== 'object')
+    return false;
+  return (
+    ['id', 'title', 'status', 'priority', 'project', 'createdAt', 'updatedAt'].every(
+      (key) => typeof row[key as keyof typeof row] === 'string',
+    ) && Array.isArray(row.dependsOn)
+  );
 }

@@ -65,12 +65,15 @@ export function fromFilterQuery(query: URLSearchParams): TaskFilter {
   for (const key of FILTER_KEYS) {
     const value = query.get(key);
     if (value === null || value === '') continue;
-    if (key === 'tags') filter.tags = value.split(',').map((tag) => tag.trim()).filter(Boolean);
+    if (key === 'tags')
+      filter.tags = value
+        .split(',')
+        .map((tag) => tag.trim())
+        .filter(Boolean);
     else filter[key] = value;
   }
   return filter;
 }
-
 
 /** How `selectTasks` reads a task: its filter fields, and its body (read only when needed). */
 export interface TaskFields<T> {
@@ -83,13 +86,22 @@ export interface TaskFields<T> {
  * the other filters and whose title lacks a word of `text`; one that cannot be read (gone meanwhile,
  * invalid) does not match.
  */
-export async function selectTasks<T>(tasks: Iterable<T>, filter: TaskFilter, { fieldsOf, readBody }: TaskFields<T>): Promise<T[]> {
+export async function selectTasks<T>(
+  tasks: Iterable<T>,
+  filter: TaskFilter,
+  { fieldsOf, readBody }: TaskFields<T>,
+): Promise<T[]> {
   const words = toWords(filter.text);
   const out: T[] = [];
   for (const task of tasks) {
     const fields = fieldsOf(task);
     if (!matchesFields(fields, filter)) continue;
-    if (!words.length || matchesWords(words, fields.title, '') || matchesWords(words, fields.title, await readBody(task).catch(() => ''))) out.push(task);
+    if (
+      !words.length ||
+      matchesWords(words, fields.title, '') ||
+      matchesWords(words, fields.title, await readBody(task).catch(() => ''))
+    )
+      out.push(task);
   }
   return out;
 }

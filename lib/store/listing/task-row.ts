@@ -32,35 +32,66 @@ export interface ListRow {
 export function toListRow(stored: StoredTask): ListRow {
   const { task } = stored;
   return {
-    id: task.id, title: task.title, status: stored.status, priority: task.priority, project: task.project,
-    agent: task.lease?.agent ?? task.routing.agent ?? null, createdAt: task.createdAt, updatedAt: task.updatedAt,
-    dependsOn: task.dependsOn, path: stored.path, ...toLeasedBy(task.lease),
-    ...(stored.status === 'ready' && isTime(task.metadata.nextAttemptAt) ? { nextAttemptAt: task.metadata.nextAttemptAt } : {}),
+    id: task.id,
+    title: task.title,
+    status: stored.status,
+    priority: task.priority,
+    project: task.project,
+    agent: task.lease?.agent ?? task.routing.agent ?? null,
+    createdAt: task.createdAt,
+    updatedAt: task.updatedAt,
+    dependsOn: task.dependsOn,
+    path: stored.path,
+    ...toLeasedBy(task.lease),
+    ...(stored.status === 'ready' && isTime(task.metadata.nextAttemptAt)
+      ? { nextAttemptAt: task.metadata.nextAttemptAt }
+      : {}),
     ...toGrouping({ ...task.routing, parentId: task.parentId }),
-    ...toScheduleFields(stored.status, task), ...toAwaitingField(stored.status, task.metadata),
+    ...toScheduleFields(stored.status, task),
+    ...toAwaitingField(stored.status, task.metadata),
   };
 }
 
 /** `{awaiting: {gate, since}}` of a task waiting at an approval gate (`metadata.awaiting`, whatever its directory unless done or cancelled), else nothing (a fresh copy). */
-export function toAwaitingField(status: string, metadata: Record<string, unknown>): { awaiting?: { gate: string; since: string } } {
+export function toAwaitingField(
+  status: string,
+  metadata: Record<string, unknown>,
+): { awaiting?: { gate: string; since: string } } {
   const value = metadata.awaiting as { gate?: unknown; since?: unknown } | undefined;
-  if (status === 'done' || status === 'cancelled' || typeof value?.gate !== 'string' || typeof value.since !== 'string') return {};
+  if (status === 'done' || status === 'cancelled' || typeof value?.gate !== 'string' || typeof value.since !== 'string')
+    return {};
   return { awaiting: { gate: `${value.gate}`, since: `${value.since}` } };
 }
 
 /** `{team, tags, parentId}`, each only when set (a row's optional grouping fields). */
-export function toGrouping(from: { team?: string | undefined; tags?: string[] | undefined; parentId?: string | undefined }): Pick<ListRow, 'team' | 'tags' | 'parentId'> {
-  return { ...(from.team ? { team: from.team } : {}), ...(from.tags?.length ? { tags: [...from.tags] } : {}), ...(from.parentId ? { parentId: from.parentId } : {}) };
+export function toGrouping(from: {
+  team?: string | undefined;
+  tags?: string[] | undefined;
+  parentId?: string | undefined;
+}): Pick<ListRow, 'team' | 'tags' | 'parentId'> {
+  return {
+    ...(from.team ? { team: from.team } : {}),
+    ...(from.tags?.length ? { tags: [...from.tags] } : {}),
+    ...(from.parentId ? { parentId: from.parentId } : {}),
+  };
 }
 
 /** `{leasedBy: "<host> pid <pid>"}` when a lease names who granted it, else nothing. */
-export function toLeasedBy(lease: { host?: string | undefined; pid?: number | undefined } | undefined): { leasedBy?: string } {
+export function toLeasedBy(lease: { host?: string | undefined; pid?: number | undefined } | undefined): {
+  leasedBy?: string;
+} {
   return lease?.host && lease.pid ? { leasedBy: `${lease.host} pid ${lease.pid}` } : {};
 }
 
 /** `{notBefore?, dueAt?}` of a row: `notBefore` while the task is in backlog or ready, `dueAt` always. */
-export function toScheduleFields(status: string, task: { notBefore?: string | undefined; dueAt?: string | undefined }): { notBefore?: string; dueAt?: string } {
-  return { ...(task.notBefore && (status === 'ready' || status === 'backlog') ? { notBefore: task.notBefore } : {}), ...(task.dueAt ? { dueAt: task.dueAt } : {}) };
+export function toScheduleFields(
+  status: string,
+  task: { notBefore?: string | undefined; dueAt?: string | undefined },
+): { notBefore?: string; dueAt?: string } {
+  return {
+    ...(task.notBefore && (status === 'ready' || status === 'backlog') ? { notBefore: task.notBefore } : {}),
+    ...(task.dueAt ? { dueAt: task.dueAt } : {}),
+  };
 }
 
 // --- internal ---

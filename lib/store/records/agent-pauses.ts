@@ -49,14 +49,25 @@ export async function readAgentPauses(paths: Paths): Promise<Map<string, AgentPa
  * one `agent.paused` or `agent.resumed` event. Pausing a paused agent keeps its first pause (a new
  * reason replaces the old); resuming an agent that is not paused changes nothing.
  */
-export async function setAgentPause(paths: Paths, events: EventLog, change: PauseChange & { now: Date }): Promise<PauseResult> {
+export async function setAgentPause(
+  paths: Paths,
+  events: EventLog,
+  change: PauseChange & { now: Date },
+): Promise<PauseResult> {
   const { now } = change;
   const result = await withLock(paths.agentPausesLock, { what: 'the agent pauses', waitMs: 5000 }, async (lock) => {
     const pauses = await readAgentPauses(paths);
     const before = pauses.get(change.agent);
     if (!change.paused && !before) return { agent: change.agent, paused: false, changed: false, pause: null };
-    if (change.paused && before && (change.reason === undefined || change.reason === before.reason)) return { agent: change.agent, paused: true, changed: false, pause: before };
-    if (change.paused) pauses.set(change.agent, { agent: change.agent, since: before?.since ?? now.toISOString(), by: change.actor, ...(change.reason ? { reason: change.reason } : {}) });
+    if (change.paused && before && (change.reason === undefined || change.reason === before.reason))
+      return { agent: change.agent, paused: true, changed: false, pause: before };
+    if (change.paused)
+      pauses.set(change.agent, {
+        agent: change.agent,
+        since: before?.since ?? now.toISOString(),
+        by: change.actor,
+        ...(change.reason ? { reason: change.reason } : {}),
+      });
     else pauses.delete(change.agent);
     lock.assertHeld();
     await writeDurable(paths.agentPauses, toFileText(pauses), 0o600);
@@ -71,7 +82,12 @@ export async function setAgentPause(paths: Paths, events: EventLog, change: Paus
 // --- internal ---
 
 function parsePauses(text: string, file: string): Map<string, AgentPause> {
-  const bad = (problem: string) => new SvcError('validation_error', `${file}: ${problem}.`, `Fix the file (it is {"paused": {"<agent>": {"since", "by", "reason"?}}}) or remove it to resume every agent.`);
+  const bad = (problem: string) =>
+    new SvcError(
+      'validation_error',
+      `${file}: ${problem}.`,
+      `Fix the file (it is {"paused": {"<agent>": {"since", "by", "reason"?}}}) or remove it to resume every agent.`,
+    );
   let data: unknown;
   try {
     data = JSON.parse(text);
@@ -79,17 +95,21 @@ function parsePauses(text: string, file: string): Map<string, AgentPause> {
     throw bad(`not JSON (${describeError(err)})`);
   }
   const paused = (data as { paused?: unknown } | null)?.paused;
-  if (!paused || typeof paused !== 'object' || Array.isArray(paused)) throw bad('expected an object with a "paused" object, found something else');
+  if (!paused || typeof paused !== 'object' || Array.isArray(paused))
+    throw bad('expected an object with a "paused" object, found something else');
   const out = new Map<string, AgentPause>();
   for (const [agent, entry] of Object.entries(paused as Record<string, unknown>)) {
     const { since, by, reason } = (entry ?? {}) as Record<string, unknown>;
-    if (typeof since !== 'string' || typeof by !== 'string') throw bad(`paused.${agent} needs "since" and "by" strings`);
+    if (typeof since !== 'string' || typeof by !== 'string')
+      throw bad(`paused.${agent} needs "since" and "by" strings`);
     out.set(agent, { agent, since, by, ...(typeof reason === 'string' ? { reason } : {}) });
   }
   return out;
 }
 
 function toFileText(pauses: ReadonlyMap<string, AgentPause>): string {
-  const paused = Object.fromEntries([...pauses].map(([agent, { since, by, reason }]) => [agent, { since, by, ...(reason ? { reason } : {}) }]));
+  const paused = Object.fromEntries(
+    [...pauses].map(([agent, { since, by, reason }]) => [agent, { since, by, ...(reason ? { reason } : {}) }]),
+  );
   return `${JSON.stringify({ paused }, null, 2)}\n`;
 }

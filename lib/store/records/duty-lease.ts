@@ -50,14 +50,23 @@ export async function claimDuty(paths: Paths, duty: string, claimer: DutyClaimer
     const record = await confirmFree(paths, duty, claimer);
     const mine = record !== null && isOwner(record, self);
     if (!isFree(record, claimer)) return { held: false, tookOver: false, record };
-    const next: DutyRecord = { duty, owner: self, renewedAt: now.toISOString(), ...(record?.state === undefined ? {} : { state: record.state }) };
+    const next: DutyRecord = {
+      duty,
+      owner: self,
+      renewedAt: now.toISOString(),
+      ...(record?.state === undefined ? {} : { state: record.state }),
+    };
     await writeDuty(paths, next);
     return { held: true, tookOver: !mine, record: next };
   });
 }
 
 /** Saves the state of a duty `self` holds (for the next owner); false, and nothing written, when another daemon holds it now. */
-export async function saveDutyState(paths: Paths, duty: string, { self, now, state }: { self: DutyOwner; now: Date; state: unknown }): Promise<boolean> {
+export async function saveDutyState(
+  paths: Paths,
+  duty: string,
+  { self, now, state }: { self: DutyOwner; now: Date; state: unknown },
+): Promise<boolean> {
   return withDutyLock(paths, duty, async () => {
     const record = await readDuty(paths, duty);
     if (record && !isOwner(record, self)) return false;
@@ -77,10 +86,23 @@ export async function releaseDuty(paths: Paths, duty: string, self: DutyOwner): 
 /** The record of a duty, or null when no daemon ever held it (or its file does not parse). */
 export async function readDuty(paths: Paths, duty: string): Promise<DutyRecord | null> {
   try {
-    const data = JSON.parse((await readRegularFile(paths.dutyFile(duty), 64 * 1024 * 1024)).text) as Partial<DutyRecord>;
+    const data = JSON.parse(
+      (await readRegularFile(paths.dutyFile(duty), 64 * 1024 * 1024)).text,
+    ) as Partial<DutyRecord>;
     const owner = data.owner;
-    if (typeof owner?.host !== 'string' || typeof owner.pid !== 'number' || typeof data.renewedAt !== 'string' || Number.isNaN(Date.parse(data.renewedAt))) return null;
-    return { duty, owner: { host: owner.host, pid: owner.pid }, renewedAt: data.renewedAt, ...(data.state === undefined ? {} : { state: data.state }) };
+    if (
+      typeof owner?.host !== 'string' ||
+      typeof owner.pid !== 'number' ||
+      typeof data.renewedAt !== 'string' ||
+      Number.isNaN(Date.parse(data.renewedAt))
+    )
+      return null;
+    return {
+      duty,
+      owner: { host: owner.host, pid: owner.pid },
+      renewedAt: data.renewedAt,
+      ...(data.state === undefined ? {} : { state: data.state }),
+    };
   } catch (err) {
     if (isGone(err) || err instanceof SyntaxError) return null;
     throw err;
@@ -123,7 +145,11 @@ function isOwner(record: DutyRecord, self: DutyOwner): boolean {
 
 /** The duty's lock; on a network filesystem a writer waits past a claim's second look (`confirmFree`). */
 function withDutyLock<T>(paths: Paths, duty: string, fn: () => Promise<T>): Promise<T> {
-  return withLock(paths.lockFile(`duty.${duty}`), { what: `duty ${duty}`, waitMs: 2000 + stalenessBoundMs(paths.tasks) }, fn);
+  return withLock(
+    paths.lockFile(`duty.${duty}`),
+    { what: `duty ${duty}`, waitMs: 2000 + stalenessBoundMs(paths.tasks) },
+    fn,
+  );
 }
 
 async function writeDuty(paths: Paths, record: DutyRecord): Promise<void> {

@@ -39,15 +39,27 @@ export interface AnswerOnceOptions {
  * answer that means nothing was done (`locked`, `unavailable`, `no_space`) is not remembered, so a
  * retry acts. The same id for another call is a `validation_error`.
  */
-export async function answerOnce(root: string, call: RequestCall, options: AnswerOnceOptions): Promise<Answer & { repeated: boolean }> {
+export async function answerOnce(
+  root: string,
+  call: RequestCall,
+  options: AnswerOnceOptions,
+): Promise<Answer & { repeated: boolean }> {
   const { act } = options;
   const now = options.now ?? (() => new Date());
   const dir = toPaths(root).requests;
   const file = join(dir, `${createHash('sha256').update(call.key).digest('hex').slice(0, 40)}.json`);
-  const fingerprint = createHash('sha256').update(JSON.stringify([call.tool, call.params ?? {}])).digest('hex');
+  const fingerprint = createHash('sha256')
+    .update(JSON.stringify([call.tool, call.params ?? {}]))
+    .digest('hex');
   const deadline = Date.now() + (options.waitMs ?? 60_000);
   for (;;) {
-    const record: RequestRecord = { key: call.key, tool: call.tool, fingerprint, owner: { host: hostname(), pid: process.pid }, startedAt: now().toISOString() };
+    const record: RequestRecord = {
+      key: call.key,
+      tool: call.tool,
+      fingerprint,
+      owner: { host: hostname(), pid: process.pid },
+      startedAt: now().toISOString(),
+    };
     if (await claim(dir, file, record)) {
       pruneRequestsSoon(root, now());
       return { ...(await actAndRecord({ file, record }, act, now)), repeated: false };
@@ -92,7 +104,11 @@ async function claim(dir: string, file: string, record: RequestRecord): Promise<
   }
 }
 
-async function actAndRecord({ file, record }: { file: string; record: RequestRecord }, act: () => Promise<Answer>, now: () => Date): Promise<Answer> {
+async function actAndRecord(
+  { file, record }: { file: string; record: RequestRecord },
+  act: () => Promise<Answer>,
+  now: () => Date,
+): Promise<Answer> {
   let answer: Answer;
   try {
     answer = await act();
@@ -116,7 +132,10 @@ async function readRecord(file: string): Promise<RequestRecord | null> {
     return JSON.parse(await readFile(file, 'utf8')) as RequestRecord;
   } catch (err) {
     if (hasCode(err, 'ENOENT')) return null;
-    throw new SvcError('internal', `The request record ${file} cannot be read: ${(err as Error).message}.`, { hint: 'Remove the file; the call it names then runs again when retried.', cause: err });
+    throw new SvcError('internal', `The request record ${file} cannot be read: ${(err as Error).message}.`, {
+      hint: 'Remove the file; the call it names then runs again when retried.',
+      cause: err,
+    });
   }
 }
 
@@ -127,13 +146,25 @@ function isInterrupted(record: RequestRecord, now: Date): boolean {
 
 function otherCall(call: RequestCall, found: RequestRecord): SvcError {
   const what = found.tool === call.tool ? `${found.tool} with other parameters` : found.tool;
-  return new SvcError('validation_error', `Request id ${call.key} was first used for another call (${what}); a request id names one call.`, 'To learn the outcome of the first call, run exactly that command again with this id; for a new call, leave --request-id out.');
+  return new SvcError(
+    'validation_error',
+    `Request id ${call.key} was first used for another call (${what}); a request id names one call.`,
+    'To learn the outcome of the first call, run exactly that command again with this id; for a new call, leave --request-id out.',
+  );
 }
 
 function interrupted(call: RequestCall, found: RequestRecord): SvcError {
-  return new SvcError('unavailable', `The call with request id ${call.key} (${found.tool}, started ${found.startedAt}) was cut off: its process (pid ${found.owner.pid} on ${found.owner.host}) ended before it answered, so it may or may not have been applied; it is not run again under this id.`, 'Check with `svc task list` or `svc events` whether the change is there; if not, run the command again without --request-id.');
+  return new SvcError(
+    'unavailable',
+    `The call with request id ${call.key} (${found.tool}, started ${found.startedAt}) was cut off: its process (pid ${found.owner.pid} on ${found.owner.host}) ended before it answered, so it may or may not have been applied; it is not run again under this id.`,
+    'Check with `svc task list` or `svc events` whether the change is there; if not, run the command again without --request-id.',
+  );
 }
 
 function stillRunning(call: RequestCall, found: RequestRecord): SvcError {
-  return new SvcError('unavailable', `The call with request id ${call.key} (${found.tool}) is still running (pid ${found.owner.pid} on ${found.owner.host}, since ${found.startedAt}).`, 'Run the same command again with the same --request-id in a moment to get its answer.');
+  return new SvcError(
+    'unavailable',
+    `The call with request id ${call.key} (${found.tool}) is still running (pid ${found.owner.pid} on ${found.owner.host}, since ${found.startedAt}).`,
+    'Run the same command again with the same --request-id in a moment to get its answer.',
+  );
 }

@@ -31,7 +31,14 @@ export async function pruneRequests(root: string, now: Date, limits: PruneLimits
     const info = await stat(file).catch(() => null);
     if (!info?.isFile()) continue;
     if (/^[0-9a-f]{40}\.json$/.test(name)) records.push({ file, mtimeMs: info.mtimeMs, size: info.size });
-    else if (now.getTime() - info.mtimeMs > TEMP_TTL_MS && (await unlink(file).then(() => true, () => false))) removed++; // a temporary of a killed write
+    else if (
+      now.getTime() - info.mtimeMs > TEMP_TTL_MS &&
+      (await unlink(file).then(
+        () => true,
+        () => false,
+      ))
+    )
+      removed++; // a temporary of a killed write
   }
   records.sort((a, b) => a.mtimeMs - b.mtimeMs);
   let bytes = records.reduce((sum, r) => sum + r.size, 0);
@@ -39,7 +46,13 @@ export async function pruneRequests(root: string, now: Date, limits: PruneLimits
   for (const record of records) {
     const expired = now.getTime() - record.mtimeMs > limits.ttlMs;
     if (!expired && left <= limits.maxRecords && bytes <= limits.maxBytes) break;
-    if (await unlink(record.file).then(() => true, () => false)) removed++;
+    if (
+      await unlink(record.file).then(
+        () => true,
+        () => false,
+      )
+    )
+      removed++;
     left--;
     bytes -= record.size;
   }
@@ -56,7 +69,11 @@ export function pruneRequestsSoon(root: string, now: Date): void {
 
 // --- internal ---
 
-const DEFAULT_LIMITS: PruneLimits = { ttlMs: REQUEST_TTL_MS, maxRecords: MAX_REQUEST_RECORDS, maxBytes: MAX_REQUEST_BYTES };
+const DEFAULT_LIMITS: PruneLimits = {
+  ttlMs: REQUEST_TTL_MS,
+  maxRecords: MAX_REQUEST_RECORDS,
+  maxBytes: MAX_REQUEST_BYTES,
+};
 const PRUNE_EVERY_MS = 60_000;
 const TEMP_TTL_MS = 10 * 60_000;
 const lastPrune = new Map<string, number>();

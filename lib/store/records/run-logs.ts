@@ -1,4 +1,14 @@
-import { closeSync, fstatSync, mkdirSync, openSync, readSync, writeSync, ftruncateSync, appendFileSync, constants } from 'node:fs';
+import {
+  closeSync,
+  fstatSync,
+  mkdirSync,
+  openSync,
+  readSync,
+  writeSync,
+  ftruncateSync,
+  appendFileSync,
+  constants,
+} from 'node:fs';
 import { open, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { hasCode } from '../../core/errors.js';
@@ -90,7 +100,8 @@ export function trimRunLog(path: string, maxBytes: number): boolean {
     if (size <= maxBytes) return false;
     const head = readAt(fd, 0, Math.min(size, 4096));
     const headerEnd = head.indexOf(10);
-    const header = headerEnd >= 0 && head.subarray(0, 3).toString() === MARK ? head.subarray(0, headerEnd + 1) : Buffer.alloc(0);
+    const header =
+      headerEnd >= 0 && head.subarray(0, 3).toString() === MARK ? head.subarray(0, headerEnd + 1) : Buffer.alloc(0);
     const note = Buffer.from(`${MARK} svc: earlier output dropped to keep this log within ${maxBytes} bytes ${MARK}\n`);
     const keep = Math.max(0, maxBytes - header.length - note.length);
     let tail = readAt(fd, size - keep, keep);
@@ -112,8 +123,17 @@ export function trimRunLog(path: string, maxBytes: number): boolean {
 export async function listRunLogs(paths: Paths, taskId: string): Promise<RunLogEntry[]> {
   const dir = paths.runLogDir(taskId);
   const names = await readdir(dir).catch((err: unknown) => (hasCode(err, 'ENOENT') ? [] : Promise.reject(err)));
-  const entries = await Promise.all(names.filter((name) => name.endsWith('.log') && !name.startsWith('.')).map((file) => readEntry(join(dir, file), file)));
-  return entries.filter((entry): entry is RunLogEntry => entry !== null).sort((a, b) => (a.startedAt ?? '').localeCompare(b.startedAt ?? '') || a.file.localeCompare(b.file, 'en', { numeric: true }));
+  const entries = await Promise.all(
+    names
+      .filter((name) => name.endsWith('.log') && !name.startsWith('.'))
+      .map((file) => readEntry(join(dir, file), file)),
+  );
+  return entries
+    .filter((entry): entry is RunLogEntry => entry !== null)
+    .sort(
+      (a, b) =>
+        (a.startedAt ?? '').localeCompare(b.startedAt ?? '') || a.file.localeCompare(b.file, 'en', { numeric: true }),
+    );
 }
 
 /** True when a line of a run log is the end line `endRunLog` writes. */
@@ -139,8 +159,14 @@ async function readEntry(path: string, file: string): Promise<RunLogEntry | null
     const match = HEADER.exec(head.toString('utf8').split('\n')[0] ?? '');
     const end = END.exec(tail.toString('utf8'));
     return {
-      path, file, kind: (match?.[2] as 'agent' | 'check' | undefined) ?? null, name: match?.[3] ?? null, session: match?.[4] ?? null,
-      startedAt: match?.[5] ?? null, ended: end?.[1] ?? null, bytes: size,
+      path,
+      file,
+      kind: (match?.[2] as 'agent' | 'check' | undefined) ?? null,
+      name: match?.[3] ?? null,
+      session: match?.[4] ?? null,
+      startedAt: match?.[5] ?? null,
+      ended: end?.[1] ?? null,
+      bytes: size,
     };
   } finally {
     await handle.close();

@@ -24,13 +24,19 @@ interface Watcher {
 const watchers: Watcher[] = [];
 
 /** Starts the built `svc board --watch` with stdout on a pipe, or on a pseudo-terminal (`script`). */
-function startWatch(root: string, options: { pty?: boolean; env?: Record<string, string>; args?: string[] } = {}): Watcher {
+function startWatch(
+  root: string,
+  options: { pty?: boolean; env?: Record<string, string>; args?: string[] } = {},
+): Watcher {
   const argv = [SVC_BIN, 'board', '--watch', ...(options.args ?? [])];
   const env = { ...process.env, SVC_HOME: root, TERM: 'xterm-256color', COLUMNS: '100', ...options.env };
   const child = options.pty
     ? // `exec`: the command is the terminal's only process, whatever shell `script` runs it with (dash,
       // the usual /bin/sh when SHELL is unset, would otherwise stay between and die of the Ctrl-C itself).
-      spawn('script', ['-qec', `exec ${[process.execPath, ...argv].map((arg) => `'${arg}'`).join(' ')}`, '/dev/null'], { env, stdio: ['pipe', 'pipe', 'pipe'] })
+      spawn('script', ['-qec', `exec ${[process.execPath, ...argv].map((arg) => `'${arg}'`).join(' ')}`, '/dev/null'], {
+        env,
+        stdio: ['pipe', 'pipe', 'pipe'],
+      })
     : spawn(process.execPath, argv, { env, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   child.stdout!.on('data', (chunk: Buffer) => void (out += chunk.toString()));
@@ -95,7 +101,11 @@ watch('piped into a reader that goes (| head -3): exits 0 at once, without waiti
   const started = performance.now();
   // `head` exits after the first lines; the board then waits on the daemon's change feed (20 s a
   // long-poll) and prints nothing more, since nothing moves: only the reader's going can end it
-  const pipeline = spawn('sh', ['-c', `'${process.execPath}' '${SVC_BIN}' board --watch | head -3`], { env: { ...process.env, SVC_HOME: root }, stdio: ['ignore', 'pipe', 'ignore'], detached: true });
+  const pipeline = spawn('sh', ['-c', `'${process.execPath}' '${SVC_BIN}' board --watch | head -3`], {
+    env: { ...process.env, SVC_HOME: root },
+    stdio: ['ignore', 'pipe', 'ignore'],
+    detached: true,
+  });
   let out = '';
   pipeline.stdout.on('data', (chunk: Buffer) => void (out += chunk.toString()));
   // a board that never notices is killed with its pipeline (its own process group), and fails below
@@ -134,7 +144,11 @@ watch('with --json: one JSON object a line per change', async () => {
   await within(15_000, () => watcher.output().split('\n').length > 1, 'the first line');
   await svc(root, 'task', 'promote', id);
   await within(15_000, () => watcher.output().split('\n').length > 2, 'the second line');
-  const [first, second] = watcher.output().trim().split('\n').map((line) => JSON.parse(line) as { columns: { title: string; count: number }[] });
+  const [first, second] = watcher
+    .output()
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line) as { columns: { title: string; count: number }[] });
   assert.equal([first!.columns[0]!.count, second!.columns[1]!.count], [1, 1]);
   assert.is(await watcher.stop(), 0);
 });

@@ -11,7 +11,9 @@ import { call, closeDaemons, healthy, runSvc, startChild, startTestDaemon } from
 import { cleanRoots, tempRoot, within } from '../../helpers/root.js';
 
 // `svc daemon start` and `stop` run the built bin/svc.js (run `npm run build` first).
-const pkgVersion = (JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+const pkgVersion = (
+  JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string }
+).version;
 
 const status = suite('cli.daemon status');
 status.after.each(async () => {
@@ -51,8 +53,15 @@ status('prints health, version, pid, uptime, mode, tasks and one line per attach
   assert.is(lines[8], 'Config: no org chart (org/org-chart.yaml absent: only routing.agent routes, no local agents)');
   assert.is(lines[9], 'Web board: not open (`svc web` opens it)');
   assert.is(lines[10], `Socket: ${toPaths(root).socket}`);
-  const json = JSON.parse((await runSvc({ SVC_HOME: root }, 'daemon', 'status', '--json')).stdout) as Record<string, unknown>;
-  assert.equal([json.status, json.healthy, json.version, json.pid, json.mode], ['running', true, pkgVersion, process.pid, 'plugin'], 'a plugin attached in the boot window: plugin-expected');
+  const json = JSON.parse((await runSvc({ SVC_HOME: root }, 'daemon', 'status', '--json')).stdout) as Record<
+    string,
+    unknown
+  >;
+  assert.equal(
+    [json.status, json.healthy, json.version, json.pid, json.mode],
+    ['running', true, pkgVersion, process.pid, 'plugin'],
+    'a plugin attached in the boot window: plugin-expected',
+  );
   await polling;
 });
 
@@ -63,8 +72,34 @@ status('names the other daemons sharing the tree by the host and pid in their le
   const leased = (n: number, host?: string, pid?: number) => {
     const id = `TASK-2026-01-01-00${n}`;
     const stamp = '2026-01-01T00:00:00.000Z';
-    const lease = { agent: 'dev', expiresAt: '2099-01-01T00:00:00.000Z', sessionId: `s${n}`, ...(host ? { host, pid } : {}) };
-    writeFileSync(paths.taskFile('in-progress', id), renderTask({ schemaVersion: 1, id, project: 'p', title: `Run ${n}`, status: 'in-progress', priority: 'normal', routing: { agent: 'dev' }, createdAt: stamp, updatedAt: stamp, lastTransitionAt: stamp, createdBy: 'test', dependsOn: [], metadata: {}, lease }, 'x\n'));
+    const lease = {
+      agent: 'dev',
+      expiresAt: '2099-01-01T00:00:00.000Z',
+      sessionId: `s${n}`,
+      ...(host ? { host, pid } : {}),
+    };
+    writeFileSync(
+      paths.taskFile('in-progress', id),
+      renderTask(
+        {
+          schemaVersion: 1,
+          id,
+          project: 'p',
+          title: `Run ${n}`,
+          status: 'in-progress',
+          priority: 'normal',
+          routing: { agent: 'dev' },
+          createdAt: stamp,
+          updatedAt: stamp,
+          lastTransitionAt: stamp,
+          createdBy: 'test',
+          dependsOn: [],
+          metadata: {},
+          lease,
+        },
+        'x\n',
+      ),
+    );
   };
   leased(1, 'host-b.example', 4242);
   leased(2, 'host-b.example', 4242);
@@ -80,10 +115,18 @@ status('names the other daemons sharing the tree by the host and pid in their le
     'Other daemon: host-b.example pid 4242 (2 in progress)',
     'Other daemon: host-c.example pid 77 (1 in progress)',
   ]);
-  const json = JSON.parse((await runSvc({ SVC_HOME: root }, 'daemon', 'status', '--json')).stdout) as { leases: unknown };
+  const json = JSON.parse((await runSvc({ SVC_HOME: root }, 'daemon', 'status', '--json')).stdout) as {
+    leases: unknown;
+  };
   assert.equal(json.leases, {
-    host: hostname(), pid: process.pid, thisDaemon: 1, unowned: 1,
-    others: [{ host: 'host-b.example', pid: 4242, inProgress: 2 }, { host: 'host-c.example', pid: 77, inProgress: 1 }],
+    host: hostname(),
+    pid: process.pid,
+    thisDaemon: 1,
+    unowned: 1,
+    others: [
+      { host: 'host-b.example', pid: 4242, inProgress: 2 },
+      { host: 'host-c.example', pid: 77, inProgress: 1 },
+    ],
   });
   const board = await runSvc({ SVC_HOME: root, COLUMNS: '200' }, 'board');
   assert.match(board.stdout, 'via host-b.example pid 4242');
@@ -126,7 +169,10 @@ control('start says at once when the org chart does not load, with its first pro
   const started = await runSvc(env, 'daemon', 'start');
   assert.is(started.code, 0, started.stderr);
   detached.push(Number(/^svc daemon started \(pid (\d+)\)$/m.exec(started.stdout)?.[1]));
-  assert.match(started.stdout, /\nConfig: org\/org-chart\.yaml INVALID since \S+ \(1 problem; no chart loaded: ready tasks are held\):\n  agents\[0\]\.id: required/);
+  assert.match(
+    started.stdout,
+    /\nConfig: org\/org-chart\.yaml INVALID since \S+ \(1 problem; no chart loaded: ready tasks are held\):\n  agents\[0\]\.id: required/,
+  );
   assert.match(started.stderr, /hint: fix org\/org-chart\.yaml/);
   assert.is((await runSvc(env, 'daemon', 'stop')).code, 0);
 });
@@ -140,21 +186,24 @@ control('stop --force sends SIGTERM to the pid directly', async () => {
   assert.equal(await child.exited, { code: 0, signal: null });
 });
 
-control('install writes the unit into HOME, says it is not loaded and suggests start; uninstall removes it', async () => {
-  const root = tempRoot();
-  const home = tempRoot();
-  const env = { SVC_HOME: root, HOME: home };
-  const unit = join(home, '.config/systemd/user/svc.service');
-  const first = await runSvc(env, 'daemon', 'install');
-  assert.is(first.code, 0, first.stderr);
-  assert.match(first.stdout, `Wrote ${unit}\n`);
-  assert.match(first.stdout, /Not loaded: .*not the home of this user/);
-  assert.match(first.stdout, /svc daemon start/);
-  assert.match(readFileSync(unit, 'utf8'), `Environment="SVC_HOME=${root}"`);
-  assert.match((await runSvc(env, 'daemon', 'install')).stdout, `Unchanged: ${unit}\n`);
-  assert.is((await runSvc(env, 'daemon', 'uninstall')).stdout, `Removed ${unit}\n`);
-  assert.is((await runSvc(env, 'daemon', 'uninstall')).stdout, `Not installed (no ${unit}).\n`);
-});
+control(
+  'install writes the unit into HOME, says it is not loaded and suggests start; uninstall removes it',
+  async () => {
+    const root = tempRoot();
+    const home = tempRoot();
+    const env = { SVC_HOME: root, HOME: home };
+    const unit = join(home, '.config/systemd/user/svc.service');
+    const first = await runSvc(env, 'daemon', 'install');
+    assert.is(first.code, 0, first.stderr);
+    assert.match(first.stdout, `Wrote ${unit}\n`);
+    assert.match(first.stdout, /Not loaded: .*not the home of this user/);
+    assert.match(first.stdout, /svc daemon start/);
+    assert.match(readFileSync(unit, 'utf8'), `Environment="SVC_HOME=${root}"`);
+    assert.match((await runSvc(env, 'daemon', 'install')).stdout, `Unchanged: ${unit}\n`);
+    assert.is((await runSvc(env, 'daemon', 'uninstall')).stdout, `Removed ${unit}\n`);
+    assert.is((await runSvc(env, 'daemon', 'uninstall')).stdout, `Not installed (no ${unit}).\n`);
+  },
+);
 
 status.run();
 control.run();

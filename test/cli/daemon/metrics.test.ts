@@ -15,7 +15,7 @@ metrics.after.each(async () => {
   cleanRoots();
 });
 
-metrics('prints the Prometheus text of the daemon, which parses, with the tree\'s counts', async () => {
+metrics("prints the Prometheus text of the daemon, which parses, with the tree's counts", async () => {
   const root = tempRoot();
   await writeTaskFiles(root, 3, (i) => (i === 1 ? 'done' : 'backlog'));
   await startTestDaemon(root, { tools: TOOLS, schedule: false });
@@ -32,7 +32,11 @@ metrics('--json prints one object per metric family', async () => {
   await startTestDaemon(root, { tools: TOOLS, schedule: false });
   const out = await svc(root, 'daemon', 'metrics', '--json');
   assert.is(out.code, 0, out.stderr);
-  const families = JSON.parse(out.stdout) as { name: string; type: string; values: { labels: Record<string, string>; value: number }[] }[];
+  const families = JSON.parse(out.stdout) as {
+    name: string;
+    type: string;
+    values: { labels: Record<string, string>; value: number }[];
+  }[];
   const tasks = families.find((family) => family.name === 'svc_tasks');
   assert.is(tasks?.type, 'gauge');
   assert.is(tasks?.values.find((v) => v.labels.status === 'ready')?.value, 2);
@@ -43,7 +47,27 @@ metrics('an agent name with control characters reaches the terminal escaped', as
   await writeTaskFiles(root, 1);
   const stamp = '2026-01-01T00:00:00.000Z';
   const id = 'TASK-2026-01-01-009';
-  writeFileSync(toPaths(root).taskFile('in-progress', id), renderTask({ schemaVersion: 1, id, project: 'test', title: 'Odd', status: 'in-progress', priority: 'normal', routing: { agent: 'dev\u001b[31mred' }, createdAt: stamp, updatedAt: stamp, lastTransitionAt: stamp, createdBy: 'test', dependsOn: [], metadata: {} }, 'Body\n'));
+  writeFileSync(
+    toPaths(root).taskFile('in-progress', id),
+    renderTask(
+      {
+        schemaVersion: 1,
+        id,
+        project: 'test',
+        title: 'Odd',
+        status: 'in-progress',
+        priority: 'normal',
+        routing: { agent: 'dev\u001b[31mred' },
+        createdAt: stamp,
+        updatedAt: stamp,
+        lastTransitionAt: stamp,
+        createdBy: 'test',
+        dependsOn: [],
+        metadata: {},
+      },
+      'Body\n',
+    ),
+  );
   await startTestDaemon(root, { tools: TOOLS, schedule: false });
   const out = await svc(root, 'daemon', 'metrics');
   assert.is(out.code, 0, out.stderr);

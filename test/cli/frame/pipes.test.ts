@@ -8,14 +8,21 @@ import { cleanRoots, tempRoot } from '../../helpers/root.js';
 
 /** Runs the built CLI with `input` on its stdin. */
 function bin(root: string, argv: string[], input = '') {
-  const out = spawnSync(process.execPath, [SVC_BIN, ...argv], { env: { ...process.env, SVC_HOME: root }, input, encoding: 'utf8' });
+  const out = spawnSync(process.execPath, [SVC_BIN, ...argv], {
+    env: { ...process.env, SVC_HOME: root },
+    input,
+    encoding: 'utf8',
+  });
   return { code: out.status, stdout: out.stdout, stderr: out.stderr };
 }
 
 /** Runs the built CLI with its stdout closed before it writes anything; resolves with the exit code and stderr. */
 function withClosedStdout(root: string, argv: string[]): Promise<{ code: number | null; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [SVC_BIN, ...argv], { env: { ...process.env, SVC_HOME: root }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [SVC_BIN, ...argv], {
+      env: { ...process.env, SVC_HOME: root },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     child.stdout.destroy();
     let stderr = '';
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
@@ -29,7 +36,11 @@ pipes.after.each(cleanRoots);
 
 pipes('`svc task create x | head -1` prints the id and exits 0, with no EPIPE trace', () => {
   const root = tempRoot();
-  const out = spawnSync('bash', ['-c', `set -o pipefail; "${process.execPath}" "${SVC_BIN}" task create Piped | head -1`], { env: { ...process.env, SVC_HOME: root }, encoding: 'utf8' });
+  const out = spawnSync(
+    'bash',
+    ['-c', `set -o pipefail; "${process.execPath}" "${SVC_BIN}" task create Piped | head -1`],
+    { env: { ...process.env, SVC_HOME: root }, encoding: 'utf8' },
+  );
   assert.is(out.status, 0, out.stderr);
   assert.match(out.stdout, /^TASK-\d{4}-\d{2}-\d{2}-001\n$/);
   assert.is(out.stderr, '');
@@ -59,7 +70,11 @@ pipes('`svc tool <name> -` reads the params from stdin', () => {
 
 pipes('a usage error with --json is the JSON error shape on stderr, exit 2', () => {
   const root = tempRoot();
-  for (const argv of [['frobnicate', '--json'], ['task', 'status', 'x', 'ready', '--json'], ['task', 'list', '--bogus', '--json']]) {
+  for (const argv of [
+    ['frobnicate', '--json'],
+    ['task', 'status', 'x', 'ready', '--json'],
+    ['task', 'list', '--bogus', '--json'],
+  ]) {
     const out = bin(root, argv);
     assert.is(out.code, 2, argv.join(' '));
     assert.is(out.stdout, '');

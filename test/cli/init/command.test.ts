@@ -21,19 +21,37 @@ test('--yes registers the plugin, the allow-lists, the skill and the token, and 
   assert.is(statSync(world.config).mode & 0o777, 0o600, 'the config keeps its mode');
   const config = readConfig(world);
   assert.equal(config.plugins.load.paths, [findPackageRoot()]);
-  assert.equal(config.plugins.entries.svc, { enabled: true, config: { dryRun: false, dataDir: world.root }, hooks: { allowConversationAccess: true } });
+  assert.equal(config.plugins.entries.svc, {
+    enabled: true,
+    config: { dryRun: false, dataDir: world.root },
+    hooks: { allowConversationAccess: true },
+  });
   assert.equal(config.gateway.tools.allow, ['sessions_spawn']);
   assert.equal(config.gateway.auth.token, 'tok-123', 'other settings are kept');
   const skill = join(world.state, 'skills', 'svc', 'SKILL.md');
-  assert.is(readFileSync(skill, 'utf8'), readFileSync(join(findPackageRoot(), 'templates', 'skill', 'svc', 'SKILL.md'), 'utf8'));
+  assert.is(
+    readFileSync(skill, 'utf8'),
+    readFileSync(join(findPackageRoot(), 'templates', 'skill', 'svc', 'SKILL.md'), 'utf8'),
+  );
   const envFile = join(world.root, 'data', 'daemon.env');
   assert.is(readFileSync(envFile, 'utf8'), 'SVC_GATEWAY_TOKEN=tok-123\n');
   assert.is(statSync(envFile).mode & 0o777, 0o600);
   const backups = readdirSync(world.state).filter((name) => name.endsWith('.bak'));
   assert.is(backups.length, 1);
-  assert.is(readFileSync(join(world.state, backups[0]!), 'utf8'), COMMENTED_CONFIG, 'the backup is the original, comments included');
-  assert.is(statSync(join(world.state, backups[0]!)).mode & 0o777, 0o600, 'the backup is as private as the config (it holds the token)');
-  assert.match(result.stdout, `does not keep its comments; the original, comments included, is in ${join(world.state, backups[0]!)}`);
+  assert.is(
+    readFileSync(join(world.state, backups[0]!), 'utf8'),
+    COMMENTED_CONFIG,
+    'the backup is the original, comments included',
+  );
+  assert.is(
+    statSync(join(world.state, backups[0]!)).mode & 0o777,
+    0o600,
+    'the backup is as private as the config (it holds the token)',
+  );
+  assert.match(
+    result.stdout,
+    `does not keep its comments; the original, comments included, is in ${join(world.state, backups[0]!)}`,
+  );
   assert.match(result.stdout, /^done {10}plugin$/m);
 });
 
@@ -44,7 +62,8 @@ test('a second run changes nothing, byte for byte, and says every step is alread
   const second = await init(world, '--yes');
   assert.is(second.code, 0, second.stderr);
   assert.equal(snapshot(world), before);
-  for (const step of ['plugin', 'org chart', 'gateway agents', 'allow-list', 'skill', 'standalone adapter']) assert.match(second.stdout, new RegExp(`^already done  ${step}$`, 'm'));
+  for (const step of ['plugin', 'org chart', 'gateway agents', 'allow-list', 'skill', 'standalone adapter'])
+    assert.match(second.stdout, new RegExp(`^already done  ${step}$`, 'm'));
   assert.match(second.stdout, /^skipped {7}memory \(the memory module stays disabled/m);
   assert.match(second.stdout, /Nothing to change\./);
 });
@@ -84,7 +103,12 @@ test('--standalone registers `svc mcp` instead of the plugin and disables the pl
   const result = await init(world, '--yes', '--standalone');
   assert.is(result.code, 0, result.stderr);
   const config = readConfig(world);
-  assert.equal(config.mcp.servers.svc, { command: process.execPath, args: [join(findPackageRoot(), 'bin', 'svc.js'), 'mcp'], env: { SVC_HOME: world.root }, enabled: true });
+  assert.equal(config.mcp.servers.svc, {
+    command: process.execPath,
+    args: [join(findPackageRoot(), 'bin', 'svc.js'), 'mcp'],
+    env: { SVC_HOME: world.root },
+    enabled: true,
+  });
   assert.is(config.plugins.entries.svc.enabled, false, 'the tools are not served twice');
   assert.match(result.stdout, /^skipped {7}plugin \(standalone mode: agents reach the tools over MCP\)$/m);
   const before = snapshot(world);
@@ -110,10 +134,17 @@ test('--dry-run prints the plan and writes nothing', async () => {
 test('--json prints the steps as objects', async () => {
   const world = makeWorld('{}');
   const result = await init(world, '--yes', '--json');
-  const report = JSON.parse(result.stdout) as { config: string; applied: boolean; steps: Array<{ step: string; status: string; changes: string[] }> };
+  const report = JSON.parse(result.stdout) as {
+    config: string;
+    applied: boolean;
+    steps: Array<{ step: string; status: string; changes: string[] }>;
+  };
   assert.is(report.config, world.config);
   assert.is(report.applied, true);
-  assert.equal(report.steps.map((step) => step.step), ['plugin', 'mcp server', 'org chart', 'gateway agents', 'allow-list', 'memory', 'skill', 'standalone adapter']);
+  assert.equal(
+    report.steps.map((step) => step.step),
+    ['plugin', 'mcp server', 'org chart', 'gateway agents', 'allow-list', 'memory', 'skill', 'standalone adapter'],
+  );
   assert.is(report.steps[0]!.status, 'done');
   assert.ok(report.steps[0]!.changes.some((change) => change.startsWith('plugins.load.paths += ')));
 });
@@ -164,7 +195,10 @@ test('without --yes and without a terminal, the built CLI prints the plan and ch
   const before = snapshot(world);
   const { stdout } = await run(process.execPath, [SVC_BIN, 'init'], { env: { ...process.env, ...world.env } });
   assert.equal(snapshot(world), before);
-  assert.match(stdout, /No terminal to ask on: this is the plan, nothing is changed\. Run `svc init --yes` to apply it\./);
+  assert.match(
+    stdout,
+    /No terminal to ask on: this is the plan, nothing is changed\. Run `svc init --yes` to apply it\./,
+  );
   assert.match(stdout, /^planned {7}plugin$/m);
   assert.match(stdout, /^planned {7}standalone adapter$/m);
 });

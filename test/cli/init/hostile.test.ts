@@ -43,14 +43,20 @@ hostile.after.each(() => cleanRoots());
 hostile('a FIFO as the gateway config is refused without waiting for a writer', async () => {
   const world = makeWorld(null);
   execFileSync('mkfifo', [world.config]);
-  assert.match(await refused(world), `${world.config}: a FIFO (named pipe), not a regular file; the gateway config must be a regular file.`);
+  assert.match(
+    await refused(world),
+    `${world.config}: a FIFO (named pipe), not a regular file; the gateway config must be a regular file.`,
+  );
 });
 
 hostile('a symlink to /dev/zero is refused without reading a byte', async () => {
   const world = makeWorld(null);
   symlinkSync('/dev/zero', world.config);
   const memory = process.memoryUsage().rss;
-  assert.match(await refused(world), `${world.config}: a symbolic link to /dev/zero (a character device), not a regular file`);
+  assert.match(
+    await refused(world),
+    `${world.config}: a symbolic link to /dev/zero (a character device), not a regular file`,
+  );
   assert.ok(process.memoryUsage().rss - memory < 64 * 1024 * 1024, 'nothing was read into memory');
 });
 
@@ -71,26 +77,36 @@ hostile('a config over the size limit is refused by its size', async () => {
 hostile('a config nested 5,000 levels deep is refused by the named depth limit, with its line and column', async () => {
   const world = makeWorld(`{ "a": ${'['.repeat(5000)}${']'.repeat(5000)} }\n`);
   const stderr = await refused(world);
-  assert.match(stderr, `${world.config}:1:107: nested deeper than 100 levels (objects and arrays), the most svc reads.`);
+  assert.match(
+    stderr,
+    `${world.config}:1:107: nested deeper than 100 levels (objects and arrays), the most svc reads.`,
+  );
   assert.not.match(stderr, /call stack/);
 });
 
-hostile('a wrong-typed section svc init writes is refused, naming each path and type; --force replaces it', async () => {
-  const world = makeWorld('{ plugins: { entries: "oops" }, gateway: { tools: { allow: "sessions_spawn" } }, agents: { entries: { main: { subagents: 7 } } } }\n');
-  const stderr = await refused(world);
-  assert.match(stderr, 'svc init writes into these sections, which have another type:');
-  assert.match(stderr, '  plugins.entries: expected an object, found a string ("oops")');
-  assert.match(stderr, '  gateway.tools.allow: expected an array, found a string ("sessions_spawn")');
-  assert.match(stderr, '  agents.entries.main.subagents: expected an object, found a number (7)');
-  assert.match(stderr, 'hint: Fix them in the file, or run `svc init --force` to replace them');
-  const forced = await init(world, '--yes', '--force');
-  assert.is(forced.code, 0, forced.stderr);
-  assert.is(readConfig(world).plugins.entries.svc.enabled, true);
-  assert.equal(readConfig(world).gateway.tools.allow, ['sessions_spawn']);
-});
+hostile(
+  'a wrong-typed section svc init writes is refused, naming each path and type; --force replaces it',
+  async () => {
+    const world = makeWorld(
+      '{ plugins: { entries: "oops" }, gateway: { tools: { allow: "sessions_spawn" } }, agents: { entries: { main: { subagents: 7 } } } }\n',
+    );
+    const stderr = await refused(world);
+    assert.match(stderr, 'svc init writes into these sections, which have another type:');
+    assert.match(stderr, '  plugins.entries: expected an object, found a string ("oops")');
+    assert.match(stderr, '  gateway.tools.allow: expected an array, found a string ("sessions_spawn")');
+    assert.match(stderr, '  agents.entries.main.subagents: expected an object, found a number (7)');
+    assert.match(stderr, 'hint: Fix them in the file, or run `svc init --force` to replace them');
+    const forced = await init(world, '--yes', '--force');
+    assert.is(forced.code, 0, forced.stderr);
+    assert.is(readConfig(world).plugins.entries.svc.enabled, true);
+    assert.equal(readConfig(world).gateway.tools.allow, ['sessions_spawn']);
+  },
+);
 
 hostile('an agent id with an escape sequence is refused and shown escaped', async () => {
-  const world = makeWorld(`${JSON.stringify({ agents: { entries: { main: {}, '\u001b[2J\u001b]0;pwned\u0007evil': {} } } })}\n`);
+  const world = makeWorld(
+    `${JSON.stringify({ agents: { entries: { main: {}, '\u001b[2J\u001b]0;pwned\u0007evil': {} } } })}\n`,
+  );
   const stderr = await refused(world);
   assert.match(stderr, 'agent ids with control characters (shown escaped): "\\x1b[2J\\x1b]0;pwned\\x07evil"');
 });
@@ -99,7 +115,10 @@ hostile('a FIFO as the org chart is refused too', async () => {
   const world = makeWorld('{ gateway: { mode: "local" } }\n');
   execFileSync('mkdir', ['-p', join(world.root, 'org')]);
   execFileSync('mkfifo', [join(world.root, 'org', 'org-chart.yaml')]);
-  assert.match(await refused(world), 'org-chart.yaml: a FIFO (named pipe), not a regular file; the org chart must be a regular file.');
+  assert.match(
+    await refused(world),
+    'org-chart.yaml: a FIFO (named pipe), not a regular file; the org chart must be a regular file.',
+  );
   rmSync(join(world.root, 'org', 'org-chart.yaml'));
 });
 

@@ -23,11 +23,19 @@ teams: []
 `;
 
 test('gateway agents missing from the org chart are added to it; a missing chart is created', async () => {
-  const world = makeWorld('{ agents: { entries: { main: { name: "Main" }, research: { identity: { name: "Researcher" } } }, ownership: "explicit" } }');
+  const world = makeWorld(
+    '{ agents: { entries: { main: { name: "Main" }, research: { identity: { name: "Researcher" } } }, ownership: "explicit" } }',
+  );
   const result = await init(world, '--yes');
   assert.is(result.code, 0, result.stderr);
   const org = await loadOrg(world.root);
-  assert.equal(org!.agents.map((agent) => [agent.id, agent.name]), [['main', 'Main'], ['research', 'Researcher']]);
+  assert.equal(
+    org!.agents.map((agent) => [agent.id, agent.name]),
+    [
+      ['main', 'Main'],
+      ['research', 'Researcher'],
+    ],
+  );
   assert.is(org!.aof.daemon.gatewayUrl, 'http://127.0.0.1:18789');
   assert.match(result.stdout, /org-chart\.yaml \(new\): agents \+= main, research/);
   assert.not.match(result.stdout, /Backup of the previous org chart/);
@@ -36,7 +44,10 @@ test('gateway agents missing from the org chart are added to it; a missing chart
 test('org chart agents the gateway lacks are listed, then added with --yes; local command agents are not', async () => {
   const world = makeWorld('{ gateway: { port: 19000 }, agents: { entries: { main: {} } } }', ORG);
   const plan = await init(world, '--dry-run');
-  assert.match(plan.stdout, /^planned {7}gateway agents\n {16}agents\.entries \+= dev \(in the org chart, not in the gateway\)$/m);
+  assert.match(
+    plan.stdout,
+    /^planned {7}gateway agents\n {16}agents\.entries \+= dev \(in the org chart, not in the gateway\)$/m,
+  );
   const result = await init(world, '--yes');
   assert.is(result.code, 0, result.stderr);
   const config = readConfig(world);
@@ -44,21 +55,34 @@ test('org chart agents the gateway lacks are listed, then added with --yes; loca
   assert.equal(config.agents.entries.dev, { name: 'Developer' });
   assert.is(config.agents.ownership, 'explicit', 'a roster of several agents needs an owner');
   assert.is(config.agents.defaults.systemAgent.agentId, 'main');
-  assert.equal(config.agents.entries.main.subagents.allowAgents, ['dev', 'main'], 'main may spawn every org chart agent of the gateway');
+  assert.equal(
+    config.agents.entries.main.subagents.allowAgents,
+    ['dev', 'main'],
+    'main may spawn every org chart agent of the gateway',
+  );
   assert.match(result.stdout, /note: agents\.ownership set to "explicit"/);
   const org = await loadOrg(world.root);
-  assert.equal(org!.agents.map((agent) => agent.id), ['dev', 'runner', 'main']);
+  assert.equal(
+    org!.agents.map((agent) => agent.id),
+    ['dev', 'runner', 'main'],
+  );
   assert.equal(org!.agents[1]!.command, ['node', 'agent.js'], 'the rest of the chart is kept');
   assert.is(org!.aof.daemon.gatewayUrl, 'http://127.0.0.1:19000');
   const backup = readdirSync(join(world.root, 'org')).find((name) => name.endsWith('.bak'));
   assert.is(readFileSync(join(world.root, 'org', backup!), 'utf8'), ORG);
-  assert.match(result.stdout, `Backup of the previous org chart (the rewrite does not keep its comments): ${join(world.root, 'org', backup!)}`);
+  assert.match(
+    result.stdout,
+    `Backup of the previous org chart (the rewrite does not keep its comments): ${join(world.root, 'org', backup!)}`,
+  );
 });
 
 test('a roster of several agents with no owner gets agents.ownership "explicit", which the gateway requires', async () => {
   const world = makeWorld('{ agents: { entries: { main: {}, dev: {} } } }', ORG);
   const result = await init(world, '--yes');
-  assert.match(result.stdout, /^done {10}gateway agents\n {16}agents\.ownership = "explicit" \(several agents, no owner named\)$/m);
+  assert.match(
+    result.stdout,
+    /^done {10}gateway agents\n {16}agents\.ownership = "explicit" \(several agents, no owner named\)$/m,
+  );
   const config = readConfig(world);
   assert.is(config.agents.ownership, 'explicit');
   assert.is(config.agents.defaults.systemAgent.agentId, 'main');
@@ -69,33 +93,51 @@ test('a legacy agents.list roster grows in its own form', async () => {
   const world = makeWorld('{ agents: { list: [{ id: "main", default: true }] } }', ORG);
   assert.is((await init(world, '--yes')).code, 0);
   const config = readConfig(world);
-  assert.equal(config.agents.list.map((agent: { id: string }) => agent.id), ['main', 'dev']);
+  assert.equal(
+    config.agents.list.map((agent: { id: string }) => agent.id),
+    ['main', 'dev'],
+  );
   assert.is(config.agents.ownership, undefined, 'the default marker already names the owner');
   assert.equal(config.agents.list[0].subagents.allowAgents, ['dev', 'main']);
 });
 
 test('allowAgents ["*"] is already enough; a gateway agent id svc cannot use is named and not added', async () => {
-  const world = makeWorld('{ agents: { ownership: "explicit", entries: { main: { subagents: { allowAgents: ["*"] } }, "a b": {} } } }', ORG);
+  const world = makeWorld(
+    '{ agents: { ownership: "explicit", entries: { main: { subagents: { allowAgents: ["*"] } }, "a b": {} } } }',
+    ORG,
+  );
   const result = await init(world, '--yes');
   assert.is(result.code, 0, result.stderr);
   assert.equal(readConfig(world).agents.entries.main.subagents.allowAgents, ['*']);
   assert.match(result.stdout, /note: not added \(ids svc cannot use\): a b/);
-  assert.equal((await loadOrg(world.root))!.agents.map((agent) => agent.id), ['dev', 'runner', 'main']);
+  assert.equal(
+    (await loadOrg(world.root))!.agents.map((agent) => agent.id),
+    ['dev', 'runner', 'main'],
+  );
 });
 
 test('an invalid org chart skips the org steps with why, and the rest is still done', async () => {
   const world = makeWorld('{}', 'schemaVersion: 2\nagents: []\n');
   const result = await init(world, '--yes');
   assert.is(result.code, 0, result.stderr);
-  assert.match(result.stdout, /^skipped {7}org chart \(the org chart is invalid \(.*schemaVersion.*\); fix it \(`svc org validate`\) and run svc init again\)$/m);
+  assert.match(
+    result.stdout,
+    /^skipped {7}org chart \(the org chart is invalid \(.*schemaVersion.*\); fix it \(`svc org validate`\) and run svc init again\)$/m,
+  );
   assert.match(result.stdout, /^done {10}plugin$/m);
   assert.is(readFileSync(join(world.root, 'org', 'org-chart.yaml'), 'utf8'), 'schemaVersion: 2\nagents: []\n');
 });
 
 test('a token given as ${VAR} is not copied; the step says what to do', async () => {
-  const world = makeWorld('{ gateway: { auth: { token: "${GATEWAY_TOKEN}" } } }', 'schemaVersion: 1\naof:\n  daemon:\n    gatewayUrl: http://127.0.0.1:1\n');
+  const world = makeWorld(
+    '{ gateway: { auth: { token: "${GATEWAY_TOKEN}" } } }',
+    'schemaVersion: 1\naof:\n  daemon:\n    gatewayUrl: http://127.0.0.1:1\n',
+  );
   const result = await init(world, '--yes');
-  assert.match(result.stdout, /^skipped {7}standalone adapter \(gateway\.auth\.token is not a plain string here: put the token in data\/daemon\.env/m);
+  assert.match(
+    result.stdout,
+    /^skipped {7}standalone adapter \(gateway\.auth\.token is not a plain string here: put the token in data\/daemon\.env/m,
+  );
   assert.not.ok(existsSync(join(world.root, 'data', 'daemon.env')));
 });
 
@@ -117,7 +159,11 @@ test('on a terminal it asks before each step and applies only what was accepted'
   const config = readConfig(world);
   assert.is(config.plugins.entries.svc.enabled, true);
   assert.equal(config.plugins.entries.svc.config.modules, { memory: { enabled: true } });
-  assert.equal(config.plugins.entries.svc.config.memory.embedding, { provider: 'openai', model: 'text-embedding-3-small', apiKey: '${OPENAI_API_KEY}' });
+  assert.equal(config.plugins.entries.svc.config.memory.embedding, {
+    provider: 'openai',
+    model: 'text-embedding-3-small',
+    apiKey: '${OPENAI_API_KEY}',
+  });
   assert.is(config.gateway, undefined, 'the declined allow-list step changed nothing');
   assert.match(output, /skipped {7}org chart \(declined\)/);
   assert.not.ok(existsSync(join(world.state, 'skills')));
@@ -150,8 +196,14 @@ test('a config changed by someone else while the wizard waits is not overwritten
 // --- internal ---
 
 /** Runs the built `svc init` on a pseudo-terminal (`script`), answering each prompt when it appears. */
-async function onTerminal(world: InitWorld, answers: Array<string | (() => string)>): Promise<{ code: number | null; output: string }> {
-  const child = spawn('script', ['-qec', `${process.execPath} ${SVC_BIN} init`, '/dev/null'], { env: { ...process.env, ...world.env }, stdio: ['pipe', 'pipe', 'pipe'] });
+async function onTerminal(
+  world: InitWorld,
+  answers: Array<string | (() => string)>,
+): Promise<{ code: number | null; output: string }> {
+  const child = spawn('script', ['-qec', `${process.execPath} ${SVC_BIN} init`, '/dev/null'], {
+    env: { ...process.env, ...world.env },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
   let output = '';
   let answered = 0;
   child.stdout.on('data', (chunk: Buffer) => {

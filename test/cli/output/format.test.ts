@@ -16,14 +16,23 @@ const ESC = '\u001b[';
 async function onTerminal(root: string, options: { color: boolean; columns?: number }, ...argv: string[]) {
   let stdout = '';
   let stderr = '';
-  const code = await main(argv, { stdout: (t) => void (stdout += t), stderr: (t) => void (stderr += t), env: { SVC_HOME: root }, color: options.color, ...(options.columns ? { columns: options.columns } : {}) });
+  const code = await main(argv, {
+    stdout: (t) => void (stdout += t),
+    stderr: (t) => void (stderr += t),
+    env: { SVC_HOME: root },
+    color: options.color,
+    ...(options.columns ? { columns: options.columns } : {}),
+  });
   return { code, stdout, stderr };
 }
 
 /** Runs the built CLI on a pseudo-terminal (`script`), with `env` added. */
 function onPty(root: string, env: Record<string, string>, ...argv: string[]): string {
   const command = [process.execPath, SVC_BIN, ...argv].map((arg) => `'${arg}'`).join(' ');
-  const out = spawnSync('script', ['-qec', command, '/dev/null'], { env: { ...process.env, SVC_HOME: root, TERM: 'xterm-256color', ...env }, encoding: 'utf8' });
+  const out = spawnSync('script', ['-qec', command, '/dev/null'], {
+    env: { ...process.env, SVC_HOME: root, TERM: 'xterm-256color', ...env },
+    encoding: 'utf8',
+  });
   assert.is(out.status, 0, out.stderr);
   return out.stdout;
 }
@@ -35,14 +44,38 @@ function visible(text: string): string {
 /** A task file written by hand, for dates the clock of the test does not give. */
 function writeTask(root: string, id: string, status: string, title: string): void {
   const stamp = '2026-11-21T10:00:00.000Z';
-  const task = { schemaVersion: 1 as const, id, project: 'default', title, status: status as 'ready', priority: 'normal' as const, routing: {}, createdAt: stamp, updatedAt: stamp, lastTransitionAt: stamp, createdBy: 'test', dependsOn: [], metadata: {} };
+  const task = {
+    schemaVersion: 1 as const,
+    id,
+    project: 'default',
+    title,
+    status: status as 'ready',
+    priority: 'normal' as const,
+    routing: {},
+    createdAt: stamp,
+    updatedAt: stamp,
+    lastTransitionAt: stamp,
+    createdBy: 'test',
+    dependsOn: [],
+    metadata: {},
+  };
   writeFileSync(join(root, 'tasks', status, `${id}.md`), renderTask(task, ''));
 }
 
 async function sixColumns(root: string): Promise<string[]> {
   const ids: string[] = [];
-  for (const title of ['Write the release notes for the spring version', 'Fix the flaky login test on slow machines', 'Block me', 'Claim me', 'Close me']) {
-    ids.push((await svc(root, 'task', 'create', title, '--priority', 'high', '--agent', 'developer-with-a-long-name')).stdout.split('\n')[0]!);
+  for (const title of [
+    'Write the release notes for the spring version',
+    'Fix the flaky login test on slow machines',
+    'Block me',
+    'Claim me',
+    'Close me',
+  ]) {
+    ids.push(
+      (
+        await svc(root, 'task', 'create', title, '--priority', 'high', '--agent', 'developer-with-a-long-name')
+      ).stdout.split('\n')[0]!,
+    );
   }
   ids.push(`${ids[0]!.slice(0, -3)}099`);
   writeTask(root, ids[5]!, 'deadletter', 'Failed three times');
@@ -52,7 +85,6 @@ async function sixColumns(root: string): Promise<string[]> {
   await svc(root, 'task', 'close', ids[4]!);
   return ids;
 }
-
 
 const colour = suite('cli.output colour');
 colour.after.each(cleanRoots);
@@ -65,7 +97,10 @@ colour('no escape codes when the output is not a terminal (in-process and piped)
     assert.is(out.code, 0, out.stderr);
     assert.not.ok(out.stdout.includes(ESC), argv.join(' '));
   }
-  const piped = spawnSync(process.execPath, [SVC_BIN, 'board'], { env: { ...process.env, SVC_HOME: root, FORCE_COLOR: '' }, encoding: 'utf8' });
+  const piped = spawnSync(process.execPath, [SVC_BIN, 'board'], {
+    env: { ...process.env, SVC_HOME: root, FORCE_COLOR: '' },
+    encoding: 'utf8',
+  });
   assert.is(piped.status, 0, piped.stderr);
   assert.not.ok(piped.stdout.includes(ESC));
 });
@@ -99,7 +134,11 @@ width('at 80 columns every line fits and every id shows whole (-007 when all sha
   const out = await onTerminal(root, { color: true, columns: 80 }, 'board');
   const lines = visible(out.stdout).split('\n');
   for (const line of lines) assert.ok(line.length <= 80, `${line.length} columns: ${line}`);
-  for (const id of ids) assert.ok(lines.some((line) => line.includes(`-${id.slice(-3)}`)), `${id} shows whole`);
+  for (const id of ids)
+    assert.ok(
+      lines.some((line) => line.includes(`-${id.slice(-3)}`)),
+      `${id} shows whole`,
+    );
   assert.match(out.stdout, /Blocked \(1\)/);
   assert.match(out.stdout, /Deadletter \(1\)/);
   assert.match(visible(out.stdout), new RegExp(`-001 is ${ids[0]}`));
@@ -114,7 +153,10 @@ width('tasks of several dates keep their dates; COLUMNS sets the width when pipe
   const out = await onTerminal(root, { color: false, columns: 80 }, 'board');
   for (const line of out.stdout.split('\n')) assert.ok(line.length <= 80, line);
   assert.ok(out.stdout.includes('2026-11-21-001'));
-  const piped = spawnSync(process.execPath, [SVC_BIN, 'board'], { env: { ...process.env, SVC_HOME: root, COLUMNS: '60' }, encoding: 'utf8' });
+  const piped = spawnSync(process.execPath, [SVC_BIN, 'board'], {
+    env: { ...process.env, SVC_HOME: root, COLUMNS: '60' },
+    encoding: 'utf8',
+  });
   for (const line of piped.stdout.split('\n')) assert.ok(line.length <= 60, line);
   assert.ok(piped.stdout.includes('2026-11-21-001'));
 });
@@ -122,7 +164,7 @@ width('tasks of several dates keep their dates; COLUMNS sets the width when pipe
 const help = suite('cli.output help and did you mean');
 help.after.each(cleanRoots);
 
-help('each subcommand\'s --help says what it does and lists the values it accepts', async () => {
+help("each subcommand's --help says what it does and lists the values it accepts", async () => {
   const root = tempRoot();
   const status = await svc(root, 'task', 'status', '--help');
   assert.is(status.code, 0);
@@ -161,19 +203,25 @@ help('suggest picks the closest name within one edit per three letters, or a uni
   assert.is(suggest('', ['ready']), undefined);
 });
 
-width('a long agent id is cut with an ellipsis in the AGENT column, so the rows keep their width; --json has it whole', async () => {
-  const root = tempRoot();
-  const long = `agent-${'x'.repeat(5000)}`;
-  assert.is((await svc(root, 'task', 'create', 'Routed far', '--agent', long)).code, 0);
-  assert.is((await svc(root, 'task', 'create', 'Routed near', '--agent', 'dev')).code, 0);
-  const out = await svc(root, 'task', 'list');
-  const lines = out.stdout.trimEnd().split('\n');
-  assert.ok(lines.every((line) => line.length < 120), lines.map((line) => line.length).join(', '));
-  assert.match(lines[1]!, new RegExp(`  agent-x{17}…  Routed far$`));
-  assert.match(lines[2]!, /  dev {21}  Routed near$/);
-  const json = JSON.parse((await svc(root, 'task', 'list', '--json')).stdout) as { agent: string }[];
-  assert.is(json[0]!.agent, long);
-});
+width(
+  'a long agent id is cut with an ellipsis in the AGENT column, so the rows keep their width; --json has it whole',
+  async () => {
+    const root = tempRoot();
+    const long = `agent-${'x'.repeat(5000)}`;
+    assert.is((await svc(root, 'task', 'create', 'Routed far', '--agent', long)).code, 0);
+    assert.is((await svc(root, 'task', 'create', 'Routed near', '--agent', 'dev')).code, 0);
+    const out = await svc(root, 'task', 'list');
+    const lines = out.stdout.trimEnd().split('\n');
+    assert.ok(
+      lines.every((line) => line.length < 120),
+      lines.map((line) => line.length).join(', '),
+    );
+    assert.match(lines[1]!, new RegExp(`  agent-x{17}…  Routed far$`));
+    assert.match(lines[2]!, /  dev {21}  Routed near$/);
+    const json = JSON.parse((await svc(root, 'task', 'list', '--json')).stdout) as { agent: string }[];
+    assert.is(json[0]!.agent, long);
+  },
+);
 
 colour.run();
 width.run();

@@ -53,7 +53,16 @@ bulk('one failure is reported, the others are done, and the exit code is 1', asy
   assert.match(out.stderr, /svc: 2 of 3 failed; the others were done\./);
   const json = await svc(root, 'task', 'unblock', a!, '--json', b!);
   const outcomes = JSON.parse(json.stdout) as { id: string; ok: boolean; error?: { code: string } }[];
-  assert.equal([json.code, outcomes.map((o) => [o.id, o.ok, o.error?.code])], [1, [[a, false, 'invalid_transition'], [b, false, 'invalid_transition']]]);
+  assert.equal(
+    [json.code, outcomes.map((o) => [o.id, o.ok, o.error?.code])],
+    [
+      1,
+      [
+        [a, false, 'invalid_transition'],
+        [b, false, 'invalid_transition'],
+      ],
+    ],
+  );
   const none = await svc(root, 'task', 'unblock', a!, b!);
   assert.equal([none.code, none.stdout], [1, '']);
   assert.match(none.stderr, /svc: 2 of 2 failed; none was done\.\n$/);
@@ -92,7 +101,12 @@ bulk('resurrect takes several ids; with one id a failure reads as before', async
 bulk('a promote of 300 ids through the daemon prints each id as it is done, in order, and completes', async () => {
   const root = tempRoot();
   const ids = await writeTaskFiles(root, 300);
-  const daemon = await startTestDaemon(root, { schedule: false, watch: false, rescanIntervalMs: 600_000, tools: [...TOOLS, ...OPERATOR_TOOLS] });
+  const daemon = await startTestDaemon(root, {
+    schedule: false,
+    watch: false,
+    rescanIntervalMs: 600_000,
+    tools: [...TOOLS, ...OPERATOR_TOOLS],
+  });
   const ready = () => ids.filter((id) => daemon.index.get(id)?.status === 'ready').length;
   const writes: { text: string; readyThen: number }[] = [];
   let stderr = '';
@@ -104,39 +118,64 @@ bulk('a promote of 300 ids through the daemon prints each id as it is done, in o
   assert.is(code, 0, stderr);
   assert.is(stderr, '', 'piped: no count on stderr');
   assert.is(writes.map((write) => write.text).join(''), ids.map((id) => `${id} backlog -> ready\n`).join(''));
-  assert.ok(writes[0]!.readyThen < ids.length, `the first id is printed while others are still moving (${writes[0]!.readyThen} ready)`);
+  assert.ok(
+    writes[0]!.readyThen < ids.length,
+    `the first id is printed while others are still moving (${writes[0]!.readyThen} ready)`,
+  );
   assert.ok(writes.length > 1, 'printed as it goes, not at the end');
   assert.is(ready(), ids.length);
 });
 
-bulk('an interrupted bulk promote (SIGINT) finishes the calls under way, has printed each done, and lists the ids not tried', async () => {
-  const root = tempRoot();
-  const ids = await writeTaskFiles(root, 1000);
-  await startTestDaemon(root, { schedule: false, watch: false, rescanIntervalMs: 600_000, tools: [...TOOLS, ...OPERATOR_TOOLS] });
-  const bin = fileURLToPath(new URL('../../../bin/svc.js', import.meta.url));
-  const child = spawn(process.execPath, [bin, 'task', 'promote', ...ids], { env: { ...process.env, SVC_HOME: root }, stdio: ['ignore', 'pipe', 'pipe'] });
-  let [stdout, stderr] = ['', ''];
-  child.stdout!.on('data', (chunk: Buffer) => {
-    if (!stdout.includes('\n') && (stdout += chunk.toString()).includes('\n')) child.kill('SIGINT');
-    else stdout += chunk.toString();
-  });
-  child.stderr!.on('data', (chunk: Buffer) => void (stderr += chunk.toString()));
-  const code = await new Promise((resolve) => child.on('close', resolve));
-  assert.is(code, 130, stderr);
-  const done = stdout.trim().split('\n').map((line) => line.split(' ')[0]!);
-  assert.equal(done, ids.slice(0, done.length), 'printed in order');
-  const rest = /svc: interrupted: \d+ not tried \(each one done is printed above\): (.*)\n/.exec(stderr)?.[1]?.split(' ') ?? [];
-  assert.ok(rest.length > 0, stderr);
-  assert.equal([...done, ...rest], ids);
-  assert.match(stderr, /hint: run the command again with these ids to go on\./);
-  for (const id of [done.at(-1)!, rest[0]!]) assert.ok(existsSync(`${root}/tasks/${id === rest[0] ? 'backlog' : 'ready'}/${id}.md`), id);
-});
+bulk(
+  'an interrupted bulk promote (SIGINT) finishes the calls under way, has printed each done, and lists the ids not tried',
+  async () => {
+    const root = tempRoot();
+    const ids = await writeTaskFiles(root, 1000);
+    await startTestDaemon(root, {
+      schedule: false,
+      watch: false,
+      rescanIntervalMs: 600_000,
+      tools: [...TOOLS, ...OPERATOR_TOOLS],
+    });
+    const bin = fileURLToPath(new URL('../../../bin/svc.js', import.meta.url));
+    const child = spawn(process.execPath, [bin, 'task', 'promote', ...ids], {
+      env: { ...process.env, SVC_HOME: root },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let [stdout, stderr] = ['', ''];
+    child.stdout!.on('data', (chunk: Buffer) => {
+      if (!stdout.includes('\n') && (stdout += chunk.toString()).includes('\n')) child.kill('SIGINT');
+      else stdout += chunk.toString();
+    });
+    child.stderr!.on('data', (chunk: Buffer) => void (stderr += chunk.toString()));
+    const code = await new Promise((resolve) => child.on('close', resolve));
+    assert.is(code, 130, stderr);
+    const done = stdout
+      .trim()
+      .split('\n')
+      .map((line) => line.split(' ')[0]!);
+    assert.equal(done, ids.slice(0, done.length), 'printed in order');
+    const rest =
+      /svc: interrupted: \d+ not tried \(each one done is printed above\): (.*)\n/.exec(stderr)?.[1]?.split(' ') ?? [];
+    assert.ok(rest.length > 0, stderr);
+    assert.equal([...done, ...rest], ids);
+    assert.match(stderr, /hint: run the command again with these ids to go on\./);
+    for (const id of [done.at(-1)!, rest[0]!])
+      assert.ok(existsSync(`${root}/tasks/${id === rest[0] ? 'backlog' : 'ready'}/${id}.md`), id);
+  },
+);
 
 bulk('the count of a bulk command goes to stderr when it is a terminal, and not with --json', async () => {
   const root = tempRoot();
   const ids = await writeTaskFiles(root, 3);
   let stderr = '';
-  const run = (...argv: string[]) => main(argv, { stdout: () => undefined, stderr: (text) => void (stderr += text), env: { SVC_HOME: root }, stderrTty: true });
+  const run = (...argv: string[]) =>
+    main(argv, {
+      stdout: () => undefined,
+      stderr: (text) => void (stderr += text),
+      env: { SVC_HOME: root },
+      stderrTty: true,
+    });
   assert.is(await run('task', 'promote', ...ids), 0);
   assert.match(stderr, /\r\x1b\[2KDone: 3 \/ 3/);
   stderr = '';

@@ -12,7 +12,22 @@ create.after.each(cleanRoots);
 
 create('prints the new id on its first line and writes the file in backlog', async () => {
   const root = tempRoot();
-  const out = await svc(root, 'task', 'create', 'Fix', 'the', 'bug', '--agent', 'dev', '--priority', 'high', '--tags', 'ts,db', '--body', 'Details here');
+  const out = await svc(
+    root,
+    'task',
+    'create',
+    'Fix',
+    'the',
+    'bug',
+    '--agent',
+    'dev',
+    '--priority',
+    'high',
+    '--tags',
+    'ts,db',
+    '--body',
+    'Details here',
+  );
   assert.is(out.code, 0, out.stderr);
   const id = firstLine(out.stdout);
   assert.match(id, /^TASK-\d{4}-\d{2}-\d{2}-001$/);
@@ -54,7 +69,10 @@ create('a bare svc prints the help (exit 0); a title after -- may start with a d
   assert.match(bare.stdout, /Usage: svc <command>/);
   const dashed = await svc(root, 'task', 'create', '--priority', 'high', '--', '-x', '--not-an-option');
   assert.is(dashed.code, 0, dashed.stderr);
-  assert.match(readFileSync(`${root}/tasks/backlog/${firstLine(dashed.stdout)}.md`, 'utf8'), /title: -x --not-an-option\n(.*\n)*priority: high/);
+  assert.match(
+    readFileSync(`${root}/tasks/backlog/${firstLine(dashed.stdout)}.md`, 'utf8'),
+    /title: -x --not-an-option\n(.*\n)*priority: high/,
+  );
 });
 
 const moves = suite('cli.task moves');
@@ -71,13 +89,19 @@ moves('promote, status, list and show follow the task through its states', async
   assert.match(bad.stderr, /cannot move from ready to done \(only by close\)/);
   assert.is((await svc(root, 'task', 'status', id, 'blocked', '--reason', 'wait')).code, 0);
   const listed = JSON.parse((await svc(root, 'task', 'list', '--status', 'blocked', '--json')).stdout);
-  assert.equal(listed.map((t: { id: string; status: string }) => [t.id, t.status]), [[id, 'blocked']]);
+  assert.equal(
+    listed.map((t: { id: string; status: string }) => [t.id, t.status]),
+    [[id, 'blocked']],
+  );
   const shown = await svc(root, 'task', 'show', id.slice(5, 17));
   assert.match(shown.stdout, new RegExp(`id: ${id}\\ntitle: Walk\\nstatus: blocked`));
   const json = JSON.parse((await svc(root, 'task', 'show', id, '--json')).stdout);
   assert.is(json.status, 'blocked');
   const moved = (await readEvents(root)).filter((e) => e.type === 'task.transitioned').map((e) => e.payload);
-  assert.equal(moved, [{ from: 'backlog', to: 'ready' }, { from: 'ready', to: 'blocked', reason: 'wait' }]);
+  assert.equal(moved, [
+    { from: 'backlog', to: 'ready' },
+    { from: 'ready', to: 'blocked', reason: 'wait' },
+  ]);
 });
 
 moves('an ambiguous prefix lists the matches; an unknown status is refused', async () => {
@@ -111,8 +135,14 @@ moves('unblock makes a blocked task ready, wherever it was blocked from; --to ba
   await svc(root, 'task', 'status', parked, 'blocked', '--reason', 'again');
   const tool = await svc(root, 'tool', 'svc_task_unblock', JSON.stringify({ taskId: parked }));
   assert.is((JSON.parse(tool.stdout) as { status: string }).status, 'ready');
-  const unblocked = (await readEvents(root)).filter((e) => e.type === 'task.transitioned' && (e.payload as { from: string }).from === 'blocked').map((e) => [e.taskId, (e.payload as { to: string }).to]);
-  assert.equal(unblocked, [[fromBacklog, 'ready'], [parked, 'backlog'], [parked, 'ready']]);
+  const unblocked = (await readEvents(root))
+    .filter((e) => e.type === 'task.transitioned' && (e.payload as { from: string }).from === 'blocked')
+    .map((e) => [e.taskId, (e.payload as { to: string }).to]);
+  assert.equal(unblocked, [
+    [fromBacklog, 'ready'],
+    [parked, 'backlog'],
+    [parked, 'ready'],
+  ]);
 });
 
 moves('unblock --to takes ready or backlog; another value is refused and changes nothing', async () => {
@@ -130,7 +160,9 @@ moves('resurrect moves deadletter to ready, resets the counters and logs task.re
   const root = tempRoot();
   const id = firstLine((await svc(root, 'task', 'create', 'Dead')).stdout);
   const file = `${root}/tasks/backlog/${id}.md`;
-  const text = readFileSync(file, 'utf8').replace('status: backlog', 'status: deadletter').replace('metadata: {}', 'metadata:\n  dispatchFailures: 3\n  lastFailureReason: agent_unavailable');
+  const text = readFileSync(file, 'utf8')
+    .replace('status: backlog', 'status: deadletter')
+    .replace('metadata: {}', 'metadata:\n  dispatchFailures: 3\n  lastFailureReason: agent_unavailable');
   writeFileSync(`${root}/tasks/deadletter/${id}.md`, text);
   (await import('node:fs')).unlinkSync(file);
   const out = await svc(root, 'task', 'resurrect', id);
@@ -158,24 +190,41 @@ board('shows the four columns with counts, and Blocked only when not empty', asy
   out = (await svc(root, 'board')).stdout;
   assert.match(out, /\n\nBlocked \(1\)/);
   const json = JSON.parse((await svc(root, 'board', '--json')).stdout);
-  assert.equal(json.columns.map((c: { title: string; count: number }) => `${c.title}:${c.count}`), ['Backlog:0', 'Ready:1', 'In-Progress:0', 'Done:0', 'Blocked:1']);
+  assert.equal(
+    json.columns.map((c: { title: string; count: number }) => `${c.title}:${c.count}`),
+    ['Backlog:0', 'Ready:1', 'In-Progress:0', 'Done:0', 'Blocked:1'],
+  );
 });
 
-create('control and bidirectional characters of a title are shown escaped by list, show, board and events', async () => {
-  const root = tempRoot();
-  const title = 'Pay \x1b[31mnow\x1b[0m \u202Egnp.exe';
-  const id = firstLine((await svc(root, 'task', 'create', title, '--body', 'Line one\n\x1b]0;pwned\x07 line two')).stdout);
-  const outputs = [await svc(root, 'task', 'list'), await svc(root, 'task', 'show', id), await svc(root, 'board'), await svc(root, 'events')];
-  for (const out of outputs) {
-    assert.is(out.code, 0, out.stderr);
-    assert.not.match(out.stdout, /[\x1b\x07\u202e]/, out.stdout);
-  }
-  assert.match(outputs[0]!.stdout, 'Pay \\x1b[31mnow\\x1b[0m \\u202egnp.exe');
-  assert.match(outputs[1]!.stdout, 'Line one\n\\x1b]0;pwned\\x07 line two');
-  assert.match(outputs[2]!.stdout, 'Pay \\x1b['); // the board cuts titles to its column width
-  assert.match(outputs[3]!.stdout, '\\u001b[31mnow\\u001b[0m \\u202egnp.exe'); // a payload value is JSON; the bidi override is escaped too
-  assert.is((await svc(root, 'task', 'show', id, '--json')).stdout.includes('\\u001b[31m'), true, '--json keeps the title as written (JSON escapes it)');
-});
+create(
+  'control and bidirectional characters of a title are shown escaped by list, show, board and events',
+  async () => {
+    const root = tempRoot();
+    const title = 'Pay \x1b[31mnow\x1b[0m \u202Egnp.exe';
+    const id = firstLine(
+      (await svc(root, 'task', 'create', title, '--body', 'Line one\n\x1b]0;pwned\x07 line two')).stdout,
+    );
+    const outputs = [
+      await svc(root, 'task', 'list'),
+      await svc(root, 'task', 'show', id),
+      await svc(root, 'board'),
+      await svc(root, 'events'),
+    ];
+    for (const out of outputs) {
+      assert.is(out.code, 0, out.stderr);
+      assert.not.match(out.stdout, /[\x1b\x07\u202e]/, out.stdout);
+    }
+    assert.match(outputs[0]!.stdout, 'Pay \\x1b[31mnow\\x1b[0m \\u202egnp.exe');
+    assert.match(outputs[1]!.stdout, 'Line one\n\\x1b]0;pwned\\x07 line two');
+    assert.match(outputs[2]!.stdout, 'Pay \\x1b['); // the board cuts titles to its column width
+    assert.match(outputs[3]!.stdout, '\\u001b[31mnow\\u001b[0m \\u202egnp.exe'); // a payload value is JSON; the bidi override is escaped too
+    assert.is(
+      (await svc(root, 'task', 'show', id, '--json')).stdout.includes('\\u001b[31m'),
+      true,
+      '--json keeps the title as written (JSON escapes it)',
+    );
+  },
+);
 
 create.run();
 moves.run();

@@ -18,12 +18,47 @@ async function seed(root: string): Promise<Record<string, string>> {
   const old = createStore({ root, clock: fixedClock('2026-11-01T10:00:00.000Z') });
   const store = createStore({ root });
   const ids: Record<string, string> = {};
-  ids.parent = (await old.create({ title: 'Epic: login', createdBy: 'test', project: 'web', routing: { team: 'core', tags: ['api', 'auth'] } })).task.id;
-  ids.oldChild = (await old.create({ title: 'Old child', body: 'Mentions the Password reset flow.', createdBy: 'test', project: 'web', parentId: ids.parent })).task.id;
-  ids.child = (await store.create({ title: 'New child', createdBy: 'test', project: 'web', priority: 'high', parentId: ids.parent, routing: { team: 'core', tags: ['api'] } })).task.id;
-  ids.ops = (await store.create({ title: 'Rotate keys', body: 'password vault', createdBy: 'test', project: 'ops', priority: 'high', routing: { team: 'infra', tags: ['api', 'auth'] } })).task.id;
+  ids.parent = (
+    await old.create({
+      title: 'Epic: login',
+      createdBy: 'test',
+      project: 'web',
+      routing: { team: 'core', tags: ['api', 'auth'] },
+    })
+  ).task.id;
+  ids.oldChild = (
+    await old.create({
+      title: 'Old child',
+      body: 'Mentions the Password reset flow.',
+      createdBy: 'test',
+      project: 'web',
+      parentId: ids.parent,
+    })
+  ).task.id;
+  ids.child = (
+    await store.create({
+      title: 'New child',
+      createdBy: 'test',
+      project: 'web',
+      priority: 'high',
+      parentId: ids.parent,
+      routing: { team: 'core', tags: ['api'] },
+    })
+  ).task.id;
+  ids.ops = (
+    await store.create({
+      title: 'Rotate keys',
+      body: 'password vault',
+      createdBy: 'test',
+      project: 'ops',
+      priority: 'high',
+      routing: { team: 'infra', tags: ['api', 'auth'] },
+    })
+  ).task.id;
   ids.plain = (await store.create({ title: 'Plain', createdBy: 'test' })).task.id;
-  ids.grandchild = (await store.create({ title: 'Grandchild', createdBy: 'test', project: 'web', parentId: ids.child, status: 'ready' })).task.id;
+  ids.grandchild = (
+    await store.create({ title: 'Grandchild', createdBy: 'test', project: 'web', parentId: ids.child, status: 'ready' })
+  ).task.id;
   return ids;
 }
 
@@ -42,7 +77,11 @@ const CASES: [string, string[], (ids: Record<string, string>) => string[]][] = [
   ['combined with AND', ['--project', 'web', '--since', '1h', '--status', 'backlog'], (i) => [i.child!]],
   ['combined with --text', ['--tag', 'auth', '--text', 'password'], (i) => [i.ops!]],
   ['--parent (a bare sequence with a dash)', ['--parent', '-004'], () => []],
-  ['--status, a comma list', ['--status', 'ready,backlog', '--project', 'web'], (i) => [i.parent!, i.oldChild!, i.child!, i.grandchild!]],
+  [
+    '--status, a comma list',
+    ['--status', 'ready,backlog', '--project', 'web'],
+    (i) => [i.parent!, i.oldChild!, i.child!, i.grandchild!],
+  ],
   ['--status, a comma list of one status', ['--status', 'ready,', '--project', 'web'], (i) => [i.grandchild!]],
 ];
 
@@ -63,10 +102,18 @@ filters('each filter, and filters combined, give the same tasks from the files a
   }
   const allFromFiles = (await svc(root, 'task', 'list', '--json')).stdout;
   await startTestDaemon(root, { schedule: false, tools: [...TOOLS, ...OPERATOR_TOOLS] });
-  for (const [i, [what, argv]] of CASES.entries()) assert.equal(await listIds(root, argv), fromFiles[i], `from the daemon: ${what}`);
-  assert.equal(JSON.parse((await svc(root, 'task', 'list', '--json')).stdout), JSON.parse(allFromFiles), 'the same rows, every field');
+  for (const [i, [what, argv]] of CASES.entries())
+    assert.equal(await listIds(root, argv), fromFiles[i], `from the daemon: ${what}`);
+  assert.equal(
+    JSON.parse((await svc(root, 'task', 'list', '--json')).stdout),
+    JSON.parse(allFromFiles),
+    'the same rows, every field',
+  );
   const served = await call(root, 'GET', '/v1/tasks?text=vault');
-  assert.equal((served.body as { tasks: { id: string }[] }).tasks.map((t) => t.id), [ids.ops]);
+  assert.equal(
+    (served.body as { tasks: { id: string }[] }).tasks.map((t) => t.id),
+    [ids.ops],
+  );
 });
 
 filters('bad filters are refused with what was expected, with and without a daemon', async () => {
@@ -91,20 +138,36 @@ filters('task tree shows the subtasks recursively with their status; task show l
   const ids = await seed(root);
   const tree = await svc(root, 'task', 'tree', '2026-11-01-001');
   assert.is(tree.code, 0, tree.stderr);
-  assert.is(tree.stdout, [
-    `${ids.parent}  backlog  Epic: login`,
-    `├─ ${ids.oldChild}  backlog  Old child`,
-    `└─ ${ids.child}  backlog  New child`,
-    `   └─ ${ids.grandchild}  ready  Grandchild`,
-    '',
-  ].join('\n'));
+  assert.is(
+    tree.stdout,
+    [
+      `${ids.parent}  backlog  Epic: login`,
+      `├─ ${ids.oldChild}  backlog  Old child`,
+      `└─ ${ids.child}  backlog  New child`,
+      `   └─ ${ids.grandchild}  ready  Grandchild`,
+      '',
+    ].join('\n'),
+  );
   await startTestDaemon(root, { schedule: false, tools: [...TOOLS, ...OPERATOR_TOOLS] });
   const json = JSON.parse((await svc(root, 'task', 'tree', ids.child!, '--json')).stdout);
-  assert.equal(json, { id: ids.child, title: 'New child', status: 'backlog', children: [{ id: ids.grandchild, title: 'Grandchild', status: 'ready', children: [] }] });
+  assert.equal(json, {
+    id: ids.child,
+    title: 'New child',
+    status: 'backlog',
+    children: [{ id: ids.grandchild, title: 'Grandchild', status: 'ready', children: [] }],
+  });
   assert.match((await svc(root, 'task', 'tree', '003')).stdout, /Plain\n\(no subtasks\)\n$/);
   const show = await svc(root, 'task', 'show', ids.parent!);
-  assert.match(show.stdout, new RegExp(`\nfile: .+\nchildren:\n  ${ids.oldChild}  backlog  Old child\n  ${ids.child}  backlog  New child\n`));
-  assert.equal(JSON.parse((await svc(root, 'task', 'show', ids.parent!, '--json')).stdout).children.map((c: { id: string }) => c.id), [ids.oldChild, ids.child]);
+  assert.match(
+    show.stdout,
+    new RegExp(`\nfile: .+\nchildren:\n  ${ids.oldChild}  backlog  Old child\n  ${ids.child}  backlog  New child\n`),
+  );
+  assert.equal(
+    JSON.parse((await svc(root, 'task', 'show', ids.parent!, '--json')).stdout).children.map(
+      (c: { id: string }) => c.id,
+    ),
+    [ids.oldChild, ids.child],
+  );
   const missing = await svc(root, 'task', 'tree', '999');
   assert.equal([missing.code, /No task has the sequence number "999"/.test(missing.stderr)], [1, true]);
 });

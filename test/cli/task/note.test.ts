@@ -28,9 +28,18 @@ note('appends a timestamped entry under ## Notes, by a bare sequence id, and nev
   assert.equal([result.taskId, result.status], [id, 'backlog']);
   assert.match(result.note, /^- \d{4}-\d{2}-\d{2}T\d{2}:\d{2}Z dev: got them$/);
   const text = readFileSync(`${root}/tasks/backlog/${id}.md`, 'utf8');
-  assert.match(text, /\nThe brief\.\n\n## Notes\n\n- \d{4}-\d{2}-\d{2}T\d{2}:\d{2}Z operator: asked for keys\n- \S+ dev: got them\n$/);
+  assert.match(
+    text,
+    /\nThe brief\.\n\n## Notes\n\n- \d{4}-\d{2}-\d{2}T\d{2}:\d{2}Z operator: asked for keys\n- \S+ dev: got them\n$/,
+  );
   const events = (await readEvents(root)).filter((e) => e.type === 'task.updated');
-  assert.equal(events.map((e) => [e.actor, e.payload.note]), [['operator', 'asked for keys'], ['dev', 'got them']]);
+  assert.equal(
+    events.map((e) => [e.actor, e.payload.note]),
+    [
+      ['operator', 'asked for keys'],
+      ['dev', 'got them'],
+    ],
+  );
 });
 
 note('a stale session is refused and nothing changes; an operator notes on a task an agent holds', async () => {
@@ -68,7 +77,12 @@ note('bad input is refused with what was expected, changing nothing', async () =
 note('through a running daemon the note is one call, and the daemon index is told', async () => {
   const root = tempRoot();
   const id = firstLine((await svc(root, 'task', 'create', 'Served')).stdout);
-  const daemon = await startTestDaemon(root, { schedule: false, watch: false, rescanIntervalMs: 600_000, tools: [...TOOLS, ...OPERATOR_TOOLS] });
+  const daemon = await startTestDaemon(root, {
+    schedule: false,
+    watch: false,
+    rescanIntervalMs: 600_000,
+    tools: [...TOOLS, ...OPERATOR_TOOLS],
+  });
   const before = daemon.index.get(id)!.updatedAt;
   const out = await svc(root, 'task', 'note', id, 'over', 'the', 'socket');
   assert.is(out.stdout, `${id} noted (backlog)\n`, out.stderr);
@@ -80,14 +94,24 @@ note('notes of several processes racing through a running daemon all land', asyn
   const root = tempRoot();
   const id = firstLine((await svc(root, 'task', 'create', 'Raced', '--body', 'Keep me.')).stdout);
   await startTestDaemon(root, { schedule: false, tools: [...TOOLS, ...OPERATOR_TOOLS] });
-  const script = (w: number) => `for i in 1 2 3 4; do "$NODE" "$BIN" ${w % 2 ? `tool svc_task_note '{"taskId":"${id}","actor":"a${w}","text":"w${w} n'$i'"}'` : `task note ${id} w${w} n$i`} >/dev/null || exit 1; done`;
-  const codes = await Promise.all([0, 1, 2, 3].map((w) => new Promise<number | null>((resolve) => {
-    spawn('sh', ['-c', script(w)], { env: { ...process.env, SVC_HOME: root, NODE: process.execPath, BIN: SVC_BIN }, stdio: 'inherit' }).on('close', resolve);
-  })));
+  const script = (w: number) =>
+    `for i in 1 2 3 4; do "$NODE" "$BIN" ${w % 2 ? `tool svc_task_note '{"taskId":"${id}","actor":"a${w}","text":"w${w} n'$i'"}'` : `task note ${id} w${w} n$i`} >/dev/null || exit 1; done`;
+  const codes = await Promise.all(
+    [0, 1, 2, 3].map(
+      (w) =>
+        new Promise<number | null>((resolve) => {
+          spawn('sh', ['-c', script(w)], {
+            env: { ...process.env, SVC_HOME: root, NODE: process.execPath, BIN: SVC_BIN },
+            stdio: 'inherit',
+          }).on('close', resolve);
+        }),
+    ),
+  );
   assert.equal(codes, [0, 0, 0, 0]);
   const text = readFileSync(`${root}/tasks/backlog/${id}.md`, 'utf8');
   assert.ok(text.includes('\nKeep me.\n\n## Notes\n\n'), text);
-  for (const w of [0, 1, 2, 3]) for (const i of [1, 2, 3, 4]) assert.match(text, new RegExp(`Z ${w % 2 ? `a${w}` : 'operator'}: w${w} n${i}\n`));
+  for (const w of [0, 1, 2, 3])
+    for (const i of [1, 2, 3, 4]) assert.match(text, new RegExp(`Z ${w % 2 ? `a${w}` : 'operator'}: w${w} n${i}\n`));
   assert.is(text.match(/^- \d{4}-/gm)!.length, 16);
 });
 

@@ -6,22 +6,25 @@ import { cleanRoots, tempRoot } from '../../helpers/root.js';
 
 const feed = suite('daemon.createChangeFeed');
 
-feed('a wait past the version answers at once; otherwise on the next bump, the timeout, an abort or close', async () => {
-  const changes = createChangeFeed();
-  assert.is(await changes.wait(-1, 60_000), 0);
-  const waiting = changes.wait(0, 60_000);
-  changes.bump();
-  assert.is(await waiting, 1);
-  assert.is(await changes.wait(1, 5), 1, 'the timeout');
-  const aborted = new AbortController();
-  const held = changes.wait(1, 60_000, aborted.signal);
-  aborted.abort();
-  assert.is(await held, 1);
-  const closing = changes.wait(1, 60_000);
-  changes.close();
-  assert.is(await closing, 1);
-  assert.is(await changes.wait(1, 60_000), 1, 'a closed feed holds nobody');
-});
+feed(
+  'a wait past the version answers at once; otherwise on the next bump, the timeout, an abort or close',
+  async () => {
+    const changes = createChangeFeed();
+    assert.is(await changes.wait(-1, 60_000), 0);
+    const waiting = changes.wait(0, 60_000);
+    changes.bump();
+    assert.is(await waiting, 1);
+    assert.is(await changes.wait(1, 5), 1, 'the timeout');
+    const aborted = new AbortController();
+    const held = changes.wait(1, 60_000, aborted.signal);
+    aborted.abort();
+    assert.is(await held, 1);
+    const closing = changes.wait(1, 60_000);
+    changes.close();
+    assert.is(await closing, 1);
+    assert.is(await changes.wait(1, 60_000), 1, 'a closed feed holds nobody');
+  },
+);
 
 feed('a listener hears the ids of each bump at once (null when unknown), until it leaves or the feed closes', () => {
   const changes = createChangeFeed();

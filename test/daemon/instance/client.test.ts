@@ -22,7 +22,14 @@ test.after.each(async () => {
 test('a missing socket is unavailable: not running for the command line, unreachable for the plugin', async () => {
   const socket = join(tempRoot(), 'data/daemon.sock');
   const cli = await requestDaemon(socket, { method: 'GET', path: '/healthz' }).catch((err: SvcError) => err);
-  assert.equal([cli.code, cli.message, cli.hint], ['unavailable', `The svc daemon is not running (nothing answers on ${socket}).`, 'Start it with `svc daemon start`.']);
+  assert.equal(
+    [cli.code, cli.message, cli.hint],
+    [
+      'unavailable',
+      `The svc daemon is not running (nothing answers on ${socket}).`,
+      'Start it with `svc daemon start`.',
+    ],
+  );
   const plugin = await requestSocket(socket, { method: 'GET', path: '/healthz' }).catch((err: SvcError) => err);
   assert.equal([plugin.code, plugin.message], ['unavailable', `daemon unreachable: nothing answers on ${socket}.`]);
   assert.ok(isUnreachable(plugin));
@@ -33,12 +40,18 @@ test('a daemon that does not answer in time names the wait; an abort reaches the
   const socket = join(tempRoot(), 'test.sock');
   server = createServer(() => undefined);
   await new Promise<void>((resolve) => server!.listen(socket, resolve));
-  const cli = await requestDaemon(socket, { method: 'GET', path: '/status' }, { timeoutMs: 150 }).catch((err: SvcError) => err);
+  const cli = await requestDaemon(socket, { method: 'GET', path: '/status' }, { timeoutMs: 150 }).catch(
+    (err: SvcError) => err,
+  );
   assert.equal(cli.message, `The svc daemon did not answer on ${socket} (no answer within 150 ms).`);
-  const plugin = await requestSocket(socket, { method: 'GET', path: '/status' }, { timeoutMs: 150 }).catch((err: SvcError) => err);
+  const plugin = await requestSocket(socket, { method: 'GET', path: '/status' }, { timeoutMs: 150 }).catch(
+    (err: SvcError) => err,
+  );
   assert.equal(plugin.message, `The svc daemon did not answer on ${socket} in time.`);
   const controller = new AbortController();
-  const pending = invokeOverSocket(socket, { tool: 'svc_status', params: {} }, controller.signal).catch((err: Error) => err);
+  const pending = invokeOverSocket(socket, { tool: 'svc_status', params: {} }, controller.signal).catch(
+    (err: Error) => err,
+  );
   controller.abort();
   assert.equal((await pending).name, 'AbortError');
 });
@@ -51,15 +64,25 @@ test('both invoke a tool through the same call and read its error the same way',
     req.on('end', () => {
       const { tool } = JSON.parse(body) as { tool: string };
       if (tool === 'svc_status') return void res.writeHead(200).end(JSON.stringify({ ok: true, result: { total: 3 } }));
-      res.writeHead(404).end(JSON.stringify({ ok: false, error: { code: 'not_found', message: 'TASK-9 not found', hint: 'List tasks.' } }));
+      res
+        .writeHead(404)
+        .end(
+          JSON.stringify({ ok: false, error: { code: 'not_found', message: 'TASK-9 not found', hint: 'List tasks.' } }),
+        );
     });
   });
   await new Promise<void>((resolve) => server!.listen(socket, resolve));
   assert.equal(await invokeDaemon(socket, 'svc_status'), { total: 3 });
   assert.equal(await invokeOverSocket(socket, { tool: 'svc_status', params: {} }), { total: 3 });
-  for (const call of [invokeDaemon(socket, 'svc_task_update', {}), invokeOverSocket(socket, { tool: 'svc_task_update', params: {} })]) {
+  for (const call of [
+    invokeDaemon(socket, 'svc_task_update', {}),
+    invokeOverSocket(socket, { tool: 'svc_task_update', params: {} }),
+  ]) {
     const err = await call.catch((e: SvcError) => e);
-    assert.equal([err instanceof SvcError, (err as SvcError).code, (err as Error).message], [true, 'not_found', 'TASK-9 not found']);
+    assert.equal(
+      [err instanceof SvcError, (err as SvcError).code, (err as Error).message],
+      [true, 'not_found', 'TASK-9 not found'],
+    );
   }
 });
 

@@ -23,7 +23,11 @@ async function svcStart(root: string): Promise<{ code: number; stdout: string; s
   const env = { ...process.env, SVC_HOME: root, HOME: root, DEBUG: '' };
   const out = await run(process.execPath, [SVC_BIN, 'daemon', 'start'], { env }).then(
     ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),
-    (err: { code: number; stdout: string; stderr: string }) => ({ code: err.code, stdout: err.stdout, stderr: err.stderr }),
+    (err: { code: number; stdout: string; stderr: string }) => ({
+      code: err.code,
+      stdout: err.stdout,
+      stderr: err.stderr,
+    }),
   );
   const pid = Number(/svc daemon (?:started|is already running) \(pid (\d+)\)/.exec(out.stdout)?.[1] ?? 0);
   if (pid) started.push(pid);
@@ -39,7 +43,11 @@ function bystander(): ChildProcess {
 
 /** The exit of a child daemon that should stop on its own (it checks every second); fails after 20 s instead of hanging. */
 async function exitOf(child: ChildDaemon): Promise<{ code: number | null }> {
-  await within(20_000, () => child.child.exitCode !== null || child.child.signalCode !== null, 'the daemon to exit on its own');
+  await within(
+    20_000,
+    () => child.child.exitCode !== null || child.child.signalCode !== null,
+    'the daemon to exit on its own',
+  );
   return child.exited;
 }
 
@@ -69,29 +77,32 @@ who('after a SIGKILL that leaves a zombie, stop says not running and start leave
   assert.is(await healthy(root), second.pid);
 });
 
-who('a pid file naming an unrelated live process (a recycled pid) is not signalled, not "running", and start starts', async () => {
-  const root = tempRoot();
-  const env = { SVC_HOME: root, HOME: root };
-  const paths = toPaths(root);
-  await initTree(paths);
-  const other = bystander();
-  await within(5000, () => other.pid !== undefined && isAlive(other.pid), 'the bystander');
-  writeFileSync(paths.pidFile, `${other.pid}\n`);
-  writeFileSync(paths.socket, ''); // a stale file where the socket was
-  assert.is(isDaemonOf(other.pid!, root), false);
-  const status = await runSvc(env, 'daemon', 'status');
-  assert.is(status.code, 3, status.stdout);
-  const stop = await runSvc(env, 'daemon', 'stop');
-  assert.is(stop.code, 0, stop.stderr);
-  assert.match(stop.stdout, `names pid ${other.pid}, which is not an svc daemon of this root: it was not signalled`);
-  assert.is(other.exitCode, null);
-  assert.is(other.signalCode, null, 'the bystander got no signal');
-  const up = await svcStart(root);
-  assert.is(up.code, 0, up.stderr);
-  assert.match(up.stdout, /svc daemon started/);
-  assert.is(await healthy(root), up.pid);
-  assert.ok(isAlive(other.pid!), 'the bystander still runs');
-});
+who(
+  'a pid file naming an unrelated live process (a recycled pid) is not signalled, not "running", and start starts',
+  async () => {
+    const root = tempRoot();
+    const env = { SVC_HOME: root, HOME: root };
+    const paths = toPaths(root);
+    await initTree(paths);
+    const other = bystander();
+    await within(5000, () => other.pid !== undefined && isAlive(other.pid), 'the bystander');
+    writeFileSync(paths.pidFile, `${other.pid}\n`);
+    writeFileSync(paths.socket, ''); // a stale file where the socket was
+    assert.is(isDaemonOf(other.pid!, root), false);
+    const status = await runSvc(env, 'daemon', 'status');
+    assert.is(status.code, 3, status.stdout);
+    const stop = await runSvc(env, 'daemon', 'stop');
+    assert.is(stop.code, 0, stop.stderr);
+    assert.match(stop.stdout, `names pid ${other.pid}, which is not an svc daemon of this root: it was not signalled`);
+    assert.is(other.exitCode, null);
+    assert.is(other.signalCode, null, 'the bystander got no signal');
+    const up = await svcStart(root);
+    assert.is(up.code, 0, up.stderr);
+    assert.match(up.stdout, /svc daemon started/);
+    assert.is(await healthy(root), up.pid);
+    assert.ok(isAlive(other.pid!), 'the bystander still runs');
+  },
+);
 
 who('start exits 1 when a daemon of this root runs but does not answer, and starts no second one', async () => {
   const root = tempRoot();
@@ -150,7 +161,10 @@ proc('a running process is alive; an exited one that nobody reaped is a zombie, 
   await within(5000, () => child.pid !== undefined && isProcessAlive(child.pid), 'the child');
   assert.not.ok(isZombie(child.pid!));
   // Stop node from reaping it: a plain waitpid-less exit is what PID 1 leaves behind.
-  const orphan = await run(process.execPath, ['-e', `const c = require('node:child_process').spawn(process.execPath, ['-e', 'setTimeout(() => {}, 200)'], { detached: true, stdio: 'ignore' }); c.unref(); console.log(c.pid)`]);
+  const orphan = await run(process.execPath, [
+    '-e',
+    `const c = require('node:child_process').spawn(process.execPath, ['-e', 'setTimeout(() => {}, 200)'], { detached: true, stdio: 'ignore' }); c.unref(); console.log(c.pid)`,
+  ]);
   const pid = Number(orphan.stdout.trim());
   await within(10_000, () => !isProcessAlive(pid), 'the orphan to exit');
   let signal0 = true;

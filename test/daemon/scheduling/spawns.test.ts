@@ -8,12 +8,17 @@ type Err = { ok: false; error: { code: string; message: string } };
 
 function spawnOf(n: number): Spawn {
   return {
-    id: `spawn-${n}`, taskId: `TASK-2026-11-21-00${n}`, agent: 'dev', sessionId: `session-${n}`, prompt: `Work on task ${n}`,
+    id: `spawn-${n}`,
+    taskId: `TASK-2026-11-21-00${n}`,
+    agent: 'dev',
+    sessionId: `session-${n}`,
+    prompt: `Work on task ${n}`,
     task: { title: `Task ${n}`, priority: 'normal', routing: { agent: 'dev' }, body: 'Brief' },
   };
 }
 
-const wait = (root: string, plugin = 'gw') => call(root, 'GET', '/v1/spawns/wait', undefined, { headers: { 'x-svc-plugin': plugin } });
+const wait = (root: string, plugin = 'gw') =>
+  call(root, 'GET', '/v1/spawns/wait', undefined, { headers: { 'x-svc-plugin': plugin } });
 
 const routes = suite('daemon.spawns');
 routes.after.each(async () => {
@@ -49,7 +54,10 @@ routes('a queued spawn is handed to a waiting plugin and its result resolves the
   const handed = await polling;
   assert.is(handed.status, 200);
   assert.equal(handed.body, spawnOf(1));
-  const posted = await call(root, 'POST', '/v1/spawns/spawn-1/result', { ok: true, sessionKey: 'agent:dev:svc-TASK-2026-11-21-001' });
+  const posted = await call(root, 'POST', '/v1/spawns/spawn-1/result', {
+    ok: true,
+    sessionKey: 'agent:dev:svc-TASK-2026-11-21-001',
+  });
   assert.is(posted.status, 200);
   assert.equal(posted.body, { ok: true });
   assert.equal(await result, { ok: true, sessionKey: 'agent:dev:svc-TASK-2026-11-21-001' });
@@ -60,7 +68,16 @@ routes('a result is idempotent; an unknown spawn is 404 and a malformed result 4
   const daemon = await startTestDaemon(root);
   const result = daemon.spawns.enqueue(spawnOf(2));
   assert.is((await wait(root)).status, 200);
-  assert.is((await call(root, 'POST', '/v1/spawns/spawn-2/result', { ok: false, error: 'no such agent', reason: 'agent_unavailable' })).status, 200);
+  assert.is(
+    (
+      await call(root, 'POST', '/v1/spawns/spawn-2/result', {
+        ok: false,
+        error: 'no such agent',
+        reason: 'agent_unavailable',
+      })
+    ).status,
+    200,
+  );
   const again = await call(root, 'POST', '/v1/spawns/spawn-2/result', { ok: true });
   assert.is(again.status, 200);
   assert.equal(await result, { ok: false, error: 'no such agent', reason: 'agent_unavailable' });
@@ -75,7 +92,8 @@ routes('a result is idempotent; an unknown spawn is 404 and a malformed result 4
 routes('a plugin shows in /status while it polls and for the grace after', async () => {
   const root = tempRoot();
   await startTestDaemon(root, { spawnWaitMs: 400, pluginGraceMs: 300 });
-  const plugins = async () => ((await call(root, 'GET', '/status')).body as { plugins: { id: string; since: string }[] }).plugins;
+  const plugins = async () =>
+    ((await call(root, 'GET', '/status')).body as { plugins: { id: string; since: string }[] }).plugins;
   assert.equal(await plugins(), []);
   const polling = wait(root, 'openclaw-main');
   const seen = await within(2000, async () => (await plugins()).length === 1 && (await plugins()));
@@ -131,45 +149,55 @@ queue('an aborted long-poll returns null and a requeued spawn goes to the next o
 
 queue('a hook that throws is reported and the spawn is still handed out (a plugin was already waiting)', async () => {
   const failures: string[] = [];
-  const q = createSpawnQueue({ pickupTimeoutMs: 5000, onHookError: (err, id) => failures.push(`${id}: ${(err as Error).message}`) });
+  const q = createSpawnQueue({
+    pickupTimeoutMs: 5000,
+    onHookError: (err, id) => failures.push(`${id}: ${(err as Error).message}`),
+  });
   const polling = q.take('gw', 5000);
-  void q.enqueue(spawnOf(8), { onTaken: () => { throw new Error('hook broke'); } });
+  void q.enqueue(spawnOf(8), {
+    onTaken: () => {
+      throw new Error('hook broke');
+    },
+  });
   assert.equal(await polling, spawnOf(8));
   assert.equal(failures, ['spawn-8: hook broke']);
   q.close();
 });
 
-queue('onAttach tells of a plugin attaching: its first long-poll, and one after its grace passed, not one within it', async () => {
-  let now = Date.parse('2026-11-21T10:00:00Z');
-  const q = createSpawnQueue({ clock: () => new Date(now), graceMs: 5000 });
-  const attached: string[] = [];
-  const off = q.onAttach((id) => attached.push(id));
-  const poll = () => {
-    const abort = new AbortController();
-    const taken = q.take('gw', 60_000, abort.signal);
-    return () => {
-      abort.abort();
-      return taken;
+queue(
+  'onAttach tells of a plugin attaching: its first long-poll, and one after its grace passed, not one within it',
+  async () => {
+    let now = Date.parse('2026-11-21T10:00:00Z');
+    const q = createSpawnQueue({ clock: () => new Date(now), graceMs: 5000 });
+    const attached: string[] = [];
+    const off = q.onAttach((id) => attached.push(id));
+    const poll = () => {
+      const abort = new AbortController();
+      const taken = q.take('gw', 60_000, abort.signal);
+      return () => {
+        abort.abort();
+        return taken;
+      };
     };
-  };
-  const end = poll();
-  assert.equal(attached, ['gw']);
-  const second = poll();
-  await end();
-  await second();
-  now += 4000;
-  await poll()();
-  assert.equal(attached, ['gw'], 'back within the grace: still attached, no news');
-  now += 6000;
-  const back = poll();
-  assert.equal(attached, ['gw', 'gw'], 'back after the grace: attached again');
-  off();
-  await back();
-  now += 6000;
-  await poll()();
-  assert.equal(attached, ['gw', 'gw'], 'no call after unsubscribing');
-  q.close();
-});
+    const end = poll();
+    assert.equal(attached, ['gw']);
+    const second = poll();
+    await end();
+    await second();
+    now += 4000;
+    await poll()();
+    assert.equal(attached, ['gw'], 'back within the grace: still attached, no news');
+    now += 6000;
+    const back = poll();
+    assert.equal(attached, ['gw', 'gw'], 'back after the grace: attached again');
+    off();
+    await back();
+    now += 6000;
+    await poll()();
+    assert.equal(attached, ['gw', 'gw'], 'no call after unsubscribing');
+    q.close();
+  },
+);
 
 routes.run();
 queue.run();

@@ -28,7 +28,11 @@ peers.after.each(async () => {
 
 peers('names the process that connected: another process, not this one', async () => {
   const { path, accepted } = await listen();
-  const child = spawn(process.execPath, ['-e', `require('node:net').connect(${JSON.stringify(path)}); setTimeout(() => {}, 60000)`], { stdio: 'ignore' });
+  const child = spawn(
+    process.execPath,
+    ['-e', `require('node:net').connect(${JSON.stringify(path)}); setTimeout(() => {}, 60000)`],
+    { stdio: 'ignore' },
+  );
   try {
     const socket = await accepted;
     assert.equal(await findSocketPeers(socket), [child.pid]);

@@ -7,7 +7,13 @@ import { cleanRoots, tempRoot } from '../../helpers/root.js';
 type Reply = { status: number; body: any; headers: Record<string, unknown> };
 
 const invoke = (root: string, key: string | undefined, tool: string, params: unknown): Promise<Reply> =>
-  call(root, 'POST', '/v1/tool/invoke', { tool, params }, key === undefined ? {} : { headers: { 'Idempotency-Key': key } }) as Promise<Reply>;
+  call(
+    root,
+    'POST',
+    '/v1/tool/invoke',
+    { tool, params },
+    key === undefined ? {} : { headers: { 'Idempotency-Key': key } },
+  ) as Promise<Reply>;
 
 const backlog = (root: string) => readdirSync(`${root}/tasks/backlog`).filter((n) => n.endsWith('.md'));
 
@@ -55,7 +61,9 @@ once('a repeat arriving while the first runs waits for it and gets its answer', 
 once('concurrent repeats of one create make one task', async () => {
   const root = tempRoot();
   await startTestDaemon(root);
-  const replies = await Promise.all(Array.from({ length: 8 }, () => invoke(root, 'burst', 'test_create', { title: 'Burst' })));
+  const replies = await Promise.all(
+    Array.from({ length: 8 }, () => invoke(root, 'burst', 'test_create', { title: 'Burst' })),
+  );
   assert.is(new Set(replies.map((r) => r.body.result.taskId)).size, 1);
   assert.is(replies.filter((r) => r.headers['idempotent-replayed'] === 'false').length, 1);
   assert.is(backlog(root).length, 1);
@@ -79,7 +87,10 @@ once('the same key for another call, and a malformed key, are refused and change
   await invoke(root, 'k', 'test_create', { title: 'First' });
   const other = await invoke(root, 'k', 'test_create', { title: 'Second' });
   assert.is(other.status, 400);
-  assert.match(other.body.error.message, 'Request id k was first used for another call (test_create with other parameters)');
+  assert.match(
+    other.body.error.message,
+    'Request id k was first used for another call (test_create with other parameters)',
+  );
   for (const key of ['../../etc/passwd', 'x'.repeat(129), '']) {
     const bad = await invoke(root, key, 'test_create', { title: 'Bad' });
     assert.is(bad.status, 400, key);

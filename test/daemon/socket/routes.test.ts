@@ -32,13 +32,21 @@ routes('GET /status reports version, pid, uptime, mode, plugins, task counts and
   const { status, body } = await call(root, 'GET', '/status');
   const s = body as Record<string, any>;
   assert.is(status, 200);
-  assert.equal([s.status, s.healthy, s.version, s.pid, s.mode], ['running', true, '9.8.7', process.pid, 'booting'], 'no plugin yet: the boot window is open');
+  assert.equal(
+    [s.status, s.healthy, s.version, s.pid, s.mode],
+    ['running', true, '9.8.7', process.pid, 'booting'],
+    'no plugin yet: the boot window is open',
+  );
   assert.type(s.uptimeMs, 'number');
   assert.equal(s.plugins, []);
   assert.is(s.tasks.byStatus.ready, 1);
   assert.is(s.tasks.byStatus.backlog, 0);
   assert.is(s.scheduler.lastPollAt, null, 'no poll yet');
-  const ticked = await within(3000, async () => ((await call(root, 'GET', '/status')).body as Record<string, any>).scheduler.lastTickAt, 'the first tick');
+  const ticked = await within(
+    3000,
+    async () => ((await call(root, 'GET', '/status')).body as Record<string, any>).scheduler.lastTickAt,
+    'the first tick',
+  );
   assert.match(String(ticked), /^\d{4}-\d\d-\d\dT/, 'the first tick runs at start');
 });
 
@@ -56,7 +64,14 @@ routes('bad requests get their coded error and the daemon keeps serving', async 
   const cases: [string, string, unknown, number, string, RegExp][] = [
     ['POST', '/v1/tool/invoke', { tool: 'svc_nope', params: {} }, 404, 'unknown_tool', /Unknown tool "svc_nope"/],
     ['POST', '/v1/tool/invoke', { tool: 'test_echo', params: { text: 42 } }, 400, 'validation_error', /text/],
-    ['POST', '/v1/tool/invoke', { tool: 'test_echo', params: { text: 'x', extra: 1 } }, 400, 'validation_error', /extra/],
+    [
+      'POST',
+      '/v1/tool/invoke',
+      { tool: 'test_echo', params: { text: 'x', extra: 1 } },
+      400,
+      'validation_error',
+      /extra/,
+    ],
     ['POST', '/v1/tool/invoke', { params: {} }, 400, 'validation_error', /no `tool`/],
     ['POST', '/v1/tool/invoke', '{"tool": "test_echo",', 400, 'validation_error', /not valid JSON/],
     ['POST', '/v1/tool/invoke', '[1, 2]', 400, 'validation_error', /must be a JSON object; got an array/],
@@ -84,7 +99,10 @@ routes('a 2 MB body is refused with 413 too_large', async () => {
   assert.is(res.status, 413);
   assert.is((res.body as Err).error.code, 'too_large');
   assert.match((res.body as Err).error.message, /limit is 1048576/);
-  assert.is((await call(root, 'POST', '/v1/tool/invoke', { tool: 'test_echo', params: { text: 'still here' } })).status, 200);
+  assert.is(
+    (await call(root, 'POST', '/v1/tool/invoke', { tool: 'test_echo', params: { text: 'still here' } })).status,
+    200,
+  );
 });
 
 routes('a tool that throws a plain error answers 500 internal and is logged', async () => {
@@ -93,7 +111,11 @@ routes('a tool that throws a plain error answers 500 internal and is logged', as
   const res = await call(root, 'POST', '/v1/tool/invoke', { tool: 'test_crash', params: {} });
   assert.is(res.status, 500);
   assert.equal((res.body as Err).error, { code: 'internal', message: 'boom' });
-  await within(2000, () => readFileSync(daemon.paths.daemonLog, 'utf8').includes('request.failed'), 'the failure in the log');
+  await within(
+    2000,
+    () => readFileSync(daemon.paths.daemonLog, 'utf8').includes('request.failed'),
+    'the failure in the log',
+  );
 });
 
 routes('POST /v1/event/<name> accepts the four lifecycle events with 202 and logs them as events', async () => {
@@ -102,18 +124,27 @@ routes('POST /v1/event/<name> accepts the four lifecycle events with 202 and log
   const heard: string[] = [];
   daemon.onHook((name, _payload, plugin) => heard.push(`${name} ${plugin}`));
   for (const name of ['session-end', 'agent-end', 'before-compaction', 'message-received']) {
-    const res = await call(root, 'POST', `/v1/event/${name}`, { sessionKey: 'agent:dev:svc-1' }, { headers: { 'x-svc-plugin': 'gw' } });
+    const res = await call(
+      root,
+      'POST',
+      `/v1/event/${name}`,
+      { sessionKey: 'agent:dev:svc-1' },
+      { headers: { 'x-svc-plugin': 'gw' } },
+    );
     assert.is(res.status, 202, name);
     assert.equal(res.body, { ok: true });
   }
   assert.equal(heard, ['session-end gw', 'agent-end gw', 'before-compaction gw', 'message-received gw']);
   const events = (await readEvents(root)).filter((e) => e.type.startsWith('plugin.'));
-  assert.equal(events.map((e) => [e.type, e.actor, e.payload]), [
-    ['plugin.session-end', 'gw', { sessionKey: 'agent:dev:svc-1' }],
-    ['plugin.agent-end', 'gw', { sessionKey: 'agent:dev:svc-1' }],
-    ['plugin.before-compaction', 'gw', { sessionKey: 'agent:dev:svc-1' }],
-    ['plugin.message-received', 'gw', { sessionKey: 'agent:dev:svc-1' }],
-  ]);
+  assert.equal(
+    events.map((e) => [e.type, e.actor, e.payload]),
+    [
+      ['plugin.session-end', 'gw', { sessionKey: 'agent:dev:svc-1' }],
+      ['plugin.agent-end', 'gw', { sessionKey: 'agent:dev:svc-1' }],
+      ['plugin.before-compaction', 'gw', { sessionKey: 'agent:dev:svc-1' }],
+      ['plugin.message-received', 'gw', { sessionKey: 'agent:dev:svc-1' }],
+    ],
+  );
 });
 
 routes('an unknown event is 404 and a non-object payload 400', async () => {
@@ -128,21 +159,32 @@ routes('an unknown event is 404 and a non-object payload 400', async () => {
   assert.is((bad.body as Err).error.code, 'validation_error');
 });
 
-routes('a body that is not JSON on /v1/event/<name> gets that event\'s own shape as its hint, not the tool envelope', async () => {
-  const root = tempRoot();
-  await startTestDaemon(root);
-  for (const [name, field] of [['agent-end', '"success": true'], ['session-end', '"reason"'], ['before-compaction', '"tokenCount"'], ['message-received', '"content"']]) {
-    const res = await call(root, 'POST', `/v1/event/${name}`, 'not json');
-    const { error } = res.body as Err;
-    assert.is(res.status, 400, name);
-    assert.match(error.message, /The request body is not valid JSON/);
-    assert.ok(error.hint?.startsWith('Send a JSON object, for example {"sessionKey": "agent:dev:svc-TASK-2026-11-21-001"'), error.hint);
-    assert.ok(error.hint?.includes(field!), `${name}: ${error.hint}`);
-    assert.not.match(error.hint!, /"tool"/);
-  }
-  const tool = await call(root, 'POST', '/v1/tool/invoke', 'not json');
-  assert.match((tool.body as Err).error.hint!, /\{"tool": "svc_status", "params": \{\}\}/);
-});
+routes(
+  "a body that is not JSON on /v1/event/<name> gets that event's own shape as its hint, not the tool envelope",
+  async () => {
+    const root = tempRoot();
+    await startTestDaemon(root);
+    for (const [name, field] of [
+      ['agent-end', '"success": true'],
+      ['session-end', '"reason"'],
+      ['before-compaction', '"tokenCount"'],
+      ['message-received', '"content"'],
+    ]) {
+      const res = await call(root, 'POST', `/v1/event/${name}`, 'not json');
+      const { error } = res.body as Err;
+      assert.is(res.status, 400, name);
+      assert.match(error.message, /The request body is not valid JSON/);
+      assert.ok(
+        error.hint?.startsWith('Send a JSON object, for example {"sessionKey": "agent:dev:svc-TASK-2026-11-21-001"'),
+        error.hint,
+      );
+      assert.ok(error.hint?.includes(field!), `${name}: ${error.hint}`);
+      assert.not.match(error.hint!, /"tool"/);
+    }
+    const tool = await call(root, 'POST', '/v1/tool/invoke', 'not json');
+    assert.match((tool.body as Err).error.hint!, /\{"tool": "svc_status", "params": \{\}\}/);
+  },
+);
 
 routes('stopping: /healthz answers 503 while a tool call finishes, then pid and socket are gone', async () => {
   const root = tempRoot();
@@ -164,7 +206,10 @@ routes('stopping: /healthz answers 503 while a tool call finishes, then pid and 
   assert.not.ok(existsSync(daemon.paths.socket));
   assert.not.ok(existsSync(daemon.paths.pidFile));
   assert.match(readFileSync(daemon.paths.daemonLog, 'utf8'), /info daemon\.stopped/);
-  assert.equal((await readEvents(root)).filter((e) => e.type.startsWith('daemon.')).map((e) => e.type), ['daemon.started', 'daemon.stopped']);
+  assert.equal(
+    (await readEvents(root)).filter((e) => e.type.startsWith('daemon.')).map((e) => e.type),
+    ['daemon.started', 'daemon.stopped'],
+  );
 });
 
 routes.run();

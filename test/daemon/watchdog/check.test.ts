@@ -23,11 +23,18 @@ check('a daemon whose every connection has a request in flight answered 503 busy
     held.push(call(root, 'POST', '/v1/tool/invoke', { tool: 'test_wait', params: {} }, { timeoutMs: 30_000 }));
     await gates.entered.promise; // in flight: never closed to make room
   }
-  const seen = await within(15_000, async () => {
-    const result = await checkDaemon(toPaths(root), { timeoutMs: 2000 });
-    return result.state === 'busy' ? result : null;
-  }, 'the check sees the daemon busy');
-  assert.match(seen.reason ?? '', /daemon\.sock answered 503 busy \(The svc daemon is busy: all 3 open connections have a request in flight\)/);
+  const seen = await within(
+    15_000,
+    async () => {
+      const result = await checkDaemon(toPaths(root), { timeoutMs: 2000 });
+      return result.state === 'busy' ? result : null;
+    },
+    'the check sees the daemon busy',
+  );
+  assert.match(
+    seen.reason ?? '',
+    /daemon\.sock answered 503 busy \(The svc daemon is busy: all 3 open connections have a request in flight\)/,
+  );
   gates.wait.open();
   for (const reply of await Promise.all(held)) assert.is(reply.status, 200, 'the requests in flight were answered');
   assert.is((await checkDaemon(toPaths(root))).state, 'healthy');

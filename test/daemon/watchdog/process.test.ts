@@ -36,21 +36,42 @@ async function killDaemon(root: string): Promise<number> {
 
 test('restarts a SIGKILLed daemon; killed again past maxRestarts it prints the critical report and exits 1', async () => {
   const port = await freePort();
-  const { root, env } = setUp({ healthPort: port, watchdog: { pollIntervalMs: 150, restartPolicy: { maxRestarts: 1, windowMs: 3_600_000 } } });
+  const { root, env } = setUp({
+    healthPort: port,
+    watchdog: { pollIntervalMs: 150, restartPolicy: { maxRestarts: 1, windowMs: 3_600_000 } },
+  });
   assert.is((await runSvc(env, 'daemon', 'start')).code, 0);
   const watchdog: ChildDaemon = startChild(root, ['daemon', 'watchdog', '--port', String(port)]);
-  await within(15_000, () => watchdog.output().includes(`checks http://127.0.0.1:${port}/health every 150 ms`), 'the watchdog banner');
-  await within(15_000, () => readFileSync(toPaths(root).watchdogLog, 'utf8').includes('watchdog.healthy {"after":"start"'), 'the watchdog to see the daemon healthy');
+  await within(
+    15_000,
+    () => watchdog.output().includes(`checks http://127.0.0.1:${port}/health every 150 ms`),
+    'the watchdog banner',
+  );
+  await within(
+    15_000,
+    () => readFileSync(toPaths(root).watchdogLog, 'utf8').includes('watchdog.healthy {"after":"start"'),
+    'the watchdog to see the daemon healthy',
+  );
   const first = await killDaemon(root);
-  await within(30_000, async () => watchdog.output().includes('restarted (pid') && (await checkHealthPort(port, 1000)).healthy, 'the daemon restarted by the watchdog');
+  await within(
+    30_000,
+    async () => watchdog.output().includes('restarted (pid') && (await checkHealthPort(port, 1000)).healthy,
+    'the daemon restarted by the watchdog',
+  );
   const second = await killDaemon(root);
   assert.is.not(second, first);
   const { code } = await within(30_000, () => watchdog.exited, 'the watchdog to give up');
   assert.is(code, 1);
   const out = watchdog.output();
-  assert.match(out, `[AOF] Watchdog: the svc daemon is unhealthy (http://127.0.0.1:${port}/health: ECONNREFUSED); restarting it (1 of 1 within 1h).`);
+  assert.match(
+    out,
+    `[AOF] Watchdog: the svc daemon is unhealthy (http://127.0.0.1:${port}/health: ECONNREFUSED); restarting it (1 of 1 within 1h).`,
+  );
   assert.match(out, '[AOF] WATCHDOG CRITICAL:');
-  assert.match(out, /Restart history:\n {2}\S+Z {2}http:\/\/127\.0\.0\.1:\d+\/health: ECONNREFUSED -> restarted \(pid \d+, directly\)\n {2}\S+Z {2}.* -> not restarted: limit reached\n/);
+  assert.match(
+    out,
+    /Restart history:\n {2}\S+Z {2}http:\/\/127\.0\.0\.1:\d+\/health: ECONNREFUSED -> restarted \(pid \d+, directly\)\n {2}\S+Z {2}.* -> not restarted: limit reached\n/,
+  );
   assert.match(out, /Current health:\n {2}Status: down \(/);
   assert.match(out, 'Tasks: open 0, ready 0, in progress 0, blocked 0, done 0');
   assert.match(out, 'Action required:');
@@ -63,9 +84,17 @@ test('stops on SIGTERM (exit 0); leaves a daemon stopped with `svc daemon stop` 
   const { root, env } = setUp({ watchdog: { pollIntervalMs: 100 } });
   assert.is((await runSvc(env, 'daemon', 'start')).code, 0);
   const watchdog = startChild(root, ['daemon', 'watchdog']);
-  await within(15_000, () => readFileSync(toPaths(root).watchdogLog, 'utf8').includes('watchdog.healthy {"after":"start"'), 'the watchdog to see the daemon healthy');
+  await within(
+    15_000,
+    () => readFileSync(toPaths(root).watchdogLog, 'utf8').includes('watchdog.healthy {"after":"start"'),
+    'the watchdog to see the daemon healthy',
+  );
   assert.is((await runSvc(env, 'daemon', 'stop')).code, 0);
-  await within(15_000, () => readFileSync(toPaths(root).watchdogLog, 'utf8').includes('watchdog.daemon_stopped'), 'the watchdog to see the stop');
+  await within(
+    15_000,
+    () => readFileSync(toPaths(root).watchdogLog, 'utf8').includes('watchdog.daemon_stopped'),
+    'the watchdog to see the stop',
+  );
   const log = () => readFileSync(toPaths(root).watchdogLog, 'utf8');
   assert.not.match(log(), 'restarting');
   assert.is((await runSvc(env, 'daemon', 'status')).code, 3);

@@ -15,22 +15,34 @@ function options(home: string, extra: { platform?: NodeJS.Platform; watchdog?: b
 const unit = suite('daemon.renderServiceFile watchdog');
 unit.after.each(cleanRoots);
 
-unit('the systemd watchdog unit runs `svc daemon watchdog` after the daemon and is restarted only when it crashes', () => {
-  const home = tempRoot();
-  const file = renderServiceFile(options(home, { platform: 'linux' }), 'watchdog');
-  assert.equal([file.kind, file.name, file.file], ['systemd', 'svc-watchdog.service', join(home, '.config/systemd/user/svc-watchdog.service')]);
-  assert.match(file.content, 'ExecStart="/usr/bin/node" "/opt/svc/bin/svc.js" daemon watchdog\n');
-  assert.match(file.content, `Environment="SVC_HOME=${home}/.svc"\n`);
-  assert.match(file.content, 'After=svc.service\n');
-  assert.match(file.content, 'Restart=on-abnormal\n');
-  assert.not.match(file.content, /\{\{/);
-});
+unit(
+  'the systemd watchdog unit runs `svc daemon watchdog` after the daemon and is restarted only when it crashes',
+  () => {
+    const home = tempRoot();
+    const file = renderServiceFile(options(home, { platform: 'linux' }), 'watchdog');
+    assert.equal(
+      [file.kind, file.name, file.file],
+      ['systemd', 'svc-watchdog.service', join(home, '.config/systemd/user/svc-watchdog.service')],
+    );
+    assert.match(file.content, 'ExecStart="/usr/bin/node" "/opt/svc/bin/svc.js" daemon watchdog\n');
+    assert.match(file.content, `Environment="SVC_HOME=${home}/.svc"\n`);
+    assert.match(file.content, 'After=svc.service\n');
+    assert.match(file.content, 'Restart=on-abnormal\n');
+    assert.not.match(file.content, /\{\{/);
+  },
+);
 
 unit('the launchd watchdog agent has its own label and KeepAlive on crashes only', () => {
   const home = tempRoot();
   const file = renderServiceFile(options(home, { platform: 'darwin' }), 'watchdog');
-  assert.equal([file.kind, file.name, file.file], ['launchd', 'svc.watchdog', join(home, 'Library/LaunchAgents/svc.watchdog.plist')]);
-  assert.match(file.content, '<string>/opt/svc/bin/svc.js</string>\n    <string>daemon</string>\n    <string>watchdog</string>');
+  assert.equal(
+    [file.kind, file.name, file.file],
+    ['launchd', 'svc.watchdog', join(home, 'Library/LaunchAgents/svc.watchdog.plist')],
+  );
+  assert.match(
+    file.content,
+    '<string>/opt/svc/bin/svc.js</string>\n    <string>daemon</string>\n    <string>watchdog</string>',
+  );
   assert.match(file.content, '<key>Crashed</key>\n    <true/>');
   assert.match(file.content, `<string>${home}/.svc/data/logs/watchdog.log</string>`);
   assert.not.match(file.content, /\{\{/);
@@ -39,20 +51,37 @@ unit('the launchd watchdog agent has its own label and KeepAlive on crashes only
 const install = suite('daemon.installService watchdog');
 install.after.each(cleanRoots);
 
-install('installs the watchdog unit beside the daemon when enabled, removes it when disabled and on uninstall', async () => {
-  const home = tempRoot();
-  const watchdogFile = join(home, '.config/systemd/user/svc-watchdog.service');
-  const first = await installService(options(home, { platform: 'linux', watchdog: true }));
-  assert.equal(first.watchdog, { file: watchdogFile, changed: true, installed: true });
-  assert.is(readFileSync(watchdogFile, 'utf8'), renderServiceFile(options(home, { platform: 'linux' }), 'watchdog').content);
-  assert.equal((await installService(options(home, { platform: 'linux', watchdog: true }))).watchdog, { file: watchdogFile, changed: false, installed: true });
-  assert.equal((await installService(options(home, { platform: 'linux', watchdog: false }))).watchdog, { file: watchdogFile, changed: true, installed: false });
-  assert.not.ok(existsSync(watchdogFile));
-  assert.is((await installService(options(home, { platform: 'linux' }))).watchdog, undefined, 'nothing to remove');
-  await installService(options(home, { platform: 'linux', watchdog: true }));
-  const removed = await uninstallService(options(home, { platform: 'linux' }));
-  assert.equal([removed.changed, removed.watchdog?.changed, existsSync(watchdogFile), existsSync(first.file)], [true, true, false, false]);
-});
+install(
+  'installs the watchdog unit beside the daemon when enabled, removes it when disabled and on uninstall',
+  async () => {
+    const home = tempRoot();
+    const watchdogFile = join(home, '.config/systemd/user/svc-watchdog.service');
+    const first = await installService(options(home, { platform: 'linux', watchdog: true }));
+    assert.equal(first.watchdog, { file: watchdogFile, changed: true, installed: true });
+    assert.is(
+      readFileSync(watchdogFile, 'utf8'),
+      renderServiceFile(options(home, { platform: 'linux' }), 'watchdog').content,
+    );
+    assert.equal((await installService(options(home, { platform: 'linux', watchdog: true }))).watchdog, {
+      file: watchdogFile,
+      changed: false,
+      installed: true,
+    });
+    assert.equal((await installService(options(home, { platform: 'linux', watchdog: false }))).watchdog, {
+      file: watchdogFile,
+      changed: true,
+      installed: false,
+    });
+    assert.not.ok(existsSync(watchdogFile));
+    assert.is((await installService(options(home, { platform: 'linux' }))).watchdog, undefined, 'nothing to remove');
+    await installService(options(home, { platform: 'linux', watchdog: true }));
+    const removed = await uninstallService(options(home, { platform: 'linux' }));
+    assert.equal(
+      [removed.changed, removed.watchdog?.changed, existsSync(watchdogFile), existsSync(first.file)],
+      [true, true, false, false],
+    );
+  },
+);
 
 install('`svc daemon install` reads aof.daemon.watchdog.enabled from the org chart', async () => {
   const root = tempRoot();

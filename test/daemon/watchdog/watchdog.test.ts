@@ -60,14 +60,25 @@ port('serves GET /health alone: 200 when healthy, 503 with the reason when not, 
   ports.push(health);
   assert.equal(await get(health.port, '/health'), { status: 200, body: '{"ok":true}' });
   assert.is((await get(health.port, '/health?verbose=1')).status, 200);
-  for (const [method, path] of [['GET', '/healthz'], ['GET', '/status'], ['GET', '/'], ['POST', '/health'], ['GET', '/v1/tool/invoke'], ['GET', '/health/x']]) {
+  for (const [method, path] of [
+    ['GET', '/healthz'],
+    ['GET', '/status'],
+    ['GET', '/'],
+    ['POST', '/health'],
+    ['GET', '/v1/tool/invoke'],
+    ['GET', '/health/x'],
+  ]) {
     const res = await get(health.port, path!, method);
     assert.is(res.status, 404, `${method} ${path}`);
     assert.match(res.body, '"code":"not_found"');
   }
   problem = 'stopping';
   assert.equal(await get(health.port, '/health'), { status: 503, body: '{"ok":false,"reason":"stopping"}' });
-  assert.equal(await checkHealthPort(health.port), { healthy: false, status: 503, reason: `http://127.0.0.1:${health.port}/health answered HTTP 503 (stopping)` });
+  assert.equal(await checkHealthPort(health.port), {
+    healthy: false,
+    status: 503,
+    reason: `http://127.0.0.1:${health.port}/health answered HTTP 503 (stopping)`,
+  });
 });
 
 port('a port already in use is `unavailable` with a hint', async () => {
@@ -88,30 +99,37 @@ daemon.after.each(async () => {
   cleanRoots();
 });
 
-daemon('with aof.daemon.healthPort the daemon listens on 127.0.0.1:<port> only; without it on no TCP port at all', async () => {
-  const root = tempRoot();
-  const free = await freePort();
-  writeOrg(root, { healthPort: free });
-  const child = startChild(root);
-  const pid = await healthy(root);
-  assert.equal(listeningSockets(pid), [`127.0.0.1:${free}`]);
-  for (const address of externalAddresses()) assert.ok(await refuses(address, free), `${address}:${free} must refuse`);
-  assert.is((await get(free, '/health')).status, 200);
-  assert.is((await get(free, '/healthz')).status, 404);
-  const status = await runSvc({ SVC_HOME: root }, 'daemon', 'status', '--port', String(free));
-  assert.is(status.code, 0, status.stderr);
-  assert.match(status.stdout, `Health port: http://127.0.0.1:${free}/health answers 200 (healthy)\n`);
-  const wrong = await runSvc({ SVC_HOME: root }, 'daemon', 'status', '--port', String(await freePort()), '--json');
-  assert.is(wrong.code, 1);
-  assert.equal((JSON.parse(wrong.stdout) as { healthPort: { healthy: boolean; status: null } }).healthPort.healthy, false);
-  assert.is((await runSvc({ SVC_HOME: root }, 'daemon', 'status', '--port', 'http')).code, 1);
-  child.child.kill('SIGTERM');
-  await child.exited;
-  assert.equal((await checkHealthPort(free)).status, null, 'closed with the daemon');
-  const plain = tempRoot();
-  startChild(plain);
-  assert.equal(listeningSockets(await healthy(plain)), []);
-});
+daemon(
+  'with aof.daemon.healthPort the daemon listens on 127.0.0.1:<port> only; without it on no TCP port at all',
+  async () => {
+    const root = tempRoot();
+    const free = await freePort();
+    writeOrg(root, { healthPort: free });
+    const child = startChild(root);
+    const pid = await healthy(root);
+    assert.equal(listeningSockets(pid), [`127.0.0.1:${free}`]);
+    for (const address of externalAddresses())
+      assert.ok(await refuses(address, free), `${address}:${free} must refuse`);
+    assert.is((await get(free, '/health')).status, 200);
+    assert.is((await get(free, '/healthz')).status, 404);
+    const status = await runSvc({ SVC_HOME: root }, 'daemon', 'status', '--port', String(free));
+    assert.is(status.code, 0, status.stderr);
+    assert.match(status.stdout, `Health port: http://127.0.0.1:${free}/health answers 200 (healthy)\n`);
+    const wrong = await runSvc({ SVC_HOME: root }, 'daemon', 'status', '--port', String(await freePort()), '--json');
+    assert.is(wrong.code, 1);
+    assert.equal(
+      (JSON.parse(wrong.stdout) as { healthPort: { healthy: boolean; status: null } }).healthPort.healthy,
+      false,
+    );
+    assert.is((await runSvc({ SVC_HOME: root }, 'daemon', 'status', '--port', 'http')).code, 1);
+    child.child.kill('SIGTERM');
+    await child.exited;
+    assert.equal((await checkHealthPort(free)).status, null, 'closed with the daemon');
+    const plain = tempRoot();
+    startChild(plain);
+    assert.equal(listeningSockets(await healthy(plain)), []);
+  },
+);
 
 const live = suite('daemon.startWatchdog on a real daemon');
 const watchdogs: Watchdog[] = [];
@@ -130,11 +148,21 @@ function watch(root: string, healthPort?: number): Watchdog {
   roots.push(root);
   const paths = toPaths(root);
   const watchdog = startWatchdog({
-    root, pollIntervalMs: 100, maxRestarts: 3, windowMs: 3_600_000, port: healthPort,
-    restart: () => restartDaemon({
-      paths, service: { home: tempRoot(), svcHome: root, node: process.execPath, bin },
-      command: { node: process.execPath, args: [...DAEMON_NODE_FLAGS, bin, 'daemon', 'run'], env: { ...process.env, SVC_HOME: root, DEBUG: '' } },
-    }),
+    root,
+    pollIntervalMs: 100,
+    maxRestarts: 3,
+    windowMs: 3_600_000,
+    port: healthPort,
+    restart: () =>
+      restartDaemon({
+        paths,
+        service: { home: tempRoot(), svcHome: root, node: process.execPath, bin },
+        command: {
+          node: process.execPath,
+          args: [...DAEMON_NODE_FLAGS, bin, 'daemon', 'run'],
+          env: { ...process.env, SVC_HOME: root, DEBUG: '' },
+        },
+      }),
   });
   watchdogs.push(watchdog);
   return watchdog;
@@ -148,10 +176,14 @@ live('a SIGKILLed daemon is restarted (detached) and healthy again; the reason n
   await within(10_000, () => watchdog.stats().polls >= 2);
   assert.equal(watchdog.stats().history, [], 'no restart while healthy');
   await child.kill();
-  const second = await within(30_000, async () => {
-    const pid = await healthy(root, 1000).catch(() => 0);
-    return watchdog.stats().history.length > 0 && pid !== first && pid;
-  }, 'a new healthy daemon, restarted by the watchdog');
+  const second = await within(
+    30_000,
+    async () => {
+      const pid = await healthy(root, 1000).catch(() => 0);
+      return watchdog.stats().history.length > 0 && pid !== first && pid;
+    },
+    'a new healthy daemon, restarted by the watchdog',
+  );
   const [record] = watchdog.stats().history;
   assert.match(record!.reason, `pid ${first}`);
   assert.is(record!.outcome, `restarted (pid ${second}, directly)`);
@@ -167,7 +199,14 @@ live('over the health port: a SIGKILLed daemon comes back and /health answers 20
   const watchdog = watch(root, free);
   await within(10_000, () => watchdog.stats().polls >= 2);
   await child.kill();
-  await within(30_000, async () => watchdog.stats().history.length > 0 && (await checkHealthPort(free, 1000)).healthy && readPid(toPaths(root)) !== first, 'the health port of a daemon restarted by the watchdog');
+  await within(
+    30_000,
+    async () =>
+      watchdog.stats().history.length > 0 &&
+      (await checkHealthPort(free, 1000)).healthy &&
+      readPid(toPaths(root)) !== first,
+    'the health port of a daemon restarted by the watchdog',
+  );
   assert.match(watchdog.stats().history[0]!.reason, `http://127.0.0.1:${free}/health: ECONNREFUSED`);
 });
 

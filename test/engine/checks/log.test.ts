@@ -6,31 +6,45 @@ import { toPaths } from '../../../lib/store/disk/paths.js';
 import { listRunLogs } from '../../../lib/store/records/run-logs.js';
 import { cleanRoots, tempRoot } from '../../helpers/root.js';
 
-const header = { taskId: 'TASK-2026-11-21-001', check: 'test', session: 's1', startedAt: new Date('2026-11-21T10:00:00.000Z') };
+const header = {
+  taskId: 'TASK-2026-11-21-001',
+  check: 'test',
+  session: 's1',
+  startedAt: new Date('2026-11-21T10:00:00.000Z'),
+};
 const at = new Date('2026-11-21T10:00:05.000Z');
 const logs = suite('engine.openCheckLog');
 logs.after.each(cleanRoots);
 
-logs('each check run gets the next number and the run-log header; the end line closes it; svc task logs lists it as a check', async () => {
-  const paths = toPaths(tempRoot());
-  const first = openCheckLog(paths, header);
-  first.write(Buffer.from('line one\n'));
-  first.close('exit code 1', at);
-  const second = openCheckLog(paths, header);
-  second.close('exit code 0', at);
-  const other = openCheckLog(paths, { ...header, check: 'lint' });
-  other.close('exit code 0', at);
-  const dir = paths.runLogDir(header.taskId);
-  assert.is(first.path, `${dir}/check-test-1.log`);
-  assert.is(second.path, `${dir}/check-test-2.log`);
-  assert.is(other.path, `${dir}/check-lint-1.log`);
-  const lines = readFileSync(first.path, 'utf8').split('\n');
-  assert.match(lines[0]!, /svc run: task TASK-2026-11-21-001, check test, session s1, started 2026-11-21T10:00:00.000Z/);
-  assert.is(lines[1], 'line one');
-  assert.match(lines[2]!, /svc run ended: exit code 1 at 2026-11-21T10:00:05.000Z/);
-  const listed = await listRunLogs(paths, header.taskId);
-  assert.equal(listed.map((entry) => `${entry.kind} ${entry.name} ${entry.file} ${entry.ended ? 'ended' : 'open'}`).sort(), ['check lint check-lint-1.log ended', 'check test check-test-1.log ended', 'check test check-test-2.log ended']);
-});
+logs(
+  'each check run gets the next number and the run-log header; the end line closes it; svc task logs lists it as a check',
+  async () => {
+    const paths = toPaths(tempRoot());
+    const first = openCheckLog(paths, header);
+    first.write(Buffer.from('line one\n'));
+    first.close('exit code 1', at);
+    const second = openCheckLog(paths, header);
+    second.close('exit code 0', at);
+    const other = openCheckLog(paths, { ...header, check: 'lint' });
+    other.close('exit code 0', at);
+    const dir = paths.runLogDir(header.taskId);
+    assert.is(first.path, `${dir}/check-test-1.log`);
+    assert.is(second.path, `${dir}/check-test-2.log`);
+    assert.is(other.path, `${dir}/check-lint-1.log`);
+    const lines = readFileSync(first.path, 'utf8').split('\n');
+    assert.match(
+      lines[0]!,
+      /svc run: task TASK-2026-11-21-001, check test, session s1, started 2026-11-21T10:00:00.000Z/,
+    );
+    assert.is(lines[1], 'line one');
+    assert.match(lines[2]!, /svc run ended: exit code 1 at 2026-11-21T10:00:05.000Z/);
+    const listed = await listRunLogs(paths, header.taskId);
+    assert.equal(
+      listed.map((entry) => `${entry.kind} ${entry.name} ${entry.file} ${entry.ended ? 'ended' : 'open'}`).sort(),
+      ['check lint check-lint-1.log ended', 'check test check-test-1.log ended', 'check test check-test-2.log ended'],
+    );
+  },
+);
 
 logs('past its cap the log keeps its header and the tail of the output; tail() gives the last bytes', () => {
   const paths = toPaths(tempRoot());

@@ -16,10 +16,28 @@ review('routes to the orchestrator with metadata.murmur and the context sections
   const { mkdirSync } = await import('node:fs');
   mkdirSync(paths.org, { recursive: true });
   writeFileSync(paths.orgDoc('vision'), 'Ship a calm product.\n');
-  const team = { id: 'core', name: 'Core', members: ['dev'], orchestrator: 'lead', murmur: { triggers: [{ kind: 'queueEmpty' as const }], context: ['taskSummary', 'vision', 'roadmap'], reviewTimeoutMs: 1 } } satisfies Team;
+  const team = {
+    id: 'core',
+    name: 'Core',
+    members: ['dev'],
+    orchestrator: 'lead',
+    murmur: {
+      triggers: [{ kind: 'queueEmpty' as const }],
+      context: ['taskSummary', 'vision', 'roadmap'],
+      reviewTimeoutMs: 1,
+    },
+  } satisfies Team;
   const input = await buildReview({
-    paths, team, trigger: 'completionBatch', reason: '3 tasks completed', state: state({ completionsSinceLastReview: 3 }),
-    summary: () => ({ completed: [{ id: 'T-1', title: 'Fix login', status: 'done', dispatchFailures: 0 }], failing: [], open: { ready: 1, inProgress: 0, blocked: 0 } }),
+    paths,
+    team,
+    trigger: 'completionBatch',
+    reason: '3 tasks completed',
+    state: state({ completionsSinceLastReview: 3 }),
+    summary: () => ({
+      completed: [{ id: 'T-1', title: 'Fix login', status: 'done', dispatchFailures: 0 }],
+      failing: [],
+      open: { ready: 1, inProgress: 0, blocked: 0 },
+    }),
   });
   assert.is(input.title, 'Murmur review: core (completionBatch)');
   assert.ok(isReviewTitle(input.title, 'core') && !isReviewTitle(input.title, 'cor'));
@@ -36,12 +54,26 @@ review('routes to the orchestrator with metadata.murmur and the context sections
 
 review('names the earlier reviews that went stale and are still open', async () => {
   const paths = toPaths(tempRoot());
-  const team = { id: 'core', name: 'Core', members: ['dev'], orchestrator: 'lead', murmur: { triggers: [{ kind: 'queueEmpty' as const }], context: [], reviewTimeoutMs: 1 } } satisfies Team;
+  const team = {
+    id: 'core',
+    name: 'Core',
+    members: ['dev'],
+    orchestrator: 'lead',
+    murmur: { triggers: [{ kind: 'queueEmpty' as const }], context: [], reviewTimeoutMs: 1 },
+  } satisfies Team;
   const input = await buildReview({
-    paths, team, trigger: 'interval', reason: 'r', state: state(), summary: () => ({ completed: [], failing: [], open: { ready: 0, inProgress: 0, blocked: 0 } }),
+    paths,
+    team,
+    trigger: 'interval',
+    reason: 'r',
+    state: state(),
+    summary: () => ({ completed: [], failing: [], open: { ready: 0, inProgress: 0, blocked: 0 } }),
     staleReviews: [{ id: 'T-7', title: 'Murmur review: core (interval)', status: 'in-progress', dispatchFailures: 0 }],
   });
-  assert.match(input.body ?? '', /Earlier reviews of this team went stale[^\n]*\n- T-7 "Murmur review: core \(interval\)" \(in-progress\)/);
+  assert.match(
+    input.body ?? '',
+    /Earlier reviews of this team went stale[^\n]*\n- T-7 "Murmur review: core \(interval\)" \(in-progress\)/,
+  );
 });
 
 review.run();

@@ -21,8 +21,14 @@ links('a Backlog.md task file that is a symbolic link is skipped with a reason; 
   symlinkSync(outside, join(project, 'backlog/tasks/task-9 - Outside.md'));
   const { code, report } = await importJson(root, 'backlog-md', project);
   assert.is(code, 1);
-  assert.equal(report.problems.map((p) => p.file.replace(project, '')), ['/backlog/tasks/task-9 - Outside.md']);
-  assert.match(report.problems[0]!.reason, new RegExp(`is a symbolic link to ${outside}, not a regular file: svc reads no import file through a link`));
+  assert.equal(
+    report.problems.map((p) => p.file.replace(project, '')),
+    ['/backlog/tasks/task-9 - Outside.md'],
+  );
+  assert.match(
+    report.problems[0]!.reason,
+    new RegExp(`is a symbolic link to ${outside}, not a regular file: svc reads no import file through a link`),
+  );
   const bodies = Object.values(readTasks(root)).map((task) => task.body);
   assert.is(bodies.length, 4);
   assert.not.ok(bodies.some((body) => body.includes('the secret text')));
@@ -37,20 +43,30 @@ links('a Backlog.md tasks folder that is a link out of the project is refused fo
   const { code, report } = await importJson(root, 'backlog-md', project);
   assert.is(code, 1);
   assert.is(report.problems.length, 4);
-  for (const problem of report.problems) assert.match(problem.reason, /is reached through .*backlog\/tasks, a symbolic link to .*: svc reads no import file through a link/);
+  for (const problem of report.problems)
+    assert.match(
+      problem.reason,
+      /is reached through .*backlog\/tasks, a symbolic link to .*: svc reads no import file through a link/,
+    );
   assert.equal(readTasks(root), {});
 });
 
 links('a beads issues file and an AOF task file that are links are not read', async () => {
   const root = tempRoot();
   const outside = join(tempRoot(), 'issues.jsonl');
-  writeFileSync(outside, `${JSON.stringify({ id: 'bd-1', title: 'Outside', status: 'open', description: 'the secret text' })}\n`);
+  writeFileSync(
+    outside,
+    `${JSON.stringify({ id: 'bd-1', title: 'Outside', status: 'open', description: 'the secret text' })}\n`,
+  );
   const beads = join(tempRoot(), 'beads');
   mkdirSync(join(beads, '.beads'), { recursive: true });
   symlinkSync(outside, join(beads, '.beads', 'issues.jsonl'));
   const refused = await svc(root, 'import', 'beads', beads);
   assert.is(refused.code, 1);
-  assert.match(refused.stderr, /issues\.jsonl is a symbolic link to .*, not a regular file: svc reads no import file through a link/);
+  assert.match(
+    refused.stderr,
+    /issues\.jsonl is a symbolic link to .*, not a regular file: svc reads no import file through a link/,
+  );
   const aof = join(tempRoot(), 'aof');
   mkdirSync(join(aof, 'tasks', 'ready'), { recursive: true });
   const task = join(tempRoot(), 'TASK-2026-01-01-001.md');
@@ -58,10 +74,16 @@ links('a beads issues file and an AOF task file that are links are not read', as
   symlinkSync(task, join(aof, 'tasks', 'ready', 'TASK-2026-01-01-001.md'));
   const events = join(tempRoot(), 'events');
   mkdirSync(events);
-  writeFileSync(join(events, '2026-01-01.jsonl'), `${JSON.stringify({ type: 'task.created', timestamp: '2026-01-01T00:00:00Z', taskId: 'TASK-2026-01-01-001' })}\n`);
+  writeFileSync(
+    join(events, '2026-01-01.jsonl'),
+    `${JSON.stringify({ type: 'task.created', timestamp: '2026-01-01T00:00:00Z', taskId: 'TASK-2026-01-01-001' })}\n`,
+  );
   symlinkSync(events, join(aof, 'events'));
   const { report } = await importJson(root, 'aof', aof);
-  assert.equal(report.problems.map((p) => p.file.replace(aof, '')), ['/tasks/ready/TASK-2026-01-01-001.md', '/events/2026-01-01.jsonl']);
+  assert.equal(
+    report.problems.map((p) => p.file.replace(aof, '')),
+    ['/tasks/ready/TASK-2026-01-01-001.md', '/events/2026-01-01.jsonl'],
+  );
   assert.match(report.problems[0]!.reason, /is a symbolic link to .*, not a regular file/);
   assert.match(report.problems[1]!.reason, /is reached through .*\/events, a symbolic link to .*; left out/);
   assert.equal(readTasks(root), {});

@@ -1,6 +1,19 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { describeRoutes, eventPath, HEALTH_PORT_ROUTES, healthUrl, HOOK_NAMES, metricsPath, ROUTES, spawnResultPath, spawnStopPath, taskChangesPath, tasksPath, toRouteLabel } from '../../../lib/net/protocol/routes.js';
+import {
+  describeRoutes,
+  eventPath,
+  HEALTH_PORT_ROUTES,
+  healthUrl,
+  HOOK_NAMES,
+  metricsPath,
+  ROUTES,
+  spawnResultPath,
+  spawnStopPath,
+  taskChangesPath,
+  tasksPath,
+  toRouteLabel,
+} from '../../../lib/net/protocol/routes.js';
 
 const paths = suite('net.protocol.paths');
 
@@ -10,7 +23,12 @@ paths('a spawn id is encoded into its path, so it stays one segment', () => {
 });
 
 paths('each hook name has its event path under /v1/event/', () => {
-  assert.equal(HOOK_NAMES.map(eventPath), ['/v1/event/session-end', '/v1/event/agent-end', '/v1/event/before-compaction', '/v1/event/message-received']);
+  assert.equal(HOOK_NAMES.map(eventPath), [
+    '/v1/event/session-end',
+    '/v1/event/agent-end',
+    '/v1/event/before-compaction',
+    '/v1/event/message-received',
+  ]);
 });
 
 paths('the listing, the change feed, the metrics and the health port build their paths and queries', () => {
@@ -26,7 +44,10 @@ paths('the listing, the change feed, the metrics and the health port build their
 const help = suite('net.protocol.describeRoutes');
 
 help('lists every route with its method, {parameters}, the hook names and the query keys', () => {
-  assert.is(describeRoutes(), 'GET /healthz, GET /status, GET /metrics, POST /v1/tool/invoke, POST /v1/tool/batch, POST /v1/event/{session-end|agent-end|before-compaction|message-received}, GET /v1/spawns/wait, POST /v1/spawns/{id}/result, GET /v1/spawns/{id}/stop, GET /v1/tasks?status=&statuses=&tags=&project=&team=&priority=&parent=&since=&text=, GET /v1/tasks/changes?after=&waitMs=, POST /v1/scheduler/tick, GET /v1/scheduler/plan, POST /v1/web');
+  assert.is(
+    describeRoutes(),
+    'GET /healthz, GET /status, GET /metrics, POST /v1/tool/invoke, POST /v1/tool/batch, POST /v1/event/{session-end|agent-end|before-compaction|message-received}, GET /v1/spawns/wait, POST /v1/spawns/{id}/result, GET /v1/spawns/{id}/stop, GET /v1/tasks?status=&statuses=&tags=&project=&team=&priority=&parent=&since=&text=, GET /v1/tasks/changes?after=&waitMs=, POST /v1/scheduler/tick, GET /v1/scheduler/plan, POST /v1/web',
+  );
 });
 
 help('describes a given list, and labels one route by method and path', () => {

@@ -1,7 +1,16 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { DaemonResponse } from '../../../lib/daemon/instance/client.js';
-import { describeRoutes, eventPath, HEADERS, ROUTES, spawnResultPath, spawnStopPath, taskChangesPath, type RouteName } from '../../../lib/net/protocol/routes.js';
+import {
+  describeRoutes,
+  eventPath,
+  HEADERS,
+  ROUTES,
+  spawnResultPath,
+  spawnStopPath,
+  taskChangesPath,
+  type RouteName,
+} from '../../../lib/net/protocol/routes.js';
 import { call, closeDaemons, startTestDaemon } from '../../helpers/daemon.js';
 import { cleanRoots, tempRoot } from '../../helpers/root.js';
 
@@ -17,7 +26,11 @@ const PROBES: Record<RouteName, { path: string; body?: unknown; headers?: Record
   metrics: { path: ROUTES.metrics.path },
   toolInvoke: { path: ROUTES.toolInvoke.path, body: { tool: 'test_echo', params: { text: 'hi' } } },
   toolBatch: { path: ROUTES.toolBatch.path, body: { tool: 'test_echo', batch: [{ params: { text: 'hi' } }] } },
-  event: { path: eventPath('agent-end'), body: { sessionKey: 'agent:dev:svc-1' }, headers: { [HEADERS.plugin]: 'probe' } },
+  event: {
+    path: eventPath('agent-end'),
+    body: { sessionKey: 'agent:dev:svc-1' },
+    headers: { [HEADERS.plugin]: 'probe' },
+  },
   spawnWait: { path: ROUTES.spawnWait.path },
   spawnResult: { path: spawnResultPath('no-such-spawn'), body: { ok: true } },
   spawnStop: { path: spawnStopPath('no-such-spawn') },

@@ -14,10 +14,19 @@ const daemonDoc = new URL('../../../docs/daemon.md', import.meta.url).pathname;
 
 const spelled = suite('net.protocol: route paths spelled once');
 
-spelled('no file of lib/ outside the contract has a string literal naming a /v1/ path or another route of the contract', () => {
-  const offenders = files(lib).filter((file) => !file.startsWith(`${contract}/`)).flatMap((file) => findRouteLiterals(file));
-  assert.equal(offenders, [], `route paths spelled outside lib/net/protocol/ (build them from the contract):\n${offenders.join('\n')}`);
-});
+spelled(
+  'no file of lib/ outside the contract has a string literal naming a /v1/ path or another route of the contract',
+  () => {
+    const offenders = files(lib)
+      .filter((file) => !file.startsWith(`${contract}/`))
+      .flatMap((file) => findRouteLiterals(file));
+    assert.equal(
+      offenders,
+      [],
+      `route paths spelled outside lib/net/protocol/ (build them from the contract):\n${offenders.join('\n')}`,
+    );
+  },
+);
 
 spelled('the search finds a /v1/ path in any quote style, and none in comments', () => {
   const source = [
@@ -44,18 +53,31 @@ spelled('the search finds a /v1/ path in any quote style, and none in comments',
 
 spelled("docs/daemon.md's route table lists exactly the contract's routes", () => {
   const documented = [...new Set(documentedRoutes(readFileSync(daemonDoc, 'utf8')))].sort();
-  const declared = Object.values(ROUTES).map((route) => `${route.method} ${route.path.replace(/:\w+/g, '{}')}`).sort();
-  assert.equal(documented, declared, 'a route in one and not the other: add its row to docs/daemon.md ("Routes") or its entry to lib/net/protocol/routes.ts');
+  const declared = Object.values(ROUTES)
+    .map((route) => `${route.method} ${route.path.replace(/:\w+/g, '{}')}`)
+    .sort();
+  assert.equal(
+    documented,
+    declared,
+    'a route in one and not the other: add its row to docs/daemon.md ("Routes") or its entry to lib/net/protocol/routes.ts',
+  );
 });
 
-spelled("docs/daemon.md names the hook events the contract declares", () => {
-  const row = documentedRoutes(readFileSync(daemonDoc, 'utf8'), true).find((route) => route.startsWith('POST /v1/event/'));
+spelled('docs/daemon.md names the hook events the contract declares', () => {
+  const row = documentedRoutes(readFileSync(daemonDoc, 'utf8'), true).find((route) =>
+    route.startsWith('POST /v1/event/'),
+  );
   assert.is(row, `POST /v1/event/{${ROUTES.event.choices.join(',')}}`);
 });
 
 spelled('the help lists every route of the contract in its order', () => {
-  const help = describeRoutes().split(', ').map((route) => route.split('?')[0]!.replace(/\{[^}]*\}/g, '{}'));
-  assert.equal(help, Object.values(ROUTES).map((route) => `${route.method} ${route.path.replace(/:\w+/g, '{}')}`));
+  const help = describeRoutes()
+    .split(', ')
+    .map((route) => route.split('?')[0]!.replace(/\{[^}]*\}/g, '{}'));
+  assert.equal(
+    help,
+    Object.values(ROUTES).map((route) => `${route.method} ${route.path.replace(/:\w+/g, '{}')}`),
+  );
 });
 
 spelled.run();
@@ -70,7 +92,12 @@ function files(dir: string): string[] {
 }
 
 /** The contract's paths outside /v1/ (`/healthz`, `/status`, ...) starting a literal or after a space or quote (not `./status.js`). */
-const OTHER_PATHS = new RegExp(`(?:^|[\\s(\`'"])(?:${[...Object.values(ROUTES), ...Object.values(HEALTH_PORT_ROUTES)].map((route) => route.path).filter((path) => !path.startsWith('/v1/')).join('|')})(?![\\w-])`);
+const OTHER_PATHS = new RegExp(
+  `(?:^|[\\s(\`'"])(?:${[...Object.values(ROUTES), ...Object.values(HEALTH_PORT_ROUTES)]
+    .map((route) => route.path)
+    .filter((path) => !path.startsWith('/v1/'))
+    .join('|')})(?![\\w-])`,
+);
 
 /** `file:line: literal` for each string or template piece of `source` that names a route: `/v1/` or `OTHER_PATHS` (comments are not literals). */
 function findRouteLiterals(file: string, source = readFileSync(file, 'utf8')): string[] {
@@ -96,8 +123,10 @@ function findRouteLiterals(file: string, source = readFileSync(file, 'utf8')): s
 function documentedRoutes(doc: string, raw = false): string[] {
   const table = doc.slice(doc.indexOf('| Route | Request | Response |'));
   const rows = table.slice(0, table.search(/\n\n/)).split('\n').slice(2);
-  return rows.flatMap((row) => [...row.split('|')[1]!.matchAll(/`(GET|POST) ([^`?]+)[^`]*`/g)].map((match) => {
-    const path = raw ? match[2]! : match[2]!.replace(/\{[^}]*\}/g, '{}');
-    return `${match[1]} ${path}`;
-  }));
+  return rows.flatMap((row) =>
+    [...row.split('|')[1]!.matchAll(/`(GET|POST) ([^`?]+)[^`]*`/g)].map((match) => {
+      const path = raw ? match[2]! : match[2]!.replace(/\{[^}]*\}/g, '{}');
+      return `${match[1]} ${path}`;
+    }),
+  );
 }

@@ -18,10 +18,16 @@ archive('an id archived today is not handed out again after a fresh clone (no ta
   const { task } = await store.create({ title: 'Short-lived', createdBy: 'test' });
   await closeTask(store, task.id, { actor: 'operator' });
   const report = await archiveTasks(store, { before: new Date(Date.now() + 60_000), actor: 'operator' });
-  assert.equal(report.moved.map((move) => move.id), [task.id]);
+  assert.equal(
+    report.moved.map((move) => move.id),
+    [task.id],
+  );
   rmSync(store.paths.seq, { recursive: true, force: true });
   // Another process (this one remembers the next number): the built command line, on the same day.
-  const created = spawnSync(process.execPath, [SVC_BIN, 'task', 'create', 'After the clone'], { env: { ...process.env, SVC_HOME: root }, encoding: 'utf8' });
+  const created = spawnSync(process.execPath, [SVC_BIN, 'task', 'create', 'After the clone'], {
+    env: { ...process.env, SVC_HOME: root },
+    encoding: 'utf8',
+  });
   assert.is(created.status, 0, created.stderr);
   assert.is(created.stdout.split('\n')[0], task.id.replace(/001$/, '002'));
 });
@@ -36,7 +42,10 @@ archive('getArchived resolves an id argument among archived tasks only', async (
   await archiveTasks(store, { before: new Date('2026-11-01T00:00:00Z'), actor: 'operator' });
   assert.equal([...listArchived(store.paths).keys()], [task.id]);
   const found = getArchived(store.paths, '-001', store.clock());
-  assert.equal([found.task.id, found.status, found.body.trim(), existsSync(found.path)], [task.id, 'done', 'Findings.', true]);
+  assert.equal(
+    [found.task.id, found.status, found.body.trim(), existsSync(found.path)],
+    [task.id, 'done', 'Findings.', true],
+  );
   assert.throws(() => getArchived(store.paths, '002', store.clock()), /No task has the sequence number "002"/);
 });
 
@@ -51,9 +60,18 @@ archive('a copy left by a crash before the unlink is completed; a different one 
   copyFileSync(store.paths.taskFile('done', a), store.paths.archiveFile('2026-10', a));
   writeFileSync(store.paths.archiveFile('2026-10', b), 'something else');
   const report = await archiveTasks(store, { before: new Date('2026-11-01T00:00:00Z'), actor: 'operator' });
-  assert.equal(report.moved.map((move) => move.id), [a]);
-  assert.equal(report.refused.map((skip) => [skip.id, skip.code]), [[b, 'validation_error']]);
-  assert.equal([existsSync(store.paths.taskFile('done', a)), existsSync(store.paths.taskFile('done', b))], [false, true]);
+  assert.equal(
+    report.moved.map((move) => move.id),
+    [a],
+  );
+  assert.equal(
+    report.refused.map((skip) => [skip.id, skip.code]),
+    [[b, 'validation_error']],
+  );
+  assert.equal(
+    [existsSync(store.paths.taskFile('done', a)), existsSync(store.paths.taskFile('done', b))],
+    [false, true],
+  );
 });
 
 archive.run();

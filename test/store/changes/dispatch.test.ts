@@ -16,7 +16,10 @@ requeue('a task still leased to the session goes back to ready, its dispatch not
   assert.is(after.task.lease, undefined);
   assert.is(after.task.metadata.dispatchFailures, undefined);
   const moved = (await events()).filter((event) => event.type === 'task.transitioned' && event.payload.to === 'ready');
-  assert.equal(moved.map((event) => [event.actor, event.payload.reason]), [['scheduler', 'spawn never handed to an adapter (daemon restart)']]);
+  assert.equal(
+    moved.map((event) => [event.actor, event.payload.reason]),
+    [['scheduler', 'spawn never handed to an adapter (daemon restart)']],
+  );
 });
 
 requeue('a task under another session is left where it is', async () => {

@@ -18,7 +18,10 @@ heal('a file moved by hand gets the status of its directory, by actor filesystem
   assert.is(result.after.status, 'ready');
   assert.is((await store.get(id)).task.status, 'ready');
   const moved = (await events()).filter((event) => event.type === 'task.transitioned' && event.taskId === id);
-  assert.equal(moved.map((event) => [event.actor, event.payload.from, event.payload.to]), [['filesystem', 'backlog', 'ready']]);
+  assert.equal(
+    moved.map((event) => [event.actor, event.payload.from, event.payload.to]),
+    [['filesystem', 'backlog', 'ready']],
+  );
 });
 
 heal('a task whose frontmatter matches its directory is left as it is', async () => {

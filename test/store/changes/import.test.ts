@@ -12,8 +12,19 @@ const STAMP = '2026-11-20T08:00:00.000Z';
 
 function sourceTask(status: Task['status']): Task {
   return {
-    schemaVersion: 1, id: ID, project: 'default', title: 'From the source', status, priority: 'normal', routing: {},
-    createdAt: STAMP, updatedAt: STAMP, lastTransitionAt: STAMP, createdBy: 'import:test', dependsOn: [], metadata: { source: { system: 'test', id: '7' } },
+    schemaVersion: 1,
+    id: ID,
+    project: 'default',
+    title: 'From the source',
+    status,
+    priority: 'normal',
+    routing: {},
+    createdAt: STAMP,
+    updatedAt: STAMP,
+    lastTransitionAt: STAMP,
+    createdBy: 'import:test',
+    dependsOn: [],
+    metadata: { source: { system: 'test', id: '7' } },
   };
 }
 
@@ -43,12 +54,14 @@ create('refuses an id that has a file in another status directory, and writes no
 const update = suite('store.updateImportedTask');
 update.after.each(cleanRoots);
 
-update('applies the source\'s task, body and reachable status with task.imported', async () => {
+update("applies the source's task, body and reachable status with task.imported", async () => {
   const { store, events } = setup();
   await store.init();
   await createImportedTask(store, sourceTask('backlog'), '');
   const { result, unapplied } = await updateImportedTask(store, ID, {
-    status: 'ready', actor: 'import:test', payload: { source: 'test', sourceId: '7', action: 'updated' },
+    status: 'ready',
+    actor: 'import:test',
+    payload: { source: 'test', sourceId: '7', action: 'updated' },
     toTask: (current) => ({ task: { ...current.task, title: 'Renamed at the source' }, body: 'New body.\n' }),
   });
   assert.is(unapplied, undefined);
@@ -56,7 +69,10 @@ update('applies the source\'s task, body and reachable status with task.imported
   assert.is(result.after.task.title, 'Renamed at the source');
   assert.is(result.after.body, 'New body.\n');
   const imported = (await events()).filter((event) => event.type === 'task.imported');
-  assert.equal(imported.map((event) => [event.taskId, event.actor, event.payload.action]), [[ID, 'import:test', 'updated']]);
+  assert.equal(
+    imported.map((event) => [event.taskId, event.actor, event.payload.action]),
+    [[ID, 'import:test', 'updated']],
+  );
 });
 
 update('a status svc moves no task to from where it is stays unapplied, with the reason', async () => {
@@ -65,11 +81,16 @@ update('a status svc moves no task to from where it is stays unapplied, with the
   await createImportedTask(store, sourceTask('backlog'), '');
   renameSync(store.paths.taskFile('backlog', ID), store.paths.taskFile('done', ID));
   const { result, unapplied } = await updateImportedTask(store, ID, {
-    status: 'in-progress', actor: 'import:test', payload: {},
+    status: 'in-progress',
+    actor: 'import:test',
+    payload: {},
     toTask: (current) => ({ task: current.task, body: current.body }),
   });
   assert.is(result.after.status, 'done');
-  assert.ok(unapplied?.includes('svc moves no task from done to in-progress, so it stays done (a reopened entry is new work'), unapplied);
+  assert.ok(
+    unapplied?.includes('svc moves no task from done to in-progress, so it stays done (a reopened entry is new work'),
+    unapplied,
+  );
 });
 
 create.run();

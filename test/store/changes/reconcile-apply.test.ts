@@ -18,13 +18,22 @@ apply('heals a hand-moved file through the commit protocol: directory wins, one 
   renameSync(path, join(root, 'tasks/blocked', `${task.id}.md`));
   clock.advance(60_000);
   const planned = await planReconcile(store.paths, clock());
-  assert.equal(planned.actions.map((action) => action.line), [`heal ${task.id}: frontmatter says backlog, directory says blocked (tasks/blocked/${task.id}.md)`]);
+  assert.equal(
+    planned.actions.map((action) => action.line),
+    [`heal ${task.id}: frontmatter says backlog, directory says blocked (tasks/blocked/${task.id}.md)`],
+  );
   const result = await applyReconcile(store.paths, planned, { actor: 'test' });
   assert.is(result.applied.length, 1);
   const healed = await store.get(task.id);
-  assert.equal([healed.task.status, healed.task.lastTransitionAt, healed.body], ['blocked', '2026-11-21T10:01:00.000Z', 'Body\n']);
+  assert.equal(
+    [healed.task.status, healed.task.lastTransitionAt, healed.body],
+    ['blocked', '2026-11-21T10:01:00.000Z', 'Body\n'],
+  );
   const moves = await readEvents(root, { type: 'task.transitioned' });
-  assert.equal(moves.map((event) => [event.actor, event.payload]), [['filesystem', { from: 'backlog', to: 'blocked', reason: 'moved on disk' }]]);
+  assert.equal(
+    moves.map((event) => [event.actor, event.payload]),
+    [['filesystem', { from: 'backlog', to: 'blocked', reason: 'moved on disk' }]],
+  );
   const again = await applyReconcile(store.paths, planned, { actor: 'test' });
   assert.equal([again.applied.length, again.skipped.length], [0, 1], 'a stale plan applied twice does nothing');
   assert.is((await readEvents(root, { type: 'task.transitioned' })).length, 1);
@@ -39,8 +48,14 @@ apply('keeps the copy with the later updatedAt and moves the other into data/con
   writeFileSync(path, older); // the old copy comes back, as after a crash between write and unlink
   utimesSync(path, new Date(), new Date(Date.now() + 60_000)); // even with a later mtime, updatedAt decides
   const planned = await planReconcile(store.paths, clock());
-  assert.equal(planned.actions.map((action) => action.kind), ['duplicate']);
-  assert.match(planned.actions[0]!.line, `keep tasks/ready/${task.id}.md (updatedAt 2026-11-21T10:00:05.000Z), move tasks/backlog/${task.id}.md to data/conflicts/`);
+  assert.equal(
+    planned.actions.map((action) => action.kind),
+    ['duplicate'],
+  );
+  assert.match(
+    planned.actions[0]!.line,
+    `keep tasks/ready/${task.id}.md (updatedAt 2026-11-21T10:00:05.000Z), move tasks/backlog/${task.id}.md to data/conflicts/`,
+  );
   const result = await applyReconcile(store.paths, planned, { actor: 'test' });
   assert.is(result.applied.length, 1);
   assert.equal((await store.get(task.id)).body, 'newer\n');
@@ -48,7 +63,10 @@ apply('keeps the copy with the later updatedAt and moves the other into data/con
   assert.equal(conflicts, [`2026-11-21T10-00-05-000Z.backlog.${task.id}.md`]);
   assert.is(readFileSync(join(root, 'data/conflicts', conflicts[0]!), 'utf8'), older);
   const recovery = await readEvents(root, { type: 'recovery_action' });
-  assert.equal(recovery.map((event) => event.payload.action), ['duplicate_resolved']);
+  assert.equal(
+    recovery.map((event) => event.payload.action),
+    ['duplicate_resolved'],
+  );
   assert.equal((await planReconcile(store.paths, clock())).actions, []);
 });
 
@@ -59,7 +77,10 @@ apply('breaks an updatedAt tie by the later file time', async () => {
   writeFileSync(copy, readFileSync(path, 'utf8').replace('status: backlog', 'status: ready'));
   utimesSync(path, new Date(), new Date(Date.now() + 60_000));
   const planned = await planReconcile(store.paths, new Date());
-  assert.equal(planned.actions.map((action) => [action.kind, action.path]), [['duplicate', path]]);
+  assert.equal(
+    planned.actions.map((action) => [action.kind, action.path]),
+    [['duplicate', path]],
+  );
   await applyReconcile(store.paths, planned, { actor: 'test' });
   assert.equal((await store.get(task.id)).path, path);
 });
@@ -74,9 +95,20 @@ apply('removes a temporary whose lock is free, and leaves one whose writer is al
     const planned = await planReconcile(store.paths, new Date());
     return applyReconcile(store.paths, planned, { actor: 'test', lockWaitMs: 200 });
   });
-  assert.equal(result.applied.map((action) => action.path), [`${a.path}.1f2e3d`]);
-  assert.equal(result.failed.map(({ action, message }) => [action.path, /locked by another writer/.test(message)]), [[`${b.path}.42.abc.new`, true]]);
-  assert.equal(readdirSync(store.paths.statusDir('backlog')).sort(), ['.gitkeep', `${a.task.id}.md`, `${b.task.id}.md`, `${b.task.id}.md.42.abc.new`]);
+  assert.equal(
+    result.applied.map((action) => action.path),
+    [`${a.path}.1f2e3d`],
+  );
+  assert.equal(
+    result.failed.map(({ action, message }) => [action.path, /locked by another writer/.test(message)]),
+    [[`${b.path}.42.abc.new`, true]],
+  );
+  assert.equal(readdirSync(store.paths.statusDir('backlog')).sort(), [
+    '.gitkeep',
+    `${a.task.id}.md`,
+    `${b.task.id}.md`,
+    `${b.task.id}.md.42.abc.new`,
+  ]);
 });
 
 apply('never moves or rewrites an invalid file, even when a valid copy of its id exists', async () => {
@@ -86,7 +118,10 @@ apply('never moves or rewrites an invalid file, even when a valid copy of its id
   writeFileSync(broken, '---\ntitle: [half typed\n---\n');
   const before = listFiles(root);
   const planned = await planReconcile(store.paths, new Date());
-  assert.equal(planned.actions.map((action) => [action.kind, action.path]), [['invalid', broken]]);
+  assert.equal(
+    planned.actions.map((action) => [action.kind, action.path]),
+    [['invalid', broken]],
+  );
   const result = await applyReconcile(store.paths, planned, { actor: 'test' });
   assert.equal(result.remaining, planned.actions);
   assert.equal(listFiles(root), before);

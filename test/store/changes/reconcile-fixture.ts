@@ -19,7 +19,8 @@ export function listFiles(root: string): Record<string, string> {
   const out: Record<string, string> = {};
   for (const entry of readdirSync(root, { recursive: true, withFileTypes: true })) {
     const path = join(entry.parentPath, entry.name);
-    if (entry.isFile() && !path.includes('/.locks/') && !path.includes('/.seq/')) out[path] = readFileSync(path, 'utf8');
+    if (entry.isFile() && !path.includes('/.locks/') && !path.includes('/.seq/'))
+      out[path] = readFileSync(path, 'utf8');
   }
   return out;
 }

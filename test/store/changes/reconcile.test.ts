@@ -18,12 +18,18 @@ plan('plans nothing for a healthy tree, and creates a missing tree', async () =>
   assert.equal((await planReconcile(store.paths, new Date())).actions, []);
   const bare = createStore({ root: tempRoot() });
   const fresh = await planReconcile(bare.paths, new Date());
-  assert.equal(fresh.actions.map((action) => action.line), [
-    'create tasks/backlog/ (missing status directory)', 'create tasks/ready/ (missing status directory)',
-    'create tasks/in-progress/ (missing status directory)', 'create tasks/blocked/ (missing status directory)',
-    'create tasks/done/ (missing status directory)', 'create tasks/deadletter/ (missing status directory)',
-    'create tasks/cancelled/ (missing status directory)',
-  ]);
+  assert.equal(
+    fresh.actions.map((action) => action.line),
+    [
+      'create tasks/backlog/ (missing status directory)',
+      'create tasks/ready/ (missing status directory)',
+      'create tasks/in-progress/ (missing status directory)',
+      'create tasks/blocked/ (missing status directory)',
+      'create tasks/done/ (missing status directory)',
+      'create tasks/deadletter/ (missing status directory)',
+      'create tasks/cancelled/ (missing status directory)',
+    ],
+  );
   await applyReconcile(bare.paths, fresh, { actor: 'test' });
   assert.equal((await planReconcile(bare.paths, new Date())).actions, []);
 });
@@ -35,29 +41,38 @@ plan('reads only: planning a broken tree changes no file', async () => {
   writeFileSync(`${a.path}.123`, 'partial');
   const before = listFiles(root);
   const { actions } = await planReconcile(store.paths, new Date());
-  assert.equal(actions.map((action) => action.kind), ['temporary', 'heal']);
+  assert.equal(
+    actions.map((action) => action.kind),
+    ['temporary', 'heal'],
+  );
   assert.equal(listFiles(root), before);
 });
 
-plan('reports stray .md files outside the status directories and badly named ones inside; tasks/archive/ is not looked into', async () => {
-  const { root, store } = await setup();
-  mkdirSync(join(root, 'tasks/attic/2025'), { recursive: true });
-  writeFileSync(join(root, 'tasks/attic/2025/old.md'), '# old\n');
-  mkdirSync(join(root, 'tasks/archive/2025-10'), { recursive: true });
-  writeFileSync(join(root, 'tasks/archive/2025-10/TASK-2025-10-01-001.md'), '# archived, not read\n');
-  writeFileSync(join(root, 'tasks/README.md'), '# readme\n');
-  mkdirSync(join(root, 'tasks/ready/sub'));
-  writeFileSync(join(root, 'tasks/ready/sub/nested.md'), '# nested\n');
-  writeFileSync(join(root, 'tasks/ready/my notes.md'), '# notes\n');
-  writeFileSync(join(root, 'tasks/ready/notes.txt'), 'not markdown, not ours\n');
-  const { actions } = await planReconcile(store.paths, new Date());
-  assert.equal(actions.map((action) => [action.kind, action.line.split(':')[0]]), [
-    ['invalid', 'invalid tasks/ready/my notes.md'],
-    ['stray', 'stray tasks/README.md'],
-    ['stray', 'stray tasks/attic/2025/old.md'],
-    ['stray', 'stray tasks/ready/sub/nested.md'],
-  ]);
-});
+plan(
+  'reports stray .md files outside the status directories and badly named ones inside; tasks/archive/ is not looked into',
+  async () => {
+    const { root, store } = await setup();
+    mkdirSync(join(root, 'tasks/attic/2025'), { recursive: true });
+    writeFileSync(join(root, 'tasks/attic/2025/old.md'), '# old\n');
+    mkdirSync(join(root, 'tasks/archive/2025-10'), { recursive: true });
+    writeFileSync(join(root, 'tasks/archive/2025-10/TASK-2025-10-01-001.md'), '# archived, not read\n');
+    writeFileSync(join(root, 'tasks/README.md'), '# readme\n');
+    mkdirSync(join(root, 'tasks/ready/sub'));
+    writeFileSync(join(root, 'tasks/ready/sub/nested.md'), '# nested\n');
+    writeFileSync(join(root, 'tasks/ready/my notes.md'), '# notes\n');
+    writeFileSync(join(root, 'tasks/ready/notes.txt'), 'not markdown, not ours\n');
+    const { actions } = await planReconcile(store.paths, new Date());
+    assert.equal(
+      actions.map((action) => [action.kind, action.line.split(':')[0]]),
+      [
+        ['invalid', 'invalid tasks/ready/my notes.md'],
+        ['stray', 'stray tasks/README.md'],
+        ['stray', 'stray tasks/attic/2025/old.md'],
+        ['stray', 'stray tasks/ready/sub/nested.md'],
+      ],
+    );
+  },
+);
 
 const doctor = suite('cli.doctor');
 doctor.after.each(cleanRoots);
@@ -86,11 +101,20 @@ doctor('--json prints the plan and the result as objects', async () => {
   const a = await store.create({ title: 'A', createdBy: 'test' });
   renameSync(a.path, join(root, 'tasks/ready', `${a.task.id}.md`));
   writeFileSync(join(root, 'tasks/ready/TASK-bad.md'), 'no frontmatter\n');
-  const plan = JSON.parse((await svc(root, 'doctor', '--json')).stdout) as { ok: boolean; problems: number; counts: object; actions: { kind: string }[] };
+  const plan = JSON.parse((await svc(root, 'doctor', '--json')).stdout) as {
+    ok: boolean;
+    problems: number;
+    counts: object;
+    actions: { kind: string }[];
+  };
   assert.equal([plan.ok, plan.problems, plan.counts], [false, 2, { heal: 1, invalid: 1 }]);
   const fixed = await svc(root, 'doctor', '--fix', '--json');
   assert.is(fixed.code, 1, 'an invalid file remains');
-  const result = JSON.parse(fixed.stdout) as { ok: boolean; fixed: number; remaining: { kind: string; path: string }[] };
+  const result = JSON.parse(fixed.stdout) as {
+    ok: boolean;
+    fixed: number;
+    remaining: { kind: string; path: string }[];
+  };
   assert.equal([result.ok, result.fixed, result.remaining.map((action) => action.kind)], [false, 1, ['invalid']]);
 });
 

@@ -19,7 +19,10 @@ attach('records the worktree under the lease, keeps updatedAt, and logs workspac
   assert.equal(result.after.task.workspace, workspace);
   assert.is(result.after.task.updatedAt, before.task.updatedAt);
   const attached = (await events()).filter((event) => event.type === 'workspace.attached');
-  assert.equal(attached.map((event) => [event.taskId, event.actor, event.payload.created]), [[id, 'scheduler', true]]);
+  assert.equal(
+    attached.map((event) => [event.taskId, event.actor, event.payload.created]),
+    [[id, 'scheduler', true]],
+  );
 });
 
 attach('records nothing once the lease is gone', async () => {

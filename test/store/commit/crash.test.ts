@@ -34,7 +34,11 @@ crash(`a writer SIGKILLed ${KILLS} times leaves a tree that doctor --fix restore
     await pause(200 + Math.floor(Math.random() * 600));
     await worker.kill();
     next = start(); // boots while this round is checked; it writes nothing until `go()`
-    assert.is(worker.child.signalCode, 'SIGKILL', `round ${round}: the worker ended by itself: ${worker.stderr().slice(-1000)}`);
+    assert.is(
+      worker.child.signalCode,
+      'SIGKILL',
+      `round ${round}: the worker ended by itself: ${worker.stderr().slice(-1000)}`,
+    );
     for (const line of worker.lines) if (line.startsWith('created ')) created.add(line.slice('created '.length));
     const doctor = await svc(root, 'doctor', '--fix');
     assert.is(doctor.code, 0, `round ${round}: doctor --fix failed:\n${doctor.stdout}${doctor.stderr}`);
@@ -49,8 +53,13 @@ crash(`a writer SIGKILLed ${KILLS} times leaves a tree that doctor --fix restore
   assert.is(conflicts.length, duplicates, 'every losing copy is kept in data/conflicts/');
   const moves = await readEvents(root, { type: 'task.transitioned' });
   assert.ok(moves.length > KILLS, `the workers made ${moves.length} transitions`);
-  assert.ok(moves.every((event) => event.actor === 'cycler'), 'no heal was needed: a crash never leaves a frontmatter behind its directory');
-  process.stdout.write(`  (${KILLS} kills, ${moves.length} transitions, ${created.size} tasks, doctor fixed something after ${fixes} kills, ${duplicates} duplicates)\n`);
+  assert.ok(
+    moves.every((event) => event.actor === 'cycler'),
+    'no heal was needed: a crash never leaves a frontmatter behind its directory',
+  );
+  process.stdout.write(
+    `  (${KILLS} kills, ${moves.length} transitions, ${created.size} tasks, doctor fixed something after ${fixes} kills, ${duplicates} duplicates)\n`,
+  );
 });
 
 /** Lets the worker run for a while before it is killed (a bounded wait is the point here). */

@@ -72,7 +72,10 @@ index('a task file that parses on the second read is never reported invalid, at 
   const second = 'TASK-2026-01-01-002';
   writeFileSync(paths.taskFile('ready', ID), cut(taskText(ID, 'ready', 'At start')));
   const invalid: string[] = [];
-  const fixes = new Map([[ID, taskText(ID, 'ready', 'At start')], [second, taskText(second, 'ready', 'Landed later')]]);
+  const fixes = new Map([
+    [ID, taskText(ID, 'ready', 'At start')],
+    [second, taskText(second, 'ready', 'Landed later')],
+  ]);
   const one = await createTaskIndex(paths, {
     onInvalid: (file) => invalid.push(file.path),
     beforeReread: async () => {
@@ -95,7 +98,10 @@ index('a file still broken on the second read is reported once', async () => {
   writeFileSync(paths.taskFile('ready', ID), cut(taskText(ID, 'ready', 'Broken')));
   const invalid: string[] = [];
   let pauses = 0;
-  const one = await createTaskIndex(paths, { onInvalid: (file) => invalid.push(file.path), beforeReread: async () => void pauses++ });
+  const one = await createTaskIndex(paths, {
+    onInvalid: (file) => invalid.push(file.path),
+    beforeReread: async () => void pauses++,
+  });
   open.push(one);
   assert.equal(invalid, [paths.taskFile('ready', ID)]);
   assert.is(pauses, 1);

@@ -17,14 +17,25 @@ log('keeps the lines it could not append, in order, and writes them before the n
   const events = createEventLog(root, { onError: (_err, pending) => void errors.push(pending) });
   const repair = breakEvents(root);
   const now = new Date('2026-11-21T10:00:00.000Z');
-  await events.record(now, [{ type: 'a', actor: 't', payload: {} }, { type: 'b', actor: 't', payload: {} }]);
+  await events.record(now, [
+    { type: 'a', actor: 't', payload: {} },
+    { type: 'b', actor: 't', payload: {} },
+  ]);
   await events.record(now, [{ type: 'c', actor: 't', payload: {} }]);
   assert.equal(errors, [2, 3]);
   assert.is(events.pending(), 3);
   repair();
   await events.record(new Date('2026-11-22T00:00:01.000Z'), [{ type: 'd', actor: 't', payload: {} }]);
   assert.is(events.pending(), 0);
-  assert.equal((await readEvents(root)).map((e) => [e.type, e.timestamp.slice(0, 10)]), [['a', '2026-11-21'], ['b', '2026-11-21'], ['c', '2026-11-21'], ['d', '2026-11-22']]);
+  assert.equal(
+    (await readEvents(root)).map((e) => [e.type, e.timestamp.slice(0, 10)]),
+    [
+      ['a', '2026-11-21'],
+      ['b', '2026-11-21'],
+      ['c', '2026-11-21'],
+      ['d', '2026-11-22'],
+    ],
+  );
   assert.ok(await events.flush(), 'nothing left');
 });
 
@@ -32,28 +43,41 @@ log('drops the oldest lines past maxPending and counts them', async () => {
   const root = tempRoot();
   const events = createEventLog(root, { maxPending: 2 });
   const repair = breakEvents(root);
-  for (const type of ['a', 'b', 'c']) await events.record(new Date('2026-11-21T10:00:00.000Z'), [{ type, actor: 't', payload: {} }]);
+  for (const type of ['a', 'b', 'c'])
+    await events.record(new Date('2026-11-21T10:00:00.000Z'), [{ type, actor: 't', payload: {} }]);
   assert.equal([events.pending(), events.dropped()], [2, 1]);
   repair();
   assert.ok(await events.flush());
-  assert.equal((await readEvents(root)).map((e) => e.type), ['b', 'c']);
+  assert.equal(
+    (await readEvents(root)).map((e) => e.type),
+    ['b', 'c'],
+  );
 });
 
 const read = suite('store.readEvents');
 read.after.each(cleanRoots);
 
-read('reads back lines of types the event map does not declare (a log of an older svc, or written by hand)', async () => {
-  const root = tempRoot();
-  const { events } = toPaths(root);
-  mkdirSync(events, { recursive: true });
-  const lines = [
-    { timestamp: '2026-11-21T10:00:00.000Z', type: 'task.renamed', taskId: 'TASK-2026-11-21-001', actor: 'svc-0.1', payload: { was: 'x' } },
-    { timestamp: '2026-11-21T10:00:01.000Z', type: 'plugin.session-start', actor: 'plugin', payload: {} },
-  ];
-  writeFileSync(join(events, '2026-11-21.jsonl'), lines.map((line) => `${JSON.stringify(line)}\n`).join(''));
-  assert.equal(await readEvents(root), lines);
-  assert.equal(await readEvents(root, { type: 'task.renamed' }), [lines[0]]);
-});
+read(
+  'reads back lines of types the event map does not declare (a log of an older svc, or written by hand)',
+  async () => {
+    const root = tempRoot();
+    const { events } = toPaths(root);
+    mkdirSync(events, { recursive: true });
+    const lines = [
+      {
+        timestamp: '2026-11-21T10:00:00.000Z',
+        type: 'task.renamed',
+        taskId: 'TASK-2026-11-21-001',
+        actor: 'svc-0.1',
+        payload: { was: 'x' },
+      },
+      { timestamp: '2026-11-21T10:00:01.000Z', type: 'plugin.session-start', actor: 'plugin', payload: {} },
+    ];
+    writeFileSync(join(events, '2026-11-21.jsonl'), lines.map((line) => `${JSON.stringify(line)}\n`).join(''));
+    assert.equal(await readEvents(root), lines);
+    assert.equal(await readEvents(root, { type: 'task.renamed' }), [lines[0]]);
+  },
+);
 
 log.run();
 read.run();

@@ -14,16 +14,26 @@ merge.after.each(cleanRoots);
 
 const line = (type: string, timestamp: string) => `${JSON.stringify({ timestamp, type, actor: 't', payload: {} })}\n`;
 
-merge('appends spooled lines to the day file of each timestamp, oldest spool file first, and removes the files', async () => {
-  const root = tempRoot();
-  await spoolEventLines(root, line('a', '2026-11-21T23:59:59.000Z') + line('b', '2026-11-22T00:00:01.000Z'));
-  await new Promise((done) => setTimeout(done, 2));
-  await spoolEventLines(root, line('c', '2026-11-22T00:00:02.000Z') + 'torn{\n');
-  assert.is(await mergeEventSpool(root), 3);
-  assert.equal((await readEvents(root)).map((e) => [e.type, e.timestamp.slice(0, 10)]), [['a', '2026-11-21'], ['b', '2026-11-22'], ['c', '2026-11-22']]);
-  assert.equal(readdirSync(toPaths(root).eventsSpool), []);
-  assert.is(await mergeEventSpool(root), 0, 'nothing left to merge');
-});
+merge(
+  'appends spooled lines to the day file of each timestamp, oldest spool file first, and removes the files',
+  async () => {
+    const root = tempRoot();
+    await spoolEventLines(root, line('a', '2026-11-21T23:59:59.000Z') + line('b', '2026-11-22T00:00:01.000Z'));
+    await new Promise((done) => setTimeout(done, 2));
+    await spoolEventLines(root, line('c', '2026-11-22T00:00:02.000Z') + 'torn{\n');
+    assert.is(await mergeEventSpool(root), 3);
+    assert.equal(
+      (await readEvents(root)).map((e) => [e.type, e.timestamp.slice(0, 10)]),
+      [
+        ['a', '2026-11-21'],
+        ['b', '2026-11-22'],
+        ['c', '2026-11-22'],
+      ],
+    );
+    assert.equal(readdirSync(toPaths(root).eventsSpool), []);
+    assert.is(await mergeEventSpool(root), 0, 'nothing left to merge');
+  },
+);
 
 merge('never appends a line twice when a merge was cut off after its append', async () => {
   const root = tempRoot();
@@ -32,7 +42,10 @@ merge('never appends a line twice when a merge was cut off after its append', as
   writeFileSync(paths.eventFile('2026-11-21'), line('a', '2026-11-21T10:00:00.000Z'));
   await spoolEventLines(root, line('a', '2026-11-21T10:00:00.000Z') + line('b', '2026-11-21T10:00:01.000Z'));
   assert.is(await mergeEventSpool(root), 1);
-  assert.equal((await readEvents(root)).map((e) => e.type), ['a', 'b']);
+  assert.equal(
+    (await readEvents(root)).map((e) => e.type),
+    ['a', 'b'],
+  );
 });
 
 merge('takes over the claim of a dead process and leaves the claim of a live one', async () => {
@@ -47,7 +60,10 @@ merge('takes over the claim of a dead process and leaves the claim of a live one
   await claim('dead', dead);
   const live = await claim('live', process.ppid);
   assert.is(await mergeEventSpool(root), 1);
-  assert.equal((await readEvents(root)).map((e) => e.type), ['dead']);
+  assert.equal(
+    (await readEvents(root)).map((e) => e.type),
+    ['dead'],
+  );
   assert.equal(readdirSync(dir), [live.slice(dir.length + 1)], 'the live claim is left to its owner');
 });
 
@@ -56,7 +72,10 @@ merge('a merge that fails puts the spool file back and throws', async () => {
   const paths = toPaths(root);
   const file = await spoolEventLines(root, line('a', '2026-11-21T10:00:00.000Z'));
   writeFileSync(paths.events, 'not a directory\n');
-  await mergeEventSpool(root).then(() => assert.unreachable('should fail'), (err: Error) => assert.match(err.message, /ENOTDIR/));
+  await mergeEventSpool(root).then(
+    () => assert.unreachable('should fail'),
+    (err: Error) => assert.match(err.message, /ENOTDIR/),
+  );
   assert.ok(existsSync(file), 'back under its own name');
   assert.is(readFileSync(file, 'utf8'), line('a', '2026-11-21T10:00:00.000Z'));
   rmSync(paths.events);

@@ -22,21 +22,33 @@ changes('a file written by another process, or moved by hand, reaches the index 
   await index.watching;
   const paths = toPaths(root);
   const target = paths.taskFile('ready', 'TASK-2026-01-01-050');
-  execFileSync(process.execPath, ['-e', `require('fs').writeFileSync(${JSON.stringify(target)}, ${JSON.stringify(taskText('TASK-2026-01-01-050', 'ready', 'From elsewhere'))})`]);
+  execFileSync(process.execPath, [
+    '-e',
+    `require('fs').writeFileSync(${JSON.stringify(target)}, ${JSON.stringify(taskText('TASK-2026-01-01-050', 'ready', 'From elsewhere'))})`,
+  ]);
   await within(3000, () => index.get('TASK-2026-01-01-050')?.status === 'ready', 'the new file in the index');
-  execFileSync('mv', [paths.taskFile('backlog', 'TASK-2026-01-01-001'), paths.taskFile('blocked', 'TASK-2026-01-01-001')]);
+  execFileSync('mv', [
+    paths.taskFile('backlog', 'TASK-2026-01-01-001'),
+    paths.taskFile('blocked', 'TASK-2026-01-01-001'),
+  ]);
   await within(3000, () => index.get('TASK-2026-01-01-001')?.status === 'blocked', 'the move in the index');
-  assert.equal(changes, [{ id: 'TASK-2026-01-01-050', to: 'ready' }, { id: 'TASK-2026-01-01-001', from: 'backlog', to: 'blocked' }]);
+  assert.equal(changes, [
+    { id: 'TASK-2026-01-01-050', to: 'ready' },
+    { id: 'TASK-2026-01-01-001', from: 'backlog', to: 'blocked' },
+  ]);
 });
 
-changes('refresh sees another process\'s write at once, without a watcher or a rescan', async () => {
+changes("refresh sees another process's write at once, without a watcher or a rescan", async () => {
   const root = tempRoot();
   await writeTaskFiles(root, 2);
   const index = await open(root, { watch: false, rescanIntervalMs: 60_000 });
   const paths = toPaths(root);
   const other = await createStore({ root }).create({ title: 'Made elsewhere', createdBy: 'cli', status: 'ready' });
   execFileSync('mv', [paths.taskFile('backlog', 'TASK-2026-01-01-001'), paths.taskFile('done', 'TASK-2026-01-01-001')]);
-  writeFileSync(paths.taskFile('backlog', 'TASK-2026-01-01-002'), taskText('TASK-2026-01-01-002', 'backlog', 'Renamed in place'));
+  writeFileSync(
+    paths.taskFile('backlog', 'TASK-2026-01-01-002'),
+    taskText('TASK-2026-01-01-002', 'backlog', 'Renamed in place'),
+  );
   await index.refresh();
   assert.is(index.get(other.task.id)?.status, 'ready');
   assert.is(index.get('TASK-2026-01-01-001')?.status, 'done');
@@ -44,7 +56,7 @@ changes('refresh sees another process\'s write at once, without a watcher or a r
   assert.equal(view(index), await scan(root));
 });
 
-changes('update re-reads the given ids at once (the daemon\'s own commits)', async () => {
+changes("update re-reads the given ids at once (the daemon's own commits)", async () => {
   const root = tempRoot();
   const store = createStore({ root });
   const made = await store.create({ title: 'Mine', createdBy: 'test' });
@@ -63,7 +75,10 @@ changes('the periodic rescan is the truth when no event arrives', async () => {
   await writeTaskFiles(root, 3, () => 'done');
   const index = await open(root, { watch: false, rescanIntervalMs: 50 });
   const paths = toPaths(root);
-  writeFileSync(paths.taskFile('done', 'TASK-2026-01-01-002'), taskText('TASK-2026-01-01-002', 'done', 'Edited done task'));
+  writeFileSync(
+    paths.taskFile('done', 'TASK-2026-01-01-002'),
+    taskText('TASK-2026-01-01-002', 'done', 'Edited done task'),
+  );
   renameSync(paths.taskFile('done', 'TASK-2026-01-01-003'), paths.taskFile('cancelled', 'TASK-2026-01-01-003'));
   await index.rescan({ full: true });
   assert.is(index.get('TASK-2026-01-01-002')?.title, 'Edited done task');
@@ -78,17 +93,29 @@ changes('after a burst of 200 parallel writes the index agrees with a fresh scan
   const index = await open(root, { rescanIntervalMs: 60_000 });
   await index.watching;
   const store = createStore({ root });
-  const moves = ids.map((id, i) => store.commit(id, (cur) => ({ task: cur.task, body: cur.body, status: i % 3 ? 'ready' : 'blocked' }), 'test'));
+  const moves = ids.map((id, i) =>
+    store.commit(id, (cur) => ({ task: cur.task, body: cur.body, status: i % 3 ? 'ready' : 'blocked' }), 'test'),
+  );
   const writes = Array.from({ length: 100 }, (_, i) => {
     const id = `TASK-2026-01-01-${200 + i}`;
-    return Promise.resolve().then(() => writeFileSync(toPaths(root).taskFile('ready', id), taskText(id, 'ready', `Burst ${i}`)));
+    return Promise.resolve().then(() =>
+      writeFileSync(toPaths(root).taskFile('ready', id), taskText(id, 'ready', `Burst ${i}`)),
+    );
   });
   await Promise.all([...moves, ...writes]);
   const truth = await scan(root);
   await within(5000, () => JSON.stringify(view(index)) === JSON.stringify(truth), 'the watcher to catch up');
   await index.refresh();
   assert.equal(view(index), truth);
-  assert.equal(index.counts(), { backlog: 0, ready: 166, 'in-progress': 0, blocked: 34, done: 0, deadletter: 0, cancelled: 0 });
+  assert.equal(index.counts(), {
+    backlog: 0,
+    ready: 166,
+    'in-progress': 0,
+    blocked: 34,
+    done: 0,
+    deadletter: 0,
+    cancelled: 0,
+  });
 });
 
 changes.run();

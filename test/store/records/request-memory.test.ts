@@ -32,18 +32,34 @@ memory('a first call cut off by the death of its process is reported as unknown,
   const dead = spawnSync(process.execPath, ['-e', '0']).pid!;
   const dir = toPaths(root).requests;
   mkdirSync(dir, { recursive: true });
-  const fingerprint = createHash('sha256').update(JSON.stringify([call.tool, call.params])).digest('hex');
+  const fingerprint = createHash('sha256')
+    .update(JSON.stringify([call.tool, call.params]))
+    .digest('hex');
   const file = join(dir, `${createHash('sha256').update(call.key).digest('hex').slice(0, 40)}.json`);
-  writeFileSync(file, JSON.stringify({ ...call, fingerprint, owner: { host: hostname(), pid: dead }, startedAt: '2026-11-21T10:00:00.000Z' }));
+  writeFileSync(
+    file,
+    JSON.stringify({
+      ...call,
+      fingerprint,
+      owner: { host: hostname(), pid: dead },
+      startedAt: '2026-11-21T10:00:00.000Z',
+    }),
+  );
   let ran = false;
   const err = await answerOnce(root, call, {
     act: async () => {
       ran = true;
       return { status: 200, body: {} };
     },
-  }).then(() => null, (e: unknown) => e);
+  }).then(
+    () => null,
+    (e: unknown) => e,
+  );
   assert.ok(isSvcError(err, 'unavailable'), String(err));
-  assert.match((err as Error).message, `was cut off: its process (pid ${dead} on ${hostname()}) ended before it answered, so it may or may not have been applied`);
+  assert.match(
+    (err as Error).message,
+    `was cut off: its process (pid ${dead} on ${hostname()}) ended before it answered, so it may or may not have been applied`,
+  );
   assert.not.ok(ran);
 });
 
@@ -51,7 +67,11 @@ memory('answers meaning nothing was done (locked, no_space) are not kept: the re
   const root = tempRoot();
   const locked = { status: 409, body: { ok: false, error: { code: 'locked', message: 'held' } } };
   assert.is((await answerOnce(root, call, { act: async () => locked })).status, 409);
-  assert.equal(await answerOnce(root, call, { act: ok(7) }), { status: 200, body: { ok: true, result: 7 }, repeated: false });
+  assert.equal(await answerOnce(root, call, { act: ok(7) }), {
+    status: 200,
+    body: { ok: true, result: 7 },
+    repeated: false,
+  });
 });
 
 const prune = suite('store.pruneRequests');
@@ -64,7 +84,11 @@ prune('removes records past the TTL, then the oldest past the count and byte lim
   const files = readdirSync(dir).sort();
   const now = new Date('2026-11-21T12:00:00.000Z');
   files.forEach((name, i) => utimesSync(join(dir, name), now, new Date(now.getTime() - (10 - i) * 60_000)));
-  assert.is(await pruneRequests(root, now, { ttlMs: 8.5 * 60_000, maxRecords: 100, maxBytes: 1e9 }), 2, 'ages 10 and 9 min are past the TTL');
+  assert.is(
+    await pruneRequests(root, now, { ttlMs: 8.5 * 60_000, maxRecords: 100, maxBytes: 1e9 }),
+    2,
+    'ages 10 and 9 min are past the TTL',
+  );
   assert.is(await pruneRequests(root, now, { ttlMs: 3_600_000, maxRecords: 3, maxBytes: 1e9 }), 1);
   assert.equal(readdirSync(dir).sort(), files.slice(3), 'the oldest went first');
   assert.is(await pruneRequests(root, now, { ttlMs: 3_600_000, maxRecords: 100, maxBytes: 1 }), 3);

@@ -3,10 +3,23 @@ import { closeSync, openSync, readFileSync, statSync, writeFileSync, writeSync }
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { toPaths } from '../../../lib/store/disk/paths.js';
-import { endRunLog, formatHeader, isEndLine, listRunLogs, openRunLog, trimRunLog } from '../../../lib/store/records/run-logs.js';
+import {
+  endRunLog,
+  formatHeader,
+  isEndLine,
+  listRunLogs,
+  openRunLog,
+  trimRunLog,
+} from '../../../lib/store/records/run-logs.js';
 import { cleanRoots, tempRoot, within } from '../../helpers/root.js';
 
-const header = (session: string, at: string, kind: 'agent' | 'check' = 'agent', name = 'dev') => ({ taskId: 'TASK-2026-11-26-001', kind, name, session, startedAt: new Date(at) });
+const header = (session: string, at: string, kind: 'agent' | 'check' = 'agent', name = 'dev') => ({
+  taskId: 'TASK-2026-11-26-001',
+  kind,
+  name,
+  session,
+  startedAt: new Date(at),
+});
 
 const open = suite('store.openRunLog');
 open.after.each(cleanRoots);
@@ -19,8 +32,14 @@ open('creates <prefix>-<n>.log with the header line, the next free n for a prefi
   [first, second, third].forEach((log) => closeSync(log.fd));
   const dir = paths.runLogDir('TASK-2026-11-26-001');
   assert.equal([first.path, second.path, third.path], [`${dir}/s1-1.log`, `${dir}/test-1.log`, `${dir}/test-2.log`]);
-  assert.is(readFileSync(first.path, 'utf8'), '=== svc run: task TASK-2026-11-26-001, agent dev, session s1, started 2026-11-26T10:00:00.000Z ===\n');
-  assert.is(formatHeader(header('s1', '2026-11-26T10:01:00.000Z', 'check', 'test')), '=== svc run: task TASK-2026-11-26-001, check test, session s1, started 2026-11-26T10:01:00.000Z ===');
+  assert.is(
+    readFileSync(first.path, 'utf8'),
+    '=== svc run: task TASK-2026-11-26-001, agent dev, session s1, started 2026-11-26T10:00:00.000Z ===\n',
+  );
+  assert.is(
+    formatHeader(header('s1', '2026-11-26T10:01:00.000Z', 'check', 'test')),
+    '=== svc run: task TASK-2026-11-26-001, check test, session s1, started 2026-11-26T10:01:00.000Z ===',
+  );
   assert.is(statSync(first.path).mode & 0o777, 0o600);
 });
 
@@ -35,10 +54,13 @@ list('lists every run of a task in the order the runs started, with who ran it a
   [later, earlier].forEach((log) => closeSync(log.fd));
   endRunLog(later.path, 'exit code 3', new Date('2026-11-26T10:06:00.000Z'));
   const runs = await listRunLogs(paths, 'TASK-2026-11-26-001');
-  assert.equal(runs.map((r) => [r.file, r.kind, r.name, r.session, r.startedAt, r.ended]), [
-    ['a-check-1.log', 'check', 'lint', 's0', '2026-11-26T10:00:00.000Z', null],
-    ['b-session-1.log', 'agent', 'dev', 'b-session', '2026-11-26T10:05:00.000Z', 'exit code 3'],
-  ]);
+  assert.equal(
+    runs.map((r) => [r.file, r.kind, r.name, r.session, r.startedAt, r.ended]),
+    [
+      ['a-check-1.log', 'check', 'lint', 's0', '2026-11-26T10:00:00.000Z', null],
+      ['b-session-1.log', 'agent', 'dev', 'b-session', '2026-11-26T10:05:00.000Z', 'exit code 3'],
+    ],
+  );
   const lines = readFileSync(later.path, 'utf8').split('\n');
   assert.is(lines[1], 'no newline at the end');
   assert.ok(isEndLine(lines[2]!));
@@ -69,14 +91,25 @@ trim('a writer appending all along loses nothing written before the cut and keep
   const log = openRunLog(paths, 's1', header('s1', '2026-11-26T10:00:00.000Z'));
   closeSync(log.fd);
   const fd = openSync(log.path, 'a');
-  const child = spawn(process.execPath, ['-e', 'let i = 0; const t = setInterval(() => { console.log("n " + (++i)); if (i === 400) { clearInterval(t); } }, 1);'], { stdio: ['ignore', fd, 'ignore'] });
+  const child = spawn(
+    process.execPath,
+    [
+      '-e',
+      'let i = 0; const t = setInterval(() => { console.log("n " + (++i)); if (i === 400) { clearInterval(t); } }, 1);',
+    ],
+    { stdio: ['ignore', fd, 'ignore'] },
+  );
   closeSync(fd);
   const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
   let cuts = 0;
-  await within(15_000, async () => {
-    if (trimRunLog(log.path, 2048)) cuts++;
-    return child.exitCode !== null;
-  }, 'the writer to finish');
+  await within(
+    15_000,
+    async () => {
+      if (trimRunLog(log.path, 2048)) cuts++;
+      return child.exitCode !== null;
+    },
+    'the writer to finish',
+  );
   await exited;
   trimRunLog(log.path, 2048);
   const lines = readFileSync(log.path, 'utf8').trimEnd().split('\n');

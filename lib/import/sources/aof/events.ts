@@ -28,19 +28,30 @@ export interface AofEvents {
  */
 export async function readAofEvents(path: string, stores: readonly AofStore[]): Promise<AofEvents> {
   const out: AofEvents = { lines: [], byTask: new Map(), problems: [] };
-  const dirs = [{ dir: join(path, 'events'), scope: '' }, ...stores.filter((s) => s.eventsDir).map((s) => ({ dir: s.eventsDir!, scope: s.scope }))];
+  const dirs = [
+    { dir: join(path, 'events'), scope: '' },
+    ...stores.filter((s) => s.eventsDir).map((s) => ({ dir: s.eventsDir!, scope: s.scope })),
+  ];
   for (const { dir, scope } of dirs) {
     const names = (await readdir(dir).catch(() => [] as string[])).filter((n) => n.endsWith('.jsonl')).sort();
     for (const name of names) {
       const file = join(dir, name);
       if (!(await lstat(file)).isFile()) continue;
-      const text = await readSourceFile(file, 'an AOF event log', path).catch((err: unknown) => void out.problems.push({ file, reason: `${toReason(err).replace(`${file} `, '')}; left out` }));
+      const text = await readSourceFile(file, 'an AOF event log', path).catch(
+        (err: unknown) =>
+          void out.problems.push({ file, reason: `${toReason(err).replace(`${file} `, '')}; left out` }),
+      );
       if (text === undefined) continue;
       const lines = text.split('\n');
       lines.forEach((line, i) => {
         if (!line.trim()) return;
         const event = toEvent(line);
-        if (!event) return void out.problems.push({ file: `${file}:${i + 1}`, reason: 'not a JSON event (expected an object with type and timestamp, as AOF writes); left out of data/imports/aof-events.jsonl' });
+        if (!event)
+          return void out.problems.push({
+            file: `${file}:${i + 1}`,
+            reason:
+              'not a JSON event (expected an object with type and timestamp, as AOF writes); left out of data/imports/aof-events.jsonl',
+          });
         out.lines.push(line);
         if (event.taskId) {
           const key = `${scope}${event.taskId}`;
@@ -58,9 +69,12 @@ export async function readAofEvents(path: string, stores: readonly AofStore[]): 
  */
 export function attachHistory(records: SourceRecord[], byTask: ReadonlyMap<string, AofEvent[]>): void {
   for (const record of records) {
-    const own = record.sourceId === record.wantedId ? [] : byTask.get(record.sourceId) ?? [];
-    const events = [...(byTask.get(record.wantedId ?? record.sourceId) ?? []), ...own].sort((a, b) => (a.timestamp < b.timestamp ? -1 : a.timestamp > b.timestamp ? 1 : 0));
-    if (events.length) record.history = { count: events.length, lines: events.slice(-MAX_HISTORY_LINES).map((event) => event.summary) };
+    const own = record.sourceId === record.wantedId ? [] : (byTask.get(record.sourceId) ?? []);
+    const events = [...(byTask.get(record.wantedId ?? record.sourceId) ?? []), ...own].sort((a, b) =>
+      a.timestamp < b.timestamp ? -1 : a.timestamp > b.timestamp ? 1 : 0,
+    );
+    if (events.length)
+      record.history = { count: events.length, lines: events.slice(-MAX_HISTORY_LINES).map((event) => event.summary) };
   }
 }
 

@@ -27,7 +27,9 @@ export async function finishAof(export_: AofExport, store: Store, options: { dry
   if (options.dryRun) return writeExtras(export_, store, options);
   // Under the import's lock, so two imports at once do not both append the same lines.
   await ensureDir(store.paths.imports, 0o700);
-  return withLock(join(store.paths.imports, '.aof.lock'), { what: 'the aof import', waitMs: 30_000 }, () => writeExtras(export_, store, options));
+  return withLock(join(store.paths.imports, '.aof.lock'), { what: 'the aof import', waitMs: 30_000 }, () =>
+    writeExtras(export_, store, options),
+  );
 }
 
 // --- internal ---
@@ -40,7 +42,9 @@ async function writeExtras(export_: AofExport, store: Store, options: { dryRun: 
   const { lines } = await readAofEvents(path, stores);
   if (lines.length === 0) return out;
   const file = join(store.paths.imports, 'aof-events.jsonl');
-  const kept = await readFile(file, 'utf8').catch((err: unknown) => (hasCode(err, 'ENOENT') ? '' : Promise.reject(err)));
+  const kept = await readFile(file, 'utf8').catch((err: unknown) =>
+    hasCode(err, 'ENOENT') ? '' : Promise.reject(err),
+  );
   const have = new Set(kept.split('\n').filter(Boolean));
   const added = [...new Set(lines)].filter((line) => !have.has(line));
   if (!options.dryRun && added.length) {

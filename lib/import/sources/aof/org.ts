@@ -16,13 +16,19 @@ const MERGED = new Set(['schemaVersion', 'agents', 'teams', 'roles', 'memoryPool
  * roles svc does not have are added, memory pools when svc has none; what svc has, and its own
  * `aof:` settings, are kept. Validated before anything is written; a dry run writes nothing.
  */
-export async function mergeAofOrg(aofDir: string, root: string, options: { dryRun: boolean; backupDir: string }): Promise<OrgMerge | undefined> {
+export async function mergeAofOrg(
+  aofDir: string,
+  root: string,
+  options: { dryRun: boolean; backupDir: string },
+): Promise<OrgMerge | undefined> {
   const from = join(aofDir, 'org', 'org-chart.yaml');
   const file = toOrgChartFile(root);
   const merge: OrgMerge = { from, file, changes: [], ignored: [], written: false };
   try {
     // Read as the task files are: a regular file inside the data directory, never through a link.
-    const text = await readSourceFile(from, 'an AOF org chart', aofDir).catch((err: unknown) => (isSvcError(err, 'not_found') ? null : Promise.reject(err)));
+    const text = await readSourceFile(from, 'an AOF org chart', aofDir).catch((err: unknown) =>
+      isSvcError(err, 'not_found') ? null : Promise.reject(err),
+    );
     if (text === null) return undefined;
     const aof = asRecord(parseYaml(text, from));
     const before = await readIfExists(file);
@@ -30,7 +36,11 @@ export async function mergeAofOrg(aofDir: string, root: string, options: { dryRu
     merge.ignored = Object.keys(aof).filter((key) => !MERGED.has(key));
     const aofAgents = listOf(aof.agents);
     addById(chart, { key: 'agents', kind: 'agent', entries: aofAgents.map(toAgent) }, merge);
-    addById(chart, { key: 'teams', kind: 'team', entries: listOf(aof.teams).map((team) => toTeam(team, aofAgents)) }, merge);
+    addById(
+      chart,
+      { key: 'teams', kind: 'team', entries: listOf(aof.teams).map((team) => toTeam(team, aofAgents)) },
+      merge,
+    );
     const roles = asRecord(chart.roles ?? {});
     for (const [name, role] of Object.entries(asRecord(aof.roles ?? {}))) {
       merge.changes.push({ kind: 'role', id: name, action: Object.hasOwn(roles, name) ? 'keep' : 'add' });
@@ -38,7 +48,11 @@ export async function mergeAofOrg(aofDir: string, root: string, options: { dryRu
     }
     if (Object.keys(roles).length) chart.roles = roles;
     if (aof.memoryPools !== undefined) {
-      merge.changes.push({ kind: 'memoryPools', id: 'memoryPools', action: chart.memoryPools === undefined ? 'add' : 'keep' });
+      merge.changes.push({
+        kind: 'memoryPools',
+        id: 'memoryPools',
+        action: chart.memoryPools === undefined ? 'add' : 'keep',
+      });
       if (chart.memoryPools === undefined) chart.memoryPools = toPools(asRecord(aof.memoryPools));
     }
     validateOrg(chart, `${file} (merged with ${from})`);
@@ -59,7 +73,11 @@ export async function mergeAofOrg(aofDir: string, root: string, options: { dryRu
 // --- internal ---
 
 /** Adds to `chart[added.key]` the entries whose id it lacks, each noted in `merge` as an `added.kind` kept or added. */
-function addById(chart: Record<string, unknown>, added: { key: 'agents' | 'teams'; kind: 'agent' | 'team'; entries: Record<string, unknown>[] }, merge: OrgMerge): void {
+function addById(
+  chart: Record<string, unknown>,
+  added: { key: 'agents' | 'teams'; kind: 'agent' | 'team'; entries: Record<string, unknown>[] },
+  merge: OrgMerge,
+): void {
   const { key, kind, entries } = added;
   const list = listOf(chart[key]);
   const have = new Set(list.map((entry) => entry.id));
@@ -79,8 +97,12 @@ function toAgent(agent: Record<string, unknown>): Record<string, unknown> {
   const { tags, concurrency, ...otherCaps } = caps;
   const aof = { ...rest, ...(Object.keys(otherCaps).length ? { capabilities: otherCaps } : {}) };
   return {
-    id, name: typeof name === 'string' ? name : String(id), active: active !== false, capabilities: toStrings(tags),
-    ...(typeof team === 'string' && team ? { team } : {}), ...(typeof concurrency === 'number' && concurrency > 0 ? { maxConcurrent: concurrency } : {}),
+    id,
+    name: typeof name === 'string' ? name : String(id),
+    active: active !== false,
+    capabilities: toStrings(tags),
+    ...(typeof team === 'string' && team ? { team } : {}),
+    ...(typeof concurrency === 'number' && concurrency > 0 ? { maxConcurrent: concurrency } : {}),
     ...(Object.keys(aof).length ? { metadata: { aof } } : {}),
   };
 }
@@ -90,10 +112,16 @@ function toTeam(team: Record<string, unknown>, agents: Record<string, unknown>[]
   const { id, name, orchestrator, murmur, members, ...rest } = team;
   const runnable = murmur !== undefined && MurmurSchema.safeParse(murmur).success;
   const aof = { ...rest, ...(murmur !== undefined && !runnable ? { murmur } : {}) };
-  const listed = [...toStrings(members), ...agents.filter((agent) => agent.team === id).map((agent) => String(agent.id))];
+  const listed = [
+    ...toStrings(members),
+    ...agents.filter((agent) => agent.team === id).map((agent) => String(agent.id)),
+  ];
   return {
-    id, name: typeof name === 'string' ? name : String(id), members: [...new Set(listed)],
-    ...(typeof orchestrator === 'string' && orchestrator ? { orchestrator } : {}), ...(runnable ? { murmur } : {}),
+    id,
+    name: typeof name === 'string' ? name : String(id),
+    members: [...new Set(listed)],
+    ...(typeof orchestrator === 'string' && orchestrator ? { orchestrator } : {}),
+    ...(runnable ? { murmur } : {}),
     ...(Object.keys(aof).length ? { metadata: { aof } } : {}),
   };
 }
@@ -102,11 +130,19 @@ function toTeam(team: Record<string, unknown>, agents: Record<string, unknown>[]
 function toPools(pools: Record<string, unknown>): Record<string, unknown> {
   const { cold: _cold, ...rest } = pools;
   const cold = toStrings(pools.cold);
-  return { ...rest, ...(cold.length ? { cold: { path: cold[0], ...(cold.length > 1 ? { more: cold.slice(1) } : {}) } } : {}) };
+  return {
+    ...rest,
+    ...(cold.length ? { cold: { path: cold[0], ...(cold.length > 1 ? { more: cold.slice(1) } : {}) } } : {}),
+  };
 }
 
 function listOf(value: unknown): Record<string, unknown>[] {
-  return Array.isArray(value) ? value.filter((entry): entry is Record<string, unknown> => entry !== null && typeof entry === 'object' && !Array.isArray(entry)) : [];
+  return Array.isArray(value)
+    ? value.filter(
+        (entry): entry is Record<string, unknown> =>
+          entry !== null && typeof entry === 'object' && !Array.isArray(entry),
+      )
+    : [];
 }
 
 function asRecord(value: unknown): Record<string, unknown> {

@@ -19,7 +19,11 @@ export const aofSource: ImportSource = {
   async read(path, options) {
     const stores = await findStores(path);
     if (stores.length === 0) {
-      throw new SvcError('validation_error', `${path} is not an AOF data directory: it has neither tasks/ nor Projects/<project>/tasks/.`, `Give the directory AOF keeps its data in (expected ${this.expects}).`);
+      throw new SvcError(
+        'validation_error',
+        `${path} is not an AOF data directory: it has neither tasks/ nor Projects/<project>/tasks/.`,
+        `Give the directory AOF keeps its data in (expected ${this.expects}).`,
+      );
     }
     const out: SourceRead = { records: [], problems: [] };
     const gateOf = createGateLookup(options.root);
@@ -32,7 +36,16 @@ export const aofSource: ImportSource = {
           try {
             const parsed = parseFrontmatter(await readSourceFile(file, 'an AOF task file', path), file);
             const companion = await toCompanion(join(dir, name.slice(0, -3)));
-            out.records.push(await toAofRecord(parsed, { file, status, store, keepStatus: options.keepStatus === true, gateOf, ...(companion ? { companion } : {}) }));
+            out.records.push(
+              await toAofRecord(parsed, {
+                file,
+                status,
+                store,
+                keepStatus: options.keepStatus === true,
+                gateOf,
+                ...(companion ? { companion } : {}),
+              }),
+            );
           } catch (err) {
             out.problems.push({ file, reason: toReason(err).replace(`${file}: `, '') });
           }
@@ -58,7 +71,13 @@ async function findStores(path: string): Promise<AofStore[]> {
   if (await isDir(join(path, 'tasks'))) stores.push({ tasksDir: join(path, 'tasks'), scope: '' });
   const projects = await readdir(join(path, 'Projects')).catch(() => [] as string[]);
   for (const name of projects.filter((n) => !n.startsWith('.')).sort()) {
-    if (await isDir(join(path, 'Projects', name, 'tasks'))) stores.push({ tasksDir: join(path, 'Projects', name, 'tasks'), scope: `${name}/`, project: name, eventsDir: join(path, 'Projects', name, 'events') });
+    if (await isDir(join(path, 'Projects', name, 'tasks')))
+      stores.push({
+        tasksDir: join(path, 'Projects', name, 'tasks'),
+        scope: `${name}/`,
+        project: name,
+        eventsDir: join(path, 'Projects', name, 'events'),
+      });
   }
   return stores;
 }
@@ -67,7 +86,8 @@ async function findStores(path: string): Promise<AofStore[]> {
 async function toCompanion(dir: string): Promise<string | undefined> {
   const hasFile = async (at: string): Promise<boolean> => {
     const entries = await readdir(at, { withFileTypes: true }).catch(() => []);
-    for (const entry of entries) if (entry.isFile() || (entry.isDirectory() && (await hasFile(join(at, entry.name))))) return true;
+    for (const entry of entries)
+      if (entry.isFile() || (entry.isDirectory() && (await hasFile(join(at, entry.name))))) return true;
     return false;
   };
   return (await hasFile(dir)) ? dir : undefined;

@@ -32,27 +32,56 @@ export interface PendingCheck {
 export function toDueChecks(task: Task, input: CompleteInput, flow: GateFlow | null): string[] {
   if ((input.outcome ?? 'complete') !== 'complete') return [];
   if (!flow) return [...(task.routing.verify ?? [])];
-  const index = Math.max(0, flow.gates.findIndex((gate) => gate.id === (task.gate?.current ?? flow.gates[0]?.id)));
+  const index = Math.max(
+    0,
+    flow.gates.findIndex((gate) => gate.id === (task.gate?.current ?? flow.gates[0]?.id)),
+  );
   const gate = flow.gates[index];
   const last = index === flow.gates.length - 1;
-  return [...new Set([...(gate?.verify ?? []), ...(last ? task.routing.verify ?? [] : [])])];
+  return [...new Set([...(gate?.verify ?? []), ...(last ? (task.routing.verify ?? []) : [])])];
 }
 
 /** Keeps the task in progress, leased to the daemon itself (`agent: svc`), with the completion to apply once its checks pass. */
-export function toCheckingChange(current: StoredTask, { input, checks }: { input: CompleteInput; checks: string[] }, store: Store): Change {
+export function toCheckingChange(
+  current: StoredTask,
+  { input, checks }: { input: CompleteInput; checks: string[] },
+  store: Store,
+): Change {
   const { task } = current;
   const now = store.clock();
   const sessionId = store.newSessionId();
   const pending: PendingCheck = {
-    checks, agent: task.lease?.agent ?? input.actor, at: now.toISOString(), ...(task.gate ? { gate: task.gate.current } : {}),
-    input: { actor: input.actor, ...(input.summary !== undefined ? { summary: input.summary } : {}), ...(input.outcome ? { outcome: input.outcome } : {}), ...(input.callerRole ? { callerRole: input.callerRole } : {}) },
+    checks,
+    agent: task.lease?.agent ?? input.actor,
+    at: now.toISOString(),
+    ...(task.gate ? { gate: task.gate.current } : {}),
+    input: {
+      actor: input.actor,
+      ...(input.summary !== undefined ? { summary: input.summary } : {}),
+      ...(input.outcome ? { outcome: input.outcome } : {}),
+      ...(input.callerRole ? { callerRole: input.callerRole } : {}),
+    },
   };
   const host = task.workspace?.host ?? task.lease?.host;
-  const lease = { agent: CHECK_AGENT, sessionId, expiresAt: new Date(now.getTime() + CHECK_LEASE_MS).toISOString(), ...(host ? { host } : {}) };
+  const lease = {
+    agent: CHECK_AGENT,
+    sessionId,
+    expiresAt: new Date(now.getTime() + CHECK_LEASE_MS).toISOString(),
+    ...(host ? { host } : {}),
+  };
   return {
-    task: { ...task, lease, metadata: { ...task.metadata, pendingCheck: pending } }, body: current.body, status: 'in-progress',
+    task: { ...task, lease, metadata: { ...task.metadata, pendingCheck: pending } },
+    body: current.body,
+    status: 'in-progress',
     reason: `checks ${checks.join(', ')} run before the completion goes through`,
-    events: [{ type: 'task.checking', taskId: task.id, actor: input.actor, payload: { checks, sessionId, ...(task.gate ? { gate: task.gate.current } : {}) } }],
+    events: [
+      {
+        type: 'task.checking',
+        taskId: task.id,
+        actor: input.actor,
+        payload: { checks, sessionId, ...(task.gate ? { gate: task.gate.current } : {}) },
+      },
+    ],
   };
 }
 
@@ -67,12 +96,23 @@ export interface ChecksSession {
  * timeouts and a margin); false when `sessionId` no longer holds the task (cancelled, expired).
  */
 export async function leaseChecks(store: Store, { taskId, sessionId }: ChecksSession, ms: number): Promise<boolean> {
-  const result = await store.commit(taskId, (current) => {
-    const lease = current.task.lease;
-    if (current.status !== 'in-progress' || lease?.agent !== CHECK_AGENT || lease.sessionId !== sessionId) return null;
-    const expiresAt = new Date(store.clock().getTime() + ms).toISOString();
-    return { task: { ...current.task, lease: { ...lease, expiresAt } }, body: current.body, status: 'in-progress', events: [], touch: false };
-  }, CHECK_AGENT);
+  const result = await store.commit(
+    taskId,
+    (current) => {
+      const lease = current.task.lease;
+      if (current.status !== 'in-progress' || lease?.agent !== CHECK_AGENT || lease.sessionId !== sessionId)
+        return null;
+      const expiresAt = new Date(store.clock().getTime() + ms).toISOString();
+      return {
+        task: { ...current.task, lease: { ...lease, expiresAt } },
+        body: current.body,
+        status: 'in-progress',
+        events: [],
+        touch: false,
+      };
+    },
+    CHECK_AGENT,
+  );
   return result.changed;
 }
 

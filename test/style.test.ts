@@ -33,6 +33,20 @@ style('an error is described by describeError and made an Error by toError (lib/
   assert.equal(found, [], `use describeError(err) or toError(err):\n${found.join('\n')}`);
 });
 
+style('no line of lib/ is wider than the print width (biome.json: 120)', () => {
+  const width = (JSON.parse(readFileSync(join(root, 'biome.json'), 'utf8')) as { formatter: { lineWidth: number } })
+    .formatter.lineWidth;
+  const wide = filesOf(join(root, 'lib'))
+    .flatMap((file) =>
+      readFileSync(file, 'utf8')
+        .split('\n')
+        .map((line, index) => ({ file, line, index })),
+    )
+    .filter(({ line }) => line.length > width)
+    .map(({ file, line, index }) => `${relative(root, file)}:${index + 1} (${line.length})`);
+  assert.equal(wide, [], `wrap the comment or split the string:\n${wide.join('\n')}`);
+});
+
 style('a boolean parameter is found in functions, arrows and methods, and an options object is not', () => {
   const text = [
     'function a(x: string, force: boolean) {}',

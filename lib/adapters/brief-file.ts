@@ -49,7 +49,10 @@ export function removeStaleBriefs(dir: string, live: ReadonlySet<string>): void 
 export function toBriefEnv(body: string, path: string): string {
   const text = toStorableText(body);
   if (Buffer.byteLength(text) <= BRIEF_ENV_MAX_BYTES) return text;
-  return `(the brief has ${Buffer.byteLength(body)} bytes, more than an environment variable holds here: read it from the file $SVC_TASK_BRIEF_FILE, ${path})`;
+  return (
+    `(the brief has ${Buffer.byteLength(body)} bytes, more than an environment ` +
+    `variable holds here: read it from the file $SVC_TASK_BRIEF_FILE, ${path})`
+  );
 }
 
 // --- internal ---

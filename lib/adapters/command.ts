@@ -114,7 +114,8 @@ export function createCommandAdapter(options: CommandAdapterOptions): CommandAda
         child.on('exit', (code, signal) => {
           const kept = scratch !== null && endScratchDir(scratch);
           output.ended(
-            `${signal ? `killed by ${signal}` : `exit code ${code}`}${kept ? `; its files are kept in ${scratch}` : ''}`,
+            `${signal ? `killed by ${signal}` : `exit code ${code}`}` +
+              `${kept ? `; its files are kept in ${scratch}` : ''}`,
           );
           runs.exited(run);
           const how = signal ? { signal } : { exitCode: code ?? 0 };

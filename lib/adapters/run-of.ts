@@ -40,7 +40,10 @@ export function findRunOf(pid: number, runs: readonly RunProcess[]): RunProcess 
   return null;
 }
 
-/** The run recorded in `data/runs/` that a process belongs to (for a command run with no daemon up): only runs whose leader still lives count. */
+/**
+ * The run recorded in `data/runs/` that a process belongs to (for a command run with no daemon up): only runs whose
+ * leader still lives count.
+ */
 export function findRecordedRunOf(pid: number, runsDir: string): RunProcess | null {
   const live = readRunRecords(runsDir).filter((run) => {
     const leader = readProcessStat(run.pid);

@@ -8,11 +8,15 @@ export interface RunProcesses {
   sessionId: string;
 }
 
-/** Whether a run still has a process: its leader with the recorded start time, a member of its group marked with its session, or any process so marked. */
+/**
+ * Whether a run still has a process: its leader with the recorded start time, a member of its group marked with its
+ * session, or any process so marked.
+ */
 export function isRunAlive(run: RunProcesses, groups: Map<number, ProcessStat[]> | null): boolean {
   if (!groups) return isProcessAlive(run.pid); // no /proc: the leader alone
   const leader = readProcessStat(run.pid);
-  // The leader with its start time is the run; a recycled pid means the group is gone (a pid is not reused while its group lives).
+  // The leader with its start time is the run; a recycled pid means the group is gone (a pid is not reused while its
+  // group lives).
   if (leader && run.startTime !== null && leader.startTime === run.startTime) return true;
   const member =
     !(leader && run.startTime !== null) &&

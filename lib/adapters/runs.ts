@@ -11,7 +11,10 @@ export interface Run {
   pid: number;
   /** Start time of the leader (`/proc/<pid>/stat`), so a recycled pid is not taken for it; null where unknown. */
   startTime: number | null;
-  /** `running`: our child, its exit is reported; `watched`: polled (an earlier daemon's, or members left after the leader exited); `ending`: signalled. */
+  /**
+   * `running`: our child, its exit is reported; `watched`: polled (an earlier daemon's, or members left after the
+   * leader exited); `ending`: signalled.
+   */
   state: 'running' | 'watched' | 'ending';
   /** When SIGKILL is due (while ending). */
   killAt?: number;
@@ -115,7 +118,10 @@ export function createRunRegistry(options: RunRegistryOptions) {
     of: (taskId: string): Run[] => [...runs].filter((run) => run.taskId === taskId),
     /** Every run not yet confirmed gone. */
     all: (): Run[] => [...runs],
-    /** Starts ending the runs of `taskId` (all but `keep`, a session, and those `spare` names); returns those now being ended. */
+    /**
+     * Starts ending the runs of `taskId` (all but `keep`, a session, and those `spare` names); returns those now being
+     * ended.
+     */
     end(taskId: string, which: RunEndOptions = {}): Run[] {
       const ending: Run[] = [];
       for (const run of runs) {
@@ -168,7 +174,10 @@ export function createRunRegistry(options: RunRegistryOptions) {
   };
 }
 
-/** The runs recorded in `data/runs/` (`<task id>@<session>` holding `<pid>[ <start time>]`; an older daemon wrote the pid alone). */
+/**
+ * The runs recorded in `data/runs/` (`<task id>@<session>` holding `<pid>[ <start time>]`; an older daemon wrote the
+ * pid alone).
+ */
 export function readRunRecords(dir: string | undefined): Run[] {
   let names: string[];
   try {

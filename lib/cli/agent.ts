@@ -62,7 +62,8 @@ interface PauseChange {
 
 async function changePause(ctx: Context, agent: string, { paused, reason }: PauseChange): Promise<PauseResult> {
   const store = ctx.store();
-  const known = paused || !(await readAgentPauses(store.paths)).has(agent); // an agent removed from the chart can still be resumed
+  // an agent removed from the chart can still be resumed
+  const known = paused || !(await readAgentPauses(store.paths)).has(agent);
   if (known) assertKnownAgent(agent, await loadOrg(ctx.root), paused ? 'pause' : 'resume');
   return setAgentPause(store.paths, store.events, { agent, paused, actor: OPERATOR, reason, now: store.clock() });
 }
@@ -74,7 +75,8 @@ function print(ctx: Context, result: PauseResult, { json }: { json: boolean }): 
     const what = result.changed ? 'paused' : 'was already paused';
     ctx.print(
       toTerminalText(
-        `agent ${agent} ${what} since ${pause!.since}${pause!.reason ? ` (${pause!.reason})` : ''}: no new dispatch; its running tasks finish`,
+        `agent ${agent} ${what} since ${pause!.since}${pause!.reason ? ` (${pause!.reason})` : ''}: ` +
+          `no new dispatch; its running tasks finish`,
       ),
     );
     ctx.print(toTerminalText(`resume with: svc agent resume ${agent}`));
@@ -93,7 +95,8 @@ function assertKnownAgent(agent: string, org: OrgChart | null, verb: string): vo
   if (!org)
     throw new SvcError(
       'not_found',
-      `Cannot ${verb} agent ${JSON.stringify(agent)}: there is no org chart (org/org-chart.yaml), so no agent is known.`,
+      `Cannot ${verb} agent ${JSON.stringify(agent)}: there is ` +
+        `no org chart (org/org-chart.yaml), so no agent is known.`,
       'Declare the agents in org/org-chart.yaml (svc quickstart writes a sample), then try again.',
     );
   const ids = org.agents.map((a) => a.id);

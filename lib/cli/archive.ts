@@ -44,6 +44,8 @@ function formatReport(report: ArchiveReport, { dryRun }: { dryRun: boolean }): s
     ...report.moved.map((move) => `${verb} ${move.id} (${move.status} since ${move.lastTransitionAt}) -> ${move.to}`),
     ...report.kept.map((skip) => `kept ${skip.id}: ${toTerminalText(skip.reason)}`),
   ];
-  const counts = `${report.moved.length} ${verb}, ${report.kept.length} kept, ${report.refused.length} refused (last transition before ${report.before})`;
+  const counts =
+    `${report.moved.length} ${verb}, ${report.kept.length} kept, ` +
+    `${report.refused.length} refused (last transition before ${report.before})`;
   return [...lines, counts];
 }

@@ -87,7 +87,9 @@ export async function dispatch(argv: readonly string[], io: Io): Promise<number>
   const top = first !== undefined && Object.hasOwn(TOP, first) ? TOP[first]! : undefined;
   if (!group && !top && first !== undefined && !first.startsWith('-'))
     return usage(ctx, argv, {
-      message: `Unknown command: svc ${first}.${await didYouMean(first, [...Object.keys(GROUPS), ...Object.keys(TOP)], 'svc ')}`,
+      message:
+        `Unknown command: svc ` +
+        `${first}.${await didYouMean(first, [...Object.keys(GROUPS), ...Object.keys(TOP)], 'svc ')}`,
       name: 'svc',
     });
   const cli = cac(group ? `svc ${first}` : 'svc');
@@ -98,7 +100,8 @@ export async function dispatch(argv: readonly string[], io: Io): Promise<number>
   if (first === 'task' || first === 'tool')
     cli.option(
       '--request-id <id>',
-      'Send a change under this id: rerun a command that timed out with the id it printed, to get its outcome without applying it twice',
+      'Send a change under this id: rerun a command that timed out with ' +
+        'the id it printed, to get its outcome without applying it twice',
     );
   try {
     cli.parse(['node', 'svc', ...(group ? toIdArgs(first, toIdOptions(rest)) : toToolArgs(toIdOptions(argv)))], {
@@ -157,7 +160,8 @@ function toIdArgs(group: string | undefined, args: readonly string[]): string[] 
     throw toUsageError(
       new SvcError(
         'validation_error',
-        `${JSON.stringify(more[1])} is not a task id: an id is a full id (TASK-2026-11-21-007), a unique prefix of one, or a sequence such as 7, 007 or -007.`,
+        `${JSON.stringify(more[1])} is not a task id: an id is a full id ` +
+          `(TASK-2026-11-21-007), a unique prefix of one, or a sequence such as 7, 007 or -007.`,
         `List the ids with \`svc task list\`, then run svc task ${sub} <id>.`,
       ),
     );

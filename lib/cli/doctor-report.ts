@@ -12,7 +12,10 @@ import type { WorkspaceRecord } from '../workspace/records.js';
 import type { ConfigProblem, SpoolCheck } from './doctor-checks.js';
 import type { Context } from './frame/context.js';
 
-/** How to print the report (`json`), and what the summary line must not call clean: configuration problems, spooled events. */
+/**
+ * How to print the report (`json`), and what the summary line must not call clean: configuration problems, spooled
+ * events.
+ */
 export interface Elsewhere {
   /** Print one JSON object instead of lines. */
   json: boolean;
@@ -38,7 +41,8 @@ export function printSpool(ctx: Context, spool: SpoolCheck): void {
     ctx.print('hint: check that data/events/ is writable, then run `svc doctor --fix` again.');
   } else if (spool.appended !== undefined) {
     ctx.print(
-      `fixed: appended ${plural(spool.appended, ['spooled event', 'spooled events'])} from data/events-spool/ to the event log`,
+      `fixed: appended ${plural(spool.appended, ['spooled event', 'spooled events'])} ` +
+        `from data/events-spool/ to the event log`,
     );
     if (spool.problem)
       ctx.print(
@@ -46,10 +50,12 @@ export function printSpool(ctx: Context, spool: SpoolCheck): void {
       );
   } else {
     ctx.print(
-      `events: ${plural(spool.files, ['spool file', 'spool files'])} in data/events-spool/ not yet appended to the event log`,
+      `events: ${plural(spool.files, ['spool file', 'spool files'])} ` +
+        `in data/events-spool/ not yet appended to the event log`,
     );
     ctx.print(
-      'hint: run `svc doctor --fix` (or `svc events`) to append them; a running daemon appends them within a second once data/events/ is writable.',
+      'hint: run `svc doctor --fix` (or `svc events`) to append them; a running ' +
+        'daemon appends them within a second once data/events/ is writable.',
     );
   }
 }
@@ -58,15 +64,18 @@ export function printSpool(ctx: Context, spool: SpoolCheck): void {
 export function printCycles(ctx: Context, cycles: readonly TaskCycle[]): void {
   for (const { kind, ids } of cycles)
     ctx.print(
-      `${kind} cycle: ${ids.join(' -> ')} (${kind === 'dependency' ? 'these tasks wait on each other forever' : "each is the other's parent"})`,
+      `${kind} cycle: ${ids.join(' -> ')} ` +
+        `(${kind === 'dependency' ? 'these tasks wait on each other forever' : "each is the other's parent"})`,
     );
   if (cycles.some((cycle) => cycle.kind === 'dependency'))
     ctx.print(
-      'hint: remove one dependency of each cycle: svc tool svc_task_dep_remove \'{"taskId":"<id>","blockerId":"<id>"}\'.',
+      'hint: remove one dependency of each cycle: svc tool ' +
+        'svc_task_dep_remove \'{"taskId":"<id>","blockerId":"<id>"}\'.',
     );
   if (cycles.some((cycle) => cycle.kind === 'parent'))
     ctx.print(
-      'hint: edit one task of each parent cycle: remove its parentId line from the frontmatter (svc task show <id> names its file).',
+      'hint: edit one task of each parent cycle: remove its parentId ' +
+        'line from the frontmatter (svc task show <id> names its file).',
     );
 }
 
@@ -74,17 +83,22 @@ export function printCycles(ctx: Context, cycles: readonly TaskCycle[]): void {
 export function printConfig(ctx: Context, config: readonly ConfigProblem[]): void {
   for (const { file, problems } of config) {
     ctx.print(
-      `invalid ${file.endsWith('org-chart.yaml') ? 'org chart' : 'workflow'}: ${file} (${plural(problems.length, ['problem', 'problems'])})`,
+      `invalid ${file.endsWith('org-chart.yaml') ? 'org chart' : 'workflow'}: ` +
+        `${file} (${plural(problems.length, ['problem', 'problems'])})`,
     );
     for (const problem of problems) ctx.print(`  ${problem}`);
   }
   if (config.length)
     ctx.print(
-      'hint: fix the listed fields (svc org validate checks the org chart); a daemon holds ready tasks while no valid org chart is loaded.',
+      'hint: fix the listed fields (svc org validate checks the org chart); ' +
+        'a daemon holds ready tasks while no valid org chart is loaded.',
     );
 }
 
-/** A missing status directory (or its `.gitkeep`) is no problem: svc creates it when first needed, as on a fresh root; `--fix` creates it now. */
+/**
+ * A missing status directory (or its `.gitkeep`) is no problem: svc creates it when first needed, as on a fresh root;
+ * `--fix` creates it now.
+ */
 export function printPlan(
   ctx: Context,
   plan: ReconcilePlan,
@@ -111,7 +125,8 @@ export function printPlan(
   for (const action of actions) ctx.print(action.line);
   if (notCreated.length)
     ctx.print(
-      `not created yet (svc creates them when first needed; \`svc doctor --fix\` creates them now): ${notCreated.map((action) => relative(ctx.root, action.path)).join(', ')}`,
+      `not created yet (svc creates them when first needed; \`svc doctor --fix\` creates ` +
+        `them now): ${notCreated.map((action) => relative(ctx.root, action.path)).join(', ')}`,
     );
   ctx.print(
     actions.length ? `${toSummary(actions, 'problem')}` : elsewhere ? 'tasks tree: no problems' : 'ok: no problems',
@@ -174,7 +189,8 @@ const NOUNS: Record<ReconcileKind, [string, string]> = {
 };
 
 const INVALID_HINT =
-  'fix the listed files (or move them out of tasks/); they are left out of scheduling until they parse, and svc doctor reports them until then.';
+  'fix the listed files (or move them out of tasks/); they are left out of ' +
+  'scheduling until they parse, and svc doctor reports them until then.';
 
 function toCounts(actions: readonly ReconcileAction[]): Partial<Record<ReconcileKind, number>> {
   const counts: Partial<Record<ReconcileKind, number>> = {};

@@ -13,7 +13,10 @@ interface DoctorOptions {
   json?: boolean;
 }
 
-/** Registers `svc doctor [--fix] [--json]`: checks the org chart and workflows, prints the reconcile plan, or applies it. */
+/**
+ * Registers `svc doctor [--fix] [--json]`: checks the org chart and workflows, prints the reconcile plan, or applies
+ * it.
+ */
 export function registerDoctor(cli: CAC, ctx: Context): void {
   cli
     .command(
@@ -33,13 +36,15 @@ export function registerDoctor(cli: CAC, ctx: Context): void {
       if (!json) {
         for (const { taskId, path, branch, kept } of keptWorktrees)
           ctx.print(
-            `kept worktree: ${taskId} at ${toTerminalText(path)} (branch ${toTerminalText(branch)}): ${toTerminalText(kept!.reason)}; svc task workspace ${taskId} --remove [--force] removes it`,
+            `kept worktree: ${taskId} at ${toTerminalText(path)} (branch ${toTerminalText(branch)}): ` +
+              `${toTerminalText(kept!.reason)}; svc task workspace ${taskId} --remove [--force] removes it`,
           );
         printConfig(ctx, config);
         printSpool(ctx, spool);
         for (const { id, missing } of dangling)
           ctx.print(
-            `dangling dependency: ${id} depends on ${missing.join(', ')}, which ${missing.length === 1 ? 'is not a task' : 'are not tasks'} (the task waits until they exist)`,
+            `dangling dependency: ${id} depends on ${missing.join(', ')}, which ` +
+              `${missing.length === 1 ? 'is not a task' : 'are not tasks'} (the task waits until they exist)`,
           );
         printCycles(ctx, cycles);
       }

@@ -13,7 +13,9 @@ import { asUsage } from './frame/usage.js';
 /** How often `--follow` looks for new lines and new day files. */
 const FOLLOW_INTERVAL_MS = 100;
 const PAYLOAD_WIDTH = 160;
-/** How many events of the log so far `--follow` prints before the new ones, unless `--tail` says otherwise: a screenful. */
+/**
+ * How many events of the log so far `--follow` prints before the new ones, unless `--tail` says otherwise: a screenful.
+ */
 const FOLLOW_TAIL = 20;
 
 /** The filters of `svc events`. */
@@ -124,7 +126,8 @@ async function mergeSpooled(ctx: Context): Promise<void> {
   const { mergeEventSpool } = await import('../store/events/spool.js');
   await mergeEventSpool(ctx.root).catch((err: unknown) =>
     ctx.io.stderr(
-      `warning: data/events-spool/ holds events not yet appended to the event log (${describeError(err)}); they are not shown.\n`,
+      `warning: data/events-spool/ holds events not yet appended to ` +
+        `the event log (${describeError(err)}); they are not shown.\n`,
     ),
   );
 }

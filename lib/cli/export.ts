@@ -40,13 +40,18 @@ export function registerExport(cli: CAC, ctx: Context): void {
           : document.tasks.map((task) => JSON.stringify(task)).join('\n');
       if (text) ctx.print(toSafeJson(text));
       if (!invalid.length) return;
-      // A backup that lacks files must not look like a success: the export is printed, the exit code says it is incomplete.
+      // A backup that lacks files must not look like a success: the export is printed, the exit code says it is
+      // incomplete.
       for (const file of invalid)
         ctx.io.stderr(
-          `svc: left out ${toTerminalText(file.path)}: ${toTerminalText(file.message.replace(/:\s*\n\s*/g, ': ').replace(/\s*\n\s*/g, '; '))}\n`,
+          `svc: left out ${toTerminalText(file.path)}: ` +
+            `${toTerminalText(file.message.replace(/:\s*\n\s*/g, ': ').replace(/\s*\n\s*/g, '; '))}\n`,
         );
       ctx.io.stderr(
-        `svc: the export is incomplete: ${invalid.length} invalid task file${invalid.length === 1 ? '' : 's'} left out (listed above).\nhint: fix them (svc doctor lists them; svc migrate adds a missing schemaVersion), then export again.\n`,
+        `svc: the export is incomplete: ${invalid.length} invalid ` +
+          `task file${invalid.length === 1 ? '' : 's'} left out (listed ` +
+          `above).\nhint: fix them (svc doctor lists them; svc ` +
+          `migrate adds a missing schemaVersion), then export again.\n`,
       );
       ctx.exitCode = 1;
     });
@@ -63,13 +68,18 @@ function toStatuses(text: string): Status[] {
   if (wrong.length || !names.length)
     throw new SvcError(
       'validation_error',
-      `--status: ${wrong.length ? `unknown status ${wrong.map((name) => JSON.stringify(name)).join(', ')}` : 'no status given'}.`,
+      `--status: ` +
+        (wrong.length ? `unknown status ${wrong.map((name) => JSON.stringify(name)).join(', ')}` : 'no status given') +
+        `.`,
       `Use one or more of: ${STATUSES.join(', ')}.`,
     );
   return names as Status[];
 }
 
-/** JSON with the characters a terminal acts on (DEL, C1, bidirectional controls, separators) written as escapes: the same value, safe to print. */
+/**
+ * JSON with the characters a terminal acts on (DEL, C1, bidirectional controls, separators) written as escapes: the
+ * same value, safe to print.
+ */
 function toSafeJson(text: string): string {
   return text.replace(
     /[\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g,

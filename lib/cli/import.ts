@@ -90,11 +90,18 @@ function printReport(ctx: Context, report: ImportReport, { itemsPrinted }: { ite
   const s = report.summary;
   const done = report.dryRun ? ['to create', 'to update'] : ['created', 'updated'];
   ctx.print(
-    `Summary: ${s.create} ${done[0]}, ${s.update} ${done[1]}, ${s.unchanged} unchanged, ${s.kept} kept (changed in svc), ${s.missing} skipped (removed from svc), ${s.invalid + s.problems} skipped (invalid or unreadable)${s.skipped ? `, ${s.skipped} skipped (deleted at the source)` : ''}${s.cycles ? `, ${s.cycles} cycle link(s) dropped` : ''}.`,
+    `Summary: ${s.create} ${done[0]}, ${s.update} ${done[1]}, ${s.unchanged} unchanged, ${s.kept} ` +
+      `kept (changed in svc), ${s.missing} skipped (removed from svc), ${s.invalid + s.problems} ` +
+      `skipped (invalid or ` +
+      `unreadable)${s.skipped ? `, ${s.skipped} skipped (deleted at the source)` : ''}` +
+      `${s.cycles ? `, ${s.cycles} cycle link(s) dropped` : ''}.`,
   );
 }
 
-/** One entry of the report: what was done, the source id, the svc id, why, its dangling dependencies and dropped cycle links. */
+/**
+ * One entry of the report: what was done, the source id, the svc id, why, its dangling dependencies and dropped cycle
+ * links.
+ */
 function toItemLine(item: ImportItem, { width, dryRun }: { width: number; dryRun: boolean }): string {
   const t = (text: string) => toTerminalText(text);
   const label = LABEL[item.action][dryRun ? 0 : 1].padEnd(9);
@@ -104,7 +111,10 @@ function toItemLine(item: ImportItem, { width, dryRun }: { width: number; dryRun
     ? ` (dangling dependency, kept: ${item.dangling.map(t).join(', ')} is not in svc)`
     : '';
   const cycles = (item.cycles ?? []).map((cycle) => `\n            ${t(cycle)}`).join('');
-  return `  ${label} ${t(item.sourceId).padEnd(width)} -> ${t(id)}${why}${dangling}${item.action === 'invalid' ? ` [${t(item.file)}]` : ''}${cycles}`;
+  return (
+    `  ${label} ${t(item.sourceId).padEnd(width)} -> ` +
+    `${t(id)}${why}${dangling}${item.action === 'invalid' ? ` [${t(item.file)}]` : ''}${cycles}`
+  );
 }
 
 /** The org chart merge (a preview in a dry run) and the kept event log of an aof import. */
@@ -122,12 +132,14 @@ function printExtras(ctx: Context, report: ImportReport): void {
     ctx.print(`Org chart ${t(org.from)} ${verb} ${t(org.file)}${org.problem ? `: ${t(org.problem)}` : ''}`);
     for (const change of org.changes)
       ctx.print(
-        `  ${change.action === 'add' ? 'add ' : 'keep'} ${change.kind} ${t(change.id)}${change.action === 'keep' ? ' (svc has it)' : ''}`,
+        `  ${change.action === 'add' ? 'add ' : 'keep'} ${change.kind} ` +
+          `${t(change.id)}${change.action === 'keep' ? ' (svc has it)' : ''}`,
       );
     if (org.ignored.length) ctx.print(`  not merged (svc has no such setting): ${org.ignored.map(t).join(', ')}`);
   }
   if (events)
     ctx.print(
-      `Events: ${events.added} line(s) ${report.dryRun ? 'to add to' : 'added to'} ${events.file} (${events.lines} kept in all); each task's are summarised in its task.imported event (svc events --task <id>).`,
+      `Events: ${events.added} line(s) ${report.dryRun ? 'to add to' : 'added to'} ${events.file} (${events.lines} ` +
+        `kept in all); each task's are summarised in its task.imported event (svc events --task <id>).`,
     );
 }

@@ -14,7 +14,8 @@ export function registerMigrate(cli: CAC, ctx: Context): void {
   cli
     .command(
       'migrate',
-      'Bring task files written by hand or by an older svc to the current schemaVersion (each changed file backed up first)',
+      'Bring task files written by hand or by an older svc to the ' +
+        'current schemaVersion (each changed file backed up first)',
     )
     .option('--dry-run', 'Print what would change; write nothing')
     .option('--json', 'Print the plan or the run as a JSON object')
@@ -60,13 +61,15 @@ function printPlan(ctx: Context, plan: MigrationPlan, run: MigrationRun | null):
   for (const skipped of run?.skipped ?? []) ctx.print(`Skipped ${skipped.file}: ${skipped.reason}.`);
   for (const newer of plan.newer)
     ctx.print(
-      `Left untouched ${newer.file}: written by a newer svc (schemaVersion ${newer.version}; this svc reads ${plan.version}). Upgrade svc to read it.`,
+      `Left untouched ${newer.file}: written by a newer svc (schemaVersion ` +
+        `${newer.version}; this svc reads ${plan.version}). Upgrade svc to read it.`,
     );
   for (const failed of plan.failed)
     ctx.print(`Cannot migrate ${failed.file}: ${toTerminalText(failed.reason)}. Fix it by hand (svc doctor lists it).`);
   if (run?.backup)
     ctx.print(
-      `Backups of the ${run.files.length} changed file${run.files.length === 1 ? '' : 's'} in ${run.backup}/; the run is recorded in data/migrations.json.`,
+      `Backups of the ${run.files.length} changed file${run.files.length === 1 ? '' : 's'} ` +
+        `in ${run.backup}/; the run is recorded in data/migrations.json.`,
     );
   else if (!run && files.length)
     ctx.print(`Dry run: nothing written. Run svc migrate to apply (each file is backed up first).`);

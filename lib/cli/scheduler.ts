@@ -93,7 +93,8 @@ async function runActive(ctx: Context, store: Store): Promise<Action[]> {
   const running = scheduler.stats().activeRuns;
   if (running)
     ctx.io.stderr(
-      `waiting for ${running} agent run${running === 1 ? '' : 's'} to end (each run's output goes to ${store.paths.logs}/runs/<task id>/; \`svc task logs <id>\` prints it)\n`,
+      `waiting for ${running} agent run${running === 1 ? '' : 's'} to end (each run's output ` +
+        `goes to ${store.paths.logs}/runs/<task id>/; \`svc task logs <id>\` prints it)\n`,
     );
   await scheduler.close();
   await scheduler.drain();
@@ -115,6 +116,8 @@ function formatAction(action: Action): string {
 
 function summarize(actions: readonly Action[], { active }: { active: boolean }): string {
   const count = (kind: Action['kind']) => actions.filter((a) => a.kind === kind).length;
-  const parts = `${count('dispatch')} to dispatch, ${count('hold')} held, ${count('expire')} leases expired, ${count('deadletter')} to deadletter`;
+  const parts =
+    `${count('dispatch')} to dispatch, ${count('hold')} held, ` +
+    `${count('expire')} leases expired, ${count('deadletter')} to deadletter`;
   return active ? `tick: ${parts}` : `dry run: ${parts} (nothing changed)`;
 }

@@ -14,7 +14,10 @@ export function registerTool(cli: CAC, ctx: Context): void {
   cli
     .command(
       'tool <name> [params]',
-      `Invoke an svc_* tool; params is a JSON object, or - to read it from stdin\nThrough the daemon's socket when one runs, else in this process on the files. <name> is one of: ${shown.join(', ')}. Their parameters: docs/agent-tools.md${approvals}.`,
+      `Invoke an svc_* tool; params is a JSON object, or - to read it ` +
+        `from stdin\nThrough the daemon's socket when one runs, else ` +
+        `in this process on the files. <name> is one of: ${shown.join(', ')}. ` +
+        `Their parameters: docs/agent-tools.md${approvals}.`,
     )
     .option('--stdin', 'Read the params from stdin (what `-` means)')
     .example('svc tool svc_task_complete \'{"taskId":"TASK-2026-11-21-001","summary":"done"}\'')
@@ -47,7 +50,10 @@ async function toParamsHint(name: string): Promise<string> {
   const [[tool], { toRequiredExample }] = await Promise.all([loadTool(name), import('../tools/example.js')]);
   const example = JSON.stringify(tool ? toRequiredExample(tool) : {}).replaceAll("'", "'\\''");
   const needs = example === '{}' ? `${name} requires none` : `the parameters ${name} requires`;
-  return `Pass a JSON object in single quotes, e.g. svc tool ${name} '${example}' (${needs}; the optional ones: docs/agent-tools.md).`;
+  return (
+    `Pass a JSON object in single quotes, e.g. svc tool ${name} ` +
+    `'${example}' (${needs}; the optional ones: docs/agent-tools.md).`
+  );
 }
 
 /** The agent tools and the approval tools: what `svc tool` calls. */

@@ -3,12 +3,16 @@ import { toTerminalText } from '../core/text.js';
 import type { PruneResult, WorkspaceRow } from '../engine/workspaces/prune.js';
 import type { Context } from './frame/context.js';
 
-/** Registers `svc workspace list|prune`: the worktrees and branches svc made, and their housekeeping (docs/workspaces.md). */
+/**
+ * Registers `svc workspace list|prune`: the worktrees and branches svc made, and their housekeeping
+ * (docs/workspaces.md).
+ */
 export function registerWorkspace(cli: CAC, ctx: Context): void {
   cli
     .command(
       'list',
-      'Each worktree and branch svc made: its task, whether the worktree is clean, dirty or removed, whether the branch is merged into its base',
+      'Each worktree and branch svc made: its task, whether the worktree is ' +
+        'clean, dirty or removed, whether the branch is merged into its base',
     )
     .option('--json', 'Print JSON')
     .action(async (opts: Record<string, unknown>) => {
@@ -20,7 +24,8 @@ export function registerWorkspace(cli: CAC, ctx: Context): void {
   cli
     .command(
       'prune',
-      'Remove the clean worktrees svc made for ended tasks; --merged also deletes their branches merged into the base. Never touches what svc did not make',
+      'Remove the clean worktrees svc made for ended tasks; --merged also deletes ' +
+        'their branches merged into the base. Never touches what svc did not make',
     )
     .option('--merged', 'Also delete the branches svc made whose commits are all in their base')
     .option('--dry-run', 'Say what would be done; change nothing')
@@ -40,7 +45,14 @@ function formatRows(rows: readonly WorkspaceRow[]): string[] {
   if (!rows.length) return ['no worktree or branch made by svc'];
   return rows.map((row) => {
     const kept = row.kept ? ` (kept: ${toTerminalText(row.kept)})` : '';
-    return `${row.taskId}  ${row.task}  worktree ${row.worktree}${kept} ${toTerminalText(row.path)}  branch ${toTerminalText(row.branch)} ${row.branchState}${row.branchState === 'merged' || row.branchState === 'unmerged' ? ` (base ${toTerminalText(row.base)})` : ''}  ${toTerminalText(row.repo)}${row.worktree === 'elsewhere' ? ` on ${toTerminalText(row.host)}` : ''}`;
+    return (
+      `${row.taskId}  ${row.task}  worktree ${row.worktree}${kept} ` +
+      `${toTerminalText(row.path)}  branch ${toTerminalText(row.branch)} ` +
+      `${row.branchState}` +
+      `${row.branchState === 'merged' || row.branchState === 'unmerged' ? ` (base ${toTerminalText(row.base)})` : ''}` +
+      ` ` +
+      ` ${toTerminalText(row.repo)}${row.worktree === 'elsewhere' ? ` on ${toTerminalText(row.host)}` : ''}`
+    );
   });
 }
 

@@ -4,7 +4,10 @@ import { isAbsolute, relative, resolve } from 'node:path';
 /** The placeholders a workspace template may use (docs/workspaces.md). */
 export const TEMPLATE_PLACEHOLDERS = ['id', 'slug', 'root'] as const;
 
-/** The branch a workspace's worktrees get unless it names one: task ids restart per svc root, so the root's own id keeps two roots on one repository apart. */
+/**
+ * The branch a workspace's worktrees get unless it names one: task ids restart per svc root, so the root's own id keeps
+ * two roots on one repository apart.
+ */
 export const DEFAULT_BRANCH_TEMPLATE = 'svc/{root}/{id}';
 
 /** What a template is filled with. */

@@ -84,7 +84,8 @@ function resolveSeq(arg: { wanted: string; seq: number }, ids: string[], today: 
   if (date === undefined) {
     throw new SvcError(
       'not_found',
-      `No task has the sequence number ${JSON.stringify(wanted)} (a bare number is a sequence, today's first, then the most recent date's).`,
+      `No task has the sequence number ${JSON.stringify(wanted)} (a bare ` +
+        `number is a sequence, today's first, then the most recent date's).`,
       HINT,
     );
   }

@@ -21,7 +21,9 @@ export function toSchemaVersion(data: Record<string, unknown>): number | null {
 export function assertSchemaVersion(data: unknown, source: string): void {
   if (data === null || typeof data !== 'object' || Array.isArray(data)) return;
   const version = toSchemaVersion(data as Record<string, unknown>);
-  const problem = `${source}: invalid task frontmatter (1 problem):\n  ${describeSchemaVersion((data as Record<string, unknown>).schemaVersion)}`;
+  const problem =
+    `${source}: invalid task frontmatter (1 problem):\n  ` +
+    `${describeSchemaVersion((data as Record<string, unknown>).schemaVersion)}`;
   if (version !== null && version > TASK_SCHEMA_VERSION)
     throw new SvcError('validation_error', problem, 'Upgrade svc to read this file; it is left untouched.');
   if (version === 0)
@@ -37,7 +39,10 @@ export function describeSchemaVersion(found: unknown): string {
   if (found === undefined)
     return `schemaVersion is missing (this svc reads version ${TASK_SCHEMA_VERSION}); run \`svc migrate\` to add it`;
   if (typeof found === 'number' && Number.isInteger(found) && found > TASK_SCHEMA_VERSION) {
-    return `schemaVersion ${found} is newer than this svc understands (it reads version ${TASK_SCHEMA_VERSION}); upgrade svc`;
+    return (
+      `schemaVersion ${found} is newer than this svc understands ` +
+      `(it reads version ${TASK_SCHEMA_VERSION}); upgrade svc`
+    );
   }
   return `schemaVersion: must be ${TASK_SCHEMA_VERSION} (found ${describeValue(found)})`;
 }

@@ -9,7 +9,9 @@ export type AdapterKind = 'command' | 'plugin' | 'standalone';
 /** Failures after which a ready task goes to deadletter instead of being dispatched. */
 export const MAX_DISPATCH_FAILURES = 3;
 
-/** The gateway session a plugin spawn runs under: `agent:<agent>:svc-<task id>` (the daemon and the plugin share it). */
+/**
+ * The gateway session a plugin spawn runs under: `agent:<agent>:svc-<task id>` (the daemon and the plugin share it).
+ */
 export function toSessionKey(agent: string, taskId: string): string {
   return `agent:${agent}:svc-${taskId}`;
 }

@@ -90,8 +90,10 @@ export function assertSchedulable(id: string, status: Status, what: string): voi
   if (!isTerminal(status)) return;
   throw new SvcError(
     'invalid_transition',
-    `${id} is ${status}, which is terminal: changing ${what} means nothing for a task that never runs again, so nothing was changed.`,
-    `For the same work again, create a new task (svc task create "<title>", or svc_dispatch); its title and body can still be edited (svc task edit ${id} --title "...").`,
+    `${id} is ${status}, which is terminal: changing ${what} means ` +
+      `nothing for a task that never runs again, so nothing was changed.`,
+    `For the same work again, create a new task (svc task create "<title>", or svc_dispatch); ` +
+      `its title and body can still be edited (svc task edit ${id} --title "...").`,
   );
 }
 
@@ -107,10 +109,16 @@ export function assertStatus(value: unknown): Status {
 
 // --- internal ---
 
-/** Causes that only the scheduler has (a deadletter after repeated failures): a move reserved to them is nothing a caller can do, so a hint leaves it out. */
+/**
+ * Causes that only the scheduler has (a deadletter after repeated failures): a move reserved to them is nothing a
+ * caller can do, so a hint leaves it out.
+ */
 const SCHEDULER_ONLY: readonly Cause[] = ['deadletter'];
 
-/** Every move out of `from`, the table's order: those open to `cause` as they are, the reserved ones with who makes them. */
+/**
+ * Every move out of `from`, the table's order: those open to `cause` as they are, the reserved ones with who makes
+ * them.
+ */
 function toMoveList(from: Status, cause: Cause): string[] {
   return STATUSES.flatMap((to) => {
     const rule = TRANSITIONS[from][to];

@@ -4,7 +4,7 @@ import { isSafeId } from './ids.js';
 import { PRIORITIES, type Priority } from './priority.js';
 import { assertSchemaVersion } from './schema-version.js';
 import { STATUSES, type Status } from './status.js';
-import { toTaskProblems } from './task-issues.js';
+import { DROPPED_KEY_PROBLEM, findDroppedKeys, toTaskProblems } from './task-issues.js';
 
 /** Longest title accepted. */
 export const MAX_TITLE_LENGTH = 500;
@@ -21,7 +21,9 @@ export const RoutingSchema = z.looseObject({
   role: z.string().min(1).optional(),
   tags: z.array(z.string()).optional(),
   workflow: z.string().min(1).optional(),
-  /** A workspace of the org chart (`aof.workspaces`), or `parent` for the parent task's worktree (docs/workspaces.md). */
+  /**
+   * A workspace of the org chart (`aof.workspaces`), or `parent` for the parent task's worktree (docs/workspaces.md).
+   */
   workspace: z.string().min(1).optional(),
   /** Checks of the org chart (`aof.checks`) that must pass before the task is done. */
   verify: z.array(z.string().min(1)).optional(),
@@ -146,33 +148,10 @@ export function parseTask(data: unknown, source: string): Task {
     'validation_error',
     `${source}: invalid task frontmatter (${count}):\n${problems.map((line) => `  ${line}`).join('\n')}`,
     upgrade
-      ? 'Upgrade svc to read this file (it was written by a newer version); the file is left out of scheduling until then.'
+      ? 'Upgrade svc to read this file (it was written by a newer ' +
+          'version); the file is left out of scheduling until then.'
       : 'Fix the listed fields; the file is left out of scheduling until it parses.',
   );
-}
-
-/** Why a `__proto__` key is refused rather than silently lost. */
-export const DROPPED_KEY_PROBLEM =
-  'the key "__proto__" is refused: JavaScript objects cannot keep it, so it would be silently dropped';
-
-/**
- * The paths of every `__proto__` key in a plain value (as JSON.parse or YAML may produce), which
- * validation and copies would drop without a word. Iterative, so any depth is safe.
- */
-export function findDroppedKeys(value: unknown, root = ''): string[] {
-  if (!hasDroppedKey(value)) return [];
-  const out: string[] = [];
-  const stack: { value: unknown; path: string }[] = [{ value, path: root }];
-  while (stack.length) {
-    const { value: node, path } = stack.pop()!;
-    if (typeof node !== 'object' || node === null) continue;
-    for (const key of Object.keys(node)) {
-      const at = Array.isArray(node) ? `${path}[${key}]` : `${path}${path ? '.' : ''}${key}`;
-      if (key === '__proto__') out.push(at);
-      stack.push({ value: (node as Record<string, unknown>)[key], path: at });
-    }
-  }
-  return out.sort();
 }
 
 /** Formats zod issues as `path: problem` lines. */
@@ -194,13 +173,19 @@ export function toDispatchFailures(metadata: Record<string, unknown>): number {
   return Number.isFinite(failures) ? failures : 0;
 }
 
-/** When a task that failed a dispatch may be tried again (`metadata.nextAttemptAt`), or undefined when absent or not a time. */
+/**
+ * When a task that failed a dispatch may be tried again (`metadata.nextAttemptAt`), or undefined when absent or not a
+ * time.
+ */
 export function toNextAttemptAt(metadata: Record<string, unknown>): string | undefined {
   const at = metadata.nextAttemptAt;
   return typeof at === 'string' && Number.isFinite(Date.parse(at)) ? at : undefined;
 }
 
-/** Throws `too_large`/`validation_error` for a title or body over the limits, and `validation_error` for a NUL character (no agent can be handed one: argv and environment strings end at NUL). */
+/**
+ * Throws `too_large`/`validation_error` for a title or body over the limits, and `validation_error` for a NUL character
+ * (no agent can be handed one: argv and environment strings end at NUL).
+ */
 export function assertTaskText(title: string | undefined, body: string | undefined): void {
   if (title !== undefined && title.length > MAX_TITLE_LENGTH) {
     throw new SvcError(
@@ -222,27 +207,17 @@ export function assertTaskText(title: string | undefined, body: string | undefin
   assertNoNul('Body', body);
 }
 
-/** Throws `validation_error` for a NUL character in text bound for a task's title or body (`what` names it: `Body`, `Summary`). */
+/**
+ * Throws `validation_error` for a NUL character in text bound for a task's title or body (`what` names it: `Body`,
+ * `Summary`).
+ */
 export function assertNoNul(what: string, text: string | undefined): void {
   const at = text?.indexOf('\0') ?? -1;
   if (at >= 0)
     throw new SvcError(
       'validation_error',
-      `${what} contains a NUL character (at offset ${at}): no agent could be handed it (the environment and arguments of a process end at NUL).`,
+      `${what} contains a NUL character (at offset ${at}): no agent could be ` +
+        `handed it (the environment and arguments of a process end at NUL).`,
       `Remove the NUL character from the ${what.toLowerCase()}.`,
     );
-}
-
-// --- internal ---
-
-/**
- * The fast check of `findDroppedKeys` (no paths built): most values have no such key. Values nested
- * deeper than 256 levels are not looked into: nothing that deep is ever written (the reader's limit is 32).
- */
-function hasDroppedKey(node: unknown, depth = 0): boolean {
-  if (typeof node !== 'object' || node === null || depth > 256) return false;
-  if (!Array.isArray(node) && Object.hasOwn(node, '__proto__')) return true;
-  const values = Object.values(node);
-  for (let i = 0; i < values.length; i++) if (hasDroppedKey(values[i], depth + 1)) return true;
-  return false;
 }

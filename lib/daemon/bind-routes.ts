@@ -103,7 +103,8 @@ export function toRouteContext(handles: RouteHandles, limits: ServerLimits): Rou
       const ended = state.scheduling?.onPluginEvent(name, payload);
       if (ended) log.info('spawn.ended', { sessionKey: ended, by: name });
       log.info(`event.${name}`, { plugin });
-      await handles.store.events.record(clock(), [{ type: `plugin.${name}`, actor: plugin ?? 'plugin', payload }]); // the hook took effect: its answer is success
+      // the hook took effect: its answer is success
+      await handles.store.events.record(clock(), [{ type: `plugin.${name}`, actor: plugin ?? 'plugin', payload }]);
       signals.socket.emit('hook', name, payload, plugin);
     },
   };

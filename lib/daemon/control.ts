@@ -25,7 +25,9 @@ export interface DaemonProbe {
   reason?: string;
 }
 
-/** Looks at the socket (`/healthz` + `/status`), then, when it does not answer, at the instance lock and the pid file. */
+/**
+ * Looks at the socket (`/healthz` + `/status`), then, when it does not answer, at the instance lock and the pid file.
+ */
 export async function probeDaemon(paths: Paths, timeoutMs = 3000): Promise<DaemonProbe> {
   let health: number;
   let status: StatusBody;
@@ -49,7 +51,9 @@ export async function probeDaemon(paths: Paths, timeoutMs = 3000): Promise<Daemo
       state: 'unhealthy',
       healthy: false,
       pid: silent.pid,
-      reason: `pid ${silent.pid} ${silent.proof}, but ${paths.socket} does not answer (${(err as Error).message.replace(/\.$/, '')})`,
+      reason:
+        `pid ${silent.pid} ${silent.proof}, but ${paths.socket} does ` +
+        `not answer (${(err as Error).message.replace(/\.$/, '')})`,
     };
   }
   const pid = typeof status?.pid === 'number' ? status.pid : null;
@@ -140,7 +144,10 @@ export function spawnDetached(options: SpawnDaemonOptions): { pid: number; exite
 
 // --- internal ---
 
-/** The pid file must name the daemon that answers (it is written once `/healthz` answers: a start in progress has none yet). */
+/**
+ * The pid file must name the daemon that answers (it is written once `/healthz` answers: a start in progress has none
+ * yet).
+ */
 function pidFileProblem(paths: Paths, pid: number | null): string | undefined {
   const filePid = readPid(paths);
   if (filePid === null) return `no pid in ${paths.pidFile} yet (starting)`;

@@ -48,7 +48,9 @@ export async function startHealthPort(options: HealthPortOptions): Promise<Healt
         res,
         new SvcError(
           'not_found',
-          `${req.method} ${path} is not served on the health port: only ${toRouteLabel(HEALTH_PORT_ROUTES.health)}${options.metrics ? ` and ${toRouteLabel(HEALTH_PORT_ROUTES.metrics)} are` : ' is'}.`,
+          `${req.method} ${path} is not served on the health port: only ` +
+            `${toRouteLabel(HEALTH_PORT_ROUTES.health)}` +
+            `${options.metrics ? ` and ${toRouteLabel(HEALTH_PORT_ROUTES.metrics)} are` : ' is'}.`,
         ),
       );
     }

@@ -38,7 +38,10 @@ export interface Launch {
   signals: DaemonSignals;
 }
 
-/** Loads the index and binds the socket, then the health port, the web board and the scheduler; answers the running daemon. */
+/**
+ * Loads the index and binds the socket, then the health port, the web board and the scheduler; answers the running
+ * daemon.
+ */
 export async function launch({
   paths,
   store,

@@ -19,7 +19,10 @@ import type { WebStarter } from './web-port.js';
 /** Options of `startDaemon`; everything but `root` and `tools` has a default. */
 export interface DaemonOptions {
   root: string;
-  /** The tools served on `/v1/tool/invoke` (`svc daemon run` passes the `svc_*` tools and the command line's own `operator_task_*` calls). */
+  /**
+   * The tools served on `/v1/tool/invoke` (`svc daemon run` passes the `svc_*` tools and the command line's own
+   * `operator_task_*` calls).
+   */
   tools: readonly ToolDef[];
   clock?: Clock;
   version?: string;

@@ -43,7 +43,9 @@ export interface WebPort {
   open(port?: number): Promise<WebAddress>;
   /** The port the board listens on, or null while it is not open. */
   port(): number | null;
-  /** Opens the board again at start when it was open before (`data/web.port`): an open page reconnects to the same port. */
+  /**
+   * Opens the board again at start when it was open before (`data/web.port`): an open page reconnects to the same port.
+   */
   reopen(): Promise<WebAddress | null>;
   close(): Promise<void>;
 }

@@ -6,7 +6,9 @@ export function formatDeadletterAlert(dead: Deadlettered, agent: string | undefi
   const { task } = dead;
   return [
     `[AOF] DEADLETTER: ${task.id} "${task.title}"`,
-    `[AOF] DEADLETTER:   failures: ${dead.failureCount}, last reason: ${dead.last ? describeFailure(dead.last) : dead.lastFailureReason}, agent: ${agent ?? task.routing.agent ?? 'unrouted'}`,
+    `[AOF] DEADLETTER:   failures: ${dead.failureCount}, last reason: ` +
+      `${dead.last ? describeFailure(dead.last) : dead.lastFailureReason}, ` +
+      `agent: ${agent ?? task.routing.agent ?? 'unrouted'}`,
     `[AOF] DEADLETTER:   action: fix the cause, then run \`svc task resurrect ${task.id}\``,
   ]
     .map((line) => toTerminalText(line))

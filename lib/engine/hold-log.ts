@@ -3,7 +3,10 @@ import { describeError } from '../core/errors.js';
 
 type Hold = Extract<Action, { kind: 'hold' }>;
 
-/** Expected waits, not logged: a busy agent, the global limit, dependencies, a backoff, a `notBefore`, an operator's pause. */
+/**
+ * Expected waits, not logged: a busy agent, the global limit, dependencies, a backoff, a `notBefore`, an operator's
+ * pause.
+ */
 const QUIET_HOLDS: ReadonlySet<string> = new Set([
   'concurrency',
   'agent-busy',
@@ -14,15 +17,23 @@ const QUIET_HOLDS: ReadonlySet<string> = new Set([
   'previous-run-ending',
 ]);
 
-/** The warnings of a tick's holds: each task and reason at most once per `intervalMs`; `no-plugin-attached` once until it ends. */
+/**
+ * The warnings of a tick's holds: each task and reason at most once per `intervalMs`; `no-plugin-attached` once until
+ * it ends.
+ */
 export interface HoldLog {
-  /** Logs the holds of one tick (`now` in ms) in one synchronous pass; `endRuns` for those waiting on a previous run. */
+  /**
+   * Logs the holds of one tick (`now` in ms) in one synchronous pass; `endRuns` for those waiting on a previous run.
+   */
   record(actions: readonly Action[], now: number, endRuns?: (taskId: string, why: string) => void): void;
 }
 
 /** An empty hold log writing to `log`. */
 export function createHoldLog(log: (line: string) => void, intervalMs: number): HoldLog {
-  /** By task (the index's own id strings, so no key is built per tick), then reason: when its warning may be logged again. */
+  /**
+   * By task (the index's own id strings, so no key is built per tick), then reason: when its warning may be logged
+   * again.
+   */
   const held = new Map<string, Map<HoldReason, number>>();
   /** Tasks whose `no-plugin-attached` hold was logged: once per task, again only after it was not held so. */
   const waitingForPlugin = new Set<string>();

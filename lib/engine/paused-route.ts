@@ -29,11 +29,15 @@ export function routeUnpaused(
     if ('agent' in other) return other;
   }
   return {
-    paused: `${describePause(pause)}${request.routing.agent ? '' : ' (so is every other candidate)'}; \`svc agent resume ${pause.agent}\` lets it run again`,
+    paused:
+      `${describePause(pause)}${request.routing.agent ? '' : ' (so is every other candidate)'}; ` +
+      `\`svc agent resume ${pause.agent}\` lets it run again`,
   };
 }
 
 /** `agent dev is paused since <time> by <who> (<reason>)`. */
 export function describePause(pause: AgentPause): string {
-  return `agent ${pause.agent} is paused since ${pause.since} by ${pause.by}${pause.reason ? ` (${pause.reason})` : ''}`;
+  return (
+    `agent ${pause.agent} is paused since ${pause.since} by ` + `${pause.by}${pause.reason ? ` (${pause.reason})` : ''}`
+  );
 }

@@ -36,7 +36,9 @@ export interface Snapshot {
   ready: readonly PlanTask[];
   inProgress: readonly PlanTask[];
   statusOf(id: string): Status | undefined;
-  /** What of an earlier run of this task may still be alive (being ended), or null: such a task is not dispatched yet. */
+  /**
+   * What of an earlier run of this task may still be alive (being ended), or null: such a task is not dispatched yet.
+   */
   previousRun?: (id: string) => string | null;
 }
 
@@ -74,7 +76,9 @@ export interface PlanContext {
   gatewayConfigured: boolean;
   /** Set when the org chart is invalid and none is loaded: every ready task is held with it. */
   orgProblem?: string | null;
-  /** `aof.daemon.maxDispatchesPerDaemon`: at most `limit` tasks in progress under leases this daemon (`owner`) granted. */
+  /**
+   * `aof.daemon.maxDispatchesPerDaemon`: at most `limit` tasks in progress under leases this daemon (`owner`) granted.
+   */
   perDaemon?: { limit: number; owner: { host: string; pid: number } };
   /** Paused agents (`svc agent pause`): they get no new dispatch. */
   paused?: ReadonlyMap<string, AgentPause>;
@@ -102,7 +106,8 @@ export function plan(snapshot: Snapshot, ctx: PlanContext): Action[] {
   const count = { running: 0, mine: 0 };
   const owner = ctx.perDaemon?.owner;
   for (const task of snapshot.inProgress) {
-    // A lease to `svc` (the daemon running the task's checks) expires too: its check runner sets it to the checks' timeouts (docs/workspaces.md).
+    // A lease to `svc` (the daemon running the task's checks) expires too: its check runner sets it to the checks'
+    // timeouts (docs/workspaces.md).
     if (task.lease && Date.parse(task.lease.expiresAt) <= ctx.now.getTime()) {
       actions.push({
         kind: 'expire',
@@ -140,7 +145,10 @@ export function byDispatchOrder(a: PlanTask, b: PlanTask): number {
 
 // --- internal ---
 
-/** What to do with a ready task, seen in `snapshot` and `ctx`, after the dispatches already planned (`busy`: tasks per agent, running ones). */
+/**
+ * What to do with a ready task, seen in `snapshot` and `ctx`, after the dispatches already planned (`busy`: tasks per
+ * agent, running ones).
+ */
 function planReady(
   task: PlanTask,
   seen: { snapshot: Snapshot; ctx: PlanContext },
@@ -194,7 +202,8 @@ function planReady(
   if (unavailable)
     return hold(
       'workspace-unavailable',
-      `workspace ${workspace} cannot be used: ${unavailable.problem}; its tasks wait until the repository is back (svc org validate)`,
+      `workspace ${workspace} cannot be used: ${unavailable.problem}; ` +
+        `its tasks wait until the repository is back (svc org validate)`,
     );
   const limit = agent?.maxConcurrent ?? 1;
   if ((load.get(route.agent) ?? 0) >= limit)

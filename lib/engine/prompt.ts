@@ -15,7 +15,8 @@ export function toPrompt(task: Task, body: string, run: { sessionId: string; gat
     '',
     ...(task.workspace
       ? [
-          `Workspace: work in the git worktree ${task.workspace.path} on branch ${task.workspace.branch} (commit your changes there; later gates work in the same worktree).`,
+          `Workspace: work in the git worktree ${task.workspace.path} on branch ` +
+            `${task.workspace.branch} (commit your changes there; later gates work in the same worktree).`,
           '',
         ]
       : []),

@@ -17,7 +17,10 @@ export interface RecoverOptions {
 /** What one pass over the markers did: the tasks sent back to ready, and the markers to try again. */
 export interface RecoverPass {
   requeued: string[];
-  /** Markers whose task could not be requeued yet (its lock is still held, e.g. by the dead daemon until it counts as stale). */
+  /**
+   * Markers whose task could not be requeued yet (its lock is still held, e.g. by the dead daemon until it counts as
+   * stale).
+   */
   pending: string[];
 }
 
@@ -116,7 +119,10 @@ async function requeue(
   return requeueUnspawned(store, taskId, sessionId);
 }
 
-/** Whether the `task.dispatched` of this lease reached the log (it is appended after the commit, so a crash can lose it). */
+/**
+ * Whether the `task.dispatched` of this lease reached the log (it is appended after the commit, so a crash can lose
+ * it).
+ */
 async function isDispatchLogged(store: Store, leased: StoredTask, sessionId: string): Promise<boolean> {
   const day = toIdDate(new Date(leased.task.lastTransitionAt));
   const events = await readEvents(store.paths.root, {

@@ -173,7 +173,8 @@ async function onEnded(ctx: RunContext, request: SpawnRequest, end: RunEnd): Pro
       const message = describeError(err);
       if (pause === undefined) {
         ctx.log(
-          `checking the end of ${request.taskId} failed ${attempt + 1} times, last: ${message}; its lease (until it expires) keeps it in progress`,
+          `checking the end of ${request.taskId} failed ${attempt + 1} times, ` +
+            `last: ${message}; its lease (until it expires) keeps it in progress`,
         );
         break;
       }

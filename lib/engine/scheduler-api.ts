@@ -59,7 +59,10 @@ export interface SchedulerHandle {
   /** Resolves when, in addition, every run the adapters can watch has ended and been checked. */
   drain(): Promise<void>;
   stats(): { lastTickAt: string | null; activeRuns: number };
-  /** Why each ready task the last tick held waits (`not-before`, `no-route`, `agent-paused`, ...): what the board shows on its card. */
+  /**
+   * Why each ready task the last tick held waits (`not-before`, `no-route`, `agent-paused`, ...): what the board shows
+   * on its card.
+   */
   holds(): ReadonlyMap<string, Hold>;
   /** Ready tasks the last tick held, by reason (the metrics). */
   holdCounts(): Partial<Record<HoldReason, number>>;

@@ -88,7 +88,8 @@ export function startScheduler(options: SchedulerOptions): SchedulerHandle {
       for (const action of actions)
         if (action.kind !== 'hold')
           options.log(
-            `dry run: would ${action.kind} ${action.taskId}${action.kind === 'dispatch' ? ` to ${action.agent} (${action.adapter})` : ''}`,
+            `dry run: would ${action.kind} ` +
+              `${action.taskId}${action.kind === 'dispatch' ? ` to ${action.agent} (${action.adapter})` : ''}`,
           );
       planMs = performance.now() - started;
       return { actions, dispatched };
@@ -113,10 +114,12 @@ export function startScheduler(options: SchedulerOptions): SchedulerHandle {
     try {
       if (action.kind === 'expire') {
         const expired = await expireLease(options.store, action.taskId, action.sessionId);
-        await options.onCommitted?.([action.taskId]); // expired, or renewed meanwhile (perhaps through another host): look again
+        // expired, or renewed meanwhile (perhaps through another host): look again
+        await options.onCommitted?.([action.taskId]);
         if (expired) {
           options.log(
-            `lease of ${action.taskId} (agent ${action.agent}, session ${action.sessionId}) expired at ${action.expiredAt}: back to ready`,
+            `lease of ${action.taskId} (agent ${action.agent}, session ` +
+              `${action.sessionId}) expired at ${action.expiredAt}: back to ready`,
           );
           options.endRuns?.(action.taskId, 'its lease expired');
           schedule();
@@ -126,7 +129,8 @@ export function startScheduler(options: SchedulerOptions): SchedulerHandle {
         if (dead) options.alert(formatDeadletterAlert(dead, undefined));
         await options.onCommitted?.([action.taskId]);
       } else if (await pauses.isPaused(action.agent)) {
-        options.log(`${action.taskId} not dispatched: agent ${action.agent} was paused meanwhile`); // paused after the plan was made
+        // paused after the plan was made
+        options.log(`${action.taskId} not dispatched: agent ${action.agent} was paused meanwhile`);
       } else {
         const run = runDispatch({ ...options, org, ttlMs, schedule, track: (ended) => track(ended, runs) }, action);
         track(run);

@@ -26,7 +26,8 @@ export interface ParsedFile {
  * strings), no aliases, bounded depth and size. A leading byte-order mark is skipped.
  */
 export function parseFrontmatter(input: string, source: string): ParsedFile {
-  const text = input.charCodeAt(0) === 0xfeff ? input.slice(1) : input; // a byte-order mark, as some editors write, is not content
+  // a byte-order mark, as some editors write, is not content
+  const text = input.charCodeAt(0) === 0xfeff ? input.slice(1) : input;
   if (Buffer.byteLength(text) > MAX_FILE_BYTES) {
     throw new SvcError(
       'too_large',
@@ -68,7 +69,10 @@ export function parseFrontmatter(input: string, source: string): ParsedFile {
   return { data: { ...(data as Record<string, unknown>) }, body: content.replace(/^\r?\n/, '') };
 }
 
-/** The frontmatter data of text written by `stringifyFrontmatter`, read as a reader reads it: how a writer proves that what it writes reads back. */
+/**
+ * The frontmatter data of text written by `stringifyFrontmatter`, read as a reader reads it: how a writer proves that
+ * what it writes reads back.
+ */
 export function readBackData(text: string, source: string): Record<string, unknown> {
   return parseFrontmatter(text, source).data;
 }

@@ -22,7 +22,8 @@ export function parseJson5(text: string, source: string): Json5Document {
   if (deep) {
     throw new SvcError(
       'validation_error',
-      `${source}:${deep.line}:${deep.column}: nested deeper than ${MAX_JSON5_DEPTH} levels (objects and arrays), the most svc reads.`,
+      `${source}:${deep.line}:${deep.column}: nested deeper than ` +
+        `${MAX_JSON5_DEPTH} levels (objects and arrays), the most svc reads.`,
       'A gateway config is a few levels deep: check that this is the right file; nothing was changed.',
     );
   }
@@ -62,7 +63,9 @@ function isPlainJson(text: string): boolean {
   }
 }
 
-/** Where the nesting of `{` and `[` outside strings and comments first passes `max` (1-based line and column), or null. */
+/**
+ * Where the nesting of `{` and `[` outside strings and comments first passes `max` (1-based line and column), or null.
+ */
 function findTooDeep(text: string, max: number): { line: number; column: number } | null {
   let depth = 0;
   let quote: string | null = null;

@@ -4,7 +4,8 @@ import { fsyncFd } from './fsync-dir.js';
 import { toWriteError } from './write-error.js';
 
 /**
- * Writes `content` into a new file `path` (`how.flags` say how it is opened, O_EXCL among them; `how.mode`, default 0o666) and
+ * Writes `content` into a new file `path` (`how.flags` say how it is opened, O_EXCL among them; `how.mode`, default
+ * 0o666) and
  * fsyncs it, on a local disk: open, write and close are synchronous (each costs microseconds
  * there, less than a thread-pool round trip), only the fsync waits in the thread pool, so that
  * other changes go on meanwhile and share the directory fsync that follows (see fsyncDir). A write

@@ -49,7 +49,10 @@ export function stalenessBoundMs(dir: string): number {
   return isNetworkDir(dir) ? NETWORK_STALENESS_MS : 0;
 }
 
-/** `stalenessBoundMs` of a network filesystem: its caches' lifetimes with the options of docs/several-hosts.md, and a margin. */
+/**
+ * `stalenessBoundMs` of a network filesystem: its caches' lifetimes with the options of docs/several-hosts.md, and a
+ * margin.
+ */
 export const NETWORK_STALENESS_MS = 3_000;
 
 /**

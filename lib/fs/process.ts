@@ -31,7 +31,10 @@ export interface ProcessInfo {
   cwd: string | null;
 }
 
-/** Reads argv, environment and working directory of `pid` from `/proc` (Linux); null when it is gone, a zombie, or there is no `/proc`. */
+/**
+ * Reads argv, environment and working directory of `pid` from `/proc` (Linux); null when it is gone, a zombie, or there
+ * is no `/proc`.
+ */
 export function readProcessInfo(pid: number): ProcessInfo | null {
   let argv: string[];
   try {
@@ -68,7 +71,10 @@ export function findEnvValues(name: string): Set<string> {
   return found;
 }
 
-/** A live process as `/proc/<pid>/stat` shows it: its parent, process group, Unix session and start time (clock ticks since boot). */
+/**
+ * A live process as `/proc/<pid>/stat` shows it: its parent, process group, Unix session and start time (clock ticks
+ * since boot).
+ */
 export interface ProcessStat {
   pid: number;
   ppid: number;
@@ -132,7 +138,10 @@ function readEnviron(pid: number): Record<string, string> | null {
   }
 }
 
-/** Fields after the command name (which may hold spaces and parentheses): state is the 3rd, ppid the 4th, pgrp the 5th, session the 6th, starttime the 22nd. */
+/**
+ * Fields after the command name (which may hold spaces and parentheses): state is the 3rd, ppid the 4th, pgrp the 5th,
+ * session the 6th, starttime the 22nd.
+ */
 function parseStat(pid: number, text: string): ProcessStat | null {
   const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
   if (fields[0] === 'Z' || fields[0] === 'X') return null;

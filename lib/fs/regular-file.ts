@@ -106,7 +106,9 @@ export async function readRegularFile(path: string, maxBytes: number): Promise<R
   }
 }
 
-/** Read buffers of the asynchronous reads, kept for the next ones (a fresh megabyte per read keeps the collector busy). */
+/**
+ * Read buffers of the asynchronous reads, kept for the next ones (a fresh megabyte per read keeps the collector busy).
+ */
 const spareBuffers: Buffer[] = [];
 
 function takeBuffer(size: number): Buffer {
@@ -223,7 +225,10 @@ function closeQuietly(fd: number): void {
   }
 }
 
-/** Shared by the synchronous reads of files up to `CHUNK` bytes (one at a time on this thread); a larger file gets its own. */
+/**
+ * Shared by the synchronous reads of files up to `CHUNK` bytes (one at a time on this thread); a larger file gets its
+ * own.
+ */
 const readBuffer = Buffer.allocUnsafe(CHUNK);
 
 function grow(buffer: Buffer, size: number): Buffer {

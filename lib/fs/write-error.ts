@@ -16,7 +16,9 @@ export function toWriteError(err: unknown, path: string): unknown {
   if (err instanceof SvcError || !isDiskFull(err)) return err;
   const quota = hasCode(err, 'EDQUOT') ? ' (disk quota exceeded)' : '';
   return new SvcError('no_space', `No space left on device writing ${path}${quota}.`, {
-    hint: 'Free space on the filesystem that holds it (for example old logs or data/conflicts/), then run the command again; nothing was changed by this call, and reads keep working meanwhile.',
+    hint:
+      'Free space on the filesystem that holds it (for example old logs or data/conflicts/), then ' +
+      'run the command again; nothing was changed by this call, and reads keep working meanwhile.',
     cause: err,
   });
 }

@@ -62,7 +62,10 @@ interface Doc {
   at: { line: number };
 }
 
-/** `key: value` lines at `indent` from `at.line` on; a `key:` line opens a block indented deeper on the next line (else it is null). */
+/**
+ * `key: value` lines at `indent` from `at.line` on; a `key:` line opens a block indented deeper on the next line (else
+ * it is null).
+ */
 function toMapping(doc: Doc, indent: number, depth: number): unknown {
   const { lines, at } = doc;
   const out: Record<string, unknown> = {};
@@ -79,7 +82,10 @@ function toMapping(doc: Doc, indent: number, depth: number): unknown {
   return out;
 }
 
-/** The block under a `key:` line: a mapping or a sequence of scalars indented deeper than the key; null when none follows. */
+/**
+ * The block under a `key:` line: a mapping or a sequence of scalars indented deeper than the key; null when none
+ * follows.
+ */
 function toBlock(doc: Doc, parent: number, depth: number): unknown {
   const { lines, at } = doc;
   const next = lines[at.line];

@@ -17,7 +17,10 @@ import { toImportBody } from './task.js';
 export interface ApplyImportOptions {
   now: Date;
   actor: string;
-  /** Called after each batch with its entries, once their tasks and events are written: a run cut short later has done these. */
+  /**
+   * Called after each batch with its entries, once their tasks and events are written: a run cut short later has done
+   * these.
+   */
   onBatch?: (items: readonly PlannedItem[]) => void;
 }
 

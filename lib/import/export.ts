@@ -4,7 +4,9 @@ import { toOrderedTask } from '../core/task.js';
 import { readEvents, type SvcEvent } from '../store/events/log.js';
 import type { Store } from '../store/commit/store.js';
 
-/** One exported task: its frontmatter (in the order it is written), body and path, and with `--with-events` its events. */
+/**
+ * One exported task: its frontmatter (in the order it is written), body and path, and with `--with-events` its events.
+ */
 export interface ExportedTask {
   id: string;
   status: Status;

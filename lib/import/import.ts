@@ -40,7 +40,10 @@ export interface ImportOptions {
   /** aof: keep in-progress tasks in progress (without their lease) instead of ready. */
   keepStatus?: boolean;
   actor?: string;
-  /** Hears of each batch written (not in a dry run): its entries, and of the whole import the count and the longest source id. */
+  /**
+   * Hears of each batch written (not in a dry run): its entries, and of the whole import the count and the longest
+   * source id.
+   */
   onBatch?: (batch: ImportBatch) => void;
 }
 
@@ -70,7 +73,8 @@ export async function runImport(store: Store, from: ImportFrom, options: ImportO
   if (!source)
     throw new SvcError(
       'validation_error',
-      `Unknown import source ${JSON.stringify(sourceName)}.${toDidYouMean(sourceName, Object.keys(SOURCES), (name) => `\`${name}\``)}`,
+      `Unknown import source ` +
+        `${JSON.stringify(sourceName)}.${toDidYouMean(sourceName, Object.keys(SOURCES), (name) => `\`${name}\``)}`,
       `Use one of: ${Object.keys(SOURCES).join(', ')}.`,
     );
   const statusMap = options.statusMap === undefined ? undefined : parseStatusMap(options.statusMap);
@@ -150,7 +154,10 @@ export function parseStatusMap(text: string): Record<string, Status> {
 
 // --- internal ---
 
-/** The records with a NUL in a title or body escaped (`\x00`): a task carrying one could never be dispatched to a local agent. */
+/**
+ * The records with a NUL in a title or body escaped (`\x00`): a task carrying one could never be dispatched to a local
+ * agent.
+ */
 function toStorableRead(read: SourceRead): SourceRead {
   const records = read.records.map((record) => ({
     ...record,

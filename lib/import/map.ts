@@ -5,7 +5,9 @@ import { describeError, hasCode, SvcError } from '../core/errors.js';
 import { ensureDir, writeAtomic } from '../fs/atomic.js';
 import type { Paths } from '../store/disk/paths.js';
 
-/** What the map keeps of one imported task: its svc id, and hashes of the source entry and of the task as svc wrote it. */
+/**
+ * What the map keeps of one imported task: its svc id, and hashes of the source entry and of the task as svc wrote it.
+ */
 export interface MapEntry {
   id: string;
   sourceHash: string;
@@ -31,7 +33,8 @@ export async function loadMap(paths: Paths, system: string): Promise<ImportMap> 
   try {
     text = await readFile(path, 'utf8');
   } catch (err) {
-    if (hasCode(err, 'ENOENT')) return { system, entries: Object.create(null) as Record<string, MapEntry> }; // source ids such as `__proto__` are plain keys
+    // source ids such as `__proto__` are plain keys
+    if (hasCode(err, 'ENOENT')) return { system, entries: Object.create(null) as Record<string, MapEntry> };
     throw err;
   }
   try {

@@ -25,7 +25,9 @@ export interface ImportItem {
   cycles?: string[];
 }
 
-/** One planned entry: the report's line (the svc id is unknown for a new task in a dry run) and what applying it needs. */
+/**
+ * One planned entry: the report's line (the svc id is unknown for a new task in a dry run) and what applying it needs.
+ */
 export interface PlannedItem extends ImportItem {
   record: SourceRecord;
   sourceHash: string;
@@ -70,7 +72,8 @@ export async function planImport(
   for (const broken of breakCycles(records))
     cycles.set(broken.sourceId, [...(cycles.get(broken.sourceId) ?? []), describeCycle(broken)]);
   for (const [at, record] of records.entries()) {
-    const sourceHash = toHash(toHashedRecord(read.records[at]!)); // the source as it is, so a second run finds it unchanged
+    // the source as it is, so a second run finds it unchanged
+    const sourceHash = toHash(toHashedRecord(read.records[at]!));
     const item: PlannedItem = {
       sourceId: record.sourceId,
       file: record.file,
@@ -132,7 +135,10 @@ async function adoptImported(store: Store, source: { system: string; map: Import
   }
 }
 
-/** What `pickId` needs: the svc ids this run has given (to their source ids), whether to reserve new ids, the time, the map, the ids entries keep. */
+/**
+ * What `pickId` needs: the svc ids this run has given (to their source ids), whether to reserve new ids, the time, the
+ * map, the ids entries keep.
+ */
 interface PickContext {
   taken: ReadonlyMap<string, string>;
   reserve: boolean;
@@ -158,7 +164,8 @@ async function pickId(store: Store, item: PlannedItem, ctx: PickContext): Promis
     return void (item.id = wanted);
   const holder = wanted === undefined ? undefined : taken.get(wanted);
   if (wanted)
-    item.reason = `id clash: ${wanted} is taken ${holder ? `by ${holder} of this import` : 'in svc'}, so it gets a new id`;
+    item.reason =
+      `id clash: ${wanted} is taken ` + `${holder ? `by ${holder} of this import` : 'in svc'}, so it gets a new id`;
   // A new id never takes one that another entry of this import keeps.
   if (reserve)
     do item.id = await allocateId(store.paths, now);
@@ -174,7 +181,10 @@ async function isSameTask(store: Store, id: string, record: SourceRecord): Promi
   );
 }
 
-/** Builds the task of an entry to create; `known`: the source, the svc ids given, the map, the source ids this run creates. */
+/**
+ * Builds the task of an entry to create; `known`: the source, the svc ids given, the map, the source ids this run
+ * creates.
+ */
 function buildTask(
   item: PlannedItem,
   known: { system: string; ids: ReadonlyMap<string, string>; map: ImportMap; planned: ReadonlySet<string> },

@@ -35,7 +35,8 @@ export function startMcpServer(options: McpServerOptions): McpServerHandle {
     ? (err: unknown, _pending: number, spooledTo?: string) =>
         onError(
           new Error(
-            `a change was made, but its event could not be appended to the event log: ${describeError(err)}${spooledTo ? ` (kept in ${spooledTo} and appended later)` : ''}`,
+            `a change was made, but its event could not be appended to the event log: ` +
+              `${describeError(err)}${spooledTo ? ` (kept in ${spooledTo} and appended later)` : ''}`,
           ),
         )
     : undefined;

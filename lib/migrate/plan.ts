@@ -70,7 +70,8 @@ export async function planFile(
 ): Promise<FileMigration | { newer: number } | { reason: string } | null> {
   const { text, stamp } = await readStamped(path);
   if (text.startsWith(CURRENT_PREFIX)) return null; // what svc writes: no YAML to parse on the daemon's start
-  const parsed = hasFrontmatter(text) ? parseFrontmatter(text, file) : { data: {}, body: text.replace(/^\uFEFF/, '') }; // a Markdown file alone: every field from its defaults
+  // a Markdown file alone: every field from its defaults
+  const parsed = hasFrontmatter(text) ? parseFrontmatter(text, file) : { data: {}, body: text.replace(/^\uFEFF/, '') };
   const from = toSchemaVersion(parsed.data);
   if (from === null)
     return { reason: `schemaVersion ${JSON.stringify(parsed.data.schemaVersion)} is not a version number` };
@@ -91,7 +92,10 @@ export async function planFile(
 
 // --- internal ---
 
-/** A file that does not begin with a `---` line has no frontmatter at all (the commonest hand-written task); `---js` and the like do. */
+/**
+ * A file that does not begin with a `---` line has no frontmatter at all (the commonest hand-written task); `---js` and
+ * the like do.
+ */
 function hasFrontmatter(text: string): boolean {
   return /^\uFEFF?---/.test(text);
 }

@@ -28,7 +28,9 @@ export const MIGRATIONS: readonly MigrationStep[] = [
 
 // --- internal ---
 
-/** Version 1: a file without `schemaVersion` (hand-written, as they often are) gets it and every missing required field. */
+/**
+ * Version 1: a file without `schemaVersion` (hand-written, as they often are) gets it and every missing required field.
+ */
 function toVersion1(data: Record<string, unknown>, input: StepInput): string[] {
   const createdAt = typeof data.createdAt === 'string' ? data.createdAt : input.mtime.toISOString();
   const updatedAt = typeof data.updatedAt === 'string' ? data.updatedAt : createdAt;

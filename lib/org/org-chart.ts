@@ -12,7 +12,10 @@ export async function loadOrg(root: string, options: WorkspaceCheckOptions = {})
   return loadOrgFile(toOrgChartFile(root), options);
 }
 
-/** An org chart read from any file path; null when the file does not exist. `repos` also checks each workspace's repository (see `validateOrg`). */
+/**
+ * An org chart read from any file path; null when the file does not exist. `repos` also checks each workspace's
+ * repository (see `validateOrg`).
+ */
 export async function loadOrgFile(file: string, options: WorkspaceCheckOptions = {}): Promise<OrgChart | null> {
   const text = await readIfExists(file);
   if (text === null) return null;

@@ -45,7 +45,10 @@ export function hasRoute(routing: RoutingFields): boolean {
   return Boolean(routing.agent || routing.role || routing.team || routing.tags?.length);
 }
 
-/** Throws `validation_error` listing the known ones when an org chart exists but does not know the named agent, role or team. */
+/**
+ * Throws `validation_error` listing the known ones when an org chart exists but does not know the named agent, role or
+ * team.
+ */
 export function assertKnownRouting(routing: RoutingFields, org: OrgChart | null): void {
   if (!org && (routing.workspace || routing.verify?.length)) {
     throw new SvcError(
@@ -67,13 +70,17 @@ export function assertKnownRouting(routing: RoutingFields, org: OrgChart | null)
   throw new SvcError(
     'validation_error',
     `The org chart does not know this routing:\n${problems.join('\n')}`,
-    'Name an agent, role, team, workspace or check of org/org-chart.yaml, or add it there (checks are defined by the operator, under aof.checks).',
+    'Name an agent, role, team, workspace or check of org/org-chart.yaml, or ' +
+      'add it there (checks are defined by the operator, under aof.checks).',
   );
 }
 
 // --- internal ---
 
-/** A workspace other than `parent` must be under `aof.workspaces`, each check under `aof.checks`: a task cannot bring its own command. */
+/**
+ * A workspace other than `parent` must be under `aof.workspaces`, each check under `aof.checks`: a task cannot bring
+ * its own command.
+ */
 function unknownWorkspaceOrChecks(routing: RoutingFields, org: OrgChart): string[] {
   const problems: string[] = [];
   const workspaces = Object.keys(org.aof.workspaces);
@@ -83,7 +90,8 @@ function unknownWorkspaceOrChecks(routing: RoutingFields, org: OrgChart): string
   for (const name of routing.verify ?? []) {
     if (!checks.includes(name))
       problems.push(
-        `  routing.verify: unknown check ${JSON.stringify(name)} (org chart checks: ${checks.length ? checks.join(', ') : 'none declared under aof.checks'}).${toDidYouMean(name, checks)}`,
+        `  routing.verify: unknown check ${JSON.stringify(name)} (org chart checks: ` +
+          `${checks.length ? checks.join(', ') : 'none declared under aof.checks'}).${toDidYouMean(name, checks)}`,
       );
   }
   return problems;
@@ -96,7 +104,9 @@ function routeNamed(agent: string, org: OrgChart | null): Route {
   const found = org.agents.find((a) => a.id === agent);
   if (!found)
     return {
-      none: `agent ${JSON.stringify(agent)} is not in the org chart (known agents: ${list(org.agents.map((a) => a.id))})`,
+      none:
+        `agent ${JSON.stringify(agent)} is not in the org chart ` +
+        `(known agents: ${list(org.agents.map((a) => a.id))})`,
     };
   if (!found.active) return { none: `agent ${JSON.stringify(agent)} is inactive` };
   return { agent };

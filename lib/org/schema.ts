@@ -28,7 +28,8 @@ export const TriggerSchema = z.discriminatedUnion(
   ],
   {
     error: (iss) =>
-      `must be one of queueEmpty, completionBatch, interval, failureBatch (found ${JSON.stringify((iss.input as { kind?: unknown } | undefined)?.kind)})`,
+      `must be one of queueEmpty, completionBatch, interval, failureBatch (found ` +
+      `${JSON.stringify((iss.input as { kind?: unknown } | undefined)?.kind)})`,
   },
 );
 
@@ -138,7 +139,8 @@ export const ProjectSlaSchema = z.looseObject({
   onViolation: z
     .literal('alert', {
       error: (iss) =>
-        `only "alert" is supported, found ${JSON.stringify(iss.input)} (block and deadletter are reserved for a later phase)`,
+        `only "alert" is supported, found ${JSON.stringify(iss.input)} ` +
+        `(block and deadletter are reserved for a later phase)`,
     })
     .default('alert'),
   alerting: z.looseObject({ rateLimitMinutes: z.number().positive('must be greater than 0').default(15) }).prefault({}),

@@ -178,7 +178,9 @@ function unknownChecks(gates: Array<[number, Record<string, unknown>]>, org: Org
       return [
         {
           path: `workflow.gates[${i}].verify[${j}]`,
-          problem: `unknown check ${JSON.stringify(name)} (org chart checks: ${known.length ? known.join(', ') : 'none declared under aof.checks'}).${toDidYouMean(name, known)}`,
+          problem:
+            `unknown check ${JSON.stringify(name)} (org chart checks: ` +
+            `${known.length ? known.join(', ') : 'none declared under aof.checks'}).${toDidYouMean(name, known)}`,
         },
       ];
     }),

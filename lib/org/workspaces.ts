@@ -38,7 +38,9 @@ export function checkWorkspaces(data: unknown, options: WorkspaceCheckOptions = 
     if (agent.id === CHECK_AGENT)
       problems.push({
         path: `agents[${i}].id`,
-        problem: `"${CHECK_AGENT}" is reserved: the daemon holds a task's lease under that name while it runs the task's checks`,
+        problem:
+          `"${CHECK_AGENT}" is reserved: the daemon holds a task's ` +
+          `lease under that name while it runs the task's checks`,
       });
     if (typeof agent.workspace === 'string' && !names.includes(agent.workspace))
       problems.push({ path: `agents[${i}].workspace`, problem: unknownWorkspace(agent.workspace, names) });
@@ -48,10 +50,16 @@ export function checkWorkspaces(data: unknown, options: WorkspaceCheckOptions = 
 
 /** `unknown workspace "x" (known: a, b). Did you mean "a"?` */
 export function unknownWorkspace(name: string, known: readonly string[]): string {
-  return `unknown workspace ${JSON.stringify(name)} (known workspaces: ${known.length ? known.join(', ') : 'none declared under aof.workspaces'}).${toDidYouMean(name, known)}`;
+  return (
+    `unknown workspace ${JSON.stringify(name)} (known workspaces: ` +
+    `${known.length ? known.join(', ') : 'none declared under aof.workspaces'}).${toDidYouMean(name, known)}`
+  );
 }
 
-/** The workspaces of a chart whose repository is not there now (deleted, moved, not a git repository), with why: the planner holds their tasks. */
+/**
+ * The workspaces of a chart whose repository is not there now (deleted, moved, not a git repository), with why: the
+ * planner holds their tasks.
+ */
 export function findUnavailableWorkspaces(
   org: { aof: { workspaces: Record<string, Pick<WorkspaceDef, 'repo'>> } } | null,
 ): UnavailableWorkspace[] {

@@ -74,7 +74,9 @@ export interface AgentWaitResult {
 export interface SubagentRuntime {
   run: (params: SubagentRunParams) => Promise<{ runId: string; sessionKey?: string }>;
   waitForRun: (params: { runId: string; timeoutMs?: number }) => Promise<AgentWaitResult>;
-  /** Deletes a session (its entry; the transcript too unless `deleteTranscript: false`), aborting its active run first. */
+  /**
+   * Deletes a session (its entry; the transcript too unless `deleteTranscript: false`), aborting its active run first.
+   */
   deleteSession?: (params: { sessionKey: string; deleteTranscript?: boolean }) => Promise<void>;
 }
 

@@ -67,7 +67,8 @@ export function createSpawnService(options: SpawnServiceOptions): PluginService 
         reply instanceof Error
           ? withHint(reply)
           : reply.status >= 500 || reply.status === 429
-            ? `the daemon answered HTTP ${reply.status}${reply.status === 429 ? ' (too many spawn long-polls held)' : ''}`
+            ? `the daemon answered HTTP ${reply.status}` +
+              `${reply.status === 429 ? ' (too many spawn long-polls held)' : ''}`
             : null;
       if (failure) {
         if (!down) options.logger.warn(`svc: ${failure} Spawns wait until it is back; retrying with backoff.`);
@@ -125,7 +126,10 @@ export function createSpawnService(options: SpawnServiceOptions): PluginService 
     }
   }
 
-  /** Waits until the run ends, outlives its timeout, or the daemon asks to end it (then the gateway session is deleted, which aborts the run). */
+  /**
+   * Waits until the run ends, outlives its timeout, or the daemon asks to end it (then the gateway session is deleted,
+   * which aborts the run).
+   */
   async function waitForEnd(
     spawn: Spawn,
     { sessionKey, runId, stopAsked }: { sessionKey: string; runId: string; stopAsked: Promise<typeof STOP> },
@@ -176,7 +180,11 @@ export function createSpawnService(options: SpawnServiceOptions): PluginService 
           (err: unknown) => messageOf(err),
         );
     options.logger.info(
-      `svc: the daemon ended the run of ${spawn.taskId} (its lease expired or it was cancelled); ${deleted ? `deleting session ${sessionKey} failed: ${deleted}` : `session ${sessionKey} deleted, which aborts its run`}.`,
+      `svc: the daemon ended the run of ${spawn.taskId} (its lease expired or it was cancelled); ` +
+        (deleted
+          ? `deleting session ${sessionKey} failed: ${deleted}`
+          : `session ${sessionKey} deleted, which aborts its run`) +
+        `.`,
     );
     return {
       ok: false,
@@ -202,7 +210,8 @@ export function createSpawnService(options: SpawnServiceOptions): PluginService 
     start() {
       if (options.settings.dryRun) {
         options.logger.info(
-          'svc: dry run: the plugin takes no spawns (set plugins.entries.svc.config.dryRun to false to run tasks here).',
+          'svc: dry run: the plugin takes no spawns (set ' +
+            'plugins.entries.svc.config.dryRun to false to run tasks here).',
         );
         return;
       }

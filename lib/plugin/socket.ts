@@ -49,7 +49,9 @@ function toUnreachable(err: NodeJS.ErrnoException, socket: string): Error {
   if (err.name === 'AbortError' || code === 'ABORT_ERR') return err;
   if (code === 'ENOENT' || code === 'ECONNREFUSED' || code === 'ENOTSOCK') {
     return new SvcError('unavailable', `daemon unreachable: nothing answers on ${socket}.`, {
-      hint: 'Start it with `svc daemon start` (as the user the gateway runs as), then check it with `svc daemon status`.',
+      hint:
+        'Start it with `svc daemon start` (as the user the gateway ' +
+        'runs as), then check it with `svc daemon status`.',
       cause: err,
     });
   }

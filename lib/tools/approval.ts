@@ -13,7 +13,8 @@ const gate = z
   .max(200)
   .optional()
   .describe(
-    'The approval gate decided: applied only while the task still waits there, else refused or a no-op that says so. Required where the workflow has more than one approval gate.',
+    'The approval gate decided: applied only while the task still waits there, else refused ' +
+      'or a no-op that says so. Required where the workflow has more than one approval gate.',
   );
 
 /** `svc_task_approve` params. */
@@ -62,7 +63,8 @@ export const svcTaskApprove = decisionTool(
   {
     name: 'svc_task_approve',
     description:
-      'Approve the approval gate a blocked task waits at: it moves to the next gate, or to done after the last. Returns {taskId, gate, decision, status, at, changed, message}.',
+      'Approve the approval gate a blocked task waits at: it moves to the next gate, or to ' +
+      'done after the last. Returns {taskId, gate, decision, status, at, changed, message}.',
     params: ApproveParams,
   },
   approveTask,
@@ -73,7 +75,8 @@ export const svcTaskReject = decisionTool(
   {
     name: 'svc_task_reject',
     description:
-      "Reject the approval gate a blocked task waits at: it returns to the workflow's origin gate (ready) with the note as its blockers. Returns {taskId, gate, decision, status, at, changed, message}.",
+      "Reject the approval gate a blocked task waits at: it returns to the workflow's origin gate (ready) " +
+      'with the note as its blockers. Returns {taskId, gate, decision, status, at, changed, message}.',
     params: RejectParams,
   },
   rejectTask,

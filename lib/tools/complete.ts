@@ -23,7 +23,8 @@ export const CompleteParams = toolParams({
     .enum(OUTCOMES)
     .optional()
     .describe(
-      'Required for gated tasks: complete (advance), needs_review (reject to the origin gate) or blocked (hold at this gate).',
+      'Required for gated tasks: complete (advance), needs_review ' +
+        '(reject to the origin gate) or blocked (hold at this gate).',
     ),
   blockers: z
     .array(z.string().min(1))
@@ -42,7 +43,10 @@ export const CompleteParams = toolParams({
 export interface CompleteResult {
   taskId: string;
   status: Status;
-  /** The checks the daemon runs before the completion goes through (the task stays in progress, leased to `svc`, meanwhile). */
+  /**
+   * The checks the daemon runs before the completion goes through (the task stays in progress, leased to `svc`,
+   * meanwhile).
+   */
   checking?: string[];
 }
 
@@ -50,8 +54,12 @@ export interface CompleteResult {
 export const svcTaskComplete: ToolDef<typeof CompleteParams> = {
   name: 'svc_task_complete',
   description:
-    'Complete a task you are working on, or advance/reject the current gate of a gated task (outcome required there; blockers required for ' +
-    'needs_review and blocked). Pass sessionId, the lease token of your spawn prompt: a task leased to another session is refused (lease_held), a lease that ended is stale. Returns {taskId, status}; when the gate or task names checks, status stays in-progress and `checking` lists them: the daemon runs them and the completion goes through only if they pass.',
+    'Complete a task you are working on, or advance/reject the current ' +
+    'gate of a gated task (outcome required there; blockers required for ' +
+    'needs_review and blocked). Pass sessionId, the lease token of your spawn prompt: a task ' +
+    'leased to another session is refused (lease_held), a lease that ended is stale. Returns ' +
+    '{taskId, status}; when the gate or task names checks, status stays in-progress and `checking` ' +
+    'lists them: the daemon runs them and the completion goes through only if they pass.',
   params: CompleteParams,
   async handler(params, ctx): Promise<CompleteResult> {
     assertFieldSize('summary', params.summary);

@@ -25,7 +25,8 @@ export interface DepRemoveResult extends DepAddResult {
 export const svcTaskDepAdd: ToolDef<typeof DepParams> = {
   name: 'svc_task_dep_add',
   description:
-    'Make a task wait until another task (the blocker) is done. Unknown blockers and cycles are refused; adding an existing dependency changes nothing. ' +
+    'Make a task wait until another task (the blocker) is done. Unknown blockers ' +
+    'and cycles are refused; adding an existing dependency changes nothing. ' +
     'Returns {taskId, blockerId, dependsOn} with the full updated dependsOn.',
   params: DepParams,
   async handler(params, ctx): Promise<DepAddResult> {
@@ -43,7 +44,8 @@ export const svcTaskDepAdd: ToolDef<typeof DepParams> = {
 export const svcTaskDepRemove: ToolDef<typeof DepParams> = {
   name: 'svc_task_dep_remove',
   description:
-    'Remove a dependency of a task. Removing one that is not there changes nothing (removed: false). Returns {taskId, blockerId, dependsOn, removed}.',
+    'Remove a dependency of a task. Removing one that is not there changes ' +
+    'nothing (removed: false). Returns {taskId, blockerId, dependsOn, removed}.',
   params: DepParams,
   async handler(params, ctx): Promise<DepRemoveResult> {
     const result = await removeDependency(

@@ -55,8 +55,10 @@ export interface DispatchResult {
 export const svcDispatch: ToolDef<typeof DispatchParams> = {
   name: 'svc_dispatch',
   description:
-    'Create a task and place it in the ready queue. It starts in ready when it has a route (agent, role, team or tags; without an org chart only agent), ' +
-    'else in backlog. With workflow, the task is gated through org/workflows/<workflow>.yaml from its first gate (and starts in ready). Returns {taskId, status, filePath}.',
+    'Create a task and place it in the ready queue. It starts in ready when it ' +
+    'has a route (agent, role, team or tags; without an org chart only agent), ' +
+    'else in backlog. With workflow, the task is gated through org/workflows/<workflow>.yaml ' +
+    'from its first gate (and starts in ready). Returns {taskId, status, filePath}.',
   params: DispatchParams,
   async handler(params, ctx): Promise<DispatchResult> {
     assertTaskText(params.title, params.brief);
@@ -101,7 +103,10 @@ function toRouting(params: z.infer<typeof DispatchParams>): Routing {
   return routing;
 }
 
-/** The first gate of `workflow`, checked against the org chart's roles; an unknown name is `not_found` with a "Did you mean". */
+/**
+ * The first gate of `workflow`, checked against the org chart's roles; an unknown name is `not_found` with a "Did you
+ * mean".
+ */
 async function toFirstGate(
   ctx: ToolContext,
   workflow: string,

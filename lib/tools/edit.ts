@@ -39,7 +39,8 @@ export interface EditResult {
 export const svcTaskEdit: ToolDef<typeof EditParams> = {
   name: 'svc_task_edit',
   description:
-    "Edit a task's title, description (body), priority, routing, notBefore or dueAt. Fields not given are kept; updatedFields lists what changed. " +
+    "Edit a task's title, description (body), priority, routing, notBefore " +
+    'or dueAt. Fields not given are kept; updatedFields lists what changed. ' +
     'Returns {taskId, updatedFields, task: {title, status, priority}}.',
   params: EditParams,
   async handler(params, ctx): Promise<EditResult> {

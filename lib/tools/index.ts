@@ -8,7 +8,9 @@ import { svcTaskBlock, svcTaskCancel, svcTaskUnblock } from './state.js';
 import { svcTaskUpdate } from './update.js';
 import type { ToolDef } from './registry.js';
 
-/** Every `svc_*` tool, in the specification's order. The daemon, the MCP server and the plugin manifest use this list. */
+/**
+ * Every `svc_*` tool, in the specification's order. The daemon, the MCP server and the plugin manifest use this list.
+ */
 export const TOOLS: readonly ToolDef[] = [
   svcDispatch,
   svcTaskComplete,

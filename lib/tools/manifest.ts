@@ -22,7 +22,9 @@ export function toToolManifest(tools: readonly ToolDef[] = TOOLS): ToolManifestE
   }));
 }
 
-/** The JSON schema of one params schema, without the `$schema` dialect line (the plugin host validates with its own). */
+/**
+ * The JSON schema of one params schema, without the `$schema` dialect line (the plugin host validates with its own).
+ */
 export function toInputSchema(schema: z.ZodType): Record<string, unknown> {
   const { $schema: _dialect, ...json } = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as Record<
     string,

@@ -28,8 +28,10 @@ export const NoteParams = toolParams({
 export const svcTaskNote: ToolDef<typeof NoteParams> = {
   name: 'svc_task_note',
   description:
-    'Append a timestamped note ("- 2026-11-25T10:00Z <actor>: <text>") under the "## Notes" heading of a task\'s body; it never replaces the body, so ' +
-    'notes of several agents and humans all stay. On a task you work on, pass your sessionId (a stale one is refused). Returns {taskId, status, note}.',
+    'Append a timestamped note ("- 2026-11-25T10:00Z <actor>: <text>") under ' +
+    'the "## Notes" heading of a task\'s body; it never replaces the body, so ' +
+    'notes of several agents and humans all stay. On a task you work on, pass ' +
+    'your sessionId (a stale one is refused). Returns {taskId, status, note}.',
   params: NoteParams,
   async handler(params, ctx): Promise<NoteResult> {
     const result = await noteTask(ctx.store, params.taskId, {

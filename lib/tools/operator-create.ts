@@ -70,7 +70,9 @@ export async function createAsOperator(p: CreateParams & { actor: string }, ctx:
 
 // --- internal ---
 
-/** Refuses an agent, role or team the org chart does not know, as svc_dispatch does (the org modules load only then). */
+/**
+ * Refuses an agent, role or team the org chart does not know, as svc_dispatch does (the org modules load only then).
+ */
 async function assertRoutingKnown(ctx: ToolContext, routing: Record<string, unknown>): Promise<void> {
   const [{ toOrg }, { assertKnownRouting }] = await Promise.all([import('./org.js'), import('../org/routing.js')]);
   assertKnownRouting(routing, await toOrg(ctx));

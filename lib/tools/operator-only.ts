@@ -21,8 +21,12 @@ export async function assertOperatorDecision(ctx: ToolContext, decision: Operato
     const who = run.agent ? `a run of agent ${run.agent}` : 'an agent run';
     throw new SvcError(
       'forbidden_role',
-      `${decision.tool} on ${decision.taskId} is a person's decision, and this call comes from ${who} (task ${run.taskId}, session ${run.sessionId}): an agent does not decide an approval gate, for its own work or another's. Nothing was changed.`,
-      'A person decides, from a shell that is not an agent run or on the web board: svc task approve|reject <id> --gate <gate>. An agent ends its own work with svc_task_complete.',
+      `${decision.tool} on ${decision.taskId} is a person's decision, ` +
+        `and this call comes from ${who} (task ${run.taskId}, ` +
+        `session ${run.sessionId}): an agent does not decide an approval ` +
+        `gate, for its own work or another's. Nothing was changed.`,
+      'A person decides, from a shell that is not an agent run or on the web board: svc task ' +
+        'approve|reject <id> --gate <gate>. An agent ends its own work with svc_task_complete.',
     );
   }
   // Loaded here: `svc task create` without a daemon loads this module and not the org chart's code.
@@ -31,7 +35,8 @@ export async function assertOperatorDecision(ctx: ToolContext, decision: Operato
   if (agent) {
     throw new SvcError(
       'forbidden_role',
-      `${decision.tool} on ${decision.taskId}: actor \`${decision.actor}\` is an agent of the org chart, and an agent does not decide an approval gate. Nothing was changed.`,
+      `${decision.tool} on ${decision.taskId}: actor \`${decision.actor}\` is an agent of ` +
+        `the org chart, and an agent does not decide an approval gate. Nothing was changed.`,
       'Name the person who decides: `--by <name>` on the command line, `actor` in the tool call.',
     );
   }
@@ -50,7 +55,10 @@ export async function assertCloseByOperator(ctx: ToolContext, closing: OperatorD
 
 // --- internal ---
 
-/** True when the task's workflow has an approval gate at or after its current gate (a workflow that does not load counts as one). */
+/**
+ * True when the task's workflow has an approval gate at or after its current gate (a workflow that does not load counts
+ * as one).
+ */
 async function hasApprovalAhead(ctx: ToolContext, task: Task): Promise<boolean> {
   const name = task.gate?.workflow ?? task.routing.workflow;
   if (!name) return false;

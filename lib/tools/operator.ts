@@ -34,7 +34,8 @@ export interface MoveResult {
 }
 
 /**
- * The command line's own calls (`svc task create|show|promote|status|close|claim|update|cancel|block|unblock|resurrect`, `svc archive`):
+ * The command line's own calls (`svc task
+ * create|show|promote|status|close|claim|update|cancel|block|unblock|resurrect`, `svc archive`):
  * the daemon serves them on its socket beside the agent tools, and the command line runs the same
  * handlers itself when no daemon runs. They are not agent tools: MCP and the plugin do not list them.
  */

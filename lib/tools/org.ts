@@ -20,7 +20,10 @@ export function isRoutable(routing: RoutingFields, org: OrgChart | null): boolea
   return org ? hasRoute(routing) : Boolean(routing.agent);
 }
 
-/** The lease extension of a heartbeat: `aof.daemon.heartbeatTtlMs` (5 minutes by default, also when the chart is broken). */
+/**
+ * The lease extension of a heartbeat: `aof.daemon.heartbeatTtlMs` (5 minutes by default, also when the chart is
+ * broken).
+ */
 export async function toLeaseTtlMs(ctx: ToolContext): Promise<number> {
   // A broken org chart must not stop running agents from renewing: fall back to the default.
   const org = await toOrg(ctx).catch(() => null);

@@ -38,7 +38,8 @@ export const sessionIdParam = z
   .max(200)
   .optional()
   .describe(
-    'The sessionId of your lease, as given in your spawn prompt. A session whose lease ended is refused (stale_session): stop working on the task then.',
+    'The sessionId of your lease, as given in your spawn prompt. A session whose ' +
+      'lease ended is refused (stale_session): stop working on the task then.',
   );
 
 /** Priority enum. */
@@ -61,7 +62,10 @@ export function toolParams<T extends z.core.$ZodLooseShape>(shape: T) {
   });
 }
 
-/** Largest value kept in the frontmatter from one parameter (`metadata`, `summary`, `blockers`): the frontmatter is capped at 64 KiB. */
+/**
+ * Largest value kept in the frontmatter from one parameter (`metadata`, `summary`, `blockers`): the frontmatter is
+ * capped at 64 KiB.
+ */
 export const MAX_FIELD_BYTES = 16 * 1024;
 
 /** Throws `too_large` when a parameter stored in the frontmatter serializes to more than `MAX_FIELD_BYTES`. */

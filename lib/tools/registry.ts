@@ -1,7 +1,8 @@
 import type * as z from 'zod';
 import { SvcError } from '../core/errors.js';
 import { toDidYouMean } from '../core/suggest.js';
-import { DROPPED_KEY_PROBLEM, findDroppedKeys, formatIssues } from '../core/task.js';
+import { DROPPED_KEY_PROBLEM, findDroppedKeys } from '../core/task-issues.js';
+import { formatIssues } from '../core/task.js';
 import type { OrgChart } from '../org/schema.js';
 import type { Status } from '../core/status.js';
 import type { Store } from '../store/commit/store.js';

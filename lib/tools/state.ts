@@ -37,7 +37,10 @@ export const CancelParams = toolParams({
 export const svcTaskCancel: ToolDef<typeof CancelParams> = {
   name: 'svc_task_cancel',
   description:
-    "Cancel a task (terminal: it is never dispatched again), even one another agent holds: its run is ended and its holder's next call fails with stale_session. A sessionId, when given, must be the current lease. Returns {taskId, status, transitioned, reason?}.",
+    'Cancel a task (terminal: it is never dispatched again), even one ' +
+    "another agent holds: its run is ended and its holder's next call " +
+    'fails with stale_session. A sessionId, when given, must be the ' +
+    'current lease. Returns {taskId, status, transitioned, reason?}.',
   params: CancelParams,
   async handler(params, ctx): Promise<StateResult> {
     const result = await cancelTask(ctx.store, params.taskId, {
@@ -64,7 +67,8 @@ export const BlockParams = toolParams({
 export const svcTaskBlock: ToolDef<typeof BlockParams> = {
   name: 'svc_task_block',
   description:
-    'Block a task on an external dependency that is not a task (reason required). On a task you work on, pass your sessionId. Returns {taskId, status, transitioned, reason}.',
+    'Block a task on an external dependency that is not a task (reason required). On a task ' +
+    'you work on, pass your sessionId. Returns {taskId, status, transitioned, reason}.',
   params: BlockParams,
   async handler(params, ctx): Promise<StateResult> {
     const result = await withHandOn(ctx, params.taskId, () =>
@@ -84,7 +88,8 @@ export const UnblockParams = toolParams({
 export const svcTaskUnblock: ToolDef<typeof UnblockParams> = {
   name: 'svc_task_unblock',
   description:
-    'Mark a blocked task ready for dispatch again (a gated task stays at its current gate). Returns {taskId, status, transitioned}.',
+    'Mark a blocked task ready for dispatch again (a gated task stays ' +
+    'at its current gate). Returns {taskId, status, transitioned}.',
   params: UnblockParams,
   async handler(params, ctx): Promise<StateResult> {
     return finish(ctx, await unblockTask(ctx.store, params.taskId, { actor: toActor(params) }));

@@ -43,8 +43,10 @@ export interface StatusResult {
 export const svcStatus: ToolDef<typeof StatusParams> = {
   name: 'svc_status',
   description:
-    'Overview of tasks: total and byStatus count every task matching the filters (agent, status); tasks lists at most limit of them (default 50), ' +
-    'active ones first by priority, done and cancelled only when status asks for them. Returns {total, byStatus, tasks: [{id, title, status, agent?}]}.',
+    'Overview of tasks: total and byStatus count every task matching the ' +
+    'filters (agent, status); tasks lists at most limit of them (default 50), ' +
+    'active ones first by priority, done and cancelled only when status asks ' +
+    'for them. Returns {total, byStatus, tasks: [{id, title, status, agent?}]}.',
   params: StatusParams,
   async handler(params, ctx): Promise<StatusResult> {
     return ctx.index ? summarizeIndex(ctx.index, params) : summarizeStore(ctx.store, params);

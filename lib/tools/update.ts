@@ -20,8 +20,11 @@ export const UpdateParams = toolParams({
 export const svcTaskUpdate: ToolDef<typeof UpdateParams> = {
   name: 'svc_task_update',
   description:
-    "Change the body or status of a task without completing it; also the heartbeat: any call by the lease holder (same sessionId, or actor = the lease's agent) " +
-    'renews the lease. Pass sessionId, the lease token of your spawn prompt; a stale one is refused, and so is a call on a task leased to someone else (lease_held). Returns {taskId, status, updatedAt, bodyUpdated, transitioned}.',
+    'Change the body or status of a task without completing it; also the heartbeat: ' +
+    "any call by the lease holder (same sessionId, or actor = the lease's agent) " +
+    'renews the lease. Pass sessionId, the lease token of your ' +
+    'spawn prompt; a stale one is refused, and so is a call ' +
+    'on a task leased to someone else (lease_held). Returns {taskId, status, updatedAt, bodyUpdated, transitioned}.',
   params: UpdateParams,
   async handler(params, ctx): Promise<UpdateResult> {
     if (params.status === 'done') await assertNotGated(ctx.store, params.taskId);
@@ -46,14 +49,16 @@ async function assertNotGated(store: Store, arg: string): Promise<void> {
   if (!workflow && task.routing.verify?.length) {
     throw new SvcError(
       'invalid_transition',
-      `${task.id} names checks (${task.routing.verify.join(', ')}): it reaches done only through svc_task_complete, once they pass.`,
+      `${task.id} names checks (${task.routing.verify.join(', ')}): it ` +
+        `reaches done only through svc_task_complete, once they pass.`,
       `Call svc_task_complete({ taskId: "${task.id}" }).`,
     );
   }
   if (!workflow) return;
   throw new SvcError(
     'invalid_transition',
-    `${task.id} is in workflow ${workflow} (gate \`${task.gate?.current ?? 'first'}\`): it reaches done only through its gates, not svc_task_update.`,
+    `${task.id} is in workflow ${workflow} (gate \`${task.gate?.current ?? 'first'}\`): ` +
+      `it reaches done only through its gates, not svc_task_update.`,
     `Call svc_task_complete({ taskId: "${task.id}", outcome: "complete" | "needs_review" | "blocked" }).`,
   );
 }

@@ -16,7 +16,10 @@ export interface AgentRow {
   failuresInRow: number;
 }
 
-/** `GET /api/agents`: the agents, the daemon's mode and plugins, the plan of a tick, murmur per team and recent SLA violations. */
+/**
+ * `GET /api/agents`: the agents, the daemon's mode and plugins, the plan of a tick, murmur per team and recent SLA
+ * violations.
+ */
 export async function readAgentsPage(mount: WebMount): Promise<Record<string, unknown>> {
   const [status, plan, org, events] = await Promise.all([
     mount.status(),

@@ -40,7 +40,11 @@ export function createBoardDelta(index: TaskIndex, startedAt: string): BoardDelt
   // What a card is drawn from: its file (status and stamp), its SLA mark and hold, the status of each dependency.
   const keyOf = (entry: IndexEntry, marks: CardMarks) => {
     const hold = marks.holds.get(entry.id);
-    return `${entry.status}|${entry.stamp}|${marks.sla.has(entry.id) ? 1 : 0}|${hold ? `${hold.reason}:${hold.detail}` : ''}|${entry.dependsOn.length ? entry.dependsOn.map((dep) => index.get(dep)?.status).join(',') : ''}`;
+    return (
+      `${entry.status}|${entry.stamp}|${marks.sla.has(entry.id) ? 1 : 0}` +
+      `|${hold ? `${hold.reason}:${hold.detail}` : ''}` +
+      `|${entry.dependsOn.length ? entry.dependsOn.map((dep) => index.get(dep)?.status).join(',') : ''}`
+    );
   };
   const record = (entry: IndexEntry, key: string) => {
     link(entry.id, sent.get(entry.id)?.deps ?? [], entry.dependsOn);

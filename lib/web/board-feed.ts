@@ -98,7 +98,8 @@ export function startBoardFeed(mount: WebMount): BoardFeed {
     let slice: string[] = [];
     for (const id of wide) {
       if (slice.push(id) < SLICE) continue;
-      publish(delta.take(slice, marks)); // each slice is taken and sent in one turn: a card is never older than the batch before it
+      // each slice is taken and sent in one turn: a card is never older than the batch before it
+      publish(delta.take(slice, marks));
       slice = [];
       await nextTurn();
     }
@@ -128,7 +129,8 @@ export function startBoardFeed(mount: WebMount): BoardFeed {
     flusher.touch(moved);
   });
   void watchHolds(mount, stop.signal, (holds) => {
-    const moved = new Set([...holds.keys(), ...marks.holds.keys()]); // the cards whose hold may differ (their key tells)
+    // the cards whose hold may differ (their key tells)
+    const moved = new Set([...holds.keys(), ...marks.holds.keys()]);
     marks.holds = holds;
     flusher.touch([...moved]);
   });

@@ -4,7 +4,8 @@ import { requestUrl } from '../daemon/http/exchange.js';
 
 /** The Content-Security-Policy of every answer: the page's own scripts and styles, nothing inline, no frames. */
 export const CSP =
-  "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+  "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; " +
+  "connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
 /** The actor of the board's actions when `svc web --as` names none. */
 export const DEFAULT_ACTOR = 'operator';
@@ -16,7 +17,9 @@ export type Admission =
 
 /** The security checks of docs/web-board.md, "Security", for a board on `port` with `token`. */
 export interface Guard {
-  /** Host header, then token (cookie, `x-svc-token` header, `Authorization: Bearer`, or `?token=` once on a page load). */
+  /**
+   * Host header, then token (cookie, `x-svc-token` header, `Authorization: Bearer`, or `?token=` once on a page load).
+   */
   admit(req: IncomingMessage): Admission;
   /** POSTs also need the token in the `x-svc-token` header (which only the board's own page can read). */
   admitPost(req: IncomingMessage): Admission;
@@ -32,7 +35,8 @@ export function createGuard(port: number, token: string): Guard {
     if (!hosts.has(host))
       return refuse(
         421,
-        `The Host header names ${JSON.stringify(host)}; this board answers only to 127.0.0.1:${port} or localhost:${port}.`,
+        `The Host header names ${JSON.stringify(host)}; this board ` +
+          `answers only to 127.0.0.1:${port} or localhost:${port}.`,
         `Open http://127.0.0.1:${port}/ (a page under another name is refused: DNS rebinding).`,
       );
     const url = requestUrl(req);

@@ -23,9 +23,13 @@ export function sendPage(
   values: { token: string; actor: string; taskId?: string },
 ): void {
   const meta = (name: string, value: string) => `<meta name="${name}" content="${escapeHtml(value)}">`;
-  const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>svc board</title>${meta('svc-view', view)}${meta('svc-token', values.token)}${meta('svc-actor', values.actor)}${meta('svc-task', values.taskId ?? '')}
-<link rel="icon" href="/favicon.svg" type="image/svg+xml"><link rel="stylesheet" href="/assets/app.css"></head><body><div id="app"></div><script type="module" src="/assets/app.js"></script></body></html>`;
+  const html =
+    '<!doctype html><html lang="en"><head><meta charset="utf-8">' +
+    '<meta name="viewport" content="width=device-width, initial-scale=1">\n' +
+    `<title>svc board</title>${meta('svc-view', view)}${meta('svc-token', values.token)}` +
+    `${meta('svc-actor', values.actor)}${meta('svc-task', values.taskId ?? '')}\n` +
+    '<link rel="icon" href="/favicon.svg" type="image/svg+xml"><link rel="stylesheet" href="/assets/app.css">' +
+    '</head><body><div id="app"></div><script type="module" src="/assets/app.js"></script></body></html>';
   res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'content-length': Buffer.byteLength(html) });
   res.end(html);
 }
@@ -40,7 +44,10 @@ export function sendAsset(res: ServerResponse, name: string): void {
   res.end(body);
 }
 
-/** The board's icon (`/favicon.svg`, and `/favicon.ico` for a browser that asks for that name): a page load asks for nothing that is missing. */
+/**
+ * The board's icon (`/favicon.svg`, and `/favicon.ico` for a browser that asks for that name): a page load asks for
+ * nothing that is missing.
+ */
 export function sendIcon(res: ServerResponse): void {
   res.writeHead(200, {
     'content-type': 'image/svg+xml',
@@ -53,7 +60,8 @@ export function sendIcon(res: ServerResponse): void {
 // --- internal ---
 
 const ICON =
-  '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 16 16"><rect width="16" height="16" rx="3" fill="#2f5d8a"/><path d="M3 4h3M3 8h3M3 12h3M8 4h5M8 8h5" stroke="#fff" stroke-width="2"/></svg>';
+  '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 16 16"><rect width="16" height="16" rx="3" ' +
+  'fill="#2f5d8a"/><path d="M3 4h3M3 8h3M3 12h3M8 4h5M8 8h5" stroke="#fff" stroke-width="2"/></svg>';
 
 const cache = new Map<string, Buffer>();
 

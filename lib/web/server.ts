@@ -129,7 +129,8 @@ function buildRoutes(mount: WebMount, { feed, token, streams, failed }: RoutePar
         result: (await runAction(mount, req.params?.name ?? '', { body, actor: req.actor ?? 'operator' })) ?? null,
       });
     });
-  if (mount.metrics) router.get(ROUTES.metrics.path, mount.metrics); // behind the same guard: a scraper sends the token as a bearer
+  // behind the same guard: a scraper sends the token as a bearer
+  if (mount.metrics) router.get(ROUTES.metrics.path, mount.metrics);
   return router;
 }
 

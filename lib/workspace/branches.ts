@@ -3,7 +3,10 @@ import { GitError, runGit } from './git.js';
 /** A branch svc made, as it is now: gone, or its commit and whether `base` contains it. */
 export type BranchState = { exists: false } | { exists: true; sha: string; merged: boolean };
 
-/** Whether `branch` of `repo` exists, and whether it is merged into `base` (every commit of it reachable from `base`; a branch with no commit of its own is merged). */
+/**
+ * Whether `branch` of `repo` exists, and whether it is merged into `base` (every commit of it reachable from `base`; a
+ * branch with no commit of its own is merged).
+ */
 export async function readBranchState(repo: string, branch: string, base: string): Promise<BranchState> {
   const found = await runGit(repo, ['rev-parse', '--verify', '--quiet', `refs/heads/${branch}`]);
   if (!found.ok) return { exists: false };

@@ -21,7 +21,10 @@ export interface WorktreeRequest {
   root?: string | undefined;
 }
 
-/** A worktree that was made: its branch and the base it started from (the branch of HEAD, or the commit, when none was named). */
+/**
+ * A worktree that was made: its branch and the base it started from (the branch of HEAD, or the commit, when none was
+ * named).
+ */
 export interface MadeWorktree {
   path: string;
   branch: string;
@@ -85,12 +88,16 @@ export async function addWorktree(request: WorktreeRequest): Promise<MadeWorktre
     if ((await runGit(repo, ['rev-parse', '--verify', '--quiet', `refs/heads/${name}`])).ok) continue;
     const made = await runGit(repo, ['worktree', 'add', '-b', name, path, base]);
     if (made.ok) return { path, branch: name, base };
-    if (/a branch named '.*' already exists/.test(made.stderr)) continue; // made meanwhile by another process: not ours to delete
+    // made meanwhile by another process: not ours to delete
+    if (/a branch named '.*' already exists/.test(made.stderr)) continue;
     await runGit(repo, ['branch', '-D', name]); // a branch made before the failure is not left behind
     throw new GitError(`git worktree add -b ${name} ${path} ${base} failed: ${toMessage(made.stderr || made.stdout)}`);
   }
   throw new GitError(
-    `branches ${branch} and ${branch}-2 to ${branch}-${BRANCH_CANDIDATES} all exist already in ${repo}: the workspace's branch template makes names others use too; put {root} in it (the default is "svc/{root}/{id}"), or delete those branches`,
+    `branches ${branch} and ${branch}-2 to ${branch}-${BRANCH_CANDIDATES} ` +
+      `all exist already in ${repo}: the workspace's branch ` +
+      `template makes names others use too; put {root} in it (the ` +
+      `default is "svc/{root}/{id}"), or delete those branches`,
   );
 }
 
@@ -107,7 +114,10 @@ export interface RemoveOptions {
   root?: string | undefined;
 }
 
-/** `git worktree remove [--force] <path>`: the branch stays. Refused when the path (or a folder under `root` on its way) is a symbolic link. */
+/**
+ * `git worktree remove [--force] <path>`: the branch stays. Refused when the path (or a folder under `root` on its way)
+ * is a symbolic link.
+ */
 export async function removeWorktree(repo: string, path: string, options: RemoveOptions = {}): Promise<void> {
   const force = options.force === true;
   await assertNoLink(path, options.root);

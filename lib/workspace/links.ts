@@ -23,7 +23,10 @@ export async function findLinkOnTheWay(path: string, root?: string): Promise<str
   return null;
 }
 
-/** `findLinkOnTheWay` for a task's worktree: under the root svc made it in when svc made it (its record), else the path itself. */
+/**
+ * `findLinkOnTheWay` for a task's worktree: under the root svc made it in when svc made it (its record), else the path
+ * itself.
+ */
 export async function findTaskWorktreeLink(recordsDir: string, taskId: string, path: string): Promise<string | null> {
   const made = await readAnyRecord(recordsDir, taskId);
   return findLinkOnTheWay(path, made?.path === path ? made.root : undefined);
@@ -35,5 +38,8 @@ async function describeLinkAt(at: string): Promise<string | null> {
   const found = await lstat(at).catch(() => null);
   if (!found?.isSymbolicLink()) return null;
   const target = await readlink(at).catch(() => null);
-  return `${at} is a symbolic link${target === null ? '' : ` to ${target}`}: svc never makes, uses or removes a worktree through a link (remove the link; the worktree then goes to a real folder there)`;
+  return (
+    `${at} is a symbolic link${target === null ? '' : ` to ${target}`}: svc never makes, uses or ` +
+    `removes a worktree through a link (remove the link; the worktree then goes to a real folder there)`
+  );
 }

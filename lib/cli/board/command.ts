@@ -10,12 +10,20 @@ export function registerBoard(cli: CAC, ctx: Context): void {
   cli
     .command(
       'board',
-      "Kanban view: Backlog, Ready, In-Progress, Done (and Blocked, Deadletter when not empty)\nFrom the daemon's index when one runs, else from the files. The board fits the terminal (COLUMNS, else 80): columns that do not fit go to a band below, and ids are never cut (-007 when all tasks share a date). Colour on a terminal unless NO_COLOR is set. --watch redraws it in place as tasks move (piped: each new frame after a blank line; with --json, one JSON object a line).",
+      'Kanban view: Backlog, Ready, In-Progress, Done (and Blocked, ' +
+        "Deadletter when not empty)\nFrom the daemon's index when " +
+        'one runs, else from the files. The board fits the terminal ' +
+        '(COLUMNS, else 80): columns that do not fit go to a band ' +
+        'below, and ids are never cut (-007 when all tasks share a ' +
+        'date). Colour on a terminal unless NO_COLOR is set. --watch ' +
+        'redraws it in place as tasks move (piped: each new frame ' +
+        'after a blank line; with --json, one JSON object a line).',
     )
     .option('--json', 'Print the columns as JSON')
     .option(
       '-w, --watch',
-      'Redraw the board as tasks move, until Ctrl-C (with a daemon: as its index changes; without: the files read every second)',
+      'Redraw the board as tasks move, until Ctrl-C (with a daemon: ' +
+        'as its index changes; without: the files read every second)',
     )
     .action(async (opts: Record<string, unknown>) => {
       if (opts.watch)

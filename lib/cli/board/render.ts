@@ -168,7 +168,10 @@ function fit(segments: readonly Segment[], width: number): string {
   return out + ' '.repeat(Math.max(0, room));
 }
 
-/** How ids show on the board: `-007` when every id is `TASK-<one date>-<seq>`, else without `TASK-` when all have the form. */
+/**
+ * How ids show on the board: `-007` when every id is `TASK-<one date>-<seq>`, else without `TASK-` when all have the
+ * form.
+ */
 function toDisplayIds(ids: readonly string[]): { show: (id: string) => string; legend?: string } {
   const parsed = ids.map((id) => TASK_ID_PATTERN.exec(id));
   if (!ids.length || parsed.some((match) => !match)) return { show: (id) => id };

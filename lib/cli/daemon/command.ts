@@ -103,7 +103,8 @@ export async function startDaemonProcess(ctx: Context): Promise<boolean> {
   const probe = await probeDaemon(paths);
   if (probe.state === 'running' || probe.state === 'busy') {
     ctx.print(
-      `svc daemon is already running (pid ${probe.pid ?? '?'})${probe.state === 'busy' ? `, and busy: ${probe.reason}` : ''}.`,
+      `svc daemon is already running (pid ` +
+        `${probe.pid ?? '?'})${probe.state === 'busy' ? `, and busy: ${probe.reason}` : ''}.`,
     );
     return false;
   }
@@ -127,7 +128,8 @@ export async function startDaemonProcess(ctx: Context): Promise<boolean> {
   if (config && config.orgChart === 'invalid') {
     formatConfig(config).forEach((line) => ctx.print(line));
     ctx.io.stderr(
-      'hint: fix org/org-chart.yaml (svc org validate lists every problem); the daemon reloads it when the file changes.\n',
+      'hint: fix org/org-chart.yaml (svc org validate lists every ' +
+        'problem); the daemon reloads it when the file changes.\n',
     );
   }
   return true;
@@ -169,17 +171,22 @@ async function alreadyThere(ctx: Context, paths: Paths, probe: DaemonProbe): Pro
   const pid = now.pid ?? probe.pid;
   throw new SvcError(
     'unavailable',
-    `An svc daemon of ${paths.root} runs (pid ${pid}) but is not healthy: ${now.reason ?? probe.reason ?? now.state}; no other daemon was started.`,
+    `An svc daemon of ${paths.root} runs (pid ${pid}) but is not healthy: ` +
+      `${now.reason ?? probe.reason ?? now.state}; no other daemon was started.`,
     `Stop it with \`svc daemon stop\` (or kill ${pid}), then run \`svc daemon start\` again; see ${paths.daemonLog}.`,
   );
 }
 
-/** A note when the pid file names a process that is not this root's daemon (a stale file, a recycled pid): it is left alone. */
+/**
+ * A note when the pid file names a process that is not this root's daemon (a stale file, a recycled pid): it is left
+ * alone.
+ */
 function strayPidFile(paths: Paths): string {
   const pid = readPid(paths);
   return pid === null
     ? ''
-    : ` (${paths.pidFile} names pid ${pid}, which is not an svc daemon of this root: it was not signalled; the next start removes the file)`;
+    : ` (${paths.pidFile} names pid ${pid}, which is not an svc daemon of ` +
+        `this root: it was not signalled; the next start removes the file)`;
 }
 
 /**
@@ -207,7 +214,10 @@ export async function stopDaemonProcess(ctx: Context, { force }: { force: boolea
   ctx.print(`svc daemon stopped (pid ${pid}, ${how}).`);
 }
 
-/** The org chart state of a daemon that just started (its scheduler reports it moments after it is healthy); null if it does not. */
+/**
+ * The org chart state of a daemon that just started (its scheduler reports it moments after it is healthy); null if it
+ * does not.
+ */
 async function waitForConfig(paths: ReturnType<typeof toPaths>): Promise<ConfigReport | null> {
   const deadline = Date.now() + 2000;
   for (;;) {

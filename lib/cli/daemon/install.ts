@@ -23,7 +23,8 @@ export async function install(ctx: Context): Promise<void> {
   if (report.watchdog)
     ctx.print(
       report.watchdog.installed
-        ? `${report.watchdog.changed ? 'Wrote' : 'Unchanged:'} ${report.watchdog.file} (the watchdog: aof.daemon.watchdog.enabled)`
+        ? `${report.watchdog.changed ? 'Wrote' : 'Unchanged:'} ` +
+            `${report.watchdog.file} (the watchdog: aof.daemon.watchdog.enabled)`
         : `Removed ${report.watchdog.file} (aof.daemon.watchdog.enabled is false)`,
     );
   if (!report.supervised) {
@@ -35,7 +36,8 @@ export async function install(ctx: Context): Promise<void> {
   }
   const up = await waitForHealthy(paths, START_TIMEOUT_MS);
   ctx.print(
-    `Loaded ${report.kind === 'systemd' ? 'with systemctl --user' : 'with launchctl'}; svc daemon running (pid ${up.pid}).`,
+    `Loaded ${report.kind === 'systemd' ? 'with systemctl --user' : 'with launchctl'}; ` +
+      `svc daemon running (pid ${up.pid}).`,
   );
 }
 

@@ -6,7 +6,10 @@ import { toPaths, type Paths } from '../../store/disk/paths.js';
 import { formatPausedLines } from '../output/agent-format.js';
 import type { Context } from '../frame/context.js';
 
-/** `svc daemon status [--json] [--port n]`: the daemon's health, its `/status` in lines, and the health port when asked; exit 3 when down. */
+/**
+ * `svc daemon status [--json] [--port n]`: the daemon's health, its `/status` in lines, and the health port when asked;
+ * exit 3 when down.
+ */
 export async function printDaemonStatus(
   ctx: Context,
   { json, port }: { json: boolean; port: number | undefined },
@@ -55,7 +58,10 @@ function formatHealthPort(port: number, health: HealthAnswer): string {
     : `Health port: ${url} is not healthy (${health.reason})`;
 }
 
-/** The `Config:` line, and for an invalid org chart its first problems below it; a workspace whose repository is gone is named either way. */
+/**
+ * The `Config:` line, and for an invalid org chart its first problems below it; a workspace whose repository is gone is
+ * named either way.
+ */
 export function formatConfig(config: ConfigReport): string[] {
   return [
     ...formatChart(config),
@@ -71,7 +77,8 @@ function formatChart(config: ConfigReport): string[] {
   const broken = config.unavailableWorkspaces?.length ?? 0;
   if (config.orgChart === 'ok')
     return [
-      `Config: ${config.file} ok (${config.agents} agents${broken ? `; ${broken} workspace${broken === 1 ? '' : 's'} unavailable` : ''})`,
+      `Config: ${config.file} ok (${config.agents} ` +
+        `agents${broken ? `; ${broken} workspace${broken === 1 ? '' : 's'} unavailable` : ''})`,
     ];
   if (config.orgChart === 'absent')
     return [`Config: no org chart (${config.file} absent: only routing.agent routes, no local agents)`];

@@ -53,7 +53,8 @@ export async function runWatchdog(ctx: Context, options: WatchdogCommandOptions)
   });
   const via = port === undefined ? `${paths.socket} (${ROUTES.healthz.path})` : healthUrl('127.0.0.1', port);
   ctx.print(
-    `svc watchdog (pid ${process.pid}) checks ${via} every ${formatMs(pollIntervalMs)}; at most ${restartPolicy.maxRestarts} restarts within ${formatMs(restartPolicy.windowMs)}; log: ${paths.watchdogLog}`,
+    `svc watchdog (pid ${process.pid}) checks ${via} every ${formatMs(pollIntervalMs)}; at most ` +
+      `${restartPolicy.maxRestarts} restarts within ${formatMs(restartPolicy.windowMs)}; log: ${paths.watchdogLog}`,
   );
   const stop = () => void watchdog.close();
   process.once('SIGTERM', stop);

@@ -13,7 +13,8 @@ export function registerWeb(cli: CAC, ctx: Context): void {
   cli
     .command(
       'web',
-      'Print the URL of the web board on 127.0.0.1 (served by the running daemon; aof.daemon.webPort opens it at start)',
+      'Print the URL of the web board on 127.0.0.1 (served by ' +
+        'the running daemon; aof.daemon.webPort opens it at start)',
     )
     .option('--port <n>', 'Listen on this port (else aof.daemon.webPort, else any free port)')
     .option('--open', "Open the URL with the platform's opener (xdg-open, open, start)")

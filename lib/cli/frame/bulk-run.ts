@@ -21,7 +21,10 @@ export const BULK_WINDOW = 32;
 export const BATCH_SIZE = 50;
 /** Batch requests in flight at once. */
 export const BATCH_WINDOW = 4;
-/** From this many ids on, a run sends `LARGE_BATCH` ids a request, `LARGE_WINDOW` at once: more in flight keeps the daemon's commits grouped. */
+/**
+ * From this many ids on, a run sends `LARGE_BATCH` ids a request, `LARGE_WINDOW` at once: more in flight keeps the
+ * daemon's commits grouped.
+ */
 export const LARGE_RUN = 2_000;
 const LARGE_BATCH = 100;
 const LARGE_WINDOW = 8;
@@ -29,7 +32,8 @@ const LARGE_WINDOW = 8;
 /**
  * Runs the call of each id (sent under `<base>.<n>`) and hands each outcome to `done` in order, as
  * soon as those before it are in. Through a running daemon the ids go `BATCH_SIZE` to a request,
- * `BATCH_WINDOW` requests at once (from `LARGE_RUN` ids, 100 and 8); without one, or to a daemon that takes no batches, each id is a
+ * `BATCH_WINDOW` requests at once (from `LARGE_RUN` ids, 100 and 8); without one, or to a daemon that takes no batches,
+ * each id is a
  * call of its own, `BULK_WINDOW` at once. Once `stopped()`, nothing new is started; what is under
  * way (a call, a batch) finishes.
  */

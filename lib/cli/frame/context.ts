@@ -44,7 +44,9 @@ export interface Context {
   json(value: unknown): void;
   /** Set by a command that must exit non-zero without throwing (e.g. 3 for "daemon not running"). */
   exitCode: number;
-  /** `--request-id`: the id a change is sent under (a rerun with the id of a call that timed out learns its outcome). */
+  /**
+   * `--request-id`: the id a change is sent under (a rerun with the id of a call that timed out learns its outcome).
+   */
   requestId?: string;
   /** The request ids whose first answer was sent again (a rerun with `--request-id`): nothing was done now. */
   replayed?: string[];
@@ -81,7 +83,12 @@ export function createContext(io: Io): Context {
 function toEventWarning(err: unknown, spooledTo: string | undefined): string {
   const reason = describeError(err);
   const hint = spooledTo
-    ? `the event is kept in data/events-spool/${basename(spooledTo)} and appended once data/events/ is writable, by the daemon, svc events or the next command that makes a change`
-    : 'it could not be kept in data/events-spool/ either, so svc events will not show this change; check that data/ is writable';
-  return `warning: the change was made, but its event could not be appended to the event log (${reason}).\nhint: ${hint}.\n`;
+    ? `the event is kept in data/events-spool/${basename(spooledTo)} and appended once ` +
+      `data/events/ is writable, by the daemon, svc events or the next command that makes a change`
+    : 'it could not be kept in data/events-spool/ either, so svc ' +
+      'events will not show this change; check that data/ is writable';
+  return (
+    `warning: the change was made, but its event could not be ` +
+    `appended to the event log (${reason}).\nhint: ${hint}.\n`
+  );
 }

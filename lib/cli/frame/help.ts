@@ -23,11 +23,21 @@ function formatCommand(cli: CAC, command: Command): string {
   if (more.length) sections.push(more.join('\n'));
   const options = [...command.options, ...cli.globalCommand.options];
   sections.push(
-    `Options:\n${formatRows(options.map((option) => [option.rawName, option.description + (option.config.default === undefined ? '' : ` (default: ${String(option.config.default)})`)]))}`,
+    `Options:\n` +
+      formatRows(
+        options.map((option) => [
+          option.rawName,
+          option.description +
+            (option.config.default === undefined ? '' : ` (default: ${String(option.config.default)})`),
+        ]),
+      ),
   );
   if (command.examples.length)
     sections.push(
-      `Examples:\n${command.examples.map((example) => `  ${typeof example === 'function' ? example(cli.name) : example}`).join('\n')}`,
+      `Examples:\n` +
+        command.examples
+          .map((example) => `  ${typeof example === 'function' ? example(cli.name) : example}`)
+          .join('\n'),
     );
   return `${sections.join('\n\n')}\n`;
 }

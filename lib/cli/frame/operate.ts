@@ -44,7 +44,8 @@ export async function operateWith<T>(ctx: Context, { tool, params }: ToolCall, l
     return remote.result as T;
   }
   const [tools, { invokeTool }] = await Promise.all([local(), import('../../tools/registry.js'), loadStore()]);
-  // No daemon: this process tells whether it is part of a run recorded in data/runs/ (asked by the operator's decisions only).
+  // No daemon: this process tells whether it is part of a run recorded in data/runs/ (asked by the operator's decisions
+  // only).
   const runCaller = async () =>
     (await import('../../adapters/run-of.js')).findRecordedRunOf(process.pid, toPaths(ctx.root).runs);
   const run = () => invokeTool(tools, { tool, params }, { store: ctx.store(), runCaller });
@@ -96,7 +97,10 @@ async function invokeRemote(
   throw toDaemonError(reply.status, reply.body);
 }
 
-/** Runs a change in this process under its request id: once, and a rerun gets the first answer (of this process or a daemon). */
+/**
+ * Runs a change in this process under its request id: once, and a rerun gets the first answer (of this process or a
+ * daemon).
+ */
 async function runOnce(
   ctx: Context,
   call: { key: string; tool: string; params: unknown },
@@ -129,9 +133,12 @@ export function toSessionHeader(ctx: Context): Record<string, string> {
 export function toUnknownOutcome(err: SvcError, requestId: string): SvcError {
   return new SvcError(
     'unavailable',
-    `${err.message.replace(/\.$/, '')}: the daemon may or may not have applied this; run the same command again with \`--request-id ${requestId}\` to find out safely.`,
+    `${err.message.replace(/\.$/, '')}: the daemon may or may not have applied this; ` +
+      `run the same command again with \`--request-id ${requestId}\` to find out safely.`,
     {
-      hint: 'The rerun returns the original result when the change was applied, and applies it once when it was not. `svc daemon status` tells whether the daemon answers.',
+      hint:
+        'The rerun returns the original result when the change was applied, and applies ' +
+        'it once when it was not. `svc daemon status` tells whether the daemon answers.',
       cause: err,
     },
   );

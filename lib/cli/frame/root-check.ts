@@ -36,6 +36,7 @@ export function assertRootExists(root: string, { group, command, args }: Invocat
   throw new SvcError(
     'not_found',
     `The svc root ${root} does not exist (it is SVC_HOME, default ~/.svc): there is nothing to read or change there.`,
-    'Point SVC_HOME at an existing root, or create this one: `svc quickstart` (a sample workspace), `svc daemon start` or `svc task create <title>`.',
+    'Point SVC_HOME at an existing root, or create this one: `svc quickstart` ' +
+      '(a sample workspace), `svc daemon start` or `svc task create <title>`.',
   );
 }

@@ -66,7 +66,9 @@ export function registerInit(cli: CAC, ctx: Context): void {
 
 // --- internal ---
 
-/** Prints the report; everything read from files (config values, agent ids, paths) has its control characters escaped. */
+/**
+ * Prints the report; everything read from files (config values, agent ids, paths) has its control characters escaped.
+ */
 function printReport(
   ctx: Context,
   report: InitReport,
@@ -89,7 +91,8 @@ function printReport(
   const { config: configBackup, orgChart: orgBackup } = report.backups;
   if (configBackup && report.commentsDropped) {
     ctx.print(
-      `\nThe rewrite of ${basename(report.config)} does not keep its comments; the original, comments included, is in ${configBackup}`,
+      `\nThe rewrite of ${basename(report.config)} does not keep its ` +
+        `comments; the original, comments included, is in ${configBackup}`,
     );
   } else if (configBackup) {
     ctx.print(`\nBackup of the previous gateway config: ${configBackup}`);
@@ -97,7 +100,8 @@ function printReport(
   if (orgBackup) ctx.print(`Backup of the previous org chart (the rewrite does not keep its comments): ${orgBackup}`);
   if (report.applied) {
     ctx.print(
-      '\nNext: restart the gateway (or let it reload its config), run `svc daemon start`, and check that `svc daemon status` prints a `Plugin:` line.',
+      '\nNext: restart the gateway (or let it reload its config), run `svc daemon ' +
+        'start`, and check that `svc daemon status` prints a `Plugin:` line.',
     );
   } else if (!mode.dryRun && report.steps.every((step) => step.status !== 'planned')) {
     ctx.print('\nNothing to change.');

@@ -49,7 +49,8 @@ export async function readGatewayConfig(path: string): Promise<GatewayConfigFile
     throw new SvcError(
       'not_found',
       `No gateway config at ${path}.`,
-      'Set up the gateway first (`openclaw setup`), or pass the config with `svc init --config <path>` or OPENCLAW_CONFIG_PATH.',
+      'Set up the gateway first (`openclaw setup`), or pass the config ' +
+        'with `svc init --config <path>` or OPENCLAW_CONFIG_PATH.',
     );
   const doc = parseJson5(original, path);
   if (doc.value === null || typeof doc.value !== 'object' || Array.isArray(doc.value)) {

@@ -52,7 +52,10 @@ export const pluginStep: Step = {
   },
 };
 
-/** The allow-lists: `plugins.allow` (when the gateway has one), `gateway.tools.allow` and the requester's `subagents.allowAgents`. */
+/**
+ * The allow-lists: `plugins.allow` (when the gateway has one), `gateway.tools.allow` and the requester's
+ * `subagents.allowAgents`.
+ */
 export const allowStep: Step = {
   name: 'allow-list',
   plan(state) {
@@ -73,7 +76,8 @@ export const allowStep: Step = {
     const notes = requester
       ? []
       : [
-          `no agent to give subagents.allowAgents (no \`main\`, no agents.defaults.systemAgent): set it on the agent that calls sessions_spawn`,
+          `no agent to give subagents.allowAgents (no \`main\`, no ` +
+            `agents.defaults.systemAgent): set it on the agent that calls sessions_spawn`,
         ];
     if (!changes.length) return { kind: 'already', notes };
     return {

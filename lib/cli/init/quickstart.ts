@@ -81,8 +81,11 @@ function assertSampleOrAbsent(file: string, text: string): void {
   const at = line === -1 ? theirs.length : line + 1;
   throw new SvcError(
     'validation_error',
-    `${file} already exists and differs from the quickstart's sample (first difference at line ${at}: yours is ${quoteLine(theirs[at - 1])}, the sample's is ${quoteLine(mine[at - 1])}); the quickstart does not overwrite it.`,
-    `Keep it and run your own setup with \`svc daemon start\`; or move it aside (mv ${file} ${file}.mine) and rerun; or run the sample in a fresh home: SVC_HOME=/tmp/svc-quickstart svc quickstart`,
+    `${file} already exists and differs from the quickstart's sample (first difference at line ${at}: yours is ` +
+      `${quoteLine(theirs[at - 1])}, the sample's is ` +
+      `${quoteLine(mine[at - 1])}); the quickstart does not overwrite it.`,
+    `Keep it and run your own setup with \`svc daemon start\`; or move it aside (mv ${file} ${file}.mine) ` +
+      `and rerun; or run the sample in a fresh home: SVC_HOME=/tmp/svc-quickstart svc quickstart`,
   );
 }
 

@@ -1,6 +1,9 @@
 import { objectAt, valueAt } from './step.js';
 
-/** How the gateway config lists its agents: keyed `agents.entries`, a legacy `agents.list`, or none (the sole agent `main`). */
+/**
+ * How the gateway config lists its agents: keyed `agents.entries`, a legacy `agents.list`, or none (the sole agent
+ * `main`).
+ */
 export type RosterKind = 'entries' | 'list' | 'implicit';
 
 /** The agents of a gateway config. */
@@ -73,7 +76,9 @@ export function addGatewayAgents(
   return settleOwnership(config, before.ids);
 }
 
-/** True when the roster has several agents and nothing names who owns ambient work (the gateway refuses that config). */
+/**
+ * True when the roster has several agents and nothing names who owns ambient work (the gateway refuses that config).
+ */
 export function needsOwnership(config: Record<string, unknown>): boolean {
   if (readRoster(config).ids.length < 2 || valueAt(config, 'agents', 'ownership') !== undefined) return false;
   const list = valueAt(config, 'agents', 'list');
@@ -88,7 +93,8 @@ export function settleOwnership(config: Record<string, unknown>, previousIds: re
   if (!needsOwnership(config)) return [];
   objectAt(config, 'agents').ownership = 'explicit';
   const notes = [
-    'agents.ownership set to "explicit" (the gateway requires it with several agents): channel messages reach an agent through `bindings`',
+    'agents.ownership set to "explicit" (the gateway requires it with ' +
+      'several agents): channel messages reach an agent through `bindings`',
   ];
   const owner =
     previousIds.length === 1 ? previousIds[0]! : previousIds.includes(IMPLICIT_AGENT) ? IMPLICIT_AGENT : undefined;
@@ -99,7 +105,10 @@ export function settleOwnership(config: Record<string, unknown>, previousIds: re
   return notes;
 }
 
-/** The agent whose session calls `sessions_spawn` in standalone mode: `main`, else the system agent, else the sole agent. */
+/**
+ * The agent whose session calls `sessions_spawn` in standalone mode: `main`, else the system agent, else the sole
+ * agent.
+ */
 export function toRequester(config: Record<string, unknown>): string | null {
   const { ids } = readRoster(config);
   if (ids.includes(IMPLICIT_AGENT)) return IMPLICIT_AGENT;

@@ -73,8 +73,10 @@ export async function runInit(options: InitOptions): Promise<InitReport> {
   if (wrong.length) {
     throw new SvcError(
       'validation_error',
-      `${configFile.path}: svc init writes into these sections, which have another type:\n${wrong.map((line) => `  ${line}`).join('\n')}`,
-      'Fix them in the file, or run `svc init --force` to replace them (the backup keeps the old values); nothing was written.',
+      `${configFile.path}: svc init writes into these sections, which ` +
+        `have another type:\n${wrong.map((line) => `  ${line}`).join('\n')}`,
+      'Fix them in the file, or run `svc init --force` to replace ' +
+        'them (the backup keeps the old values); nothing was written.',
     );
   }
   const applies = !options.dryRun && (options.yes || Boolean(options.ask));
@@ -151,7 +153,8 @@ async function runStep(step: Step, state: InitState, { applies }: { applies: boo
     plan.apply(); // on the drafts only, so the later steps plan against this one's result
     return result('planned');
   }
-  const ask: ((question: string, fallback: string) => Promise<string>) | undefined = state.ask; // spelt out: the linter does not follow `Ask`
+  // spelt out: the linter does not follow `Ask`
+  const ask: ((question: string, fallback: string) => Promise<string>) | undefined = state.ask;
   if (ask && !plan.asked) {
     const answer = await ask(
       `${step.name}:\n${plan.changes.map((change) => `  ${toTerminalText(change)}\n`).join('')}Apply? [y/N]`,

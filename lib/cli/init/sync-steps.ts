@@ -71,7 +71,10 @@ export const skillStep: Step = {
   },
 };
 
-/** Standalone mode's settings: the gateway token in `data/daemon.env` (0600) and `aof.daemon.gatewayUrl` in the org chart. */
+/**
+ * Standalone mode's settings: the gateway token in `data/daemon.env` (0600) and `aof.daemon.gatewayUrl` in the org
+ * chart.
+ */
 export const standaloneStep: Step = {
   name: 'standalone adapter',
   async plan(state): Promise<Plan> {
@@ -88,7 +91,8 @@ export const standaloneStep: Step = {
       }
     } else {
       notes.push(
-        'gateway.auth.token is not a plain string here: put the token in data/daemon.env as SVC_GATEWAY_TOKEN=... yourself',
+        'gateway.auth.token is not a plain string here: put the ' +
+          'token in data/daemon.env as SVC_GATEWAY_TOKEN=... yourself',
       );
     }
     if (!state.org.problem && valueAt(state.org.raw, 'aof', 'daemon', 'gatewayUrl') === undefined) {

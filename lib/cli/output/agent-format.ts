@@ -21,7 +21,10 @@ export function formatPausedLines(pauses: readonly AgentPause[]): string[] {
   );
 }
 
-/** The table of `svc agent list`: agent, state, runs, last dispatch, failures in a row; a pause's reason below its agent. */
+/**
+ * The table of `svc agent list`: agent, state, runs, last dispatch, failures in a row; a pause's reason below its
+ * agent.
+ */
 export function formatAgentTable(rows: readonly AgentRow[]): string[] {
   if (!rows.length) return ['(no agents: declare them in org/org-chart.yaml)'];
   const cells = rows.map((r) => [

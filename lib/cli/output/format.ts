@@ -25,10 +25,15 @@ export function formatTaskTable(tasks: readonly ListRow[], paint: Paint = PLAIN)
   return [pad(['ID', 'STATUS', 'PRIORITY', 'AGENT', 'TITLE']).join('  '), ...rows.map(line)];
 }
 
-/** The widest the AGENT column of a task table grows; a longer agent id is cut with an ellipsis (`--json` has it whole). */
+/**
+ * The widest the AGENT column of a task table grows; a longer agent id is cut with an ellipsis (`--json` has it whole).
+ */
 export const AGENT_WIDTH = 24;
 
-/** The fields of `svc task show`, one `key: value` a line, then the body; control and bidirectional characters escaped, then status and priority coloured. */
+/**
+ * The fields of `svc task show`, one `key: value` a line, then the body; control and bidirectional characters escaped,
+ * then status and priority coloured.
+ */
 export function formatTaskDetail(stored: StoredTask, paint: Paint = PLAIN): string[] {
   const lines = toDetailLines(stored).map((line, i, all) =>
     toTerminalText(line, { multiline: i === all.length - 1 && stored.body.trim() !== '' }),
@@ -94,7 +99,8 @@ function toDetailLines(stored: StoredTask): string[] {
   if (task.gate) lines.push(`gate: ${task.gate.workflow} / ${task.gate.current}`);
   if (task.workspace)
     lines.push(
-      `workspace: ${task.workspace.name} at ${task.workspace.path} (branch ${task.workspace.branch}, from ${task.workspace.base}, host ${task.workspace.host})`,
+      `workspace: ${task.workspace.name} at ${task.workspace.path} (branch ` +
+        `${task.workspace.branch}, from ${task.workspace.base}, host ${task.workspace.host})`,
     );
   if (task.parentId) lines.push(`parentId: ${task.parentId}`);
   if (task.notBefore) lines.push(`notBefore: ${task.notBefore}`);

@@ -76,7 +76,8 @@ export function formatAwaiting(rows: readonly ListRow[], now: Date): string[] {
 // --- internal ---
 
 const GATE_HELP =
-  'The approval gate decided: applied only while the task still waits there (required where the workflow has several approval gates)';
+  'The approval gate decided: applied only while the task still waits ' +
+  'there (required where the workflow has several approval gates)';
 
 /** A decision on a task's approval gate: the tool that takes it, and the task. */
 interface Decision {

@@ -15,7 +15,8 @@ export type { BulkOutcome } from '../frame/bulk-run.js';
 
 /**
  * Registers the moves that take several ids (`svc task promote|cancel|block|unblock|resurrect <id>...`):
- * each id is one call (sent in batches through a running daemon), in order; each is reported; the exit code is 1 when any failed. With one id,
+ * each id is one call (sent in batches through a running daemon), in order; each is reported; the exit code is 1 when
+ * any failed. With one id,
  * a failure is reported as any command's error.
  */
 export function registerTaskBulk(cli: CAC, ctx: Context): void {
@@ -116,7 +117,8 @@ async function runEach(ctx: Context, { ids, opts }: Invocation, call: Call): Pro
   if (json) ctx.json(outcomes);
   else if (failed)
     ctx.io.stderr(
-      `svc: ${failed} of ${outcomes.length} failed; ${failed === outcomes.length ? 'none was done' : 'the others were done'}.\n`,
+      `svc: ${failed} of ${outcomes.length} failed; ` +
+        `${failed === outcomes.length ? 'none was done' : 'the others were done'}.\n`,
     );
   if (outcomes.length < args.length) reportInterrupted(ctx, args.slice(outcomes.length));
 }
@@ -125,11 +127,15 @@ async function runEach(ctx: Context, { ids, opts }: Invocation, call: Call): Pro
 function reportInterrupted(ctx: Context, rest: readonly string[]): void {
   ctx.exitCode = 130;
   ctx.io.stderr(
-    `svc: interrupted: ${rest.length} not tried (each one done is printed above): ${rest.map((id) => toTerminalText(id)).join(' ')}\nhint: run the command again with these ids to go on.\n`,
+    `svc: interrupted: ${rest.length} not tried (each one done is printed above): ` +
+      `${rest.map((id) => toTerminalText(id)).join(' ')}\nhint: run the command again with these ids to go on.\n`,
   );
 }
 
-/** SIGINT or SIGTERM: no new call is started; the calls under way finish and are reported. A second signal ends the process. */
+/**
+ * SIGINT or SIGTERM: no new call is started; the calls under way finish and are reported. A second signal ends the
+ * process.
+ */
 function watchInterrupt(): { stopped: () => boolean; dispose(): void } {
   let signals = 0;
   const stop = () => {
@@ -150,7 +156,8 @@ function report(ctx: Context, progress: Progress, outcome: BulkOutcome): void {
   if (outcome.ok) return progress.print(toMoveLines(ctx, outcome.move));
   progress.clear();
   ctx.io.stderr(
-    `svc: ${toTerminalText(outcome.id)}: ${outcome.error.message}\n${outcome.error.hint ? `hint: ${outcome.error.hint}\n` : ''}`,
+    `svc: ${toTerminalText(outcome.id)}: ` +
+      `${outcome.error.message}\n${outcome.error.hint ? `hint: ${outcome.error.hint}\n` : ''}`,
   );
 }
 

@@ -10,7 +10,9 @@ export function withLeaseOptions<T extends { option(name: string, description: s
     .option('--session <id>', 'Name the lease to act under (its session id, from `svc task claim` or `svc task show`)');
 }
 
-/** The lease parameters of a call: `--agent` (default the operator), `--session`, and the command that names a lease. */
+/**
+ * The lease parameters of a call: `--agent` (default the operator), `--session`, and the command that names a lease.
+ */
 export function toCaller(
   opts: Record<string, unknown>,
   command: string,

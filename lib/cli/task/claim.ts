@@ -19,7 +19,8 @@ export function registerTaskClaim(cli: CAC, ctx: Context): void {
   cli
     .command(
       'claim <id>',
-      "Take a ready task in progress under a 10-minute lease; prints the lease's session id and, for a task with a workspace, its worktree",
+      'Take a ready task in progress under a 10-minute lease; prints the ' +
+        "lease's session id and, for a task with a workspace, its worktree",
     )
     .option(
       '--recover-on-failure',
@@ -30,22 +31,28 @@ export function registerTaskClaim(cli: CAC, ctx: Context): void {
       const params = { taskId: String(id), ...toCaller(opts, 'svc task claim {id}'), recover: !!opts.recoverOnFailure };
       const { taskId, lease } = await operate<Claimed>(ctx, 'operator_task_claim', params);
       ctx.print(
-        `${taskId} ${ctx.paint.status('in-progress')}: leased to ${lease.agent} until ${lease.expiresAt} (session ${lease.sessionId})`,
+        `${taskId} ${ctx.paint.status('in-progress')}: leased to ` +
+          `${lease.agent} until ${lease.expiresAt} (session ${lease.sessionId})`,
       );
       await printWorktree(ctx, taskId, lease);
       const as = lease.agent === OPERATOR ? '' : ` --agent ${lease.agent}`;
       ctx.print(
-        `next: svc task close ${taskId}${as}, svc task update ${taskId}${as} --body ..., or name the lease with --session ${lease.sessionId}`,
+        `next: svc task close ${taskId}${as}, svc task update ${taskId}${as} ` +
+          `--body ..., or name the lease with --session ${lease.sessionId}`,
       );
     });
 }
 
 // --- internal ---
 
-/** Prepares the claimed task's worktree when it names a workspace (`prepareWorkspace`, as a dispatch does) and prints where it is. */
+/**
+ * Prepares the claimed task's worktree when it names a workspace (`prepareWorkspace`, as a dispatch does) and prints
+ * where it is.
+ */
 async function printWorktree(ctx: Context, taskId: string, lease: Claimed['lease']): Promise<void> {
   const shown = await operate<StoredTask>(ctx, 'operator_task_show', { taskId });
-  if (!shown.task.routing.workspace && !shown.task.workspace) return; // the store and git are loaded only for a task with a workspace
+  // the store and git are loaded only for a task with a workspace
+  if (!shown.task.routing.workspace && !shown.task.workspace) return;
   await loadStore();
   const store = ctx.store();
   const claimed = await store.get(taskId);
@@ -60,12 +67,15 @@ async function printWorktree(ctx: Context, taskId: string, lease: Claimed['lease
   ).catch((err: unknown) => {
     throw new SvcError(
       'unavailable',
-      `${taskId} is claimed (session ${lease.sessionId}), but its worktree could not be prepared: ${describeError(err)}`,
-      `Fix the cause, then run \`svc task status ${taskId} ready --session ${lease.sessionId}\` and claim it again, or work without the worktree.`,
+      `${taskId} is claimed (session ${lease.sessionId}), but ` +
+        `its worktree could not be prepared: ${describeError(err)}`,
+      `Fix the cause, then run \`svc task status ${taskId} ready --session ` +
+        `${lease.sessionId}\` and claim it again, or work without the worktree.`,
     );
   });
   if (workspace)
     ctx.print(
-      `worktree: ${toTerminalText(workspace.path)} (branch ${toTerminalText(workspace.branch)}, workspace ${toTerminalText(workspace.name)})`,
+      `worktree: ${toTerminalText(workspace.path)} (branch ` +
+        `${toTerminalText(workspace.branch)}, workspace ${toTerminalText(workspace.name)})`,
     );
 }

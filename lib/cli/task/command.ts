@@ -98,7 +98,8 @@ export function registerTask(cli: CAC, ctx: Context): void {
   cli
     .command(
       'show <id>',
-      'Show a task: its fields, its subtasks, then its body\n<id> is a full id, a unique prefix (2026-11-21-00) or a bare sequence (007, -007, 7: today first)',
+      'Show a task: its fields, its subtasks, then its body\n<id> is a full id, a ' +
+        'unique prefix (2026-11-21-00) or a bare sequence (007, -007, 7: today first)',
     )
     .option('--json', 'Print JSON')
     .action(async (id: string, opts: Record<string, unknown>) => {
@@ -187,7 +188,9 @@ function registerLeased(cli: CAC, ctx: Context): void {
     if (opts.body === undefined && opts.status === undefined)
       throw new SvcError('validation_error', 'Nothing to update.', 'Pass --body and/or --status.');
     const status = opts.status === undefined ? undefined : asUsage(() => assertStatus(opts.status));
-    const command = `svc task update {id}${withFlag('body', opts.body)}${withFlag('status', opts.status)}${withFlag('reason', opts.reason)}`;
+    const command =
+      `svc task update ` +
+      `{id}${withFlag('body', opts.body)}${withFlag('status', opts.status)}${withFlag('reason', opts.reason)}`;
     const params = {
       taskId: String(id),
       ...toCaller(opts, command),
@@ -198,7 +201,9 @@ function registerLeased(cli: CAC, ctx: Context): void {
     };
     const result = await operate<UpdateResult>(ctx, 'operator_task_update', params);
     ctx.print(
-      `${result.taskId} ${ctx.paint.status(result.status)}${result.transitioned ? ' (moved)' : ''}${result.bodyUpdated ? ' (body replaced)' : ''}`,
+      `${result.taskId} ` +
+        `${ctx.paint.status(result.status)}${result.transitioned ? ' (moved)' : ''}` +
+        `${result.bodyUpdated ? ' (body replaced)' : ''}`,
     );
   });
   registerTaskClaim(cli, ctx);
@@ -221,7 +226,10 @@ export function toPriority(value: unknown): string {
   );
 }
 
-/** `--not-before` and `--due` as ISO times (a duration counts from `now`); a past time is refused before anything is sent. */
+/**
+ * `--not-before` and `--due` as ISO times (a duration counts from `now`); a past time is refused before anything is
+ * sent.
+ */
 export function toTimeParams(opts: Record<string, unknown>, now: Date): { notBefore?: string; dueAt?: string } {
   const notBefore = toText(opts.notBefore);
   const due = toText(opts.due);

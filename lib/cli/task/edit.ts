@@ -20,7 +20,8 @@ export function registerTaskEdit(cli: CAC, ctx: Context): void {
   cli
     .command(
       'edit <id>',
-      "Change a task's title, priority, routing (agent, role, team, tags), due time or not-before time; what is not given is kept",
+      "Change a task's title, priority, routing (agent, role, team, " +
+        'tags), due time or not-before time; what is not given is kept',
     )
     .option('--title <text>', 'New title')
     .option('--priority <p>', 'low, normal, high or critical')
@@ -89,14 +90,16 @@ function toEditParams(id: string, opts: Record<string, unknown>): Record<string,
     new SvcError(
       'validation_error',
       `svc task edit ${id} was given nothing to change.`,
-      `Pass --title, --priority, --agent, --role, --team, --tags, --due or --not-before, e.g. svc task edit ${id} --priority high.`,
+      `Pass --title, --priority, --agent, --role, --team, --tags, --due ` +
+        `or --not-before, e.g. svc task edit ${id} --priority high.`,
     ),
   );
 }
 
 function toDepTool(action: string, id: string, blocker: string): string {
   if ((DEP_ACTIONS as readonly string[]).includes(action)) return `svc_task_dep_${action}`;
-  const message = `svc task dep takes add or remove, not ${JSON.stringify(action)}.${toDidYouMean(action, DEP_ACTIONS)}`;
+  const message =
+    `svc task dep takes add or remove, not ` + `${JSON.stringify(action)}.${toDidYouMean(action, DEP_ACTIONS)}`;
   throw toUsageError(
     new SvcError(
       'validation_error',

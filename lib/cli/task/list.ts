@@ -18,7 +18,8 @@ export function registerTaskList(cli: CAC, ctx: Context): void {
   cli
     .command(
       'list',
-      `List the tasks not done or cancelled, oldest first (from the daemon's index when one runs, else from the files); the filters combine with AND\n--status takes one of: ${STATUSES.join(', ')}`,
+      `List the tasks not done or cancelled, oldest first (from the daemon's index when one runs, else ` +
+        `from the files); the filters combine with AND\n--status takes one of: ${STATUSES.join(', ')}`,
     )
     .option('--status <statuses>', 'Only these statuses, comma-separated (done and cancelled included)')
     .option('--all', 'Every status, done and cancelled included')

@@ -11,7 +11,10 @@ import { operate } from '../frame/operate.js';
 import { explainNoLog } from './logs-none.js';
 import { listLogs, pickRun } from './logs-runs.js';
 
-/** How often a follow confirms, besides the log's own end line, that the run still runs (a daemon restarted meanwhile writes none). */
+/**
+ * How often a follow confirms, besides the log's own end line, that the run still runs (a daemon restarted meanwhile
+ * writes none).
+ */
 const RECHECK_MS = 5000;
 
 /**
@@ -79,7 +82,10 @@ export async function followRunLog(ctx: Context, taskId: string, run: number | u
 
 // --- internal ---
 
-/** Says so and returns true when no run log will come: the task is not ready or in progress, its run is the gateway's, or no daemon runs. */
+/**
+ * Says so and returns true when no run log will come: the task is not ready or in progress, its run is the gateway's,
+ * or no daemon runs.
+ */
 async function noLogComes(ctx: Context, taskId: string, logs: number): Promise<boolean> {
   const stored = await operate<StoredTask>(ctx, 'operator_task_show', { taskId });
   const why =
@@ -92,7 +98,10 @@ async function noLogComes(ctx: Context, taskId: string, logs: number): Promise<b
   return why !== null;
 }
 
-/** The task no longer runs `session` (done, moved on, or leased to another session); with no session, it is not in progress or ready. */
+/**
+ * The task no longer runs `session` (done, moved on, or leased to another session); with no session, it is not in
+ * progress or ready.
+ */
 async function isOver(ctx: Context, taskId: string, session: string | null): Promise<boolean> {
   const stored = await operate<StoredTask>(ctx, 'operator_task_show', { taskId });
   if (session === null) return stored.status !== 'in-progress' && stored.status !== 'ready';

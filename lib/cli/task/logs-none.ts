@@ -13,7 +13,9 @@ export interface GatewayRun {
   name: string;
   session: string;
   startedAt: string;
-  /** The gateway session the agent ran in when the daemon names it (a plugin spawn's is `agent:<agent>:svc-<task id>`). */
+  /**
+   * The gateway session the agent ran in when the daemon names it (a plugin spawn's is `agent:<agent>:svc-<task id>`).
+   */
   gatewaySession: string | null;
 }
 
@@ -48,7 +50,10 @@ export async function listGatewayRuns(ctx: Context, taskId: string): Promise<Gat
 export function describeGatewayRun(taskId: string, run: GatewayRun): string {
   const via = run.kind === 'plugin' ? 'the gateway plugin' : 'the gateway (standalone adapter)';
   const where = run.gatewaySession ? `the gateway's session ${run.gatewaySession}` : 'the gateway';
-  return `=== svc run: task ${taskId}, agent ${run.name} through ${via}, session ${run.session}, started ${run.startedAt}: its output is in ${where}, not in a run log here ===`;
+  return (
+    `=== svc run: task ${taskId}, agent ${run.name} through ${via}, session ${run.session}, ` +
+    `started ${run.startedAt}: its output is in ${where}, not in a run log here ===`
+  );
 }
 
 /**
@@ -64,13 +69,19 @@ export async function explainNoLog(ctx: Context, stored: StoredTask): Promise<st
     if (
       !dispatched.some((event) => (event.payload as { sessionId?: unknown } | undefined)?.sessionId === lease.sessionId)
     ) {
-      return `(${task.id} is claimed by ${lease.agent} (session ${lease.sessionId}), not dispatched: no run writes a log for it)`;
+      return (
+        `(${task.id} is claimed by ${lease.agent} (session ` +
+        `${lease.sessionId}), not dispatched: no run writes a log for it)`
+      );
     }
     const run = (await listGatewayRuns(ctx, task.id)).find((r) => r.session === lease.sessionId);
     if (run) return describeGatewayRun(task.id, run).replace(/^=== svc run: (.*) ===$/, '($1)');
   }
   if ((await probeDaemon(toPaths(ctx.root))).state === 'not-running') {
-    return `(${task.id} has no run log, and no daemon runs on ${ctx.root} to dispatch it: start one with \`svc daemon start\`, then follow again)`;
+    return (
+      `(${task.id} has no run log, and no daemon runs on ${ctx.root} to ` +
+      `dispatch it: start one with \`svc daemon start\`, then follow again)`
+    );
   }
   if (lease || task.gate) return null; // a gate's role comes from its workflow: left to the daemon
   const org = await loadOrg(ctx.root).catch(() => null);
@@ -78,5 +89,8 @@ export async function explainNoLog(ctx: Context, stored: StoredTask): Promise<st
   if (!('agent' in route)) return null;
   const agent = org?.agents.find((a) => a.id === route.agent);
   if (!agent || agent.command) return null;
-  return `(${task.id} goes to agent ${route.agent}, which has no command: its runs go through the gateway, whose output stays there, and write no run log here)`;
+  return (
+    `(${task.id} goes to agent ${route.agent}, which has no command: its runs go ` +
+    `through the gateway, whose output stays there, and write no run log here)`
+  );
 }

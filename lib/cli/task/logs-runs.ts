@@ -9,7 +9,10 @@ export async function listLogs(ctx: Context, taskId: string): Promise<RunLogEntr
   return (await import('../../store/records/run-logs.js')).listRunLogs(toPaths(ctx.root), taskId);
 }
 
-/** A run as `svc task logs` lists it: a run log, or a run through the gateway or the plugin (no `path`; `note` names its session). */
+/**
+ * A run as `svc task logs` lists it: a run log, or a run through the gateway or the plugin (no `path`; `note` names its
+ * session).
+ */
 export type TaskRun =
   | (RunLogEntry & { note?: undefined })
   | (Omit<RunLogEntry, 'path' | 'file' | 'kind'> & { path: null; file: null; kind: GatewayRun['kind']; note: string });

@@ -11,14 +11,16 @@ import { asUsage } from '../frame/usage.js';
 
 /**
  * Registers `svc task logs <id>`: the logs of a task's runs (local agents and checks,
- * `data/logs/runs/<task id>/`), oldest run first, control characters escaped; a run through the gateway or the plugin is a line
+ * `data/logs/runs/<task id>/`), oldest run first, control characters escaped; a run through the gateway or the plugin
+ * is a line
  * naming its agent and session, its output being in the gateway (docs/approvals-and-logs.md).
  */
 export function registerTaskLogs(cli: CAC, ctx: Context): void {
   cli
     .command(
       'logs <id>',
-      "Print the logs of a task's runs (local agents, checks), oldest first\n<id> is a full id, a unique prefix or a bare sequence (007, -007, 7)",
+      "Print the logs of a task's runs (local agents, checks), oldest first\n<id> " +
+        'is a full id, a unique prefix or a bare sequence (007, -007, 7)',
     )
     .option('--run <n>', 'Only the n-th run (1 is the first; the list numbers them)')
     .option('--follow', "Follow a running agent's log as it is written, until the run ends (the last run, or --run n)")

@@ -37,7 +37,8 @@ export function registerTaskWorkspace(cli: CAC, ctx: Context): void {
         });
         if (opts.json) return ctx.json({ taskId: task.id, removed: done === 'removed', path: record?.path });
         return ctx.print(
-          `${task.id}: ${done === 'removed' ? 'removed' : 'forgot (already gone)'} ${toTerminalText(record?.path ?? '')}; branch ${toTerminalText(record?.branch ?? '')} is kept`,
+          `${task.id}: ${done === 'removed' ? 'removed' : 'forgot (already gone)'} ` +
+            `${toTerminalText(record?.path ?? '')}; branch ${toTerminalText(record?.branch ?? '')} is kept`,
         );
       }
       const removed = record?.removed && record.path === task.workspace?.path ? record.removed : null;
@@ -63,7 +64,9 @@ export function registerTaskWorkspace(cli: CAC, ctx: Context): void {
         ? `${formatRemoval(removal)}; branch ${toTerminalText(removal.branch)} is kept`
         : `${state}${record ? ', created by svc' : ', not created by svc (never removed by it)'}`;
       ctx.print(
-        `${task.id}: ${toTerminalText(task.workspace.path)} (branch ${toTerminalText(task.workspace.branch)}, from ${toTerminalText(task.workspace.base)}, host ${toTerminalText(task.workspace.host)}): ${toTerminalText(whose)}`,
+        `${task.id}: ${toTerminalText(task.workspace.path)} (branch ${toTerminalText(task.workspace.branch)}, from ` +
+          `${toTerminalText(task.workspace.base)}, host ` +
+          `${toTerminalText(task.workspace.host)}): ${toTerminalText(whose)}`,
       );
       if (record?.kept) ctx.print(`kept: ${toTerminalText(record.kept.reason)} (since ${record.kept.at})`);
     });

@@ -14,7 +14,9 @@ export function toMs(iso: string | undefined): number {
   return iso ? Date.parse(iso) : Number.NaN;
 }
 
-/** A duration in the unit that fits: `45 s` under a minute, `12 min` under an hour, else `3.5 h` (one decimal at most). */
+/**
+ * A duration in the unit that fits: `45 s` under a minute, `12 min` under an hour, else `3.5 h` (one decimal at most).
+ */
 export function formatDuration(ms: number): string {
   const one = (value: number) => String(Math.round(value * 10) / 10);
   if (ms < 59_950) return `${one(ms / 1000)} s`;

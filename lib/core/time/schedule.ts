@@ -58,7 +58,8 @@ export function assertFutureTime(iso: string, now: Date, label: TimeLabel): stri
   if (at > now.getTime()) return iso;
   throw new SvcError(
     'validation_error',
-    `${what} ${shown} is in the past (now is ${now.toISOString()}): a task cannot wait for or be due at a time already gone.`,
+    `${what} ${shown} is in the past (now is ${now.toISOString()}): ` +
+      `a task cannot wait for or be due at a time already gone.`,
     `Pass a later time, or ${EXAMPLES}.`,
   );
 }

@@ -9,7 +9,10 @@ export interface ChangeFeed {
    */
   bump(ids?: readonly string[]): void;
   version(): number;
-  /** Resolves with the version once it is past `after`, after `waitMs`, on `signal`, or at `close`, whichever comes first. */
+  /**
+   * Resolves with the version once it is past `after`, after `waitMs`, on `signal`, or at `close`, whichever comes
+   * first.
+   */
   wait(after: number, waitMs: number, signal?: AbortSignal): Promise<number>;
   /** Calls `listener` with the ids of each bump (null: unknown which) at once; returns its removal. */
   listen(listener: (ids: readonly string[] | null) => void): () => void;

@@ -80,7 +80,10 @@ export function sendJson(res: ServerResponse, status: number, body: unknown): vo
   res.end(text);
 }
 
-/** Sends the error shape of `err` with the HTTP status of its code; one of the daemon's own (5xx) goes to `onFailure` with `req`. */
+/**
+ * Sends the error shape of `err` with the HTTP status of its code; one of the daemon's own (5xx) goes to `onFailure`
+ * with `req`.
+ */
 export function sendError(
   res: ServerResponse,
   err: unknown,

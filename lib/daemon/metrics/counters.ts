@@ -123,7 +123,10 @@ export function createMetricCounters(registry: Registry, clock: Clock, ready: It
 
 // --- internal ---
 
-/** The check counters, fed by `task.verified` (a run whose checks all passed) and `task.check_failed` (a run ended by the check that failed). */
+/**
+ * The check counters, fed by `task.verified` (a run whose checks all passed) and `task.check_failed` (a run ended by
+ * the check that failed).
+ */
 function createCheckCounters(registers: Registry[]) {
   const runs = new Counter({
     name: 'svc_check_runs_total',

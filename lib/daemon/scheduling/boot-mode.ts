@@ -24,7 +24,9 @@ export function createBoot({ windowMs, pollMs, attached, log }: BootOptions) {
     if (mode !== 'booting') return;
     mode = attached() ? 'plugin' : 'standalone';
     log(
-      `mode: ${mode} (${mode === 'plugin' ? 'a plugin attached during the boot window' : 'no plugin attached during the boot window'})`,
+      `mode: ${mode} (` +
+        (mode === 'plugin' ? 'a plugin attached during the boot window' : 'no plugin attached during the boot window') +
+        `)`,
     );
     clearInterval(watch);
     clearTimeout(timer);

@@ -74,11 +74,13 @@ export function createOrgState({ root, file, now, log }: OrgStateOptions): OrgSt
       const first = problems.slice(0, SHOWN_PROBLEMS).join('; ');
       if (chart)
         log(
-          `warning: org chart ${name} is invalid, still using the chart loaded before (fix it; svc org validate): ${first}`,
+          `warning: org chart ${name} is invalid, still using the ` +
+            `chart loaded before (fix it; svc org validate): ${first}`,
         );
       else
         log(
-          `error: org chart ${name} is invalid and no valid chart is loaded: ready tasks are held (reason org-chart) until it is fixed (svc org validate): ${first}`,
+          `error: org chart ${name} is invalid and no valid chart is loaded: ready tasks ` +
+            `are held (reason org-chart) until it is fixed (svc org validate): ${first}`,
         );
     }
     return chart;
@@ -89,7 +91,10 @@ export function createOrgState({ root, file, now, log }: OrgStateOptions): OrgSt
     problem() {
       if (report.orgChart !== 'invalid' || chart) return null;
       const count = report.problemCount === 1 ? '1 problem' : `${report.problemCount} problems`;
-      return `org chart ${name} is invalid (${count}: ${report.problems.slice(0, 2).join('; ')}); fix it, then check with svc org validate`;
+      return (
+        `org chart ${name} is invalid (${count}: ${report.problems.slice(0, 2).join('; ')}); ` +
+        `fix it, then check with svc org validate`
+      );
     },
     async report() {
       await cache.get();

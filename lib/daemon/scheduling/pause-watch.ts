@@ -40,7 +40,8 @@ export function watchPauses(paths: Paths, { log, onChange, intervalMs = 200 }: P
       stamp = next;
       if (!first)
         log(
-          `agent pauses changed: ${read.length ? read.map((p) => p.agent).join(', ') : 'none'} paused (was ${pauses.length ? pauses.map((p) => p.agent).join(', ') : 'none'})`,
+          `agent pauses changed: ${read.length ? read.map((p) => p.agent).join(', ') : 'none'} ` +
+            `paused (was ${pauses.length ? pauses.map((p) => p.agent).join(', ') : 'none'})`,
         );
       pauses = read;
       if (!first) onChange();

@@ -5,7 +5,10 @@ import type { SpawnQueue } from './spawn-queue.js';
 export interface PluginAdapter extends Adapter {
   /** An `agent-end`/`session-end` event naming a running spawn's session key ends that run. */
   endSession(sessionKey: string, spawnId?: string): boolean;
-  /** Asks the plugin to end the runs of `taskId` but `keep` (a session: the spawn id); returns the spawn ids newly asked. */
+  /**
+   * Asks the plugin to end the runs of `taskId` but `keep` (a session: the spawn id); returns the spawn ids newly
+   * asked.
+   */
   stop(taskId: string, keep?: string): string[];
   /** Spawns of `taskId` whose end is not reported yet, and whether they were asked to end. */
   runsOf(taskId: string): { id: string; stopping: boolean }[];

@@ -9,11 +9,17 @@ import { describeError } from '../../core/errors.js';
 export interface RunEnderOptions {
   store: Store;
   command: CommandAdapter;
-  /** Plugin runs: asks the plugin to end the gateway runs of a task (sessions other than `keep`); returns their spawn ids. */
+  /**
+   * Plugin runs: asks the plugin to end the gateway runs of a task (sessions other than `keep`); returns their spawn
+   * ids.
+   */
   stopPluginRuns?: (taskId: string, keep?: string) => string[];
   /** Plugin runs of a task whose end the plugin has not reported yet, and whether they were asked to end. */
   pluginRuns?: (taskId: string) => { id: string; stopping: boolean }[];
-  /** Standalone runs: cancels the gateway runs of a task this daemon spawned there (null when it spawned none); resolves with what it did. */
+  /**
+   * Standalone runs: cancels the gateway runs of a task this daemon spawned there (null when it spawned none); resolves
+   * with what it did.
+   */
   stopStandaloneRuns?: (taskId: string) => Promise<string> | null;
   stopGraceMs: () => number;
   /** How long a run that handed its task on may take to exit by itself (`runExitGraceMs`). */
@@ -58,12 +64,16 @@ export function createRunEnder(options: RunEnderOptions) {
     onOverdue: ({ taskId, sessionId }) =>
       void ender.endUnlessCurrent(
         taskId,
-        `it handed its task on ${options.exitGraceMs()} ms ago and its run (session ${sessionId}) has not exited (runExitGraceMs)`,
+        `it handed its task on ${options.exitGraceMs()} ms ago and ` +
+          `its run (session ${sessionId}) has not exited (runExitGraceMs)`,
       ),
   });
 
   const ender = {
-    /** Starts ending every run of `taskId` but `keep`'s and those let to finish (SIGTERM to local agents, a stop to gateway runs); logs it once per run. */
+    /**
+     * Starts ending every run of `taskId` but `keep`'s and those let to finish (SIGTERM to local agents, a stop to
+     * gateway runs); logs it once per run.
+     */
     end(taskId: string, why: string, how: EndOptions = {}): void {
       const spare = how.atOnce ? undefined : (run: { sessionId: string }) => grace.spares(taskId, run.sessionId);
       const fresh = command.runs.of(taskId).filter((run) => run.state !== 'ending');
@@ -71,7 +81,8 @@ export function createRunEnder(options: RunEnderOptions) {
         grace.forget(run.sessionId);
         if (fresh.includes(run))
           log(
-            `${taskId}: ending its local agent (session ${run.sessionId}, pid ${run.pid}) since ${why}: SIGTERM sent, SIGKILL after ${options.stopGraceMs()} ms`,
+            `${taskId}: ending its local agent (session ${run.sessionId}, pid ${run.pid}` +
+              `) since ${why}: SIGTERM sent, SIGKILL after ${options.stopGraceMs()} ms`,
           );
       }
       const plugin = options.pluginRuns?.(taskId) ?? [];
@@ -79,7 +90,8 @@ export function createRunEnder(options: RunEnderOptions) {
         for (const id of options.stopPluginRuns?.(taskId, how.keep) ?? [])
           log(`${taskId}: asked the plugin to end its gateway run (spawn ${id}) since ${why}`);
       }
-      // The gateway's list does not tell one session's standalone run from another: none is cancelled while one is kept.
+      // The gateway's list does not tell one session's standalone run from another: none is cancelled while one is
+      // kept.
       const standalone = cancelling.has(taskId) || how.keep !== undefined ? null : options.stopStandaloneRuns?.(taskId);
       if (standalone) {
         const settled = standalone
@@ -87,7 +99,8 @@ export function createRunEnder(options: RunEnderOptions) {
             (done) => log(`${taskId}: cancelled its standalone gateway runs since ${why}: ${done}`),
             (err: unknown) =>
               log(
-                `${taskId}: could not cancel its standalone gateway runs (${describeError(err)}); the gateway may still run it`,
+                `${taskId}: could not cancel its standalone gateway runs ` +
+                  `(${describeError(err)}); the gateway may still run it`,
               ),
           )
           .finally(() => {
@@ -123,7 +136,8 @@ export function createRunEnder(options: RunEnderOptions) {
         const finishing = settle(alive ? handed.sessionId : null);
         if (finishing)
           log(
-            `${taskId}: its run (session ${finishing.sessionId}) handed it on (now ${handed!.status}); it may exit by itself until ${new Date(finishing.until).toISOString()} (runExitGraceMs), then it is ended`,
+            `${taskId}: its run (session ${finishing.sessionId}) handed it on (now ${handed!.status}); it may ` +
+              `exit by itself until ${new Date(finishing.until).toISOString()} (runExitGraceMs), then it is ended`,
           );
       };
     },
@@ -133,7 +147,10 @@ export function createRunEnder(options: RunEnderOptions) {
         .of(taskId)
         .map(
           (run) =>
-            `the local agent of session ${run.sessionId} (pid ${run.pid}) ${run.state === 'ending' ? `got SIGTERM${run.killed ? ' and SIGKILL' : `; SIGKILL at ${new Date(run.killAt ?? 0).toISOString()}`}` : finishingText(run.sessionId)}`,
+            `the local agent of session ${run.sessionId} (pid ${run.pid}) ` +
+            (run.state === 'ending'
+              ? `got SIGTERM${run.killed ? ' and SIGKILL' : `; SIGKILL at ${new Date(run.killAt ?? 0).toISOString()}`}`
+              : finishingText(run.sessionId)),
         );
       const plugin = (options.pluginRuns?.(taskId) ?? []).map(
         (run) => `the gateway run of spawn ${run.id} ${run.stopping ? 'was asked to end' : finishingText(run.id)}`,
@@ -182,7 +199,8 @@ export function createRunEnder(options: RunEnderOptions) {
         const current = await store.get(run.taskId).catch(() => null);
         if (current?.status === 'in-progress' && current.task.lease?.sessionId === run.sessionId) {
           log(
-            `${run.taskId}: its local agent (session ${run.sessionId}, pid ${run.pid}) still runs from before the restart; watching it`,
+            `${run.taskId}: its local agent (session ${run.sessionId}, pid ` +
+              `${run.pid}) still runs from before the restart; watching it`,
           );
         } else {
           const where = current
@@ -213,14 +231,16 @@ export function createRunEnder(options: RunEnderOptions) {
   async function requeue(run: Run): Promise<void> {
     const moved = await requeueOrphanedRun(store, run.taskId, run.sessionId).catch((err: unknown) => {
       log(
-        `${run.taskId}: could not requeue it after its local agent (session ${run.sessionId}) ended: ${describeError(err)}; its lease keeps it until it expires`,
+        `${run.taskId}: could not requeue it after its local agent (session ` +
+          `${run.sessionId}) ended: ${describeError(err)}; its lease keeps it until it expires`,
       );
       return false;
     });
     if (!moved) return;
     await options.onCommitted([run.taskId]);
     log(
-      `${run.taskId}: its local agent (session ${run.sessionId}, pid ${run.pid}), started by an earlier daemon, ended without completing: back to ready, not counted as a failed dispatch`,
+      `${run.taskId}: its local agent (session ${run.sessionId}, pid ${run.pid}), started by an ` +
+        `earlier daemon, ended without completing: back to ready, not counted as a failed dispatch`,
     );
   }
 }

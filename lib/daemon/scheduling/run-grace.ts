@@ -30,7 +30,10 @@ export function createRunGrace(options: RunGraceOptions) {
   const finishing = new Map<string, Finishing & { timer: NodeJS.Timeout }>(); // by session
 
   return {
-    /** A call that may hand `taskId` on starts; settle it with the session that handed the task on, or null when none did. */
+    /**
+     * A call that may hand `taskId` on starts; settle it with the session that handed the task on, or null when none
+     * did.
+     */
     begin(taskId: string): (sessionId: string | null) => Finishing | null {
       handing.set(taskId, (handing.get(taskId) ?? 0) + 1);
       let settled = false;

@@ -42,7 +42,9 @@ export interface Scheduling {
   tick(): Promise<Action[]>;
   /** What a tick would do now, changing nothing. */
   dryRun(): Promise<Action[]>;
-  /** A plugin event: `agent-end` or `session-end` naming a running spawn's session key ends that run; returns the key. */
+  /**
+   * A plugin event: `agent-end` or `session-end` naming a running spawn's session key ends that run; returns the key.
+   */
   onPluginEvent(name: string, payload: Record<string, unknown>): string | null;
   /** The org chart's state: loaded, absent, or invalid with its first problems. */
   config(): Promise<ConfigReport>;
@@ -50,11 +52,17 @@ export interface Scheduling {
   pausedAgents(): AgentPause[];
   /** Ready tasks the last tick held, by reason. */
   holdCounts(): Partial<Record<HoldReason, number>>;
-  /** A call that may hand `taskId` on starts (docs/scheduler.md, "One run per task"); settle it with the session whose lease it ended, or null. */
+  /**
+   * A call that may hand `taskId` on starts (docs/scheduler.md, "One run per task"); settle it with the session whose
+   * lease it ended, or null.
+   */
   handOn(taskId: string): (handed: HandedOn | null) => void;
   /** The local command agent runs not yet gone (the operator's decisions refuse their calls). */
   localRuns(): Run[];
-  /** A task changed status in the index: murmur counts the teams' completions and failures; a cancel ends the task's runs. */
+  /**
+   * A task changed status in the index: murmur counts the teams' completions and failures; a cancel ends the task's
+   * runs.
+   */
   observe(change: IndexChange): void;
   close(): Promise<void>;
 }

@@ -129,7 +129,10 @@ export function createSpawnQueue(options: SpawnQueueOptions = {}) {
       });
     },
 
-    /** Calls `listener` each time a plugin attaches (its first long-poll, or one after the grace); returns the unsubscribe. */
+    /**
+     * Calls `listener` each time a plugin attaches (its first long-poll, or one after the grace); returns the
+     * unsubscribe.
+     */
     onAttach(listener: (pluginId: string) => void): () => void {
       attachListeners.add(listener);
       return () => void attachListeners.delete(listener);
@@ -168,7 +171,10 @@ export function createSpawnQueue(options: SpawnQueueOptions = {}) {
     /** True while spawn `id` was asked to stop and its end is not reported yet. */
     stopping: (id: string) => open.has(id) && stops.isRequested(id),
 
-    /** A plugin's wait on spawn `id`: `stop` once it should end, `running` after `holdMs`, `unknown` for a spawn that is not open. */
+    /**
+     * A plugin's wait on spawn `id`: `stop` once it should end, `running` after `holdMs`, `unknown` for a spawn that is
+     * not open.
+     */
     async waitStop(id: string, holdMs: number, signal?: AbortSignal): Promise<'stop' | 'running' | 'unknown'> {
       if (!open.has(id)) return 'unknown';
       return (await stops.wait(id, holdMs, signal)) && open.has(id) ? 'stop' : open.has(id) ? 'running' : 'unknown';

@@ -1,4 +1,7 @@
-/** Stop requests of plugin runs: the daemon asks, the plugin long-polls `GET /v1/spawns/{id}/stop` and ends the gateway run. */
+/**
+ * Stop requests of plugin runs: the daemon asks, the plugin long-polls `GET /v1/spawns/{id}/stop` and ends the gateway
+ * run.
+ */
 export type SpawnStops = ReturnType<typeof createSpawnStops>;
 
 /**

@@ -135,7 +135,8 @@ export async function startScheduling(options: SchedulingOptions): Promise<Sched
     onRequeued: (ids) => void Promise.resolve(index.update(ids)).then(() => scheduler.schedule()),
   });
   // Murmur runs with every tick request and poll, SLA on every poll (see docs/murmur.md and docs/sla.md).
-  // Each team's murmur, the SLA and the OVERDUE alerts have one owner among the daemons sharing the tree (docs/several-hosts.md).
+  // Each team's murmur, the SLA and the OVERDUE alerts have one owner among the daemons sharing the tree
+  // (docs/several-hosts.md).
   const duties = startDuties({
     store,
     ...(options.owner ? { self: options.owner } : {}),

@@ -1,7 +1,9 @@
 import type { Adapter } from '../../core/spawn.js';
 import type { AdapterKind } from '../../engine/plan.js';
 
-/** The adapters as the scheduler sees them: each spawn handed over is told to `onHanded`, each run's end to `onEnded`. */
+/**
+ * The adapters as the scheduler sees them: each spawn handed over is told to `onHanded`, each run's end to `onEnded`.
+ */
 export function toWatched(
   adapters: Record<AdapterKind, Adapter>,
   hooks: { onHanded?: ((taskId: string, adapter: AdapterKind) => void) | undefined; onEnded: (taskId: string) => void },

@@ -16,7 +16,10 @@ export interface InvokeContext {
   callerOf?: (req: IncomingMessage) => Promise<RunCaller | null>;
   isStopping: () => boolean;
   log: DaemonLog;
-  /** The tool context of one batch (its commits ask the scheduler for no tick), and `done`, called once it has run (one tick for all). */
+  /**
+   * The tool context of one batch (its commits ask the scheduler for no tick), and `done`, called once it has run (one
+   * tick for all).
+   */
   batchContext?: () => { toolContext: ToolContext; done: () => void };
 }
 
@@ -25,7 +28,8 @@ export const MAX_BATCH_CALLS = 500;
 
 const TOOL_EXAMPLE = '{"tool": "svc_status", "params": {}}';
 const BATCH_EXAMPLE =
-  '{"tool": "operator_task_promote", "batch": [{"params": {"taskId": "007"}, "requestId": "r1.1"}, {"params": {"taskId": "008"}}]}';
+  '{"tool": "operator_task_promote", "batch": [{"params": {"taskId": ' +
+  '"007"}, "requestId": "r1.1"}, {"params": {"taskId": "008"}}]}';
 
 /** A request and the response it gets. */
 export interface Exchange {
@@ -117,7 +121,8 @@ function toCalls(batch: unknown): { params: unknown; requestId: string | undefin
     const found = Array.isArray(batch) ? `${batch.length} calls` : JSON.stringify(batch ?? null).slice(0, 40);
     throw new SvcError(
       'validation_error',
-      `${toRouteLabel(ROUTES.toolBatch)} takes batch as a list of 1 to ${MAX_BATCH_CALLS} calls (found ${found}); nothing was run.`,
+      `${toRouteLabel(ROUTES.toolBatch)} takes batch as a list of 1 ` +
+        `to ${MAX_BATCH_CALLS} calls (found ${found}); nothing was run.`,
       `Send ${BATCH_EXAMPLE}.`,
     );
   }

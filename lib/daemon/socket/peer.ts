@@ -38,7 +38,10 @@ function toInode(socket: Socket): string | null {
   }
 }
 
-/** Every Unix stream socket: `u_str ESTAB 0 0 <local> <inode> <peer address> <peer inode> users:(("name",pid=N,fd=M),...)`. */
+/**
+ * Every Unix stream socket: `u_str ESTAB 0 0 <local> <inode> <peer address> <peer inode>
+ * users:(("name",pid=N,fd=M),...)`.
+ */
 function listUnixSockets(): Promise<Map<string, UnixSocketRow> | null> {
   return new Promise((resolve) => {
     execFile('ss', ['-xpn'], { timeout: SS_TIMEOUT_MS, maxBuffer: 64 * 1024 * 1024 }, (err, stdout) => {

@@ -56,9 +56,15 @@ export interface RouteContext extends InvokeContext {
   /** How many long-polls each long-poll route holds at once. */
   longPolls: LongPollBudgets;
   onHook: (name: HookName, payload: Record<string, unknown>, plugin: string | undefined) => Promise<void>;
-  /** Waits until the task change counter passes `after` (or `waitMs` passes, or the client goes); resolves with the counter. */
+  /**
+   * Waits until the task change counter passes `after` (or `waitMs` passes, or the client goes); resolves with the
+   * counter.
+   */
   waitChanges: (after: number, waitMs: number, signal: AbortSignal) => Promise<number>;
-  /** `svc task list` served from the index: the entries of one status, or all, that pass the filter, and the invalid files. */
+  /**
+   * `svc task list` served from the index: the entries of one status, or all, that pass the filter, and the invalid
+   * files.
+   */
   listTasks: (statuses: readonly Status[] | undefined, filter: TaskFilter) => Promise<Omit<TasksResponse, 'ok'>>;
   /** `svc web`: opens the web board (once) and answers where it listens and its token. */
   openWeb: (port: number | undefined) => Promise<WebAddress>;
@@ -197,7 +203,10 @@ async function spawnResult(
 /** The most a change long-poll is held (below the idle limit of a connection). */
 const MAX_CHANGE_WAIT_MS = 25_000;
 
-/** A plugin's wait on a run it took: `{stop: true}` once the daemon wants it ended, `{stop: false, known}` after the hold. */
+/**
+ * A plugin's wait on a run it took: `{stop: true}` once the daemon wants it ended, `{stop: false, known}` after the
+ * hold.
+ */
 async function waitStop(
   ctx: RouteContext,
   req: IncomingMessage & { params?: Record<string, string> },
@@ -217,7 +226,8 @@ async function waitChanges(ctx: RouteContext, req: IncomingMessage, res: ServerR
   if (!Number.isInteger(after) || !Number.isFinite(waitMs) || waitMs < 0) {
     throw new SvcError(
       'validation_error',
-      `${toRouteLabel(ROUTES.taskChanges)} takes whole numbers after and waitMs (found after=${query.get('after')}, waitMs=${query.get('waitMs')}).`,
+      `${toRouteLabel(ROUTES.taskChanges)} takes whole numbers after and waitMs ` +
+        `(found after=${query.get('after')}, waitMs=${query.get('waitMs')}).`,
       `Ask ${toRouteLabel(ROUTES.taskChanges)}?after=<last version>&waitMs=20000.`,
     );
   }

@@ -8,7 +8,10 @@ import type { StatusBody } from '../../net/protocol/status.js';
 export interface RestartRecord {
   at: string;
   reason: string;
-  /** What came of it: `restarted (pid 123, directly)`, `restart failed: ...`, `not restarted: limit reached`, or `started (...)` for the watchdog's first start of a daemon not running. */
+  /**
+   * What came of it: `restarted (pid 123, directly)`, `restart failed: ...`, `not restarted: limit reached`, or
+   * `started (...)` for the watchdog's first start of a daemon not running.
+   */
   outcome: string;
 }
 
@@ -40,22 +43,36 @@ export interface TaskCounts {
  */
 export function formatCriticalReport(input: ReportInput): string[] {
   const { paths, current, lastHealthy } = input;
-  const restarts = input.history.filter((r) => /^restart(ed|\s+failed)/.test(r.outcome)).length; // not a first start, nor the refusal
+  // not a first start, nor the refusal
+  const restarts = input.history.filter((r) => /^restart(ed|\s+failed)/.test(r.outcome)).length;
   const counts = countTasks(paths);
   const last = readLastEvent(paths);
   const seen = lastHealthy?.status;
   return [
     `[AOF] WATCHDOG CRITICAL: the svc daemon of ${paths.root} keeps failing; the watchdog stopped restarting it.`,
-    `Summary: ${restarts} restart(s) within ${formatMs(input.windowMs)} reached restartPolicy.maxRestarts = ${input.maxRestarts}; the daemon failed again: ${current.reason ?? current.state}.`,
+    `Summary: ${restarts} restart(s) within ${formatMs(input.windowMs)} reached restartPolicy.maxRestarts ` +
+      `= ${input.maxRestarts}; the daemon failed again: ${current.reason ?? current.state}.`,
     'Restart history:',
     ...input.history.map((r) => `  ${r.at}  ${r.reason} -> ${r.outcome}`),
     'Current health:',
-    `  Status: ${current.state === 'healthy' ? 'healthy' : `${STATE_WORDS[current.state]} (${current.reason ?? 'no reason given'})`}`,
-    `  Uptime: ${current.status ? formatMs(current.status.uptimeMs) : `none${lastHealthy ? ` (last healthy at ${lastHealthy.at}${seen ? `, up ${formatMs(seen.uptimeMs)}` : ''})` : ' (never seen healthy by this watchdog)'}`}`,
-    `  Last poll: watchdog ${input.lastPollAt}; scheduler ${(current.status ?? seen)?.scheduler.lastPollAt ?? 'unknown'}`,
+    `  Status: ` +
+      (current.state === 'healthy'
+        ? 'healthy'
+        : `${STATE_WORDS[current.state]} (${current.reason ?? 'no reason given'})`),
+    `  Uptime: ` +
+      (current.status
+        ? formatMs(current.status.uptimeMs)
+        : 'none' +
+          (lastHealthy
+            ? ` (last healthy at ${lastHealthy.at}${seen ? `, up ${formatMs(seen.uptimeMs)}` : ''})`
+            : ' (never seen healthy by this watchdog)')),
+    `  Last poll: watchdog ${input.lastPollAt}; scheduler ` +
+      `${(current.status ?? seen)?.scheduler.lastPollAt ?? 'unknown'}`,
     `  Last event: ${last ? `${last.timestamp} ${last.type}${last.taskId ? ` ${last.taskId}` : ''}` : 'none'}`,
-    `Tasks: open ${counts.open}, ready ${counts.ready}, in progress ${counts.inProgress}, blocked ${counts.blocked}, done ${counts.done}`,
-    `Action required: read ${paths.daemonLog} and ${paths.watchdogLog}, fix the cause, then start the daemon with \`svc daemon start\` and the watchdog again with \`svc daemon watchdog\`.`,
+    `Tasks: open ${counts.open}, ready ${counts.ready}, in progress ` +
+      `${counts.inProgress}, blocked ${counts.blocked}, done ${counts.done}`,
+    `Action required: read ${paths.daemonLog} and ${paths.watchdogLog}, fix the cause, then start ` +
+      `the daemon with \`svc daemon start\` and the watchdog again with \`svc daemon watchdog\`.`,
   ];
 }
 

@@ -228,13 +228,16 @@ async function onFailure(ctx: PollContext, { now, reason, result, first }: Failu
     say(`[AOF] Watchdog: the svc daemon is not running; starting it (a first start, not counted as a restart).`);
   else
     say(
-      `[AOF] Watchdog: the svc daemon is unhealthy (${reason}); restarting it (${recent.length + 1} of ${options.maxRestarts} within ${formatMs(options.windowMs)}).`,
+      `[AOF] Watchdog: the svc daemon is unhealthy (${reason}); restarting it ` +
+        `(${recent.length + 1} of ${options.maxRestarts} within ${formatMs(options.windowMs)}).`,
     );
   log.warn(first ? 'watchdog.starting' : 'watchdog.restarting', { reason, attempt: first ? 0 : recent.length + 1 });
   let outcome: string;
   try {
     const restarted = await options.restart(reason);
-    outcome = `${first ? 'started' : 'restarted'} (pid ${restarted.pid ?? '?'}, ${restarted.how === 'supervisor' ? 'through the supervisor' : 'directly'})`;
+    outcome =
+      `${first ? 'started' : 'restarted'} (pid ${restarted.pid ?? '?'}, ` +
+      `${restarted.how === 'supervisor' ? 'through the supervisor' : 'directly'})`;
     state.previous = 'restarted';
   } catch (err) {
     outcome = `${first ? 'start' : 'restart'} failed: ${describeError(err).split('\n')[0]!.replace(/\.$/, '')}`;

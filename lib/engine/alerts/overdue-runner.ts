@@ -24,7 +24,10 @@ export interface OverdueOptions {
 export interface OverdueRunner {
   /** Alerts every open task whose `dueAt` passed and was not alerted yet; returns those alerted now. */
   check(): Promise<DueTask[]>;
-  /** Asks for a check soon: requests within `minGapMs` of the last check share one (the daemon asks on every tick request). */
+  /**
+   * Asks for a check soon: requests within `minGapMs` of the last check share one (the daemon asks on every tick
+   * request).
+   */
   request(): void;
   close(): void;
 }
@@ -141,7 +144,10 @@ async function readAlerted(file: string, log: (line: string) => void): Promise<M
   }
 }
 
-/** The due time each task was alerted for, from `{ id: ISO time }` (a file, or the state the duty's last owner handed over). */
+/**
+ * The due time each task was alerted for, from `{ id: ISO time }` (a file, or the state the duty's last owner handed
+ * over).
+ */
 function toAlerted(data: unknown): Map<string, string> {
   const out = new Map<string, string>();
   if (data && typeof data === 'object' && !Array.isArray(data))

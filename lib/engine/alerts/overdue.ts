@@ -23,8 +23,12 @@ export function formatOverdueAlert(task: DueTask, now: Date): string {
   const late = formatLate(now.getTime() - Date.parse(task.dueAt));
   return [
     `[AOF] OVERDUE: ${task.id} "${task.title}"`,
-    `[AOF] OVERDUE:   was due at ${task.dueAt} (${late} ago), status ${task.status}, agent: ${task.agent ?? 'unassigned'}`,
-    `[AOF] OVERDUE:   action: \`svc task show ${task.id}\`; raise its priority (\`svc task edit ${task.id} --priority high\`) or set a later due time (\`svc task edit ${task.id} --due 2d\`); this alert is raised once per due time and never moves the task`,
+    `[AOF] OVERDUE:   was due at ${task.dueAt} (${late} ago), ` +
+      `status ${task.status}, agent: ${task.agent ?? 'unassigned'}`,
+    `[AOF] OVERDUE:   action: \`svc task show ${task.id}\`; raise ` +
+      `its priority (\`svc task edit ${task.id} --priority high\`) or ` +
+      `set a later due time (\`svc task edit ${task.id} --due 2d\`); ` +
+      `this alert is raised once per due time and never moves the task`,
   ]
     .map((line) => toTerminalText(line))
     .join('\n');

@@ -58,7 +58,10 @@ export function checkSla(task: SlaTask, org: OrgChart | null, now: Date): SlaVio
   return { task, durationMs, limitMs, source, agent: task.agent ?? task.routing.agent ?? 'unassigned' };
 }
 
-/** How long alerts of one task stay quiet after one was raised: `alerting.rateLimitMinutes` of its project, else 15 minutes. */
+/**
+ * How long alerts of one task stay quiet after one was raised: `alerting.rateLimitMinutes` of its project, else 15
+ * minutes.
+ */
 export function toRateLimitMs(org: OrgChart | null, project: string): number {
   return (projectSlaOf(org, project)?.alerting.rateLimitMinutes ?? DEFAULT_RATE_LIMIT_MINUTES) * 60_000;
 }
@@ -74,8 +77,10 @@ export function isResearcher(agentId: string | undefined, org: OrgChart | null):
 export function formatSlaAlert(v: SlaViolation): string {
   return [
     `[AOF] SLA VIOLATION: ${v.task.id} "${v.task.title}"`,
-    `[AOF] SLA VIOLATION:   in progress for ${formatDuration(v.durationMs)} (limit ${formatDuration(v.limitMs)}, ${v.source}), agent: ${v.agent}`,
-    `[AOF] SLA VIOLATION:   action: check on ${v.agent} (\`svc task show ${v.task.id}\`); if it is stuck, \`svc task status ${v.task.id} ready\` or \`svc task block ${v.task.id} --reason ...\` (alerts never move the task)`,
+    `[AOF] SLA VIOLATION:   in progress for ${formatDuration(v.durationMs)} ` +
+      `(limit ${formatDuration(v.limitMs)}, ${v.source}), agent: ${v.agent}`,
+    `[AOF] SLA VIOLATION:   action: check on ${v.agent} (\`svc task show ${v.task.id}\`); if it is stuck, \`svc ` +
+      `task status ${v.task.id} ready\` or \`svc task block ${v.task.id} --reason ...\` (alerts never move the task)`,
   ]
     .map((line) => toTerminalText(line))
     .join('\n');

@@ -10,7 +10,10 @@ export function writePid(file: string, pgid: number, marker: string): void {
   writeFileSync(file, `${pgid} ${marker}\n`);
 }
 
-/** Ends what a check a killed daemon left running: its process group and its marked processes (an older record holds the group alone). */
+/**
+ * Ends what a check a killed daemon left running: its process group and its marked processes (an older record holds the
+ * group alone).
+ */
 export async function endLeftover(file: string): Promise<void> {
   const [group, marker] = (await readFile(file, 'utf8').catch(() => '')).trim().split(' ');
   const pgid = Number(group);

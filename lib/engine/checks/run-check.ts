@@ -9,7 +9,10 @@ import { openCheckLog } from './log.js';
 import { writePid } from './pid-file.js';
 import { runCheckProcess, type RunningCheck } from './process.js';
 
-/** One check of a task to run: the task as read, the check's name, the lease's session, and where the check's process group is recorded. */
+/**
+ * One check of a task to run: the task as read, the check's name, the lease's session, and where the check's process
+ * group is recorded.
+ */
 export interface RunCheckOptions {
   store: Store;
   /** The environment the check starts from (PATH, HOME, ...). */
@@ -23,7 +26,10 @@ export interface RunCheckOptions {
   onCheck: (check: RunningCheck) => void;
 }
 
-/** Runs one check of a task, in its worktree, into its log; null when it was ended (the task cancelled, or the daemon stopping). */
+/**
+ * Runs one check of a task, in its worktree, into its log; null when it was ended (the task cancelled, or the daemon
+ * stopping).
+ */
 export async function runCheck(options: RunCheckOptions): Promise<CheckOutcome | null> {
   const { stored, name, session, org, pidFile, onCheck } = options;
   const { task } = stored;

@@ -25,7 +25,10 @@ export interface CheckRunnerOptions {
   /** The ids the runner committed, so the index updates. */
   onCommitted?: (ids: readonly string[]) => void | Promise<void>;
   host?: string | undefined;
-  /** Whether a run of the task is still alive on this host (the agent that completed it, finishing): its checks start once it is gone. */
+  /**
+   * Whether a run of the task is still alive on this host (the agent that completed it, finishing): its checks start
+   * once it is gone.
+   */
   isRunAlive?: (taskId: string) => boolean;
 }
 
@@ -96,7 +99,10 @@ export function startCheckRunner(options: CheckRunnerOptions): CheckRunner {
 
 // --- internal ---
 
-/** Runs the checks of task `run.id` under the lease of session `run.session`; `hooks` are told the check running and asked whether the runner closed. */
+/**
+ * Runs the checks of task `run.id` under the lease of session `run.session`; `hooks` are told the check running and
+ * asked whether the runner closed.
+ */
 async function runTask(
   options: CheckRunnerOptions,
   run: { id: string; session: string },
@@ -109,10 +115,12 @@ async function runTask(
   const pending = toPendingCheck(stored.task);
   if (stored.task.lease?.sessionId !== session || !pending) return;
   const org = await options.loadOrg().catch(() => null);
-  if (!org) return log(`checks of ${id} wait: no valid org chart defines them right now (svc org validate)`); // the next scan tries again
+  // the next scan tries again
+  if (!org) return log(`checks of ${id} wait: no valid org chart defines them right now (svc org validate)`);
   const pidFile = join(store.paths.checks, id);
   await endLeftover(pidFile);
-  if (!(await leaseChecks(store, { taskId: id, sessionId: session }, toChecksLeaseMs(pending.checks, org)))) return; // cancelled or expired meanwhile
+  // cancelled or expired meanwhile
+  if (!(await leaseChecks(store, { taskId: id, sessionId: session }, toChecksLeaseMs(pending.checks, org)))) return;
   const outcomes: CheckOutcome[] = [];
   let end: ChecksEnd | null = null;
   log(`running checks ${pending.checks.join(', ')} of ${id}`);
@@ -148,7 +156,10 @@ async function toFlow(root: string, name: string, org: OrgChart | null): Promise
   };
 }
 
-/** How long the daemon's lease holds a task while its checks run: each check's timeout and end, and a minute to commit the result. */
+/**
+ * How long the daemon's lease holds a task while its checks run: each check's timeout and end, and a minute to commit
+ * the result.
+ */
 function toChecksLeaseMs(checks: readonly string[], org: OrgChart): number {
   return checks.reduce((sum, name) => sum + (org.aof.checks[name]?.timeoutMs ?? 0) + CHECK_END_MS, 60_000);
 }

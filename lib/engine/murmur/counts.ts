@@ -5,7 +5,10 @@ import { teamsOfTask, type Membership } from './team-tasks.js';
 /** Completions and failed tasks per team, counted from index changes until murmur takes them. */
 export interface MurmurCounts {
   observe(change: IndexChange, membership: Membership | null): void;
-  /** What a team gained since the last take (zero when nothing): each completion, and each task that failed for the first time since the last review. */
+  /**
+   * What a team gained since the last take (zero when nothing): each completion, and each task that failed for the
+   * first time since the last review.
+   */
   take(teamId: string): { completions: number; failures: number };
   /** The tasks counted for a team since its last review (or since this daemon started), in the order counted. */
   counted(teamId: string): { completed: string[]; failed: string[] };
@@ -89,7 +92,8 @@ export function createMurmurCounts(index: TaskIndex, since: number): MurmurCount
     },
     reset(teamId) {
       const t = tally(teamId);
-      teams.set(teamId, { ...newTally(), completions: t.completions, failures: t.failures }); // anything not yet taken counts for the next review
+      // anything not yet taken counts for the next review
+      teams.set(teamId, { ...newTally(), completions: t.completions, failures: t.failures });
     },
   };
 }

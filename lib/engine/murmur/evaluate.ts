@@ -80,7 +80,10 @@ export function firingReason(
     case 'queueEmpty':
       // Only a queue that drained: an idle team with nothing done since its last review is not reviewed again.
       if (view.ready || view.inProgress || done + failed === 0) return null;
-      return `the team's ready and in-progress queues are empty (${done} completed, ${failed} failed since the last review)`;
+      return (
+        `the team's ready and in-progress queues are empty (${done} ` +
+        `completed, ${failed} failed since the last review)`
+      );
     case 'completionBatch':
       return done >= trigger.threshold
         ? `${done} tasks completed since the last review (threshold ${trigger.threshold})`
@@ -133,7 +136,9 @@ export function applyDecision(
 
 // --- internal ---
 
-/** After stale reviews: the end of the wait, `reviewTimeoutMs` per stale review still open, from the last one's expiry. */
+/**
+ * After stale reviews: the end of the wait, `reviewTimeoutMs` per stale review still open, from the last one's expiry.
+ */
 function staleWaitUntil(view: MurmurView): number | null {
   const count = view.staleReviews?.length ?? 0;
   if (!count || view.lastStaleAt === undefined || view.lastStaleAt === null) return null;

@@ -79,7 +79,8 @@ export function isReviewTitle(title: string, teamId?: string): boolean {
 
 function formatSummary(summary: TaskSummary, state: MurmurState): string {
   const line = (t: SummaryTask) =>
-    `- ${t.id} ${JSON.stringify(t.title)} (${t.status}${t.dispatchFailures ? `, ${t.dispatchFailures} failed dispatches` : ''})`;
+    `- ${t.id} ${JSON.stringify(t.title)} ` +
+    `(${t.status}${t.dispatchFailures ? `, ${t.dispatchFailures} failed dispatches` : ''})`;
   const list = (items: readonly SummaryTask[]) =>
     items.length
       ? items.slice(0, SUMMARY_LIMIT).map(line).join('\n') +
@@ -87,7 +88,8 @@ function formatSummary(summary: TaskSummary, state: MurmurState): string {
       : '- none';
   const { ready, inProgress, blocked } = summary.open;
   return [
-    `Since ${state.lastReviewAt ? `the last review (${state.lastReviewAt})` : 'the start (no review has run yet)'}: ${state.completionsSinceLastReview} completed, ${state.failuresSinceLastReview} failed or deadlettered.`,
+    `Since ${state.lastReviewAt ? `the last review (${state.lastReviewAt})` : 'the start (no review has run yet)'}: ` +
+      `${state.completionsSinceLastReview} completed, ${state.failuresSinceLastReview} failed or deadlettered.`,
     `Open now: ${ready} ready, ${inProgress} in progress, ${blocked} blocked.`,
     '',
     'Completed:',
@@ -102,7 +104,8 @@ function staleNotice(stale: readonly SummaryTask[]): string[] {
   if (!stale.length) return [];
   const lines = stale.map((t) => `- ${t.id} ${JSON.stringify(t.title)} (${t.status})`);
   return [
-    `Earlier reviews of this team went stale (not completed within reviewTimeoutMs) and are still open; complete or cancel them, since each one still open delays the next review by reviewTimeoutMs:`,
+    `Earlier reviews of this team went stale (not completed within reviewTimeoutMs) and are still open; ` +
+      `complete or cancel them, since each one still open delays the next review by reviewTimeoutMs:`,
     ...lines,
     '',
   ];

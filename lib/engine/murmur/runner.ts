@@ -161,7 +161,8 @@ export function startMurmur(options: MurmurRunnerOptions): MurmurRunner {
     states.set(team.id, next);
     await save(team.id, next);
     log(
-      `created review ${id} for team ${team.id}, routed to ${team.orchestrator} (trigger ${decision.trigger}: ${decision.reason})`,
+      `created review ${id} for team ${team.id}, routed to ` +
+        `${team.orchestrator} (trigger ${decision.trigger}: ${decision.reason})`,
     );
     await event(
       id,

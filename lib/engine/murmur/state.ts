@@ -64,7 +64,10 @@ export async function writeMurmurState(paths: Paths, teamId: string, state: Murm
 
 const KINDS = ['queueEmpty', 'completionBatch', 'interval', 'failureBatch'];
 
-/** A state from parsed JSON (a file, or the state a duty's last owner handed over); a field with the wrong type takes its fresh value. */
+/**
+ * A state from parsed JSON (a file, or the state a duty's last owner handed over); a field with the wrong type takes
+ * its fresh value.
+ */
 export function toMurmurState(data: unknown, bad: (key: string) => void): MurmurState {
   const fresh = newMurmurState();
   const record =

@@ -53,7 +53,10 @@ export function findStaleReviews(index: TaskIndex, teamId: string, currentId: st
     .sort((a, b) => a.createdAt.localeCompare(b.createdAt));
 }
 
-/** The team's tasks that failed between its last review and `before` (this daemon's start): the last daemon counted them. */
+/**
+ * The team's tasks that failed between its last review and `before` (this daemon's start): the last daemon counted
+ * them.
+ */
 export function findFailedBefore(options: Omit<SummaryOptions, 'counted'>, before: number): string[] {
   const since = options.state?.lastReviewAt ? Date.parse(options.state.lastReviewAt) : -Infinity;
   const mine = isTeamTask(options.membership, options.team.id);

@@ -38,7 +38,9 @@ export function toMurmurView(options: MurmurViewOptions): MurmurView {
 
 // --- internal ---
 
-/** The team's stale reviews still open, and when the last went stale (known here, else its creation plus the timeout). */
+/**
+ * The team's stale reviews still open, and when the last went stale (known here, else its creation plus the timeout).
+ */
 function staleOf({ index, team, state, lastStaleAt }: MurmurViewOptions): {
   staleReviews: string[];
   lastStaleAt: number | null;

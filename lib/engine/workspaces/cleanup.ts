@@ -22,7 +22,10 @@ export interface WorkspaceCleanupOptions {
   host?: string | undefined;
   /** A task's status as the daemon's index knows it: a sweep reads only the tasks it says ended (or does not know). */
   statusOf?: (taskId: string) => Status | undefined;
-  /** Whether a run of the task is still alive (ending, or finishing after it handed the task on): its worktree is removed once it is gone. */
+  /**
+   * Whether a run of the task is still alive (ending, or finishing after it handed the task on): its worktree is
+   * removed once it is gone.
+   */
   isRunAlive?: (taskId: string) => boolean;
 }
 
@@ -42,7 +45,10 @@ export interface WorkspaceCleanup {
 export function startWorkspaceCleanup(options: WorkspaceCleanupOptions): WorkspaceCleanup {
   const host = options.host ?? hostname();
   const pending = new Set<Promise<void>>();
-  /** One cleanup per task at a time (a request and a sweep would both keep a dirty worktree and log it twice); one asked meanwhile runs after it. */
+  /**
+   * One cleanup per task at a time (a request and a sweep would both keep a dirty worktree and log it twice); one asked
+   * meanwhile runs after it.
+   */
   const running = new Map<string, Promise<void>>();
   let closed = false;
   const clean = (taskId: string, record?: WorkspaceRecord | null): Promise<void> => {
@@ -77,7 +83,10 @@ export function startWorkspaceCleanup(options: WorkspaceCleanupOptions): Workspa
   };
 }
 
-/** Removes a worktree svc created for a task, the branch kept; `force` also drops uncommitted changes. Returns what it did. */
+/**
+ * Removes a worktree svc created for a task, the branch kept; `force` also drops uncommitted changes. Returns what it
+ * did.
+ */
 export async function removeTaskWorktree(
   store: Store,
   taskId: string,
@@ -87,12 +96,19 @@ export async function removeTaskWorktree(
   const record = await readAnyRecord(store.paths.workspaces, taskId);
   if (!record)
     throw new GitError(
-      `svc did not create a worktree for ${taskId} (no record under data/workspaces/): it never removes one it did not create`,
+      `svc did not create a worktree for ${taskId} (no record under ` +
+        `data/workspaces/): it never removes one it did not create`,
     );
   if (record.removed) {
     if (record.removed.reason)
       throw new GitError(
-        `the worktree of ${taskId} at ${record.path} was already ${formatRemoval({ path: record.path, branch: record.branch, at: record.removed.at, reason: record.removed.reason })}`,
+        `the worktree of ${taskId} at ${record.path} was already ` +
+          formatRemoval({
+            path: record.path,
+            branch: record.branch,
+            at: record.removed.at,
+            reason: record.removed.reason,
+          }),
       );
     return 'missing';
   }
@@ -132,7 +148,8 @@ async function cleanOne(
   const task = await store.get(taskId).catch(() => null);
   if (task?.status !== 'done' && task?.status !== 'cancelled') return;
   if (options.isRunAlive?.(taskId)) return; // asked again when the run is gone (and on each sweep)
-  if (await isInUse(store, record)) return; // a subtask works in it (routing.workspace: parent): a later sweep looks again
+  // a subtask works in it (routing.workspace: parent): a later sweep looks again
+  if (await isInUse(store, record)) return;
   const link = await findLinkOnTheWay(record.path, record.root);
   if (link) return keep(options, record, `${link}, when the task was ${task.status}`);
   const state = await worktreeState(record.repo, record.path);
@@ -157,7 +174,8 @@ async function keep(options: WorkspaceCleanupOptions, record: WorkspaceRecord, r
   const taskId = record.taskId;
   await writeRecord(store.paths.workspaces, { ...record, kept: { reason, at: store.clock().toISOString() } });
   log(
-    `kept the worktree of ${taskId} at ${record.path}: ${reason} (svc doctor lists it; svc task workspace ${taskId} --remove [--force] removes it)`,
+    `kept the worktree of ${taskId} at ${record.path}: ${reason} (svc doctor ` +
+      `lists it; svc task workspace ${taskId} --remove [--force] removes it)`,
   );
   const short = reason.startsWith('uncommitted') ? 'uncommitted changes' : 'symbolic link';
   await store.events.record(store.clock(), [
@@ -170,7 +188,10 @@ async function keep(options: WorkspaceCleanupOptions, record: WorkspaceRecord, r
   ]);
 }
 
-/** Whether a task not yet ended works in this worktree, or will (a subtask with `routing.workspace: parent` not yet dispatched). */
+/**
+ * Whether a task not yet ended works in this worktree, or will (a subtask with `routing.workspace: parent` not yet
+ * dispatched).
+ */
 async function isInUse(store: Store, record: WorkspaceRecord): Promise<boolean> {
   const { tasks } = await store.list(['backlog', 'ready', 'in-progress', 'blocked']);
   return tasks.some(

@@ -19,7 +19,10 @@ export interface WorkspaceRow {
   branch: string;
   base: string;
   host: string;
-  /** `removed` by svc, `missing` (gone by hand), `link` (a symbolic link on its way), `elsewhere` (another host's: not looked at). */
+  /**
+   * `removed` by svc, `missing` (gone by hand), `link` (a symbolic link on its way), `elsewhere` (another host's: not
+   * looked at).
+   */
   worktree: 'clean' | 'dirty' | 'missing' | 'removed' | 'link' | 'elsewhere';
   /** Merged into its base, not, deleted, or `unknown` (another host's, or its repository is not there). */
   branchState: 'merged' | 'unmerged' | 'gone' | 'unknown';

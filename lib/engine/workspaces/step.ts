@@ -84,7 +84,10 @@ interface TaskWorktree {
   workspace: TaskWorkspace;
 }
 
-/** The recorded worktree, when it is on this host, a folder, and not reached through a symbolic link (under the root svc made it in). */
+/**
+ * The recorded worktree, when it is on this host, a folder, and not reached through a symbolic link (under the root svc
+ * made it in).
+ */
 async function assertUsable(store: Store, of: TaskWorktree, host: string): Promise<TaskWorkspace> {
   const { taskId, workspace } = of;
   if (workspace.host !== host)
@@ -98,7 +101,8 @@ async function assertUsable(store: Store, of: TaskWorktree, host: string): Promi
   }
   throw new SpawnError(
     'workspace_failed',
-    `the task's worktree ${workspace.path} is gone (removed by hand?); restore it with git worktree add, or clear the task's workspace field`,
+    `the task's worktree ${workspace.path} is gone (removed by hand?); ` +
+      `restore it with git worktree add, or clear the task's workspace field`,
   );
 }
 
@@ -133,7 +137,8 @@ async function record(
   if (madeIn) await undo(options.store.paths.workspaces, madeIn, of);
   throw new SpawnError(
     'workspace_failed',
-    `the worktree could not be recorded in ${taskId}: ${result instanceof Error ? result.message : 'its lease ended meanwhile'}`,
+    `the worktree could not be recorded in ${taskId}: ` +
+      `${result instanceof Error ? result.message : 'its lease ended meanwhile'}`,
   );
 }
 

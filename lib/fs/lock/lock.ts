@@ -111,7 +111,10 @@ function toWaitMs(waitMs: number, dir: string): number {
   return waitMs > 0 && isNetworkDir(dir) ? Math.max(waitMs, LOCK_STALE_MS + NETWORK_WAIT_MARGIN_MS) : waitMs;
 }
 
-/** What a network writer waits past `LOCK_STALE_MS`: the look that confirms a stale lock (a chmod and a stat, each a round trip) and the retry's backoff. */
+/**
+ * What a network writer waits past `LOCK_STALE_MS`: the look that confirms a stale lock (a chmod and a stat, each a
+ * round trip) and the retry's backoff.
+ */
 const NETWORK_WAIT_MARGIN_MS = 3000;
 
 /**

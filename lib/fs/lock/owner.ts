@@ -31,7 +31,8 @@ export function readOwnerText(lockPath: string): string | null {
     return readlinkSync(join(lockPath, 'owner'));
   } catch {
     try {
-      return readRegularFileSync(join(lockPath, 'owner'), 4096).text.trim(); // not readFileSync: a failed close on a network tree would abort
+      // not readFileSync: a failed close on a network tree would abort
+      return readRegularFileSync(join(lockPath, 'owner'), 4096).text.trim();
     } catch {
       return null;
     }

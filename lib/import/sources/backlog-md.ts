@@ -58,7 +58,10 @@ async function readStatuses(path: string, tree: string, out: SourceRead): Promis
   return statuses.length ? statuses : ['To Do', 'In Progress', 'Done'];
 }
 
-/** By name: done -> done, "in progress" -> ready, blocked -> blocked, anything else -> backlog; the last configured status is done. */
+/**
+ * By name: done -> done, "in progress" -> ready, blocked -> blocked, anything else -> backlog; the last configured
+ * status is done.
+ */
 function toDefaultMap(statuses: readonly string[]): Record<string, Status> {
   const out: Record<string, Status> = {};
   statuses.forEach((name, i) => {
@@ -89,7 +92,8 @@ function toRecord(
   const status = Object.hasOwn(map, name) ? map[name] : undefined;
   if (!status)
     throw new Error(
-      `status ${JSON.stringify(name)} is not one of backlog/config.yml's statuses (${statuses.join(', ')}); map it with --status-map "${name}=backlog"`,
+      `status ${JSON.stringify(name)} is not one of backlog/config.yml's statuses ` +
+        `(${statuses.join(', ')}); map it with --status-map "${name}=backlog"`,
     );
   const priority = toPriority(data.priority);
   const createdAt = toIsoTime(data.created_date);

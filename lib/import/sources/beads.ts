@@ -21,7 +21,10 @@ const TOMBSTONE = 'tombstone:';
 /** beads priorities 0 (highest) to 4 -> svc. */
 const PRIORITY: readonly Priority[] = ['critical', 'high', 'normal', 'low', 'low'];
 
-/** `svc import beads <dir>`: a beads project's `.beads/issues.jsonl` (the directory holding `.beads/`, `.beads/` itself, or the file). */
+/**
+ * `svc import beads <dir>`: a beads project's `.beads/issues.jsonl` (the directory holding `.beads/`, `.beads/` itself,
+ * or the file).
+ */
 export const beadsSource: ImportSource = {
   system: 'beads',
   expects: 'a beads project (a directory with .beads/issues.jsonl)',
@@ -56,7 +59,8 @@ async function toIssuesFile(path: string): Promise<string> {
     throw new SvcError(
       'validation_error',
       `${path} is not a beads project: ${file} is not a file.`,
-      'Give the directory that holds .beads/ (beads writes .beads/issues.jsonl; run `bd export` or `bd sync` there first if it is missing).',
+      'Give the directory that holds .beads/ (beads writes .beads/issues.jsonl; ' +
+        'run `bd export` or `bd sync` there first if it is missing).',
     );
   return file;
 }

@@ -26,7 +26,8 @@ export const githubSource: ImportSource = {
     if (!Array.isArray(issues))
       throw new SvcError(
         'validation_error',
-        `${path} holds ${typeof issues === 'object' && issues ? 'an object' : typeof issues}, not a list of issues; expected ${this.expects}.`,
+        `${path} holds ${typeof issues === 'object' && issues ? 'an object' : typeof issues}, ` +
+          `not a list of issues; expected ${this.expects}.`,
         'Write the file with gh issue list --json ... > issues.json.',
       );
     const out: SourceRead = { records: [], problems: [] };

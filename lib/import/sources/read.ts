@@ -21,7 +21,8 @@ export async function readSourceFile(path: string, expects: string, tree?: strin
   if (found.isSymbolicLink())
     throw new SvcError(
       'validation_error',
-      `${path} is ${await describeLink(path)}, not a regular file: svc reads no import file through a link; expected ${expects}.`,
+      `${path} is ${await describeLink(path)}, not a regular file: ` +
+        `svc reads no import file through a link; expected ${expects}.`,
       'Copy the file itself into place, or give its real path.',
     );
   if (!found.isFile())

@@ -37,7 +37,10 @@ export interface SourceRecord {
   history?: { count: number; lines: string[] };
 }
 
-/** The parts of a record that do not make it "changed at the source" (where it was read, its files folder, its history, its scope). */
+/**
+ * The parts of a record that do not make it "changed at the source" (where it was read, its files folder, its history,
+ * its scope).
+ */
 export function toHashedRecord(record: SourceRecord): Omit<SourceRecord, 'file' | 'companion' | 'history' | 'scope'> {
   const { file: _file, companion: _companion, history: _history, scope: _scope, ...rest } = record;
   return rest;
@@ -49,7 +52,10 @@ export interface SourceProblem {
   reason: string;
 }
 
-/** What a source reader returns: the records it read, the entries it could not, and the entries it leaves out by design (deleted at the source). */
+/**
+ * What a source reader returns: the records it read, the entries it could not, and the entries it leaves out by design
+ * (deleted at the source).
+ */
 export interface SourceRead {
   records: SourceRecord[];
   problems: SourceProblem[];
@@ -71,7 +77,10 @@ export interface ImportSource {
   /** What the path must be, for the error when it is not. */
   expects: string;
   read(path: string, options: ReadOptions): Promise<SourceRead>;
-  /** What a source brings besides tasks (aof: its org chart and event log), previewed in a dry run and written otherwise. */
+  /**
+   * What a source brings besides tasks (aof: its org chart and event log), previewed in a dry run and written
+   * otherwise.
+   */
   finish?(path: string, store: Store, options: { dryRun: boolean }): Promise<ImportExtras>;
 }
 

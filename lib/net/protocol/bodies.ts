@@ -66,7 +66,10 @@ export interface SpawnResultBody {
   reason?: string;
 }
 
-/** What `GET /v1/spawns/<id>/stop` answers: `stop` once the daemon wants the run ended; `known: false` for a spawn it does not know. */
+/**
+ * What `GET /v1/spawns/<id>/stop` answers: `stop` once the daemon wants the run ended; `known: false` for a spawn it
+ * does not know.
+ */
 export interface SpawnStopBody {
   ok: true;
   stop: boolean;

@@ -57,7 +57,10 @@ export interface ConfigReport {
   using?: 'previous' | 'none';
   /** When the current state began. */
   since: string;
-  /** Workspaces of the chart in use whose repository is not there now (their tasks are held, reason `workspace-unavailable`); looked at on each report. */
+  /**
+   * Workspaces of the chart in use whose repository is not there now (their tasks are held, reason
+   * `workspace-unavailable`); looked at on each report.
+   */
   unavailableWorkspaces: { name: string; problem: string }[];
 }
 

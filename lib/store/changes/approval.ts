@@ -41,7 +41,8 @@ export function assertNotAwaiting(current: StoredTask, verb: string): void {
   throw new SvcError(
     'invalid_transition',
     `${id} waits for approval at gate \`${awaiting.gate}\` (since ${awaiting.since}): it cannot be ${verb}.`,
-    `Approve it with \`svc task approve ${id} --gate ${awaiting.gate} [--note ...]\`, or send it back with \`svc task reject ${id} --gate ${awaiting.gate} --note "what must change"\`.`,
+    `Approve it with \`svc task approve ${id} --gate ${awaiting.gate} [--note ...]\`, or send ` +
+      `it back with \`svc task reject ${id} --gate ${awaiting.gate} --note "what must change"\`.`,
   );
 }
 

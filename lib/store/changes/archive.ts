@@ -134,7 +134,8 @@ async function archiveOne(store: Store, move: ArchiveMove, options: { actor: str
 function toLeaseHeld(id: string, lease: Lease): SvcError {
   return new SvcError(
     'lease_held',
-    `Task has active lease: ${id} is held by agent ${lease.agent} (session ${lease.sessionId}) until ${lease.expiresAt}; a task under a live lease is not archived.`,
+    `Task has active lease: ${id} is held by agent ${lease.agent} (session ` +
+      `${lease.sessionId}) until ${lease.expiresAt}; a task under a live lease is not archived.`,
     'Wait until the lease ends or expires, then archive again.',
   );
 }

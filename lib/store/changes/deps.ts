@@ -55,7 +55,8 @@ export async function removeDependency(store: Store, { arg, blockerArg }: DepArg
   const blockerId = current.task.dependsOn.includes(blockerArg)
     ? blockerArg
     : await store.resolve(blockerArg).catch((err: unknown) => {
-        if (err instanceof SvcError && err.code === 'not_found') return blockerArg; // removing what is not there is a no-op
+        // removing what is not there is a no-op
+        if (err instanceof SvcError && err.code === 'not_found') return blockerArg;
         throw err;
       });
   const result = await store.commit(

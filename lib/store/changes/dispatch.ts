@@ -18,7 +18,10 @@ export interface Failure {
   signal?: string;
 }
 
-/** A failure as one phrase: `ended_without_completion (exit code 1)`, `... (killed by SIGKILL)`, `... (exit code 0 without completing)`. */
+/**
+ * A failure as one phrase: `ended_without_completion (exit code 1)`, `... (killed by SIGKILL)`, `... (exit code 0
+ * without completing)`.
+ */
 export function describeFailure(failure: Failure): string {
   if (failure.signal) return `${failure.reason} (killed by ${failure.signal})`;
   if (failure.exitCode === undefined) return failure.reason;
@@ -151,7 +154,10 @@ export interface Deadlettered {
   last?: Failure;
 }
 
-/** Moves a ready task with too many failures to deadletter, logging `task.deadletter` (with the exit code or signal of `last`, the failure just recorded). */
+/**
+ * Moves a ready task with too many failures to deadletter, logging `task.deadletter` (with the exit code or signal of
+ * `last`, the failure just recorded).
+ */
 export async function deadletterTask(store: Store, taskId: string, last?: Failure): Promise<Deadlettered | null> {
   let out: Deadlettered | null = null;
   await store.commit(

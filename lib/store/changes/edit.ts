@@ -17,7 +17,9 @@ export interface EditInput {
   dueAt?: string;
 }
 
-/** Edits title, body (description), priority, routing, `notBefore` and `dueAt`; returns the names of the fields changed. */
+/**
+ * Edits title, body (description), priority, routing, `notBefore` and `dueAt`; returns the names of the fields changed.
+ */
 export async function editTask(
   store: Store,
   arg: string,

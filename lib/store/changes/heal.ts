@@ -10,7 +10,8 @@ export function healMovedTask(store: Store, id: string): Promise<CommitResult> {
   return store.commit(
     id,
     (current) => {
-      if (current.task.status === current.status) return null; // nothing to heal (a duplicate is resolved by the re-read)
+      // nothing to heal (a duplicate is resolved by the re-read)
+      if (current.task.status === current.status) return null;
       return { task: current.task, body: current.body, status: current.status, reason: 'moved on disk' };
     },
     'filesystem',

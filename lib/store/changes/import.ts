@@ -44,7 +44,11 @@ export async function updateImportedTask(store: Store, id: string, update: Sourc
       unapplied =
         status.to === update.status
           ? undefined
-          : `the source's status (${update.status}) is not applied: svc moves no task from ${current.status} to ${update.status}, so it stays ${current.status}${current.status === 'done' || current.status === 'cancelled' ? ' (a reopened entry is new work: svc task create)' : ` (svc task status ${current.task.id} <status> moves it)`}`;
+          : `the source's status (${update.status}) is not applied: svc moves no task ` +
+            `from ${current.status} to ${update.status}, so it stays ${current.status}` +
+            (current.status === 'done' || current.status === 'cancelled'
+              ? ' (a reopened entry is new work: svc task create)'
+              : ` (svc task status ${current.task.id} <status> moves it)`);
       const { task, body } = update.toTask(current);
       return {
         task,
@@ -62,7 +66,10 @@ export async function updateImportedTask(store: Store, id: string, update: Sourc
 
 // --- internal ---
 
-/** The source's new status when svc's transition table allows it (a direct move to done as a close), else the current one. */
+/**
+ * The source's new status when svc's transition table allows it (a direct move to done as a close), else the current
+ * one.
+ */
 function toReachable(from: Status, to: Status): { to: Status; cause?: 'close' } {
   if (from === to) return { to };
   if (canTransition(from, to)) return { to };

@@ -48,7 +48,8 @@ export function assertLeaseAllows(current: StoredTask, now: Date, caller: Caller
   const retry = caller.retry?.(task.id, sessionId) ?? `pass sessionId "${sessionId}"`;
   throw new SvcError(
     'lease_held',
-    `Task has active lease: ${task.id} is held by agent ${agent} (session ${sessionId}) until ${expiresAt} (${minutes} min from now); ${caller.actor} does not hold it.`,
+    `Task has active lease: ${task.id} is held by agent ${agent} (session ${sessionId}) ` +
+      `until ${expiresAt} (${minutes} min from now); ${caller.actor} does not hold it.`,
     `To act on it as its holder: ${retry}. Otherwise wait until the lease ends or expires.`,
   );
 }
@@ -119,7 +120,8 @@ export async function commitAsOperator(
     const { id, lease } = recovered;
     throw new SvcError(
       'lease_held',
-      `The lease on ${id} had expired at ${lease.expiresAt} (agent ${lease.agent}, session ${lease.sessionId}): the lease was cleared and the task moved to ready (recovery_action); the command itself was not run.`,
+      `The lease on ${id} had expired at ${lease.expiresAt} (agent ${lease.agent}, session ${lease.sessionId}): ` +
+        `the lease was cleared and the task moved to ready (recovery_action); the command itself was not run.`,
       'Retry the command now: the task is in ready.',
     );
   }

@@ -43,7 +43,10 @@ export async function noteTask(store: Store, arg: string, input: Caller & { text
   );
 }
 
-/** A note's text as one list entry: trimmed, CRLF as LF, later lines indented under the dash; control characters refused. */
+/**
+ * A note's text as one list entry: trimmed, CRLF as LF, later lines indented under the dash; control characters
+ * refused.
+ */
 export function toNoteText(raw: string): string {
   const text = raw.replace(/\r\n?/g, '\n').replace(/\t/g, '  ').trim();
   if (!text)
@@ -63,7 +66,8 @@ export function toNoteText(raw: string): string {
     const code = `\\u${bad[0].charCodeAt(0).toString(16).padStart(4, '0')}`;
     throw new SvcError(
       'validation_error',
-      `The note contains the control character ${code} at offset ${bad.index}: a note is plain text (newlines and tabs allowed).`,
+      `The note contains the control character ${code} at offset ` +
+        `${bad.index}: a note is plain text (newlines and tabs allowed).`,
       'Remove the control characters (escape sequences, NUL, ...) from the note.',
     );
   }
@@ -78,7 +82,10 @@ export function toNoteEntry(now: Date, actor: string, text: string): string {
   return `- ${now.toISOString().slice(0, 16)}Z ${actor.replace(/\s+/g, ' ')}: ${text}`;
 }
 
-/** The body with `entry` appended at the end of its `## Notes` section (outside code fences), or a new section at the end. */
+/**
+ * The body with `entry` appended at the end of its `## Notes` section (outside code fences), or a new section at the
+ * end.
+ */
 export function appendNote(body: string, entry: string): string {
   const lines = body.replace(/\s+$/, '').split('\n');
   const heading = findNotesHeading(lines);

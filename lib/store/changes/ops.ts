@@ -30,7 +30,10 @@ export async function setStatus(
   );
 }
 
-/** The change that moves `current` to `to` (null when it is already there); a block records where from (`metadata.blockedFrom`). */
+/**
+ * The change that moves `current` to `to` (null when it is already there); a block records where from
+ * (`metadata.blockedFrom`).
+ */
 export function toStatusChange(
   current: StoredTask,
   to: Status,
@@ -186,7 +189,8 @@ export async function unblockTask(
         body: current.body,
         status: to,
         reason: options.reason ?? (to === 'backlog' ? 'unblocked into backlog' : 'unblocked'),
-        events: [{ type: 'task.unblocked', taskId: current.task.id, actor: options.actor, payload: {} }], // the transition says where to
+        // the transition says where to
+        events: [{ type: 'task.unblocked', taskId: current.task.id, actor: options.actor, payload: {} }],
       };
     },
     options.actor,

@@ -94,11 +94,14 @@ function planTask(paths: Paths, id: string, found: Copy[]): ReconcileAction[] {
   const out: ReconcileAction[] = [];
   if (valid.length > 1) {
     const losers = valid.slice(1).map((copy) => copy.path);
-    const line = `duplicate ${id}: keep ${rel(winner.path)} (updatedAt ${winner.task.updatedAt}), move ${losers.map(rel).join(', ')} to ${rel(paths.conflicts)}/`;
+    const line =
+      `duplicate ${id}: keep ${rel(winner.path)} (updatedAt ${winner.task.updatedAt}), ` +
+      `move ${losers.map(rel).join(', ')} to ${rel(paths.conflicts)}/`;
     out.push({ kind: 'duplicate', id, path: winner.path, losers, line });
   }
   if (winner.task.status !== winner.status) {
-    const line = `heal ${id}: frontmatter says ${winner.task.status}, directory says ${winner.status} (${rel(winner.path)})`;
+    const line =
+      `heal ${id}: frontmatter says ${winner.task.status}, ` + `directory says ${winner.status} (${rel(winner.path)})`;
     out.push({ kind: 'heal', id, path: winner.path, from: winner.task.status, to: winner.status, line });
   }
   return out;
@@ -141,7 +144,9 @@ async function scanTree(paths: Paths): Promise<Scan> {
         scan.strays.push({
           kind: 'stray',
           path,
-          line: `stray ${rel}: not in a status directory, so not read as a task (move it into tasks/<status>/ or out of tasks/)`,
+          line:
+            `stray ${rel}: not in a status directory, so not read as ` +
+            `a task (move it into tasks/<status>/ or out of tasks/)`,
         });
       }
     }

@@ -50,7 +50,10 @@ export async function updateTaskAsOperator(
   return toUpdateResult(result);
 }
 
-/** `svc task claim`: ready -> in-progress under a fresh lease for `agent` (the operator by default; 10 minutes by default). */
+/**
+ * `svc task claim`: ready -> in-progress under a fresh lease for `agent` (the operator by default; 10 minutes by
+ * default).
+ */
 export async function claimTask(
   store: Store,
   arg: string,

@@ -34,7 +34,9 @@ export async function allocateId(paths: Paths, now: Date): Promise<string> {
 
 // --- internal ---
 
-/** Takes the next number to try in `dir` (a number taken by another host fails its reservation and the next is taken). */
+/**
+ * Takes the next number to try in `dir` (a number taken by another host fails its reservation and the next is taken).
+ */
 async function nextSeq(paths: Paths, dir: string, date: string): Promise<number> {
   if (!hints.has(dir)) {
     let look = firstLooks.get(dir);

@@ -5,7 +5,9 @@ import { stalenessBoundMs } from '../../fs/network-fs.js';
 /** How many looks past the staleness bound may disagree before the task counts as changing too fast to judge. */
 const MAX_LOOKS = 4;
 
-/** The copies of a task: those a first look found, how to look again, and the inode of a copy (undefined when unknown). */
+/**
+ * The copies of a task: those a first look found, how to look again, and the inode of a copy (undefined when unknown).
+ */
 export interface CopyLooks<T> {
   first: T[];
   look: () => Promise<T[]>;
@@ -40,7 +42,11 @@ export async function confirmCopies<T extends { path: string }>(
   const names = before.map((copy) => copy.path).join(', ');
   throw new SvcError(
     'locked',
-    `${id} is still seen as ${names}, ${isOneFile(before, inoOf) ? "one file under several names (a network filesystem's cached old name)" : 'and kept changing'}, after ${MAX_LOOKS} looks ${boundMs} ms apart.`,
+    `${id} is still seen as ${names}, ` +
+      (isOneFile(before, inoOf)
+        ? "one file under several names (a network filesystem's cached old name)"
+        : 'and kept changing') +
+      `, after ${MAX_LOOKS} looks ${boundMs} ms apart.`,
     'Retry in a moment; if it stays, run `svc doctor` on a host that mounts the tree without caching.',
   );
 }

@@ -32,13 +32,22 @@ export interface Paths {
   spawns: string;
   /** The pid of each running local command agent (`<task id>@<session>`), so a cancel ends it even after a restart. */
   runs: string;
-  /** The brief of each such run (`<task id>@<session>`, mode 0600, `SVC_TASK_BRIEF_FILE`), removed once the run is gone. */
+  /**
+   * The brief of each such run (`<task id>@<session>`, mode 0600, `SVC_TASK_BRIEF_FILE`), removed once the run is gone.
+   */
   briefs: string;
-  /** The worktrees svc created, one record each (`<task id>.json`, `removed/<task id>.json` once removed): only these are ever removed, their branches pruned (docs/workspaces.md). */
+  /**
+   * The worktrees svc created, one record each (`<task id>.json`, `removed/<task id>.json` once removed): only these
+   * are ever removed, their branches pruned (docs/workspaces.md).
+   */
   workspaces: string;
-  /** The records of the worktrees svc removed (`<task id>.json`, with when and why), so a task's workspace can say so. */
+  /**
+   * The records of the worktrees svc removed (`<task id>.json`, with when and why), so a task's workspace can say so.
+   */
   workspacesRemoved: string;
-  /** A check's process group while it runs (`<task id>`), so a restarted daemon ends it before running the checks again. */
+  /**
+   * A check's process group while it runs (`<task id>`), so a restarted daemon ends it before running the checks again.
+   */
   checks: string;
   /** Per-run output logs, one folder per task (`<task id>/<session or check>-<n>.log`). */
   /** The port the web board last listened on, reused at the next open or start so an open page reconnects. */

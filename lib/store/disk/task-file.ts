@@ -135,7 +135,10 @@ function findDifference(a: unknown, b: unknown, path: string): string | null {
   const keysA = Object.keys(a);
   const keysB = Object.keys(b);
   if (keysA.length !== keysB.length)
-    return `${path}${path ? '.' : ''}${[...keysA, ...keysB].find((key) => !(Object.hasOwn(a, key) && Object.hasOwn(b, key))) ?? ''}`;
+    return (
+      `${path}${path ? '.' : ''}` +
+      `${[...keysA, ...keysB].find((key) => !(Object.hasOwn(a, key) && Object.hasOwn(b, key))) ?? ''}`
+    );
   for (const key of keysA) {
     if (!Object.hasOwn(b, key)) return `${path}${path ? '.' : ''}${key}`;
     const found = findDifference(

@@ -4,7 +4,10 @@ import type { SvcEvent } from './log.js';
 /** What the event log says of one agent: its last dispatch and its failed dispatches in a row. */
 export interface AgentActivity {
   lastDispatch: { at: string; taskId: string } | null;
-  /** `dispatch.failed` of this agent since a task dispatched to it last finished a step (`task.completed`, `gate.transition`). */
+  /**
+   * `dispatch.failed` of this agent since a task dispatched to it last finished a step (`task.completed`,
+   * `gate.transition`).
+   */
   failuresInARow: number;
 }
 

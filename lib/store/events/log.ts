@@ -7,7 +7,10 @@ import type { EventInput, EventType, SvcEvent } from '../../core/events.js';
 import { mergeEventSpool, spoolEventLines } from './spool.js';
 import { toPaths } from '../disk/paths.js';
 
-/** One line of the event log, and what a caller supplies (the timestamp comes from `now`): declared in lib/core/events.ts. */
+/**
+ * One line of the event log, and what a caller supplies (the timestamp comes from `now`): declared in
+ * lib/core/events.ts.
+ */
 export type { EventInput, SvcEvent } from '../../core/events.js';
 
 /** Appends events to `data/events/<UTC date>.jsonl`, each line in a single write. */
@@ -135,7 +138,10 @@ export function createEventLog(root: string, options: EventLogOptions = {}): Eve
   };
 }
 
-/** Reads events, oldest first, optionally only of some days (the last `days` files, or from the UTC day `from` on) or types. */
+/**
+ * Reads events, oldest first, optionally only of some days (the last `days` files, or from the UTC day `from` on) or
+ * types.
+ */
 export async function readEvents(
   root: string,
   filter: { taskId?: string; type?: EventType; days?: number; from?: string } = {},

@@ -96,7 +96,8 @@ async function drain(file: string, state: FileState, options: EventTailOptions):
   if (!handle) return;
   try {
     const { size } = await handle.stat();
-    if (size < state.offset) Object.assign(state, { offset: 0, line: 0, partial: Buffer.alloc(0) }); // replaced: read it again
+    // replaced: read it again
+    if (size < state.offset) Object.assign(state, { offset: 0, line: 0, partial: Buffer.alloc(0) });
     while (state.offset < size) {
       const chunk = Buffer.alloc(Math.min(CHUNK, size - state.offset));
       const { bytesRead } = await handle.read(chunk, 0, chunk.length, state.offset);

@@ -6,7 +6,10 @@ import { isNetworkDir } from '../../fs/network-fs.js';
  */
 export const NETWORK_STAT_EVERY = 5;
 
-/** How the index syncs an active status directory: `mode` of `syncDir`, and whether even an unchanged directory is synced. */
+/**
+ * How the index syncs an active status directory: `mode` of `syncDir`, and whether even an unchanged directory is
+ * synced.
+ */
 export interface ActiveSync {
   mode: 'stat' | 'names';
   always: boolean;

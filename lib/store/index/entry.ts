@@ -63,7 +63,8 @@ export function readEntrySync(paths: Paths, { status, id }: { status: Status; id
   if (task.id !== id) {
     throw new SvcError(
       'validation_error',
-      `${path}: the file name says ${JSON.stringify(toTaskId(basename(path)))} but the frontmatter id is ${JSON.stringify(task.id)}.`,
+      `${path}: the file name says ${JSON.stringify(toTaskId(basename(path)))} ` +
+        `but the frontmatter id is ${JSON.stringify(task.id)}.`,
       'Rename the file to <id>.md or fix the id field.',
     );
   }
@@ -75,7 +76,10 @@ export function fromStored(paths: Paths, stored: StoredTask, stamp: string): Ind
   return toEntry(paths, { task: stored.task, status: stored.status, stamp });
 }
 
-/** A file's stamp, `<inode>:<size>:<mtimeMs>`, as one flat string (a template literal leaves a chain of pieces, three times the memory). */
+/**
+ * A file's stamp, `<inode>:<size>:<mtimeMs>`, as one flat string (a template literal leaves a chain of pieces, three
+ * times the memory).
+ */
 export function toStamp(s: { ino: number; size: number; mtimeMs: number }): string {
   return [s.ino, s.size, s.mtimeMs].join(':');
 }
@@ -136,7 +140,10 @@ function toEntry(
   return Object.setPrototypeOf(entry, entryPrototype(paths)) as IndexEntry;
 }
 
-/** The prototype of the entries of one tree: the `path` and `mtimeMs` getters (one prototype per tree, so every entry keeps one shape). */
+/**
+ * The prototype of the entries of one tree: the `path` and `mtimeMs` getters (one prototype per tree, so every entry
+ * keeps one shape).
+ */
 function entryPrototype(paths: Paths): object {
   let proto = prototypes.get(paths);
   if (!proto) {

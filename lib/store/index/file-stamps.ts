@@ -8,7 +8,10 @@ import { toStamp } from './entry.js';
 
 // The stamps the task index compares to tell one version of a task file from another.
 
-/** Identity of a file version (inode, size, mtime) of the entry itself (a symlink is not followed); null when it is gone. */
+/**
+ * Identity of a file version (inode, size, mtime) of the entry itself (a symlink is not followed); null when it is
+ * gone.
+ */
 export function stampOf(path: string): string | null {
   const s = lstatSync(path, { throwIfNoEntry: false });
   return s ? toStamp(s) : null;

@@ -1,7 +1,10 @@
 import type { Status } from '../../core/status.js';
 import type { InvalidFile } from '../commit/store.js';
 
-/** A task that appeared, moved or went away after the initial load (`from`/`to` absent on appear/vanish; both blocked when it waits at a next approval gate). */
+/**
+ * A task that appeared, moved or went away after the initial load (`from`/`to` absent on appear/vanish; both blocked
+ * when it waits at a next approval gate).
+ */
 export interface IndexChange {
   id: string;
   from?: Status;
@@ -18,15 +21,24 @@ export interface TaskIndexOptions {
   watch?: boolean;
   onInvalid?: (file: InvalidFile) => void;
   onChange?: (change: IndexChange) => void;
-  /** A task's entry was set or removed after the initial load, its status changed or not (a title, a lease, a priority). */
+  /**
+   * A task's entry was set or removed after the initial load, its status changed or not (a title, a lease, a priority).
+   */
   onTouched?: (id: string) => void;
-  /** A file needs the commit protocol's repair: its frontmatter status differs from its directory (moved by hand), or its id is in two directories. */
+  /**
+   * A file needs the commit protocol's repair: its frontmatter status differs from its directory (moved by hand), or
+   * its id is in two directories.
+   */
   onNeedsRepair?: (id: string, why: 'moved' | 'duplicate') => void;
   /** A rescan found files the index did not have, or had older versions of (missed or dropped watcher events). */
   onRescanFound?: (found: { count: number; full: boolean }) => void;
   onError?: (err: unknown) => void;
-  /** Foreground work is under way (a tick, a dispatch): the background load of done and cancelled tasks pauses for it. */
+  /**
+   * Foreground work is under way (a tick, a dispatch): the background load of done and cancelled tasks pauses for it.
+   */
   busy?: () => boolean;
-  /** What happens between a read that fails to parse and the second read (default: a short pause; tests pass their own). */
+  /**
+   * What happens between a read that fails to parse and the second read (default: a short pause; tests pass their own).
+   */
   beforeReread?: () => Promise<void>;
 }

@@ -72,7 +72,8 @@ export async function relocate(state: IndexState, id: string, attempt = 0): Prom
       bad.push({ path, status, err, stamp });
     }
   }
-  if (gone && found === 0 && attempt < 3) return relocate(state, id, attempt + 1); // moved meanwhile: find its new place
+  // moved meanwhile: find its new place
+  if (gone && found === 0 && attempt < 3) return relocate(state, id, attempt + 1);
   if (state.gen.get(id) !== gen) return;
   if (found > 1) call(state, () => state.options.onNeedsRepair?.(id, 'duplicate'));
   for (const status of STATUSES) state.invalid.delete(state.paths.taskFile(status, id));
@@ -146,7 +147,10 @@ export function recordDir(
  */
 const RACY_MS = { fine: 20, coarse: 2000 };
 
-/** Sets the entry of an id; `quiet` for bulk loads, which are no change. A new `awaiting` of a blocked task is a change from blocked to blocked. */
+/**
+ * Sets the entry of an id; `quiet` for bulk loads, which are no change. A new `awaiting` of a blocked task is a change
+ * from blocked to blocked.
+ */
 function setEntry(state: IndexState, entry: IndexEntry, quiet = false): void {
   const before = state.entries.get(entry.id);
   if (before)
@@ -163,7 +167,10 @@ function setEntry(state: IndexState, entry: IndexEntry, quiet = false): void {
     call(state, () => state.options.onTouched?.(entry.id));
 }
 
-/** Keys an id's generation by the entry's id string: an id from a watcher event is cut from a file name, which the key would keep alive. */
+/**
+ * Keys an id's generation by the entry's id string: an id from a watcher event is cut from a file name, which the key
+ * would keep alive.
+ */
 function rekeyGen(state: IndexState, id: string): void {
   const gen = state.gen.get(id);
   if (gen === undefined) return;

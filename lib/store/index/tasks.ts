@@ -172,7 +172,10 @@ async function loadInitial(state: IndexState): Promise<void> {
   STATUSES.forEach((status, i) => recordDir(state, status, { dirStat: dirStats[i], syncedAt: started }));
 }
 
-/** Reads the terminal tasks counted by name, in short synchronous slices that pause while `busy()` (watcher events, updates, dispatches). */
+/**
+ * Reads the terminal tasks counted by name, in short synchronous slices that pause while `busy()` (watcher events,
+ * updates, dispatches).
+ */
 async function loadTerminal(state: IndexState, busy: () => boolean): Promise<void> {
   const files: { id: string; status: Status; gen: number }[] = [];
   for (const status of ['done', 'cancelled'] as const) {

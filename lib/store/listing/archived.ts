@@ -47,7 +47,10 @@ export function getArchived(paths: Paths, arg: string, now: Date): StoredTask {
   };
 }
 
-/** Resolves an id argument among the tasks, else among the archived ones (`svc task list --parent` of an archived parent). */
+/**
+ * Resolves an id argument among the tasks, else among the archived ones (`svc task list --parent` of an archived
+ * parent).
+ */
 export async function resolveAnyId(store: Store, arg: string): Promise<string> {
   try {
     return await store.resolve(arg);

@@ -76,7 +76,10 @@ export function stampOf(path: string): RowStamp {
 
 /** Changes whenever the shape of a cached row changes (a cache of another format is ignored). */
 const FORMAT = 1;
-/** Files changed less than this before the cache was written are read again: the coarsest mtime tick of a filesystem in use (2 s, FAT). */
+/**
+ * Files changed less than this before the cache was written are read again: the coarsest mtime tick of a filesystem in
+ * use (2 s, FAT).
+ */
 const RACY_NS = 2_000_000_000n;
 /** A cache larger than this is ignored (100,000 rows take about 40 MiB). */
 const MAX_CACHE_BYTES = 256 * 1024 * 1024;

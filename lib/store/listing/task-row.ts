@@ -52,7 +52,10 @@ export function toListRow(stored: StoredTask): ListRow {
   };
 }
 
-/** `{awaiting: {gate, since}}` of a task waiting at an approval gate (`metadata.awaiting`, whatever its directory unless done or cancelled), else nothing (a fresh copy). */
+/**
+ * `{awaiting: {gate, since}}` of a task waiting at an approval gate (`metadata.awaiting`, whatever its directory unless
+ * done or cancelled), else nothing (a fresh copy).
+ */
 export function toAwaitingField(
   status: string,
   metadata: Record<string, unknown>,
@@ -96,7 +99,10 @@ export function toScheduleFields(
 
 // --- internal ---
 
-/** `metadata.nextAttemptAt` as `toNextAttemptAt` reads it (not imported: the command line loads this module without zod). */
+/**
+ * `metadata.nextAttemptAt` as `toNextAttemptAt` reads it (not imported: the command line loads this module without
+ * zod).
+ */
 function isTime(value: unknown): value is string {
   return typeof value === 'string' && Number.isFinite(Date.parse(value));
 }

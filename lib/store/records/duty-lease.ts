@@ -14,7 +14,10 @@ export interface DutyOwner {
   pid: number;
 }
 
-/** A duty's file in the tree (`tasks/.duties/<duty>.json`): its owner, when it last renewed, and the state it hands over. */
+/**
+ * A duty's file in the tree (`tasks/.duties/<duty>.json`): its owner, when it last renewed, and the state it hands
+ * over.
+ */
 export interface DutyRecord {
   duty: string;
   owner: DutyOwner;
@@ -61,7 +64,10 @@ export async function claimDuty(paths: Paths, duty: string, claimer: DutyClaimer
   });
 }
 
-/** Saves the state of a duty `self` holds (for the next owner); false, and nothing written, when another daemon holds it now. */
+/**
+ * Saves the state of a duty `self` holds (for the next owner); false, and nothing written, when another daemon holds it
+ * now.
+ */
 export async function saveDutyState(
   paths: Paths,
   duty: string,

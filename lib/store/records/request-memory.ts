@@ -149,22 +149,28 @@ function otherCall(call: RequestCall, found: RequestRecord): SvcError {
   return new SvcError(
     'validation_error',
     `Request id ${call.key} was first used for another call (${what}); a request id names one call.`,
-    'To learn the outcome of the first call, run exactly that command again with this id; for a new call, leave --request-id out.',
+    'To learn the outcome of the first call, run exactly that command ' +
+      'again with this id; for a new call, leave --request-id out.',
   );
 }
 
 function interrupted(call: RequestCall, found: RequestRecord): SvcError {
   return new SvcError(
     'unavailable',
-    `The call with request id ${call.key} (${found.tool}, started ${found.startedAt}) was cut off: its process (pid ${found.owner.pid} on ${found.owner.host}) ended before it answered, so it may or may not have been applied; it is not run again under this id.`,
-    'Check with `svc task list` or `svc events` whether the change is there; if not, run the command again without --request-id.',
+    `The call with request id ${call.key} (${found.tool}, started ` +
+      `${found.startedAt}) was cut off: its process (pid ${found.owner.pid} ` +
+      `on ${found.owner.host}) ended before it answered, so it may or ` +
+      `may not have been applied; it is not run again under this id.`,
+    'Check with `svc task list` or `svc events` whether the change ' +
+      'is there; if not, run the command again without --request-id.',
   );
 }
 
 function stillRunning(call: RequestCall, found: RequestRecord): SvcError {
   return new SvcError(
     'unavailable',
-    `The call with request id ${call.key} (${found.tool}) is still running (pid ${found.owner.pid} on ${found.owner.host}, since ${found.startedAt}).`,
+    `The call with request id ${call.key} (${found.tool}) is still running (pid ` +
+      `${found.owner.pid} on ${found.owner.host}, since ${found.startedAt}).`,
     'Run the same command again with the same --request-id in a moment to get its answer.',
   );
 }

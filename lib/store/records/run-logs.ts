@@ -71,7 +71,10 @@ export function openRunLog(paths: Paths, prefix: string, header: RunLogHeader): 
 
 /** The header line of a run log. */
 export function formatHeader(header: RunLogHeader): string {
-  return `${MARK} svc run: task ${header.taskId}, ${header.kind} ${header.name}, session ${header.session}, started ${header.startedAt.toISOString()} ${MARK}`;
+  return (
+    `${MARK} svc run: task ${header.taskId}, ${header.kind} ${header.name}, ` +
+    `session ${header.session}, started ${header.startedAt.toISOString()} ${MARK}`
+  );
 }
 
 /** Appends the end line of a run (`exit code 0`, `killed by SIGKILL`, `timed out`): a follower stops there. */

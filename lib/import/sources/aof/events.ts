@@ -50,7 +50,8 @@ export async function readAofEvents(path: string, stores: readonly AofStore[]): 
           return void out.problems.push({
             file: `${file}:${i + 1}`,
             reason:
-              'not a JSON event (expected an object with type and timestamp, as AOF writes); left out of data/imports/aof-events.jsonl',
+              'not a JSON event (expected an object with type and timestamp, ' +
+              'as AOF writes); left out of data/imports/aof-events.jsonl',
           });
         out.lines.push(line);
         if (event.taskId) {

@@ -90,7 +90,10 @@ function addById(
   if (list.length) chart[key] = list;
 }
 
-/** AOF agent -> svc agent: capabilities.tags and .concurrency become capabilities and maxConcurrent; the rest goes under metadata.aof. */
+/**
+ * AOF agent -> svc agent: capabilities.tags and .concurrency become capabilities and maxConcurrent; the rest goes under
+ * metadata.aof.
+ */
 function toAgent(agent: Record<string, unknown>): Record<string, unknown> {
   const { id, name, active, team, capabilities, ...rest } = agent;
   const caps = asRecord(capabilities ?? {});
@@ -107,7 +110,10 @@ function toAgent(agent: Record<string, unknown>): Record<string, unknown> {
   };
 }
 
-/** AOF team -> svc team: members are the team's own `members` and AOF's agents of that team; a murmur svc cannot run stays under metadata.aof. */
+/**
+ * AOF team -> svc team: members are the team's own `members` and AOF's agents of that team; a murmur svc cannot run
+ * stays under metadata.aof.
+ */
 function toTeam(team: Record<string, unknown>, agents: Record<string, unknown>[]): Record<string, unknown> {
   const { id, name, orchestrator, murmur, members, ...rest } = team;
   const runnable = murmur !== undefined && MurmurSchema.safeParse(murmur).success;

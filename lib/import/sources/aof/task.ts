@@ -18,7 +18,9 @@ export const AOF_STATUSES = [
 ] as const;
 export type AofStatus = (typeof AOF_STATUSES)[number];
 
-/** One AOF task store: the root's `tasks/` (scope '') or a project's (scope `<project>/`, the prefix of its source ids). */
+/**
+ * One AOF task store: the root's `tasks/` (scope '') or a project's (scope `<project>/`, the prefix of its source ids).
+ */
 export interface AofStore {
   tasksDir: string;
   scope: string;
@@ -125,7 +127,10 @@ interface FoundStatus {
   mapped: boolean;
 }
 
-/** The fields svc has besides the common ones: routing, metadata (with "was in review"), gate when mapped, createdBy, sla. */
+/**
+ * The fields svc has besides the common ones: routing, metadata (with "was in review"), gate when mapped, createdBy,
+ * sla.
+ */
 function toFields(
   data: Record<string, unknown>,
   status: AofStatus,

@@ -112,7 +112,9 @@ function toFailed(
         : `exit code ${failed.exitCode}`;
   const tail = toStorableText(failed.tail);
   const fence = toFence(tail);
-  const section = `## Check failed: ${failed.name} (${at})\n\n${how}${failed.log ? `; full output in ${failed.log}` : ''}. Last lines of its output:\n\n${fence}\n${tail.trimEnd()}\n${fence}\n`;
+  const section =
+    `## Check failed: ${failed.name} (${at})\n\n${how}${failed.log ? `; full output in ${failed.log}` : ''}. ` +
+    `Last lines of its output:\n\n${fence}\n${tail.trimEnd()}\n${fence}\n`;
   const status: Status = failures >= maxFailures ? 'blocked' : 'ready';
   const reason =
     status === 'blocked'

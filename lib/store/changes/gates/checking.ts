@@ -41,7 +41,10 @@ export function toDueChecks(task: Task, input: CompleteInput, flow: GateFlow | n
   return [...new Set([...(gate?.verify ?? []), ...(last ? (task.routing.verify ?? []) : [])])];
 }
 
-/** Keeps the task in progress, leased to the daemon itself (`agent: svc`), with the completion to apply once its checks pass. */
+/**
+ * Keeps the task in progress, leased to the daemon itself (`agent: svc`), with the completion to apply once its checks
+ * pass.
+ */
 export function toCheckingChange(
   current: StoredTask,
   { input, checks }: { input: CompleteInput; checks: string[] },

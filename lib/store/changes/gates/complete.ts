@@ -74,16 +74,19 @@ function assertOutcome(current: StoredTask, input: CompleteInput, flow: GateFlow
     const gate = currentGate(current.task, flow);
     throw new SvcError(
       'outcome_required',
-      `${id} is in a DAG workflow (${flow.name}, current hop: gate \`${gate.id}\`, role \`${gate.role}\`): svc_task_complete needs \`outcome\`. ` +
+      `${id} is in a DAG workflow (${flow.name}, current hop: gate \`${gate.id}\`, ` +
+        `role \`${gate.role}\`): svc_task_complete needs \`outcome\`. ` +
         `Call svc_task_complete({ taskId: "${id}", outcome: "complete" | "needs_review" | "blocked" }).`,
-      '"complete" advances to the next gate (or done at the last); "needs_review" returns to the first gate and "blocked" holds at this gate, both with `blockers`.',
+      '"complete" advances to the next gate (or done at the last); "needs_review" ' +
+        'returns to the first gate and "blocked" holds at this gate, both with `blockers`.',
     );
   }
   if ((input.outcome === 'needs_review' || input.outcome === 'blocked') && !input.blockers?.length) {
     throw new SvcError(
       'blockers_required',
       `${id}: outcome \`${input.outcome}\` needs \`blockers\`, the list of what must change.`,
-      `Call svc_task_complete({ taskId: "${id}", outcome: "${input.outcome}", blockers: ["what is wrong or missing"] }).`,
+      `Call svc_task_complete({ taskId: "${id}", outcome: ` +
+        `"${input.outcome}", blockers: ["what is wrong or missing"] }).`,
     );
   }
   if (flow && input.callerRole) {
@@ -91,7 +94,8 @@ function assertOutcome(current: StoredTask, input: CompleteInput, flow: GateFlow
     if (input.callerRole !== gate.role) {
       throw new SvcError(
         'forbidden_role',
-        `${id} is at gate \`${gate.id}\`, which role \`${gate.role}\` completes; the caller declared role \`${input.callerRole}\`.`,
+        `${id} is at gate \`${gate.id}\`, which role \`${gate.role}\` ` +
+          `completes; the caller declared role \`${input.callerRole}\`.`,
         `Only an agent in role ${gate.role} can complete this gate.`,
       );
     }
@@ -102,19 +106,25 @@ function assertOutcome(current: StoredTask, input: CompleteInput, flow: GateFlow
 /** Without `callerRole`, an actor that is an agent of the org chart must hold the gate's role itself. */
 function assertActorHoldsRole(task: Task, actor: string, flow: GateFlow): void {
   const found = currentGate(task, flow);
-  const gate = { ...found, role: found.role ?? '' }; // an approval gate (no role) never gets here: assertOutcome refuses it first
+  // an approval gate (no role) never gets here: assertOutcome refuses it first
+  const gate = { ...found, role: found.role ?? '' };
   const roles = flow.holders?.roles ?? {};
   if (Object.hasOwn(roles, gate.role) && roles[gate.role]!.includes(actor)) return;
   const held = Object.keys(roles).filter((role) => roles[role]!.includes(actor));
   const holders = Object.hasOwn(roles, gate.role) ? roles[gate.role]! : [];
   throw new SvcError(
     'forbidden_role',
-    `${task.id} is at gate \`${gate.id}\`, which role \`${gate.role}\` completes; agent \`${actor}\` holds ${held.length ? `role ${held.map((r) => `\`${r}\``).join(', ')}` : 'no role'} in the org chart.`,
-    `Only an agent in role ${gate.role} (${holders.length ? holders.join(', ') : 'none listed'}) can complete this gate; add ${actor} to roles.${gate.role}.agents in org/org-chart.yaml if it should.`,
+    `${task.id} is at gate \`${gate.id}\`, which role \`${gate.role}\` completes; agent \`${actor}\` holds ` +
+      `${held.length ? `role ${held.map((r) => `\`${r}\``).join(', ')}` : 'no role'} in the org chart.`,
+    `Only an agent in role ${gate.role} (${holders.length ? holders.join(', ') : 'none listed'}) can ` +
+      `complete this gate; add ${actor} to roles.${gate.role}.agents in org/org-chart.yaml if it should.`,
   );
 }
 
-/** True when `actor` is an agent id of the org chart; other actors (an operator) are not checked against roles, and the gate event says so. */
+/**
+ * True when `actor` is an agent id of the org chart; other actors (an operator) are not checked against roles, and the
+ * gate event says so.
+ */
 function isAgent(flow: GateFlow, actor: string): boolean {
   return flow.holders?.agents.includes(actor) ?? false;
 }

@@ -33,11 +33,14 @@ export function assertDecidable(current: StoredTask, check: DecisionCheck): void
   if (gate !== undefined || approvals.length < 2) return;
   const where = awaiting
     ? `it waits at gate \`${awaiting.gate}\``
-    : `it waits at no approval gate now (it is ${current.status}${current.task.gate ? ` at gate ${current.task.gate.current}` : ''})`;
+    : `it waits at no approval gate now (it is ` +
+      `${current.status}${current.task.gate ? ` at gate ${current.task.gate.current}` : ''})`;
   throw new SvcError(
     'validation_error',
-    `${id} is in workflow ${flow.name}, which has ${approvals.length} approval gates (${approvals.join(', ')}): a decision must name the gate it decides, and ${where}.`,
-    `Name the gate: svc task ${verb} ${id} --gate ${awaiting?.gate ?? '<gate>'} (the tools: "gate": "${awaiting?.gate ?? '<gate>'}"); it is applied only while the task still waits there.`,
+    `${id} is in workflow ${flow.name}, which has ${approvals.length} approval gates ` +
+      `(${approvals.join(', ')}): a decision must name the gate it decides, and ${where}.`,
+    `Name the gate: svc task ${verb} ${id} --gate ${awaiting?.gate ?? '<gate>'} (the tools: "gate": ` +
+      `"${awaiting?.gate ?? '<gate>'}"); it is applied only while the task still waits there.`,
   );
 }
 
@@ -66,16 +69,21 @@ export function toRepeat(current: StoredTask, check: Omit<DecisionCheck, 'flow'>
       status,
       at,
       changed: false,
-      message: `${task.id} was already ${decision} at gate ${last.gate} by ${last.actor ?? 'someone'} at ${last.at ?? 'an earlier time'}; nothing changed (${now}).`,
+      message:
+        `${task.id} was already ${decision} at gate ${last.gate} by ${last.actor ?? 'someone'} ` +
+        `at ${last.at ?? 'an earlier time'}; nothing changed (${now}).`,
     };
   }
   const next = awaiting
-    ? `It waits at gate \`${awaiting.gate}\` now: svc task ${toVerb(decision)} ${task.id} --gate ${awaiting.gate} decides that one.`
+    ? `It waits at gate \`${awaiting.gate}\` now: svc task ${toVerb(decision)} ` +
+      `${task.id} --gate ${awaiting.gate} decides that one.`
     : 'List the tasks that wait with `svc task list --awaiting`.';
   if (gate !== undefined && (last?.outcome === 'approved' || last?.outcome === 'rejected')) {
     throw new SvcError(
       'invalid_transition',
-      `${task.id} was already ${last.outcome} at gate ${gate} by ${last.actor ?? 'someone'} at ${last.at ?? 'an earlier time'} (${now}): this ${decision === 'approved' ? 'approval' : 'rejection'} was not applied.`,
+      `${task.id} was already ${last.outcome} at gate ${gate} by ${last.actor ?? 'someone'} at ` +
+        `${last.at ?? 'an earlier time'} (${now}): this ` +
+        `${decision === 'approved' ? 'approval' : 'rejection'} was not applied.`,
       next,
     );
   }

@@ -26,7 +26,10 @@ export function approveTask(store: Store, arg: string, input: DecisionInput & Wi
   return decide(store, arg, { ...input, decision: 'approved' });
 }
 
-/** Rejects the gate a task waits at: back to the workflow's origin gate, ready, with the note as its blockers (`gate.rejected`). */
+/**
+ * Rejects the gate a task waits at: back to the workflow's origin gate, ready, with the note as its blockers
+ * (`gate.rejected`).
+ */
 export function rejectTask(store: Store, arg: string, input: DecisionInput & WithFlows): Promise<DecisionResult> {
   if (!input.note?.trim())
     throw new SvcError(
@@ -104,7 +107,8 @@ function toDecisionChange(
   if (index < 0)
     throw new SvcError(
       'validation_error',
-      `Workflow ${flow.name} has no gate \`${awaiting.gate}\` any more (gates: ${flow.gates.map((g) => g.id).join(', ')}).`,
+      `Workflow ${flow.name} has no gate \`${awaiting.gate}\` any ` +
+        `more (gates: ${flow.gates.map((g) => g.id).join(', ')}).`,
       'Restore the gate in the workflow file, or cancel the task.',
     );
   const note = input.note?.trim();
@@ -119,7 +123,9 @@ function toDecisionChange(
   const payload = { workflow: flow.name, gate: awaiting.gate, by: input.actor, note: note ?? null };
   if (decision === 'rejected') {
     const origin = flow.gates[0]!.id;
-    const body = `${current.body.trimEnd()}\n\n## Blockers (rejected at gate ${awaiting.gate} by ${input.actor})\n\n- ${note}\n`;
+    const body =
+      `${current.body.trimEnd()}\n\n## Blockers (rejected at ` +
+      `gate ${awaiting.gate} by ${input.actor})\n\n- ${note}\n`;
     const next: Task = {
       ...task,
       metadata,

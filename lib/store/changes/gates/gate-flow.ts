@@ -22,7 +22,10 @@ export interface GateFlow {
     approval?: boolean | undefined;
     verify?: readonly string[] | undefined;
   }[];
-  /** Who may complete a gate without `callerRole`: the org chart's agents and each role's agents; absent without an org chart. */
+  /**
+   * Who may complete a gate without `callerRole`: the org chart's agents and each role's agents; absent without an org
+   * chart.
+   */
   holders?: GateHolders | undefined;
 }
 

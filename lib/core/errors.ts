@@ -65,7 +65,7 @@ export class SvcError extends Error {
 /** Wraps anything thrown into an SvcError, keeping the original as `cause`. */
 export function toSvcError(err: unknown): SvcError {
   if (err instanceof SvcError) return err;
-  const message = err instanceof Error ? err.message : String(err);
+  const message = describeError(err);
   return new SvcError('internal', message, { cause: err });
 }
 

@@ -22,7 +22,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
   const paths = toPaths(options.root);
   assertSocketPath(paths.socket);
   const clock = options.clock ?? systemClock;
-  const trap = options.handleSignals ? trapSignals() : null;
+  const trap = options.handleSignals ? trapSignals(options.handleSignals) : null;
   let parts: Partial<Running> = {};
   const state: DaemonState = {
     stopping: false,

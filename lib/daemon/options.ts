@@ -28,8 +28,11 @@ export interface DaemonOptions {
   version?: string;
   /** Console alerts (`[AOF] ...`): the daemon's stderr. */
   stderr?: (text: string) => void;
-  /** Stop gracefully on SIGTERM and SIGINT (the `svc daemon run` process). */
-  handleSignals?: boolean;
+  /**
+   * Stop gracefully on SIGTERM and SIGINT, and at once on a second within `FORCE_WINDOW_MS` through
+   * `exit` (the `svc daemon run` process, whose command line owns the exit).
+   */
+  handleSignals?: { exit: (code: number) => void };
   /** How long an idle `GET /v1/spawns/wait` is held (25 s). */
   spawnWaitMs?: number;
   /** A spawn no plugin takes within this fails with `spawn_timeout` (30 s). */

@@ -73,10 +73,10 @@ export interface SignalTrap {
 /**
  * Traps SIGTERM and SIGINT from the first instant of a start, so a signal during the start is not
  * fatal: it stops the daemon as soon as it is up. A second signal within `FORCE_WINDOW_MS` of the
- * first runs the `onForce` release and exits with `FORCED_EXIT_CODES[signal]`, leaving leased tasks
- * to lease expiry and recovery, as a crash would.
+ * first runs the `onForce` release and calls `exit` with `FORCED_EXIT_CODES[signal]`, leaving leased
+ * tasks to lease expiry and recovery, as a crash would.
  */
-export function trapSignals(): SignalTrap {
+export function trapSignals({ exit }: { exit: (code: number) => void }): SignalTrap {
   let firstAt: number | null = null;
   let forcing = false;
   let stopper: (() => void) | null = null;
@@ -88,7 +88,7 @@ export function trapSignals(): SignalTrap {
       forcing = true;
       void release()
         .catch(() => undefined)
-        .finally(() => process.exit(FORCED_EXIT_CODES[signal]));
+        .finally(() => exit(FORCED_EXIT_CODES[signal]));
       return;
     }
     firstAt = now;

@@ -78,7 +78,7 @@ async function runDaemon(ctx: Context, healthPort: number | undefined): Promise<
     tools: [...TOOLS, ...APPROVAL_TOOLS, ...OPERATOR_TOOLS],
     web: startWebBoard,
     stderr: (text) => ctx.io.stderr(text),
-    handleSignals: true,
+    handleSignals: { exit: (code) => process.exit(code) },
     env: ctx.io.env,
     ...(healthPort === undefined ? {} : { healthPort }),
     ...(fault ? { fault } : {}),

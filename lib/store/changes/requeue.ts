@@ -44,39 +44,33 @@ export async function expireLease(store: Store, taskId: string, sessionId: strin
  * unseen: started by an earlier daemon (a crash or a restart), its exit status is unknown, so it
  * is not counted as a failed dispatch. Returns true when the task moved.
  */
-export async function requeueOrphanedRun(store: Store, taskId: string, sessionId: string): Promise<boolean> {
-  const result = await store.commit(
-    taskId,
-    (current) => {
-      if (current.status !== 'in-progress' || current.task.lease?.sessionId !== sessionId) return null;
-      return {
-        task: current.task,
-        body: current.body,
-        status: 'ready',
-        reason:
-          'its local agent, started by an earlier daemon, ended without completing (not counted as a failed dispatch)',
-      };
-    },
-    ACTOR,
-  );
-  return result.transitioned;
+export function requeueOrphanedRun(store: Store, taskId: string, sessionId: string): Promise<boolean> {
+  const reason =
+    'its local agent, started by an earlier daemon, ended without completing (not counted as a failed dispatch)';
+  return requeueSession(store, { taskId, sessionId }, reason);
 }
 
 /**
  * Moves a task still in progress under `sessionId` back to ready when its spawn was never handed
  * to an adapter (the daemon stopped between the lease and the spawn). Returns true when the task moved.
  */
-export async function requeueUnspawned(store: Store, taskId: string, sessionId: string): Promise<boolean> {
+export function requeueUnspawned(store: Store, taskId: string, sessionId: string): Promise<boolean> {
+  return requeueSession(store, { taskId, sessionId }, 'spawn never handed to an adapter (daemon restart)');
+}
+
+// --- internal ---
+
+/** Back to ready, for `reason`, while the task is still in progress under `sessionId`; true when it moved. */
+async function requeueSession(
+  store: Store,
+  { taskId, sessionId }: { taskId: string; sessionId: string },
+  reason: string,
+): Promise<boolean> {
   const result = await store.commit(
     taskId,
     (current) => {
       if (current.status !== 'in-progress' || current.task.lease?.sessionId !== sessionId) return null;
-      return {
-        task: current.task,
-        body: current.body,
-        status: 'ready',
-        reason: 'spawn never handed to an adapter (daemon restart)',
-      };
+      return { task: current.task, body: current.body, status: 'ready', reason };
     },
     ACTOR,
   );

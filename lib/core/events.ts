@@ -43,6 +43,9 @@ export const EVENT_TYPES = [
   'task.checking',
   'task.verified',
   'task.check_failed',
+  'run.usage',
+  'budget.warning',
+  'budget.exceeded',
   'plugin.session-end',
   'plugin.agent-end',
   'plugin.before-compaction',
@@ -123,12 +126,42 @@ export type EventPayloads = Declared<{
   'task.checking': { checks: string[]; sessionId: string; gate?: string };
   'task.verified': { checks: string[]; durationMs: number; gate?: string };
   'task.check_failed': CheckFailure;
+  /**
+   * The tokens and cost of one run of an agent CLI (docs/agent-runtimes.md); `run` names the run's log
+   * (`<lease session>-<n>`), `sessionId` the CLI's own session. `costUsd` null: not known.
+   */
+  'run.usage': {
+    agent: string;
+    runtime: string;
+    model: string | null;
+    sessionId: string | null;
+    run: string;
+    inputTokens: number;
+    outputTokens: number;
+    cacheReadTokens: number;
+    cacheWriteTokens: number;
+    costUsd: number | null;
+  };
+  /** 80 % of a budget spent (`scope`: task, agent or team; `id` the task, agent or team; `unit`: usd or tokens). */
+  'budget.warning': BudgetFigures;
+  /** A budget spent: the run is ended, the task waits blocked for `svc task approve --budget-usd`. */
+  'budget.exceeded': BudgetFigures;
   /** A hook's body as the plugin posted it: free-form, the hook's own shape. */
   'plugin.session-end': Record<string, unknown>;
   'plugin.agent-end': Record<string, unknown>;
   'plugin.before-compaction': Record<string, unknown>;
   'plugin.message-received': Record<string, unknown>;
 }>;
+
+/** What a budget event says: which budget, its limit and what is spent, in dollars or tokens. */
+export type BudgetFigures = {
+  scope: 'task' | 'agent' | 'team';
+  id: string;
+  limit: number;
+  spent: number;
+  unit: 'usd' | 'tokens';
+  period?: 'day' | 'month';
+};
 
 /** An event of type `T` as an emitter supplies it (the timestamp comes from the log's clock). */
 export interface EventInputOf<T extends EventType> {

@@ -2,6 +2,7 @@ import { parseYaml } from '../fs/frontmatter.js';
 import { readIfExists, toOrgChartFile } from './files.js';
 import { describeIssue, throwProblems, toProblems } from './problems.js';
 import { checkReferences } from './references.js';
+import { checkRuntimes } from './runtimes.js';
 import { checkWorkspaces, type WorkspaceCheckOptions } from './workspaces.js';
 import { DaemonSettingsSchema, OrgChartSchema, type DaemonSettings, type OrgChart } from './schema.js';
 
@@ -32,6 +33,7 @@ export function validateOrg(data: unknown, source: string, options: WorkspaceChe
   const problems = [
     ...(result.success ? [] : toProblems(result.error.issues)),
     ...checkReferences(data),
+    ...checkRuntimes(data),
     ...checkWorkspaces(data, options),
   ];
   if (problems.length || !result.success) throwProblems(problems, { source, what: 'org chart', hint: HINT });

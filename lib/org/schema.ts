@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { isSafeId } from '../core/ids.js';
 import { DEFAULT_BRANCH_TEMPLATE } from '../core/branch-template.js';
+import { BudgetSchema, DEFAULT_RUN_IDLE_TIMEOUT_MS, PriceSchema, RuntimeFields } from './runtimes.js';
 
 const id = z
   .string()
@@ -48,7 +49,10 @@ export const MurmurSchema = closed({
   reviewTimeoutMs: positiveInt.default(DEFAULT_REVIEW_TIMEOUT_MS),
 });
 
-/** `agents[]`: who can work; `command` (argv) makes the agent a local child process. */
+/**
+ * `agents[]`: who can work; `command` (argv) makes the agent a local child process, `runtime` one of the agent
+ * CLIs svc runs itself (docs/agent-runtimes.md).
+ */
 export const AgentSchema = z.looseObject({
   id,
   name: text,
@@ -60,6 +64,7 @@ export const AgentSchema = z.looseObject({
   env: z.record(z.string(), z.string()).optional(),
   /** A workspace of `aof.workspaces`: every task this agent works on gets a git worktree of it. */
   workspace: z.string().min(1).optional(),
+  ...RuntimeFields,
 });
 
 /** `teams[]`: members, the murmur orchestrator and triggers. */
@@ -69,6 +74,7 @@ export const TeamSchema = z.looseObject({
   members: z.array(text).default([]),
   orchestrator: z.string().min(1).optional(),
   murmur: MurmurSchema.optional(),
+  budget: BudgetSchema.optional(),
 });
 
 /** `roles.<role>`: the agents that fill a role. */
@@ -108,6 +114,7 @@ export const DaemonSettingsSchema = closed({
   agentStopGraceMs: positiveInt.default(10_000),
   runExitGraceMs: positiveInt.default(30_000),
   runLogMaxBytes: positiveInt.default(10 * 1024 * 1024),
+  runIdleTimeoutMs: positiveInt.default(DEFAULT_RUN_IDLE_TIMEOUT_MS),
   retryBackoffMs: z
     .array(z.number().int('must be a whole number of milliseconds').min(0, 'must be 0 or more'), {
       error: 'must be a list of delays in milliseconds, e.g. [5000, 30000]',
@@ -167,6 +174,7 @@ export const AofSchema = z.looseObject({
   daemon: DaemonSettingsSchema.prefault({}),
   workspaces: z.record(id, WorkspaceDefSchema).default({}),
   checks: z.record(id, CheckDefSchema).default({}),
+  pricing: z.record(z.string().min(1), PriceSchema).default({}),
   projects: z.record(z.string(), z.looseObject({ sla: ProjectSlaSchema.optional() })).default({}),
 });
 

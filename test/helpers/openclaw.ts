@@ -117,7 +117,7 @@ export function readConfig(path: string): Record<string, unknown> {
 
 // --- internal ---
 
-async function npmInstall(prefix: string, args: string[], path: string): Promise<void> {
+export async function npmInstall(prefix: string, args: string[], path: string): Promise<void> {
   mkdirSync(prefix, { recursive: true });
   writeFileSync(join(prefix, 'package.json'), '{"name":"svc-test-cache","private":true}\n');
   try {
@@ -133,7 +133,7 @@ async function npmInstall(prefix: string, args: string[], path: string): Promise
 }
 
 /** Holds a lock directory while `fn` runs, so two test runs never install into one folder at once. */
-async function withInstallLock(dir: string, fn: () => Promise<void>): Promise<void> {
+export async function withInstallLock(dir: string, fn: () => Promise<void>): Promise<void> {
   const lock = join(dir, '.installing');
   await within(
     15 * 60_000,

@@ -20,6 +20,8 @@ export interface InvocationContext {
   /** The user's home the CLI keeps its sessions and login in (`HOME` of the environment the run starts from). */
   home: string;
   mcp: McpLaunch;
+  /** svc's own tools (`svc_task_complete`, ...), always allowed whatever `permissions` says. */
+  svcTools: readonly string[];
   /** The CLI's own session to resume, when the run continues one. */
   resume?: string;
 }
@@ -30,9 +32,13 @@ export interface InvocationFile {
   content: string;
 }
 
-/** How to start the CLI: arguments after the executable, extra environment, files to write first. */
+/**
+ * How to start the CLI: arguments after the executable, extra environment, files to write first, and whether the
+ * prompt goes on stdin (else it is in `args`, and stdin is empty).
+ */
 export interface Invocation {
   args: string[];
+  promptOnStdin: boolean;
   env: Record<string, string>;
   files: InvocationFile[];
 }

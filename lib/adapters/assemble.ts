@@ -2,6 +2,7 @@ import { svcBinPath } from '../core/package-root.js';
 import type { DaemonSettings, OrgChart } from '../org/schema.js';
 import type { Paths } from '../store/disk/paths.js';
 import { createCommandAdapter, type CommandAdapter } from './command.js';
+import type { RuntimeHooks } from './runtime-hooks.js';
 import type { Run } from './runs.js';
 import { createStandaloneAdapter, type StandaloneAdapter } from './standalone.js';
 
@@ -21,6 +22,10 @@ export interface AdapterSetOptions {
    * `data/runs/` so the next daemon can end them), and each run confirmed gone is reported.
    */
   daemon?: { onGone: (run: Run) => void };
+  /** svc's own tools (always allowed to agent runtimes). */
+  svcTools: readonly string[];
+  /** Pricing, budgets and recording of the agent CLIs' runs (docs/agent-runtimes.md). */
+  runtimeHooks?: RuntimeHooks;
 }
 
 /** The local adapters every scheduler has: `command` agents as processes, the standalone gateway client. */
@@ -40,6 +45,8 @@ export function createAdapterSet(options: AdapterSetOptions): AdapterSet {
     logFile: `${paths.logs}/agents.log`,
     extraEnv: { SVC_BIN: svcBinPath(), SVC_NODE: process.execPath },
     runLogMaxBytes: () => settings().runLogMaxBytes,
+    svcTools: options.svcTools,
+    ...(options.runtimeHooks ? { runtimeHooks: options.runtimeHooks } : {}),
     ...(daemon
       ? { runsDir: paths.runs, stopGraceMs: () => settings().agentStopGraceMs, unref: true, onGone: daemon.onGone }
       : {}),

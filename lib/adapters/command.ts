@@ -1,6 +1,8 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { closeSync, mkdirSync, openSync, unlinkSync, writeSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import type { ChildProcess } from 'node:child_process';
+import { dirname } from 'node:path';
+import { startAgentProcess } from './process-start.js';
+import type { RuntimeHooks } from './runtime-hooks.js';
+import { startRuntimeRun, type RuntimeRun } from './runtime-run.js';
 import { SpawnError, type Adapter, type RunEnd, type SpawnRequest, type SpawnRun } from '../core/spawn.js';
 import { toStorableText } from '../core/text.js';
 import type { OrgChart } from '../org/schema.js';
@@ -10,7 +12,6 @@ import { removeBriefFile, toBriefEnv, writeBriefFile } from './brief-file.js';
 import { openRunOutput, type RunOutput } from './run-output.js';
 import { endScratchDir, makeScratchDir } from './scratch.js';
 import { createRunRegistry, type Run, type RunRegistry } from './runs.js';
-import { describeError } from '../core/errors.js';
 
 /** Options of the command adapter. */
 export interface CommandAdapterOptions {
@@ -30,6 +31,10 @@ export interface CommandAdapterOptions {
    * while it runs can still end it. None when absent.
    */
   runsDir?: string;
+  /** svc's own tools, always allowed to an agent runtime (docs/agent-runtimes.md). */
+  svcTools?: readonly string[];
+  /** What the owner does with the runs of agent CLIs: pricing, budgets, recording their usage and session. */
+  runtimeHooks?: RuntimeHooks;
   /** How long an agent gets after SIGTERM before SIGKILL when its run is ended (10 s). */
   stopGraceMs?: () => number;
   /** A task's last run is confirmed gone (its process group is empty). */
@@ -79,16 +84,18 @@ export function createCommandAdapter(options: CommandAdapterOptions): CommandAda
       const org = await options.loadOrg();
       const agent = org?.agents.find((a) => a.id === request.agent);
       const argv = agent?.command;
-      if (!argv?.length)
-        throw new SpawnError('agent_unavailable', `agent ${request.agent} has no command in the org chart`);
+      if (!argv?.length && !agent?.runtime)
+        throw new SpawnError('agent_unavailable', `agent ${request.agent} has neither a command nor a runtime`);
       const brief = writeBriefFile(
         briefsDir,
         { taskId: request.taskId, sessionId: request.sessionId },
         request.task.body,
       );
-      const scratch = request.workspace ? null : makeScratchDir(options.root, request.taskId, request.sessionId);
+      const scratch =
+        request.workspace || agent?.runtime ? null : makeScratchDir(options.root, request.taskId, request.sessionId);
       let output: RunOutput;
       let child: ChildProcess;
+      let cli: RuntimeRun | null = null;
       try {
         const env = { ...options.baseEnv, ...options.extraEnv, ...agent?.env, ...toTaskEnv(options, request, brief) };
         output = openRunOutput(
@@ -99,11 +106,38 @@ export function createCommandAdapter(options: CommandAdapterOptions): CommandAda
           },
           request,
         );
-        child = await start(
-          { argv, env, prompt: request.prompt },
-          { ...options, cwd: request.workspace?.path ?? scratch! },
-          output,
-        );
+        if (agent?.runtime) {
+          cli = await startRuntimeRun(
+            {
+              root: options.root,
+              env,
+              svc: { node: options.extraEnv?.SVC_NODE ?? process.execPath, bin: options.extraEnv?.SVC_BIN ?? 'svc' },
+              svcTools: options.svcTools ?? [],
+              org,
+              agent,
+              output,
+              promptDir: dirname(options.logFile),
+              unref: options.unref,
+              hooks: options.runtimeHooks ?? {},
+              end: (why) => {
+                output.note(`ending the run: ${why}`);
+                runs.end(request.taskId, { spare: (other) => other.sessionId !== request.sessionId });
+              },
+            },
+            request,
+          );
+          child = cli.child;
+        } else
+          child = await startAgentProcess(
+            { argv: argv!, env, cwd: request.workspace?.path ?? scratch!, prompt: request.prompt },
+            {
+              stdout: output.fd,
+              stderr: output.fd,
+              promptDir: dirname(options.logFile),
+              unref: options.unref,
+              failed: output.failed,
+            },
+          );
       } catch (err) {
         removeBriefFile(briefsDir, request.taskId, request.sessionId);
         if (scratch) endScratchDir(scratch);
@@ -112,6 +146,12 @@ export function createCommandAdapter(options: CommandAdapterOptions): CommandAda
       const run = runs.add(request.taskId, request.sessionId, child.pid!);
       const ended = new Promise<RunEnd>((resolve) => {
         child.on('exit', (code, signal) => {
+          if (cli)
+            return void cli.ended({ code, signal }).then((end) => {
+              output.ended(`${signal ? `killed by ${signal}` : `exit code ${code}`}${end.ok ? '' : `; ${end.error}`}`);
+              runs.exited(run);
+              resolve(end);
+            });
           const kept = scratch !== null && endScratchDir(scratch);
           output.ended(
             `${signal ? `killed by ${signal}` : `exit code ${code}`}` +
@@ -152,63 +192,4 @@ function toTaskEnv(options: CommandAdapterOptions, request: SpawnRequest, brief:
     SVC_TASK_GATE: request.task.gate?.current ?? '',
     ...(request.workspace ? { SVC_WORKSPACE: request.workspace.path, SVC_BRANCH: request.workspace.branch } : {}),
   };
-}
-
-/**
- * Starts the agent detached (its own process group) with the prompt as stdin: a private file,
- * written, unlinked, handed over as a descriptor (read from offset 0). Output goes straight to the
- * log file, so nothing but the exit ties the agent to this process.
- */
-function start(
-  command: { argv: readonly string[]; env: Record<string, string | undefined>; prompt: string },
-  options: CommandAdapterOptions & { cwd: string },
-  output: RunOutput,
-): Promise<ChildProcess> {
-  const { argv, env, prompt } = command;
-  const log = output.fd;
-  let input: number;
-  try {
-    mkdirSync(dirname(options.logFile), { recursive: true });
-    input = openPrompt(dirname(options.logFile), prompt);
-  } catch (err) {
-    closeSync(log);
-    output.failed(describeError(err));
-    throw err;
-  }
-  const release = () => {
-    closeSync(log);
-    closeSync(input);
-  };
-  return new Promise((resolve, reject) => {
-    const child = spawn(argv[0]!, argv.slice(1), { cwd: options.cwd, env, stdio: [input, log, log], detached: true });
-    if (options.unref) child.unref();
-    child.once('spawn', () => {
-      release();
-      resolve(child);
-    });
-    child.once('error', (err: NodeJS.ErrnoException) => {
-      release();
-      output.failed(err.message);
-      reject(
-        new SpawnError(
-          err.code === 'ENOENT' || err.code === 'EACCES' ? 'agent_unavailable' : 'spawn_failed',
-          `cannot run ${argv[0]}: ${err.message}`,
-          { cause: err },
-        ),
-      );
-    });
-  });
-}
-
-function openPrompt(dir: string, prompt: string): number {
-  const path = join(dir, `.prompt-${process.pid}-${Math.random().toString(36).slice(2)}`);
-  const fd = openSync(path, 'wx+', 0o600);
-  try {
-    unlinkSync(path);
-    writeSync(fd, prompt, 0, 'utf8'); // a positional write: the offset stays at 0 for the agent
-    return fd;
-  } catch (err) {
-    closeSync(fd);
-    throw err;
-  }
 }

@@ -25,6 +25,8 @@ export interface RunOutput {
   failed(message: string): void;
   /** The agent exited: the log ends with how the run ended and is cut to the cap. */
   ended(how: string): void;
+  /** A line of svc's own in the run's log (why the run is being ended, say). */
+  note(text: string): void;
 }
 
 /**
@@ -75,6 +77,7 @@ export function openRunOutput(options: RunOutputOptions, request: SpawnRequest):
     fd: log.fd,
     failed: (message) => end(`not started: ${message}`),
     ended: end,
+    note: (text) => shareLine(log.path, `[svc] ${text}`),
   };
 }
 

@@ -1,5 +1,5 @@
 import type { CAC } from 'cac';
-import { startMcpServer } from '../mcp/server.js';
+import { startMcpServer, type RunBinding } from '../mcp/server.js';
 import type { Context } from './frame/context.js';
 import { readVersion } from './frame/version.js';
 
@@ -12,7 +12,19 @@ export function registerMcp(cli: CAC, ctx: Context): void {
       stdout: process.stdout,
       version: readVersion(),
       onError: (error) => ctx.io.stderr(`svc mcp: ${error.message}\n`),
+      ...toRunBinding(ctx.io.env),
     });
     await server.closed;
   });
+}
+
+/**
+ * The run a server started for an agent runtime serves (`SVC_RUN_TASK_ID`, `SVC_RUN_SESSION_ID`, `SVC_RUN_AGENT`, set
+ * by the daemon in the MCP config it writes), when all three are set.
+ */
+function toRunBinding(env: Record<string, string | undefined>): { run?: RunBinding } {
+  const taskId = env.SVC_RUN_TASK_ID;
+  const sessionId = env.SVC_RUN_SESSION_ID;
+  const agent = env.SVC_RUN_AGENT;
+  return taskId && sessionId && agent ? { run: { taskId, sessionId, agent } } : {};
 }

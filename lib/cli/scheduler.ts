@@ -12,6 +12,7 @@ import type { Store } from '../store/commit/store.js';
 import type { Context } from './frame/context.js';
 import type { SchedulerResponse } from '../net/protocol/bodies.js';
 import { ROUTES } from '../net/protocol/routes.js';
+import { TOOLS } from '../tools/index.js';
 
 /** Registers `svc scheduler run [--active]`. */
 export function registerScheduler(cli: CAC, ctx: Context): void {
@@ -75,6 +76,7 @@ async function runActive(ctx: Context, store: Store): Promise<Action[]> {
     env: ctx.io.env,
     settings: () => settings,
     spawnTimeoutMs: settings.spawnTimeoutMs,
+    svcTools: TOOLS.map((tool) => tool.name),
     token: () => ctx.io.env.SVC_GATEWAY_TOKEN,
   });
   const scheduler = startScheduler({

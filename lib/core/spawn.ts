@@ -24,7 +24,19 @@ export interface SpawnRequest {
   agent: string;
   sessionId: string;
   prompt: string;
-  task: { title: string; priority: string; routing: Routing; gate?: Task['gate']; body: string };
+  task: {
+    title: string;
+    priority: string;
+    routing: Routing;
+    gate?: Task['gate'];
+    body: string;
+    metadata: Readonly<Record<string, unknown>>;
+  };
+  /**
+   * The short prompt of a run that continues the agent's earlier session of this task (what happened since, how to
+   * finish); an adapter that resumes sessions sends it instead of `prompt`.
+   */
+  resumePrompt?: string;
   /** The git worktree the run works in (docs/workspaces.md), when the task has one. */
   workspace?: { path: string; branch: string };
 }

@@ -216,7 +216,8 @@ function planReady(
       'concurrency',
       `${count.mine} of ${perDaemon.limit} dispatches of this daemon in progress (maxDispatchesPerDaemon)`,
     );
-  if (agent?.command) return { kind: 'dispatch', taskId: task.id, agent: route.agent, adapter: 'command' };
+  if (agent?.command || agent?.runtime)
+    return { kind: 'dispatch', taskId: task.id, agent: route.agent, adapter: 'command' };
   if (ctx.pluginAttached) return { kind: 'dispatch', taskId: task.id, agent: route.agent, adapter: 'plugin' };
   if (ctx.mode === 'booting') return hold('booting', 'waiting for a gateway plugin to attach during the boot window');
   if (ctx.mode === 'plugin')

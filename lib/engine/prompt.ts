@@ -6,9 +6,6 @@ export function toPrompt(task: Task, body: string, run: { sessionId: string; gat
   const gated = task.gate
     ? `\nWorkflow: ${task.gate.workflow}, current gate: ${task.gate.current}${gateRole ? ` (role ${gateRole})` : ''}.`
     : '';
-  const outcome = task.gate
-    ? ', outcome: "complete" | "needs_review" | "blocked" (with blockers for the last two)'
-    : '';
   return [
     `You are assigned task ${task.id}: ${task.title}`,
     `Priority: ${task.priority}.${gated}`,
@@ -22,11 +19,21 @@ export function toPrompt(task: Task, body: string, run: { sessionId: string; gat
       : []),
     body.trim() || '(no brief)',
     '',
+    ...toFinishLines(task, sessionId),
+  ].join('\n');
+}
+
+/** How to finish, renew the lease and block under `sessionId`: the end of every spawn prompt. */
+export function toFinishLines(task: Pick<Task, 'id' | 'gate'>, sessionId: string): string[] {
+  const outcome = task.gate
+    ? ', outcome: "complete" | "needs_review" | "blocked" (with blockers for the last two)'
+    : '';
+  return [
     'When you are done, call:',
     `  svc_task_complete({ taskId: "${task.id}", sessionId: "${sessionId}"${outcome}, summary: "<what you did>" })`,
     'While you work, renew your lease at least every few minutes with:',
     `  svc_task_update({ taskId: "${task.id}", sessionId: "${sessionId}" })`,
     'If you cannot proceed, call:',
     `  svc_task_block({ taskId: "${task.id}", sessionId: "${sessionId}", reason: "<what you wait for>" })`,
-  ].join('\n');
+  ];
 }

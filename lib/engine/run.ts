@@ -16,6 +16,7 @@ import {
 import { formatDeadletterAlert } from './deadletter-alert.js';
 import type { Action, AdapterKind } from './plan.js';
 import { toPrompt } from './prompt.js';
+import { toResumePrompt } from './resume-prompt.js';
 import { prepareWorkspace } from './workspaces/step.js';
 import { describeError } from '../core/errors.js';
 
@@ -99,7 +100,14 @@ async function handOver(
     agent: action.agent,
     sessionId,
     prompt: '',
-    task: { title: task.title, priority: task.priority, routing: task.routing, gate: task.gate, body },
+    task: {
+      title: task.title,
+      priority: task.priority,
+      routing: task.routing,
+      gate: task.gate,
+      body,
+      metadata: task.metadata,
+    },
   };
   const adapter = ctx.adapters[action.adapter];
   try {
@@ -114,6 +122,8 @@ async function handOver(
       request.workspace = { path: workspace.path, branch: workspace.branch };
     }
     request.prompt = toPrompt(task, body, { sessionId });
+    const since = earlierSessionAt(task.metadata, action.agent);
+    if (since) request.resumePrompt = toResumePrompt(task, body, { sessionId, since });
     const run = await adapter.spawn(request);
     ctx.fault?.('dispatch.handed');
     ctx.log(`dispatched ${task.id} to ${action.agent} via ${action.adapter} (session ${sessionId})`);
@@ -133,6 +143,13 @@ async function handOver(
     );
     return false;
   }
+}
+
+/** When the agent's CLI session of this task was last recorded (`metadata.runtimeSessions`), if it has one. */
+function earlierSessionAt(metadata: Readonly<Record<string, unknown>>, agent: string): string | null {
+  const sessions = metadata.runtimeSessions as Record<string, { at?: unknown }> | undefined;
+  const at = sessions?.[agent]?.at;
+  return typeof at === 'string' ? at : null;
 }
 
 async function writeMarker(

@@ -16,6 +16,18 @@ export interface McpServerOptions {
   version?: string;
   /** Out-of-band errors (never written to stdout, which carries the protocol only). */
   onError?: (error: Error) => void;
+  /** The agent run this server serves (an agent runtime's, docs/agent-runtimes.md): its calls' defaults. */
+  run?: RunBinding;
+}
+
+/**
+ * A run an MCP server is bound to: a call that omits `actor` gets the run's agent, and a call on the run's task that
+ * omits `sessionId` gets the run's session.
+ */
+export interface RunBinding {
+  taskId: string;
+  sessionId: string;
+  agent: string;
 }
 
 /** A running MCP stdio server. */
@@ -46,10 +58,13 @@ export function startMcpServer(options: McpServerOptions): McpServerHandle {
   let markClosed!: () => void;
   const closed = new Promise<void>((resolve) => (markClosed = resolve));
   const transport = new ClosingTransport(options.stdin, options.stdout, () => markClosed());
-  const served = serveStdio(() => createToolServer(TOOLS, ctx, options.version ?? '0.0.0'), {
-    transport,
-    ...(options.onError ? { onerror: options.onError } : {}),
-  });
+  const served = serveStdio(
+    () => createToolServer(TOOLS, ctx, { version: options.version ?? '0.0.0', run: options.run }),
+    {
+      transport,
+      ...(options.onError ? { onerror: options.onError } : {}),
+    },
+  );
   return {
     closed,
     async close() {
@@ -60,15 +75,20 @@ export function startMcpServer(options: McpServerOptions): McpServerHandle {
 }
 
 /** One MCP server instance listing `tools` (with their generated JSON schemas) and calling them on `ctx`. */
-export function createToolServer(tools: readonly ToolDef[], ctx: ToolContext, version: string): Server {
-  const server = new Server({ name: 'svc', version }, { capabilities: { tools: {} } });
+export function createToolServer(
+  tools: readonly ToolDef[],
+  ctx: ToolContext,
+  served: { version: string; run?: RunBinding | undefined },
+): Server {
+  const server = new Server({ name: 'svc', version: served.version }, { capabilities: { tools: {} } });
   const listed = toToolManifest(tools).map((entry) => ({
     ...entry,
     inputSchema: entry.inputSchema as Tool['inputSchema'],
   }));
   server.setRequestHandler('tools/list', () => ({ tools: listed }));
   server.setRequestHandler('tools/call', async (request) => {
-    const result = await callTool(tools, request.params, ctx);
+    const params = served.run ? withRunDefaults(tools, request.params, served.run) : request.params;
+    const result = await callTool(tools, params, ctx);
     return server.projectCallToolResult(result, undefined);
   });
   return server;
@@ -94,6 +114,23 @@ export async function callTool(
 }
 
 // --- internal ---
+
+/** A call's arguments with the run's `actor` and (on the run's own task) `sessionId` where the tool takes them. */
+function withRunDefaults(
+  tools: readonly ToolDef[],
+  call: { name: string; arguments?: unknown },
+  run: RunBinding,
+): { name: string; arguments?: unknown } {
+  const args = call.arguments ?? {};
+  const tool = tools.find((t) => t.name === call.name);
+  const shape = (tool?.params as { shape?: Record<string, unknown> } | undefined)?.shape;
+  if (!shape || typeof args !== 'object' || args === null || Array.isArray(args)) return call;
+  const filled: Record<string, unknown> = { ...(args as Record<string, unknown>) };
+  if ('actor' in shape && filled.actor === undefined) filled.actor = run.agent;
+  if ('sessionId' in shape && filled.sessionId === undefined && filled.taskId === run.taskId)
+    filled.sessionId = run.sessionId;
+  return { ...call, arguments: filled };
+}
 
 /** The SDK's stdio transport, telling us when it closes (stdin ended, or the server closed it). */
 class ClosingTransport extends StdioServerTransport {

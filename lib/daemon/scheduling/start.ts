@@ -21,6 +21,7 @@ import { createPluginAdapter } from './plugin-adapter.js';
 import { createRunEnder } from './run-ender.js';
 import type { Scheduling, SchedulingOptions } from './scheduling.js';
 import { toWatched } from './watched-adapters.js';
+import { TOOLS } from '../../tools/index.js';
 
 /** Starts scheduling in the daemon (docs/architecture.md, "Scheduler" and "Adapters"). */
 export async function startScheduling(options: SchedulingOptions): Promise<Scheduling> {
@@ -53,6 +54,7 @@ export async function startScheduling(options: SchedulingOptions): Promise<Sched
     env: options.env,
     settings: org.settings,
     spawnTimeoutMs: settings.spawnTimeoutMs,
+    svcTools: TOOLS.map((tool) => tool.name),
     token,
     daemon: {
       onGone: (run) => {

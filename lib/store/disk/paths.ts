@@ -37,6 +37,11 @@ export interface Paths {
    */
   briefs: string;
   /**
+   * `data/runtimes/`: one directory per run of an agent CLI (`<task id>@<session>`): its record and the files its
+   * invocation needs, removed once the run's usage is recorded.
+   */
+  runtimes: string;
+  /**
    * The worktrees svc created, one record each (`<task id>.json`, `removed/<task id>.json` once removed): only these
    * are ever removed, their branches pruned (docs/workspaces.md).
    */
@@ -135,6 +140,7 @@ export function toPaths(rootArg: string): Paths {
     runLogs: join(data, 'logs', 'runs'),
     runs: join(data, 'runs'),
     briefs: join(data, 'briefs'),
+    runtimes: join(data, 'runtimes'),
     workspaces: join(data, 'workspaces'),
     workspacesRemoved: join(data, 'workspaces', 'removed'),
     checks: join(data, 'checks'),

@@ -1,0 +1,67 @@
+import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { RuntimeName } from '../org/runtimes.js';
+import type { RuntimeHooks, RuntimeRunRef } from './runtime-hooks.js';
+import { RUNTIMES_BY_NAME } from './runtimes/index.js';
+import { readStream } from './stream-watch.js';
+
+/** What `data/runtimes/<task id>@<session>/run.json` keeps: enough to record a run that ended while no daemon watched. */
+export interface RuntimeRecordFile extends RuntimeRunRef {
+  rawPath: string;
+  model: string | null;
+}
+
+/** Writes a run's record into its directory. */
+export function writeRuntimeRecord(runDir: string, record: RuntimeRecordFile): void {
+  writeFileSync(join(runDir, 'run.json'), `${JSON.stringify(record)}\n`, { mode: 0o600 });
+}
+
+/**
+ * Records the runs of agent CLIs that ended while no daemon watched them (a daemon killed during a run): the stream
+ * file read whole, the session and usage recorded once (`onRecord` is idempotent per run), the run's directory
+ * removed. `live` names the runs still going (`<task id>@<session>`), left alone.
+ */
+export async function settleRuntimeRuns(
+  dir: string,
+  { live, hooks }: { live: ReadonlySet<string>; hooks: RuntimeHooks },
+): Promise<number> {
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return 0;
+  }
+  let settled = 0;
+  for (const name of names) {
+    if (live.has(name)) continue;
+    const runDir = join(dir, name);
+    const record = readRecord(runDir);
+    if (record) {
+      const runtime = RUNTIMES_BY_NAME[record.runtime as RuntimeName];
+      let text = '';
+      try {
+        text = readFileSync(record.rawPath, 'utf8');
+      } catch {
+        // no stream was written: nothing to record beyond the session
+      }
+      const summary = runtime ? readStream(runtime.parser(), text) : null;
+      const model = summary?.model ?? record.model;
+      const usage = summary?.usage && hooks.price ? hooks.price(summary.usage, model) : (summary?.usage ?? null);
+      await hooks.onRecord?.({ ...record, model, cliSession: summary?.session ?? null, usage }).catch(() => undefined);
+      settled++;
+    }
+    rmSync(runDir, { recursive: true, force: true });
+  }
+  return settled;
+}
+
+// --- internal ---
+
+function readRecord(runDir: string): RuntimeRecordFile | null {
+  try {
+    const value = JSON.parse(readFileSync(join(runDir, 'run.json'), 'utf8')) as RuntimeRecordFile;
+    return typeof value.taskId === 'string' && typeof value.rawPath === 'string' ? value : null;
+  } catch {
+    return null;
+  }
+}

@@ -13,6 +13,7 @@ import type { Context } from './frame/context.js';
 import type { SchedulerResponse } from '../net/protocol/bodies.js';
 import { ROUTES } from '../net/protocol/routes.js';
 import { TOOLS } from '../tools/index.js';
+import { createRuntimeWiring } from '../daemon/scheduling/runtime-wiring.js';
 
 /** Registers `svc scheduler run [--active]`. */
 export function registerScheduler(cli: CAC, ctx: Context): void {
@@ -69,7 +70,9 @@ async function planOnce(ctx: Context, store: Store): Promise<Action[]> {
 async function runActive(ctx: Context, store: Store): Promise<Action[]> {
   const root = ctx.root;
   const org = () => loadOrg(root);
-  const settings = toDaemonSettings(await org());
+  const chart = await org();
+  const settings = toDaemonSettings(chart);
+  const runtime = createRuntimeWiring({ store, org: () => chart, log: (line) => ctx.io.stderr(`${line}\n`) });
   const { command, standalone } = createAdapterSet({
     paths: store.paths,
     loadOrg: org,
@@ -77,6 +80,7 @@ async function runActive(ctx: Context, store: Store): Promise<Action[]> {
     settings: () => settings,
     spawnTimeoutMs: settings.spawnTimeoutMs,
     svcTools: TOOLS.map((tool) => tool.name),
+    runtimeHooks: runtime.hooks,
     token: () => ctx.io.env.SVC_GATEWAY_TOKEN,
   });
   const scheduler = startScheduler({

@@ -13,6 +13,8 @@ const SHOWN_PROBLEMS = 5;
 export interface OrgState {
   /** The chart in use (null: none loaded, or no file). */
   get(): Promise<OrgChart | null>;
+  /** The chart loaded last, without a look at the file (null before the first load or while none is valid). */
+  current(): OrgChart | null;
   /** `aof.daemon` settings of the chart in use. */
   settings(): DaemonSettings;
   /** Why nothing can be dispatched: the chart is invalid and no valid one was ever loaded; else null. */
@@ -87,6 +89,7 @@ export function createOrgState({ root, file, now, log }: OrgStateOptions): OrgSt
   });
   return {
     get: () => cache.get(),
+    current: () => chart,
     settings: () => toDaemonSettings(chart),
     problem() {
       if (report.orgChart !== 'invalid' || chart) return null;

@@ -19,6 +19,7 @@ import { createBoot } from './boot-mode.js';
 import { toSnapshot } from './plan-view.js';
 import { createPluginAdapter } from './plugin-adapter.js';
 import { createRunEnder } from './run-ender.js';
+import { createRuntimeWiring } from './runtime-wiring.js';
 import type { Scheduling, SchedulingOptions } from './scheduling.js';
 import { toWatched } from './watched-adapters.js';
 import { TOOLS } from '../../tools/index.js';
@@ -48,6 +49,12 @@ export async function startScheduling(options: SchedulingOptions): Promise<Sched
     isRunAlive: (id) => ender.describe(id) !== null,
   });
   const token = () => options.env.SVC_GATEWAY_TOKEN ?? readEnvFile(store.paths.envFile).SVC_GATEWAY_TOKEN;
+  const runtime = createRuntimeWiring({
+    store,
+    org: org.current,
+    log: options.log,
+    onCommitted: (ids) => index.update(ids),
+  });
   const { command, standalone } = createAdapterSet({
     paths: store.paths,
     loadOrg: org.get,
@@ -55,9 +62,11 @@ export async function startScheduling(options: SchedulingOptions): Promise<Sched
     settings: org.settings,
     spawnTimeoutMs: settings.spawnTimeoutMs,
     svcTools: TOOLS.map((tool) => tool.name),
+    runtimeHooks: runtime.hooks,
     token,
     daemon: {
       onGone: (run) => {
+        if (run.adopted) void runtime.settle(command.runs.all());
         ender.gone(run);
         worktrees.request(run.taskId);
       },
@@ -130,6 +139,7 @@ export async function startScheduling(options: SchedulingOptions): Promise<Sched
     },
   });
   await ender.start();
+  await runtime.settle(command.runs.all());
   const recovery = await startSpawnRecovery({
     store,
     log: options.log,

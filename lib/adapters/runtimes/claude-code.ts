@@ -1,12 +1,13 @@
+import { claudeInvocation } from './claude-code-invocation.js';
+import { claudeParser } from './claude-code-parser.js';
+import { hasClaudeSession } from './claude-code-session.js';
 import type { Runtime } from './runtime.js';
 
-/** The claude-code runtime (docs/agent-runtimes.md). */
+/** The claude-code runtime: Claude Code's print mode with JSONL output (docs/agent-runtimes.md). */
 export const claudeCode: Runtime = {
   name: 'claude-code',
   defaultBin: 'claude',
-  invocation() {
-    throw new Error('the claude-code runtime is not built yet');
-  },
-  parser: () => ({ line: () => [] }),
-  hasSession: () => false,
+  invocation: claudeInvocation,
+  parser: claudeParser,
+  hasSession: hasClaudeSession,
 };

@@ -1,15 +1,15 @@
 // The real Codex CLI (`codex exec --json`) against the scripted model server, with a real `svc mcp` on a scratch root.
-import { existsSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { codex } from '../../../lib/adapters/runtimes/codex.js';
+import { CODEX_PROVIDER, codex } from '../../../lib/adapters/runtimes/codex.js';
 import type { InvocationContext, Runtime, RunEvent } from '../../../lib/adapters/runtimes/runtime.js';
 import type { Permission } from '../../../lib/org/runtimes.js';
 import { TOOL_NAMES } from '../../../lib/tools/names.js';
 import { ensureAgentCli } from '../../helpers/agent-clis.js';
 import { svc } from '../../helpers/cli.js';
-import { baseUrlFor, type CliModelServer, startCliModel } from '../../helpers/cli-model/server.js';
+import { baseUrlFor, type CliModelServer, completeTask, startCliModel } from '../../helpers/cli-model/server.js';
 import { cleanRoots, tempRoot } from '../../helpers/root.js';
 import { runDirs, runRuntime, svcMcpLaunch } from '../../helpers/run-runtime.js';
 
@@ -81,7 +81,11 @@ run('a model server answering 500 ends the run not ok, with the CLI’s own mess
   server.script = () => ({ kind: 'error', status: 500, message: 'scripted outage' });
   try {
     const claimed = await claimedTask();
-    const out = await runRuntime(withSettings(codex, NO_RETRIES), { bin, context: contextFor(claimed) });
+    const context = contextFor(claimed);
+    // the user's own config may lower the retries of svc's provider (Codex retries a 500 five times, backing off)
+    mkdirSync(join(context.home, '.codex'));
+    writeFileSync(join(context.home, '.codex', 'config.toml'), NO_RETRIES);
+    const out = await runRuntime(codex, { bin, context });
     assert.is(out.timedOut, false, 'no retries for minutes');
     const result = last(out.events, 'result');
     assert.is(result.ok, false);
@@ -92,7 +96,7 @@ run('a model server answering 500 ends the run not ok, with the CLI’s own mess
     );
     assert.ok(existsSync(join(claimed.root, 'tasks', 'in-progress', `${claimed.id}.md`)), 'the task is untouched');
   } finally {
-    server.script = (await import('../../helpers/cli-model/server.js')).completeTask;
+    server.script = completeTask;
   }
 });
 
@@ -130,10 +134,7 @@ run.run();
 
 // --- helpers ---
 
-const NO_RETRIES = [
-  'model_providers.svc_base_url.stream_max_retries=0',
-  'model_providers.svc_base_url.request_max_retries=0',
-];
+const NO_RETRIES = `[model_providers.${CODEX_PROVIDER}]\nstream_max_retries = 0\nrequest_max_retries = 0\n`;
 
 interface Claimed {
   root: string;
@@ -160,18 +161,6 @@ function contextFor(claimed: Claimed, permissions: Permission = 'edit'): Invocat
     ...runDirs(join(claimed.root, 'run')),
     mcp: svcMcpLaunch(claimed.root),
     svcTools: TOOL_NAMES,
-  };
-}
-
-/** The runtime with more `-c` settings, given before its own. */
-function withSettings(runtime: Runtime, settings: string[]): Runtime {
-  return {
-    ...runtime,
-    invocation: (context) => {
-      const invocation = runtime.invocation(context);
-      invocation.args.splice(invocation.args.indexOf('--'), 0, ...settings.flatMap((s) => ['-c', s]));
-      return invocation;
-    },
   };
 }
 

@@ -85,6 +85,11 @@ function completedOf(item: Json): RunEvent[] {
     case 'mcp_tool_call':
       return mcpResultOf(item);
     case 'command_execution':
+      if (item.status === 'declined')
+        return [
+          { kind: 'denied', tool: 'exec_command', message: `declined: ${str(item.command)}` },
+          resultOf(item, { ok: false, text: 'declined' }),
+        ];
       return [resultOf(item, { ok: item.exit_code === 0, text: str(item.aggregated_output) })];
     case 'file_change':
       return [resultOf(item, { ok: item.status === 'completed', text: str(item.status) })];

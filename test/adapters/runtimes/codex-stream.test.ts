@@ -41,6 +41,28 @@ stream('another MCP server’s tool keeps Codex’s name for it', () => {
   ]);
 });
 
+stream('a shell command Codex declined is denied; one that ran and failed is a failed result', () => {
+  const command = { id: 'item_2', type: 'command_execution', command: "/bin/bash -lc 'rm -rf build'" };
+  const declined = { ...command, aggregated_output: '', exit_code: null, status: 'declined' };
+  assert.equal(codexParser().line(JSON.stringify({ type: 'item.completed', item: declined })), [
+    { kind: 'tool_call', tool: 'exec_command', args: JSON.stringify({ cmd: command.command }) },
+    { kind: 'denied', tool: 'exec_command', message: `declined: ${command.command}` },
+    { kind: 'tool_result', tool: 'exec_command', ok: false, text: 'declined' },
+  ]);
+  const failed = { ...command, aggregated_output: 'rm: busy\n', exit_code: 1, status: 'failed' };
+  assert.equal(
+    codexParser()
+      .line(JSON.stringify({ type: 'item.completed', item: failed }))
+      .at(-1),
+    {
+      kind: 'tool_result',
+      tool: 'exec_command',
+      ok: false,
+      text: 'rm: busy\n',
+    },
+  );
+});
+
 stream('reconnecting notices are retries; a failed turn is the result, with its message', () => {
   const parser = codexParser();
   assert.equal(parser.line('{"type":"error","message":"Reconnecting... 2/5 (stream disconnected)"}'), [

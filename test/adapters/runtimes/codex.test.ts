@@ -100,6 +100,23 @@ run('a model server answering 500 ends the run not ok, with the CLI’s own mess
   }
 });
 
+run('svc’s tool answering an error is a failed result carrying svc’s message', async () => {
+  const claimed = await claimedTask();
+  server.script = (request) =>
+    request.toolResults > 0
+      ? { kind: 'text', text: 'Gave up.' }
+      : { kind: 'tool', tool: 'svc_task_complete', args: { taskId: claimed.id, sessionId: 'not-the-lease' } };
+  try {
+    const out = await runRuntime(codex, { bin, context: contextFor(claimed) });
+    const result = only(out.events, 'tool_result');
+    assert.equal(pick(result, 'tool', 'ok'), { tool: 'svc_task_complete', ok: false });
+    assert.match(result.text, /stale_session/);
+    assert.equal(last(out.events, 'result'), { kind: 'result', ok: true }, 'the turn itself ended well');
+  } finally {
+    server.script = completeTask;
+  }
+});
+
 run('a call of svc’s tool the CLI may not approve is denied, naming the tool', async () => {
   const claimed = await claimedTask();
   const unapproved: Runtime = {

@@ -50,7 +50,8 @@ export async function runRuntime(
     detached: true,
   });
   child.stdin.end(invocation.promptOnStdin ? run.context.prompt : '');
-  const parser = runtime.parser();
+  const { home, cwd, resume } = run.context;
+  const parser = runtime.parser({ home, cwd, env, resume });
   const result: RuntimeRunResult = { events: [], lines: [], stderr: '', code: null, signal: null, timedOut: false };
   let pending = '';
   child.stdout.on('data', (chunk: Buffer) => {

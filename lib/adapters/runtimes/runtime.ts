@@ -64,13 +64,24 @@ export interface StreamParser {
   line(text: string): RunEvent[];
 }
 
+/** Where a CLI keeps its sessions: the user's home, the run's working directory and environment. */
+export interface SessionPlace {
+  home: string;
+  cwd: string;
+  env: Record<string, string | undefined>;
+}
+
 /** One agent CLI: its executable, how it is invoked, how its output reads, where its sessions live. */
 export interface Runtime {
   name: RuntimeName;
   /** The executable looked up on PATH when the agent names no `bin`. */
   defaultBin: string;
   invocation(context: InvocationContext): Invocation;
-  parser(): StreamParser;
+  /**
+   * A parser of one run's output, made before the CLI starts. `run` names the session the run resumes and where it
+   * lives: a CLI that counts a resumed session's tokens from its first run (Codex) is read against its count so far.
+   */
+  parser(run?: SessionPlace & { resume?: string }): StreamParser;
   /** Whether the CLI still has the files of a session (else the run starts a fresh one). */
-  hasSession(where: { home: string; cwd: string; env: Record<string, string | undefined> }, id: string): boolean;
+  hasSession(where: SessionPlace, id: string): boolean;
 }

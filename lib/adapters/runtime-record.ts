@@ -9,6 +9,10 @@ import { readStream } from './stream-watch.js';
 export interface RuntimeRecordFile extends RuntimeRunRef {
   rawPath: string;
   model: string | null;
+  /** Where the CLI keeps its sessions, and the session the run resumed (its parser reads against it). */
+  home: string;
+  cwd: string;
+  resume?: string;
 }
 
 /** Writes a run's record into its directory. */
@@ -44,10 +48,14 @@ export async function settleRuntimeRuns(
       } catch {
         // no stream was written: nothing to record beyond the session
       }
-      const summary = runtime ? readStream(runtime.parser(), text) : null;
+      const place = { home: record.home, cwd: record.cwd, env: { HOME: record.home } };
+      const summary = runtime
+        ? readStream(runtime.parser({ ...place, ...(record.resume ? { resume: record.resume } : {}) }), text)
+        : null;
       const model = summary?.model ?? record.model;
       const usage = summary?.usage && hooks.price ? hooks.price(summary.usage, model) : (summary?.usage ?? null);
-      await hooks.onRecord?.({ ...record, model, cliSession: summary?.session ?? null, usage }).catch(() => undefined);
+      const { rawPath: _raw, home: _home, cwd: _cwd, resume: _resume, ...ref } = record;
+      await hooks.onRecord?.({ ...ref, model, cliSession: summary?.session ?? null, usage }).catch(() => undefined);
       settled++;
     }
     rmSync(runDir, { recursive: true, force: true });

@@ -66,7 +66,7 @@ export async function startRuntimeRun(start: RuntimeStart, request: SpawnRequest
     runtime: runtime.name,
   };
   const rawPath = output.path.replace(/\.log$/, '.stream.jsonl');
-  writeRuntimeRecord(runDir, { ...ref, rawPath, model: agent.model ?? null });
+  writeRuntimeRecord(runDir, { ...ref, rawPath, model: agent.model ?? null, home, cwd, ...(resume ? { resume } : {}) });
   const invocation = runtime.invocation({
     agent: {
       id: agent.id,
@@ -96,6 +96,8 @@ export async function startRuntimeRun(start: RuntimeStart, request: SpawnRequest
     mkdirSync(dirname(file.path), { recursive: true });
     writeFileSync(file.path, file.content, { mode: 0o600 });
   }
+  // made before the CLI starts: a resumed session's totals so far are read from the CLI's files as they were
+  const parser = runtime.parser({ home, cwd, env, ...(resume ? { resume } : {}) });
   const raw = openSync(rawPath, 'a', 0o600);
   const child = await startAgentProcess(
     {
@@ -112,7 +114,7 @@ export async function startRuntimeRun(start: RuntimeStart, request: SpawnRequest
   const watch = watchStream({
     rawPath,
     logPath: output.path,
-    parser: runtime.parser(),
+    parser,
     idleMs,
     onIdle: () => {
       hung = true;

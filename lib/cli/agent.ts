@@ -9,6 +9,7 @@ import { ACTIVITY_EVENTS, summarizeAgentActivity } from '../store/events/agent-a
 import { readAgentPauses, setAgentPause, type PauseResult } from '../store/records/agent-pauses.js';
 import { readEvents } from '../store/events/log.js';
 import { formatAgentTable, type AgentRow } from './output/agent-format.js';
+import { registerAgentAdd } from './agent-add.js';
 import type { Context } from './frame/context.js';
 import { toText } from './output/format.js';
 import { listRows } from './frame/rows.js';
@@ -16,8 +17,9 @@ import { listRows } from './frame/rows.js';
 /** Who pauses and resumes from the command line. */
 const OPERATOR = 'operator';
 
-/** Registers `svc agent list|pause|resume` (docs/command-line.md). */
+/** Registers `svc agent add|list|pause|resume` (docs/command-line.md). */
 export function registerAgent(cli: CAC, ctx: Context): void {
+  registerAgentAdd(cli, ctx);
   cli
     .command(
       'list',

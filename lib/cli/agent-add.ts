@@ -6,11 +6,14 @@ import { toDidYouMean } from '../core/suggest.js';
 import { toTerminalText } from '../core/text.js';
 import { writeDurable, ensureDir } from '../fs/atomic.js';
 import { parseYaml } from '../fs/frontmatter.js';
+import { withLock } from '../fs/lock/lock.js';
 import { appendAgentText, EMPTY_CHART } from '../org/chart-edit.js';
 import { readIfExists, toOrgChartFile } from '../org/files.js';
 import { validateOrg } from '../org/org-chart.js';
 import { asRecord, recordsOf } from '../org/problems.js';
 import { RUNTIMES } from '../org/runtimes.js';
+import type { OrgChart } from '../org/schema.js';
+import { toPaths } from '../store/disk/paths.js';
 import type { Context } from './frame/context.js';
 import { toText } from './output/format.js';
 
@@ -73,9 +76,22 @@ function toAgent(id: string, opts: Record<string, unknown>): Record<string, unkn
   return { id, ...Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined)) };
 }
 
-/** Writes the agent into the org chart once the whole chart validates with it, then checks its CLI. */
+/**
+ * Writes the agent into the org chart once the whole chart validates with it, then checks its CLI. Under the lock of
+ * svc's writers; a change by another hand between the read and the write (an editor) is read again.
+ */
 async function addAgent(ctx: Context, agent: Record<string, unknown>): Promise<AgentAdded> {
   const file = toOrgChartFile(ctx.root);
+  const lock = toPaths(ctx.root).orgChartLock;
+  const org = await withLock(lock, { what: 'the org chart', waitMs: 5000 }, () => writeAgent(file, agent));
+  const [cli] = await checkRuntimeAgents(
+    org.agents.filter((a) => a.id === agent.id),
+    { env: ctx.io.env, cwd: ctx.root },
+  );
+  return { file, agent, cli: cli! };
+}
+
+async function writeAgent(file: string, agent: Record<string, unknown>): Promise<OrgChart> {
   for (let attempt = 1; ; attempt++) {
     const original = await readIfExists(file);
     const text = original ?? EMPTY_CHART;
@@ -91,9 +107,7 @@ async function addAgent(ctx: Context, agent: Record<string, unknown>): Promise<A
     }
     await ensureDir(dirname(file));
     await writeDurable(file, next);
-    const added = org.agents.filter((a) => a.id === agent.id);
-    const [cli] = await checkRuntimeAgents(added, { env: ctx.io.env, cwd: ctx.root });
-    return { file, agent, cli: cli! };
+    return org;
   }
 }
 

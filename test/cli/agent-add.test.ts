@@ -1,8 +1,11 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { execFile } from 'node:child_process';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { ensureAgentCli } from '../helpers/agent-clis.js';
+import { SVC_BIN } from '../helpers/agents.js';
 import { svc } from '../helpers/cli.js';
 import { cleanRoots, tempRoot } from '../helpers/root.js';
 
@@ -108,6 +111,25 @@ add('without an org chart, one is created with the agent', async () => {
     readFileSync(join(root, 'org', 'org-chart.yaml'), 'utf8'),
     'schemaVersion: 1\nagents:\n  - id: coder\n    name: coder\n    runtime: claude-code\n',
   );
+});
+
+add('several adding agents at once, in one process and in several: every agent lands, comments kept', async () => {
+  const root = tempRoot();
+  const file = writeChart(root);
+  const inProcess = ['a1', 'a2', 'a3', 'a4', 'a5', 'a6'];
+  const outs = await Promise.all(inProcess.map((id) => svc(root, 'agent', 'add', id, '--runtime', 'gemini')));
+  for (const out of outs) assert.is(out.code, 0, out.stderr);
+  const run = promisify(execFile);
+  const env = { PATH: process.env.PATH, SVC_HOME: root };
+  const processes = ['b1', 'b2', 'b3'];
+  await Promise.all(
+    processes.map((id) => run(process.execPath, [SVC_BIN, 'agent', 'add', id, '--runtime', 'codex'], { env })),
+  );
+  const text = readFileSync(file, 'utf8');
+  for (const id of [...inProcess, ...processes])
+    assert.match(text, new RegExp(`\n  - id: ${id}\n    name: ${id}\n    runtime: (gemini|codex)\n`));
+  assert.ok(text.startsWith(CHART.split('\n\n# teams')[0]!), text);
+  assert.match(text, /\n\n# teams come later\nteams:\n/);
 });
 
 const refused = suite('cli.agent.add refused');

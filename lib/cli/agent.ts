@@ -1,4 +1,5 @@
 import type { CAC } from 'cac';
+import { checkRuntimeAgents, type RuntimeCheck, type RuntimeProbe } from '../adapters/runtimes/probe.js';
 import { SvcError } from '../core/errors.js';
 import { toDidYouMean } from '../core/suggest.js';
 import { toTerminalText } from '../core/text.js';
@@ -8,6 +9,7 @@ import { ACTIVITY_EVENTS, summarizeAgentActivity } from '../store/events/agent-a
 import { readAgentPauses, setAgentPause, type PauseResult } from '../store/records/agent-pauses.js';
 import { readEvents } from '../store/events/log.js';
 import { formatAgentTable, type AgentRow } from './output/agent-format.js';
+import { registerAgentAdd } from './agent-add.js';
 import type { Context } from './frame/context.js';
 import { toText } from './output/format.js';
 import { listRows } from './frame/rows.js';
@@ -15,12 +17,14 @@ import { listRows } from './frame/rows.js';
 /** Who pauses and resumes from the command line. */
 const OPERATOR = 'operator';
 
-/** Registers `svc agent list|pause|resume` (docs/command-line.md). */
+/** Registers `svc agent add|list|pause|resume` (docs/command-line.md). */
 export function registerAgent(cli: CAC, ctx: Context): void {
+  registerAgentAdd(cli, ctx);
   cli
     .command(
       'list',
-      'Each agent of the org chart: paused or not, runs in progress, last dispatch, failed dispatches in a row',
+      'Each agent of the org chart: its runtime and version, paused or not, runs in progress, last dispatch, ' +
+        'failed dispatches in a row',
     )
     .option('--json', 'Print JSON')
     .action(async (opts: Record<string, unknown>) => {
@@ -118,6 +122,9 @@ async function listAgents(ctx: Context): Promise<AgentRow[]> {
   const activity = summarizeAgentActivity(
     events.filter((e) => (ACTIVITY_EVENTS as readonly string[]).includes(e.type)),
   );
+  const clis = new Map(
+    (await checkRuntimeAgents(org?.agents ?? [], { env: ctx.io.env, cwd: ctx.root })).map((c) => [c.agent, c]),
+  );
   const ids = [
     ...(org?.agents.map((a) => a.id) ?? []),
     ...[...pauses.keys()].filter((id) => !org?.agents.some((a) => a.id === id)),
@@ -127,6 +134,8 @@ async function listAgents(ctx: Context): Promise<AgentRow[]> {
     const pause = pauses.get(id) ?? null;
     const { lastDispatch = null, failuresInARow = 0 } = activity.get(id) ?? {};
     const runs = running.rows.filter((row) => row.agent === id).map((row) => row.id);
+    const check = clis.get(id);
+    const cli = check ? toProbe(check) : null;
     return {
       id,
       known: Boolean(agent),
@@ -136,6 +145,14 @@ async function listAgents(ctx: Context): Promise<AgentRow[]> {
       runs,
       lastDispatch,
       failuresInARow,
+      runtime: agent?.runtime ?? (agent?.command ? 'command' : null),
+      version: cli?.version ?? null,
+      cli,
     };
   });
+}
+
+/** A runtime agent's check without the agent's own fields (the row has them). */
+function toProbe({ agent: _agent, runtime: _runtime, ...probe }: RuntimeCheck): RuntimeProbe {
+  return probe;
 }

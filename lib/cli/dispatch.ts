@@ -47,7 +47,8 @@ const GROUPS: Record<string, Entry & { summary: string }> = {
   },
   org: { summary: 'Check the org chart (svc org --help)', load: async () => (await import('./org.js')).registerOrg },
   agent: {
-    summary: 'List agents; pause or resume one (svc agent --help)',
+    summary:
+      'Add an agent run by Claude Code, Codex or Gemini CLI; list agents; pause or resume one (svc agent --help)',
     load: async () => (await import('./agent.js')).registerAgent,
     store: true,
   },

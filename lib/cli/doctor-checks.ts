@@ -1,4 +1,5 @@
 import { relative } from 'node:path';
+import { checkRuntimeAgents, type RuntimeCheck } from '../adapters/runtimes/probe.js';
 import { toProblemLines } from '../daemon/scheduling/org-state.js';
 import { loadOrg } from '../org/org-chart.js';
 import { listWorkflows, loadWorkflow } from '../org/workflow.js';
@@ -24,6 +25,12 @@ export async function checkConfig(root: string): Promise<ConfigProblem[]> {
     );
   }
   return out;
+}
+
+/** The CLI of each runtime agent of a valid org chart: found and its version, or the problem (none without a chart). */
+export async function checkAgentClis(root: string, env: Record<string, string | undefined>): Promise<RuntimeCheck[]> {
+  const org = await loadOrg(root).catch(() => null);
+  return org ? checkRuntimeAgents(org.agents, { env, cwd: root }) : [];
 }
 
 /** Event lines spooled while `data/events/` could not be appended (docs/events.md), and what `--fix` did with them. */

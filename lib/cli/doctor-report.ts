@@ -8,6 +8,7 @@ import {
   type ReconcilePlan,
 } from '../store/changes/reconcile.js';
 import type { ReconcileResult } from '../store/changes/reconcile-apply.js';
+import type { RuntimeCheck } from '../adapters/runtimes/probe.js';
 import type { WorkspaceRecord } from '../workspace/records.js';
 import type { ConfigProblem, SpoolCheck } from './doctor-checks.js';
 import type { Context } from './frame/context.js';
@@ -20,6 +21,8 @@ export interface Elsewhere {
   /** Print one JSON object instead of lines. */
   json: boolean;
   config: readonly ConfigProblem[];
+  /** The CLI of each runtime agent: its version, or why it cannot run. */
+  runtimes: readonly RuntimeCheck[];
   /** Set for `--json`, where it is part of the object. */
   spool: SpoolCheck | undefined;
   elsewhere: boolean;
@@ -102,13 +105,14 @@ export function printConfig(ctx: Context, config: readonly ConfigProblem[]): voi
 export function printPlan(
   ctx: Context,
   plan: ReconcilePlan,
-  { json, config, spool, elsewhere, dangling, cycles, keptWorktrees }: Elsewhere,
+  { json, config, runtimes, spool, elsewhere, dangling, cycles, keptWorktrees }: Elsewhere,
 ): void {
   const actions = plan.actions.filter((action) => action.kind !== 'missing');
   const notCreated = plan.actions.filter((action) => action.kind === 'missing');
   ctx.exitCode = actions.length ? 1 : 0;
   if (json) {
-    const problems = actions.length + config.length + (spool?.problem ? 1 : 0) + cycles.length;
+    const problems =
+      actions.length + config.length + countCliProblems(runtimes) + (spool?.problem ? 1 : 0) + cycles.length;
     return ctx.json({
       ok: problems === 0,
       problems,
@@ -116,6 +120,7 @@ export function printPlan(
       actions,
       notCreated: notCreated.map((action) => action.path),
       config,
+      runtimes,
       eventSpool: spool,
       dangling,
       cycles,
@@ -139,17 +144,18 @@ export function printPlan(
 export function printResult(
   ctx: Context,
   result: ReconcileResult,
-  { json, config, spool, elsewhere, dangling, cycles, keptWorktrees }: Elsewhere,
+  { json, config, runtimes, spool, elsewhere, dangling, cycles, keptWorktrees }: Elsewhere,
 ): void {
   const invalid = result.remaining.filter((action) => action.kind === 'invalid');
   ctx.exitCode = invalid.length || result.failed.length ? 1 : 0;
   if (json) {
     return ctx.json({
-      ok: ctx.exitCode === 0 && config.length === 0 && !spool?.problem && !cycles.length,
+      ok: ctx.exitCode === 0 && !config.length && !countCliProblems(runtimes) && !spool?.problem && !cycles.length,
       fixed: result.applied.length,
       counts: toCounts(result.applied),
       ...result,
       config,
+      runtimes,
       eventSpool: spool,
       dangling,
       cycles,
@@ -191,6 +197,10 @@ const NOUNS: Record<ReconcileKind, [string, string]> = {
 const INVALID_HINT =
   'fix the listed files (or move them out of tasks/); they are left out of ' +
   'scheduling until they parse, and svc doctor reports them until then.';
+
+function countCliProblems(runtimes: readonly RuntimeCheck[]): number {
+  return runtimes.filter((check) => check.problem).length;
+}
 
 function toCounts(actions: readonly ReconcileAction[]): Partial<Record<ReconcileKind, number>> {
   const counts: Partial<Record<ReconcileKind, number>> = {};

@@ -4,9 +4,10 @@ import { planReconcile } from '../store/changes/reconcile.js';
 import { applyReconcile } from '../store/changes/reconcile-apply.js';
 import { toTerminalText } from '../core/text.js';
 import { listRecords } from '../workspace/records.js';
-import { checkConfig, checkSpool } from './doctor-checks.js';
+import { checkAgentClis, checkConfig, checkSpool } from './doctor-checks.js';
 import { printConfig, printCycles, printPlan, printResult, printSpool } from './doctor-report.js';
 import type { Context } from './frame/context.js';
+import { formatRuntimeChecks } from './output/runtime-format.js';
 
 interface DoctorOptions {
   fix?: boolean;
@@ -28,6 +29,8 @@ export function registerDoctor(cli: CAC, ctx: Context): void {
     .action(async (options: DoctorOptions) => {
       const store = ctx.store();
       const config = await checkConfig(ctx.root);
+      const runtimes = await checkAgentClis(ctx.root, ctx.io.env);
+      const cliProblems = runtimes.filter((check) => check.problem).length;
       const plan = await planReconcile(store.paths, store.clock());
       const spool = await checkSpool(ctx.root, { fix: options.fix === true });
       const json = options.json === true;
@@ -40,6 +43,7 @@ export function registerDoctor(cli: CAC, ctx: Context): void {
               `${toTerminalText(kept!.reason)}; svc task workspace ${taskId} --remove [--force] removes it`,
           );
         printConfig(ctx, config);
+        formatRuntimeChecks(runtimes).forEach((line) => ctx.print(line));
         printSpool(ctx, spool);
         for (const { id, missing } of dangling)
           ctx.print(
@@ -51,14 +55,15 @@ export function registerDoctor(cli: CAC, ctx: Context): void {
       const other = {
         json,
         config,
+        runtimes,
         spool: json ? spool : undefined,
-        elsewhere: config.length > 0 || spool.problem || cycles.length > 0,
+        elsewhere: config.length > 0 || cliProblems > 0 || spool.problem || cycles.length > 0,
         dangling,
         cycles,
         keptWorktrees,
       };
       if (!options.fix) printPlan(ctx, plan, other);
       else printResult(ctx, await applyReconcile(store.paths, plan, { actor: 'doctor', events: store.events }), other);
-      if (config.length || spool.problem || cycles.length) ctx.exitCode = 1;
+      if (config.length || cliProblems || spool.problem || cycles.length) ctx.exitCode = 1;
     });
 }

@@ -1,14 +1,19 @@
 import { resolve } from 'node:path';
 import type { CAC } from 'cac';
+import { checkRuntimeAgents } from '../adapters/runtimes/probe.js';
 import { SvcError } from '../core/errors.js';
 import { loadOrgFile } from '../org/org-chart.js';
 import { toPaths } from '../store/disk/paths.js';
 import type { Context } from './frame/context.js';
+import { formatRuntimeChecks } from './output/runtime-format.js';
 
 /** Registers the `svc org` commands. */
 export function registerOrg(cli: CAC, ctx: Context): void {
   cli
-    .command('validate [path]', 'Validate an org chart (default: org/org-chart.yaml of the svc home)')
+    .command(
+      'validate [path]',
+      "Validate an org chart (default: org/org-chart.yaml of the svc home) and check each runtime agent's CLI",
+    )
     .option('--json', 'Print the result as a JSON object')
     .action(async (path: string | undefined, options: { json?: boolean }) => {
       const file = path ? resolve(path) : toPaths(ctx.root).orgChart;
@@ -21,8 +26,12 @@ export function registerOrg(cli: CAC, ctx: Context): void {
         );
       }
       const counts = { agents: org.agents.length, teams: org.teams.length, roles: Object.keys(org.roles).length };
-      if (options.json) return ctx.json({ valid: true, file, ...counts });
+      const runtimes = await checkRuntimeAgents(org.agents, { env: ctx.io.env, cwd: ctx.root });
+      // the chart is valid, but an agent whose CLI cannot run fails every dispatch
+      if (runtimes.some((check) => check.problem)) ctx.exitCode = 1;
+      if (options.json) return ctx.json({ valid: true, file, ...counts, runtimes });
       ctx.print('valid');
       for (const [name, count] of Object.entries(counts)) ctx.print(`${name}: ${count}`);
+      formatRuntimeChecks(runtimes).forEach((line) => ctx.print(line));
     });
 }

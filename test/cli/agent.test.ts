@@ -3,6 +3,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { readEvents } from '../../lib/store/events/log.js';
 import { toPaths } from '../../lib/store/disk/paths.js';
+import { ensureAgentCli } from '../helpers/agent-clis.js';
 import { quittingAgent, writeOrg } from '../helpers/agents.js';
 import { svc } from '../helpers/cli.js';
 import { cleanRoots, tempRoot } from '../helpers/root.js';
@@ -80,7 +81,7 @@ files("pause holds the agent's tasks in the plan, list shows it, resume releases
   );
   assert.match(
     (await svc(root, 'agent', 'list')).stdout,
-    /dev +paused +0 +- +0\n {2}paused since \S+ by operator: rotating keys\n/,
+    /dev +command +paused +0 +- +0\n {2}paused since \S+ by operator: rotating keys\n/,
   );
   assert.match((await svc(root, 'agent', 'resume', 'dev')).stdout, /agent dev resumed/);
   assert.match((await svc(root, 'agent', 'resume', 'dev')).stdout, /agent dev was not paused: nothing changed/);
@@ -122,7 +123,7 @@ files(
         ['old', false, 0, null],
       ],
     );
-    assert.match((await svc(root, 'agent', 'list')).stdout, /old +paused +0 +- +0\n/);
+    assert.match((await svc(root, 'agent', 'list')).stdout, /old +- +paused +0 +- +0\n/);
     assert.match((await svc(root, 'agent', 'resume', 'old')).stdout, /agent old resumed/);
     assert.is(
       (await svc(root, 'agent', 'pause', 'old')).code,
@@ -132,5 +133,54 @@ files(
   },
 );
 
+const runtimes = suite('cli.agent list runtimes');
+runtimes.after.each(cleanRoots);
+
+runtimes(
+  "list shows each agent's runtime and its CLI's version, command agents as command, gateway agents as -",
+  async () => {
+    const root = tempRoot();
+    const [claude, gemini] = await Promise.all([ensureAgentCli('claude-code'), ensureAgentCli('gemini')]);
+    writeOrg(root, {
+      agents: [
+        { id: 'coder', name: 'Coder', runtime: 'claude-code', bin: claude.bin },
+        // gemini is a Node program: it finds node on the PATH the agent's env gives
+        { id: 'reviewer', name: 'Reviewer', runtime: 'gemini', bin: gemini.bin, env: { PATH: process.env.PATH! } },
+        { id: 'helper', name: 'Helper', runtime: 'codex' },
+        { id: 'local', name: 'Local', command: quittingAgent() },
+        { id: 'remote', name: 'Remote' },
+      ],
+    });
+    const text = (await svc(root, 'agent', 'list')).stdout;
+    assert.match(text, /^AGENT +RUNTIME +STATE +RUNS +LAST DISPATCH +FAILURES IN A ROW\n/);
+    assert.match(text, new RegExp(`\ncoder +claude-code ${claude.version} \\(Claude Code\\) +active +0 +- +0\n`));
+    assert.match(text, new RegExp(`\nreviewer +gemini ${gemini.version} +active `));
+    assert.match(
+      text,
+      /\nhelper +codex \(CLI not found\) +active +0 +- +0\n {2}codex CLI: codex is not on PATH \(PATH is empty\)\n {2}hint: Install it with `npm install -g @openai\/codex`/,
+    );
+    assert.match(text, /\nlocal +command +active /);
+    assert.match(text, /\nremote +- +active /);
+    const rows = JSON.parse((await svc(root, 'agent', 'list', '--json')).stdout).agents as {
+      id: string;
+      runtime: string | null;
+      version: string | null;
+      cli: { found: boolean; path?: string; problem?: string } | null;
+    }[];
+    assert.equal(
+      rows.map((r) => [r.id, r.runtime, r.version, r.cli?.found ?? null]),
+      [
+        ['coder', 'claude-code', `${claude.version} (Claude Code)`, true],
+        ['reviewer', 'gemini', gemini.version, true],
+        ['helper', 'codex', null, false],
+        ['local', 'command', null, null],
+        ['remote', null, null, null],
+      ],
+    );
+    assert.is(rows[0]!.cli!.path, claude.bin);
+  },
+);
+
 bad.run();
 files.run();
+runtimes.run();

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { templatePath } from '../../lib/core/package-root.js';
+import { ensureAgentCli } from '../helpers/agent-clis.js';
 import { svc } from '../helpers/cli.js';
 import { cleanRoots, tempRoot } from '../helpers/root.js';
 
@@ -45,6 +46,7 @@ validate('prints an object with --json', async () => {
     agents: 2,
     teams: 1,
     roles: 2,
+    runtimes: [],
   });
 });
 
@@ -101,3 +103,66 @@ validate('accepts the shipped template', async () => {
 });
 
 validate.run();
+
+const runtimes = suite('cli.org.validate runtime agents');
+runtimes.after.each(cleanRoots);
+
+/** A chart of runtime agents: one whose `bin` is the real Claude Code, one whose CLI is nowhere. */
+async function writeRuntimeChart(root: string): Promise<{ bin: string; version: string }> {
+  const claude = await ensureAgentCli('claude-code');
+  writeChart(
+    root,
+    `schemaVersion: 1\nagents:\n  - { id: coder, name: Coder, runtime: claude-code, bin: ${claude.bin} }\n` +
+      '  - { id: reviewer, name: Reviewer, runtime: gemini, permissions: read-only }\n',
+  );
+  return claude;
+}
+
+runtimes("prints each runtime CLI's version, and a CLI not found with how to install it (exit 1)", async () => {
+  const root = tempRoot();
+  const claude = await writeRuntimeChart(root);
+  const result = await svc(root, 'org', 'validate');
+  assert.is(result.code, 1, result.stderr);
+  assert.is(
+    result.stdout,
+    'valid\nagents: 2\nteams: 0\nroles: 0\n' +
+      `agent coder (claude-code): ${claude.version} (Claude Code) (${claude.bin})\n` +
+      'agent reviewer (gemini): problem: gemini is not on PATH (PATH is empty)\n' +
+      "  hint: Install it with `npm install -g @google/gemini-cli`, or set agent reviewer's `bin` " +
+      'to the path of the executable (svc agent add --bin, or org/org-chart.yaml).\n',
+  );
+  const json = JSON.parse((await svc(root, 'org', 'validate', '--json')).stdout) as {
+    runtimes: Array<{ agent: string; found: boolean; version?: string; problem?: string }>;
+  };
+  assert.equal(
+    json.runtimes.map(({ agent, found, version }) => ({ agent, found, version })),
+    [
+      { agent: 'coder', found: true, version: `${claude.version} (Claude Code)` },
+      { agent: 'reviewer', found: false, version: undefined },
+    ],
+  );
+});
+
+runtimes('an unknown runtime or permission is refused with "Did you mean", every problem listed', async () => {
+  const root = tempRoot();
+  writeChart(
+    root,
+    'schemaVersion: 1\nagents:\n  - { id: coder, name: Coder, runtime: claude }\n' +
+      '  - { id: reviewer, name: Reviewer, runtime: codex, permissions: readonly }\n',
+  );
+  const result = await svc(root, 'org', 'validate');
+  assert.is(result.code, 1);
+  assert.is(result.stdout, '');
+  assert.match(result.stderr, /invalid org chart \(2 problems\)/);
+  assert.match(
+    result.stderr,
+    /\n  agents\[0\]\.runtime: unknown runtime "claude" \(known: claude-code, codex, gemini\)\. Did you mean "claude-code"\?\n/,
+  );
+  assert.match(
+    result.stderr,
+    /\n  agents\[1\]\.permissions: unknown permission "readonly" \(known: read-only, edit, full\)\. Did you mean "read-only"\?\n/,
+  );
+  assert.match(result.stderr, /\nhint: Fix the listed fields/);
+});
+
+runtimes.run();

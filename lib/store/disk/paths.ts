@@ -87,6 +87,8 @@ export interface Paths {
   agentPauses: string;
   /** The lock directory of `agentPauses` (one writer at a time). */
   agentPausesLock: string;
+  /** The lock of svc's own writers of the org chart (`svc agent add`). */
+  orgChartLock: string;
   /** The tasks whose passed `dueAt` raised an OVERDUE alert (one alert per due time, across restarts). */
   overdueAlerts: string;
   /** What `svc migrate` did (`data/migrations.json`) and the copies it kept (`data/backups/<time>/`). */
@@ -148,6 +150,7 @@ export function toPaths(rootArg: string): Paths {
     slaAlerts: join(data, 'sla-alerts.json'),
     agentPauses: join(data, 'agent-pauses.json'),
     agentPausesLock: join(data, 'agent-pauses.lock'),
+    orgChartLock: join(data, 'org-chart.lock'),
     overdueAlerts: join(data, 'overdue-alerts.json'),
     migrations: join(data, 'migrations.json'),
     backups: join(data, 'backups'),

@@ -157,6 +157,7 @@ parser('errors: an API error message, a retry notice, a failed result in the CLI
     },
     { type: 'result', subtype: 'success', is_error: true, result: 'API Error: 500 down' },
     { type: 'result', subtype: 'error_max_turns', is_error: true, num_turns: 3 },
+    { type: 'result', subtype: 'error_during_execution', is_error: true, result: null, errors: ['No conversation'] },
   );
   assert.equal(
     events.filter((e) => e.kind !== 'usage'),
@@ -165,6 +166,7 @@ parser('errors: an API error message, a retry notice, a failed result in the CLI
       { kind: 'error', message: 'API Error: 500 down' },
       { kind: 'result', ok: false, message: 'API Error: 500 down' },
       { kind: 'result', ok: false, message: 'Claude Code stopped at its turn limit' },
+      { kind: 'result', ok: false, message: 'No conversation' },
     ],
   );
 });

@@ -142,10 +142,9 @@ runtime(
     assert.ok(claudeCode.hasSession(where, session), 'the first session is on disk');
     assert.not.ok(claudeCode.hasSession(where, randomUUID()), 'an unknown session is not');
     assert.not.ok(claudeCode.hasSession(where, `../${session}`), 'a path is not a session');
-    assert.not.ok(
-      claudeCode.hasSession({ ...where, cwd: join(dir, 'elsewhere') }, session),
-      'nor in another directory',
-    );
+    assert.ok(claudeCode.hasSession({ ...where, cwd: join(dir, 'elsewhere') }, session), 'it resumes from anywhere');
+    const otherConfig = { ...where, env: { CLAUDE_CONFIG_DIR: join(dir, 'config') } };
+    assert.not.ok(claudeCode.hasSession(otherConfig, session), 'CLAUDE_CONFIG_DIR is where it looks when set');
 
     const second = await claimedTask(root, 'Second');
     server.served.length = 0;

@@ -27,14 +27,16 @@ export function claudeInvocation(context: InvocationContext): Invocation {
   const allowed = [...context.svcTools.map(toClaudeToolName), ...ALLOWED_TOOLS[agent.permissions]];
   const args = [
     ...['-p', '--output-format', 'stream-json', '--verbose'],
-    ...['--mcp-config', mcpConfig, '--strict-mcp-config'],
+    `--mcp-config=${mcpConfig}`,
+    '--strict-mcp-config',
     ...['--permission-mode', PERMISSION_MODES[agent.permissions], '--permission-prompts', 'none'],
     `--allowedTools=${allowed.join(',')}`,
     // acceptEdits also lets file commands of the shell through: `edit` has no shell at all
     ...(agent.permissions === 'edit' ? ['--disallowedTools=Bash'] : []),
     '--include-partial-messages',
-    ...(agent.model ? ['--model', agent.model] : []),
-    ...(context.resume ? ['--resume', context.resume] : []),
+    // `--flag=value`: a value that starts with `-` is never read as a flag
+    ...(agent.model ? [`--model=${agent.model}`] : []),
+    ...(context.resume ? [`--resume=${context.resume}`] : []),
   ];
   const env: Record<string, string> = {
     ...(agent.baseUrl ? { ANTHROPIC_BASE_URL: agent.baseUrl } : {}),

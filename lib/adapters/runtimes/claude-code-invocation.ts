@@ -24,7 +24,7 @@ export function toSvcToolName(name: string): string {
 export function claudeInvocation(context: InvocationContext): Invocation {
   const { agent } = context;
   const mcpConfig = join(context.runDir, 'claude-mcp.json');
-  const allowed = [...context.svcTools.map(toClaudeToolName), ...ALLOWED_TOOLS[agent.permissions]];
+  const allowed = [...context.svcTools.map(toClaudeToolName), ...(agent.permissions === 'full' ? FULL_TOOLS : [])];
   const args = [
     ...['-p', '--output-format', 'stream-json', '--verbose'],
     `--mcp-config=${mcpConfig}`,
@@ -54,26 +54,14 @@ export function claudeInvocation(context: InvocationContext): Invocation {
 
 // --- internal ---
 
-/** The built-in tools each permission allows besides svc's (the rest are denied, never prompted for). */
-const ALLOWED_TOOLS: Record<Permission, readonly string[]> = {
-  'read-only': ['Read', 'Glob', 'Grep', 'LS', 'TodoWrite'],
-  edit: ['Read', 'Glob', 'Grep', 'LS', 'TodoWrite', 'Edit', 'MultiEdit', 'Write', 'NotebookEdit'],
-  full: [
-    'Read',
-    'Glob',
-    'Grep',
-    'LS',
-    'TodoWrite',
-    'Edit',
-    'MultiEdit',
-    'Write',
-    'NotebookEdit',
-    'Bash',
-    'WebFetch',
-    'WebSearch',
-    'Task',
-  ],
-};
+/**
+ * The built-in tools `full` allows anywhere. The other permissions name none: their modes let the read tools (and for
+ * `acceptEdits` the edit tools) through inside the working directory only, and deny the rest.
+ */
+const FULL_TOOLS = [
+  ...['Read', 'Glob', 'Grep', 'LS', 'TodoWrite', 'Edit', 'MultiEdit', 'Write', 'NotebookEdit'],
+  ...['Bash', 'WebFetch', 'WebSearch', 'Task'],
+];
 
 /** `dontAsk` denies what is not allowed; `acceptEdits` lets file edits in the working directory through. */
 const PERMISSION_MODES: Record<Permission, string> = {

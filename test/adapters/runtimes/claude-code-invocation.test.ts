@@ -59,22 +59,23 @@ invocation("svc's MCP server comes from a file in the run's directory only, neve
   assert.not.ok(JSON.stringify(run).includes('/home/user'), 'nothing under the home');
 });
 
-invocation("permissions: svc's tools always; read tools, then edits, then the shell; nothing prompts", () => {
-  const allowed = (p: Permission) => flag(claudeCode.invocation(contextFor(p)).args, '--allowedTools')?.split(',');
-  for (const p of ['read-only', 'edit', 'full'] as const) {
-    const args = claudeCode.invocation(contextFor(p)).args;
-    assert.ok(allowed(p)?.includes('mcp__svc__svc_task_complete'), p);
-    assert.ok(allowed(p)?.includes('Read'), p);
-    assert.is(flag(args, '--permission-prompts'), 'none', p);
-  }
-  assert.is(flag(claudeCode.invocation(contextFor('read-only')).args, '--permission-mode'), 'dontAsk');
-  assert.not.ok(allowed('read-only')?.includes('Edit'));
-  assert.is(flag(claudeCode.invocation(contextFor('edit')).args, '--permission-mode'), 'acceptEdits');
-  assert.is(flag(claudeCode.invocation(contextFor('edit')).args, '--disallowedTools'), 'Bash');
-  assert.ok(allowed('edit')?.includes('Edit'));
-  assert.not.ok(allowed('edit')?.includes('Bash'));
-  assert.ok(allowed('full')?.includes('Bash'));
-  assert.is(flag(claudeCode.invocation(contextFor('full')).args, '--disallowedTools'), undefined);
-});
+invocation(
+  "permissions: svc's tools always; the modes keep reads and edits to the working directory; full adds all",
+  () => {
+    const args = (p: Permission) => claudeCode.invocation(contextFor(p)).args;
+    const allowed = (p: Permission) => flag(args(p), '--allowedTools')?.split(',');
+    for (const p of ['read-only', 'edit', 'full'] as const) {
+      assert.ok(allowed(p)?.includes('mcp__svc__svc_task_complete') && allowed(p)?.includes('mcp__svc__svc_status'), p);
+      assert.is(flag(args(p), '--permission-prompts'), 'none', p);
+    }
+    assert.is(flag(args('read-only'), '--permission-mode'), 'dontAsk');
+    assert.equal(allowed('read-only'), ['mcp__svc__svc_status', 'mcp__svc__svc_task_complete'], 'no rule for any path');
+    assert.is(flag(args('edit'), '--permission-mode'), 'acceptEdits');
+    assert.equal(allowed('edit'), allowed('read-only'));
+    assert.is(flag(args('edit'), '--disallowedTools'), 'Bash');
+    assert.ok(allowed('full')?.includes('Bash') && allowed('full')?.includes('Write'));
+    assert.is(flag(args('full'), '--disallowedTools'), undefined);
+  },
+);
 
 invocation.run();

@@ -22,6 +22,8 @@ const parser = suite('adapters.runtimes.claudeCode.parser');
 parser('lines that are not its JSON, and types or fields it does not know, give nothing', () => {
   assert.equal(read('', 'Warning: no stdin data received', '[1,2]', '{"no":"type"}', '{"type":"x', 'null'), []);
   assert.equal(read({ type: 'future_event', data: 1 }, { type: 'system', subtype: 'hook_started' }), []);
+  const plain = { type: 'assistant', error: null, future: {}, message: { content: [{ type: 'text', text: 'Hi.' }] } };
+  assert.equal(read(plain), [{ kind: 'text', text: 'Hi.' }], 'a null error is no error');
   assert.equal(read({ type: 'stream_event', event: { type: 'content_block_delta', delta: { text: 'x' } } }), []);
 });
 

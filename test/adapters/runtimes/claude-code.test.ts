@@ -90,6 +90,7 @@ runtime.after(async () => {
 });
 
 runtime('a run completes its task through svc_task_complete, with its session, calls and usage', async () => {
+  server.usage = { inputTokens: 100, outputTokens: 20, cacheReadTokens: 300, cacheWriteTokens: 40 };
   const root = newRoot();
   const task = await claimedTask(root, 'Scripted work');
   const result = await run(contextFor(join(root, 'cli'), { root, prompt: promptFor(task) }));
@@ -108,14 +109,14 @@ runtime('a run completes its task through svc_task_complete, with its session, c
   assert.equal(usages[0]?.usage, {
     inputTokens: 100,
     outputTokens: 20,
-    cacheReadTokens: 0,
-    cacheWriteTokens: 0,
+    cacheReadTokens: 300,
+    cacheWriteTokens: 40,
     costUsd: null,
   });
   const final = usages.at(-1)?.usage;
   assert.equal(
     { ...final, costUsd: undefined },
-    { inputTokens: 200, outputTokens: 40, cacheReadTokens: 0, cacheWriteTokens: 0, costUsd: undefined },
+    { inputTokens: 200, outputTokens: 40, cacheReadTokens: 600, cacheWriteTokens: 80, costUsd: undefined },
   );
   assert.ok((final?.costUsd ?? 0) > 0, 'the CLI reports its own cost');
   assert.equal(ofKind(result.events, 'result'), [{ kind: 'result', ok: true }]);
@@ -171,6 +172,20 @@ runtime('a model server answering 500 ends the run not ok, in the CLI own words'
   assert.match(last?.message ?? '', /API Error: 500 scripted overload/);
   assert.match(ofKind(result.events, 'error')[0]?.message ?? '', /scripted overload/);
   assert.ok(existsSync(join(root, 'tasks', 'in-progress', `${task.id}.md`)), 'the task is untouched');
+});
+
+runtime('a model server that is down ends the run not ok with the connection error', async () => {
+  const down = await startCliModel();
+  await down.close();
+  const root = newRoot();
+  const task = await claimedTask(root, 'Unreachable');
+  const context = contextFor(join(root, 'cli'), { root, prompt: promptFor(task) });
+  context.agent.baseUrl = down.url;
+  const result = await run(context, { CLAUDE_CODE_MAX_RETRIES: '0' });
+  assert.not.ok(result.timedOut);
+  const last = ofKind(result.events, 'result').at(-1);
+  assert.is(last?.ok, false);
+  assert.match(last?.message ?? '', /^API Error: .*(connect|refused)/i);
 });
 
 runtime('a request the CLI retries is a retrying error, not the end of the run', async () => {

@@ -31,8 +31,7 @@ export function claudeInvocation(context: InvocationContext): Invocation {
     '--strict-mcp-config',
     ...['--permission-mode', PERMISSION_MODES[agent.permissions], '--permission-prompts', 'none'],
     `--allowedTools=${allowed.join(',')}`,
-    // acceptEdits also lets file commands of the shell through: `edit` has no shell at all
-    ...(agent.permissions === 'edit' ? ['--disallowedTools=Bash'] : []),
+
     '--include-partial-messages',
     // `--flag=value`: a value that starts with `-` is never read as a flag
     ...(agent.model ? [`--model=${agent.model}`] : []),
@@ -55,15 +54,15 @@ export function claudeInvocation(context: InvocationContext): Invocation {
 // --- internal ---
 
 /**
- * The built-in tools `full` allows anywhere. The other permissions name none: their modes let the read tools (and for
- * `acceptEdits` the edit tools) through inside the working directory only, and deny the rest.
+ * The built-in tools `full` allows anywhere. The other permissions name none: their modes let reads (and for
+ * `acceptEdits` file edits) inside the working directory through, shell commands included, and deny the rest.
  */
 const FULL_TOOLS = [
   ...['Read', 'Glob', 'Grep', 'LS', 'TodoWrite', 'Edit', 'MultiEdit', 'Write', 'NotebookEdit'],
   ...['Bash', 'WebFetch', 'WebSearch', 'Task'],
 ];
 
-/** `dontAsk` denies what is not allowed; `acceptEdits` lets file edits in the working directory through. */
+/** `dontAsk` denies all but reads; `acceptEdits` also lets file edits in the working directory through. */
 const PERMISSION_MODES: Record<Permission, string> = {
   'read-only': 'dontAsk',
   edit: 'acceptEdits',

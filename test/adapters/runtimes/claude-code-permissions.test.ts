@@ -52,35 +52,47 @@ permissions.after(async () => {
   cleanRoots();
 });
 
-permissions('read-only: reading the working directory goes; a shell call and a read outside are denied', async () => {
-  const run = await runSteps('read-only', (cwd) => {
-    mkdirSync(cwd, { recursive: true });
-    writeFileSync(join(cwd, 'mine.txt'), 'mine\n');
-    writeFileSync(join(cwd, '..', 'outside.txt'), 'outside\n');
-    return [
-      { kind: 'tool', tool: 'Read', args: { file_path: join(cwd, 'mine.txt') } },
-      { kind: 'tool', tool: 'Bash', args: { command: 'echo hi > written.txt', description: 'write' } },
-      { kind: 'tool', tool: 'Read', args: { file_path: join(cwd, '..', 'outside.txt') } },
-    ];
-  });
-  assert.equal(denied(run.events), ['Bash', 'Read'], JSON.stringify(run.events));
-  const denial = run.events.find((event) => event.kind === 'denied');
-  assert.match(denial?.kind === 'denied' ? denial.message : '', /Bash/);
-  const results = run.events.flatMap((event) => (event.kind === 'tool_result' ? [[event.tool, event.ok]] : []));
-  assert.equal(results, [
-    ['Read', true],
-    ['Bash', false],
-    ['Read', false],
-  ]);
-  assert.not.ok(existsSync(join(run.cwd, 'written.txt')), 'the command did not run');
-});
+permissions(
+  'read-only: reading the working directory goes; a writing command and a read outside are denied',
+  async () => {
+    const run = await runSteps('read-only', (cwd) => {
+      mkdirSync(cwd, { recursive: true });
+      writeFileSync(join(cwd, 'mine.txt'), 'mine\n');
+      writeFileSync(join(cwd, '..', 'outside.txt'), 'outside\n');
+      return [
+        { kind: 'tool', tool: 'Read', args: { file_path: join(cwd, 'mine.txt') } },
+        { kind: 'tool', tool: 'Bash', args: { command: 'echo hi > written.txt', description: 'write' } },
+        { kind: 'tool', tool: 'Read', args: { file_path: join(cwd, '..', 'outside.txt') } },
+      ];
+    });
+    assert.equal(denied(run.events), ['Bash', 'Read'], JSON.stringify(run.events));
+    const denial = run.events.find((event) => event.kind === 'denied');
+    assert.match(denial?.kind === 'denied' ? denial.message : '', /Bash/);
+    const results = run.events.flatMap((event) => (event.kind === 'tool_result' ? [[event.tool, event.ok]] : []));
+    assert.equal(results, [
+      ['Read', true],
+      ['Bash', false],
+      ['Read', false],
+    ]);
+    assert.not.ok(existsSync(join(run.cwd, 'written.txt')), 'the command did not run');
+  },
+);
 
-permissions('edit: a file in the working directory is written; one outside is denied', async () => {
-  const run = await runSteps('edit', (cwd) => [write(join(cwd, 'inside.txt')), write(join(cwd, '..', 'outside.txt'))]);
-  assert.ok(existsSync(join(run.cwd, 'inside.txt')));
-  assert.not.ok(existsSync(join(run.cwd, '..', 'outside.txt')));
-  assert.equal(denied(run.events), ['Write']);
-});
+permissions(
+  'edit: files in the working directory are written, by the shell too; outside, or a program, is denied',
+  async () => {
+    const run = await runSteps('edit', (cwd) => [
+      write(join(cwd, 'inside.txt')),
+      { kind: 'tool', tool: 'Bash', args: { command: 'echo hi > shell.txt', description: 'write' } },
+      write(join(cwd, '..', 'outside.txt')),
+      { kind: 'tool', tool: 'Bash', args: { command: 'node -e 1', description: 'run' } },
+    ]);
+    assert.ok(existsSync(join(run.cwd, 'inside.txt')));
+    assert.ok(existsSync(join(run.cwd, 'shell.txt')));
+    assert.not.ok(existsSync(join(run.cwd, '..', 'outside.txt')));
+    assert.equal(denied(run.events), ['Write', 'Bash']);
+  },
+);
 
 permissions('full: the shell runs, and files are written anywhere', async () => {
   const run = await runSteps('full', (cwd) => [

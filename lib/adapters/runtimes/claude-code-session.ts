@@ -21,14 +21,14 @@ export function hasClaudeSession(where: SessionPlace, id: string): boolean {
   return listDirs(projects).some((dir) => existsSync(join(projects, dir, file)));
 }
 
-/** Claude Code's folder name for a working directory: every character but a letter or digit becomes `-`. */
-export function toProjectSlug(cwd: string): string {
-  return cwd.replace(/[^a-zA-Z0-9]/g, '-');
-}
-
 // --- internal ---
 
 const SESSION_ID = /^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$/;
+
+/** Claude Code's folder name for a working directory: every character but a letter or digit becomes `-`. */
+function toProjectSlug(cwd: string): string {
+  return cwd.replace(/[^a-zA-Z0-9]/g, '-');
+}
 
 function listDirs(path: string): string[] {
   try {

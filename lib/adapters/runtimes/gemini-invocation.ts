@@ -53,15 +53,15 @@ export function geminiInvocation(context: InvocationContext): Invocation {
 // --- internal ---
 
 /**
- * The run's settings (the user's own ~/.gemini is left alone): svc's MCP server, the API key auth, and no telemetry,
- * usage statistics, update checks or folder-trust prompt.
+ * The run's settings (the user's own ~/.gemini is left alone): svc's MCP server, the auth, and no telemetry, usage
+ * statistics, update checks or folder-trust prompt.
  */
 function settingsOf(context: InvocationContext): unknown {
   return {
     general: { enableAutoUpdate: false, enableAutoUpdateNotification: false },
     privacy: { usageStatisticsEnabled: false },
     telemetry: { enabled: false },
-    security: { auth: { selectedType: 'gemini-api-key' }, folderTrust: { enabled: false } },
+    security: { ...authOf(context), folderTrust: { enabled: false } },
     mcpServers: {
       [GEMINI_MCP_SERVER]: {
         command: context.mcp.command,
@@ -71,6 +71,15 @@ function settingsOf(context: InvocationContext): unknown {
       },
     },
   };
+}
+
+/**
+ * With a base URL the CLI would take its auth for a gateway's and refuse it: the API key is named. Without one, the
+ * environment chooses (`GEMINI_API_KEY`, or Vertex AI's variables).
+ */
+function authOf(context: InvocationContext): { auth?: { selectedType: string } } {
+  const gateway = context.agent.baseUrl ?? context.agent.env?.GOOGLE_GEMINI_BASE_URL;
+  return gateway ? { auth: { selectedType: 'gemini-api-key' } } : {};
 }
 
 /** svc's own tools allowed whatever the approval mode (the others follow the CLI's rules for that mode). */

@@ -170,4 +170,34 @@ real('read-only: a file write is refused by the CLI, and the parser names the de
   assert.ok(existsSync(join(task.root, 'tasks', 'in-progress', `${task.id}.md`)));
 });
 
+real('edit may write files in the work directory, full may run commands too', async () => {
+  const [edit, full] = [await claimedTask(), await claimedTask()];
+  server.script = (request) => {
+    if (request.toolResults > 0) return { kind: 'text', text: 'Written.' };
+    const offered = JSON.stringify(request.body).includes('"name":"run_shell_command"');
+    return offered
+      ? { kind: 'tool', tool: 'run_shell_command', args: { command: 'echo ran > shell.txt' } }
+      : { kind: 'tool', tool: 'write_file', args: { file_path: 'notes.txt', content: 'hello' } };
+  };
+  const [edited, ran] = await Promise.all([
+    run(contextOf(edit, { permissions: 'edit' })),
+    run(contextOf(full, { permissions: 'full' })),
+  ]);
+  assert.equal(
+    ofKind(edited.events, 'tool_call').map((call) => call.tool),
+    ['write_file'],
+    edited.stderr,
+  );
+  assert.ok(ofKind(edited.events, 'tool_result')[0]?.ok);
+  assert.ok(existsSync(join(edit.dirs.cwd, 'notes.txt')));
+  assert.equal(
+    ofKind(ran.events, 'tool_call').map((call) => call.tool),
+    ['run_shell_command'],
+    ran.stderr,
+  );
+  assert.ok(ofKind(ran.events, 'tool_result')[0]?.ok);
+  assert.ok(existsSync(join(full.dirs.cwd, 'shell.txt')));
+  assert.equal([...ofKind(edited.events, 'denied'), ...ofKind(ran.events, 'denied')], []);
+});
+
 real.run();

@@ -92,11 +92,24 @@ function errorOf(event: Json): RunEvent[] {
 function resultOf(event: Json): RunEvent[] {
   const events: RunEvent[] = [];
   const stats = event.stats as Json | undefined;
-  if (stats && typeof stats === 'object') events.push({ kind: 'usage', usage: usageOf(stats) });
+  if (stats && typeof stats === 'object') {
+    const model = mainModel(stats.models);
+    events.push({ kind: 'usage', usage: usageOf(stats), ...(model ? { model } : {}) });
+  }
   if (event.status === 'success') return [...events, { kind: 'result', ok: true }];
   const error = (event.error ?? {}) as Json;
   const message = str(error.message) ?? `the run ended with status ${String(event.status ?? 'unknown')}`;
   return [...events, { kind: 'result', ok: false, message }];
+}
+
+/** The model that took the most tokens (with "auto", a router model answers a side request first). */
+function mainModel(models: unknown): string | undefined {
+  if (!models || typeof models !== 'object') return undefined;
+  const totals = Object.entries(models as Record<string, Json>).map(([name, stats]) => ({
+    name,
+    tokens: num(stats?.total_tokens),
+  }));
+  return totals.sort((a, b) => b.tokens - a.tokens)[0]?.name;
 }
 
 /** The run's totals: `input_tokens` counts the cached prompt too, so the cache reads are taken out. */

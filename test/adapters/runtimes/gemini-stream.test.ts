@@ -65,6 +65,12 @@ parse('the result gives the run usage without the cache reads in the input, then
   ]);
 });
 
+parse('the usage names the model that took the most tokens (the router model answers a side request)', () => {
+  const models = '"models":{"gemini-3.5-flash-lite":{"total_tokens":2},"gemini-3.8-flash":{"total_tokens":240}}';
+  const [usage] = lines(`{"type":"result","status":"success","stats":{"input_tokens":201,${models}}}`);
+  assert.is(usage?.kind === 'usage' ? usage.model : undefined, 'gemini-3.8-flash');
+});
+
 parse('a failed run ends with the CLI own message', () => {
   const failed = '{"type":"result","status":"error","error":{"type":"unknown","message":"[API Error: quota]"}}';
   assert.equal(lines(failed), [{ kind: 'result', ok: false, message: '[API Error: quota]' }]);

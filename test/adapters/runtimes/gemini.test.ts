@@ -107,6 +107,7 @@ real(
     assert.ok(toolResult?.ok);
     assert.match(toolResult?.text ?? '', /"status": "done"/);
     assert.equal(ofKind(result.events, 'text').at(-1), { kind: 'text', text: 'Done.' });
+    assert.is(ofKind(result.events, 'usage').at(-1)?.model, 'gemini-scripted');
     const usage = ofKind(result.events, 'usage').at(-1)?.usage;
     assert.equal(usage, {
       inputTokens: 200,

@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, realpathSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { geminiInvocation } from './gemini-invocation.js';
 import { geminiParser } from './gemini-stream.js';
@@ -43,10 +43,20 @@ function hasGeminiSession(
 function projectOf(dir: string, cwd: string): string | undefined {
   try {
     const registry = JSON.parse(readFileSync(join(dir, 'projects.json'), 'utf8')) as { projects?: unknown };
-    const project = (registry.projects as Record<string, unknown> | undefined)?.[resolve(cwd)];
+    const projects = (registry.projects ?? {}) as Record<string, unknown>;
+    const project = projects[resolve(cwd)] ?? projects[realPath(cwd)];
     return typeof project === 'string' && /^[^/\\]+$/.test(project) && project !== '..' ? project : undefined;
   } catch {
     return undefined;
+  }
+}
+
+/** The CLI keys projects by its process's working directory, which has symlinks resolved. */
+function realPath(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return resolve(path);
   }
 }
 

@@ -1,7 +1,7 @@
 // Gemini CLI as a runtime, for real: the CLI from npm against the scripted model server (the Gemini API over SSE),
 // with a real `svc mcp` on a scratch root whose task is claimed by the run's agent.
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, symlinkSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { gemini } from '../../../lib/adapters/runtimes/gemini.js';
@@ -127,6 +127,9 @@ real('a second run resumes the session: the model sees the earlier call, and the
   const id = ofKind(first.events, 'session')[0]?.id ?? '';
   const where = { home: task.dirs.home, cwd: task.dirs.cwd, env: gemini.invocation(contextOf(task)).env };
   assert.ok(gemini.hasSession(where, id), 'the first run keeps its session');
+  const link = join(dirname(task.dirs.cwd), 'work-link');
+  symlinkSync(task.dirs.cwd, link);
+  assert.ok(gemini.hasSession({ ...where, cwd: link }, id), 'a work directory named through a symlink');
   const before = server.served.length;
   const second = await run(contextOf(task, { resume: id, prompt: 'The review asked for one more thing.' }));
   assert.equal(ofKind(second.events, 'session'), [{ kind: 'session', id }]);

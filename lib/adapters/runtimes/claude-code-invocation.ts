@@ -24,17 +24,18 @@ export function toSvcToolName(name: string): string {
 export function claudeInvocation(context: InvocationContext): Invocation {
   const { agent } = context;
   const mcpConfig = join(context.runDir, 'claude-mcp.json');
-  const allowed = [...context.svcTools.map(toClaudeToolName), ...ALLOWED_TOOLS[agent.permissions]];
+  const allowed = [...context.svcTools.map(toClaudeToolName), ...(agent.permissions === 'full' ? FULL_TOOLS : [])];
   const args = [
     ...['-p', '--output-format', 'stream-json', '--verbose'],
-    ...['--mcp-config', mcpConfig, '--strict-mcp-config'],
+    `--mcp-config=${mcpConfig}`,
+    '--strict-mcp-config',
     ...['--permission-mode', PERMISSION_MODES[agent.permissions], '--permission-prompts', 'none'],
     `--allowedTools=${allowed.join(',')}`,
-    // acceptEdits also lets file commands of the shell through: `edit` has no shell at all
-    ...(agent.permissions === 'edit' ? ['--disallowedTools=Bash'] : []),
+
     '--include-partial-messages',
-    ...(agent.model ? ['--model', agent.model] : []),
-    ...(context.resume ? ['--resume', context.resume] : []),
+    // `--flag=value`: a value that starts with `-` is never read as a flag
+    ...(agent.model ? [`--model=${agent.model}`] : []),
+    ...(context.resume ? [`--resume=${context.resume}`] : []),
   ];
   const env: Record<string, string> = {
     ...(agent.baseUrl ? { ANTHROPIC_BASE_URL: agent.baseUrl } : {}),
@@ -52,28 +53,16 @@ export function claudeInvocation(context: InvocationContext): Invocation {
 
 // --- internal ---
 
-/** The built-in tools each permission allows besides svc's (the rest are denied, never prompted for). */
-const ALLOWED_TOOLS: Record<Permission, readonly string[]> = {
-  'read-only': ['Read', 'Glob', 'Grep', 'LS', 'TodoWrite'],
-  edit: ['Read', 'Glob', 'Grep', 'LS', 'TodoWrite', 'Edit', 'MultiEdit', 'Write', 'NotebookEdit'],
-  full: [
-    'Read',
-    'Glob',
-    'Grep',
-    'LS',
-    'TodoWrite',
-    'Edit',
-    'MultiEdit',
-    'Write',
-    'NotebookEdit',
-    'Bash',
-    'WebFetch',
-    'WebSearch',
-    'Task',
-  ],
-};
+/**
+ * The built-in tools `full` allows anywhere. The other permissions name none: their modes let reads (and for
+ * `acceptEdits` file edits) inside the working directory through, shell commands included, and deny the rest.
+ */
+const FULL_TOOLS = [
+  ...['Read', 'Glob', 'Grep', 'LS', 'TodoWrite', 'Edit', 'MultiEdit', 'Write', 'NotebookEdit'],
+  ...['Bash', 'WebFetch', 'WebSearch', 'Task'],
+];
 
-/** `dontAsk` denies what is not allowed; `acceptEdits` lets file edits in the working directory through. */
+/** `dontAsk` denies all but reads; `acceptEdits` also lets file edits in the working directory through. */
 const PERMISSION_MODES: Record<Permission, string> = {
   'read-only': 'dontAsk',
   edit: 'acceptEdits',

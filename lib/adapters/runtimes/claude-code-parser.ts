@@ -87,9 +87,10 @@ function streamEvents(state: ParserState, message: StreamMessage): RunEvent[] {
 function assistantEvents(state: ParserState, message: StreamMessage): RunEvent[] {
   const body = recordOf(message.message);
   const blocks = Array.isArray(body.content) ? body.content.map(recordOf) : [];
-  if (message.error !== undefined || message.is_api_error_message === true) {
+  // an API error comes as a synthetic assistant message whose text is the CLI's message
+  if (typeof message.error === 'string' || message.is_api_error_message === true) {
     const text = blocks.map((block) => stringOf(block.text) ?? '').join('\n');
-    return [{ kind: 'error', message: text || `API error: ${String(message.error)}` }];
+    return [{ kind: 'error', message: text || `API error: ${stringOf(message.error) ?? 'unknown'}` }];
   }
   const events: RunEvent[] = [];
   for (const block of blocks) {
@@ -101,7 +102,11 @@ function assistantEvents(state: ParserState, message: StreamMessage): RunEvent[]
     events.push({ kind: 'tool_call', tool, args: JSON.stringify(block.input ?? {}) });
   }
   // without partial messages, a response's usage is only in its assistant lines
-  if (state.usage.start(stringOf(body.id), body.usage as ApiUsage))
+  if (
+    typeof body.usage === 'object' &&
+    body.usage !== null &&
+    state.usage.start(stringOf(body.id), body.usage as ApiUsage)
+  )
     events.push({ kind: 'usage', usage: state.usage.total() });
   return events;
 }

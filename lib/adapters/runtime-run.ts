@@ -1,6 +1,6 @@
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { basename, dirname, join } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import type { ChildProcess } from 'node:child_process';
 import { SpawnError, type RunEnd, type SpawnRequest } from '../core/spawn.js';
 import type { Agent, OrgChart } from '../org/schema.js';
@@ -101,7 +101,7 @@ export async function startRuntimeRun(start: RuntimeStart, request: SpawnRequest
   const raw = openSync(rawPath, 'a', 0o600);
   const child = await startAgentProcess(
     {
-      argv: [agent.bin ?? runtime.defaultBin, ...invocation.args],
+      argv: [toExecutable(start.root, agent.bin ?? runtime.defaultBin), ...invocation.args],
       env: { ...env, ...toTaskEnv(request), ...invocation.env },
       cwd,
       prompt: invocation.promptOnStdin ? (resume ? (request.resumePrompt ?? request.prompt) : request.prompt) : null,
@@ -178,6 +178,11 @@ function say(path: string, line: string): void {
   } catch {
     // the log is a convenience here
   }
+}
+
+/** A `bin` with a `/` in it is a path, taken from the svc root when relative; a bare name is looked up on PATH. */
+function toExecutable(root: string, bin: string): string {
+  return bin.includes('/') ? resolve(root, bin) : bin;
 }
 
 function toTaskEnv(request: SpawnRequest): Record<string, string> {

@@ -34,10 +34,10 @@ for (const runtime of ['claude-code', 'codex', 'gemini'] as RuntimeName[]) {
       try {
         const id = await dispatchTask(root, { title: `Work for ${runtime}`, brief: 'Finish it.', agent: 'coder' });
         await untilStatus(root, id, 'done');
-        // the run's usage is recorded once it has ended and its stream was read to the end
+        // the run's usage is recorded once it has ended and its stream was read to the end; then its log ends
         const [usage] = await within(30_000, async () => {
           const events = await eventsOf(root, id, 'run.usage');
-          return events.length ? events : null;
+          return events.length && /^=== svc run ended/m.test(runLogs(root, id)) ? events : null;
         });
         const log = runLogs(root, id);
         assert.match(log, /^\[call\] svc_task_complete \{/m);
@@ -66,6 +66,9 @@ for (const runtime of ['claude-code', 'codex', 'gemini'] as RuntimeName[]) {
         );
       } catch (err) {
         process.stderr.write(daemon.output());
+        process.stderr.write(
+          runLogs(root, (await eventsOf(root, '', 'task.created').catch(() => []))[0]?.taskId ?? ''),
+        );
         throw err;
       }
     },

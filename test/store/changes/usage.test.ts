@@ -148,7 +148,15 @@ report.after.each(cleanRoots);
 report('each report counts once, keyed by the lease session and a counter', async () => {
   const { store } = setup();
   const { id, sessionId } = await inProgressTask(store);
-  const input = { taskId: id, agent: 'dev', runtime: 'command', model: null, cliSession: null, usage: USAGE };
+  const input = {
+    taskId: id,
+    agent: 'dev',
+    runtime: 'command',
+    model: null,
+    cliSession: null,
+    session: null,
+    usage: USAGE,
+  };
   assert.is(await reportRunUsage(store, input), true);
   assert.is(await reportRunUsage(store, input), true);
   const total = readTaskUsage((await store.get(id)).task.metadata)!;

@@ -12,9 +12,8 @@ const KINDS = {
 
 /** The tokens and cost counters of agent runs, fed from `run.usage` events. */
 export interface UsageCounters {
+  /** Counts the `run.usage` events among `events`, once the org chart that bounds their labels is read. */
   onEvents(events: readonly EventInput[]): void;
-  /** Resolves once every event given so far is counted (labels wait for the org chart). */
-  settled(): Promise<void>;
 }
 
 /**
@@ -53,9 +52,10 @@ export function createUsageCounters(registry: Registry, loadOrg: () => Promise<O
         .then(() => loadOrg().catch(() => null))
         .then((org) => {
           for (const run of runs) count(run.payload, org);
-        });
+        })
+        // Metrics never stop the daemon: a batch that could not be counted is dropped, the next ones still count.
+        .catch(() => undefined);
     },
-    settled: () => queue,
   };
 }
 

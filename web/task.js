@@ -4,6 +4,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { act, getJson } from './api.js';
 import { cardOf, useBoard } from './live.js';
 import { renderMarkdown } from './markdown.js';
+import { usageText } from './usage.js';
 
 /** The page of one task (`/task/<id>`). */
 export function TaskPage({ id, actions }) {
@@ -29,6 +30,7 @@ export function TaskPage({ id, actions }) {
     <nav><a href="/">board</a> · <a href="/agents">agents and scheduler</a></nav>
     <h1><span class="id">${task.id}</span> <span class="title">${task.title}</span></h1>
     <p>status <strong data-status=${status}>${status}</strong>${task.workspace?.path ? html` · workspace <code data-workspace>${task.workspace.path}</code> on branch <code>${task.workspace.branch}</code>` : ''}</p>
+    ${detail.usage && html`<p data-usage>usage ${usageText(detail.usage)}</p>`}
     <${Actions} id=${task.id} status=${status} gated=${!!task.gate} gate=${task.gate?.current} priority=${task.priority} actions=${actions} onDone=${() => setActed((n) => n + 1)} />
     <table class="frontmatter"><tbody>${Object.entries(task)
       .filter(([key]) => key !== 'title')

@@ -70,6 +70,7 @@ const TOP: Record<string, Entry> = {
   web: { load: async () => (await import('./daemon/web.js')).registerWeb },
   tool: { load: async () => (await import('./tool.js')).registerTool },
   events: { load: async () => (await import('./events.js')).registerEvents },
+  usage: { load: async () => (await import('./usage.js')).registerUsage },
   doctor: { load: async () => (await import('./doctor.js')).registerDoctor, store: true },
   quickstart: { load: async () => (await import('./init/quickstart.js')).registerQuickstart, store: true },
   mcp: { load: async () => (await import('./mcp.js')).registerMcp },

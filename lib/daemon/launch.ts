@@ -2,7 +2,9 @@ import { hostname } from 'node:os';
 import { readPackageVersion } from '../core/package-root.js';
 import type { Clock } from '../core/time/clock.js';
 import { healthUrl } from '../net/protocol/routes.js';
+import { createFileCache } from '../engine/file-cache.js';
 import { loadOrg, toDaemonSettings } from '../org/org-chart.js';
+import type { OrgChart } from '../org/schema.js';
 import type { Paths } from '../store/disk/paths.js';
 import type { Store } from '../store/commit/store.js';
 import { createTaskIndex } from '../store/index/tasks.js';
@@ -91,6 +93,9 @@ export async function launch({
       pendingEvents: () => store.events.pending(),
       spoolDir: paths.eventsSpool,
     },
+    loadOrg: createFileCache<OrgChart | null>(paths.orgChart, (previous) =>
+      loadOrg(paths.root).catch(() => previous ?? null),
+    ).get,
     work: {
       blocked: () => index.summaries('blocked'),
       holds: () => state.scheduling?.holdCounts() ?? {},

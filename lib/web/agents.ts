@@ -3,6 +3,7 @@ import type { WebMount } from '../daemon/web-port.js';
 import { readMurmurState } from '../engine/murmur/state.js';
 import { loadOrg } from '../org/org-chart.js';
 import { readEvents, type SvcEvent } from '../store/events/log.js';
+import { NO_USAGE_SUM, readRunUsage, sumUsageBy, type UsageSum } from '../store/events/usage.js';
 
 /** One agent as the agents page shows it (docs/web-board.md, "Agents and scheduler"). */
 export interface AgentRow {
@@ -14,20 +15,26 @@ export interface AgentRow {
   lastDispatchAt: string | null;
   /** The most consecutive failed dispatches among the agent's ready tasks. */
   failuresInRow: number;
+  /** The tokens and cost of the agent's runs (`run.usage`) since midnight UTC and over the last 30 days. */
+  usage: { today: UsageSum; last30Days: UsageSum };
 }
+
+/** How far back the agents page sums usage. */
+const USAGE_DAYS = 30;
 
 /**
  * `GET /api/agents`: the agents, the daemon's mode and plugins, the plan of a tick, murmur per team and recent SLA
  * violations.
  */
 export async function readAgentsPage(mount: WebMount): Promise<Record<string, unknown>> {
-  const [status, plan, org, events] = await Promise.all([
+  const now = mount.clock().getTime();
+  const [status, plan, org, events, usage] = await Promise.all([
     mount.status(),
     mount.plan().catch((err: Error) => [{ kind: 'error', detail: err.message }]),
     loadOrg(mount.paths.root).catch(() => null),
     readEvents(mount.paths.root, { days: 2 }),
+    readAgentUsage(mount.paths.root, new Date(now)),
   ]);
-  const now = mount.clock().getTime();
   const paused = new Set((status.pausedAgents ?? []).map((pause) => (pause as { agent: string }).agent));
   const lastDispatch = new Map<string, string>();
   for (const event of events)
@@ -58,6 +65,10 @@ export async function readAgentsPage(mount: WebMount): Promise<Record<string, un
       runs,
       lastDispatchAt: lastDispatch.get(id) ?? null,
       failuresInRow: Math.max(0, ...failures),
+      usage: {
+        today: usage.today.get(id) ?? NO_USAGE_SUM,
+        last30Days: usage.last30Days.get(id) ?? NO_USAGE_SUM,
+      },
     };
   });
   const murmur = await Promise.all(
@@ -82,6 +93,19 @@ export async function readAgentsPage(mount: WebMount): Promise<Record<string, un
 }
 
 // --- internal ---
+
+/** Each agent's usage since midnight UTC and over the last 30 days, from the `run.usage` events. */
+async function readAgentUsage(root: string, now: Date) {
+  const runs = await readRunUsage(root, { since: new Date(now.getTime() - USAGE_DAYS * 86_400_000) });
+  const midnight = Date.parse(now.toISOString().slice(0, 10));
+  return {
+    today: sumUsageBy(
+      runs.filter((run) => Date.parse(run.timestamp) >= midnight),
+      (run) => run.agent,
+    ),
+    last30Days: sumUsageBy(runs, (run) => run.agent),
+  };
+}
 
 function recent(events: SvcEvent[], type: EventType, count: number): SvcEvent[] {
   return events

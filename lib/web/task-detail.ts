@@ -1,5 +1,6 @@
 import { isSvcError } from '../core/errors.js';
 import type { WebMount } from '../daemon/web-port.js';
+import { readTaskUsage, type TaskUsage } from '../store/changes/usage.js';
 import { getArchived } from '../store/listing/archived.js';
 import { readEvents, type SvcEvent } from '../store/events/log.js';
 
@@ -15,6 +16,8 @@ export interface TaskDetail {
   timeline: SvcEvent[];
   /** The gate moves of a gated task (`gate.*` events), oldest first. */
   gateHistory: SvcEvent[];
+  /** The task's usage over its runs (`metadata.usage`), or null when no run recorded any. */
+  usage: TaskUsage | null;
 }
 
 /** `GET /api/task/<id>`: the file (active or archived), its links in both directions and its events. */
@@ -42,5 +45,6 @@ export async function readTaskDetail(mount: WebMount, arg: string): Promise<Task
     dependents,
     timeline,
     gateHistory: timeline.filter((event) => event.type.startsWith('gate.')).reverse(),
+    usage: readTaskUsage(stored.task.metadata),
   };
 }

@@ -1,8 +1,10 @@
 import { toOneLine, toTerminalText } from '../../core/text.js';
+import { readTaskUsage } from '../../store/changes/usage.js';
 import type { StoredTask } from '../../store/disk/task-file.js';
 import type { InvalidFile } from '../../store/commit/store.js';
 import type { ListRow } from '../../store/listing/task-row.js';
 import { createPaint, type Paint } from './color.js';
+import { formatUsage } from './usage-format.js';
 
 /** Table of tasks: id, status, priority, agent, title; status and priority in colour when `paint` is on. */
 export function formatTaskTable(tasks: readonly ListRow[], paint: Paint = PLAIN): string[] {
@@ -105,6 +107,8 @@ function toDetailLines(stored: StoredTask): string[] {
   if (task.parentId) lines.push(`parentId: ${task.parentId}`);
   if (task.notBefore) lines.push(`notBefore: ${task.notBefore}`);
   if (task.dueAt) lines.push(`dueAt: ${task.dueAt}${isOverdue(stored.status, task.dueAt) ? ' (OVERDUE)' : ''}`);
+  const usage = readTaskUsage(task.metadata);
+  if (usage) lines.push(`usage: ${formatUsage(usage)}`);
   if (Object.keys(task.metadata).length) lines.push(`metadata: ${JSON.stringify(task.metadata)}`);
   lines.push(`file: ${stored.path}`);
   if (stored.body.trim()) lines.push('', stored.body.trimEnd());

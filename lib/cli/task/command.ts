@@ -8,6 +8,7 @@ import { toTerminalText } from '../../core/text.js';
 import type { StoredTask } from '../../store/disk/task-file.js';
 import type { ListRow } from '../../store/listing/task-row.js';
 import type { UpdateResult } from '../../store/changes/work.js';
+import { readTaskUsage } from '../../store/changes/usage.js';
 import { toPaths } from '../../store/disk/paths.js';
 import type { MoveResult } from '../../tools/operator.js';
 import type { Context } from '../frame/context.js';
@@ -120,6 +121,7 @@ export function registerTask(cli: CAC, ctx: Context): void {
           body: stored.body,
           path: stored.path,
           lastRunLog,
+          usage: readTaskUsage(stored.task.metadata),
           ...(removed ? { workspaceRemoved: { at: removed.at, reason: removed.reason } } : {}),
           children: children.map(({ id: child, title, status }) => ({ id: child, title, status })),
         });

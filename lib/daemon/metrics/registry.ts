@@ -3,10 +3,12 @@ import { collectDefaultMetrics, Registry } from 'prom-client';
 import { SvcError } from '../../core/errors.js';
 import type { Clock } from '../../core/time/clock.js';
 import { ROUTES, toRouteLabel } from '../../net/protocol/routes.js';
+import type { OrgChart } from '../../org/schema.js';
 import type { IndexEntry } from '../../store/index/tasks.js';
 import { queryOf, sendError, sendJson } from '../http/exchange.js';
 import { createMetricCounters, type MetricCounters } from './counters.js';
 import { registerGauges, type GaugeSource } from './gauges.js';
+import { createUsageCounters } from './usage.js';
 import { registerWorkGauges, type WorkGaugeSource } from './work.js';
 
 /** The content type of `GET /metrics`: the Prometheus text format 0.0.4. */
@@ -30,6 +32,8 @@ export interface MetricsOptions {
   source: Omit<GaugeSource, 'clock' | 'readySince'>;
   /** What the gauges of waiting work read, at each scrape. */
   work: WorkGaugeSource;
+  /** The org chart in use, which bounds the agent and model labels of the usage counters (none: all `other`). */
+  loadOrg?: () => Promise<OrgChart | null>;
 }
 
 /**
@@ -40,7 +44,15 @@ export interface MetricsOptions {
  */
 export function createMetrics(options: MetricsOptions): Metrics {
   const registry = new Registry();
-  const counters = createMetricCounters(registry, options.clock, options.ready);
+  const base = createMetricCounters(registry, options.clock, options.ready);
+  const usage = createUsageCounters(registry, options.loadOrg ?? (async () => null));
+  const counters: MetricCounters = {
+    ...base,
+    onEvents(events) {
+      base.onEvents(events);
+      usage.onEvents(events);
+    },
+  };
   registerGauges(registry, { ...options.source, clock: options.clock, readySince: counters.readySince });
   registerWorkGauges(registry, options.work);
   const shared = processRegistry(); // observing from the start: GC durations, event-loop delay

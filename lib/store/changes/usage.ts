@@ -39,12 +39,15 @@ export async function recordRunUsage(store: Store, record: RunUsageRecord): Prom
 }
 
 /**
- * Records usage an agent reports itself (`svc_task_update` with `usage`): keyed `<lease session>-report-<n>`, `n`
- * counting the task's runs, so every report counts once.
+ * Records usage an agent reports itself (`svc_task_update` with `usage`), keyed `<session>-report-<n>`: the session
+ * named (else the task's lease, else the agent), `n` counting the task's runs; so every report counts once.
  */
-export async function reportRunUsage(store: Store, record: Omit<RunUsageRecord, 'run'>): Promise<boolean> {
+export async function reportRunUsage(
+  store: Store,
+  record: Omit<RunUsageRecord, 'run'> & { session: string | null },
+): Promise<boolean> {
   return commitUsage(store, record, (current) => {
-    const session = current.task.lease?.sessionId ?? 'operator';
+    const session = record.session ?? current.task.lease?.sessionId ?? record.agent;
     return `${session}-report-${(readTaskUsage(current.task.metadata)?.runs ?? 0) + 1}`;
   });
 }

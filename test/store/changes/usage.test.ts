@@ -142,13 +142,33 @@ record('each agent keeps its own session; a run without one keeps the earlier', 
   assert.is(readRuntimeSession(metadata, 'nobody'), null);
 });
 
+record('runs recorded at once all count: each adds to the total the one before it left', async () => {
+  const { store } = setup();
+  const { id } = await inProgressTask(store);
+  const runs = Array.from({ length: 8 }, (_, n) => recordRunUsage(store, toRecord(id, { run: `sess-${n}` })));
+  assert.equal(await Promise.all(runs), Array(8).fill(true));
+  const total = readTaskUsage((await store.get(id)).task.metadata)!;
+  assert.is(total.runs, 8);
+  assert.is(total.inputTokens, 8 * USAGE.inputTokens);
+  assert.is(total.costUsd, 2);
+  assert.is((await readEvents(store.paths.root, { type: 'run.usage' })).length, 8);
+});
+
 const report = suite('store.reportRunUsage');
 report.after.each(cleanRoots);
 
 report('each report counts once, keyed by the lease session and a counter', async () => {
   const { store } = setup();
   const { id, sessionId } = await inProgressTask(store);
-  const input = { taskId: id, agent: 'dev', runtime: 'command', model: null, cliSession: null, usage: USAGE };
+  const input = {
+    taskId: id,
+    agent: 'dev',
+    runtime: 'command',
+    model: null,
+    cliSession: null,
+    session: null,
+    usage: USAGE,
+  };
   assert.is(await reportRunUsage(store, input), true);
   assert.is(await reportRunUsage(store, input), true);
   const total = readTaskUsage((await store.get(id)).task.metadata)!;

@@ -12,6 +12,7 @@ export interface RuntimeRecordFile extends RuntimeRunRef {
   /** Where the CLI keeps its sessions, and the session the run resumed (its parser reads against it). */
   home: string;
   cwd: string;
+  stateDir: string;
   resume?: string;
 }
 
@@ -48,13 +49,13 @@ export async function settleRuntimeRuns(
       } catch {
         // no stream was written: nothing to record beyond the session
       }
-      const place = { home: record.home, cwd: record.cwd, env: { HOME: record.home } };
+      const place = { home: record.home, cwd: record.cwd, stateDir: record.stateDir, env: { HOME: record.home } };
       const summary = runtime
         ? readStream(runtime.parser({ ...place, ...(record.resume ? { resume: record.resume } : {}) }), text)
         : null;
       const model = summary?.model ?? record.model;
       const usage = summary?.usage && hooks.price ? hooks.price(summary.usage, model) : (summary?.usage ?? null);
-      const { rawPath: _raw, home: _home, cwd: _cwd, resume: _resume, ...ref } = record;
+      const { rawPath: _raw, home: _home, cwd: _cwd, stateDir: _state, resume: _resume, ...ref } = record;
       await hooks.onRecord?.({ ...ref, model, cliSession: summary?.session ?? null, usage }).catch(() => undefined);
       settled++;
     }

@@ -10,7 +10,7 @@ import { toPaths } from '../store/disk/paths.js';
 import { startAgentProcess } from './process-start.js';
 import type { RunOutput } from './run-output.js';
 import { RUNTIMES_BY_NAME } from './runtimes/index.js';
-import type { Runtime } from './runtimes/runtime.js';
+import type { Runtime, SessionPlace } from './runtimes/runtime.js';
 import { makeScratchDir } from './scratch.js';
 import { toRunEnd } from './runtime-end.js';
 import { writeRuntimeRecord } from './runtime-record.js';
@@ -56,8 +56,10 @@ export async function startRuntimeRun(start: RuntimeStart, request: SpawnRequest
   const cwd = request.workspace?.path ?? makeScratchDir(start.root, request.taskId, `agent-${agent.id}`);
   const runDir = join(paths.runtimes, `${request.taskId}@${request.sessionId}`);
   mkdirSync(runDir, { recursive: true, mode: 0o700 });
+  const stateDir = paths.runtimeState(request.taskId, agent.id);
+  mkdirSync(stateDir, { recursive: true, mode: 0o700 });
   const home = env.HOME ?? homedir();
-  const resume = toResume({ runtime, agent, request }, { home, cwd, env }, output.path);
+  const resume = toResume({ runtime, agent, request }, { home, cwd, env, stateDir }, output.path);
   const ref: RuntimeRunRef = {
     taskId: request.taskId,
     sessionId: request.sessionId,
@@ -66,7 +68,15 @@ export async function startRuntimeRun(start: RuntimeStart, request: SpawnRequest
     runtime: runtime.name,
   };
   const rawPath = output.path.replace(/\.log$/, '.stream.jsonl');
-  writeRuntimeRecord(runDir, { ...ref, rawPath, model: agent.model ?? null, home, cwd, ...(resume ? { resume } : {}) });
+  writeRuntimeRecord(runDir, {
+    ...ref,
+    rawPath,
+    model: agent.model ?? null,
+    home,
+    cwd,
+    stateDir,
+    ...(resume ? { resume } : {}),
+  });
   const invocation = runtime.invocation({
     agent: {
       id: agent.id,
@@ -78,6 +88,7 @@ export async function startRuntimeRun(start: RuntimeStart, request: SpawnRequest
     prompt: resume ? (request.resumePrompt ?? request.prompt) : request.prompt,
     cwd,
     runDir,
+    stateDir,
     home,
     mcp: {
       command: start.svc.node,
@@ -97,7 +108,7 @@ export async function startRuntimeRun(start: RuntimeStart, request: SpawnRequest
     writeFileSync(file.path, file.content, { mode: 0o600 });
   }
   // made before the CLI starts: a resumed session's totals so far are read from the CLI's files as they were
-  const parser = runtime.parser({ home, cwd, env, ...(resume ? { resume } : {}) });
+  const parser = runtime.parser({ home, cwd, env, stateDir, ...(resume ? { resume } : {}) });
   const raw = openSync(rawPath, 'a', 0o600);
   const child = await startAgentProcess(
     {
@@ -154,7 +165,7 @@ export async function startRuntimeRun(start: RuntimeStart, request: SpawnRequest
 /** The CLI session to resume: the agent's for this task, while the CLI still has its files (else a fresh one, said). */
 function toResume(
   run: { runtime: Runtime; agent: Agent; request: SpawnRequest },
-  where: { home: string; cwd: string; env: Record<string, string | undefined> },
+  where: SessionPlace,
   logPath: string,
 ): string | null {
   const { runtime, agent, request } = run;

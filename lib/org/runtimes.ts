@@ -102,10 +102,12 @@ function hasUsdBudget(budget: unknown): boolean {
   return record !== null && (record.usdPerDay !== undefined || record.usdPerMonth !== undefined);
 }
 
-/** An agent's cost is known: its model is priced, or Claude Code reports the cost of its default model itself. */
+/**
+ * An agent's cost is known while it runs: its model is priced by `aof.pricing` (Claude Code reports a cost of its own,
+ * but only at the run's end, too late to stop a run at its budget).
+ */
 function isPriced(agent: Record<string, unknown>, pricing: Record<string, unknown>): boolean {
-  if (typeof agent.model === 'string' && agent.model in pricing) return true;
-  return agent.runtime === 'claude-code';
+  return typeof agent.model === 'string' && Object.hasOwn(pricing, agent.model);
 }
 
 function unpriced(agent: Record<string, unknown>): string {

@@ -89,9 +89,14 @@ export async function runRuntime(
   return result;
 }
 
-/** A fresh directory layout for one CLI run under `dir`: home, work directory and run directory. */
-export function runDirs(dir: string): { home: string; cwd: string; runDir: string } {
-  const dirs = { home: join(dir, 'home'), cwd: join(dir, 'work'), runDir: join(dir, 'run') };
+/** A fresh directory layout for one CLI run under `dir`: home, work directory, run directory, agent's state. */
+export function runDirs(dir: string): { home: string; cwd: string; runDir: string; stateDir: string } {
+  const dirs = {
+    home: join(dir, 'home'),
+    cwd: join(dir, 'work'),
+    runDir: join(dir, 'run'),
+    stateDir: join(dir, 'state'),
+  };
   for (const path of Object.values(dirs)) mkdirSync(path, { recursive: true });
   return dirs;
 }

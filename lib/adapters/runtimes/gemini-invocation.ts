@@ -14,14 +14,17 @@ export const GEMINI_APPROVAL_MODES: Readonly<Record<Permission, string>> = {
   full: 'yolo',
 };
 
-/** The CLI's home of a run (`GEMINI_CLI_HOME`): its settings, and the sessions it keeps (`.gemini/tmp`). */
-export function geminiHomeOf(runDir: string): string {
-  return join(runDir, 'gemini-home');
+/**
+ * The CLI's home (`GEMINI_CLI_HOME`) in the agent's directory for the task: its settings, and the sessions it keeps
+ * (`.gemini/tmp`), found again by the agent's later runs.
+ */
+export function geminiHomeOf(stateDir: string): string {
+  return join(stateDir, 'gemini-home');
 }
 
 /** The command line, environment and files of one headless Gemini CLI run. */
 export function geminiInvocation(context: InvocationContext): Invocation {
-  const home = geminiHomeOf(context.runDir);
+  const home = geminiHomeOf(context.stateDir);
   const settingsPath = join(home, '.gemini', 'settings.json');
   const policyPath = join(context.runDir, 'gemini-policy.toml');
   const args = [

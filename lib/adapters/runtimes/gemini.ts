@@ -1,8 +1,8 @@
 import { readdirSync, readFileSync, realpathSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { geminiInvocation } from './gemini-invocation.js';
+import { geminiHomeOf, geminiInvocation } from './gemini-invocation.js';
 import { geminiParser } from './gemini-stream.js';
-import type { Runtime } from './runtime.js';
+import type { Runtime, SessionPlace } from './runtime.js';
 
 /** The gemini runtime (docs/agent-runtimes.md): Gemini CLI in headless mode with stream-json output. */
 export const gemini: Runtime = {
@@ -16,15 +16,14 @@ export const gemini: Runtime = {
 // --- internal ---
 
 /**
- * Whether Gemini CLI still keeps session `id` for the work directory: its home is `GEMINI_CLI_HOME` (else HOME),
+ * Whether Gemini CLI still keeps session `id` for the work directory: its home is `GEMINI_CLI_HOME` (else the one svc
+ * gives it in the agent's directory for the task, else HOME),
  * `.gemini/projects.json` names each directory's project, and a session is `tmp/<project>/chats/session-<time>-<id8>`
  * whose first line holds its whole id.
  */
-function hasGeminiSession(
-  where: { home: string; cwd: string; env: Record<string, string | undefined> },
-  id: string,
-): boolean {
-  const dir = join(where.env.GEMINI_CLI_HOME || where.home, '.gemini');
+function hasGeminiSession(where: SessionPlace, id: string): boolean {
+  const home = where.env.GEMINI_CLI_HOME || (where.stateDir ? geminiHomeOf(where.stateDir) : where.home);
+  const dir = join(home, '.gemini');
   const project = projectOf(dir, where.cwd);
   if (!project || !/^[0-9a-f-]{8,}$/i.test(id)) return false;
   const chats = join(dir, 'tmp', project, 'chats');

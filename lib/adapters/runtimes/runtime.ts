@@ -17,6 +17,11 @@ export interface InvocationContext {
   cwd: string;
   /** A private directory of this run for files the invocation needs (an MCP config, a settings file). */
   runDir: string;
+  /**
+   * A private directory of this agent for this task, kept across its runs: the CLI's own home when it cannot use the
+   * user's, so a later run finds its sessions there.
+   */
+  stateDir: string;
   /** The user's home the CLI keeps its sessions and login in (`HOME` of the environment the run starts from). */
   home: string;
   mcp: McpLaunch;
@@ -67,6 +72,8 @@ export interface StreamParser {
 /** Where a CLI keeps its sessions: the user's home, the run's working directory and environment. */
 export interface SessionPlace {
   home: string;
+  /** The agent's directory for this task (`InvocationContext.stateDir`). */
+  stateDir?: string;
   cwd: string;
   env: Record<string, string | undefined>;
 }

@@ -41,6 +41,8 @@ export interface Paths {
    * invocation needs, removed once the run's usage is recorded.
    */
   runtimes: string;
+  /** An agent's directory for one task, kept across its runs (`data/runtime-state/<task id>/<agent>/`). */
+  runtimeState(taskId: string, agent: string): string;
   /**
    * The worktrees svc created, one record each (`<task id>.json`, `removed/<task id>.json` once removed): only these
    * are ever removed, their branches pruned (docs/workspaces.md).
@@ -143,6 +145,7 @@ export function toPaths(rootArg: string): Paths {
     runs: join(data, 'runs'),
     briefs: join(data, 'briefs'),
     runtimes: join(data, 'runtimes'),
+    runtimeState: (taskId, agent) => join(data, 'runtime-state', taskId, agent.replace(/[^A-Za-z0-9._-]/g, '_')),
     workspaces: join(data, 'workspaces'),
     workspacesRemoved: join(data, 'workspaces', 'removed'),
     checks: join(data, 'checks'),

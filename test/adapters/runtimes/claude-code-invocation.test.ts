@@ -12,6 +12,7 @@ function contextFor(permissions: Permission, extra: Partial<InvocationContext> =
     prompt: 'Do the task.',
     cwd: '/work/tree',
     runDir: '/data/runs/r1',
+    stateDir: '/tmp/state',
     home: '/home/user',
     mcp: { command: '/usr/bin/node', args: ['/svc/bin/svc.js', 'mcp'], env: { SVC_HOME: '/root' } },
     svcTools: ['svc_status', 'svc_task_complete'],

@@ -154,6 +154,7 @@ function contextWith(permissions: InvocationContext['agent']['permissions']): In
     prompt: 'Do it.',
     cwd: '/tmp/work',
     runDir: '/tmp/run',
+    stateDir: '/tmp/state',
     home: '/tmp/home',
     mcp: { command: 'node', args: ['svc.js', 'mcp'], env: { SVC_HOME: '/tmp/root' } },
     svcTools: ['svc_status'],

@@ -6,6 +6,7 @@ import type { InvocationContext } from '../../../lib/adapters/runtimes/runtime.j
 import type { Permission } from '../../../lib/org/runtimes.js';
 
 const RUN = '/srv/svc/data/runs/r1';
+const STATE = '/srv/svc/data/runtime-state/TASK-1/coder';
 
 function contextOf(permissions: Permission, extra: Partial<InvocationContext> = {}): InvocationContext {
   return {
@@ -13,6 +14,7 @@ function contextOf(permissions: Permission, extra: Partial<InvocationContext> = 
     prompt: 'Do the task.',
     cwd: '/srv/work/TASK-1',
     runDir: RUN,
+    stateDir: STATE,
     home: '/home/me',
     mcp: { command: '/usr/bin/node', args: ['/opt/svc/bin/svc.js', 'mcp'], env: { SVC_HOME: '/srv/svc' } },
     svcTools: ['svc_task_complete', 'svc_status'],
@@ -70,8 +72,8 @@ invocation('with a base URL the API key is the auth, without one the environment
 
 invocation('every file is in the run directory, the CLI home too: nothing of the user home is written', () => {
   const { files, env, args } = geminiInvocation(contextOf('read-only'));
-  assert.is(env.GEMINI_CLI_HOME, join(RUN, 'gemini-home'));
-  for (const file of files) assert.ok(file.path.startsWith(`${RUN}/`), file.path);
+  assert.is(env.GEMINI_CLI_HOME, join(STATE, 'gemini-home'), 'the agent keeps its home across runs');
+  for (const file of files) assert.ok(file.path.startsWith(`${RUN}/`) || file.path.startsWith(`${STATE}/`), file.path);
   assert.is(argAfter(args, '--policy'), join(RUN, 'gemini-policy.toml'));
 });
 

@@ -69,19 +69,24 @@ const COMPLETE = /svc_task_complete\(\{ taskId: "([^"]+)", sessionId: "([^"]+)"/
 
 /**
  * The default script: the task's completion, read from the last completion instruction in the prompt (a resumed
- * session's latest prompt names the new session), then a final text once a tool result came back.
+ * session's latest prompt names the new session), while the conversation has fewer tool results than completion
+ * instructions (one call per prompt); then a final text.
  */
-export const completeTask: Script = (request) => {
-  if (request.toolResults > 0) return { kind: 'text', text: 'Done.' };
-  const matches = [...request.prompt.matchAll(COMPLETE)];
-  const last = matches.at(-1);
-  if (!last) return { kind: 'text', text: 'Nothing to do.' };
-  return {
-    kind: 'tool',
-    tool: 'svc_task_complete',
-    args: { taskId: last[1], sessionId: last[2], summary: 'scripted work done' },
+export const completeTask: Script = (request) => completeWith({})(request);
+
+/** `completeTask` with more arguments of the completion (an outcome, blockers, a summary). */
+export function completeWith(extra: Record<string, unknown>): Script {
+  return (request) => {
+    const matches = [...request.prompt.matchAll(COMPLETE)];
+    const last = matches.at(-1);
+    if (!last || request.toolResults >= matches.length) return { kind: 'text', text: 'Done.' };
+    return {
+      kind: 'tool',
+      tool: 'svc_task_complete',
+      args: { taskId: last[1], sessionId: last[2], summary: 'scripted work done', ...extra },
+    };
   };
-};
+}
 
 /** Starts the server on a free port of 127.0.0.1 with `script` (default `completeTask`). */
 export async function startCliModel(script: Script = completeTask): Promise<CliModelServer> {

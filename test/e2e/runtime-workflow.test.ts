@@ -1,11 +1,12 @@
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { completeWith, startCliModel, type CliModelServer, type ScriptedRequest } from '../helpers/cli-model/server.js';
 import { call, closeDaemons } from '../helpers/daemon.js';
 import { makeRepo } from '../helpers/git.js';
 import { cleanRoots, tempRoot, within } from '../helpers/root.js';
-import { eventsOf, runLogs, startRuntimeRig, untilStatus } from './runtimes-setup.js';
+import { dispatchTask, eventsOf, runLogs, startRuntimeRig, untilStatus } from './runtimes-setup.js';
 
 // A workflow of two agent CLIs in one git worktree (docs/agent-runtimes.md, "Sessions"): Claude Code implements,
 // Codex reviews and sends it back once; Claude Code's next run resumes its session, told what the reviewer said.
@@ -97,6 +98,47 @@ flow(
         usage.reduce((sum, event) => sum + Number(event.payload.inputTokens), 0),
       );
       assert.match(runLogs(root, id), /\[resume\] continuing the CLI's session/);
+    } catch (err) {
+      process.stderr.write(daemon.output());
+      throw err;
+    }
+  },
+);
+
+flow(
+  'a session whose files are gone is not resumed: the next run starts fresh with the whole prompt, and says so',
+  async () => {
+    let first = true;
+    server.script = (request: ScriptedRequest) => {
+      if (request.dialect === 'anthropic' && first) {
+        first = false;
+        return { kind: 'text', text: 'Not now.' }; // the run ends without completing: a failed dispatch, tried again
+      }
+      return completeWith({})(request);
+    };
+    const { root, home, daemon } = await startRuntimeRig(server, {
+      agents: [{ id: 'coder', runtime: 'claude-code' }],
+      daemon: { retryBackoffMs: [3000] },
+    });
+    try {
+      const id = await dispatchTask(root, { title: 'Try twice', brief: 'Finish it.', agent: 'coder' });
+      const [failed] = await within(30_000, async () => {
+        const events = await eventsOf(root, id, 'dispatch.failed');
+        return events.length ? events : null;
+      });
+      assert.match(String(failed!.payload.reason), /^ended_without_completion/);
+      const [usage] = await within(10_000, async () => {
+        const events = await eventsOf(root, id, 'run.usage');
+        return events.length ? events : null;
+      });
+      rmSync(join(home, '.claude', 'projects'), { recursive: true, force: true }); // the CLI's transcripts, gone
+      await untilStatus(root, id, 'done');
+      const log = runLogs(root, id);
+      assert.match(log, `[resume] the CLI's session ${usage!.payload.sessionId} cannot be resumed`);
+      const last = server.served.filter((served) => served.main && served.dialect === 'anthropic').at(-2)!;
+      assert.is(last.request!.toolResults, 0, 'a fresh conversation');
+      assert.not.match(last.request!.prompt, 'You are continuing task');
+      assert.match(last.request!.prompt, `You are assigned task ${id}`);
     } catch (err) {
       process.stderr.write(daemon.output());
       throw err;

@@ -83,7 +83,7 @@ export async function startRuntimeRun(start: RuntimeStart, request: SpawnRequest
       model: agent.model,
       baseUrl: agent.baseUrl,
       env: agent.env,
-      permissions: agent.permissions as Permission,
+      permissions: (agent.permissions ?? 'edit') as Permission,
     },
     prompt: resume ? (request.resumePrompt ?? request.prompt) : request.prompt,
     cwd,

@@ -47,8 +47,8 @@ export const RuntimeFields = {
   model: z.string().min(1, 'must not be empty').optional(),
   baseUrl: z.url({ error: 'must be a URL such as http://127.0.0.1:4000' }).optional(),
   bin: z.string().min(1, 'must not be empty').optional(),
-  permissions: z.string().default('edit'),
-  resume: z.boolean().default(true),
+  permissions: z.string().optional(),
+  resume: z.boolean().optional(),
   budget: BudgetSchema.optional(),
   runIdleTimeoutMs: positiveInt.optional(),
 };

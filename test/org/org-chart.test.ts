@@ -196,6 +196,7 @@ settings('gives every default without an org chart', () => {
     agentStopGraceMs: 10000,
     runExitGraceMs: 30000,
     runLogMaxBytes: 10485760,
+    runIdleTimeoutMs: 600000,
     retryBackoffMs: [5000, 30000],
     dryRun: false,
     maxCheckFailures: 3,

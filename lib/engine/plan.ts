@@ -62,6 +62,7 @@ export const HOLD_REASONS = [
   'approval',
   'workspace-host',
   'workspace-unavailable',
+  'budget',
 ] as const;
 export type HoldReason = (typeof HOLD_REASONS)[number];
 
@@ -86,6 +87,8 @@ export interface PlanContext {
   host?: string | undefined;
   /** Workspaces whose repository is not there now: the tasks that would work in them are held, no others. */
   unavailableWorkspaces?: readonly UnavailableWorkspace[];
+  /** Why an agent gets no dispatch because a budget of its own or its team's is spent, or null (docs/scheduler.md). */
+  budgetHold?: ((agent: string) => string | null) | undefined;
 }
 
 /** One step the executor takes. */
@@ -205,6 +208,8 @@ function planReady(
       `workspace ${workspace} cannot be used: ${unavailable.problem}; ` +
         `its tasks wait until the repository is back (svc org validate)`,
     );
+  const spent = ctx.budgetHold?.(route.agent);
+  if (spent) return hold('budget', spent);
   const limit = agent?.maxConcurrent ?? 1;
   if ((load.get(route.agent) ?? 0) >= limit)
     return hold('agent-busy', `agent ${route.agent} has ${limit} of ${limit} tasks in progress`);

@@ -130,3 +130,35 @@ approval('a ready task at an approval gate is held, never dispatched, even with 
 });
 
 approval.run();
+
+const budget = suite('engine.plan budget');
+
+budget(
+  'a ready task for an agent whose budget is spent is held with the detail; others go, and so does it after',
+  () => {
+    const spent = (agent: string) => (agent === 'dev' ? 'agent dev spent $20.40 of $20 today (usdPerDay)' : null);
+    const tasks = [task('t1'), task('t2', { routing: { agent: 'dev2' } })];
+    const actions = plan(snap(tasks), ctx({ budgetHold: spent }));
+    assert.equal(brief(actions), ['t1:budget', 't2>dev2']);
+    assert.equal(actions[0], {
+      kind: 'hold',
+      taskId: 't1',
+      reason: 'budget',
+      detail: 'agent dev spent $20.40 of $20 today (usdPerDay)',
+    });
+    assert.equal(brief(plan(snap(tasks), ctx({ budgetHold: () => null }))), ['t1>dev', 't2>dev2']);
+  },
+);
+
+budget('the budget is asked of the agent the task routes to, after a team or role is resolved', () => {
+  const asked: string[] = [];
+  const spent = (agent: string) => {
+    asked.push(agent);
+    return agent === 'dev' ? 'spent' : null;
+  };
+  const actions = plan(snap([task('t1', { routing: { role: 'reviewer' } })]), ctx({ budgetHold: spent }));
+  assert.equal(brief(actions), ['t1>rev']);
+  assert.equal(asked, ['rev']);
+});
+
+budget.run();

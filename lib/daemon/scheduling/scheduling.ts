@@ -7,7 +7,7 @@ import type { Fault } from '../../store/commit/protocol.js';
 import type { AgentPause } from '../../store/records/agent-pauses.js';
 import type { Store } from '../../store/commit/store.js';
 import type { EventInput } from '../../store/events/log.js';
-import type { SpendLedger } from '../../engine/budgets/ledger.js';
+import type { SpendLedger } from '../../store/events/spend.js';
 import type { IndexChange, TaskIndex } from '../../store/index/tasks.js';
 import type { ConfigReport } from '../../net/protocol/status.js';
 import type { HandedOn } from './run-ender.js';

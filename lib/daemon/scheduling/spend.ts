@@ -1,5 +1,5 @@
 import { describeError } from '../../core/errors.js';
-import { createSpendLedger, loadSpendLedger, type SpendLedger } from '../../engine/budgets/ledger.js';
+import { createSpendLedger, loadSpendLedger, type SpendLedger } from '../../store/events/spend.js';
 import type { SchedulingOptions } from './scheduling.js';
 
 /** The daemon's spend ledger and the end of its subscription to the store's events. */

@@ -6,8 +6,8 @@ import { pauseForBudget } from '../../store/changes/budget.js';
 import type { Store } from '../../store/commit/store.js';
 import { describeSpent, toRecordedUsage, toTaskBudget } from '../../store/disk/budget.js';
 import { formatBudgetAlert } from './alert.js';
-import type { SpendLedger } from './ledger.js';
-import { findBudgetLimits, toFigures } from './limits.js';
+import type { SpendLedger } from '../../store/events/spend.js';
+import { findBudgetLimits, toFigures } from '../../org/budget-limits.js';
 
 /** A warning at this share of a budget. */
 export const WARN_AT = 0.8;
@@ -39,7 +39,7 @@ export interface BudgetGuard {
    * run), and the caller ends the run (SIGTERM to its process group). Calls of one run are taken in order.
    */
   onRunUsage(run: GuardedRun, usage: Readonly<Usage>): Promise<'continue' | 'stop'>;
-  /** The run ended (after its `run.usage` is recorded): its live usage leaves the ledger, its warnings are forgotten. */
+  /** The run ended (after its `run.usage` is recorded): its live usage leaves the ledger, its warnings are dropped. */
   onRunEnd(run: GuardedRun): void;
 }
 
@@ -127,7 +127,7 @@ async function taskFigures(store: Store, run: GuardedRun, usage: Readonly<Usage>
   return figures;
 }
 
-/** The budgets of the run's agent and its teams against their spend today or this month, the runs under way included. */
+/** The budgets of the run's agent and its teams against their spend today or this month, runs under way included. */
 function agentFigures(options: BudgetGuardOptions, run: GuardedRun): BudgetFigures[] {
   const now = options.now();
   return findBudgetLimits(options.org(), run.agent).map((limit) =>

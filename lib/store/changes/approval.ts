@@ -34,7 +34,7 @@ export function toAwaiting(stored: { status: Status; task: Task }): Awaiting | n
   return { gate: value.gate, since: value.since };
 }
 
-/** Refuses to move a task that waits for approval (or for a budget) other than by `approve`, `reject`, cancel or close. */
+/** Refuses to move a task waiting for approval or for a budget other than by `approve`, `reject`, cancel or close. */
 export function assertNotAwaiting(current: StoredTask, verb: string): void {
   assertNoBudgetWait(current, verb);
   const awaiting = toAwaiting(current);

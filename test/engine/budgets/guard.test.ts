@@ -2,7 +2,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { Usage } from '../../../lib/core/usage.js';
 import { createBudgetGuard } from '../../../lib/engine/budgets/guard.js';
-import { createSpendLedger } from '../../../lib/engine/budgets/ledger.js';
+import { createSpendLedger } from '../../../lib/store/events/spend.js';
 import { validateOrg } from '../../../lib/org/org-chart.js';
 import { claimTask } from '../../../lib/store/changes/work.js';
 import type { Store } from '../../../lib/store/commit/store.js';

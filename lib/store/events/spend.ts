@@ -1,7 +1,7 @@
 import type { EventInput } from '../../core/events.js';
 import { toIdDate } from '../../core/ids.js';
 import { totalTokens, type Usage } from '../../core/usage.js';
-import { readEvents } from '../../store/events/log.js';
+import { readEvents } from './log.js';
 
 /** What was spent: dollars (an unknown cost counts 0) and tokens of every kind. */
 export interface Spend {

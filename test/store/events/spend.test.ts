@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { Usage } from '../../../lib/core/usage.js';
-import { createSpendLedger, loadSpendLedger } from '../../../lib/engine/budgets/ledger.js';
+import { createSpendLedger, loadSpendLedger } from '../../../lib/store/events/spend.js';
 import { cleanRoots, tempRoot } from '../../helpers/root.js';
 
 const usage = (costUsd: number | null, tokens = 100): Usage => ({
@@ -15,7 +15,7 @@ const usage = (costUsd: number | null, tokens = 100): Usage => ({
 });
 const at = (iso: string) => new Date(iso);
 
-const ledger = suite('engine.budgets.createSpendLedger');
+const ledger = suite('store.events.createSpendLedger');
 
 ledger('sums an agent’s runs by UTC day and month, every token of a usage counted', () => {
   const spend = createSpendLedger();
@@ -64,7 +64,7 @@ ledger('observe counts the run.usage events of a batch and nothing else', () => 
   assert.equal(spend.spentBy(['coder'], 'day', now), { usd: 0.2, tokens: 40 });
 });
 
-const load = suite('engine.budgets.loadSpendLedger');
+const load = suite('store.events.loadSpendLedger');
 
 load('seeds from the run.usage events of this UTC month in the event log, a torn line skipped', async () => {
   const root = tempRoot();

@@ -1,0 +1,142 @@
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { pauseForBudget } from '../../../lib/store/changes/budget.js';
+import { createStore } from '../../../lib/store/commit/store.js';
+import { APPROVAL_TOOLS } from '../../../lib/tools/approval.js';
+import { TOOLS } from '../../../lib/tools/index.js';
+import { OPERATOR_TOOLS } from '../../../lib/tools/operator.js';
+import { writeOrg } from '../../helpers/agents.js';
+import { svc } from '../../helpers/cli.js';
+import { closeDaemons, startTestDaemon } from '../../helpers/daemon.js';
+import { cleanRoots, tempRoot } from '../../helpers/root.js';
+
+// svc task create --budget-*, svc task approve --budget-*, svc task list --awaiting for a budget wait.
+
+function setUp(): string {
+  const root = tempRoot();
+  writeOrg(root, {
+    agents: [{ id: 'dev', name: 'Dev' }],
+    aof: { daemon: { bootWindowMs: 200, pollIntervalMs: 3_600_000 } },
+  });
+  return root;
+}
+
+/** A task of dev with a budget of $2, claimed, whose runs used $2.40: paused for its budget. */
+async function paused(root: string): Promise<string> {
+  const created = await svc(root, 'task', 'create', 'Costly', '--agent', 'dev', '--budget-usd', '2', '--json');
+  const id = (JSON.parse(created.stdout) as { id: string }).id;
+  assert.is((await svc(root, 'task', 'promote', id)).code, 0);
+  const session = /session ([0-9a-f-]+)/.exec((await svc(root, 'task', 'claim', id, '--agent', 'dev')).stdout)![1]!;
+  const store = createStore({ root });
+  const usage = { inputTokens: 10, outputTokens: 5, cacheReadTokens: 0, cacheWriteTokens: 0, costUsd: 2.4, runs: 1 };
+  await store.commit(
+    id,
+    (current) => ({
+      task: { ...current.task, metadata: { ...current.task.metadata, usage } },
+      body: current.body,
+      status: current.status,
+    }),
+    'test',
+  );
+  const figures = { scope: 'task', id, limit: 2, spent: 2.4, unit: 'usd' } as const;
+  assert.ok(await pauseForBudget(store, { taskId: id, sessionId: session, figures }));
+  return id;
+}
+
+const create = suite('cli.task create --budget');
+create.after.each(cleanRoots);
+
+create(
+  'keeps the budget in metadata.budget; a budget that is not a positive number is refused, nothing created',
+  async () => {
+    const root = setUp();
+    const made = await svc(root, 'task', 'create', 'A', '--budget-usd', '2.5', '--budget-tokens', '500000', '--json');
+    assert.is(made.code, 0, made.stderr);
+    const id = (JSON.parse(made.stdout) as { id: string }).id;
+    const shown = JSON.parse((await svc(root, 'task', 'show', id, '--json')).stdout) as {
+      metadata: Record<string, unknown>;
+    };
+    assert.equal(shown.metadata.budget, { usd: 2.5, tokens: 500000 });
+    for (const [flag, value, says] of [
+      ['--budget-usd', '0', 'a number of dollars greater than 0'],
+      ['--budget-usd', 'lots', 'a number of dollars greater than 0'],
+      ['--budget-tokens', '1.5', 'a whole number of tokens'],
+    ] as const) {
+      const bad = await svc(root, 'task', 'create', 'B', flag, value);
+      assert.is.not(bad.code, 0);
+      assert.match(bad.stderr, `${flag} needs ${says}`);
+    }
+    const all = JSON.parse((await svc(root, 'task', 'list', '--all', '--json')).stdout) as unknown[];
+    assert.is(all.length, 1);
+  },
+);
+
+const approve = suite('cli.task approve --budget');
+approve.after.each(async () => {
+  await closeDaemons();
+  cleanRoots();
+});
+
+approve(
+  'an operator raises a paused task’s budget and it goes back to ready; too small a raise is refused',
+  async () => {
+    const root = setUp();
+    const id = await paused(root);
+    const listed = await svc(root, 'task', 'list', '--awaiting');
+    assert.match(listed.stdout, new RegExp(`${id}\\s+budget: task\\s+\\d.* Costly`));
+    const small = await svc(root, 'task', 'approve', id, '--budget-usd', '2.2');
+    assert.is.not(small.code, 0);
+    assert.match(small.stderr, `${id} has used $2.40 of $2.20 (--budget-usd)`);
+    const ok = await svc(root, 'task', 'approve', id, '--budget-usd', '5');
+    assert.is(ok.code, 0, ok.stderr);
+    assert.match(
+      ok.stdout,
+      `${id} approved past its budget wait (task ${id} spent $2.40 of $2 (its budget)): back to ready`,
+    );
+    const shown = JSON.parse((await svc(root, 'task', 'show', id, '--json')).stdout) as {
+      status: string;
+      metadata: Record<string, unknown>;
+    };
+    assert.is(shown.status, 'ready');
+    assert.equal(shown.metadata.budget, { usd: 5 });
+    assert.is(shown.metadata.awaiting, undefined);
+    assert.match((await svc(root, 'task', 'list', '--awaiting')).stdout, /no task waits/);
+  },
+);
+
+approve('through a daemon: listed as awaiting, an agent cannot approve or unblock it, the operator can', async () => {
+  const root = setUp();
+  const id = await paused(root);
+  await startTestDaemon(root, { tools: [...TOOLS, ...APPROVAL_TOOLS, ...OPERATOR_TOOLS], schedule: false });
+  const rows = JSON.parse((await svc(root, 'task', 'list', '--awaiting', '--json')).stdout) as {
+    id: string;
+    budgetWait?: { scope: string; limit: number; spent: number };
+  }[];
+  assert.equal(
+    rows.map((r) => [r.id, r.budgetWait?.scope, r.budgetWait?.limit, r.budgetWait?.spent]),
+    [[id, 'task', 2, 2.4]],
+  );
+  const params = { taskId: id, actor: 'dev', budget: { usd: 50 } };
+  const byAgent = await svc(root, 'tool', 'svc_task_approve', JSON.stringify(params));
+  assert.is.not(byAgent.code, 0);
+  assert.match(byAgent.stderr, /actor `dev` is an agent of the org chart/);
+  const unblock = await svc(
+    root,
+    'tool',
+    'svc_task_update',
+    JSON.stringify({ taskId: id, status: 'ready', actor: 'dev' }),
+  );
+  assert.is.not(unblock.code, 0);
+  assert.match(unblock.stderr, `${id} waits for a budget`);
+  assert.is(
+    TOOLS.some((tool) => tool.name === 'svc_task_approve'),
+    false,
+  );
+  const ok = await svc(root, 'task', 'approve', id, '--budget-usd', '5', '--by', 'alice');
+  assert.is(ok.code, 0, ok.stderr);
+  const shown = JSON.parse((await svc(root, 'task', 'show', id, '--json')).stdout) as { status: string };
+  assert.is(shown.status, 'ready');
+});
+
+create.run();
+approve.run();

@@ -1,5 +1,6 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import type { BudgetFigures } from '../../../lib/core/events.js';
 import { pauseForBudget } from '../../../lib/store/changes/budget.js';
 import { createStore } from '../../../lib/store/commit/store.js';
 import { APPROVAL_TOOLS } from '../../../lib/tools/approval.js';
@@ -12,23 +13,30 @@ import { cleanRoots, tempRoot } from '../../helpers/root.js';
 
 // svc task create --budget-*, svc task approve --budget-*, svc task list --awaiting for a budget wait.
 
-function setUp(): string {
-  const root = tempRoot();
+/** A root whose org chart has agent dev (with `budget`, when given). */
+function setUp(root = tempRoot(), budget?: Record<string, number>): string {
   writeOrg(root, {
-    agents: [{ id: 'dev', name: 'Dev' }],
+    agents: [{ id: 'dev', name: 'Dev', ...(budget ? { budget } : {}) }],
     aof: { daemon: { bootWindowMs: 200, pollIntervalMs: 3_600_000 } },
   });
   return root;
 }
 
-/** A task of dev with a budget of $2, claimed, whose runs used $2.40: paused for its budget. */
-async function paused(root: string): Promise<string> {
+/** A task of dev with a budget of $2, claimed, whose runs used $2.40: paused for its budget (or for `spent`). */
+async function paused(root: string, spent?: BudgetFigures): Promise<string> {
   const created = await svc(root, 'task', 'create', 'Costly', '--agent', 'dev', '--budget-usd', '2', '--json');
   const id = (JSON.parse(created.stdout) as { id: string }).id;
   assert.is((await svc(root, 'task', 'promote', id)).code, 0);
   const session = /session ([0-9a-f-]+)/.exec((await svc(root, 'task', 'claim', id, '--agent', 'dev')).stdout)![1]!;
   const store = createStore({ root });
-  const usage = { inputTokens: 10, outputTokens: 5, cacheReadTokens: 0, cacheWriteTokens: 0, costUsd: 2.4, runs: 1 };
+  const usage = {
+    inputTokens: 10,
+    outputTokens: 5,
+    cacheReadTokens: 0,
+    cacheWriteTokens: 0,
+    costUsd: spent ? 0.5 : 2.4,
+    runs: 1,
+  };
   await store.commit(
     id,
     (current) => ({
@@ -38,7 +46,7 @@ async function paused(root: string): Promise<string> {
     }),
     'test',
   );
-  const figures = { scope: 'task', id, limit: 2, spent: 2.4, unit: 'usd' } as const;
+  const figures = spent ?? ({ scope: 'task', id, limit: 2, spent: 2.4, unit: 'usd' } as const);
   assert.ok(await pauseForBudget(store, { taskId: id, sessionId: session, figures }));
   return id;
 }
@@ -137,6 +145,47 @@ approve('through a daemon: listed as awaiting, an agent cannot approve or unbloc
   const shown = JSON.parse((await svc(root, 'task', 'show', id, '--json')).stdout) as { status: string };
   assert.is(shown.status, 'ready');
 });
+
+approve(
+  'a wait for an agent’s budget goes back only once the org chart leaves room; a task raise is refused',
+  async () => {
+    const root = setUp(tempRoot(), { tokensPerDay: 1000 });
+    const id = await paused(root, {
+      scope: 'agent',
+      id: 'dev',
+      limit: 1000,
+      spent: 1200,
+      unit: 'tokens',
+      period: 'day',
+    });
+    const usage = {
+      agent: 'dev',
+      run: 's-1',
+      inputTokens: 1200,
+      outputTokens: 0,
+      cacheReadTokens: 0,
+      cacheWriteTokens: 0,
+    };
+    await createStore({ root }).events.record(new Date(), [
+      {
+        type: 'run.usage',
+        actor: 'system',
+        payload: { ...usage, runtime: 'codex', model: null, sessionId: null, costUsd: null },
+      },
+    ]);
+    const raise = await svc(root, 'task', 'approve', id, '--budget-tokens', '9000');
+    assert.is.not(raise.code, 0);
+    assert.match(raise.stderr, `waits for the budget of agent dev (tokensPerDay), not its own`);
+    assert.match(raise.stderr, 'Raise budget.tokensPerDay of agent dev in org/org-chart.yaml');
+    const early = await svc(root, 'task', 'approve', id);
+    assert.match(early.stderr, 'would wait again at once: agent dev spent 1,200 of 1,000 tokens today (tokensPerDay)');
+    assert.is(JSON.parse((await svc(root, 'task', 'show', id, '--json')).stdout).status, 'blocked');
+    setUp(root, { tokensPerDay: 5000 });
+    const ok = await svc(root, 'task', 'approve', id);
+    assert.is(ok.code, 0, ok.stderr);
+    assert.is(JSON.parse((await svc(root, 'task', 'show', id, '--json')).stdout).status, 'ready');
+  },
+);
 
 create.run();
 approve.run();

@@ -1,6 +1,8 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { BudgetFigures } from '../../../lib/core/events.js';
+import { toAwaiting } from '../../../lib/store/changes/approval.js';
+import { toListRow } from '../../../lib/store/listing/task-row.js';
 import { approveBudget, pauseForBudget } from '../../../lib/store/changes/budget.js';
 import { claimTask } from '../../../lib/store/changes/work.js';
 import { recordFailure } from '../../../lib/store/changes/dispatch.js';
@@ -57,6 +59,20 @@ pause('leaves a task the run no longer holds; the run’s end after a pause is n
   assert.is(stored.status, 'blocked');
   assert.is(stored.task.metadata.dispatchFailures, undefined);
 });
+
+pause(
+  'the wait is listed as a budget wait, never as an approval gate (alerts and metrics count only those)',
+  async () => {
+    const { store } = setup();
+    const { id, sessionId } = await leased(store, {});
+    await pauseForBudget(store, { taskId: id, sessionId, figures: { ...figures, id } });
+    const stored = await store.get(id);
+    const row = toListRow(stored);
+    assert.is(row.awaiting, undefined);
+    assert.is(toAwaiting(stored), null);
+    assert.equal([row.budgetWait?.scope, row.budgetWait?.spent], ['task', 2.4]);
+  },
+);
 
 const approve = suite('store.approveBudget');
 approve.after.each(cleanRoots);

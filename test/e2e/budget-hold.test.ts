@@ -68,4 +68,17 @@ test('an agent whose daily budget the event log shows spent gets no task until t
   );
 });
 
+test('without a daemon, svc scheduler run shows the budget hold and --active dispatches nothing to the agent', async () => {
+  const root = tempRoot();
+  writeCoder(root, 1000);
+  writeRunToday(root, 1200);
+  const id = (await svc(root, 'task', 'create', 'Over budget', '--agent', 'coder')).stdout.split('\n')[0]!;
+  assert.is((await svc(root, 'task', 'promote', id)).code, 0);
+  const plan = await svc(root, 'scheduler', 'run');
+  assert.match(plan.stdout, `${id}: budget: agent coder spent 1,200 of 1,000 tokens today (tokensPerDay)`);
+  const active = await svc(root, 'scheduler', 'run', '--active');
+  assert.is(active.code, 0, active.stderr);
+  assert.is(JSON.parse((await svc(root, 'task', 'show', id, '--json')).stdout).status, 'ready');
+});
+
 test.run();

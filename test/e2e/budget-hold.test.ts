@@ -68,6 +68,23 @@ test('an agent whose daily budget the event log shows spent gets no task until t
   );
 });
 
+test('a run.usage the daemon records counts at once: the next task of the agent is held', async () => {
+  const root = tempRoot();
+  writeCoder(root, 1000);
+  const daemon = await startTestDaemon(root, {
+    tools: [...TOOLS, ...OPERATOR_TOOLS],
+    env: process.env,
+    schedule: true,
+  });
+  const usage = { inputTokens: 600, outputTokens: 500, cacheReadTokens: 0, cacheWriteTokens: 0, costUsd: null };
+  const payload = { agent: 'coder', runtime: 'codex', model: null, sessionId: null, run: 's-2', ...usage };
+  await daemon.store.events.record(new Date(), [{ type: 'run.usage', actor: 'system', payload }]);
+  const id = (await svc(root, 'task', 'create', 'Next', '--agent', 'coder')).stdout.split('\n')[0]!;
+  assert.is((await svc(root, 'task', 'promote', id)).code, 0);
+  const plan = await svc(root, 'scheduler', 'run');
+  assert.match(plan.stdout, `${id}: budget: agent coder spent 1,100 of 1,000 tokens today (tokensPerDay)`);
+});
+
 test('without a daemon, svc scheduler run shows the budget hold and --active dispatches nothing to the agent', async () => {
   const root = tempRoot();
   writeCoder(root, 1000);

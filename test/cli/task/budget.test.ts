@@ -76,6 +76,13 @@ create(
     }
     const all = JSON.parse((await svc(root, 'task', 'list', '--all', '--json')).stdout) as unknown[];
     assert.is(all.length, 1);
+    const raise = await svc(root, 'task', 'approve', id, '--budget-usd', '9');
+    assert.is.not(raise.code, 0);
+    assert.match(raise.stderr, `${id} does not wait for a budget`);
+    const after = JSON.parse((await svc(root, 'task', 'show', id, '--json')).stdout) as {
+      metadata: { budget: unknown };
+    };
+    assert.equal(after.metadata.budget, { usd: 2.5, tokens: 500000 });
   },
 );
 

@@ -150,15 +150,36 @@ budget(
   },
 );
 
-budget('the budget is asked of the agent the task routes to, after a team or role is resolved', () => {
+budget('a task routed to a team goes to a member with budget left; held when every member has spent one', () => {
+  const spentBy =
+    (...agents: string[]) =>
+    (agent: string) =>
+      agents.includes(agent) ? `agent ${agent} spent` : null;
+  const team = task('t1', { routing: { team: 'core' } });
+  assert.equal(brief(plan(snap([team]), ctx({ budgetHold: spentBy('dev') }))), ['t1>dev2']);
+  const held = plan(snap([team]), ctx({ budgetHold: spentBy('dev', 'dev2') }));
+  assert.equal(brief(held), ['t1:budget']);
+  assert.match(
+    (held[0] as { detail: string }).detail,
+    /^agent dev spent \(every other candidate has spent a budget too\)$/,
+  );
+});
+
+budget('a spent budget is asked of the routed agent only, and a paused agent is routed around first', () => {
   const asked: string[] = [];
   const spent = (agent: string) => {
     asked.push(agent);
-    return agent === 'dev' ? 'spent' : null;
+    return null;
   };
   const actions = plan(snap([task('t1', { routing: { role: 'reviewer' } })]), ctx({ budgetHold: spent }));
   assert.equal(brief(actions), ['t1>rev']);
   assert.equal(asked, ['rev']);
+  const paused = pauses('dev');
+  const both = plan(
+    snap([task('t2', { routing: { team: 'core' } })]),
+    ctx({ paused, budgetHold: (a) => (a === 'dev2' ? 'spent' : null) }),
+  );
+  assert.equal(brief(both), ['t2:budget']);
 });
 
 budget.run();

@@ -5,7 +5,9 @@ import { isSvcError } from '../core/errors.js';
 import { toTerminalText } from '../core/text.js';
 import { requestDaemon, toDaemonError } from '../daemon/instance/client.js';
 import type { Action } from '../engine/plan.js';
-import { startScheduler } from '../engine/scheduler.js';
+import { type SchedulerOptions, startScheduler } from '../engine/scheduler.js';
+import { toBudgetHold } from '../engine/budgets/limits.js';
+import { loadSpendLedger } from '../store/events/spend.js';
 import { createListingSource } from '../engine/snapshot.js';
 import { loadOrg, toDaemonSettings } from '../org/org-chart.js';
 import type { Store } from '../store/commit/store.js';
@@ -59,6 +61,7 @@ async function planOnce(ctx: Context, store: Store): Promise<Action[]> {
     log: () => undefined,
     alert: () => undefined,
     owner: { host: hostname(), pid: process.pid }, // this host: a task whose worktree is elsewhere is held
+    budgetHold: await toBudgetHoldOf(store),
   });
   try {
     return await scheduler.preview();
@@ -93,6 +96,7 @@ async function runActive(ctx: Context, store: Store): Promise<Action[]> {
     log: (line) => ctx.io.stderr(`${line}\n`),
     alert: (text) => ctx.io.stderr(`${text}\n`),
     owner: { host: hostname(), pid: process.pid },
+    budgetHold: await toBudgetHoldOf(store),
   });
   const report = await scheduler.tick();
   await scheduler.idle();
@@ -126,4 +130,10 @@ function summarize(actions: readonly Action[], { active }: { active: boolean }):
     `${count('dispatch')} to dispatch, ${count('hold')} held, ` +
     `${count('expire')} leases expired, ${count('deadletter')} to deadletter`;
   return active ? `tick: ${parts}` : `dry run: ${parts} (nothing changed)`;
+}
+
+/** The budget hold of a scheduler without a daemon: what each agent spent, read from this month's event log. */
+async function toBudgetHoldOf(store: Store): Promise<NonNullable<SchedulerOptions['budgetHold']>> {
+  const ledger = await loadSpendLedger(store.paths.root, store.clock());
+  return (org, now) => toBudgetHold(ledger, { org, now });
 }

@@ -184,6 +184,7 @@ export async function launch({
       env: options.env ?? {},
       log: toLineLogger(log, 'scheduler'),
       onHanded: (taskId, adapter) => signals.scheduler.emit('handed', taskId, adapter),
+      onRecorded: (listener) => signals.store.on('recorded', listener),
       trace: log.debug('scheduler'),
       ...(options.fault ? { fault: options.fault } : {}),
       owner: { host: hostname(), pid },

@@ -7,7 +7,7 @@ import { ROUTES } from '../net/protocol/routes.js';
 import type { OrgChart } from '../org/schema.js';
 import type { UnavailableWorkspace } from '../org/workspaces.js';
 import type { AgentPause } from '../store/records/agent-pauses.js';
-import { routeUnpaused } from './paused-route.js';
+import { routeWithinBudget, type SpentOf } from './paused-route.js';
 
 /** What the planner needs of a task (the index holds exactly this). */
 export interface PlanTask {
@@ -62,6 +62,7 @@ export const HOLD_REASONS = [
   'approval',
   'workspace-host',
   'workspace-unavailable',
+  'budget',
 ] as const;
 export type HoldReason = (typeof HOLD_REASONS)[number];
 
@@ -86,6 +87,8 @@ export interface PlanContext {
   host?: string | undefined;
   /** Workspaces whose repository is not there now: the tasks that would work in them are held, no others. */
   unavailableWorkspaces?: readonly UnavailableWorkspace[];
+  /** Why an agent gets no dispatch because a budget of its own or its team's is spent, or null (docs/scheduler.md). */
+  budgetHold?: SpentOf | undefined;
 }
 
 /** One step the executor takes. */
@@ -190,12 +193,14 @@ function planReady(
   }
   const waiting = task.dependsOn.filter((id) => snapshot.statusOf(id) !== 'done');
   if (waiting.length) return hold('dependencies', `waits on ${waiting.join(', ')}`);
-  const route = routeUnpaused({ routing: task.routing, gateRole: task.gateRole }, ctx.org, {
+  const route = routeWithinBudget({ routing: task.routing, gateRole: task.gateRole }, ctx.org, {
     load,
     paused: ctx.paused,
+    spentOf: ctx.budgetHold,
   });
   if ('none' in route) return hold('no-route', route.none);
   if ('paused' in route) return hold('agent-paused', route.paused);
+  if ('spent' in route) return hold('budget', route.spent);
   const agent = ctx.org?.agents.find((a) => a.id === route.agent);
   const workspace = task.routing.workspace ?? agent?.workspace;
   const unavailable = workspace ? ctx.unavailableWorkspaces?.find((w) => w.name === workspace) : undefined;

@@ -38,6 +38,8 @@ export interface SchedulerOptions {
   owner?: LeaseOwner;
   /** Ends whatever runs of the task may still be alive (its lease expired, or it waits to be dispatched again). */
   endRuns?: (taskId: string, why: string) => void;
+  /** The budget hold of one plan, for the org chart and time it is made with (`toBudgetHold` over the ledger). */
+  budgetHold?: (org: OrgChart | null, now: Date) => ((agent: string) => string | null) | undefined;
 }
 
 /** What one tick did. */

@@ -67,6 +67,7 @@ export function startScheduler(options: SchedulerOptions): SchedulerHandle {
       gatewayConfigured: Boolean(settings.gatewayUrl),
       orgProblem: options.orgProblem?.() ?? null,
       unavailableWorkspaces: findUnavailableWorkspaces(org),
+      budgetHold: options.budgetHold?.(org, now),
     });
     return { org, settings, now, snapshot, actions };
   }

@@ -7,7 +7,16 @@ import { firstGate, loadWorkflow } from '../org/workflow.js';
 import { assertTasksExist } from '../store/changes/deps.js';
 import type { Store } from '../store/commit/store.js';
 import { isRoutable, toOrg } from './org.js';
-import { actorParam, assertFieldSize, idParam, notifyCommitted, priorityParam, toActor, toolParams } from './params.js';
+import {
+  actorParam,
+  assertFieldSize,
+  budgetParam,
+  idParam,
+  notifyCommitted,
+  priorityParam,
+  toActor,
+  toolParams,
+} from './params.js';
 import type { ToolContext, ToolDef } from './registry.js';
 import { scheduleTimeParams, toScheduleTimes } from './schedule-times.js';
 
@@ -40,6 +49,7 @@ export const DispatchParams = toolParams({
     .optional()
     .describe('A workflow of org/workflows/ (file name without .yaml): the task is gated, starting at its first gate.'),
   metadata: z.record(z.string(), z.unknown()).optional().describe('Arbitrary key-value data kept with the task.'),
+  budget: budgetParam.optional(),
   ...scheduleTimeParams,
   actor: actorParam,
 });
@@ -80,7 +90,7 @@ export const svcDispatch: ToolDef<typeof DispatchParams> = {
       ...(params.priority ? { priority: params.priority } : {}),
       ...(parentId ? { parentId } : {}),
       ...(gate ? { gate } : {}),
-      ...(params.metadata ? { metadata: params.metadata } : {}),
+      ...(params.metadata || params.budget ? { metadata: { ...params.metadata, ...toBudget(params.budget) } } : {}),
       ...times,
       createdBy: params.actor ?? 'svc_dispatch',
       actor: toActor(params),
@@ -91,6 +101,11 @@ export const svcDispatch: ToolDef<typeof DispatchParams> = {
 };
 
 // --- internal ---
+
+/** `{budget}` of the metadata when a budget is given (it wins over a `budget` key of `metadata`). */
+function toBudget(budget: z.infer<typeof DispatchParams>['budget']): { budget?: { usd?: number; tokens?: number } } {
+  return budget ? { budget } : {};
+}
 
 function toRouting(params: z.infer<typeof DispatchParams>): Routing {
   const routing: Routing = {};

@@ -22,6 +22,8 @@ export interface CreateParams {
   workflow?: string | undefined;
   notBefore?: string | undefined;
   dueAt?: string | undefined;
+  /** The task's own budget (`metadata.budget`). */
+  budget?: { usd?: number | undefined; tokens?: number | undefined } | undefined;
   actor?: string | undefined;
 }
 
@@ -62,6 +64,7 @@ export async function createAsOperator(p: CreateParams & { actor: string }, ctx:
     actor: p.actor,
     ...(parentId ? { parentId } : {}),
     ...(gate ? { gate } : {}),
+    ...(p.budget ? { metadata: { budget: p.budget } } : {}),
     ...times,
   });
   await notifyCommitted(ctx, [created.task.id]);

@@ -8,7 +8,7 @@ import { blockTask, cancelTask, promoteTask, resurrectTask, setStatus, unblockTa
 import { claimTask, closeTask, updateTaskAsOperator, type UpdateResult } from '../store/changes/work.js';
 import { createAsOperator } from './operator-create.js';
 import { assertCloseByOperator } from './operator-only.js';
-import { notifyCommitted, priorityParam, statusParam, toolParams } from './params.js';
+import { budgetParam, notifyCommitted, priorityParam, statusParam, toolParams } from './params.js';
 import type { ToolContext, ToolDef } from './registry.js';
 
 /** Who the command line acts as, unless `--agent` names another actor. */
@@ -58,6 +58,7 @@ export const OPERATOR_TOOLS: readonly ToolDef[] = [
       workflow: z.string().optional(),
       notBefore: z.string().optional(),
       dueAt: z.string().optional(),
+      budget: budgetParam.optional(),
       actor: z.string().optional(),
     },
     (p, ctx) => createAsOperator({ ...p, actor: p.actor ?? OPERATOR }, ctx),

@@ -48,6 +48,23 @@ export const priorityParam = z.enum(PRIORITIES);
 /** Status enum. */
 export const statusParam = z.enum(STATUSES);
 
+/** A task's own budget (`metadata.budget`): dollars and tokens over all its runs, each a positive number. */
+export const budgetParam = z
+  .strictObject(
+    {
+      usd: z.number().positive('must be a number of dollars greater than 0, e.g. 2 or 0.5').optional(),
+      tokens: z.number().int('must be a whole number of tokens').positive('must be greater than 0').optional(),
+    },
+    {
+      error: (iss) => (iss.code === 'unrecognized_keys' ? 'unknown budget (known: usd, tokens)' : undefined),
+    },
+  )
+  .refine((b) => b.usd !== undefined || b.tokens !== undefined, 'must name usd or tokens, e.g. { "usd": 2 }')
+  .describe(
+    "The task's budget over all its runs: { usd?, tokens? }. Spent, a run is ended and the task waits blocked " +
+      'for an operator to raise it (docs/agent-runtimes.md).',
+  );
+
 /**
  * A tool's params object: strict, so an unknown parameter is a `validation_error` that names it
  * and lists the known ones.

@@ -130,3 +130,56 @@ approval('a ready task at an approval gate is held, never dispatched, even with 
 });
 
 approval.run();
+
+const budget = suite('engine.plan budget');
+
+budget(
+  'a ready task for an agent whose budget is spent is held with the detail; others go, and so does it after',
+  () => {
+    const spent = (agent: string) => (agent === 'dev' ? 'agent dev spent $20.40 of $20 today (usdPerDay)' : null);
+    const tasks = [task('t1'), task('t2', { routing: { agent: 'dev2' } })];
+    const actions = plan(snap(tasks), ctx({ budgetHold: spent }));
+    assert.equal(brief(actions), ['t1:budget', 't2>dev2']);
+    assert.equal(actions[0], {
+      kind: 'hold',
+      taskId: 't1',
+      reason: 'budget',
+      detail: 'agent dev spent $20.40 of $20 today (usdPerDay)',
+    });
+    assert.equal(brief(plan(snap(tasks), ctx({ budgetHold: () => null }))), ['t1>dev', 't2>dev2']);
+  },
+);
+
+budget('a task routed to a team goes to a member with budget left; held when every member has spent one', () => {
+  const spentBy =
+    (...agents: string[]) =>
+    (agent: string) =>
+      agents.includes(agent) ? `agent ${agent} spent` : null;
+  const team = task('t1', { routing: { team: 'core' } });
+  assert.equal(brief(plan(snap([team]), ctx({ budgetHold: spentBy('dev') }))), ['t1>dev2']);
+  const held = plan(snap([team]), ctx({ budgetHold: spentBy('dev', 'dev2') }));
+  assert.equal(brief(held), ['t1:budget']);
+  assert.match(
+    (held[0] as { detail: string }).detail,
+    /^agent dev spent \(every other candidate has spent a budget too\)$/,
+  );
+});
+
+budget('a spent budget is asked of the routed agent only, and a paused agent is routed around first', () => {
+  const asked: string[] = [];
+  const spent = (agent: string) => {
+    asked.push(agent);
+    return null;
+  };
+  const actions = plan(snap([task('t1', { routing: { role: 'reviewer' } })]), ctx({ budgetHold: spent }));
+  assert.equal(brief(actions), ['t1>rev']);
+  assert.equal(asked, ['rev']);
+  const paused = pauses('dev');
+  const both = plan(
+    snap([task('t2', { routing: { team: 'core' } })]),
+    ctx({ paused, budgetHold: (a) => (a === 'dev2' ? 'spent' : null) }),
+  );
+  assert.equal(brief(both), ['t2:budget']);
+});
+
+budget.run();

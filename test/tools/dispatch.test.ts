@@ -6,7 +6,7 @@ import { createStore } from '../../lib/store/commit/store.js';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { cleanRoots, fixedClock, within } from '../helpers/root.js';
-import { ORG_CHART, setup } from './helpers.js';
+import { ORG_CHART, rejects, setup } from './helpers.js';
 
 const dispatch = suite('tools.svc_dispatch');
 dispatch.after.each(cleanRoots);
@@ -121,6 +121,21 @@ dispatch('succeeds when the index cannot be told of the new task: the file is th
   };
   const result = await call<Dispatched>('svc_dispatch', { title: 'Unindexed', brief: 'x' });
   assert.is((await store.get(result.taskId)).task.title, 'Unindexed');
+});
+
+dispatch('keeps a budget in metadata.budget, beside the metadata given; a budget not positive is refused', async () => {
+  const { call, store } = setup();
+  const params = { title: 'Costly', brief: 'x', metadata: { ticket: 'X-1' }, budget: { usd: 2, tokens: 500000 } };
+  const result = await call<Dispatched>('svc_dispatch', params);
+  assert.equal((await store.get(result.taskId)).task.metadata, { ticket: 'X-1', budget: { usd: 2, tokens: 500000 } });
+  for (const [budget, says] of [
+    [{ usd: 0 }, 'budget.usd: must be a number of dollars greater than 0'],
+    [{ tokens: 2.5 }, 'budget.tokens: must be a whole number of tokens'],
+    [{}, 'budget: must name usd or tokens'],
+    [{ dollars: 2 }, 'unknown budget (known: usd, tokens)'],
+  ] as const)
+    await rejects(call('svc_dispatch', { title: 'Bad', brief: 'x', budget }), 'validation_error', says);
+  assert.is((await store.list()).tasks.length, 1);
 });
 
 dispatch.run();

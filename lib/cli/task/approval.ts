@@ -10,6 +10,8 @@ import { toText } from '../output/format.js';
 import { operateWith } from '../frame/operate.js';
 import { OPERATOR } from './caller.js';
 import { toUsageError } from '../frame/usage.js';
+import { toScopeLabel } from '../../store/disk/budget.js';
+import { toBudgetOption } from './budget.js';
 
 /**
  * Registers `svc task approve` and `svc task reject`: the `svc_task_approve` and `svc_task_reject`
@@ -22,8 +24,11 @@ export function registerTaskApproval(cli: CAC, ctx: Context): void {
     .option('--gate <gate>', GATE_HELP)
     .option('--note <text>', 'Why (kept in the event and the gate history)')
     .option('--by <name>', `Who approves (default ${OPERATOR})`)
+    .option('--budget-usd <n>', "A task paused for its budget: raise the task's budget to this many dollars")
+    .option('--budget-tokens <n>', "A task paused for its budget: raise the task's budget to this many tokens")
     .option('--json', 'Print JSON')
     .example('svc task approve 007 --gate signoff --note "looks good"')
+    .example('svc task approve 007 --budget-usd 5')
     .action(async (id: string, opts: Record<string, unknown>) =>
       decide(ctx, { tool: 'svc_task_approve', id: String(id) }, opts),
     );
@@ -50,20 +55,22 @@ export function registerTaskApproval(cli: CAC, ctx: Context): void {
     });
 }
 
-/** The rows of `svc task list --awaiting`: blocked tasks waiting at an approval gate, oldest wait first. */
+/**
+ * The rows of `svc task list --awaiting`: blocked tasks waiting at an approval gate or for a budget, oldest wait first.
+ */
 export function toAwaitingRows(rows: readonly ListRow[]): ListRow[] {
   return rows
-    .filter((row) => row.awaiting)
-    .sort((a, b) => compareText(a.awaiting!.since, b.awaiting!.since) || compareText(a.id, b.id));
+    .filter((row) => row.awaiting || row.budgetWait)
+    .sort((a, b) => compareText(sinceOf(a), sinceOf(b)) || compareText(a.id, b.id));
 }
 
-/** One line per waiting task: id, gate, how long it has waited, title. */
+/** One line per waiting task: id, gate (or `budget: ...`), how long it has waited, title. */
 export function formatAwaiting(rows: readonly ListRow[], now: Date): string[] {
   if (!rows.length) return ['(no task waits for approval)'];
   const cells = rows.map((row) => [
     row.id,
-    toTerminalText(row.awaiting!.gate),
-    formatDuration(Math.max(0, now.getTime() - Date.parse(row.awaiting!.since))),
+    toTerminalText(row.awaiting?.gate ?? (row.budgetWait ? `budget: ${toScopeLabel(row.budgetWait)}` : '')),
+    formatDuration(Math.max(0, now.getTime() - Date.parse(sinceOf(row)))),
     toTerminalText(row.title),
   ]);
   const widths = [0, 1, 2].map((i) =>
@@ -74,6 +81,10 @@ export function formatAwaiting(rows: readonly ListRow[], now: Date): string[] {
 }
 
 // --- internal ---
+
+function sinceOf(row: ListRow): string {
+  return row.awaiting?.since ?? row.budgetWait?.since ?? '';
+}
 
 const GATE_HELP =
   'The approval gate decided: applied only while the task still waits ' +
@@ -93,6 +104,7 @@ async function decide(ctx: Context, { tool, id }: Decision, opts: Record<string,
     actor: toText(opts.by) ?? OPERATOR,
     ...(gate !== undefined ? { gate } : {}),
     ...(note !== undefined ? { note } : {}),
+    ...(tool === 'svc_task_approve' ? toBudgetOption(opts, `svc task approve ${id}`) : {}),
   };
   const loaded = async () => [(await import('../../tools/approval.js')).APPROVAL_TOOLS].flat();
   const result = await operateWith<DecisionResult>(ctx, { tool, params }, loaded);

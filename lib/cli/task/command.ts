@@ -18,6 +18,7 @@ import { toCaller, withFlag, withLeaseOptions } from './caller.js';
 import { registerTaskClaim } from './claim.js';
 import { registerTaskList } from './list.js';
 import { formatChildren, listChildren } from './tree.js';
+import { toBudgetOption } from './budget.js';
 import { asUsage, toUsageError } from '../frame/usage.js';
 
 const STATUS_VALUES = `<status> is one of: ${STATUSES.join(', ')}`;
@@ -47,6 +48,8 @@ export function registerTask(cli: CAC, ctx: Context): void {
     .option('--verify <checks>', 'Comma-separated checks (aof.checks) that must pass before done')
     .option('--not-before <when>', 'Not dispatched before then: a duration from now (30m, 2h, 2d) or a date or time')
     .option('--due <when>', 'Due by then (2d, or a date or time); past it, one OVERDUE alert')
+    .option('--budget-usd <n>', 'At most this many dollars over all its runs; spent, it waits for approve')
+    .option('--budget-tokens <n>', 'At most this many tokens over all its runs (docs/agent-runtimes.md)')
     .example('svc task create Fix the login page --agent dev --priority high')
     .action(async (title: string[], opts: Record<string, unknown>) => {
       const params = {
@@ -64,6 +67,7 @@ export function registerTask(cli: CAC, ctx: Context): void {
         workspace: toText(opts.workspace),
         verify: toList(opts.verify),
         ...toTimeParams(opts, new Date()),
+        ...toBudgetOption(opts, 'svc task create <title>'),
       };
       const created = await operate<ListRow>(ctx, 'operator_task_create', params);
       if (opts.json) return ctx.json(created);

@@ -6,6 +6,8 @@ import type { Hold } from '../../engine/scheduler.js';
 import type { Fault } from '../../store/commit/protocol.js';
 import type { AgentPause } from '../../store/records/agent-pauses.js';
 import type { Store } from '../../store/commit/store.js';
+import type { EventInput } from '../../store/events/log.js';
+import type { SpendLedger } from '../../store/events/spend.js';
 import type { IndexChange, TaskIndex } from '../../store/index/tasks.js';
 import type { ConfigReport } from '../../net/protocol/status.js';
 import type { HandedOn } from './run-ender.js';
@@ -27,6 +29,8 @@ export interface SchedulingOptions {
   owner?: LeaseOwner;
   /** A spawn was handed to its adapter (the daemon's dispatch latency). */
   onHanded?: (taskId: string, adapter: AdapterKind) => void;
+  /** Tells `listener` of every batch of events the store records (the spend ledger counts the `run.usage` ones). */
+  onRecorded?: (listener: (events: readonly EventInput[]) => void) => () => void;
 }
 
 /** The daemon's scheduler: mode decided at boot, ticks from the index, polls for leases. */
@@ -59,6 +63,8 @@ export interface Scheduling {
   handOn(taskId: string): (handed: HandedOn | null) => void;
   /** The local command agent runs not yet gone (the operator's decisions refuse their calls). */
   localRuns(): Run[];
+  /** What each agent spent today and this month (docs/agent-runtimes.md, "Budgets"). */
+  ledger: SpendLedger;
   /**
    * A task changed status in the index: murmur counts the teams' completions and failures; a cancel ends the task's
    * runs.

@@ -9,6 +9,8 @@ import { startOverdue } from '../../engine/alerts/overdue-runner.js';
 import { startSla } from '../../engine/alerts/sla-runner.js';
 import { startWorkspaceCleanup } from '../../engine/workspaces/cleanup.js';
 import { startCheckRunner } from '../../engine/checks/runner.js';
+import { toBudgetHold } from '../../engine/budgets/limits.js';
+import { startSpendLedger } from './spend.js';
 import { readEnvFile } from '../../fs/env-file.js';
 import { findEnvValues } from '../../fs/process.js';
 import { toDaemonSettings } from '../../org/org-chart.js';
@@ -34,6 +36,7 @@ export async function startScheduling(options: SchedulingOptions): Promise<Sched
     log: options.log,
   });
   const settings = toDaemonSettings(await org.get());
+  const spend = await startSpendLedger(options);
   const boot = createBoot({
     windowMs: settings.bootWindowMs,
     pollMs: settings.pollIntervalMs,
@@ -96,6 +99,7 @@ export async function startScheduling(options: SchedulingOptions): Promise<Sched
     onCommitted: (ids) => index.update(ids),
     dryRun: () => org.settings().dryRun,
     orgProblem: org.problem,
+    budgetHold: (chart, now) => toBudgetHold(spend.ledger, { org: chart, now }),
     ...(options.trace ? { trace: options.trace } : {}),
     ...(options.fault ? { fault: options.fault } : {}),
     ...(options.owner ? { owner: options.owner } : {}),
@@ -218,8 +222,10 @@ export async function startScheduling(options: SchedulingOptions): Promise<Sched
     pausedAgents: pauses.current,
     holdCounts: scheduler.holdCounts,
     localRuns: () => command.runs.all(),
+    ledger: spend.ledger,
     async close() {
       clearInterval(poll);
+      spend.close();
       offAttach();
       pauses.close();
       overdue.close();

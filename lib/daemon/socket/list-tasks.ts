@@ -51,6 +51,7 @@ function toRow(entry: IndexEntry) {
     notBefore,
     dueAt,
     awaiting,
+    budgetWait,
   } = entry;
   return {
     id,
@@ -67,5 +68,6 @@ function toRow(entry: IndexEntry) {
     ...toGrouping({ ...routing, parentId }),
     ...toScheduleFields(status, { notBefore, dueAt }),
     ...(awaiting ? { awaiting } : {}),
+    ...(budgetWait ? { budgetWait } : {}),
   };
 }

@@ -2,6 +2,7 @@ import { SvcError } from '../../core/errors.js';
 import { isTerminal, type Status } from '../../core/status.js';
 import type { Task } from '../../core/task.js';
 import type { Change } from '../commit/protocol.js';
+import { describeSpent, toBudgetWait } from '../disk/budget.js';
 import type { StoredTask } from '../disk/task-file.js';
 
 /** Where a task waits for a person: the approval gate and since when (`metadata.awaiting`). */
@@ -33,8 +34,9 @@ export function toAwaiting(stored: { status: Status; task: Task }): Awaiting | n
   return { gate: value.gate, since: value.since };
 }
 
-/** Refuses to move a task that waits for approval other than by `approve`, `reject`, cancel or close. */
+/** Refuses to move a task waiting for approval or for a budget other than by `approve`, `reject`, cancel or close. */
 export function assertNotAwaiting(current: StoredTask, verb: string): void {
+  assertNoBudgetWait(current, verb);
   const awaiting = toAwaiting(current);
   if (!awaiting) return;
   const id = current.task.id;
@@ -43,6 +45,21 @@ export function assertNotAwaiting(current: StoredTask, verb: string): void {
     `${id} waits for approval at gate \`${awaiting.gate}\` (since ${awaiting.since}): it cannot be ${verb}.`,
     `Approve it with \`svc task approve ${id} --gate ${awaiting.gate} [--note ...]\`, or send ` +
       `it back with \`svc task reject ${id} --gate ${awaiting.gate} --note "what must change"\`.`,
+  );
+}
+
+/** Refuses to move a task paused for a budget other than by `approve`, cancel or close. */
+function assertNoBudgetWait(current: StoredTask, verb: string): void {
+  const wait = isTerminal(current.status) ? null : toBudgetWait(current.task.metadata);
+  if (!wait) return;
+  const id = current.task.id;
+  throw new SvcError(
+    'invalid_transition',
+    `${id} waits for a budget since ${wait.since} (${describeSpent(wait)}): it cannot be ${verb}.`,
+    wait.scope === 'task'
+      ? `Raise its budget with \`svc task approve ${id} --budget-${wait.unit} <more>\`, or \`svc task cancel ${id}\`.`
+      : `Raise the budget in the org chart or wait for the next period, then \`svc task approve ${id}\`; ` +
+          `or \`svc task cancel ${id}\`.`,
   );
 }
 

@@ -12,7 +12,8 @@ import {
 import { MAX_FILE_BYTES, parseFrontmatter } from '../../fs/frontmatter.js';
 import { readRegularFileSync } from '../../fs/regular-file.js';
 import { toTaskId, type Paths } from '../disk/paths.js';
-import { toAwaitingField } from '../listing/task-row.js';
+import { toAwaitingField, toBudgetWaitField } from '../listing/task-row.js';
+import type { BudgetWait } from '../disk/budget.js';
 import type { StoredTask } from '../disk/task-file.js';
 
 /** One task as the index holds it: frontmatter fields only, never the body. */
@@ -37,6 +38,8 @@ export interface IndexEntry {
   gate: { workflow: string; current: string } | undefined;
   /** A task waiting at an approval gate (`metadata.awaiting`), whatever its directory. */
   awaiting: { gate: string; since: string } | undefined;
+  /** A task paused because a budget is spent (`metadata.awaiting` of kind `budget`). */
+  budgetWait: BudgetWait | undefined;
   /** Consecutive failed dispatches (`metadata.dispatchFailures`). */
   dispatchFailures: number;
   /** After a failed dispatch, when the next attempt may start (`metadata.nextAttemptAt`). */
@@ -130,6 +133,7 @@ function toEntry(
     stamp,
     gate,
     awaiting: toAwaitingField(status, task.metadata).awaiting,
+    budgetWait: toBudgetWaitField(status, task.metadata).budgetWait,
     dispatchFailures: toDispatchFailures(task.metadata),
     nextAttemptAt: toNextAttemptAt(task.metadata),
     moved: task.status !== status,

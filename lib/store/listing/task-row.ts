@@ -1,3 +1,4 @@
+import { type BudgetWait, toBudgetWait } from '../disk/budget.js';
 import type { StoredTask } from '../disk/task-file.js';
 
 /** One task as listings show it (`svc task list --json`, the board, `svc task create --json`). */
@@ -26,6 +27,8 @@ export interface ListRow {
   dueAt?: string;
   /** A blocked task waiting for a person at an approval gate: the gate and since when. */
   awaiting?: { gate: string; since: string };
+  /** A blocked task paused because a budget is spent: which budget, its figures and since when. */
+  budgetWait?: BudgetWait;
 }
 
 /** The row of a stored task: the agent is the lease holder, else `routing.agent`. */
@@ -49,7 +52,14 @@ export function toListRow(stored: StoredTask): ListRow {
     ...toGrouping({ ...task.routing, parentId: task.parentId }),
     ...toScheduleFields(stored.status, task),
     ...toAwaitingField(stored.status, task.metadata),
+    ...toBudgetWaitField(stored.status, task.metadata),
   };
+}
+
+/** `{budgetWait}` of a task paused for a budget (`metadata.awaiting` of kind `budget`, unless done or cancelled). */
+export function toBudgetWaitField(status: string, metadata: Record<string, unknown>): { budgetWait?: BudgetWait } {
+  const wait = status === 'done' || status === 'cancelled' ? null : toBudgetWait(metadata);
+  return wait ? { budgetWait: wait } : {};
 }
 
 /**

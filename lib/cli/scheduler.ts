@@ -75,7 +75,15 @@ async function runActive(ctx: Context, store: Store): Promise<Action[]> {
   const org = () => loadOrg(root);
   const chart = await org();
   const settings = toDaemonSettings(chart);
-  const runtime = createRuntimeWiring({ store, org: () => chart, log: (line) => ctx.io.stderr(`${line}\n`) });
+  const runtime = createRuntimeWiring({
+    store,
+    org: () => chart,
+    log: (line) => ctx.io.stderr(`${line}\n`),
+    budgets: {
+      ledger: await loadSpendLedger(store.paths.root, store.clock()),
+      alert: (text) => ctx.io.stderr(`${text}\n`),
+    },
+  });
   const { command, standalone } = createAdapterSet({
     paths: store.paths,
     loadOrg: org,

@@ -1,8 +1,10 @@
-import type { RuntimeHooks, RuntimeRunRecord } from '../../adapters/runtime-hooks.js';
+import type { RuntimeHooks } from '../../adapters/runtime-hooks.js';
+import { createBudgetGuard } from '../../engine/budgets/guard.js';
+import type { SpendLedger } from '../../store/events/spend.js';
 import { settleRuntimeRuns } from '../../adapters/runtime-record.js';
 import type { Run } from '../../adapters/runs.js';
 import { describeError } from '../../core/errors.js';
-import { NO_USAGE, type Usage } from '../../core/usage.js';
+import { NO_USAGE } from '../../core/usage.js';
 import { priceUsage } from '../../org/pricing.js';
 import type { OrgChart } from '../../org/schema.js';
 import { recordRunUsage } from '../../store/changes/usage.js';
@@ -13,10 +15,11 @@ export interface RuntimeWiringOptions {
   store: Store;
   org: () => OrgChart | null;
   log: (line: string) => void;
-  /** The run's usage so far, priced: `'stop'` to end it (a budget spent, the task paused first). */
-  onUsage?: RuntimeHooks['onUsage'];
-  /** A run's usage was recorded (added to the task's total and the event log). */
-  onRecorded?: (record: RuntimeRunRecord & { usage: Usage }) => void;
+  /**
+   * The budgets the runs are held to (docs/agent-runtimes.md, "Budgets"): the spend so far, and where the alert of a
+   * budget spent goes. Without it, runs are not stopped for their budgets.
+   */
+  budgets?: { ledger: SpendLedger; alert: (text: string) => void };
   /** Tasks whose files changed (the index). */
   onCommitted?: (ids: readonly string[]) => void | Promise<void>;
 }
@@ -30,22 +33,25 @@ export interface RuntimeWiring {
 
 /**
  * Prices each run by `aof.pricing` (docs/agent-runtimes.md, "Usage and cost"), records its usage and CLI session on
- * the task once (`recordRunUsage`), and hands live usage to the budget guard.
+ * the task once (`recordRunUsage`), and holds the runs to their budgets (the guard: a warning at 80 %, the task
+ * paused and the run ended at 100 %).
  */
 export function createRuntimeWiring(options: RuntimeWiringOptions): RuntimeWiring {
   const { store, log } = options;
+  const guard = options.budgets
+    ? createBudgetGuard({ store, org: options.org, log, now: store.clock, ...options.budgets })
+    : null;
   const hooks: RuntimeHooks = {
     price: (usage, model) => priceUsage(usage, model, options.org()?.aof.pricing ?? {}),
-    ...(options.onUsage ? { onUsage: options.onUsage } : {}),
+    ...(guard ? { onUsage: (run, usage) => guard.onRunUsage({ ...run, runKey: run.run }, usage) } : {}),
     onRecord: async (record) => {
       const usage = record.usage ?? { ...NO_USAGE };
       try {
-        const recorded = await recordRunUsage(store, { ...record, usage });
-        if (!recorded) return;
-        await options.onCommitted?.([record.taskId]);
-        options.onRecorded?.({ ...record, usage });
+        if (await recordRunUsage(store, { ...record, usage })) await options.onCommitted?.([record.taskId]);
       } catch (err) {
         log(`recording the usage of ${record.taskId}'s run ${record.run} failed: ${describeError(err)}`);
+      } finally {
+        guard?.onRunEnd({ ...record, runKey: record.run });
       }
     },
   };

@@ -57,6 +57,7 @@ export async function startScheduling(options: SchedulingOptions): Promise<Sched
     org: org.current,
     log: options.log,
     onCommitted: (ids) => index.update(ids),
+    budgets: { ledger: spend.ledger, alert: options.alert },
   });
   const { command, standalone } = createAdapterSet({
     paths: store.paths,

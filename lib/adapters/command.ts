@@ -148,7 +148,8 @@ export function createCommandAdapter(options: CommandAdapterOptions): CommandAda
         child.on('exit', (code, signal) => {
           if (cli)
             return void cli.ended({ code, signal }).then((end) => {
-              output.ended(`${signal ? `killed by ${signal}` : `exit code ${code}`}${end.ok ? '' : `; ${end.error}`}`);
+              const how = signal ? `killed by ${signal}` : `exit code ${code}`;
+              output.ended(`${how}${end.ok || end.error === how ? '' : `; ${end.error}`}`);
               runs.exited(run);
               resolve(end);
             });

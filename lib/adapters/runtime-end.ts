@@ -8,7 +8,7 @@ import type { RunSummary } from './stream-watch.js';
  */
 export function toRunEnd(
   summary: RunSummary,
-  exit: { code: number | null; signal: string | null; hung: boolean; idleMs: number },
+  exit: { code: number | null; signal: string | null; hung: boolean; idleMs: number; stopped?: string },
 ): RunEnd {
   const how = exit.signal ? { signal: exit.signal } : { exitCode: exit.code ?? 0 };
   const fail = (reason: string, message: string): RunEnd => ({
@@ -22,6 +22,7 @@ export function toRunEnd(
       'run_hung',
       `no output for ${Math.round(exit.idleMs / 1000)} s${summary.lastError ? `; last: ${summary.lastError}` : ''}`,
     );
+  if (exit.stopped) return { ok: false, reason: 'ended_by_svc', error: `ended by svc: ${exit.stopped}`, ...how };
   const denied = summary.denied[0];
   if (denied)
     return fail('tool_denied', `permission denied: ${denied.tool}${denied.message ? ` (${denied.message})` : ''}`);

@@ -121,24 +121,31 @@ export async function startRuntimeRun(start: RuntimeStart, request: SpawnRequest
   );
   const idleMs = agent.runIdleTimeoutMs ?? toDaemonSettings(start.org).runIdleTimeoutMs;
   let hung = false;
+  let ending: string | null = null;
+  const end = (why: string) => {
+    if (ending !== null) return; // once: later usage or silence does not signal it again
+    ending = why;
+    start.end(why);
+  };
   let stopping: Promise<unknown> = Promise.resolve();
+  const { price, onUsage } = start.hooks;
   const watch = watchStream({
     rawPath,
     logPath: output.path,
     parser,
     idleMs,
+    ...(price ? { price: (usage, model) => price(usage, model ?? agent.model ?? null) } : {}),
     onIdle: () => {
+      if (ending !== null) return;
       hung = true;
-      start.end(`no output for ${Math.round(idleMs / 1000)} s (runIdleTimeoutMs)`);
+      end(`no output for ${Math.round(idleMs / 1000)} s (runIdleTimeoutMs)`);
     },
     onEvent: (event) => {
-      if (event.kind !== 'usage' || !start.hooks.onUsage) return;
-      const priced = start.hooks.price
-        ? start.hooks.price(event.usage, event.model ?? agent.model ?? null)
-        : event.usage;
+      if (event.kind !== 'usage' || !onUsage) return;
       stopping = stopping.then(async () => {
-        const verdict = await start.hooks.onUsage!(ref, priced).catch(() => 'continue' as const);
-        if (verdict === 'stop') start.end('its budget is spent');
+        if (ending !== null) return;
+        const verdict = await onUsage(ref, event.usage).catch(() => 'continue' as const);
+        if (verdict === 'stop') end('its budget is spent');
       });
     },
   });
@@ -147,15 +154,16 @@ export async function startRuntimeRun(start: RuntimeStart, request: SpawnRequest
     ended: async (exit) => {
       const summary = watch.finish();
       await stopping;
-      const usage =
-        summary.usage && start.hooks.price
-          ? start.hooks.price(summary.usage, summary.model ?? agent.model ?? null)
-          : summary.usage;
       await start.hooks
-        .onRecord?.({ ...ref, model: summary.model ?? agent.model ?? null, cliSession: summary.session, usage })
+        .onRecord?.({
+          ...ref,
+          model: summary.model ?? agent.model ?? null,
+          cliSession: summary.session,
+          usage: summary.usage,
+        })
         .catch(() => undefined);
       rmSync(runDir, { recursive: true, force: true });
-      return toRunEnd(summary, { ...exit, hung, idleMs });
+      return toRunEnd(summary, { ...exit, hung, idleMs, ...(ending && !hung ? { stopped: ending } : {}) });
     },
   };
 }

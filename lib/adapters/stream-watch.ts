@@ -23,6 +23,8 @@ export interface StreamWatchOptions {
   /** The run's log, where a readable line per event is appended. */
   logPath: string;
   parser: StreamParser;
+  /** Prices each usage (the run's model, or the one the stream named): the summary, the log and `onEvent` see it. */
+  price?: (usage: Usage, model: string | null) => Usage;
   onEvent?: (event: RunEvent, summary: RunSummary) => void;
   /** Called once when nothing but retry notices came for `idleMs`. */
   onIdle?: () => void;
@@ -80,7 +82,7 @@ export function watchStream(options: StreamWatchOptions): StreamWatch {
   };
   const take = (line: string) => {
     if (!line.trim()) return;
-    const events = safeParse(options.parser, line);
+    const events = priced(safeParse(options.parser, line), summary, options.price);
     if (!events.length || events.some((e) => !(e.kind === 'error' && e.retrying))) lastActive = now();
     const readable: string[] = [];
     for (const event of events) {
@@ -162,6 +164,19 @@ function keep(summary: RunSummary, event: RunEvent): void {
   else if (event.kind === 'result')
     summary.result = event.message ? { ok: event.ok, message: event.message } : { ok: event.ok };
   else if (event.kind === 'tool_call' && event.tool.startsWith('svc_')) summary.calls.push(event.tool);
+}
+
+/** The events with each usage priced, by the model the event or the stream so far named. */
+function priced(
+  events: RunEvent[],
+  summary: RunSummary,
+  price: ((usage: Usage, model: string | null) => Usage) | undefined,
+): RunEvent[] {
+  if (!price) return events;
+  return events.map((event) => {
+    if (event.kind === 'model') summary.model = event.model;
+    return event.kind === 'usage' ? { ...event, usage: price(event.usage, event.model ?? summary.model) } : event;
+  });
 }
 
 function safeParse(parser: StreamParser, line: string): RunEvent[] {

@@ -5,7 +5,9 @@ import type { RuntimeHooks, RuntimeRunRef } from './runtime-hooks.js';
 import { RUNTIMES_BY_NAME } from './runtimes/index.js';
 import { readStream } from './stream-watch.js';
 
-/** What `data/runtimes/<task id>@<session>/run.json` keeps: enough to record a run that ended while no daemon watched. */
+/**
+ * What `data/runtimes/<task id>@<session>/run.json` keeps: enough to record a run that ended while no daemon watched.
+ */
 export interface RuntimeRecordFile extends RuntimeRunRef {
   rawPath: string;
   model: string | null;

@@ -52,10 +52,11 @@ function whatHappened(task: Task, body: string, since: string): string[] {
   if (typeof failure === 'string' && Number(task.metadata.dispatchFailures ?? 0) > 0)
     said.push(`your last run failed: ${failure}`);
   const budget = task.metadata.budget as { usd?: number; tokens?: number } | undefined;
-  if (budget && (budget.usd !== undefined || budget.tokens !== undefined))
-    said.push(
-      `the task's budget is now ${[budget.usd !== undefined ? `$${budget.usd}` : '', budget.tokens !== undefined ? `${budget.tokens} tokens` : ''].filter(Boolean).join(' and ')}`,
-    );
+  const limits = [
+    budget?.usd !== undefined ? `$${budget.usd}` : '',
+    budget?.tokens !== undefined ? `${budget.tokens} tokens` : '',
+  ].filter(Boolean);
+  if (limits.length) said.push(`the task's budget is now ${limits.join(' and ')}`);
   if (task.gate) said.push(`the task is at gate ${task.gate.current} of workflow ${task.gate.workflow}`);
   return said.length ? said : ['the task came back to you (your last run ended before finishing it)'];
 }

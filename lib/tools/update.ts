@@ -62,7 +62,8 @@ export const svcTaskUpdate: ToolDef<typeof UpdateParams> = {
     "any call by the lease holder (same sessionId, or actor = the lease's agent) " +
     'renews the lease. Pass sessionId, the lease token of your ' +
     'spawn prompt; a stale one is refused, and so is a call ' +
-    'on a task leased to someone else (lease_held). A run that svc does not meter may report its spend in `usage`. Returns {taskId, status, updatedAt, bodyUpdated, transitioned}.',
+    'on a task leased to someone else (lease_held). A run that svc does not meter may report its spend in ' +
+    '`usage`. Returns {taskId, status, updatedAt, bodyUpdated, transitioned}.',
   params: UpdateParams,
   async handler(params, ctx): Promise<UpdateResult> {
     if (params.status === 'done') await assertNotGated(ctx.store, params.taskId);

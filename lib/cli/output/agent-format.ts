@@ -13,7 +13,10 @@ export interface AgentRow extends AgentActivity {
   pause: AgentPause | null;
   /** Ids of the in-progress tasks it holds. */
   runs: string[];
-  /** How it runs: its runtime (`claude-code`, `codex`, `gemini`), `command`, or null (the gateway, or not in the chart). */
+  /**
+   * How it runs: its runtime (`claude-code`, `codex`, `gemini`), `command`, or null (the gateway, or not in the
+   * chart).
+   */
   runtime: string | null;
   /** The version its runtime's CLI prints; null when not a runtime agent or the CLI cannot run. */
   version: string | null;

@@ -5,7 +5,9 @@ export interface RunsUsage extends Usage {
   runs: number;
 }
 
-/** `2 runs, 4,240 tokens (input 1,000, output 200, cache read 3,000, cache write 40), cost $0.75` (or `cost unknown`). */
+/**
+ * `2 runs, 4,240 tokens (input 1,000, output 200, cache read 3,000, cache write 40), cost $0.75` (or `cost unknown`).
+ */
 export function formatUsage(usage: Readonly<RunsUsage>): string {
   const kinds = [
     `input ${formatCount(usage.inputTokens)}`,

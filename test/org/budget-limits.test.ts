@@ -8,11 +8,18 @@ const org = validateOrg(
   {
     schemaVersion: 1,
     agents: [
-      { id: 'coder', name: 'Coder', runtime: 'claude-code', budget: { usdPerDay: 20, tokensPerDay: 1000 } },
-      { id: 'helper', name: 'Helper', runtime: 'claude-code', team: 'core' },
+      {
+        id: 'coder',
+        name: 'Coder',
+        runtime: 'claude-code',
+        model: 'sonnet',
+        budget: { usdPerDay: 20, tokensPerDay: 1000 },
+      },
+      { id: 'helper', name: 'Helper', runtime: 'claude-code', model: 'sonnet', team: 'core' },
       { id: 'free', name: 'Free', command: ['true'] },
     ],
     teams: [{ id: 'core', name: 'Core', members: ['coder'], budget: { usdPerMonth: 50 } }],
+    aof: { pricing: { sonnet: { inputUsdPerMTok: 3, outputUsdPerMTok: 15 } } },
   },
   'test org',
 );

@@ -13,10 +13,11 @@ const org = validateOrg(
   {
     schemaVersion: 1,
     agents: [
-      { id: 'dev', name: 'Dev', runtime: 'claude-code', budget: { usdPerDay: 20 } },
-      { id: 'ops', name: 'Ops', runtime: 'claude-code', team: 'core' },
+      { id: 'dev', name: 'Dev', runtime: 'claude-code', model: 'sonnet', budget: { usdPerDay: 20 } },
+      { id: 'ops', name: 'Ops', runtime: 'claude-code', model: 'sonnet', team: 'core' },
     ],
     teams: [{ id: 'core', name: 'Core', budget: { tokensPerDay: 1000 } }],
+    aof: { pricing: { sonnet: { inputUsdPerMTok: 3, outputUsdPerMTok: 15 } } },
   },
   'test org',
 );

@@ -4,6 +4,7 @@ import type { RuntimeName } from '../org/runtimes.js';
 import type { RuntimeHooks, RuntimeRunRef } from './runtime-hooks.js';
 import { RUNTIMES_BY_NAME } from './runtimes/index.js';
 import { readStream } from './stream-watch.js';
+import { catchUpRunLog } from './runtime-catchup.js';
 
 /** What `data/runtimes/<task id>@<session>/run.json` keeps: enough to record a run that ended while no daemon watched. */
 export interface RuntimeRecordFile extends RuntimeRunRef {
@@ -23,8 +24,9 @@ export function writeRuntimeRecord(runDir: string, record: RuntimeRecordFile): v
 
 /**
  * Records the runs of agent CLIs that ended while no daemon watched them (a daemon killed during a run): the stream
- * file read whole, the session and usage recorded once (`onRecord` is idempotent per run), the run's directory
- * removed. `live` names the runs still going (`<task id>@<session>`), left alone.
+ * file read whole, the lines its log misses and its end line written, the session and usage recorded once
+ * (`onRecord` is idempotent per run), the run's directory removed. `live` names the runs still going
+ * (`<task id>@<session>`), left alone.
  */
 export async function settleRuntimeRuns(
   dir: string,
@@ -50,9 +52,11 @@ export async function settleRuntimeRuns(
         // no stream was written: nothing to record beyond the session
       }
       const place = { home: record.home, cwd: record.cwd, stateDir: record.stateDir, env: { HOME: record.home } };
+      const readable: string[] = [];
       const summary = runtime
-        ? readStream(runtime.parser({ ...place, ...(record.resume ? { resume: record.resume } : {}) }), text)
+        ? readStream(runtime.parser({ ...place, ...(record.resume ? { resume: record.resume } : {}) }), text, readable)
         : null;
+      if (summary) catchUpRunLog(record.rawPath.replace(/\.stream\.jsonl$/, '.log'), { readable, summary }, new Date());
       const model = summary?.model ?? record.model;
       const usage = summary?.usage && hooks.price ? hooks.price(summary.usage, model) : (summary?.usage ?? null);
       const { rawPath: _raw, home: _home, cwd: _cwd, stateDir: _state, resume: _resume, ...ref } = record;

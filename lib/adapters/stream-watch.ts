@@ -112,11 +112,16 @@ export function watchStream(options: StreamWatchOptions): StreamWatch {
   };
 }
 
-/** Reads a whole stream file at once (a run that ended while no daemon watched it). */
-export function readStream(parser: StreamParser, text: string): RunSummary {
+/** Reads a whole stream file at once (a run that ended while no daemon watched it); `readable` gets its log lines. */
+export function readStream(parser: StreamParser, text: string, readable?: string[]): RunSummary {
   const summary = emptySummary();
   for (const line of text.split('\n'))
-    if (line.trim()) for (const event of safeParse(parser, line)) keep(summary, event);
+    if (line.trim())
+      for (const event of safeParse(parser, line)) {
+        keep(summary, event);
+        const shown = readable && formatRunEvent(event);
+        if (shown) readable.push(shown);
+      }
   return summary;
 }
 

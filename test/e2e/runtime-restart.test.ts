@@ -74,6 +74,27 @@ function alive(pid: number): boolean {
   }
 }
 
+/** The run's log is whole: each readable line of its stream once, in order, then its end line. */
+function assertWholeLog(root: string, id: string): void {
+  const log = runLogs(root, id);
+  const shown = log.split('\n').filter((line) => /^\[(session|call|result|text|end)\] /.test(line));
+  assert.equal(
+    shown,
+    [
+      shown[0]!,
+      '[call] svc_status {"compact":true}',
+      '[result] svc_status ok',
+      shown.find((line) => line.startsWith('[call] svc_task_complete'))!,
+      '[result] svc_task_complete ok',
+      '[text] Done.',
+      '[end] ok',
+    ],
+    log,
+  );
+  assert.match(shown[0]!, /^\[session\] \S+$/);
+  assert.is(log.match(/^=== svc run ended: ended while no daemon followed it at \S+ ===$/gm)?.length, 1, log);
+}
+
 /** The task's usage is recorded once: one `run.usage` event, one run in `metadata.usage`, all three responses. */
 async function assertRecordedOnce(root: string, id: string): Promise<void> {
   await within(20_000, async () => (await eventsOf(root, id, 'run.usage')).length > 0, 'run.usage');
@@ -119,6 +140,7 @@ restart(
       await untilStatus(rig.root, id, 'done');
       await within(30_000, () => !alive(pid), 'the run to end');
       await assertRecordedOnce(rig.root, id);
+      assertWholeLog(rig.root, id);
     } catch (err) {
       process.stderr.write(`${daemonLog(rig.root)}\n${runLogs(rig.root, FIRST_TASK)}`);
       throw err;
@@ -141,6 +163,7 @@ restart('a run that ended while no daemon ran is recorded once by the next daemo
     await within(15_000, () => /recorded the usage of 1 agent CLI run that ended meanwhile/.test(daemonLog(rig.root)));
     await untilStatus(rig.root, id, 'done');
     await assertRecordedOnce(rig.root, id);
+    assertWholeLog(rig.root, id);
   } catch (err) {
     process.stderr.write(`${daemonLog(rig.root)}\n${runLogs(rig.root, FIRST_TASK)}`);
     throw err;

@@ -4,8 +4,8 @@ import { toRunEnd } from './runtime-end.js';
 import type { RunSummary } from './stream-watch.js';
 
 /**
- * Completes the log of a run that ended while no daemon followed it (its daemon killed during the run): the readable
- * lines of its stream the log does not have yet, in order, then its end line, with the failure its stream tells.
+ * Completes the log of a run whose daemon was killed during it, once the run has ended: the readable lines of its
+ * stream the log does not have yet, in order, then its end line, with the failure its stream tells.
  * `readable` is every readable line of the whole stream; those the earlier daemon wrote are found in the log.
  */
 export function catchUpRunLog(logPath: string, read: { readable: string[]; summary: RunSummary }, at: Date): void {
@@ -20,7 +20,7 @@ export function catchUpRunLog(logPath: string, read: { readable: string[]; summa
   for (const line of lines) if (line === read.readable[written]) written++;
   const missing = read.readable.slice(written);
   const end = toRunEnd(read.summary, { code: null, signal: null, hung: false, idleMs: 0 });
-  const how = `ended while no daemon followed it${end.ok ? '' : `; ${end.error}`}`;
+  const how = `ended after its daemon restarted${end.ok ? '' : `; ${end.error}`}`;
   try {
     const prefix = lines.at(-1) === '' || lines.length === 0 ? '' : '\n';
     if (missing.length) appendFileSync(logPath, `${prefix}${missing.join('\n')}\n`);

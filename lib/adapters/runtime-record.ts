@@ -42,7 +42,7 @@ export async function settleRuntimeRuns(
   for (const name of names) {
     if (live.has(name)) continue;
     const runDir = join(dir, name);
-    const record = readRecord(runDir);
+    const record = readRuntimeRecord(runDir);
     if (record) {
       const runtime = RUNTIMES_BY_NAME[record.runtime as RuntimeName];
       let text = '';
@@ -68,9 +68,8 @@ export async function settleRuntimeRuns(
   return settled;
 }
 
-// --- internal ---
-
-function readRecord(runDir: string): RuntimeRecordFile | null {
+/** The record of a run in its directory, null when there is none (or it is not one). */
+export function readRuntimeRecord(runDir: string): RuntimeRecordFile | null {
   try {
     const value = JSON.parse(readFileSync(join(runDir, 'run.json'), 'utf8')) as RuntimeRecordFile;
     return typeof value.taskId === 'string' && typeof value.rawPath === 'string' ? value : null;

@@ -27,6 +27,8 @@ export interface StreamWatchOptions {
   /** Called once when nothing but retry notices came for `idleMs`. */
   onIdle?: () => void;
   idleMs: number;
+  /** Readable lines the log already has (a run followed again after a restart): not written twice. */
+  logged?: readonly string[];
   pollMs?: number;
   now?: () => number;
 }
@@ -54,6 +56,7 @@ export function watchStream(options: StreamWatchOptions): StreamWatch {
   let pending = '';
   let lastActive = now();
   let idle = false;
+  let skip = 0;
   const buffer = Buffer.alloc(64 * 1024);
   const read = () => {
     let fd: number;
@@ -87,7 +90,8 @@ export function watchStream(options: StreamWatchOptions): StreamWatch {
       keep(summary, event);
       options.onEvent?.(event, summary);
       const text = formatRunEvent(event);
-      if (text) readable.push(text);
+      if (text && text === options.logged?.[skip]) skip++;
+      else if (text) readable.push(text);
     }
     if (readable.length) appendLines(options.logPath, readable);
   };

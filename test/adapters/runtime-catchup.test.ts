@@ -6,7 +6,7 @@ import { catchUpRunLog } from '../../lib/adapters/runtime-catchup.js';
 import { emptySummary } from '../../lib/adapters/stream-watch.js';
 import { cleanRoots, tempRoot } from '../helpers/root.js';
 
-// The log of a run that ended while no daemon followed it, completed from its stream (docs/agent-runtimes.md).
+// The log of a run that ended after its daemon restarted, completed from its stream (docs/agent-runtimes.md).
 const catchUp = suite('adapters.catchUpRunLog');
 catchUp.after.each(() => cleanRoots());
 
@@ -26,7 +26,7 @@ catchUp('the lines the earlier daemon wrote are kept once, the rest follow in or
   assert.is(
     readFileSync(path, 'utf8'),
     `${HEADER}\n[session] abc\na line of stderr\n[call] svc_status {}\n[result] svc_status ok\n[text] Done.\n[end] ok\n` +
-      '=== svc run ended: ended while no daemon followed it at 2026-11-29T10:00:00.000Z ===\n',
+      '=== svc run ended: ended after its daemon restarted at 2026-11-29T10:00:00.000Z ===\n',
   );
 });
 
@@ -37,7 +37,7 @@ catchUp('a failure the stream tells is on the end line; a log without a newline 
   assert.is(
     readFileSync(path, 'utf8'),
     `${HEADER}\npartial stderr\n[denied] write_file: Tool "write_file" not found.\n` +
-      '=== svc run ended: ended while no daemon followed it; permission denied: write_file (Tool "write_file" not ' +
+      '=== svc run ended: ended after its daemon restarted; permission denied: write_file (Tool "write_file" not ' +
       'found.) at 2026-11-29T10:00:00.000Z ===\n',
   );
 });

@@ -2,7 +2,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { startCliModel, type CliModelServer, type Script } from '../helpers/cli-model/server.js';
+import { completeTask, startCliModel, type CliModelServer, type Script } from '../helpers/cli-model/server.js';
 import { afterPolls, closeDaemons, gate, healthy, startChild } from '../helpers/daemon.js';
 import { cleanRoots, within } from '../helpers/root.js';
 import { dispatchTask, eventsOf, runLogs, startRuntimeRig, untilStatus, type RuntimeRig } from './runtimes-setup.js';
@@ -92,7 +92,7 @@ function assertWholeLog(root: string, id: string): void {
     log,
   );
   assert.match(shown[0]!, /^\[session\] \S+$/);
-  assert.is(log.match(/^=== svc run ended: ended while no daemon followed it at \S+ ===$/gm)?.length, 1, log);
+  assert.is(log.match(/^=== svc run ended: ended after its daemon restarted at \S+ ===$/gm)?.length, 1, log);
 }
 
 /** The task's usage is recorded once: one `run.usage` event, one run in `metadata.usage`, all three responses. */
@@ -169,5 +169,40 @@ restart('a run that ended while no daemon ran is recorded once by the next daemo
     throw err;
   }
 });
+
+restart(
+  'a run hanging across a SIGKILL is ended by the next daemon after its idle timeout; the task goes on',
+  async () => {
+    // svc_status, then an answer that never comes; every later run (a fresh session) completes the task
+    const held = gate();
+    let hanging = true;
+    server.script = (request) => {
+      if (!hanging) return completeTask(request);
+      if (request.toolResults === 0) return { kind: 'tool', tool: 'svc_status', args: { compact: true } };
+      hanging = false;
+      held.open();
+      return { kind: 'hang' };
+    };
+    const rig = await startRuntimeRig(server, {
+      agents: [{ id: 'coder', runtime: 'claude-code', runIdleTimeoutMs: 3000, resume: false }],
+    });
+    try {
+      const id = await heldRun(rig, held.promise);
+      const pid = runPid(rig.root, id);
+      await rig.daemon.kill();
+      startChild(rig.root, ['daemon', 'run'], { HOME: rig.home });
+      await healthy(rig.root);
+      await within(15_000, () => !alive(pid), 'the hung run to be ended');
+      assert.match(daemonLog(rig.root), /its agent CLI run gave no output for 3 s; ending it/);
+      await untilStatus(rig.root, id, 'done', 30_000);
+      const log = runLogs(rig.root, id);
+      assert.match(log, /^\[svc\] ending the run: no output for 3 s \(runIdleTimeoutMs\)$/m);
+      assert.is(log.match(/^\[call\] svc_status \{"compact":true\}$/gm)?.length, 1, log);
+    } catch (err) {
+      process.stderr.write(`${daemonLog(rig.root)}\n${runLogs(rig.root, FIRST_TASK)}`);
+      throw err;
+    }
+  },
+);
 
 restart.run();

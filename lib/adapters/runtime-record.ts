@@ -4,6 +4,7 @@ import type { RuntimeName } from '../org/runtimes.js';
 import type { RuntimeHooks, RuntimeRunRef } from './runtime-hooks.js';
 import { RUNTIMES_BY_NAME } from './runtimes/index.js';
 import { readStream } from './stream-watch.js';
+import { hasRunProcesses } from './run-processes.js';
 import { catchUpRunLog } from './runtime-catchup.js';
 
 /** What `data/runtimes/<task id>@<session>/run.json` keeps: enough to record a run that ended while no daemon watched. */
@@ -26,7 +27,7 @@ export function writeRuntimeRecord(runDir: string, record: RuntimeRecordFile): v
  * Records the runs of agent CLIs that ended while no daemon watched them (a daemon killed during a run): the stream
  * file read whole, the lines its log misses and its end line written, the session and usage recorded once
  * (`onRecord` is idempotent per run), the run's directory removed. `live` names the runs still going
- * (`<task id>@<session>`), left alone.
+ * (`<task id>@<session>`), left alone, as is a run whose processes still run (one being started).
  */
 export async function settleRuntimeRuns(
   dir: string,
@@ -43,6 +44,7 @@ export async function settleRuntimeRuns(
     if (live.has(name)) continue;
     const runDir = join(dir, name);
     const record = readRuntimeRecord(runDir);
+    if (record && hasRunProcesses(record.sessionId)) continue; // still going: started, not yet among `live`
     if (record) {
       const runtime = RUNTIMES_BY_NAME[record.runtime as RuntimeName];
       let text = '';

@@ -70,7 +70,7 @@ export function createRuntimeWiring(options: RuntimeWiringOptions): RuntimeWirin
 
 /**
  * Follows the runs of agent CLIs an earlier daemon started and this one adopted (their log, their idle timeout),
- * and stops following those gone. A run idle past its timeout is sent SIGTERM, as a cancel ends it.
+ * and stops following those gone. A run idle past its timeout is sent SIGTERM (its task then goes back to ready).
  */
 function followAdopted(
   followed: Map<string, StreamWatch>,

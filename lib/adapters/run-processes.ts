@@ -24,6 +24,11 @@ export function isRunAlive(run: RunProcesses, groups: Map<number, ProcessStat[]>
   return member || findMarkedProcesses(RUN_MARKER, run.sessionId).length > 0;
 }
 
+/** Whether any process still carries the marker of the run of `sessionId` (one started, not yet registered). */
+export function hasRunProcesses(sessionId: string): boolean {
+  return findMarkedProcesses(RUN_MARKER, sessionId).length > 0;
+}
+
 /** The run's process group (it was started detached) and every process marked with its session. */
 export function signalRun(run: RunProcesses, signal: NodeJS.Signals): void {
   signalGroup(run.pid, signal);

@@ -4,6 +4,8 @@ import type { RuntimeName } from '../org/runtimes.js';
 import type { RuntimeHooks, RuntimeRunRef } from './runtime-hooks.js';
 import { RUNTIMES_BY_NAME } from './runtimes/index.js';
 import { readStream } from './stream-watch.js';
+import { hasRunProcesses } from './run-processes.js';
+import { catchUpRunLog } from './runtime-catchup.js';
 
 /**
  * What `data/runtimes/<task id>@<session>/run.json` keeps: enough to record a run that ended while no daemon watched.
@@ -25,8 +27,9 @@ export function writeRuntimeRecord(runDir: string, record: RuntimeRecordFile): v
 
 /**
  * Records the runs of agent CLIs that ended while no daemon watched them (a daemon killed during a run): the stream
- * file read whole, the session and usage recorded once (`onRecord` is idempotent per run), the run's directory
- * removed. `live` names the runs still going (`<task id>@<session>`), left alone.
+ * file read whole, the lines its log misses and its end line written, the session and usage recorded once
+ * (`onRecord` is idempotent per run), the run's directory removed. `live` names the runs still going
+ * (`<task id>@<session>`), left alone, as is a run whose processes still run (one being started).
  */
 export async function settleRuntimeRuns(
   dir: string,
@@ -42,7 +45,8 @@ export async function settleRuntimeRuns(
   for (const name of names) {
     if (live.has(name)) continue;
     const runDir = join(dir, name);
-    const record = readRecord(runDir);
+    const record = readRuntimeRecord(runDir);
+    if (record && hasRunProcesses(record.sessionId)) continue; // still going: started, not yet among `live`
     if (record) {
       const runtime = RUNTIMES_BY_NAME[record.runtime as RuntimeName];
       let text = '';
@@ -52,9 +56,11 @@ export async function settleRuntimeRuns(
         // no stream was written: nothing to record beyond the session
       }
       const place = { home: record.home, cwd: record.cwd, stateDir: record.stateDir, env: { HOME: record.home } };
+      const readable: string[] = [];
       const summary = runtime
-        ? readStream(runtime.parser({ ...place, ...(record.resume ? { resume: record.resume } : {}) }), text)
+        ? readStream(runtime.parser({ ...place, ...(record.resume ? { resume: record.resume } : {}) }), text, readable)
         : null;
+      if (summary) catchUpRunLog(record.rawPath.replace(/\.stream\.jsonl$/, '.log'), { readable, summary }, new Date());
       const model = summary?.model ?? record.model;
       const usage = summary?.usage && hooks.price ? hooks.price(summary.usage, model) : (summary?.usage ?? null);
       const { rawPath: _raw, home: _home, cwd: _cwd, stateDir: _state, resume: _resume, ...ref } = record;
@@ -66,9 +72,8 @@ export async function settleRuntimeRuns(
   return settled;
 }
 
-// --- internal ---
-
-function readRecord(runDir: string): RuntimeRecordFile | null {
+/** The record of a run in its directory, null when there is none (or it is not one). */
+export function readRuntimeRecord(runDir: string): RuntimeRecordFile | null {
   try {
     const value = JSON.parse(readFileSync(join(runDir, 'run.json'), 'utf8')) as RuntimeRecordFile;
     return typeof value.taskId === 'string' && typeof value.rawPath === 'string' ? value : null;

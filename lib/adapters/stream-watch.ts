@@ -29,6 +29,8 @@ export interface StreamWatchOptions {
   /** Called once when nothing but retry notices came for `idleMs`. */
   onIdle?: () => void;
   idleMs: number;
+  /** Readable lines the log already has (a run followed again after a restart): not written twice. */
+  logged?: readonly string[];
   pollMs?: number;
   now?: () => number;
 }
@@ -56,6 +58,7 @@ export function watchStream(options: StreamWatchOptions): StreamWatch {
   let pending = '';
   let lastActive = now();
   let idle = false;
+  let skip = 0;
   const buffer = Buffer.alloc(64 * 1024);
   const read = () => {
     let fd: number;
@@ -89,7 +92,8 @@ export function watchStream(options: StreamWatchOptions): StreamWatch {
       keep(summary, event);
       options.onEvent?.(event, summary);
       const text = formatRunEvent(event);
-      if (text) readable.push(text);
+      if (text && text === options.logged?.[skip]) skip++;
+      else if (text) readable.push(text);
     }
     if (readable.length) appendLines(options.logPath, readable);
   };
@@ -114,11 +118,16 @@ export function watchStream(options: StreamWatchOptions): StreamWatch {
   };
 }
 
-/** Reads a whole stream file at once (a run that ended while no daemon watched it). */
-export function readStream(parser: StreamParser, text: string): RunSummary {
+/** Reads a whole stream file at once (a run that ended while no daemon watched it); `readable` gets its log lines. */
+export function readStream(parser: StreamParser, text: string, readable?: string[]): RunSummary {
   const summary = emptySummary();
   for (const line of text.split('\n'))
-    if (line.trim()) for (const event of safeParse(parser, line)) keep(summary, event);
+    if (line.trim())
+      for (const event of safeParse(parser, line)) {
+        keep(summary, event);
+        const shown = readable && formatRunEvent(event);
+        if (shown) readable.push(shown);
+      }
   return summary;
 }
 

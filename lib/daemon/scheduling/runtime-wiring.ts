@@ -1,7 +1,11 @@
 import type { RuntimeHooks } from '../../adapters/runtime-hooks.js';
+import { followAdoptedRun } from '../../adapters/runtime-follow.js';
 import { createBudgetGuard } from '../../engine/budgets/guard.js';
 import type { SpendLedger } from '../../store/events/spend.js';
 import { settleRuntimeRuns } from '../../adapters/runtime-record.js';
+import { signalRun } from '../../adapters/run-processes.js';
+import type { StreamWatch } from '../../adapters/stream-watch.js';
+import { toDaemonSettings } from '../../org/org-chart.js';
 import type { Run } from '../../adapters/runs.js';
 import { describeError } from '../../core/errors.js';
 import { NO_USAGE } from '../../core/usage.js';
@@ -55,13 +59,55 @@ export function createRuntimeWiring(options: RuntimeWiringOptions): RuntimeWirin
       }
     },
   };
+  const followed = new Map<string, StreamWatch>();
   return {
     hooks,
     settle: async (live) => {
       const names = new Set(live.map((run) => `${run.taskId}@${run.sessionId}`));
+      followAdopted(followed, { live, names, dir: store.paths.runtimes, options, price: hooks.price });
       const settled = await settleRuntimeRuns(store.paths.runtimes, { live: names, hooks });
       if (settled)
         log(`recorded the usage of ${settled} agent CLI run${settled === 1 ? '' : 's'} that ended meanwhile`);
     },
   };
+}
+
+// --- internal ---
+
+/**
+ * Follows the runs of agent CLIs an earlier daemon started and this one adopted (their log, their idle timeout),
+ * and stops following those gone. A run idle past its timeout is sent SIGTERM (its task then goes back to ready).
+ */
+function followAdopted(
+  followed: Map<string, StreamWatch>,
+  at: {
+    live: readonly Run[];
+    names: ReadonlySet<string>;
+    dir: string;
+    options: RuntimeWiringOptions;
+    price: RuntimeHooks['price'];
+  },
+): void {
+  for (const [name, watch] of followed)
+    if (!at.names.has(name)) {
+      watch.stop();
+      followed.delete(name);
+    }
+  for (const run of at.live) {
+    const name = `${run.taskId}@${run.sessionId}`;
+    if (!run.adopted || followed.has(name)) continue;
+    const watch = followAdoptedRun(run, {
+      dir: at.dir,
+      ...(at.price ? { price: at.price } : {}),
+      idleMs: (agent) => {
+        const org = at.options.org();
+        return org?.agents.find((a) => a.id === agent)?.runIdleTimeoutMs ?? toDaemonSettings(org).runIdleTimeoutMs;
+      },
+      onIdle: (idle, ms) => {
+        at.options.log(`${idle.taskId}: its agent CLI run gave no output for ${Math.round(ms / 1000)} s; ending it`);
+        signalRun(idle, 'SIGTERM');
+      },
+    });
+    if (watch) followed.set(name, watch);
+  }
 }

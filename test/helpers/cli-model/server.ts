@@ -37,8 +37,8 @@ export type Reply =
   | { kind: 'error'; status: number; message: string }
   | { kind: 'hang' };
 
-/** Decides the answer to a main request. */
-export type Script = (request: ScriptedRequest) => Reply;
+/** Decides the answer to a main request (a promise holds the request until it settles: a slow answer). */
+export type Script = (request: ScriptedRequest) => Reply | Promise<Reply>;
 
 /** One request the server answered (side requests too), for assertions. */
 export interface ServedRequest {
@@ -130,10 +130,14 @@ async function handle(state: CliModelServer, req: IncomingMessage, res: ServerRe
     res.writeHead(400).end('bad json');
     return;
   }
-  answer(state, { dialect, path, body }, res);
+  await answer(state, { dialect, path, body }, res);
 }
 
-function answer(state: CliModelServer, call: { dialect: Dialect; path: string; body: unknown }, res: ServerResponse) {
+async function answer(
+  state: CliModelServer,
+  call: { dialect: Dialect; path: string; body: unknown },
+  res: ServerResponse,
+) {
   const { dialect, path, body } = call;
   const request = dialect.read(path, body);
   if (!request) {
@@ -141,7 +145,7 @@ function answer(state: CliModelServer, call: { dialect: Dialect; path: string; b
     dialect.side(res, path, body);
     return;
   }
-  const reply = state.script(request);
+  const reply = await state.script(request);
   state.served.push({ dialect: dialect.name, path, main: true, request, reply });
   if (reply.kind === 'hang') return; // held open until the client or close() ends it
   if (reply.kind === 'error') {

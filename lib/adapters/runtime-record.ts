@@ -57,12 +57,16 @@ export async function settleRuntimeRuns(
       }
       const place = { home: record.home, cwd: record.cwd, stateDir: record.stateDir, env: { HOME: record.home } };
       const readable: string[] = [];
+      const price = hooks.price;
       const summary = runtime
-        ? readStream(runtime.parser({ ...place, ...(record.resume ? { resume: record.resume } : {}) }), text, readable)
+        ? readStream(runtime.parser({ ...place, ...(record.resume ? { resume: record.resume } : {}) }), text, {
+            readable,
+            ...(price ? { price: (usage, model) => price(usage, model ?? record.model) } : {}),
+          })
         : null;
       if (summary) catchUpRunLog(record.rawPath.replace(/\.stream\.jsonl$/, '.log'), { readable, summary }, new Date());
       const model = summary?.model ?? record.model;
-      const usage = summary?.usage && hooks.price ? hooks.price(summary.usage, model) : (summary?.usage ?? null);
+      const usage = summary?.usage ?? null;
       const { rawPath: _raw, home: _home, cwd: _cwd, stateDir: _state, resume: _resume, ...ref } = record;
       await hooks.onRecord?.({ ...ref, model, cliSession: summary?.session ?? null, usage }).catch(() => undefined);
       settled++;

@@ -119,14 +119,18 @@ export function watchStream(options: StreamWatchOptions): StreamWatch {
 }
 
 /** Reads a whole stream file at once (a run that ended while no daemon watched it); `readable` gets its log lines. */
-export function readStream(parser: StreamParser, text: string, readable?: string[]): RunSummary {
+export function readStream(
+  parser: StreamParser,
+  text: string,
+  options: { readable?: string[]; price?: (usage: Usage, model: string | null) => Usage } = {},
+): RunSummary {
   const summary = emptySummary();
   for (const line of text.split('\n'))
     if (line.trim())
-      for (const event of safeParse(parser, line)) {
+      for (const event of priced(safeParse(parser, line), summary, options.price)) {
         keep(summary, event);
-        const shown = readable && formatRunEvent(event);
-        if (shown) readable.push(shown);
+        const shown = options.readable && formatRunEvent(event);
+        if (shown) options.readable!.push(shown);
       }
   return summary;
 }

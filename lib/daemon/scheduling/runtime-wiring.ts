@@ -3,10 +3,9 @@ import { followAdoptedRun } from '../../adapters/runtime-follow.js';
 import { createBudgetGuard } from '../../engine/budgets/guard.js';
 import type { SpendLedger } from '../../store/events/spend.js';
 import { settleRuntimeRuns } from '../../adapters/runtime-record.js';
-import { signalRun } from '../../adapters/run-processes.js';
 import type { StreamWatch } from '../../adapters/stream-watch.js';
 import { toDaemonSettings } from '../../org/org-chart.js';
-import type { Run } from '../../adapters/runs.js';
+import type { Run, RunRegistry } from '../../adapters/runs.js';
 import { describeError } from '../../core/errors.js';
 import { NO_USAGE } from '../../core/usage.js';
 import { priceUsage } from '../../org/pricing.js';
@@ -31,8 +30,11 @@ export interface RuntimeWiringOptions {
 /** The hooks of the agent CLIs' runs, and the settling of the runs that ended while no daemon watched them. */
 export interface RuntimeWiring {
   hooks: RuntimeHooks;
-  /** Records the runs under `data/runtimes/` not among `live` (their processes are gone). */
-  settle(live: readonly Run[]): Promise<void>;
+  /**
+   * Records the runs under `data/runtimes/` not among the registry's (their processes are gone), and follows the
+   * adopted ones (their log, their idle timeout: one idle past it is ended as a cancel ends a run).
+   */
+  settle(runs: Pick<RunRegistry, 'all' | 'end'>): Promise<void>;
 }
 
 /**
@@ -62,9 +64,10 @@ export function createRuntimeWiring(options: RuntimeWiringOptions): RuntimeWirin
   const followed = new Map<string, StreamWatch>();
   return {
     hooks,
-    settle: async (live) => {
+    settle: async (runs) => {
+      const live = runs.all();
       const names = new Set(live.map((run) => `${run.taskId}@${run.sessionId}`));
-      followAdopted(followed, { live, names, dir: store.paths.runtimes, options, price: hooks.price });
+      followAdopted(followed, { live, names, dir: store.paths.runtimes, options, price: hooks.price, runs });
       const settled = await settleRuntimeRuns(store.paths.runtimes, { live: names, hooks });
       if (settled)
         log(`recorded the usage of ${settled} agent CLI run${settled === 1 ? '' : 's'} that ended meanwhile`);
@@ -76,7 +79,8 @@ export function createRuntimeWiring(options: RuntimeWiringOptions): RuntimeWirin
 
 /**
  * Follows the runs of agent CLIs an earlier daemon started and this one adopted (their log, their idle timeout),
- * and stops following those gone. A run idle past its timeout is sent SIGTERM (its task then goes back to ready).
+ * and stops following those gone. A run idle past its timeout is ended as a cancel ends one (SIGTERM, then SIGKILL
+ * after the grace; its task then goes back to ready).
  */
 function followAdopted(
   followed: Map<string, StreamWatch>,
@@ -86,6 +90,7 @@ function followAdopted(
     dir: string;
     options: RuntimeWiringOptions;
     price: RuntimeHooks['price'];
+    runs: Pick<RunRegistry, 'end'>;
   },
 ): void {
   for (const [name, watch] of followed)
@@ -105,7 +110,8 @@ function followAdopted(
       },
       onIdle: (idle, ms) => {
         at.options.log(`${idle.taskId}: its agent CLI run gave no output for ${Math.round(ms / 1000)} s; ending it`);
-        signalRun(idle, 'SIGTERM');
+        // SIGTERM to its group, SIGKILL after agentStopGraceMs: the other runs of the task are spared
+        at.runs.end(idle.taskId, { spare: (other) => other.sessionId !== idle.sessionId });
       },
     });
     if (watch) followed.set(name, watch);

@@ -70,7 +70,7 @@ export async function startScheduling(options: SchedulingOptions): Promise<Sched
     token,
     daemon: {
       onGone: (run) => {
-        if (run.adopted) void runtime.settle(command.runs.all());
+        if (run.adopted) void runtime.settle(command.runs);
         ender.gone(run);
         worktrees.request(run.taskId);
       },
@@ -144,7 +144,7 @@ export async function startScheduling(options: SchedulingOptions): Promise<Sched
     },
   });
   await ender.start();
-  await runtime.settle(command.runs.all());
+  await runtime.settle(command.runs);
   const recovery = await startSpawnRecovery({
     store,
     log: options.log,

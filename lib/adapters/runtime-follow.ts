@@ -33,7 +33,7 @@ export function followAdoptedRun(run: Run, options: FollowOptions): StreamWatch 
   return watchStream({
     rawPath: record.rawPath,
     logPath,
-    parser: runtime.parser({ ...place, ...(record.resume ? { resume: record.resume } : {}) }),
+    parser: runtime.parser({ ...place, ...(record.resume ? { resume: record.resume } : {}), before: record.before }),
     idleMs,
     ...(options.price ? { price: options.price } : {}),
     logged: readLines(logPath),

@@ -18,6 +18,8 @@ export interface RuntimeRecordFile extends RuntimeRunRef {
   cwd: string;
   stateDir: string;
   resume?: string;
+  /** The resumed session as it was when the run started (`Runtime.before`). */
+  before?: unknown;
 }
 
 /** Writes a run's record into its directory. */
@@ -59,15 +61,27 @@ export async function settleRuntimeRuns(
       const readable: string[] = [];
       const price = hooks.price;
       const summary = runtime
-        ? readStream(runtime.parser({ ...place, ...(record.resume ? { resume: record.resume } : {}) }), text, {
-            readable,
-            ...(price ? { price: (usage, model) => price(usage, model ?? record.model) } : {}),
-          })
+        ? readStream(
+            runtime.parser({ ...place, ...(record.resume ? { resume: record.resume } : {}), before: record.before }),
+            text,
+            {
+              readable,
+              ...(price ? { price: (usage, model) => price(usage, model ?? record.model) } : {}),
+            },
+          )
         : null;
       if (summary) catchUpRunLog(record.rawPath.replace(/\.stream\.jsonl$/, '.log'), { readable, summary }, new Date());
       const model = summary?.model ?? record.model;
       const usage = summary?.usage ?? null;
-      const { rawPath: _raw, home: _home, cwd: _cwd, stateDir: _state, resume: _resume, ...ref } = record;
+      const {
+        rawPath: _raw,
+        home: _home,
+        cwd: _cwd,
+        stateDir: _state,
+        resume: _resume,
+        before: _before,
+        ...ref
+      } = record;
       await hooks.onRecord?.({ ...ref, model, cliSession: summary?.session ?? null, usage }).catch(() => undefined);
       settled++;
     }

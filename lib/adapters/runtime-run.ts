@@ -68,7 +68,7 @@ export async function startRuntimeRun(start: RuntimeStart, request: SpawnRequest
     runtime: runtime.name,
   };
   const rawPath = output.path.replace(/\.log$/, '.stream.jsonl');
-  writeRuntimeRecord(runDir, {
+  const record = {
     ...ref,
     rawPath,
     model: agent.model ?? null,
@@ -76,7 +76,7 @@ export async function startRuntimeRun(start: RuntimeStart, request: SpawnRequest
     cwd,
     stateDir,
     ...(resume ? { resume } : {}),
-  });
+  };
   const invocation = runtime.invocation({
     agent: {
       id: agent.id,
@@ -108,7 +108,10 @@ export async function startRuntimeRun(start: RuntimeStart, request: SpawnRequest
     writeFileSync(file.path, file.content, { mode: 0o600 });
   }
   // made before the CLI starts: a resumed session's totals so far are read from the CLI's files as they were
-  const parser = runtime.parser({ home, cwd, env, stateDir, ...(resume ? { resume } : {}) });
+  // taken before the CLI starts: a resumed session as it was, kept in the record for a parser made after the run
+  const before = resume && runtime.before ? runtime.before({ home, cwd, env, stateDir, resume }) : undefined;
+  writeRuntimeRecord(runDir, { ...record, ...(before !== undefined ? { before } : {}) });
+  const parser = runtime.parser({ home, cwd, env, stateDir, ...(resume ? { resume } : {}), before });
   const raw = openSync(rawPath, 'a', 0o600);
   const child = await startAgentProcess(
     {

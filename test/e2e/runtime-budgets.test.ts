@@ -57,6 +57,8 @@ budgets(
         { kind: 'budget', scope: 'task', unit: 'usd', limit: 0.7 },
       );
       assert.ok(Number(awaiting.spent) >= 0.7, `spent ${awaiting.spent}`);
+      // the events of the pause are appended to the log a moment after its file moved
+      await within(10_000, async () => (await eventsOf(root, id, 'budget.exceeded')).length > 0, 'budget.exceeded');
       const [warning] = await eventsOf(root, id, 'budget.warning');
       assert.ok(warning, 'a warning at 80 % came first');
       assert.is((await eventsOf(root, id, 'budget.exceeded')).length, 1);

@@ -3,7 +3,7 @@
 // `env_vars` (names passed on from the run's environment), not on the command line where `ps` would show it.
 import type { Permission } from '../../org/runtimes.js';
 import { codexBaseline, codexHome, findCodexRollout } from './codex-sessions.js';
-import { codexParser } from './codex-stream.js';
+import { codexParser, type CodexTokens } from './codex-stream.js';
 import type { Invocation, InvocationContext, Runtime } from './runtime.js';
 
 /** The codex runtime (docs/agent-runtimes.md). */
@@ -11,7 +11,15 @@ export const codex: Runtime = {
   name: 'codex',
   defaultBin: 'codex',
   invocation: codexInvocation,
-  parser: (run) => codexParser(run?.resume ? codexBaseline(codexHome(run), run.resume) : {}),
+  parser: (run) =>
+    codexParser(
+      run?.before !== undefined
+        ? (run.before as CodexTokens)
+        : run?.resume
+          ? codexBaseline(codexHome(run), run.resume)
+          : {},
+    ),
+  before: (run) => codexBaseline(codexHome(run), run.resume),
   hasSession: (where, id) => findCodexRollout(codexHome(where), id) !== null,
 };
 

@@ -88,7 +88,13 @@ export interface Runtime {
    * A parser of one run's output, made before the CLI starts. `run` names the session the run resumes and where it
    * lives: a CLI that counts a resumed session's tokens from its first run (Codex) is read against its count so far.
    */
-  parser(run?: SessionPlace & { resume?: string }): StreamParser;
+  parser(run?: SessionPlace & { resume?: string; before?: unknown }): StreamParser;
+  /**
+   * What the parser of a run that resumes `resume` needs to know of the session as it was before the run (Codex: the
+   * thread's token total), taken when the run starts and kept in its record, so a parser made after the run, when
+   * the session has moved on, reads the run the same way. Absent: the parser needs nothing.
+   */
+  before?(run: SessionPlace & { resume: string }): unknown;
   /** Whether the CLI still has the files of a session (else the run starts a fresh one). */
   hasSession(where: SessionPlace, id: string): boolean;
 }

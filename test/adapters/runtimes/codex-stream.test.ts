@@ -112,6 +112,28 @@ stream('the runtime’s parser for a resumed thread reads its total from the rol
   });
 });
 
+stream('a parser made after the run reads it against the thread’s total kept when it started', () => {
+  const home = tempRoot();
+  const id = '01a224db-199b-7331-8777-41688686fa92';
+  const dir = join(home, '.codex', 'sessions', '2026', '11', '29');
+  mkdirSync(dir, { recursive: true });
+  const count = (input: number) =>
+    JSON.stringify({
+      type: 'event_msg',
+      payload: { type: 'token_count', info: { total_token_usage: { input_tokens: input } } },
+    });
+  const rollout = join(dir, `rollout-2026-11-29T01-00-00-${id}.jsonl`);
+  writeFileSync(rollout, `${count(100)}\n`);
+  const place = { home, cwd: home, env: {}, resume: id };
+  const before = codex.before!(place); // as the run starts
+  writeFileSync(rollout, `${count(100)}\n${count(400)}\n`); // the run's own turn, written by the CLI
+  const turn = '{"type":"turn.completed","usage":{"input_tokens":400}}';
+  const [kept] = codex.parser({ ...place, before }).line(turn);
+  assert.is((kept as { usage: { inputTokens: number } }).usage.inputTokens, 300, 'the run’s own 300 tokens');
+  const [late] = codex.parser(place).line(turn);
+  assert.is((late as { usage: { inputTokens: number } }).usage.inputTokens, 0, 'read late, the run would count 0');
+});
+
 const invocation = suite('adapters.runtimes.codexInvocation');
 
 invocation('permissions map to Codex’s sandbox, never asking; a resume names the thread after the options', () => {

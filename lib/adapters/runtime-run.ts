@@ -16,6 +16,7 @@ import { toRunEnd } from './runtime-end.js';
 import { writeRuntimeRecord } from './runtime-record.js';
 import type { RuntimeHooks, RuntimeRunRef } from './runtime-hooks.js';
 import { watchStream } from './stream-watch.js';
+import { readRuntimeSession } from '../store/changes/usage.js';
 import { openSync, appendFileSync } from 'node:fs';
 
 /** What starting one run of an agent CLI needs from the command adapter. */
@@ -60,6 +61,7 @@ export async function startRuntimeRun(start: RuntimeStart, request: SpawnRequest
   mkdirSync(stateDir, { recursive: true, mode: 0o700 });
   const home = env.HOME ?? homedir();
   const resume = toResume({ runtime, agent, request }, { home, cwd, env, stateDir }, output.path);
+  const prompt = resume ? (request.resumePrompt ?? request.prompt) : request.prompt;
   const ref: RuntimeRunRef = {
     taskId: request.taskId,
     sessionId: request.sessionId,
@@ -85,7 +87,7 @@ export async function startRuntimeRun(start: RuntimeStart, request: SpawnRequest
       env: agent.env,
       permissions: (agent.permissions ?? 'edit') as Permission,
     },
-    prompt: resume ? (request.resumePrompt ?? request.prompt) : request.prompt,
+    prompt,
     cwd,
     runDir,
     stateDir,
@@ -118,7 +120,7 @@ export async function startRuntimeRun(start: RuntimeStart, request: SpawnRequest
       argv: [toExecutable(start.root, agent.bin ?? runtime.defaultBin), ...invocation.args],
       env: { ...env, ...toTaskEnv(request), ...invocation.env },
       cwd,
-      prompt: invocation.promptOnStdin ? (resume ? (request.resumePrompt ?? request.prompt) : request.prompt) : null,
+      prompt: invocation.promptOnStdin ? prompt : null,
     },
     { stdout: raw, stderr: output.fd, promptDir: start.promptDir, unref: start.unref, failed: output.failed },
   );
@@ -181,11 +183,8 @@ function toResume(
 ): string | null {
   const { runtime, agent, request } = run;
   if (agent.resume === false) return null;
-  const sessions = request.task.metadata.runtimeSessions as
-    | Record<string, { runtime?: unknown; id?: unknown }>
-    | undefined;
-  const earlier = sessions?.[agent.id];
-  if (!earlier || earlier.runtime !== runtime.name || typeof earlier.id !== 'string') return null;
+  const earlier = readRuntimeSession(request.task.metadata, agent.id);
+  if (!earlier || earlier.runtime !== runtime.name) return null;
   if (runtime.hasSession(where, earlier.id)) {
     say(logPath, `[resume] continuing the CLI's session ${earlier.id}`);
     return earlier.id;

@@ -17,6 +17,7 @@ import { formatDeadletterAlert } from './deadletter-alert.js';
 import type { Action, AdapterKind } from './plan.js';
 import { toPrompt } from './prompt.js';
 import { toResumePrompt } from './resume-prompt.js';
+import { readRuntimeSessionAt } from '../store/changes/usage.js';
 import { prepareWorkspace } from './workspaces/step.js';
 import { describeError } from '../core/errors.js';
 
@@ -122,7 +123,7 @@ async function handOver(
       request.workspace = { path: workspace.path, branch: workspace.branch };
     }
     request.prompt = toPrompt(task, body, { sessionId });
-    const since = earlierSessionAt(task.metadata, action.agent);
+    const since = readRuntimeSessionAt(task.metadata, action.agent);
     if (since) request.resumePrompt = toResumePrompt(task, body, { sessionId, since });
     const run = await adapter.spawn(request);
     ctx.fault?.('dispatch.handed');
@@ -143,13 +144,6 @@ async function handOver(
     );
     return false;
   }
-}
-
-/** When the agent's CLI session of this task was last recorded (`metadata.runtimeSessions`), if it has one. */
-function earlierSessionAt(metadata: Readonly<Record<string, unknown>>, agent: string): string | null {
-  const sessions = metadata.runtimeSessions as Record<string, { at?: unknown }> | undefined;
-  const at = sessions?.[agent]?.at;
-  return typeof at === 'string' ? at : null;
 }
 
 async function writeMarker(

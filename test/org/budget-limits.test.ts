@@ -1,28 +1,10 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { findBudgetLimits, findOwnerLimits } from '../../lib/org/budget-limits.js';
-import { validateOrg } from '../../lib/org/org-chart.js';
+import { BUDGET_ORG } from '../helpers/budget-org.js';
 
 const NOW = new Date('2026-11-29T10:00:00.000Z');
-const org = validateOrg(
-  {
-    schemaVersion: 1,
-    agents: [
-      {
-        id: 'coder',
-        name: 'Coder',
-        runtime: 'claude-code',
-        model: 'sonnet',
-        budget: { usdPerDay: 20, tokensPerDay: 1000 },
-      },
-      { id: 'helper', name: 'Helper', runtime: 'claude-code', model: 'sonnet', team: 'core' },
-      { id: 'free', name: 'Free', command: ['true'] },
-    ],
-    teams: [{ id: 'core', name: 'Core', members: ['coder'], budget: { usdPerMonth: 50 } }],
-    aof: { pricing: { sonnet: { inputUsdPerMTok: 3, outputUsdPerMTok: 15 } } },
-  },
-  'test org',
-);
+const org = BUDGET_ORG;
 const limits = suite('org.findBudgetLimits');
 
 limits('lists the agent’s own budgets, then its teams’ (by `team` or by `members`) over every member', () => {

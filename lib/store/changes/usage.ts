@@ -73,12 +73,15 @@ export function readTaskUsage(metadata: Record<string, unknown>): TaskUsage | nu
 }
 
 /** The CLI session `agent` last ran the task in, or null. */
-export function readRuntimeSession(metadata: Record<string, unknown>, agent: string): RuntimeSession | null {
-  const sessions = metadata.runtimeSessions;
-  if (!isRecord(sessions) || !Object.hasOwn(sessions, agent)) return null;
-  const session = sessions[agent];
-  if (!isRecord(session) || typeof session.runtime !== 'string' || typeof session.id !== 'string') return null;
-  return { runtime: session.runtime, id: session.id };
+export function readRuntimeSession(metadata: Readonly<Record<string, unknown>>, agent: string): RuntimeSession | null {
+  const session = sessionEntry(metadata, agent);
+  return session ? { runtime: session.runtime, id: session.id } : null;
+}
+
+/** When `agent`'s CLI session of the task was last recorded (ISO), or null when it has none. */
+export function readRuntimeSessionAt(metadata: Readonly<Record<string, unknown>>, agent: string): string | null {
+  const at = sessionEntry(metadata, agent)?.at;
+  return typeof at === 'string' ? at : null;
 }
 
 // --- internal ---
@@ -138,6 +141,18 @@ function toPayload(record: UsageInput, run: string) {
     cacheWriteTokens: usage.cacheWriteTokens,
     costUsd: usage.costUsd,
   };
+}
+
+/** `metadata.runtimeSessions[agent]` when it has a runtime and an id. */
+function sessionEntry(
+  metadata: Readonly<Record<string, unknown>>,
+  agent: string,
+): (RuntimeSession & { at?: unknown }) | null {
+  const sessions = metadata.runtimeSessions;
+  if (!isRecord(sessions) || !Object.hasOwn(sessions, agent)) return null;
+  const session = sessions[agent];
+  if (!isRecord(session) || typeof session.runtime !== 'string' || typeof session.id !== 'string') return null;
+  return { runtime: session.runtime, id: session.id, at: session.at };
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

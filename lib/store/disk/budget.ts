@@ -48,7 +48,7 @@ export function toBudgetWait(metadata: Record<string, unknown>): BudgetWait | nu
 /** `$2.40 of $2` or `512,000 of 500,000 tokens`: an amount spent against its limit, for people. */
 export function formatSpent(figures: Pick<BudgetFigures, 'limit' | 'spent' | 'unit'>): string {
   if (figures.unit === 'tokens') return `${toCount(figures.spent)} of ${toCount(figures.limit)} tokens`;
-  return `${toDollars(figures.spent)} of ${toDollars(figures.limit)}`;
+  return `${formatDollars(figures.spent)} of ${formatDollars(figures.limit)}`;
 }
 
 /** `agent coder spent $20.40 of $20 today (usdPerDay)`, `task T spent 600 of 500 tokens (its budget)`. */
@@ -79,7 +79,7 @@ function toCount(n: number): string {
   return Math.round(n).toLocaleString('en-US');
 }
 
-function toDollars(usd: number): string {
-  if (Number.isInteger(usd)) return `$${usd}`;
-  return usd >= 1 ? `$${usd.toFixed(2)}` : formatUsd(usd);
+/** A budget's dollars: `$20` for a whole number, else as every cost is shown (`formatUsd`). */
+function formatDollars(usd: number): string {
+  return Number.isInteger(usd) ? `$${usd}` : formatUsd(usd);
 }

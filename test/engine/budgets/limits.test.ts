@@ -4,27 +4,10 @@ import type { Usage } from '../../../lib/core/usage.js';
 import { createSpendLedger } from '../../../lib/store/events/spend.js';
 import { findSpentBudget, toBudgetHold } from '../../../lib/engine/budgets/limits.js';
 import { validateOrg } from '../../../lib/org/org-chart.js';
+import { BUDGET_ORG } from '../../helpers/budget-org.js';
 
 const NOW = new Date('2026-11-29T10:00:00.000Z');
-const org = validateOrg(
-  {
-    schemaVersion: 1,
-    agents: [
-      {
-        id: 'coder',
-        name: 'Coder',
-        runtime: 'claude-code',
-        model: 'sonnet',
-        budget: { usdPerDay: 20, tokensPerDay: 1000 },
-      },
-      { id: 'helper', name: 'Helper', runtime: 'claude-code', model: 'sonnet', team: 'core' },
-      { id: 'free', name: 'Free', command: ['true'] },
-    ],
-    teams: [{ id: 'core', name: 'Core', members: ['coder'], budget: { usdPerMonth: 50 } }],
-    aof: { pricing: { sonnet: { inputUsdPerMTok: 3, outputUsdPerMTok: 15 } } },
-  },
-  'test org',
-);
+const org = BUDGET_ORG;
 const usd = (costUsd: number, tokens = 0): Usage => ({
   inputTokens: tokens,
   outputTokens: 0,

@@ -3,7 +3,7 @@ import { mkdir, open, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { dirSyncCount } from '../lib/fs/fsync-dir.js';
 import { createStore, type Store } from '../lib/store/commit/store.js';
-import { startCallDaemon } from './commit-daemon.js';
+import { startCallDaemon, type Measured } from './commit-daemon.js';
 import { measureParts, partRows, type Parts } from './commit-parts.js';
 import { formatNumber, inParallel, median, timeMs, type BenchOptions, type Row } from './measure.js';
 
@@ -18,8 +18,11 @@ export async function benchStore(options: BenchOptions): Promise<Row[]> {
   const rates: Record<string, number[]> = {};
   const add = (key: string, value: number) => (rates[key] ??= []).push(value);
   const parts: Parts[] = [];
+  const costs: Record<string, Measured[]> = {};
   const daemon = await startCallDaemon(join(options.tmp, 'daemon'), options.repo);
   try {
+    // Warm: the daemon of the whole section, past its first calls (its code compiled, its caches full).
+    for (const [, width, kind] of THROUGH) await daemon[kind](ops, width);
     for (let run = 0; run < runs; run++) {
       // Interleaved, so a noisy neighbour slows all of them alike.
       add('raw', await rawRate(join(options.tmp, `raw-${run}`), ops));
@@ -44,10 +47,22 @@ export async function benchStore(options: BenchOptions): Promise<Row[]> {
       add('transitionSyncs', (dirSyncCount() - syncs) / ops);
       parts.push(await measureParts(store, ops, CONTENT));
       await rm(root, { recursive: true, force: true });
-      add('dispatch', await daemon.dispatchRate(ops, 1));
-      add('dispatch16', await daemon.dispatchRate(ops, 16));
-      add('block', await daemon.blockRate(ops, 1));
-      add('block16', await daemon.blockRate(ops, 16));
+      for (const [key, width, kind] of THROUGH) {
+        const warm = await daemon[kind](ops, width);
+        add(key, warm.rate);
+        (costs[key] ??= []).push(warm);
+        // Cold: a daemon started for this row alone, its first calls measured.
+        const coldRoot = join(options.tmp, `cold-${run}-${key}`);
+        const cold = await startCallDaemon(coldRoot, options.repo);
+        try {
+          const measured = await cold[kind](ops, width);
+          add(`${key}Cold`, measured.rate);
+          (costs[`${key}Cold`] ??= []).push(measured);
+        } finally {
+          await cold.stop();
+          await rm(coldRoot, { recursive: true, force: true });
+        }
+      }
       options.log(
         `store: run ${run + 1}/${runs}: ${Object.entries(rates)
           .map(([k, v]) => `${k} ${v.at(-1)!.toFixed(k.endsWith('Syncs') ? 2 : 0)}`)
@@ -86,10 +101,16 @@ export async function benchStore(options: BenchOptions): Promise<Row[]> {
     rate('transition', 'transition, in process, 1 at a time', '>= 60 %'),
     rate('create16', 'create, in process, 16 at once', '>= 150 %', syncs('createSyncs')),
     rate('transition16', 'transition, in process, 16 at once', '>= 150 %', syncs('transitionSyncs')),
-    rate('dispatch', 'svc_dispatch over the socket, 1 at a time', '>= 60 %'),
-    rate('block', 'svc_task_block/unblock over the socket, 1 at a time', '>= 60 %'),
-    rate('dispatch16', 'svc_dispatch over the socket, 16 at once', '>= 150 %'),
-    rate('block16', 'svc_task_block/unblock over the socket, 16 at once', '>= 150 %'),
+    ...THROUGH.flatMap(([key, width]) =>
+      ['', 'Cold'].map((when) =>
+        rate(
+          `${key}${when}`,
+          `${LABELS[key]} over the socket, ${width === 1 ? '1 at a time' : '16 at once'}, ${when ? 'cold' : 'warm'}`,
+          width === 1 ? '>= 60 %' : '>= 150 %',
+          costNote(costs[`${key}${when}`]!),
+        ),
+      ),
+    ),
     ...partRows(parts, raw),
   ];
 }
@@ -154,6 +175,30 @@ async function transitionRate(store: Store, ids: readonly string[], ops: number)
     ),
   );
   return (ops * 1000) / ms;
+}
+
+/** The rows through the daemon's socket: key, width, and the kind of call. */
+const THROUGH: readonly (readonly [string, number, 'dispatch' | 'block'])[] = [
+  ['dispatch', 1, 'dispatch'],
+  ['block', 1, 'block'],
+  ['dispatch16', 16, 'dispatch'],
+  ['block16', 16, 'block'],
+];
+
+const LABELS: Record<string, string> = {
+  dispatch: 'svc_dispatch',
+  block: 'svc_task_block/unblock',
+  dispatch16: 'svc_dispatch',
+  block16: 'svc_task_block/unblock',
+};
+
+/** What a call cost the daemon: medians of the runs. */
+function costNote(runs: readonly Measured[]): string {
+  const m = (pick: (x: Measured) => number) => median(runs.map(pick));
+  return (
+    `; daemon CPU ${m((x) => x.cpuMs).toFixed(2)} ms a change (${m((x) => x.loopMs).toFixed(2)} ms on its event loop)` +
+    `, ${m((x) => x.syncs).toFixed(2)} directory fsyncs a change`
+  );
 }
 
 function pct(ratio: number): string {

@@ -1,7 +1,8 @@
 import { readdir } from 'node:fs/promises';
-import { Gauge, type Registry } from 'prom-client';
+import { Counter, Gauge, type Registry } from 'prom-client';
 import { STATUSES, type Status } from '../../core/status.js';
 import type { Clock } from '../../core/time/clock.js';
+import { dirSyncCount } from '../../fs/fsync-dir.js';
 import type { IndexEntry } from '../../store/index/tasks.js';
 
 /** What the gauges read at each scrape. */
@@ -108,6 +109,15 @@ export function registerGauges(registry: Registry, source: GaugeSource): void {
     registers,
     collect() {
       this.set(source.pendingEvents());
+    },
+  });
+  new Counter({
+    name: 'svc_dir_fsyncs_total',
+    help: 'Directory fsyncs this daemon made (commits share them: fewer than one a change under load).',
+    registers,
+    collect() {
+      this.reset();
+      this.inc(dirSyncCount());
     },
   });
   new Gauge({

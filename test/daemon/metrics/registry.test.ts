@@ -105,6 +105,9 @@ metrics(
     assert.is(valueOf(after, 'svc_dispatch_latency_seconds_bucket', { adapter: 'command', le: '+Inf' }), 2);
     assert.ok((valueOf(after, 'svc_dispatch_latency_seconds_sum', { adapter: 'command' }) ?? -1) >= 0);
     assert.is(valueOf(after, 'svc_ready_oldest_age_seconds'), 0);
+    assert.is(after.types.get('svc_dir_fsyncs_total'), 'counter');
+    const syncs = (scrape: Scrape) => valueOf(scrape, 'svc_dir_fsyncs_total') ?? 0;
+    assert.ok(syncs(after) > syncs(before), `directory fsyncs ${syncs(before)} -> ${syncs(after)}`);
   },
 );
 

@@ -1,0 +1,29 @@
+// A writer outside the daemon, in a process of its own: `node --import tsx outside-writer.ts <job> <root> ...`.
+// hold <id> <ms>: holds the task's lock directory that long; bump <id> <n>: n commits adding 1 to metadata.count.
+import { setTimeout as sleep } from 'node:timers/promises';
+import { withLock } from '../../lib/fs/lock/lock.js';
+import { createStore } from '../../lib/store/commit/store.js';
+
+const [job, root, id, amount] = process.argv.slice(2) as [string, string, string, string];
+const store = createStore({ root });
+
+if (job === 'hold') {
+  const { paths } = store;
+  await withLock(paths.lockFile(id), { what: id, waitMs: 5000, daemonLock: paths.instanceLock }, async () => {
+    console.log('held');
+    await sleep(Number(amount));
+  });
+  console.log('released');
+} else if (job === 'bump') {
+  for (let i = 0; i < Number(amount); i++) await store.commit(id, bump, 'outside');
+  console.log('done');
+}
+
+function bump(current: Parameters<Parameters<typeof store.commit>[1]>[0]) {
+  const count = Number(current.task.metadata.count ?? 0) + 1;
+  return {
+    task: { ...current.task, metadata: { ...current.task.metadata, count } },
+    body: current.body,
+    status: current.status,
+  };
+}

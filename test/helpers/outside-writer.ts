@@ -1,7 +1,9 @@
 // A writer outside the daemon, in a process of its own: `node --import tsx outside-writer.ts <job> <root> ...`.
-// hold <id> <ms>: holds the task's lock directory that long; bump <id> <n>: n commits adding 1 to metadata.count.
+// hold <id> <ms>: holds the task's lock directory that long; bump <id> <n>: n commits adding 1 to metadata.count;
+// alloc-one|alloc-block <n> [<k>]: n ids one at a time or in blocks, printed (after k, waits to be killed).
 import { setTimeout as sleep } from 'node:timers/promises';
 import { withLock } from '../../lib/fs/lock/lock.js';
+import { allocateId, createBlockAllocator } from '../../lib/store/commit/allocate.js';
 import { createStore } from '../../lib/store/commit/store.js';
 
 const [job, root, id, amount] = process.argv.slice(2) as [string, string, string, string];
@@ -14,6 +16,14 @@ if (job === 'hold') {
     await sleep(Number(amount));
   });
   console.log('released');
+} else if (job === 'alloc-one' || job === 'alloc-block') {
+  // id here is how many ids to allocate; amount, when given, how many to print before waiting to be killed
+  const allocate = job === 'alloc-one' ? allocateId : createBlockAllocator();
+  for (let i = 0; i < Number(id); i++) {
+    console.log(`id ${await allocate(store.paths, new Date())}`);
+    if (amount !== undefined && i + 1 === Number(amount)) await sleep(600_000);
+  }
+  console.log('done');
 } else if (job === 'bump') {
   for (let i = 0; i < Number(amount); i++) await store.commit(id, bump, 'outside');
   console.log('done');

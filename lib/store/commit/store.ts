@@ -8,7 +8,7 @@ import { STATUSES, type Status } from '../../core/status.js';
 import { assertTaskText, parseTask } from '../../core/task.js';
 import { systemClock, type Clock } from '../../core/time/clock.js';
 import { ensureDir, isNameTaken } from '../../fs/atomic.js';
-import { allocateId } from './allocate.js';
+import { allocateId, createBlockAllocator } from './allocate.js';
 import { createTaskFile } from './create.js';
 import { findTaskFiles, readCopies } from './copies.js';
 import { PROBE_ID, toNewTask, type CreateInput } from './new-task.js';
@@ -91,6 +91,9 @@ export function createStore(options: StoreOptions): Store {
   const taskLock = options.treeHeld
     ? createTreeLocks({ locksDir: paths.locks, daemonLock: paths.instanceLock, held: options.treeHeld })
     : outsideLocker(paths);
+  const allocateInBlocks = options.treeHeld ? createBlockAllocator() : null;
+  const allocate = (now: Date) =>
+    allocateInBlocks && options.treeHeld?.() ? allocateInBlocks(paths, now) : allocateId(paths, now);
   let initialized = false;
 
   async function init(): Promise<void> {
@@ -115,7 +118,7 @@ export function createStore(options: StoreOptions): Store {
       // Everything is checked before an id is reserved: a refused create leaves no trace.
       renderTask(parseTask(toNewTask({ id: PROBE_ID, status }, input, now), 'new task'), body, 'new task');
       for (;;) {
-        const id = await allocateId(paths, now);
+        const id = await allocate(now);
         const task = parseTask(toNewTask({ id, status }, input, now), `new task ${id}`);
         const created = await createTaskFile(paths, { task, body }, { lockWaitMs, taskLock });
         if (!created) continue;

@@ -34,23 +34,39 @@ export function createTreeLocks(place: TreeLockPlace): TaskLocker {
   const memory = createMemoryLocks();
   const inFlight = new Map<string, number>(); // lock path -> changes under the memory lock alone
   const fences = new Map<string, (() => void)[]>(); // lock path -> marks waiting for those to end
-  let watching: FSWatcher | null = null;
+  let watching: { watcher: FSWatcher; ino: number } | null = null;
+  let watchable: boolean | undefined; // unknown until the first change under the tree's lock
   const fence = (lockPath: string) => {
     if (!inFlight.get(lockPath)) return markFenced(lockPath);
     const waiting = fences.get(lockPath) ?? [];
     waiting.push(() => markFenced(lockPath));
     fences.set(lockPath, waiting);
   };
-  const startWatching = () => {
-    mkdirSync(place.locksDir, { recursive: true });
-    // A lock directory made by another writer: fenced once this daemon's changes that missed it are done.
-    watching = watch(place.locksDir, (_event, name) => {
-      if (name && isTaskLock(String(name))) fence(join(place.locksDir, String(name)));
-    });
-    watching.on('error', () => undefined);
-    watching.unref();
-    markMemoryLocks(place.daemonLock); // after the watch: a writer that sees the mark is always answered
-    for (const name of readdirSync(place.locksDir)) if (isTaskLock(name)) markFenced(join(place.locksDir, name));
+  const startWatching = (): boolean => {
+    try {
+      mkdirSync(place.locksDir, { recursive: true });
+      const ino = lstatSync(place.locksDir).ino;
+      // A lock directory made by another writer: fenced once this daemon's changes that missed it are done.
+      const watcher = watch(place.locksDir, (_event, name) => {
+        if (name && isTaskLock(String(name))) fence(join(place.locksDir, String(name)));
+      });
+      watcher.on('error', () => watcher.close());
+      watcher.unref();
+      watching = { watcher, ino };
+      markMemoryLocks(place.daemonLock); // after the watch: a writer that sees the mark is always answered
+      for (const name of readdirSync(place.locksDir)) if (isTaskLock(name)) markFenced(join(place.locksDir, name));
+    } catch {
+      return false; // no watch (no inotify watch left, say): every change takes a lock directory
+    }
+    // `tasks/.locks` removed and made again: watched anew, so no writer there waits in vain
+    const check = setInterval(() => {
+      if (lstatSync(place.locksDir, { throwIfNoEntry: false })?.ino === watching?.ino) return;
+      watching?.watcher.close();
+      clearInterval(check);
+      watchable = startWatching();
+    }, WATCH_CHECK_MS);
+    check.unref();
+    return true;
   };
   const memoryHeld: HeldLock = {
     assertHeld() {
@@ -61,11 +77,13 @@ export function createTreeLocks(place: TreeLockPlace): TaskLocker {
   return (lockPath, options, fn) => {
     const started = Date.now();
     return memory(lockPath, options, async () => {
-      const local = place.held() && !isNetworkDir(place.locksDir);
-      if (local && !watching) startWatching();
-      if (!local || lstatSync(lockPath, { throwIfNoEntry: false })) {
-        const left = options.waitMs === undefined ? undefined : Math.max(0, options.waitMs - (Date.now() - started));
-        return withLock(lockPath, { what: options.what, ...(left === undefined ? {} : { waitMs: left }) }, fn);
+      const held = place.held();
+      if (held && watchable === undefined) watchable = !isNetworkDir(place.locksDir) && startWatching();
+      if (!held || !watchable || lstatSync(lockPath, { throwIfNoEntry: false })) {
+        const waitMs = options.waitMs === undefined ? undefined : Math.max(0, options.waitMs - (Date.now() - started));
+        // Not holding the tree (lost to another daemon): wait for that one's changes as a writer outside does.
+        const daemonLock = held ? undefined : place.daemonLock;
+        return withLock(lockPath, { what: options.what, ...(waitMs === undefined ? {} : { waitMs }), daemonLock }, fn);
       }
       inFlight.set(lockPath, (inFlight.get(lockPath) ?? 0) + 1);
       try {
@@ -84,6 +102,9 @@ export function createTreeLocks(place: TreeLockPlace): TaskLocker {
 }
 
 // --- internal ---
+
+/** How often the daemon checks that `tasks/.locks` is still the directory it watches. */
+const WATCH_CHECK_MS = 1000;
 
 /** A task's lock directory (not a duty's, `duty.<name>.lock`, which the daemon takes as any writer). */
 function isTaskLock(name: string): boolean {

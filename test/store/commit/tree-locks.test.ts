@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdirSync, watch } from 'node:fs';
+import { existsSync, mkdirSync, watch } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -95,6 +95,35 @@ locks('a lock directory held outside past the wait fails the daemon change with 
   assert.not.ok(writer.lines.includes('released'), 'it failed while the lock was still held');
   await writer.exited;
   assert.is((await daemon.store.get(task.id)).task.metadata.count, undefined, 'nothing was written');
+});
+
+locks('a writer outside that takes a lock while the daemon changes the task waits for that change to end', async () => {
+  const root = tempRoot();
+  const daemon = await startTestDaemon(root);
+  const { task } = await daemon.store.create({ title: 'In flight', createdBy: 'test' });
+  let open!: () => void;
+  const gate = new Promise<void>((resolve) => (open = resolve));
+  let entered!: () => void;
+  const inside = new Promise<void>((resolve) => (entered = resolve));
+  const change = daemon.store.commit(
+    task.id,
+    async (current) => {
+      entered();
+      await gate;
+      return bump(current);
+    },
+    'daemon',
+  );
+  await inside;
+  const writer = outside('bump', root, task.id, '1');
+  const lock = daemon.store.paths.lockFile(task.id);
+  await within(30_000, () => existsSync(lock), 'the writer outside holds the lock directory');
+  assert.not.ok(existsSync(`${lock}/fenced`), 'not fenced while the change of the daemon is in flight');
+  assert.not.ok(writer.lines.includes('done'));
+  open();
+  assert.ok((await change).changed);
+  assert.is(await writer.exited, 0, writer.stderr());
+  assert.is((await daemon.store.get(task.id)).task.metadata.count, 2, 'both changes landed, one after the other');
 });
 
 locks.run();

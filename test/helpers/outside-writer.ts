@@ -1,6 +1,6 @@
 // A writer outside the daemon, in a process of its own: `node --import tsx outside-writer.ts <job> <root> ...`.
 // hold <id> <ms>: holds the task's lock directory that long; bump <id> <n>: n commits adding 1 to metadata.count;
-// alloc-one|alloc-block <n> [<k>]: n ids one at a time or in blocks, printed (after k, waits to be killed).
+// create <n>: n creates; alloc-one|alloc-block <n> [<k>]: n ids one at a time or in blocks, printed (after k, waits to be killed).
 import { setTimeout as sleep } from 'node:timers/promises';
 import { withLock } from '../../lib/fs/lock/lock.js';
 import { allocateId, createBlockAllocator } from '../../lib/store/commit/allocate.js';
@@ -23,6 +23,10 @@ if (job === 'hold') {
     console.log(`id ${await allocate(store.paths, new Date())}`);
     if (amount !== undefined && i + 1 === Number(amount)) await sleep(600_000);
   }
+  console.log('done');
+} else if (job === 'create') {
+  for (let i = 0; i < Number(id); i++)
+    console.log(`id ${(await store.create({ title: `outside ${i}`, createdBy: 'outside' })).task.id}`);
   console.log('done');
 } else if (job === 'bump') {
   for (let i = 0; i < Number(amount); i++) await store.commit(id, bump, 'outside');

@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, watch } from 'node:fs';
+import { setTimeout as delay } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -105,9 +106,11 @@ locks('a writer outside that takes a lock while the daemon changes the task wait
   const gate = new Promise<void>((resolve) => (open = resolve));
   let entered!: () => void;
   const inside = new Promise<void>((resolve) => (entered = resolve));
+  let calls = 0;
   const change = daemon.store.commit(
     task.id,
     async (current) => {
+      calls++;
       entered();
       await gate;
       return bump(current);
@@ -118,11 +121,14 @@ locks('a writer outside that takes a lock while the daemon changes the task wait
   const writer = outside('bump', root, task.id, '1');
   const lock = daemon.store.paths.lockFile(task.id);
   await within(30_000, () => existsSync(lock), 'the writer outside holds the lock directory');
+  // What is checked is an absence: the writer, which holds the lock, is given a second to (wrongly) finish.
+  const finished = await Promise.race([writer.exited.then(() => true), delay(1000).then(() => false)]);
+  assert.not.ok(finished, 'the writer outside did not write while the change of the daemon was in flight');
   assert.not.ok(existsSync(`${lock}/fenced`), 'not fenced while the change of the daemon is in flight');
-  assert.not.ok(writer.lines.includes('done'));
   open();
   assert.ok((await change).changed);
   assert.is(await writer.exited, 0, writer.stderr());
+  assert.is(calls, 1, 'the change of the daemon found the file as it read it: nobody wrote meanwhile');
   assert.is((await daemon.store.get(task.id)).task.metadata.count, 2, 'both changes landed, one after the other');
 });
 

@@ -56,15 +56,24 @@ export type BlockAllocator = (paths: Paths, now: Date) => Promise<string>;
  */
 export function createBlockAllocator(): BlockAllocator {
   const blocks = new Map<string, { next: number; last: number }>();
+  const reserving = new Map<string, Promise<unknown>>(); // one block reserved at a time per directory
   return async (paths, now) => {
     const date = toIdDate(now);
     const dir = paths.seqDir(date);
     if (isNetworkDir(paths.tasks)) return allocateId(paths, now);
     for (;;) {
-      let block = blocks.get(dir);
+      const block = blocks.get(dir);
       if (!block || block.next > block.last) {
-        block = await reserveBlock(dir, Math.max(block ? block.last + 1 : 0, await firstFree(paths, dir, date)));
-        blocks.set(dir, block);
+        let reserved = reserving.get(dir);
+        if (!reserved) {
+          reserved = firstFree(paths, dir, date)
+            .then((free) => reserveBlock(dir, Math.max(block ? block.last + 1 : 0, free)))
+            .then((next) => void blocks.set(dir, next))
+            .finally(() => reserving.delete(dir));
+          reserving.set(dir, reserved);
+        }
+        await reserved;
+        continue;
       }
       const seq = block.next++;
       if (seq !== block.last && lstatSync(`${dir}/${seq}`, { throwIfNoEntry: false })) continue; // taken alone

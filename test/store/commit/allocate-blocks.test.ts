@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { toIdDate } from '../../../lib/core/ids.js';
-import { ID_BLOCK } from '../../../lib/store/commit/allocate.js';
+import { createBlockAllocator, ID_BLOCK } from '../../../lib/store/commit/allocate.js';
 import { createStore } from '../../../lib/store/commit/store.js';
 import { cleanRoots, tempRoot, within } from '../../helpers/root.js';
 
@@ -67,6 +67,22 @@ blocks('a block allocator killed mid-block and started again gives no id twice',
   const all = [...first.ids, ...again.ids, ...alone.ids];
   assert.is(new Set(all).size, all.length, 'no id was handed out twice');
   assert.is(all.length, 125);
+});
+
+blocks('16 allocations at once in one process share one block: one directory, consecutive numbers', async () => {
+  const root = tempRoot();
+  const store = createStore({ root });
+  await store.init();
+  const allocate = createBlockAllocator();
+  const now = new Date();
+  const ids = await Promise.all(Array.from({ length: 16 }, () => allocate(store.paths, now)));
+  assert.is(new Set(ids).size, 16);
+  const dir = `${root}/tasks/.seq/${toIdDate(now)}`;
+  assert.equal(readdirSync(dir), [String(ID_BLOCK)], 'one block reserved, by its last number');
+  assert.equal(
+    ids.map((id) => Number(id.split('-').pop())).sort((a, b) => a - b),
+    Array.from({ length: 16 }, (_, i) => i + 1),
+  );
 });
 
 blocks.run();

@@ -27,7 +27,8 @@ export function createMemoryLocks(): MemoryLocks {
       return await fn();
     } finally {
       done();
-      if (tails.get(key) === tail) tails.delete(key);
+      // Forgotten once the whole queue up to here has run (not when this change gave up waiting).
+      void tail.then(() => tails.get(key) === tail && tails.delete(key));
     }
   };
 }

@@ -41,6 +41,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
     clock,
     ...toStoreSignals(signals),
     ...(options.fault ? { fault: options.fault } : {}),
+    treeHeld: () => parts.lock !== undefined && state.lost === null,
   });
   try {
     await store.init();

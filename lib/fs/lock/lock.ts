@@ -5,6 +5,7 @@ import lockfile from 'proper-lockfile';
 import { hasCode, SvcError } from '../../core/errors.js';
 import { LOCK_STALE_MS } from './owner.js';
 import { isNetworkDir } from '../network-fs.js';
+import { waitForFence } from './fence.js';
 import { ownerFs } from './owner-fs.js';
 
 export { LOCK_STALE_MS };
@@ -15,6 +16,11 @@ export interface LockOptions {
   what: string;
   /** How long to keep retrying a held lock before failing with `locked`; default about 2 s. */
   waitMs?: number;
+  /**
+   * The instance lock of a daemon that may change the same tasks under memory locks: once the lock
+   * is taken, its changes in flight are waited for (`waitForFence`). Set for task locks only.
+   */
+  daemonLock?: string;
 }
 
 /** A held lock: `assertHeld()` throws when another process took it over meanwhile. */
@@ -33,6 +39,7 @@ export async function withLock<T>(
   fn: (lock: HeldLock) => Promise<T>,
 ): Promise<T> {
   let compromised: Error | undefined;
+  const started = Date.now();
   const release = await acquire(lockPath, options, (err) => {
     compromised = err;
   });
@@ -47,6 +54,10 @@ export async function withLock<T>(
     },
   };
   try {
+    if (options.daemonLock && !isNetworkDir(dirname(lockPath))) {
+      const deadline = started + Math.max(options.waitMs ?? 2000, FENCE_WAIT_MIN_MS);
+      await waitForFence(lockPath, { daemonLock: options.daemonLock, deadline, what: options.what });
+    }
     return await fn(held);
   } finally {
     await release().catch(() => undefined);
@@ -54,6 +65,9 @@ export async function withLock<T>(
 }
 
 // --- internal ---
+
+/** What a writer waits at least for the daemon's fenced mark: the daemon writes it within moments. */
+const FENCE_WAIT_MIN_MS = 2000;
 
 const knownDirs = new Set<string>();
 

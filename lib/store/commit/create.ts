@@ -1,10 +1,10 @@
 import type { Task } from '../../core/task.js';
 import { createExclusive } from '../../fs/atomic.js';
-import { withLock } from '../../fs/lock/lock.js';
+import type { TaskLocker } from '../../fs/lock/tree-locks.js';
 import type { Paths } from '../disk/paths.js';
 import { renderTask, type StoredTask } from '../disk/task-file.js';
 import { findTaskFiles } from './copies.js';
-import { toStored } from './protocol.js';
+import { outsideLocker, toStored } from './protocol.js';
 
 /** Options of `createTaskFile`. */
 export interface CreateFileOptions {
@@ -12,6 +12,8 @@ export interface CreateFileOptions {
   lockWaitMs?: number;
   /** Refuse an id that has a file in any status directory (an id given, not freshly allocated). */
   unseen?: boolean;
+  /** How the task's lock is taken (the store's); a lock directory by default. */
+  taskLock?: TaskLocker;
 }
 
 /**
@@ -27,7 +29,7 @@ export async function createTaskFile(
   const path = paths.taskFile(task.status, task.id);
   const content = renderTask(task, body);
   const lock = { what: task.id, ...(options.lockWaitMs !== undefined ? { waitMs: options.lockWaitMs } : {}) };
-  return withLock(paths.lockFile(task.id), lock, async () => {
+  return (options.taskLock ?? outsideLocker(paths))(paths.lockFile(task.id), lock, async () => {
     if (options.unseen && (await findTaskFiles(paths, task.id)).length > 0) return null;
     return (await createExclusive(path, content)) ? toStored(path, task, { content, status: task.status }) : null;
   });

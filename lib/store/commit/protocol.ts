@@ -10,6 +10,7 @@ import { MAX_FILE_BYTES } from '../../fs/frontmatter.js';
 import { readRegularFileSync } from '../../fs/regular-file.js';
 import { replaceFileDurable } from '../../fs/replace-file.js';
 import { withLock } from '../../fs/lock/lock.js';
+import type { TaskLocker } from '../../fs/lock/tree-locks.js';
 import { isNetworkDir } from '../../fs/network-fs.js';
 import { confirmCopies } from './confirm-copies.js';
 import type { EventInput, EventLog } from '../events/log.js';
@@ -42,6 +43,8 @@ export interface CommitOptions {
   events: EventLog;
   /** Fault injection for crash tests: called at each step of the protocol with the change's cause. */
   fault?: Fault;
+  /** How the task's lock is taken (the store's: memory locks in the daemon); a lock directory by default. */
+  taskLock?: TaskLocker;
 }
 
 /** A fault-injection hook (tests only): `point` names a step, `detail` the change's cause. */
@@ -69,7 +72,8 @@ export async function commitTask(
   const events: EventInput[] = [];
   const conflicts: string[] = [];
   let cause: string | undefined;
-  const result = await withLock(paths.lockFile(id), { what: id, waitMs: options.lockWaitMs }, async (lock) => {
+  const lockTask = options.taskLock ?? outsideLocker(paths);
+  const result = await lockTask(paths.lockFile(id), { what: id, waitMs: options.lockWaitMs }, async (lock) => {
     for (let attempt = 0; attempt < 3; attempt++) {
       const current = await locateTask(paths, id, { now: options.now, moved: conflicts });
       const wanted = await change(current);
@@ -180,6 +184,14 @@ export function toStored(
     ? { ino: written.ino, size: written.size, mtimeNs: written.mtimeNs }
     : { ino: 0n, size: 0n, mtimeNs: 0n };
   return { task, body, path, status, stamp };
+}
+
+/**
+ * The task lock of a writer outside the daemon: the task's lock directory, then the daemon's changes
+ * of that task in flight waited for when a daemon of this host changes tasks under memory locks.
+ */
+export function outsideLocker(paths: Paths): TaskLocker {
+  return (lockPath, options, fn) => withLock(lockPath, { ...options, daemonLock: paths.instanceLock }, fn);
 }
 
 // --- internal ---

@@ -8,11 +8,12 @@ import { STATUSES, type Status } from '../../core/status.js';
 import { assertTaskText, parseTask } from '../../core/task.js';
 import { systemClock, type Clock } from '../../core/time/clock.js';
 import { ensureDir, isNameTaken } from '../../fs/atomic.js';
-import { allocateId } from './allocate.js';
+import { allocateId, createBlockAllocator } from './allocate.js';
 import { createTaskFile } from './create.js';
 import { findTaskFiles, readCopies } from './copies.js';
 import { PROBE_ID, toNewTask, type CreateInput } from './new-task.js';
-import { byNewest, commitTask, type ChangeFn, type CommitResult, type Fault } from './protocol.js';
+import { byNewest, commitTask, outsideLocker, type ChangeFn, type CommitResult, type Fault } from './protocol.js';
+import { createTreeLocks } from '../../fs/lock/tree-locks.js';
 import { createEventLog, type EventInput, type EventLog } from '../events/log.js';
 import { toPaths, toTaskId, type Paths } from '../disk/paths.js';
 import { readTaskFileSettled } from '../disk/settled-read.js';
@@ -35,6 +36,11 @@ export interface StoreOptions {
   onRecordEvents?: (events: readonly EventInput[]) => void;
   /** Fault injection for crash tests (see `commitTask`); never set otherwise. */
   fault?: Fault;
+  /**
+   * The daemon's: true while it holds the tree (its instance lock). Its changes then take memory locks
+   * (`createTreeLocks`), and lock directories only where one exists; without it, every change takes one.
+   */
+  treeHeld?: () => boolean;
 }
 
 /** A file under `tasks/` that is not a valid task, with the reason. */
@@ -82,6 +88,12 @@ export function createStore(options: StoreOptions): Store {
     spool: options.spoolEvents === true,
     ...(options.onRecordEvents ? { onRecord: options.onRecordEvents } : {}),
   });
+  const taskLock = options.treeHeld
+    ? createTreeLocks({ locksDir: paths.locks, daemonLock: paths.instanceLock, held: options.treeHeld })
+    : outsideLocker(paths);
+  const allocateInBlocks = options.treeHeld ? createBlockAllocator() : null;
+  const allocate = (now: Date) =>
+    allocateInBlocks && options.treeHeld?.() ? allocateInBlocks(paths, now) : allocateId(paths, now);
   let initialized = false;
 
   async function init(): Promise<void> {
@@ -106,9 +118,9 @@ export function createStore(options: StoreOptions): Store {
       // Everything is checked before an id is reserved: a refused create leaves no trace.
       renderTask(parseTask(toNewTask({ id: PROBE_ID, status }, input, now), 'new task'), body, 'new task');
       for (;;) {
-        const id = await allocateId(paths, now);
+        const id = await allocate(now);
         const task = parseTask(toNewTask({ id, status }, input, now), `new task ${id}`);
-        const created = await createTaskFile(paths, { task, body }, { lockWaitMs });
+        const created = await createTaskFile(paths, { task, body }, { lockWaitMs, taskLock });
         if (!created) continue;
         const { title, priority, routing, createdBy } = task;
         await events.record(now, [
@@ -148,6 +160,7 @@ export function createStore(options: StoreOptions): Store {
         actor,
         lockWaitMs,
         events,
+        taskLock,
         ...(options.fault ? { fault: options.fault } : {}),
       });
     },

@@ -26,10 +26,10 @@ export function outboxDirs(paths: Paths): {
   disabled: string;
   rates: string;
 } {
-  const pending = join(paths.data, 'outbox');
+  const pending = paths.outbox;
   return {
     pending,
-    failed: join(pending, 'failed'),
+    failed: paths.outboxFailed,
     coalesce: join(pending, 'coalesce'),
     disabled: join(pending, 'disabled.json'),
     rates: join(pending, 'rate-limits.json'),

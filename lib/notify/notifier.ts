@@ -119,7 +119,7 @@ export function createNotifier(options: NotifierOptions): Notifier {
       void loop.start().catch((err) => log(`notify: cannot read ${dirs.pending}: ${String(err)}`));
     },
     async stop() {
-      coalescer.stop();
+      await coalescer.stop();
       await loop.stop();
     },
     kick() {

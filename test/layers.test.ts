@@ -12,6 +12,7 @@ const RANK: Record<string, number> = {
   org: 2,
   workspace: 2,
   engine: 3,
+  notify: 3,
   adapters: 3,
   tools: 3,
   migrate: 3,

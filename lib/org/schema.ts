@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { isSafeId } from '../core/ids.js';
+import { PRIORITIES } from '../core/priority.js';
 import { DEFAULT_BRANCH_TEMPLATE } from '../core/branch-template.js';
 import { BudgetSchema, DEFAULT_RUN_IDLE_TIMEOUT_MS, PriceSchema, RuntimeFields } from './runtimes.js';
 
@@ -169,6 +170,43 @@ export const CheckDefSchema = closed({
   cwd: z.string().min(1, 'must not be empty').optional(),
 });
 
+/** The payload shapes a subscription can take (docs/notifications.md, "Formats"). */
+export const NOTIFY_FORMATS = ['json', 'slack', 'discord', 'ntfy'] as const;
+
+/** `aof.notify[].retry`: exponential backoff with full jitter, and when to give up (milliseconds). */
+export const RetrySchema = closed({
+  initialMs: positiveInt.default(2_000),
+  maxMs: positiveInt.default(3_600_000),
+  giveUpAfterMs: positiveInt.default(86_400_000),
+});
+
+/**
+ * `aof.notify[]`: one subscription (docs/notifications.md, "Subscriptions"): a `webhook` (http or https) or a
+ * `command` (argv, the notification as JSON on stdin), the events it names and optional filters. What the schema
+ * cannot say alone (an unknown event, both or neither of webhook and command, duplicate ids, a `secretEnv` not set)
+ * is checked by `checkNotify` (org/notify.ts).
+ */
+export const SubscriptionSchema = closed({
+  id,
+  webhook: z.string().min(1, 'must not be empty').optional(),
+  command: z.array(z.string().min(1, 'must not be empty')).min(1, 'needs at least the program to run').optional(),
+  format: z
+    .enum(NOTIFY_FORMATS, {
+      error: (iss) => `must be one of ${NOTIFY_FORMATS.join(', ')} (found ${JSON.stringify(iss.input)})`,
+    })
+    .default('json'),
+  secretEnv: z.string().min(1, 'must not be empty').optional(),
+  events: z.array(z.string().min(1, 'must not be empty')).min(1, 'must name at least one event'),
+  teams: z.array(text).optional(),
+  agents: z.array(text).optional(),
+  projects: z.array(text).optional(),
+  priority: z.enum(PRIORITIES).optional(),
+  retry: RetrySchema.prefault({}),
+  timeoutMs: positiveInt.default(10_000),
+  coalesceMs: z.number().int('must be a whole number').min(0, 'must be 0 or more').default(60_000),
+  maxInFlight: positiveInt.default(2),
+});
+
 /** `aof`: the service's own settings. */
 export const AofSchema = z.looseObject({
   daemon: DaemonSettingsSchema.prefault({}),
@@ -176,6 +214,7 @@ export const AofSchema = z.looseObject({
   checks: z.record(id, CheckDefSchema).default({}),
   pricing: z.record(z.string().min(1), PriceSchema).default({}),
   projects: z.record(z.string(), z.looseObject({ sla: ProjectSlaSchema.optional() })).default({}),
+  notify: z.array(SubscriptionSchema).default([]),
 });
 
 /** The org chart (`org/org-chart.yaml`); unknown keys are kept everywhere except under `aof.daemon`. */
@@ -199,3 +238,5 @@ export type DaemonSettings = z.output<typeof DaemonSettingsSchema>;
 export type WorkspaceDef = z.output<typeof WorkspaceDefSchema>;
 export type CheckDef = z.output<typeof CheckDefSchema>;
 export type ProjectSla = z.output<typeof ProjectSlaSchema>;
+export type Subscription = z.output<typeof SubscriptionSchema>;
+export type NotifyFormat = (typeof NOTIFY_FORMATS)[number];

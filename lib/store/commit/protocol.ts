@@ -4,13 +4,14 @@ import { dirname, relative } from 'node:path';
 import { isGone, SvcError } from '../../core/errors.js';
 import type { EventPayloads } from '../../core/events.js';
 import { assertTransition, type Cause, type Status } from '../../core/status.js';
-import { parseTask, type Task } from '../../core/task.js';
+import type { Task } from '../../core/task.js';
 import { ensureDir, unlinkDurable } from '../../fs/atomic.js';
 import { MAX_FILE_BYTES } from '../../fs/frontmatter.js';
 import { readRegularFileSync } from '../../fs/regular-file.js';
 import { replaceFileDurable } from '../../fs/replace-file.js';
 import { withLock } from '../../fs/lock/lock.js';
 import { isNetworkDir } from '../../fs/network-fs.js';
+import { parseChangedTask } from './changed-task.js';
 import { confirmCopies } from './confirm-copies.js';
 import type { EventInput, EventLog } from '../events/log.js';
 import type { Paths } from '../disk/paths.js';
@@ -30,7 +31,10 @@ export interface Change {
   events?: EventInput[];
 }
 
-/** Builds a change from the task as re-read under the lock; null means nothing to do. */
+/**
+ * Builds a change from the task as re-read under the lock; null means nothing to do. It must not mutate `current`:
+ * it copies what it changes (fields it keeps are not validated again, see `parseChangedTask`).
+ */
 export type ChangeFn = (current: StoredTask) => Change | null | Promise<Change | null>;
 
 /** Who commits, and when. */
@@ -194,7 +198,8 @@ function toNextTask(current: StoredTask, wanted: Change, now: Date): Task {
   if (current.task.status !== current.status && wanted.status === current.status) next.lastTransitionAt = stamp;
   if (wanted.status !== 'in-progress') delete next.lease;
   if (wanted.touch !== false) next.updatedAt = stamp;
-  return parseTask(next, `${current.task.id} (as it would be written)`);
+  // one schema pass, over what the change altered: the rest was validated when `current` was read
+  return parseChangedTask(current.task, next, `${current.task.id} (as it would be written)`);
 }
 
 function toEvents(current: StoredTask, wanted: Change, actor: string): EventInput[] {

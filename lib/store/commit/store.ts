@@ -5,7 +5,7 @@ import { forEachLimit } from '../../core/limit.js';
 import { describeError, hasCode, isGone } from '../../core/errors.js';
 import { isSafeId, resolveIdArg, toIdDate } from '../../core/ids.js';
 import { STATUSES, type Status } from '../../core/status.js';
-import { assertTaskText, parseTask } from '../../core/task.js';
+import { assertTaskText, parseTask, type Task } from '../../core/task.js';
 import { systemClock, type Clock } from '../../core/time/clock.js';
 import { ensureDir, isNameTaken } from '../../fs/atomic.js';
 import { allocateId } from './allocate.js';
@@ -104,10 +104,12 @@ export function createStore(options: StoreOptions): Store {
       const status = input.status ?? 'backlog';
       const body = input.body ?? '';
       // Everything is checked before an id is reserved: a refused create leaves no trace.
-      renderTask(parseTask(toNewTask({ id: PROBE_ID, status }, input, now), 'new task'), body, 'new task');
+      const probe = parseTask(toNewTask({ id: PROBE_ID, status }, input, now), 'new task');
+      renderTask(probe, body, 'new task');
       for (;;) {
         const id = await allocateId(paths, now);
-        const task = parseTask(toNewTask({ id, status }, input, now), `new task ${id}`);
+        // the one schema pass was the probe's: the real task differs in its id only, which allocateId made safe
+        const task: Task = { ...probe, id };
         const created = await createTaskFile(paths, { task, body }, { lockWaitMs });
         if (!created) continue;
         const { title, priority, routing, createdBy } = task;

@@ -46,6 +46,8 @@ export interface CommitOptions {
   events: EventLog;
   /** Fault injection for crash tests: called at each step of the protocol with the change's cause. */
   fault?: Fault;
+  /** Where the task is believed to be, asked at each re-read (`StoreOptions.whereIs`). */
+  whereIs?: ((id: string) => Status | undefined) | undefined;
 }
 
 /** A fault-injection hook (tests only): `point` names a step, `detail` the change's cause. */
@@ -75,7 +77,7 @@ export async function commitTask(
   let cause: string | undefined;
   const result = await withLock(paths.lockFile(id), { what: id, waitMs: options.lockWaitMs }, async (lock) => {
     for (let attempt = 0; attempt < 3; attempt++) {
-      const current = await locateTask(paths, id, { now: options.now, moved: conflicts });
+      const current = await locateTask(paths, id, { now: options.now, moved: conflicts, hint: options.whereIs?.(id) });
       const wanted = await change(current);
       if (!wanted) return { before: current, after: current, changed: false, transitioned: false };
       const next = toNextTask(current, wanted, options.now);
@@ -124,15 +126,17 @@ export async function commitTask(
  * Only what opens counts: a name a network filesystem still lists from its cache, but that is gone,
  * is no copy; and on a network filesystem two copies count only if a second look past the
  * filesystem's staleness bound still finds both (`confirmCopies`): nothing is repaired on a cached look.
- * Each copy moved away is added to `moved` (its new path, relative to the root).
+ * Each copy moved away is added to `moved` (its new path, relative to the root). A `hint` (the daemon's index: the
+ * one directory it saw the task in) is looked at first, and on a local disk the file found there is the answer
+ * (docs/architecture.md, "Commit protocol": why a hint is safe under the lock, and when it is not given).
  */
 export async function locateTask(
   paths: Paths,
   id: string,
-  { now, moved = [] }: { now: Date; moved?: string[] },
+  { now, moved = [], hint }: { now: Date; moved?: string[]; hint?: Status | undefined },
 ): Promise<StoredTask> {
   const copies = await confirmCopies(paths.tasks, id, {
-    first: await readCopies(paths, id),
+    first: await readCopies(paths, id, { hint }),
     look: () => readCopies(paths, id),
     inoOf: ({ copy }) => (copy instanceof Error ? undefined : copy.stamp.ino),
   });

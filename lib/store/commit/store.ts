@@ -35,6 +35,12 @@ export interface StoreOptions {
   onRecordEvents?: (events: readonly EventInput[]) => void;
   /** Fault injection for crash tests (see `commitTask`); never set otherwise. */
   fault?: Fault;
+  /**
+   * Where a task is (the daemon: its index's status of the id), or undefined when unknown or when the index found a
+   * second copy. `resolve` then takes a known full id without a look, and `get` and a commit's re-read look in that
+   * one directory first, on a local disk (`readCopies`). Without it (a command, an MCP server) every look is full.
+   */
+  whereIs?: (id: string) => Status | undefined;
 }
 
 /** A file under `tasks/` that is not a valid task, with the reason. */
@@ -126,13 +132,16 @@ export function createStore(options: StoreOptions): Store {
     },
 
     async resolve(arg: string): Promise<string> {
+      if (isSafeId(arg) && options.whereIs?.(arg) !== undefined) return arg;
       if (isSafeId(arg) && (await findTaskFiles(paths, arg)).length > 0) return arg;
       return resolveIdArg(arg, (await listNames(paths)).keys(), toIdDate(clock()));
     },
 
     async get(arg: string): Promise<StoredTask> {
       const id = await this.resolve(arg);
-      const read = (await readCopies(paths, id, { settle: false })).map(({ copy }) => copy);
+      const read = (await readCopies(paths, id, { settle: false, hint: options.whereIs?.(id) })).map(
+        ({ copy }) => copy,
+      );
       const valid = read.filter((copy): copy is StoredTask => !(copy instanceof Error));
       if (!valid.length) throw read[0]!;
       return valid.sort(byNewest)[0]!;
@@ -151,6 +160,7 @@ export function createStore(options: StoreOptions): Store {
         lockWaitMs,
         events,
         ...(options.fault ? { fault: options.fault } : {}),
+        whereIs: options.whereIs,
       });
     },
   };

@@ -2,8 +2,9 @@ import { SvcError } from '../core/errors.js';
 
 /**
  * How deep collections may nest in what `toYaml` writes, the document's own mapping counted as the first level. The
- * reader (js-yaml, past the few levels `yaml-subset.ts` reads) refuses a document nested deeper than 32 nodes, and a
- * sequence written in a sequence (`- - x`) costs it one node more than it holds: at this depth every shape reads.
+ * reader (js-yaml, past the few levels `yaml-subset.ts` reads) counts nodes against its limit of 32, the leaf scalar
+ * included, and reads a chain of lists one level less deep than a chain of mappings: at 30 every shape reads back
+ * (test/fs/yaml-write.test.ts).
  */
 export const MAX_YAML_NESTING = 30;
 

@@ -36,12 +36,18 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
   const signals = createSignals((err, name) =>
     parts.log?.error('signal.failed', { signal: name, message: describeError(err) }),
   );
+  // The index watches the status directories: where it saw an id is where a change looks first, except for an id it
+  // found in two directories, until the healer has been through it (docs/architecture.md, "Commit protocol").
+  const duplicates = new Set<string>();
+  signals.index.on('needsRepair', (id, why) => void (why === 'duplicate' && duplicates.add(id)));
+  signals.healer.on('healed', (id) => duplicates.delete(id));
   const store = createStore({
     root: paths.root,
     clock,
     ...toStoreSignals(signals),
     ...(options.fault ? { fault: options.fault } : {}),
     treeHeld: () => parts.lock !== undefined && state.lost === null,
+    whereIs: (id) => (duplicates.has(id) ? undefined : state.index?.get(id)?.status),
   });
   try {
     await store.init();

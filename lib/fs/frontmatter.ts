@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import { SvcError } from '../core/errors.js';
 import { parseYamlSubset } from './yaml-subset.js';
+import { toYaml } from './yaml-write.js';
 
 // js-yaml's CommonJS build, not its ES module build: the latter builds each parser's state with
 // object spread, which on Node 20 keeps every parse's garbage alive past two young collections
@@ -70,16 +71,12 @@ export function parseFrontmatter(input: string, source: string): ParsedFile {
 }
 
 /**
- * The frontmatter data of text written by `stringifyFrontmatter`, read as a reader reads it: how a writer proves that
- * what it writes reads back.
+ * Serializes frontmatter (keys in the given order) and body into a Markdown file. The frontmatter is written by
+ * `toYaml` (fs/yaml-write.ts), which writes only what `parseFrontmatter` reads back equal, or throws
+ * `validation_error` naming the value it cannot write.
  */
-export function readBackData(text: string, source: string): Record<string, unknown> {
-  return parseFrontmatter(text, source).data;
-}
-
-/** Serializes frontmatter (keys in the given order) and body into a Markdown file. */
 export function stringifyFrontmatter(data: Record<string, unknown>, body: string): string {
-  const yaml = dumpYaml(data);
+  const yaml = toYaml(data);
   const text = body.length === 0 || body.endsWith('\n') ? body : `${body}\n`;
   return `---\n${yaml}---\n${text.length ? `\n${text}` : ''}`;
 }

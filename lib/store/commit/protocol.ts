@@ -4,7 +4,7 @@ import { dirname, relative } from 'node:path';
 import { isGone, SvcError } from '../../core/errors.js';
 import type { EventPayloads } from '../../core/events.js';
 import { assertTransition, type Cause, type Status } from '../../core/status.js';
-import { parseTask, type Task } from '../../core/task.js';
+import type { Task } from '../../core/task.js';
 import { ensureDir, unlinkDurable } from '../../fs/atomic.js';
 import { MAX_FILE_BYTES } from '../../fs/frontmatter.js';
 import { readRegularFileSync } from '../../fs/regular-file.js';
@@ -12,6 +12,7 @@ import { replaceFileDurable } from '../../fs/replace-file.js';
 import { withLock } from '../../fs/lock/lock.js';
 import type { TaskLocker } from '../../fs/lock/tree-locks.js';
 import { isNetworkDir } from '../../fs/network-fs.js';
+import { parseChangedTask } from './changed-task.js';
 import { confirmCopies } from './confirm-copies.js';
 import type { EventInput, EventLog } from '../events/log.js';
 import type { Paths } from '../disk/paths.js';
@@ -31,7 +32,10 @@ export interface Change {
   events?: EventInput[];
 }
 
-/** Builds a change from the task as re-read under the lock; null means nothing to do. */
+/**
+ * Builds a change from the task as re-read under the lock; null means nothing to do. It must not mutate `current`:
+ * it copies what it changes (fields it keeps are not validated again, see `parseChangedTask`).
+ */
 export type ChangeFn = (current: StoredTask) => Change | null | Promise<Change | null>;
 
 /** Who commits, and when. */
@@ -45,6 +49,8 @@ export interface CommitOptions {
   fault?: Fault;
   /** How the task's lock is taken (the store's: memory locks in the daemon); a lock directory by default. */
   taskLock?: TaskLocker;
+  /** Where the task is believed to be, asked at each re-read (`StoreOptions.whereIs`). */
+  whereIs?: ((id: string) => Status | undefined) | undefined;
 }
 
 /** A fault-injection hook (tests only): `point` names a step, `detail` the change's cause. */
@@ -75,7 +81,7 @@ export async function commitTask(
   const lockTask = options.taskLock ?? outsideLocker(paths);
   const result = await lockTask(paths.lockFile(id), { what: id, waitMs: options.lockWaitMs }, async (lock) => {
     for (let attempt = 0; attempt < 3; attempt++) {
-      const current = await locateTask(paths, id, { now: options.now, moved: conflicts });
+      const current = await locateTask(paths, id, { now: options.now, moved: conflicts, hint: options.whereIs?.(id) });
       const wanted = await change(current);
       if (!wanted) return { before: current, after: current, changed: false, transitioned: false };
       const next = toNextTask(current, wanted, options.now);
@@ -124,15 +130,17 @@ export async function commitTask(
  * Only what opens counts: a name a network filesystem still lists from its cache, but that is gone,
  * is no copy; and on a network filesystem two copies count only if a second look past the
  * filesystem's staleness bound still finds both (`confirmCopies`): nothing is repaired on a cached look.
- * Each copy moved away is added to `moved` (its new path, relative to the root).
+ * Each copy moved away is added to `moved` (its new path, relative to the root). A `hint` (the daemon's index: the
+ * one directory it saw the task in) is looked at first, and on a local disk the file found there is the answer
+ * (docs/architecture.md, "Commit protocol": why a hint is safe under the lock, and when it is not given).
  */
 export async function locateTask(
   paths: Paths,
   id: string,
-  { now, moved = [] }: { now: Date; moved?: string[] },
+  { now, moved = [], hint }: { now: Date; moved?: string[]; hint?: Status | undefined },
 ): Promise<StoredTask> {
   const copies = await confirmCopies(paths.tasks, id, {
-    first: await readCopies(paths, id),
+    first: await readCopies(paths, id, { hint }),
     look: () => readCopies(paths, id),
     inoOf: ({ copy }) => (copy instanceof Error ? undefined : copy.stamp.ino),
   });
@@ -206,7 +214,8 @@ function toNextTask(current: StoredTask, wanted: Change, now: Date): Task {
   if (current.task.status !== current.status && wanted.status === current.status) next.lastTransitionAt = stamp;
   if (wanted.status !== 'in-progress') delete next.lease;
   if (wanted.touch !== false) next.updatedAt = stamp;
-  return parseTask(next, `${current.task.id} (as it would be written)`);
+  // one schema pass, over what the change altered: the rest was validated when `current` was read
+  return parseChangedTask(current.task, next, `${current.task.id} (as it would be written)`);
 }
 
 function toEvents(current: StoredTask, wanted: Change, actor: string): EventInput[] {

@@ -5,7 +5,7 @@ import { forEachLimit } from '../../core/limit.js';
 import { describeError, hasCode, isGone } from '../../core/errors.js';
 import { isSafeId, resolveIdArg, toIdDate } from '../../core/ids.js';
 import { STATUSES, type Status } from '../../core/status.js';
-import { assertTaskText, parseTask } from '../../core/task.js';
+import { assertTaskText, parseTask, type Task } from '../../core/task.js';
 import { systemClock, type Clock } from '../../core/time/clock.js';
 import { ensureDir, isNameTaken } from '../../fs/atomic.js';
 import { allocateId, createBlockAllocator } from './allocate.js';
@@ -41,6 +41,12 @@ export interface StoreOptions {
    * (`createTreeLocks`), and lock directories only where one exists; without it, every change takes one.
    */
   treeHeld?: () => boolean;
+  /**
+   * Where a task is (the daemon: its index's status of the id), or undefined when unknown or when the index found a
+   * second copy. `resolve` then takes a known full id without a look, and `get` and a commit's re-read look in that
+   * one directory first, on a local disk (`readCopies`). Without it (a command, an MCP server) every look is full.
+   */
+  whereIs?: (id: string) => Status | undefined;
 }
 
 /** A file under `tasks/` that is not a valid task, with the reason. */
@@ -116,10 +122,12 @@ export function createStore(options: StoreOptions): Store {
       const status = input.status ?? 'backlog';
       const body = input.body ?? '';
       // Everything is checked before an id is reserved: a refused create leaves no trace.
-      renderTask(parseTask(toNewTask({ id: PROBE_ID, status }, input, now), 'new task'), body, 'new task');
+      const probe = parseTask(toNewTask({ id: PROBE_ID, status }, input, now), 'new task');
+      renderTask(probe, body, 'new task');
       for (;;) {
         const id = await allocate(now);
-        const task = parseTask(toNewTask({ id, status }, input, now), `new task ${id}`);
+        // the one schema pass was the probe's: the real task differs in its id only, which the allocator made safe
+        const task: Task = { ...probe, id };
         const created = await createTaskFile(paths, { task, body }, { lockWaitMs, taskLock });
         if (!created) continue;
         const { title, priority, routing, createdBy } = task;
@@ -136,13 +144,16 @@ export function createStore(options: StoreOptions): Store {
     },
 
     async resolve(arg: string): Promise<string> {
+      if (isSafeId(arg) && options.whereIs?.(arg) !== undefined) return arg;
       if (isSafeId(arg) && (await findTaskFiles(paths, arg)).length > 0) return arg;
       return resolveIdArg(arg, (await listNames(paths)).keys(), toIdDate(clock()));
     },
 
     async get(arg: string): Promise<StoredTask> {
       const id = await this.resolve(arg);
-      const read = (await readCopies(paths, id, { settle: false })).map(({ copy }) => copy);
+      const read = (await readCopies(paths, id, { settle: false, hint: options.whereIs?.(id) })).map(
+        ({ copy }) => copy,
+      );
       const valid = read.filter((copy): copy is StoredTask => !(copy instanceof Error));
       if (!valid.length) throw read[0]!;
       return valid.sort(byNewest)[0]!;
@@ -162,6 +173,7 @@ export function createStore(options: StoreOptions): Store {
         events,
         taskLock,
         ...(options.fault ? { fault: options.fault } : {}),
+        whereIs: options.whereIs,
       });
     },
   };

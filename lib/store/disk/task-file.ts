@@ -2,14 +2,8 @@ import { basename, dirname } from 'node:path';
 import { SvcError } from '../../core/errors.js';
 import { isStatus, type Status } from '../../core/status.js';
 import { parseTask, toOrderedTask, type Task } from '../../core/task.js';
-import { toOneLine } from '../../core/text.js';
-import {
-  MAX_FILE_BYTES,
-  MAX_FRONTMATTER_BYTES,
-  parseFrontmatter,
-  readBackData,
-  stringifyFrontmatter,
-} from '../../fs/frontmatter.js';
+import { MAX_FILE_BYTES, MAX_FRONTMATTER_BYTES, parseFrontmatter, stringifyFrontmatter } from '../../fs/frontmatter.js';
+import { MAX_YAML_NESTING } from '../../fs/yaml-write.js';
 import { readRegularFile } from '../../fs/regular-file.js';
 import { toTaskId } from './paths.js';
 
@@ -66,13 +60,14 @@ export async function readStamped(path: string): Promise<{ text: string; stamp: 
 }
 
 /**
- * Renders a task file: frontmatter in the stable key order, then the body. Refuses what could not
- * be read back exactly as given (too large, nested deeper than the reader allows, anything the
- * reader would change), so a refused write never leaves a file svc's own reader rejects.
+ * Renders a task file: frontmatter in the stable key order, then the body, in one pass with no read-back: the
+ * frontmatter writer (fs/yaml-write.ts) writes only what the reader reads back equal, and refuses what it cannot
+ * write (nested deeper than the reader reads, a value that is no string, number, boolean, null, list or mapping)
+ * with `validation_error`; a file over the size limits is `too_large`. So a refused write never leaves a file svc's
+ * own reader rejects.
  */
 export function renderTask(task: Task, body: string, label: string = task.id): string {
-  const data = toOrderedTask(task);
-  const text = stringifyFrontmatter(data, body);
+  const text = toText(toOrderedTask(task), body, label);
   const size = Buffer.byteLength(text);
   const frontmatter = size - Buffer.byteLength(body);
   if (frontmatter > MAX_FRONTMATTER_BYTES) {
@@ -89,7 +84,6 @@ export function renderTask(task: Task, body: string, label: string = task.id): s
       'Shorten the body; keep large material in files and link to them.',
     );
   }
-  assertReadsBack(label, data, text);
   return text;
 }
 
@@ -100,53 +94,14 @@ export function isSameStamp(a: FileStamp, b: FileStamp): boolean {
 
 // --- internal ---
 
-function assertReadsBack(id: string, data: Record<string, unknown>, text: string): void {
-  let back: Task;
+function toText(data: Record<string, unknown>, body: string, label: string): string {
   try {
-    back = parseTask(readBackData(text, id), id);
+    return stringifyFrontmatter(data, body);
   } catch (err) {
-    const reason = err instanceof Error ? toOneLine(err.message.replace(`${id}: `, '')) : String(err);
-    throw new SvcError('validation_error', `${id}: the task file would not read back: ${reason}`, {
-      hint: 'Keep metadata plain and shallow (at most 30 levels of nesting); nothing was written.',
+    if (!(err instanceof SvcError)) throw err;
+    throw new SvcError('validation_error', `${label}: the task file would not read back: ${err.message}.`, {
+      hint: `Keep metadata plain and shallow (at most ${MAX_YAML_NESTING} levels of nesting); nothing was written.`,
       cause: err,
     });
   }
-  const path = findDifference(data, toOrderedTask(back), '');
-  if (path !== null) {
-    throw new SvcError(
-      'validation_error',
-      `${id}: the task file would not read back as written (\`${path || '(root)'}\` changes).`,
-      'Use plain strings, numbers, booleans, lists and mappings in metadata; nothing was written.',
-    );
-  }
-}
-
-/** The path of the first difference between two plain values (key order ignored), or null when equal. */
-function findDifference(a: unknown, b: unknown, path: string): string | null {
-  if (Object.is(a, b)) return null;
-  if (
-    typeof a !== 'object' ||
-    typeof b !== 'object' ||
-    a === null ||
-    b === null ||
-    Array.isArray(a) !== Array.isArray(b)
-  )
-    return path;
-  const keysA = Object.keys(a);
-  const keysB = Object.keys(b);
-  if (keysA.length !== keysB.length)
-    return (
-      `${path}${path ? '.' : ''}` +
-      `${[...keysA, ...keysB].find((key) => !(Object.hasOwn(a, key) && Object.hasOwn(b, key))) ?? ''}`
-    );
-  for (const key of keysA) {
-    if (!Object.hasOwn(b, key)) return `${path}${path ? '.' : ''}${key}`;
-    const found = findDifference(
-      (a as Record<string, unknown>)[key],
-      (b as Record<string, unknown>)[key],
-      `${path}${path ? '.' : ''}${key}`,
-    );
-    if (found !== null) return found;
-  }
-  return null;
 }

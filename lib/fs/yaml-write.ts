@@ -19,13 +19,16 @@ export const MAX_YAML_NESTING = 30;
  */
 export function toYaml(data: Record<string, unknown>): string {
   if (!isPlainObject(data)) throw refuse('', 'is not a mapping');
-  const text = writeMapping(data, { level: 0, path: '', ancestors: new Set() }, true);
+  const text = writeMapping(data, { level: 0, path: '', ancestors: new Set() }, 'same-line');
   return text === '{}' ? '{}\n' : `${text}\n`;
 }
 
 // --- internal ---
 
 /** Where a value is written: its level (indentation is two spaces a level), its path, the collections it is in. */
+/** Where a collection's first entry goes: on a line of its own, or after the `- ` of the item holding it. */
+type FirstLine = 'own-line' | 'same-line';
+
 interface At {
   level: number;
   path: string;
@@ -74,16 +77,17 @@ function writeValue(value: unknown, at: At): string {
     case 'number':
       return writeNumber(value);
     case 'object':
-      if (Array.isArray(value)) return writeSequence(value, at, false);
-      if (isPlainObject(value)) return writeMapping(value, at, false);
+      if (Array.isArray(value)) return writeSequence(value, at, 'own-line');
+      if (isPlainObject(value)) return writeMapping(value, at, 'own-line');
       throw refuse(at.path, `is ${describe(value)}, not a plain mapping`);
     default:
       throw refuse(at.path, `is ${typeof value === 'undefined' ? 'undefined' : `a ${typeof value}`}`);
   }
 }
 
-/** A mapping: `{}` when empty, else one `key: value` line a key; the first on the current line when `compact`. */
-function writeMapping(map: Record<string, unknown>, at: At, compact: boolean): string {
+/** A mapping: `{}` when empty, else one `key: value` line a key; the first on the current line when `same-line`. */
+function writeMapping(map: Record<string, unknown>, at: At, first: FirstLine): string {
+  const compact = first === 'same-line';
   const keys = Object.keys(map).filter((key) => map[key] !== undefined);
   if (!keys.length) return '{}';
   const inner = enter(map, at);
@@ -100,8 +104,9 @@ function writeMapping(map: Record<string, unknown>, at: At, compact: boolean): s
   return out;
 }
 
-/** A sequence: `[]` when empty, else one `- item` line an item; the first on the current line when `compact`. */
-function writeSequence(list: readonly unknown[], at: At, compact: boolean): string {
+/** A sequence: `[]` when empty, else one `- item` line an item; the first on the current line when `same-line`. */
+function writeSequence(list: readonly unknown[], at: At, first: FirstLine): string {
+  const compact = first === 'same-line';
   if (!list.length) return '[]';
   const inner = enter(list, at);
   let out = '';
@@ -111,9 +116,9 @@ function writeSequence(list: readonly unknown[], at: At, compact: boolean): stri
     const item = list[i];
     const next = { ...inner, path };
     const text = Array.isArray(item)
-      ? writeSequence(item, next, true)
+      ? writeSequence(item, next, 'same-line')
       : isPlainObject(item)
-        ? writeMapping(item, next, true)
+        ? writeMapping(item, next, 'same-line')
         : writeValue(item, next);
     out += `${compact && !out ? '' : `\n${pad(at.level)}`}-${text.startsWith('\n') ? '' : ' '}${text}`;
   }
@@ -136,7 +141,10 @@ function writeKey(key: string, level: number): string {
   return writeString(key, { level, key: true });
 }
 
-/** A string in the first style that holds it, in js-yaml's order: double-quoted, literal block, plain, single-quoted. */
+/**
+ * A string in the first style that holds it, in js-yaml's order: double-quoted, literal block, plain,
+ * single-quoted.
+ */
 function writeString(text: string, { level, key }: { level: number; key: boolean }): string {
   if (ESCAPED.test(text) || /^\s+$/.test(text)) return doubleQuoted(text);
   // a literal block keeping two final line breaks (`|+`) would lose one as the last value before the closing `---`

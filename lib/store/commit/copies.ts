@@ -17,7 +17,10 @@ export interface ReadCopy {
 export interface ReadCopiesOptions {
   /** Read a copy that fails to parse a second time (`readTaskFileSettled`); default true. */
   settle?: boolean;
-  /** Where the caller's index last saw the only copy of `id` (see `StoreOptions.whereIs`); undefined: look everywhere. */
+  /**
+   * Where the caller's index last saw the only copy of `id` (see `StoreOptions.whereIs`); undefined: look
+   * everywhere.
+   */
   hint?: Status | undefined;
 }
 
@@ -72,7 +75,10 @@ export async function findTaskFiles(paths: Paths, id: string): Promise<string[]>
   return found.filter((path): path is string => path !== null);
 }
 
-/** How many task paths `findTaskFiles` and a hinted `readCopies` looked at in this process (tests and the bench read it). */
+/**
+ * How many task paths `findTaskFiles` and a hinted `readCopies` looked at in this process (tests and the bench
+ * read it).
+ */
 export function taskLookupCount(): number {
   return lookups;
 }

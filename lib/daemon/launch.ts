@@ -19,6 +19,7 @@ import { toLineLogger } from './instance/log.js';
 import { createMetrics, metricsHandler } from './metrics/registry.js';
 import { createRoutes } from './socket/routes.js';
 import { startScheduling } from './scheduling/start.js';
+import { startNotifyWiring } from './notify/runner.js';
 import { createLimitedServer, toServerLimits } from './http/limits.js';
 import { trackRequests } from './shutdown.js';
 import { createSpawnQueue } from './scheduling/spawn-queue.js';
@@ -102,6 +103,7 @@ export async function launch({
       pausedAgents: () => state.scheduling?.pausedAgents().length ?? 0,
       workspacesDir: paths.workspaces,
     },
+    notify: { depth: () => state.notify?.depth() ?? null },
   }));
   void index.loaded.then(
     () => {
@@ -189,6 +191,15 @@ export async function launch({
       ...(options.fault ? { fault: options.fault } : {}),
       owner: { host: hostname(), pid },
       alert: (text) => (options.stderr ?? ((t: string) => process.stderr.write(t)))(`${text}\n`),
+    });
+    state.notify = startNotifyWiring({
+      store,
+      taskOf: (id) => index.get(id),
+      env: options.env ?? {},
+      owner: { host: hostname(), pid },
+      log: toLineLogger(log, 'notify'),
+      webPort: () => web.port(),
+      onOutcome: (outcome) => metrics.notify.onOutcome(outcome),
     });
   }
   const stopHandles: StopHandles = {

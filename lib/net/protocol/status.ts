@@ -22,6 +22,27 @@ export interface StatusBody {
   pausedAgents?: PausedAgent[];
   /** Where the web board listens (its URL without the token), or null while it is not open. */
   web?: { port: number; url: string } | null;
+  /** The notifications (with a scheduler): whether this daemon delivers them, and each subscription's state. */
+  notify?: NotifyStatus;
+}
+
+/** The notifications of `/status` (docs/notifications.md, "Metrics and status"). */
+export interface NotifyStatus {
+  /** This daemon owns the `notify` duty: it reads the event log and delivers (one daemon per tree does). */
+  delivering: boolean;
+  subscriptions: SubscriptionState[];
+}
+
+/** One subscription: its last outcome, failures in a row, whether a 410 disabled it, and its deliveries waiting. */
+export interface SubscriptionState {
+  id: string;
+  kind: 'webhook' | 'command';
+  lastOutcome: 'delivered' | 'retrying' | 'failed' | 'disabled' | null;
+  lastError: string | null;
+  consecutiveFailures: number;
+  disabled: boolean;
+  pending: number;
+  failed: number;
 }
 
 /** A plugin that holds (or held, within the grace) a long-poll. */

@@ -196,7 +196,6 @@ export async function launch({
       store,
       taskOf: (id) => index.get(id),
       env: options.env ?? {},
-      owner: { host: hostname(), pid },
       log: toLineLogger(log, 'notify'),
       webPort: () => web.port(),
       onOutcome: (outcome) => metrics.notify.onOutcome(outcome),

@@ -23,7 +23,7 @@ export async function retryDeliveries(ctx: Context, { which, json }: { which: st
     if (answer.count === 0) return noneFound(ctx, shown);
     return ctx.print(
       `${answer.count} deliver${answer.count === 1 ? 'y' : 'ies'} of ${shown} due now: ` +
-        (answer.delivering ? 'the daemon sends them now.' : 'the daemon that owns the notify duty sends them.'),
+        (answer.delivering ? 'the daemon sends them now.' : 'no subscription of the org chart delivers them.'),
     );
   }
   const { notifier } = await localNotifier(ctx);

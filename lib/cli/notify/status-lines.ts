@@ -10,10 +10,9 @@ export function formatNotifyLines(notify: NotifyStatus): string[] {
   if (subs.length === 0) return [];
   const pending = subs.reduce((n, s) => n + s.pending, 0);
   const failed = subs.reduce((n, s) => n + s.failed, 0);
-  const who = notify.delivering ? 'this daemon delivers' : 'another daemon delivers (the notify duty)';
   const head =
     `Notifications: ${subs.length} subscription${subs.length === 1 ? '' : 's'}, ${pending} pending, ` +
-    `${failed} failed; ${who}`;
+    `${failed} failed`;
   const troubled = subs.filter((s) => s.disabled || (s.consecutiveFailures > 0 && s.lastOutcome !== 'delivered'));
   return [
     head,

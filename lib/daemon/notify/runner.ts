@@ -2,21 +2,16 @@ import { describeError } from '../../core/errors.js';
 import { createFileCache } from '../../engine/file-cache.js';
 import { readEnvFile } from '../../fs/env-file.js';
 import { createNotifier, type DeliveryOutcome, type Notifier, type OutboxDepth } from '../../notify/notifier.js';
-import { loadOrg, toDaemonSettings } from '../../org/org-chart.js';
+import { loadOrg } from '../../org/org-chart.js';
 import type { OrgChart, Subscription } from '../../org/schema.js';
 import type { Store } from '../../store/commit/store.js';
 import type { SvcEvent } from '../../store/events/log.js';
 import type { IndexEntry } from '../../store/index/entry.js';
-import type { DutyOwner } from '../../store/records/duty-lease.js';
 import type { NotifyStatus } from '../../net/protocol/status.js';
-import { startDuties } from '../scheduling/duties.js';
 import { cursorAtEnd, loadCursor, saveCursor, type EventCursor } from './cursor.js';
 import { readPastCursor } from './feed.js';
 import { toChartKey, toSubscriptions } from './subscriptions.js';
 import { toBoardUrl, toNotifyTask } from './task-context.js';
-
-/** The duty of the daemon that turns events into notifications and delivers them (one per tree). */
-export const NOTIFY_DUTY = 'notify';
 
 /** What the daemon's notifications are wired to. */
 export interface NotifyWiringOptions {
@@ -25,8 +20,6 @@ export interface NotifyWiringOptions {
   taskOf: (id: string) => IndexEntry | undefined;
   /** The daemon's environment (with `data/daemon.env`, where a `secretEnv` is looked up). */
   env: Record<string, string | undefined>;
-  /** This daemon, as its duty lease names it. */
-  owner?: DutyOwner;
   log: (line: string) => void;
   /** The web board's port while it listens, else null. */
   webPort: () => number | null;
@@ -39,7 +32,7 @@ export interface NotifyWiringOptions {
 export interface NotifyWiring {
   /** Reads the event log past the cursor now (this daemon recorded events). */
   poke(): void;
-  /** The notifier in use: this daemon's deliverer while it owns the duty, else one that only reads and sends tests. */
+  /** The notifier in use: the one that delivers, else (no subscription) one that only moves files and sends tests. */
   notifier(): Notifier;
   /** The subscriptions of the chart as it is now (`aof.notify` and the watchdog's webhook). */
   subscriptions(): Promise<Subscription[]>;
@@ -51,10 +44,10 @@ export interface NotifyWiring {
 }
 
 /**
- * Starts the notifications of a daemon: while it owns the `notify` duty it reads every event of the log past the
- * durable cursor (`data/outbox/cursor.json`), offers each to its notifier with its task, advances the cursor only
- * once the outbox holds what the offer wrote, and delivers; losing the duty stops its deliveries (the outbox keeps
- * them for the next owner).
+ * Starts the notifications of a daemon (docs/notifications.md, "Which daemon delivers"): it reads every event of its
+ * own event log (`data/events/`, which only this daemon and the commands of its `SVC_HOME` write) past the durable
+ * cursor (`data/outbox/cursor.json`), offers each to its notifier with its task, advances the cursor only once the
+ * outbox holds what the offer wrote, and delivers.
  */
 export function startNotifyWiring(options: NotifyWiringOptions): NotifyWiring {
   const { store, log } = options;
@@ -75,14 +68,7 @@ export function startNotifyWiring(options: NotifyWiringOptions): NotifyWiring {
       ...(options.onOutcome ? { onOutcome: options.onOutcome } : {}),
       log,
     });
-  const duties = startDuties({
-    store,
-    ...(options.owner ? { self: options.owner } : {}),
-    ttlMs: () => toDaemonSettings(chart).dutyTtlMs,
-    log,
-    onTaken: () => poke(),
-  });
-  let idle: Notifier | null = null; // not started: lists, retries and tests while another daemon delivers
+  let idle: Notifier | null = null; // not started: retries and tests while no subscription delivers
   let live: Notifier | null = null;
   let cursor: EventCursor | null = null;
   let running: Promise<void> | null = null;
@@ -96,10 +82,6 @@ export function startNotifyWiring(options: NotifyWiringOptions): NotifyWiring {
   };
   const pump = async () => {
     chart = await org.get();
-    if (!duties.owns(NOTIFY_DUTY)) {
-      cursor = null;
-      return stopLive('gave up the notify duty: another daemon delivers now');
-    }
     cursor ??= (await loadCursor(paths)) ?? (await startAtEnd());
     // without a subscription the cursor still moves on: one added later does not get the events of before
     if (subscriptions().length === 0) await stopLive('no subscription left in the org chart: nothing is delivered');
@@ -145,7 +127,6 @@ export function startNotifyWiring(options: NotifyWiringOptions): NotifyWiring {
       await running;
       await live?.stop();
       live = null;
-      await duties.close();
     },
   };
 }

@@ -22,13 +22,13 @@ export interface StatusBody {
   pausedAgents?: PausedAgent[];
   /** Where the web board listens (its URL without the token), or null while it is not open. */
   web?: { port: number; url: string } | null;
-  /** The notifications (with a scheduler): whether this daemon delivers them, and each subscription's state. */
+  /** The notifications (with a scheduler): whether this daemon delivers any, and each subscription's state. */
   notify?: NotifyStatus;
 }
 
 /** The notifications of `/status` (docs/notifications.md, "Metrics and status"). */
 export interface NotifyStatus {
-  /** This daemon owns the `notify` duty: it reads the event log and delivers (one daemon per tree does). */
+  /** A subscription is configured: this daemon reads its event log and delivers. */
   delivering: boolean;
   subscriptions: SubscriptionState[];
 }

@@ -179,6 +179,14 @@ export async function launch({
   log.info('daemon.started', { pid, version, socket: paths.socket, byStatus: index.counts() });
   await store.events.record(clock(), [{ type: 'daemon.started', actor: 'system', payload: { pid, version } }]);
   if (options.schedule !== false) {
+    state.notify = await startNotifyWiring({
+      store,
+      taskOf: (id) => index.get(id),
+      env: options.env ?? {},
+      log: toLineLogger(log, 'notify'),
+      webPort: () => web.port(),
+      onOutcome: (outcome) => metrics.notify.onOutcome(outcome),
+    });
     state.scheduling = await startScheduling({
       store,
       index,
@@ -191,14 +199,6 @@ export async function launch({
       ...(options.fault ? { fault: options.fault } : {}),
       owner: { host: hostname(), pid },
       alert: (text) => (options.stderr ?? ((t: string) => process.stderr.write(t)))(`${text}\n`),
-    });
-    state.notify = startNotifyWiring({
-      store,
-      taskOf: (id) => index.get(id),
-      env: options.env ?? {},
-      log: toLineLogger(log, 'notify'),
-      webPort: () => web.port(),
-      onOutcome: (outcome) => metrics.notify.onOutcome(outcome),
     });
   }
   const stopHandles: StopHandles = {

@@ -47,9 +47,10 @@ export interface NotifyWiring {
  * Starts the notifications of a daemon (docs/notifications.md, "Which daemon delivers"): it reads every event of its
  * own event log (`data/events/`, which only this daemon and the commands of its `SVC_HOME` write) past the durable
  * cursor (`data/outbox/cursor.json`), offers each to its notifier with its task, advances the cursor only once the
- * outbox holds what the offer wrote, and delivers.
+ * outbox holds what the offer wrote, and delivers. Resolves once the cursor is read (or set at the log's end), so
+ * what the daemon records after is notified.
  */
-export function startNotifyWiring(options: NotifyWiringOptions): NotifyWiring {
+export async function startNotifyWiring(options: NotifyWiringOptions): Promise<NotifyWiring> {
   const { store, log } = options;
   const paths = store.paths;
   let chart: OrgChart | null = null;
@@ -91,12 +92,12 @@ export function startNotifyWiring(options: NotifyWiringOptions): NotifyWiring {
     }
     cursor = await offerPast({ notifier: live, cursor, taskOf: options.taskOf, store });
   };
-  const startAtEnd = async () => {
+  async function startAtEnd(): Promise<EventCursor> {
     const end = await cursorAtEnd(paths);
     await saveCursor(paths, end);
     log('notifications start at the end of the event log (no cursor yet)');
     return end;
-  };
+  }
   const poke = () => {
     if (closed) return;
     if (running) return void (again = true);
@@ -110,6 +111,10 @@ export function startNotifyWiring(options: NotifyWiringOptions): NotifyWiring {
         }
       });
   };
+  // a cursor that cannot be read or written now is tried again by each read: the daemon starts either way
+  cursor = await loadCursor(paths)
+    .then((saved) => saved ?? startAtEnd())
+    .catch((err: unknown) => (log(`warning: notifications: ${describeError(err)}`), null));
   const timer = setInterval(poke, options.pollMs ?? 500);
   poke();
   return {

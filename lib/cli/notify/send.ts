@@ -18,11 +18,13 @@ import type { Context } from '../frame/context.js';
 export async function retryDeliveries(ctx: Context, { which, json }: { which: string; json: boolean }): Promise<void> {
   const answer = await askDaemon<NotifyRetryResponse>(ctx, { action: 'retry', body: { which } });
   const shown = which === 'all' ? 'every delivery' : toTerminalText(which);
+  const counted = (count: number) =>
+    `${count} deliver${count === 1 ? 'y' : 'ies'}${which === 'all' ? '' : ` of ${shown}`} due now`;
   if (answer) {
     if (json) return ctx.json({ count: answer.count, via: 'daemon', delivering: answer.delivering });
-    if (answer.count === 0) return noneFound(ctx, shown);
+    if (answer.count === 0) return noneFound(shown);
     return ctx.print(
-      `${answer.count} deliver${answer.count === 1 ? 'y' : 'ies'} of ${shown} due now: ` +
+      `${counted(answer.count)}: ` +
         (answer.delivering ? 'the daemon sends them now.' : 'no subscription of the org chart delivers them.'),
     );
   }
@@ -30,11 +32,8 @@ export async function retryDeliveries(ctx: Context, { which, json }: { which: st
   const count = await notifier.retry(which);
   await notifier.stop();
   if (json) return ctx.json({ count, via: 'files', delivering: false });
-  if (count === 0) return noneFound(ctx, shown);
-  ctx.print(
-    `${count} deliver${count === 1 ? 'y' : 'ies'} of ${shown} moved back to pending in data/outbox/: ` +
-      'no daemon runs, so they are sent at its next start (`svc daemon start`).',
-  );
+  if (count === 0) return noneFound(shown);
+  ctx.print(`${counted(count)}, back in data/outbox/: no daemon runs, so the next \`svc daemon start\` sends them.`);
 }
 
 /** `svc notify test <subscription>`: a sample through the daemon, or sent from here when no daemon runs. */
@@ -93,7 +92,7 @@ async function localNotifier(ctx: Context): Promise<{ notifier: Notifier; subscr
   return { notifier, subscriptions };
 }
 
-function noneFound(ctx: Context, shown: string): never {
+function noneFound(shown: string): never {
   throw new SvcError(
     'not_found',
     `Nothing to retry: no pending or failed delivery matches ${shown}.`,

@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import type { CAC } from 'cac';
 import { checkRuntimeAgents } from '../adapters/runtimes/probe.js';
 import { SvcError } from '../core/errors.js';
+import { readEnvFile } from '../fs/env-file.js';
 import { loadOrgFile } from '../org/org-chart.js';
 import { toPaths } from '../store/disk/paths.js';
 import type { Context } from './frame/context.js';
@@ -17,7 +18,9 @@ export function registerOrg(cli: CAC, ctx: Context): void {
     .option('--json', 'Print the result as a JSON object')
     .action(async (path: string | undefined, options: { json?: boolean }) => {
       const file = path ? resolve(path) : toPaths(ctx.root).orgChart;
-      const org = await loadOrgFile(file, { repos: true });
+      // a secretEnv must be set where the daemon reads it: its environment or data/daemon.env
+      const env = { ...readEnvFile(toPaths(ctx.root).envFile), ...ctx.io.env };
+      const org = await loadOrgFile(file, { repos: true, env });
       if (!org) {
         throw new SvcError(
           'not_found',

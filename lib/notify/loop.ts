@@ -1,0 +1,212 @@
+import type { Clock } from '../core/time/clock.js';
+import { describeError } from '../core/errors.js';
+import { formatDuration } from '../core/time/clock.js';
+import type { Subscription } from '../org/schema.js';
+import type { Paths } from '../store/disk/paths.js';
+import { deliver } from './delivery.js';
+import { backoffMs } from './limits.js';
+import type { DeliveryOutcome } from './types.js';
+import { listOutbox, moveToFailed, type OutboxEntry, removeEntry, writeEntry } from './outbox.js';
+
+/** What the delivery loop reads and whom it tells. */
+export interface LoopOptions {
+  paths: Paths;
+  clock: Clock;
+  random: () => number;
+  env: () => NodeJS.ProcessEnv;
+  subscriptions: () => readonly Subscription[];
+  isDisabled: (subscription: string) => boolean;
+  /** A 410: the subscription is disabled until the org chart changes. */
+  disable: (subscription: string, reason: string) => Promise<void>;
+  onOutcome: (outcome: DeliveryOutcome) => void;
+  log: (line: string) => void;
+}
+
+/** How one subscription's deliveries went lately. */
+export interface LaneStats {
+  lastOutcome: DeliveryOutcome['outcome'] | null;
+  lastError: string | null;
+  consecutiveFailures: number;
+}
+
+/**
+ * The deliveries of the outbox and their attempts: each due delivery is attempted while its subscription has fewer
+ * than `maxInFlight` attempts running, so subscriptions never wait on each other; one timer wakes the loop at the next
+ * delivery due. Every outcome is on disk before the next attempt of the same delivery.
+ */
+export interface DeliveryLoop {
+  readonly pending: Map<string, OutboxEntry>;
+  /** Failed deliveries per subscription. */
+  readonly failed: Map<string, number>;
+  readonly stats: Map<string, LaneStats>;
+  /** Reads the outbox (a restart's pending deliveries), then delivers. */
+  start(): Promise<void>;
+  /** A delivery written to the outbox (new, or put back), attempted when due. */
+  put(entry: OutboxEntry): void;
+  /** Attempts what is due now. */
+  pump(): void;
+  /** Makes every pending delivery due now (those still being read at a start too), then attempts them. */
+  kick(): void;
+  /** Stops attempting; attempts running are abandoned and their deliveries stay in the outbox as they are. */
+  stop(): Promise<void>;
+}
+
+/** How often a subscription a 410 disabled is looked at again (the org chart may have changed). */
+const RECHECK_MS = 5_000;
+
+export function createDeliveryLoop(o: LoopOptions): DeliveryLoop {
+  const pending = new Map<string, OutboxEntry>();
+  const failed = new Map<string, number>();
+  const stats = new Map<string, LaneStats>();
+  const busy = new Set<string>();
+  const flying = new Map<string, number>();
+  const running = new Set<Promise<void>>();
+  const abort = new AbortController();
+  let started = false;
+  let kickOnStart = false;
+  let timer: NodeJS.Timeout | undefined;
+
+  const statOf = (id: string) => {
+    let stat = stats.get(id);
+    if (!stat) stats.set(id, (stat = { lastOutcome: null, lastError: null, consecutiveFailures: 0 }));
+    return stat;
+  };
+  const tell = (entry: OutboxEntry, outcome: DeliveryOutcome['outcome'], extra: { error?: string; ms: number }) => {
+    const { subscription, deliveryId } = entry.notification;
+    const stat = statOf(subscription);
+    stat.lastOutcome = outcome;
+    if (outcome === 'delivered') stat.consecutiveFailures = 0;
+    else {
+      stat.consecutiveFailures++;
+      stat.lastError = extra.error ?? null;
+    }
+    o.onOutcome({ subscription, deliveryId, outcome, ...extra });
+  };
+
+  const giveUp = async (entry: OutboxEntry, why: { error: string; ms: number }) => {
+    const { deliveryId, subscription, event } = entry.notification;
+    await moveToFailed(o.paths, { ...entry, lastError: why.error, failedAt: o.clock().toISOString() });
+    pending.delete(deliveryId);
+    failed.set(subscription, (failed.get(subscription) ?? 0) + 1);
+    o.log(
+      `notify: delivery ${deliveryId} of ${event.type} to ${subscription} failed after ${entry.attempts} attempt(s) ` +
+        `over ${formatDuration(o.clock().getTime() - Date.parse(entry.retriedAt ?? entry.createdAt))}: ${why.error}; ` +
+        `kept in data/outbox/failed/ (svc notify retry ${deliveryId} sends it again)`,
+    );
+    tell(entry, 'failed', why);
+  };
+
+  const attempt = async (entry: OutboxEntry, sub: Subscription | undefined) => {
+    const started = Date.now();
+    const { deliveryId, subscription } = entry.notification;
+    if (!sub) return giveUp(entry, { error: `subscription ${subscription} is no longer in the org chart`, ms: 0 });
+    const result = await deliver(entry.notification, sub, { env: o.env(), signal: abort.signal });
+    const ms = Date.now() - started;
+    if (result.ok) {
+      await removeEntry(o.paths, deliveryId);
+      pending.delete(deliveryId);
+      return tell(entry, 'delivered', { ms });
+    }
+    if (abort.signal.aborted) return; // stopped: the delivery stays as it was, attempted again after a start
+    const error = result.error ?? 'failed';
+    const now = o.clock();
+    const tried: OutboxEntry = { ...entry, attempts: entry.attempts + 1, lastError: error };
+    if (result.status === 410) {
+      await writeEntry(o.paths, tried);
+      pending.set(deliveryId, tried);
+      await o.disable(subscription, error);
+      return tell(tried, 'disabled', { error, ms });
+    }
+    if (now.getTime() - Date.parse(entry.retriedAt ?? entry.createdAt) >= sub.retry.giveUpAfterMs) {
+      return giveUp(tried, { error, ms });
+    }
+    const next = new Date(now.getTime() + backoffMs(tried.attempts, sub.retry, o.random)).toISOString();
+    const retrying: OutboxEntry = { ...tried, nextAttemptAt: next };
+    await writeEntry(o.paths, retrying);
+    pending.set(deliveryId, retrying);
+    tell(retrying, 'retrying', { error, ms });
+  };
+
+  const launch = (entry: OutboxEntry, sub: Subscription | undefined) => {
+    const { deliveryId, subscription } = entry.notification;
+    busy.add(deliveryId);
+    flying.set(subscription, (flying.get(subscription) ?? 0) + 1);
+    const run: Promise<void> = attempt(entry, sub)
+      .catch((err) => o.log(`notify: delivery ${deliveryId} to ${subscription}: ${describeError(err)}`))
+      .finally(() => {
+        busy.delete(deliveryId);
+        flying.set(subscription, (flying.get(subscription) ?? 1) - 1);
+        running.delete(run);
+        pump();
+      });
+    running.add(run);
+  };
+
+  const pump = () => {
+    if (!started || abort.signal.aborted) return;
+    clearTimeout(timer);
+    const now = o.clock().getTime();
+    const subs = new Map(o.subscriptions().map((sub) => [sub.id, sub]));
+    let next = Number.POSITIVE_INFINITY;
+    const due = [...pending.values()].sort((a, b) => a.nextAttemptAt.localeCompare(b.nextAttemptAt));
+    for (const entry of due) {
+      const { deliveryId, subscription } = entry.notification;
+      if (busy.has(deliveryId)) continue;
+      if (o.isDisabled(subscription)) {
+        next = Math.min(next, now + RECHECK_MS);
+        continue;
+      }
+      const at = Date.parse(entry.nextAttemptAt);
+      if (at > now) {
+        next = Math.min(next, at);
+        continue;
+      }
+      const sub = subs.get(subscription);
+      if ((flying.get(subscription) ?? 0) >= (sub?.maxInFlight ?? 1)) continue; // woken when one ends
+      launch(entry, sub);
+    }
+    if (next !== Number.POSITIVE_INFINITY) {
+      timer = setTimeout(pump, Math.max(0, next - now));
+      timer.unref();
+    }
+  };
+
+  return {
+    pending,
+    failed,
+    stats,
+    async start() {
+      for (const entry of await listOutbox(o.paths)) {
+        if (!pending.has(entry.notification.deliveryId)) pending.set(entry.notification.deliveryId, entry);
+      }
+      for (const entry of await listOutbox(o.paths, { failed: true })) {
+        const id = entry.notification.subscription;
+        failed.set(id, (failed.get(id) ?? 0) + 1);
+      }
+      started = true;
+      if (kickOnStart) this.kick();
+      else pump();
+    },
+    kick() {
+      if (!started) {
+        kickOnStart = true;
+        return;
+      }
+      const now = o.clock().toISOString();
+      for (const [id, entry] of pending) {
+        if (entry.nextAttemptAt > now) pending.set(id, { ...entry, nextAttemptAt: now });
+      }
+      pump();
+    },
+    put(entry) {
+      pending.set(entry.notification.deliveryId, entry);
+      pump();
+    },
+    pump,
+    async stop() {
+      abort.abort();
+      clearTimeout(timer);
+      await Promise.allSettled([...running]);
+    },
+  };
+}

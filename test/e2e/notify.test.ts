@@ -69,7 +69,11 @@ flow('a deadletter, an approval gate and an SLA violation each arrive once, sign
     })
   ).task.id;
   assert.is((await svc(root, 'task', 'claim', late, '--agent', 'watcher')).code, 0);
-  await startTestDaemon(root, { tools: TOOLS, env: { ...process.env, SVC_NOTIFY_SECRET: SECRET } });
+  await startTestDaemon(root, {
+    tools: TOOLS,
+    env: { ...process.env, SVC_NOTIFY_SECRET: SECRET },
+    stderr: () => undefined,
+  });
   const doomed = await dispatch(root, { title: 'Doomed', agent: 'dev' });
   const created = await svc(root, 'task', 'create', 'Ship it', '--workflow', 'ship', '--json');
   const shipped = (JSON.parse(created.stdout) as { id: string }).id;

@@ -3,6 +3,7 @@ import { createFileCache } from '../../engine/file-cache.js';
 import { readEnvFile } from '../../fs/env-file.js';
 import { createNotifier, type DeliveryOutcome, type Notifier, type OutboxDepth } from '../../notify/notifier.js';
 import { loadOrg } from '../../org/org-chart.js';
+import { toRateLimitMs } from '../../engine/alerts/sla.js';
 import type { OrgChart, Subscription } from '../../org/schema.js';
 import type { Store } from '../../store/commit/store.js';
 import type { SvcEvent } from '../../store/events/log.js';
@@ -66,6 +67,8 @@ export async function startNotifyWiring(options: NotifyWiringOptions): Promise<N
       env: () => ({ ...readEnvFile(paths.envFile), ...options.env }),
       clock: store.clock,
       boardUrl: (id) => toBoardUrl(options.webPort(), id),
+      // an SLA violation's repeats as quiet as its console alert's (`alerting.rateLimitMinutes` of its project)
+      rateLimitMs: (_event, task) => toRateLimitMs(chart, task?.project ?? 'default'),
       ...(options.onOutcome ? { onOutcome: options.onOutcome } : {}),
       log,
     });

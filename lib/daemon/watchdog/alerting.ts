@@ -3,7 +3,7 @@ import { systemClock } from '../../core/time/clock.js';
 import { readEnvFile } from '../../fs/env-file.js';
 import { createNotifier } from '../../notify/notifier.js';
 import { loadOrg } from '../../org/org-chart.js';
-import type { SvcEvent } from '../../store/events/log.js';
+import type { OfferedEvent } from '../../notify/notification.js';
 import type { Paths } from '../../store/disk/paths.js';
 import { toChartKey, toSubscriptions } from '../notify/subscriptions.js';
 import type { RestartRecord } from './report.js';
@@ -61,7 +61,7 @@ export async function deliverCriticalReport(options: CriticalAlertOptions): Prom
     ...(options.log ? { log: options.log } : {}),
   });
   const now = clock();
-  const event = {
+  const event: OfferedEvent = {
     id: `watchdog:${now.toISOString()}`,
     type: 'watchdog.critical',
     timestamp: now.toISOString(),
@@ -74,7 +74,7 @@ export async function deliverCriticalReport(options: CriticalAlertOptions): Prom
       windowMs: options.windowMs,
       history: options.history.map(({ at, reason, outcome }) => ({ at, reason, outcome })),
     },
-  } as unknown as SvcEvent;
+  };
   const offered = await notifier.offer(event);
   notifier.start();
   await new Promise<void>((resolve) => {

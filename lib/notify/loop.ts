@@ -51,8 +51,11 @@ export interface DeliveryLoop {
   stop(): Promise<void>;
 }
 
-/** How often a subscription a 410 disabled is looked at again (the org chart may have changed). */
+/** How often a subscription a 410 disabled, or one gone from the chart, is looked at again. */
 const RECHECK_MS = 5_000;
+
+/** How long a delivery whose subscription left the org chart waits for it to come back (the default give-up). */
+const ORPHAN_GIVE_UP_MS = 86_400_000;
 
 export function createDeliveryLoop(o: LoopOptions): DeliveryLoop {
   const pending = new Map<string, OutboxEntry>();
@@ -162,6 +165,11 @@ export function createDeliveryLoop(o: LoopOptions): DeliveryLoop {
         continue;
       }
       const sub = subs.get(subscription);
+      if (!sub && now - Date.parse(entry.retriedAt ?? entry.createdAt) < ORPHAN_GIVE_UP_MS) {
+        // not in the org chart now (edited, or not loaded yet): it waits, as the chart may bring it back
+        next = Math.min(next, now + RECHECK_MS);
+        continue;
+      }
       if ((flying.get(subscription) ?? 0) >= (sub?.maxInFlight ?? 1)) continue; // woken when one ends
       launch(entry, sub);
     }

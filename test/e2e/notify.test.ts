@@ -108,8 +108,15 @@ flow('a deadletter, an approval gate and an SLA violation each arrive once, sign
   // each event of the log was offered once: the daemon's log holds one of each, the receiver got one of each
   assert.is((await readEvents(root, { type: 'task.deadletter' })).length, 1);
   assert.is(receiver.requests.length, 3);
-  const metrics = (await call(root, 'GET', '/metrics')).body as string;
-  assert.match(metrics, 'svc_notify_deliveries_total{subscription="ops-hook",outcome="delivered"} 3');
+  // the outcome is counted just after the delivered file is removed
+  const metrics = await within(
+    5000,
+    async () => {
+      const text = (await call(root, 'GET', '/metrics')).body as string;
+      return text.includes('svc_notify_deliveries_total{subscription="ops-hook",outcome="delivered"} 3') ? text : null;
+    },
+    'three deliveries counted',
+  );
   assert.match(metrics, 'svc_notify_outbox_depth{state="pending"} 0');
 });
 
@@ -135,6 +142,9 @@ flow(
     const cancelled = (JSON.parse(created.stdout) as { id: string }).id;
     assert.is((await svc(root, 'task', 'cancel', cancelled)).code, 0);
     await receiver.waitFor(4, 20_000); // the fourth hangs now
+    const status = await svc(root, 'daemon', 'status');
+    assert.match(status.stdout, 'Notifications: 1 subscription, 1 pending, 0 failed');
+    assert.match(status.stdout, /subscription flaky FAILING \(3 failed attempts in a row: HTTP 502/);
     const before = Date.now();
     const work = await dispatch(root, { title: 'Meanwhile', agent: 'impl' });
     await within(
@@ -149,11 +159,28 @@ flow(
     const ids = new Set(all.map((r) => r.headers['x-svc-delivery']));
     assert.is(ids.size, 1, 'every attempt carries the same delivery id');
     assert.is(bodyOf(all[4]!).task?.id, cancelled);
-    const status = (await call(root, 'GET', '/status')).body as { notify?: { subscriptions: { id: string }[] } };
-    assert.equal(
-      status.notify?.subscriptions.map((s) => s.id),
-      ['flaky'],
+    const after = await within(
+      5000,
+      async () => {
+        const body = (await call(root, 'GET', '/status')).body as {
+          notify?: { subscriptions: { lastOutcome: string }[] };
+        };
+        return body.notify?.subscriptions[0]?.lastOutcome === 'delivered' ? body : null;
+      },
+      'the delivery in /status',
     );
+    assert.equal(after.notify?.subscriptions, [
+      {
+        id: 'flaky',
+        kind: 'webhook',
+        lastOutcome: 'delivered',
+        lastError: 'no answer within 400 ms',
+        consecutiveFailures: 0,
+        disabled: false,
+        pending: 0,
+        failed: 0,
+      },
+    ]);
   },
 );
 

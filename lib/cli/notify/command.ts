@@ -3,6 +3,7 @@ import { SvcError } from '../../core/errors.js';
 import { listOutbox } from '../../notify/outbox.js';
 import { toPaths } from '../../store/disk/paths.js';
 import type { Context } from '../frame/context.js';
+import { toUsageError } from '../frame/usage.js';
 import { formatOutbox } from './format.js';
 import { retryDeliveries, sendTest } from './send.js';
 
@@ -23,12 +24,14 @@ export function registerNotify(cli: CAC, ctx: Context): void {
     .option('--json', 'Print the outcome as JSON')
     .action(async (id: string | undefined, opts: { all?: boolean; json?: boolean }) => {
       if ((id === undefined) === (opts.all !== true))
-        throw new SvcError(
-          'validation_error',
-          id === undefined
-            ? 'svc notify retry needs a delivery id or --all.'
-            : 'Give a delivery id or --all, not both.',
-          'Run `svc notify list --failed` for the ids, then `svc notify retry <id>` (or `svc notify retry --all`).',
+        throw toUsageError(
+          new SvcError(
+            'validation_error',
+            id === undefined
+              ? 'svc notify retry needs a delivery id or --all.'
+              : 'Give a delivery id or --all, not both.',
+            'Run `svc notify list --failed` for the ids, then `svc notify retry <id>` (or `svc notify retry --all`).',
+          ),
         );
       await retryDeliveries(ctx, { which: id ?? 'all', json: opts.json === true });
     });

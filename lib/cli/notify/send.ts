@@ -21,8 +21,8 @@ export async function retryDeliveries(ctx: Context, { which, json }: { which: st
   const counted = (count: number) =>
     `${count} deliver${count === 1 ? 'y' : 'ies'}${which === 'all' ? '' : ` of ${shown}`} due now`;
   if (answer) {
-    if (json) return ctx.json({ count: answer.count, via: 'daemon', delivering: answer.delivering });
     if (answer.count === 0) return noneFound(shown);
+    if (json) return ctx.json({ count: answer.count, via: 'daemon', delivering: answer.delivering });
     return ctx.print(
       `${counted(answer.count)}: ` +
         (answer.delivering ? 'the daemon sends them now.' : 'no subscription of the org chart delivers them.'),
@@ -31,8 +31,8 @@ export async function retryDeliveries(ctx: Context, { which, json }: { which: st
   const { notifier } = await localNotifier(ctx);
   const count = await notifier.retry(which);
   await notifier.stop();
-  if (json) return ctx.json({ count, via: 'files', delivering: false });
   if (count === 0) return noneFound(shown);
+  if (json) return ctx.json({ count, via: 'files', delivering: false });
   ctx.print(`${counted(count)}, back in data/outbox/: no daemon runs, so the next \`svc daemon start\` sends them.`);
 }
 

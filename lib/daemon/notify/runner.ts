@@ -117,7 +117,10 @@ export async function startNotifyWiring(options: NotifyWiringOptions): Promise<N
   // a cursor that cannot be read or written now is tried again by each read: the daemon starts either way
   cursor = await loadCursor(paths)
     .then((saved) => saved ?? startAtEnd())
-    .catch((err: unknown) => (log(`warning: notifications: ${describeError(err)}`), null));
+    .catch((err: unknown) => {
+      log(`warning: notifications: ${describeError(err)}`);
+      return null;
+    });
   const timer = setInterval(poke, options.pollMs ?? 500);
   poke();
   return {

@@ -81,7 +81,7 @@ const LIST_OF: Record<string, string> = {
 
 function budgetMeaning(id: string, figures: BudgetFigures): Meaning {
   const spent = figures.scope && figures.unit ? describeSpent(figures) : 'its budget is spent';
-  const why = `${spent}: the run was ended and the task waits, blocked, for an approval.`;
+  const why = `${spent[0]!.toUpperCase()}${spent.slice(1)}: the run was ended and the task waits, blocked, for an approval.`;
   if (figures.scope !== 'task' || typeof figures.limit !== 'number') {
     return { why, action: `svc task approve ${id} (after raising the budget in the org chart)` };
   }

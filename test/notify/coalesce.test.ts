@@ -1,5 +1,8 @@
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import type { Paths } from '../../lib/store/disk/paths.js';
 import { startReceiver } from '../helpers/http-receiver.js';
 import { cleanRoots, within } from '../helpers/root.js';
 import { deadletter, eventOf, notifierOf, outboxFiles, subscription, taskOf } from './setup.js';
@@ -22,7 +25,7 @@ storms(
   '200 deadletters within a window reach the receiver as a handful of notifications, every one counted',
   async () => {
     const receiver = await startReceiver();
-    const sub = subscription({ id: 'ops', webhook: receiver.url, coalesceMs: 1_500 });
+    const sub = subscription({ id: 'ops', webhook: receiver.url, coalesceMs: 4_000 });
     const { notifier, paths } = notifierOf([sub]);
     notifier.start();
     try {
@@ -49,13 +52,14 @@ storms(
 
 storms('the events gathered in a window survive a restart in the middle of it: merged and sent once', async () => {
   const receiver = await startReceiver();
-  const sub = subscription({ id: 'ops', webhook: receiver.url, coalesceMs: 2_000 });
+  const sub = subscription({ id: 'ops', webhook: receiver.url, coalesceMs: 4_000 });
   const first = notifierOf([sub]);
   first.notifier.start();
   const events = [0, 1, 2, 3, 4].map((i) => deadletter(`T-${i}`));
   for (const [i, event] of events.entries()) await first.notifier.offer(event, taskOf(`T-${i}`));
   await receiver.waitFor(1);
   await first.notifier.stop();
+  assert.is(gatheredFiles(first.paths).length, 4, 'the window still open when the first notifier stopped');
   const second = notifierOf([sub], { paths: first.paths });
   second.notifier.start();
   try {
@@ -86,3 +90,8 @@ storms('an SLA violation of one task is told once per rate limit, another taskâ€
 });
 
 storms.run();
+
+function gatheredFiles(paths: Paths): string[] {
+  const dir = join(paths.data, 'outbox', 'coalesce');
+  return readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((name) => name.endsWith('.json'));
+}

@@ -49,7 +49,7 @@ if(!fs.existsSync(${JSON.stringify(marker)})){fs.writeFileSync(${JSON.stringify(
 const c=require('child_process').spawn('sleep',['300'],{stdio:'ignore'});
 fs.writeFileSync(${JSON.stringify(pids)},process.pid+' '+c.pid);setInterval(()=>{},1000)}
 else{let s='';process.stdin.on('data',d=>s+=d).on('end',()=>fs.writeFileSync(${JSON.stringify(out)},s))}`;
-  const sub = subscription({ id: 'desk', command: [process.execPath, '-e', script], timeoutMs: 1_000 });
+  const sub = subscription({ id: 'desk', command: [process.execPath, '-e', script], timeoutMs: 3_000 });
   const { notifier, outcomes } = notifierOf([sub]);
   notifier.start();
   try {
@@ -59,7 +59,7 @@ else{let s='';process.stdin.on('data',d=>s+=d).on('end',()=>fs.writeFileSync(${J
       outcomes.map((o) => o.outcome),
       ['retrying', 'delivered'],
     );
-    assert.match(outcomes[0]!.error!, /killed after 1000 ms/);
+    assert.match(outcomes[0]!.error!, /killed after 3000 ms/);
     const [leader, child] = readFileSync(pids, 'utf8').split(' ').map(Number);
     await within(5_000, () => !alive(leader!) && !alive(child!), 'the hung run and its child gone');
     assert.ok(existsSync(out));

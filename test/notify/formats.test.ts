@@ -117,7 +117,7 @@ formats('each event says why it matters and the command that acts on it', async 
     const of = (type: string) => got.find((n) => n.event.type === type)!;
     assert.match(of('sla.violation').why, /in progress for 2 h \(limit 1 h\) with coder/);
     assert.is(of('sla.violation').action, 'svc task show T-3');
-    assert.match(of('budget.exceeded').why, /task T-4 spent \$5\.20 of \$5/);
+    assert.match(of('budget.exceeded').why, /Task T-4 spent \$5\.20 of \$5/);
     assert.is(of('budget.exceeded').action, 'svc task approve T-4 --budget-usd 10');
     assert.match(of('watchdog.critical').why, /restarted the svc daemon 3 times within 1 h/);
     assert.is(of('watchdog.critical').task, undefined);

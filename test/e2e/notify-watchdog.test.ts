@@ -70,7 +70,7 @@ flow(
     assert.is(request!.headers['x-svc-event'], 'watchdog.critical');
     const body = bodyOf(request!);
     assert.is(body.event.type, 'watchdog.critical');
-    assert.is(body.subscription, 'watchdog.alerting');
+    assert.is(body.subscription, 'watchdog');
     assert.match(JSON.stringify(body), 'WATCHDOG CRITICAL');
     assert.match(watchdog.output(), 'the critical report was delivered to 1 of 1 notification(s).');
     assert.equal(await outbox(root), [], 'nothing left in the outbox');

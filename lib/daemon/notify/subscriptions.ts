@@ -2,31 +2,20 @@ import { createHash } from 'node:crypto';
 import { SvcError } from '../../core/errors.js';
 import { toDidYouMean } from '../../core/suggest.js';
 import { toTerminalText } from '../../core/text.js';
-import { NOTIFY_FORMATS, SubscriptionSchema, type OrgChart, type Subscription } from '../../org/schema.js';
-
-/** The id of the subscription `aof.daemon.watchdog.alerting.webhook` makes (docs/notifications.md, "The watchdog"). */
-export const WATCHDOG_SUBSCRIPTION = 'watchdog.alerting';
+import { WATCHDOG_SUBSCRIPTION, watchdogSubscription } from '../../notify/watchdog.js';
+import { NOTIFY_FORMATS, type OrgChart, type Subscription } from '../../org/schema.js';
 
 /**
  * The subscriptions of a chart: `aof.notify`, and `aof.daemon.watchdog.alerting.webhook` as one more that takes
- * `watchdog.critical` (its format the `channel` when that names a format, else json). A chart's own subscription
- * of the same id wins.
+ * `watchdog.critical` (id `watchdog`; its format the `channel` when that names a format, else json). A chart's own
+ * subscription of the same id wins.
  */
 export function toSubscriptions(chart: OrgChart | null): Subscription[] {
   const own = [...(chart?.aof.notify ?? [])];
   const alerting = chart?.aof.daemon.watchdog.alerting;
   if (!alerting?.webhook || own.some((s) => s.id === WATCHDOG_SUBSCRIPTION)) return own;
-  const channel = alerting.channel;
-  const format = (NOTIFY_FORMATS as readonly string[]).includes(channel ?? '') ? channel : 'json';
-  return [
-    ...own,
-    SubscriptionSchema.parse({
-      id: WATCHDOG_SUBSCRIPTION,
-      webhook: alerting.webhook,
-      format,
-      events: ['watchdog.critical'],
-    }),
-  ];
+  const channel = NOTIFY_FORMATS.find((format) => format === alerting.channel);
+  return [...own, { ...watchdogSubscription(alerting.webhook), ...(channel ? { format: channel } : {}) }];
 }
 
 /** A key that changes when the subscriptions change (a subscription a 410 disabled is enabled again then). */

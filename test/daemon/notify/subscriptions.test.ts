@@ -1,11 +1,6 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import {
-  findSubscription,
-  toChartKey,
-  toSubscriptions,
-  WATCHDOG_SUBSCRIPTION,
-} from '../../../lib/daemon/notify/subscriptions.js';
+import { findSubscription, toChartKey, toSubscriptions } from '../../../lib/daemon/notify/subscriptions.js';
 import { OrgChartSchema } from '../../../lib/org/schema.js';
 import { isSvcError } from '../../../lib/core/errors.js';
 
@@ -24,7 +19,7 @@ test('adds the watchdog’s alerting.webhook as a subscription of watchdog.criti
     subs.map((s) => [s.id, s.webhook, s.format, s.events]),
     [
       ['ops', 'http://127.0.0.1:1/hook', 'json', ['task.deadletter']],
-      [WATCHDOG_SUBSCRIPTION, 'http://127.0.0.1:2/alert', 'json', ['watchdog.critical']],
+      ['watchdog', 'http://127.0.0.1:2/alert', 'json', ['watchdog.critical']],
     ],
   );
   const slack = toSubscriptions(

@@ -27,7 +27,7 @@ flow.after.each(async () => {
 flow('200 deadletters in a burst arrive as a handful of notifications that count them all', async () => {
   const root = tempRoot();
   writeNotifyOrg(root, {
-    notify: [subscription({ id: 'ops', webhook: receiver.url, events: ['task.deadletter'], coalesceMs: 2000 })],
+    notify: [subscription({ id: 'ops', webhook: receiver.url, events: ['task.deadletter'], coalesceMs: 10_000 })],
   });
   await startTestDaemon(root, { tools: TOOLS, env: process.env });
   // one broken agent deadletters 200 tasks: 20 every 100 ms, as its daemon records them

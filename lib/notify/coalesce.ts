@@ -25,18 +25,21 @@ export interface Coalescer {
   admit(offered: Offered, options: { subscription: string; coalesceMs: number }): 'now' | Promise<void>;
   /** Finds the windows a previous run left and merges each at its end. */
   restore(): Promise<void>;
-  stop(): void;
+  /** Stops merging; a merge already under way is finished first (the gathered files stay for the next start). */
+  stop(): Promise<void>;
 }
 
 export function createCoalescer(options: CoalescerOptions): Coalescer {
   const windows = new Map<string, Window>();
   const timers = new Set<NodeJS.Timeout>();
   let stopped = false;
+  const merging = new Set<Promise<void>>();
   const schedule = (window: Window) => {
     const timer = setTimeout(
       () => {
         timers.delete(timer);
-        void close(window);
+        const merge = close(window).finally(() => merging.delete(merge));
+        merging.add(merge);
       },
       Math.max(0, window.endsAt - options.clock().getTime()),
     );
@@ -82,10 +85,11 @@ export function createCoalescer(options: CoalescerOptions): Coalescer {
         schedule(window);
       }
     },
-    stop() {
+    async stop() {
       stopped = true;
       for (const timer of timers) clearTimeout(timer);
       timers.clear();
+      await Promise.allSettled([...merging]);
     },
   };
 }

@@ -22,7 +22,8 @@ export function describeEvent(event: NotifyEvent, task?: NotifyTask): Meaning {
     case 'task.deadletter':
       return {
         why:
-          `${name} failed to run ${num(p.failureCount) ?? 'several'} times (last: ${str(p.lastFailureReason) ?? 'unknown'}) ` +
+          `${name} failed to run ${num(p.failureCount) ?? 'several'} times ` +
+          `(last: ${str(p.lastFailureReason) ?? 'unknown'}) ` +
           'and was moved to deadletter: no agent will pick it up until it is resurrected.',
         action: `svc task resurrect ${id}`,
       };
@@ -81,7 +82,8 @@ const LIST_OF: Record<string, string> = {
 
 function budgetMeaning(id: string, figures: BudgetFigures): Meaning {
   const spent = figures.scope && figures.unit ? describeSpent(figures) : 'its budget is spent';
-  const why = `${spent[0]!.toUpperCase()}${spent.slice(1)}: the run was ended and the task waits, blocked, for an approval.`;
+  const said = `${spent[0]!.toUpperCase()}${spent.slice(1)}`;
+  const why = `${said}: the run was ended and the task waits, blocked, for an approval.`;
   if (figures.scope !== 'task' || typeof figures.limit !== 'number') {
     return { why, action: `svc task approve ${id} (after raising the budget in the org chart)` };
   }

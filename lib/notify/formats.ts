@@ -33,7 +33,7 @@ export function formatRequest(n: Notification, options: { format: NotifyFormat; 
   }
 }
 
-/** svc's own payload: the notification as it is, with its version (docs/notifications.md, "What a notification says"). */
+/** svc's own payload: the notification with its version (docs/notifications.md, "What a notification says"). */
 export function toJsonPayload(n: Notification): Record<string, unknown> {
   return { version: PAYLOAD_VERSION, ...n };
 }
@@ -54,7 +54,8 @@ export function toLines(n: Notification): string[] {
     ...(n.action ? [`Action: ${n.action}`] : []),
     ...(t && !n.coalesced
       ? [
-          `Status: ${t.status}, priority: ${t.priority}, project: ${t.project}${t.agent ? `, agent: ${t.agent}` : ''}${t.team ? `, team: ${t.team}` : ''}`,
+          `Status: ${t.status}, priority: ${t.priority}, project: ${t.project}` +
+            `${t.agent ? `, agent: ${t.agent}` : ''}${t.team ? `, team: ${t.team}` : ''}`,
         ]
       : []),
     ...(n.boardUrl ? [`Board: ${n.boardUrl}`] : []),

@@ -13,6 +13,8 @@ export interface Ledger<T> {
   get(key: string): T | undefined;
   set(key: string, value: T): Promise<void>;
   remove(key: string): Promise<void>;
+  /** Removes every entry `drop` picks, in one write. */
+  prune(drop: (value: T) => boolean): Promise<void>;
   entries(): Array<[string, T]>;
 }
 
@@ -39,6 +41,12 @@ export function openLedger<T>(file: string): Ledger<T> {
     remove: (key) => {
       if (!Object.hasOwn(data, key)) return Promise.resolve();
       delete data[key];
+      return save();
+    },
+    prune: (drop) => {
+      const gone = Object.keys(data).filter((key) => drop(data[key]!));
+      if (!gone.length) return Promise.resolve();
+      for (const key of gone) delete data[key];
       return save();
     },
     entries: () => Object.entries(data),

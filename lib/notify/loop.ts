@@ -1,65 +1,24 @@
-import type { Clock } from '../core/time/clock.js';
 import { describeError } from '../core/errors.js';
 import { formatDuration } from '../core/time/clock.js';
 import type { Subscription } from '../org/schema.js';
-import type { Paths } from '../store/disk/paths.js';
 import { deliver } from './delivery.js';
 import { backoffMs } from './limits.js';
-import type { DeliveryOutcome } from './types.js';
-import { listOutbox, moveToFailed, type OutboxEntry, removeEntry, writeEntry } from './outbox.js';
-
-/** What the delivery loop reads and whom it tells. */
-export interface LoopOptions {
-  paths: Paths;
-  clock: Clock;
-  random: () => number;
-  env: () => NodeJS.ProcessEnv;
-  subscriptions: () => readonly Subscription[];
-  isDisabled: (subscription: string) => boolean;
-  /** A 410: the subscription is disabled until the org chart changes. */
-  disable: (subscription: string, reason: string) => Promise<void>;
-  onOutcome: (outcome: DeliveryOutcome) => void;
-  log: (line: string) => void;
-}
-
-/** How one subscription's deliveries went lately. */
-export interface LaneStats {
-  lastOutcome: DeliveryOutcome['outcome'] | null;
-  lastError: string | null;
-  consecutiveFailures: number;
-}
-
-/**
- * The deliveries of the outbox and their attempts: each due delivery is attempted while its subscription has fewer
- * than `maxInFlight` attempts running, so subscriptions never wait on each other; one timer wakes the loop at the next
- * delivery due. Every outcome is on disk before the next attempt of the same delivery.
- */
-export interface DeliveryLoop {
-  readonly pending: Map<string, OutboxEntry>;
-  /** Failed deliveries per subscription. */
-  readonly failed: Map<string, number>;
-  readonly stats: Map<string, LaneStats>;
-  /** Reads the outbox (a restart's pending deliveries), then delivers. */
-  start(): Promise<void>;
-  /** A delivery written to the outbox (new, or put back), attempted when due. */
-  put(entry: OutboxEntry): void;
-  /** Attempts what is due now. */
-  pump(): void;
-  /** Makes every pending delivery due now (those still being read at a start too), then attempts them. */
-  kick(): void;
-  /** Stops attempting; attempts running are abandoned and their deliveries stay in the outbox as they are. */
-  stop(): Promise<void>;
-}
+import type { DeliveryLoop, DeliveryOutcome, LaneStats, LoopOptions } from './types.js';
+import { moveToFailed, type OutboxEntry, removeEntry, writeEntry } from './outbox.js';
+import { syncOutbox } from './sync.js';
 
 /** How often a subscription a 410 disabled, or one gone from the chart, is looked at again. */
 const RECHECK_MS = 5_000;
+
+/** How often the outbox is read again for deliveries other processes wrote or removed. */
+const RESCAN_MS = 5_000;
 
 /** How long a delivery whose subscription left the org chart waits for it to come back (the default give-up). */
 const ORPHAN_GIVE_UP_MS = 86_400_000;
 
 export function createDeliveryLoop(o: LoopOptions): DeliveryLoop {
   const pending = new Map<string, OutboxEntry>();
-  const failed = new Map<string, number>();
+  const failed = new Map<string, string>();
   const stats = new Map<string, LaneStats>();
   const busy = new Set<string>();
   const flying = new Map<string, number>();
@@ -68,6 +27,20 @@ export function createDeliveryLoop(o: LoopOptions): DeliveryLoop {
   let started = false;
   let kickOnStart = false;
   let timer: NodeJS.Timeout | undefined;
+  let rescan: NodeJS.Timeout | undefined;
+  let syncing: Promise<void> = Promise.resolve();
+  const sync = () => {
+    syncing = syncing
+      .then(() => syncOutbox(o.paths, { pending, failed, busy }))
+      .catch((err) => o.log(`notify: cannot read data/outbox/: ${describeError(err)}`));
+    return syncing;
+  };
+  const dueNow = () => {
+    const now = o.clock().toISOString();
+    for (const [id, entry] of pending) {
+      if (entry.nextAttemptAt > now) pending.set(id, { ...entry, nextAttemptAt: now });
+    }
+  };
 
   const statOf = (id: string) => {
     let stat = stats.get(id);
@@ -90,7 +63,7 @@ export function createDeliveryLoop(o: LoopOptions): DeliveryLoop {
     const { deliveryId, subscription, event } = entry.notification;
     await moveToFailed(o.paths, { ...entry, lastError: why.error, failedAt: o.clock().toISOString() });
     pending.delete(deliveryId);
-    failed.set(subscription, (failed.get(subscription) ?? 0) + 1);
+    failed.set(deliveryId, subscription);
     o.log(
       `notify: delivery ${deliveryId} of ${event.type} to ${subscription} failed after ${entry.attempts} attempt(s) ` +
         `over ${formatDuration(o.clock().getTime() - Date.parse(entry.retriedAt ?? entry.createdAt))}: ${why.error}; ` +
@@ -135,7 +108,13 @@ export function createDeliveryLoop(o: LoopOptions): DeliveryLoop {
     busy.add(deliveryId);
     flying.set(subscription, (flying.get(subscription) ?? 0) + 1);
     const run: Promise<void> = attempt(entry, sub)
-      .catch((err) => o.log(`notify: delivery ${deliveryId} to ${subscription}: ${describeError(err)}`))
+      .catch((err) => {
+        // its outcome could not be written (a full disk): tried again later, never in a tight loop
+        o.log(`notify: delivery ${deliveryId} to ${subscription}: ${describeError(err)}`);
+        const now = pending.get(deliveryId);
+        const later = new Date(o.clock().getTime() + RECHECK_MS).toISOString();
+        if (now) pending.set(deliveryId, { ...now, nextAttemptAt: later });
+      })
       .finally(() => {
         busy.delete(deliveryId);
         flying.set(subscription, (flying.get(subscription) ?? 1) - 1);
@@ -184,14 +163,11 @@ export function createDeliveryLoop(o: LoopOptions): DeliveryLoop {
     failed,
     stats,
     async start() {
-      for (const entry of await listOutbox(o.paths)) {
-        if (!pending.has(entry.notification.deliveryId)) pending.set(entry.notification.deliveryId, entry);
-      }
-      for (const entry of await listOutbox(o.paths, { failed: true })) {
-        const id = entry.notification.subscription;
-        failed.set(id, (failed.get(id) ?? 0) + 1);
-      }
+      await sync();
+      if (abort.signal.aborted) return;
       started = true;
+      rescan = setInterval(() => void sync().then(pump), RESCAN_MS);
+      rescan.unref();
       if (kickOnStart) this.kick();
       else pump();
     },
@@ -200,11 +176,12 @@ export function createDeliveryLoop(o: LoopOptions): DeliveryLoop {
         kickOnStart = true;
         return;
       }
-      const now = o.clock().toISOString();
-      for (const [id, entry] of pending) {
-        if (entry.nextAttemptAt > now) pending.set(id, { ...entry, nextAttemptAt: now });
-      }
+      dueNow();
       pump();
+      void sync().then(() => {
+        dueNow();
+        pump();
+      });
     },
     put(entry) {
       pending.set(entry.notification.deliveryId, entry);
@@ -214,6 +191,7 @@ export function createDeliveryLoop(o: LoopOptions): DeliveryLoop {
     async stop() {
       abort.abort();
       clearTimeout(timer);
+      clearInterval(rescan);
       await Promise.allSettled([...running]);
     },
   };

@@ -81,5 +81,6 @@ export function toNotifyEvent(event: OfferedEvent): NotifyEvent {
 export function uuidFrom(seed: string): string {
   const hex = createHash('sha256').update(seed).digest('hex');
   const variant = ((Number.parseInt(hex[16]!, 16) & 0x3) | 0x8).toString(16);
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-5${hex.slice(13, 16)}-${variant}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+  const parts = [hex.slice(0, 8), hex.slice(8, 12), `5${hex.slice(13, 16)}`, `${variant}${hex.slice(17, 20)}`];
+  return `${parts.join('-')}-${hex.slice(20, 32)}`;
 }

@@ -103,7 +103,13 @@ export function createNotifier(options: NotifierOptions): Notifier {
         const admitted = coalescer.admit(offered, { subscription: sub.id, coalesceMs: sub.coalesceMs });
         if (admitted === 'now') await write(composeOne(offered, { subscription: sub.id, boardUrl: options.boardUrl }));
         else await admitted;
-        if (limited) await rates.set(limited, recent.get(limited)!);
+        if (limited) {
+          await rates.set(limited, recent.get(limited)!);
+          // a week is longer than any rate limit worth having: older times only take room
+          const old = clock().getTime() - 7 * 86_400_000;
+          await rates.prune((at) => at < old);
+          for (const [key, at] of recent) if (at < old) recent.delete(key);
+        }
         written++;
       }
       return written;
@@ -113,7 +119,7 @@ export function createNotifier(options: NotifierOptions): Notifier {
       void loop.start().catch((err) => log(`notify: cannot read ${dirs.pending}: ${String(err)}`));
     },
     async stop() {
-      coalescer.stop();
+      await coalescer.stop();
       await loop.stop();
     },
     kick() {
@@ -126,10 +132,7 @@ export function createNotifier(options: NotifierOptions): Notifier {
       }
       const back = await retryOutbox(options.paths, { which, now: clock() });
       for (const entry of back) {
-        if (entry.retriedAt) {
-          const id = entry.notification.subscription;
-          loop.failed.set(id, Math.max(0, (loop.failed.get(id) ?? 1) - 1));
-        }
+        loop.failed.delete(entry.notification.deliveryId);
         loop.put(entry);
       }
       return back.length;
@@ -146,7 +149,7 @@ export function createNotifier(options: NotifierOptions): Notifier {
           consecutiveFailures: stat?.consecutiveFailures ?? 0,
           disabled: isDisabled(sub.id),
           pending,
-          failed: loop.failed.get(sub.id) ?? 0,
+          failed: [...loop.failed.values()].filter((id) => id === sub.id).length,
         };
       });
     },
@@ -159,7 +162,7 @@ export function createNotifier(options: NotifierOptions): Notifier {
     depth() {
       let first = Number.POSITIVE_INFINITY;
       for (const entry of loop.pending.values()) first = Math.min(first, Date.parse(entry.createdAt));
-      const failed = [...loop.failed.values()].reduce((a, b) => a + b, 0);
+      const failed = loop.failed.size;
       const oldest = Number.isFinite(first) ? Math.max(0, clock().getTime() - first) : null;
       return { pending: loop.pending.size, failed, oldestPendingMs: oldest };
     },

@@ -26,10 +26,10 @@ export function outboxDirs(paths: Paths): {
   disabled: string;
   rates: string;
 } {
-  const pending = join(paths.data, 'outbox');
+  const pending = paths.outbox;
   return {
     pending,
-    failed: join(pending, 'failed'),
+    failed: paths.outboxFailed,
     coalesce: join(pending, 'coalesce'),
     disabled: join(pending, 'disabled.json'),
     rates: join(pending, 'rate-limits.json'),
@@ -99,9 +99,23 @@ export async function retryOutbox(paths: Paths, options: { which: string; now: D
   return changed;
 }
 
+/** The delivery ids of the outbox's files (`failed`: of `failed/`), without reading them. */
+export async function listDeliveryIds(paths: Paths, failed = false): Promise<Set<string>> {
+  const dirs = outboxDirs(paths);
+  const names = await namesIn(failed ? dirs.failed : dirs.pending);
+  return new Set(names.map((name) => name.slice(0, -'.json'.length)));
+}
+
+/** One delivery's file, or null when it is gone or does not parse. */
+export async function readDelivery(paths: Paths, deliveryId: string, failed = false): Promise<OutboxEntry | null> {
+  const entry = await readEntry(entryFile(paths, deliveryId, failed));
+  return entry?.notification.deliveryId === deliveryId ? entry : null;
+}
+
 // --- internal ---
 
-async function readEntries(dir: string): Promise<OutboxEntry[]> {
+/** The names of the delivery files of a folder (`<deliveryId>.json`; not `disabled.json`, not temporaries). */
+async function namesIn(dir: string): Promise<string[]> {
   let names: string[];
   try {
     names = await readdir(dir);
@@ -109,8 +123,12 @@ async function readEntries(dir: string): Promise<OutboxEntry[]> {
     if (hasCode(err, 'ENOENT')) return [];
     throw err;
   }
+  return names.filter((n) => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.json$/.test(n));
+}
+
+async function readEntries(dir: string): Promise<OutboxEntry[]> {
   const entries: OutboxEntry[] = [];
-  for (const name of names.filter((n) => n.endsWith('.json') && !n.startsWith('.'))) {
+  for (const name of await namesIn(dir)) {
     const entry = await readEntry(join(dir, name));
     if (entry && `${entry.notification.deliveryId}.json` === name) entries.push(entry);
   }

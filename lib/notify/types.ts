@@ -3,6 +3,7 @@ import type { Clock } from '../core/time/clock.js';
 import type { Subscription } from '../org/schema.js';
 import type { Paths } from '../store/disk/paths.js';
 import type { NotifyTask, OfferedEvent } from './notification.js';
+import type { OutboxEntry } from './outbox.js';
 
 /** The outcome of one attempt, for metrics and the log. */
 export interface DeliveryOutcome {
@@ -78,4 +79,50 @@ export interface Notifier {
   /** Sends a sample notification to one subscription now, outside the outbox. */
   sendTest(subscriptionId: string): Promise<TestResult>;
   depth(): OutboxDepth;
+}
+
+/** What the delivery loop reads and whom it tells. */
+export interface LoopOptions {
+  paths: Paths;
+  clock: Clock;
+  random: () => number;
+  env: () => NodeJS.ProcessEnv;
+  subscriptions: () => readonly Subscription[];
+  isDisabled: (subscription: string) => boolean;
+  /** A 410: the subscription is disabled until the org chart changes. */
+  disable: (subscription: string, reason: string) => Promise<void>;
+  onOutcome: (outcome: DeliveryOutcome) => void;
+  log: (line: string) => void;
+}
+
+/** How one subscription's deliveries went lately. */
+export interface LaneStats {
+  lastOutcome: DeliveryOutcome['outcome'] | null;
+  lastError: string | null;
+  consecutiveFailures: number;
+}
+
+/**
+ * The deliveries of the outbox and their attempts: each due delivery is attempted while its subscription has fewer
+ * than `maxInFlight` attempts running, so subscriptions never wait on each other; one timer wakes the loop at the next
+ * delivery due. Every outcome is on disk before the next attempt of the same delivery.
+ */
+export interface DeliveryLoop {
+  readonly pending: Map<string, OutboxEntry>;
+  /** Failed deliveries: their subscription by delivery id. */
+  readonly failed: Map<string, string>;
+  readonly stats: Map<string, LaneStats>;
+  /**
+   * Reads the outbox (a restart's pending deliveries), then delivers; reads it again every few seconds for what other
+   * processes wrote (and at each `kick`).
+   */
+  start(): Promise<void>;
+  /** A delivery written to the outbox (new, or put back), attempted when due. */
+  put(entry: OutboxEntry): void;
+  /** Attempts what is due now. */
+  pump(): void;
+  /** Makes every pending delivery due now (those still being read at a start too), then attempts them. */
+  kick(): void;
+  /** Stops attempting; attempts running are abandoned and their deliveries stay in the outbox as they are. */
+  stop(): Promise<void>;
 }

@@ -52,7 +52,11 @@ delivery(
     notifier.start();
     try {
       await notifier.offer(deadletter('T-1'), taskOf('T-1'));
-      await within(10_000, () => outboxFiles(paths, true).length === 1, 'the delivery in failed/');
+      await within(
+        10_000,
+        () => outboxFiles(paths, true).length === 1 && outboxFiles(paths).length === 0,
+        'the delivery moved to failed/',
+      );
       assert.equal(outboxFiles(paths), []);
       const [failed] = await listOutbox(paths, { failed: true });
       assert.match(failed!.lastError!, /no answer within 100 ms/);

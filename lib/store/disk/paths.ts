@@ -98,6 +98,9 @@ export interface Paths {
   backups: string;
   /** Maps of source ids to svc ids, one per import source (`data/imports/<source>.json`). */
   imports: string;
+  /** Notifications not yet delivered (`data/outbox/<deliveryId>.json`) and those given up (`failed/`). */
+  outbox: string;
+  outboxFailed: string;
   /** Who holds a team-wide duty (murmur of a team, SLA alerts) among the daemons sharing the tree, and its state. */
   dutyFile(duty: string): string;
 }
@@ -158,6 +161,8 @@ export function toPaths(rootArg: string): Paths {
     migrations: join(data, 'migrations.json'),
     backups: join(data, 'backups'),
     imports: join(data, 'imports'),
+    outbox: join(data, 'outbox'),
+    outboxFailed: join(data, 'outbox', 'failed'),
     runLogDir: (taskId) => join(data, 'logs', 'runs', taskId),
     scratchDir: (taskId, sessionId) => join(data, 'scratch', taskId, sessionId.replace(/[^A-Za-z0-9._-]/g, '_')),
     statusDir: (status) => join(tasks, status),

@@ -87,7 +87,7 @@ if (!fs.existsSync(dir + '/first.pid')) {
   const created = await svc(root, 'task', 'create', 'Tell the desk', '--json');
   const id = (JSON.parse(created.stdout) as { id: string }).id;
   assert.is((await svc(root, 'task', 'cancel', id)).code, 0);
-  await within(20_000, () => existsSync(`${root}/got.json`), 'the second run of the command');
+  await within(60_000, () => existsSync(`${root}/got.json`), 'the second run of the command');
   await untilOutboxEmpty(root);
   const body = JSON.parse(readFileSync(`${root}/got.json`, 'utf8')) as JsonBody;
   assert.is(body.event.type, 'task.cancelled');

@@ -78,7 +78,7 @@ if (!fs.existsSync(dir + '/first.pid')) {
         id: 'desk',
         command: [process.execPath, script, root],
         events: ['task.cancelled'],
-        timeoutMs: 500,
+        timeoutMs: 8000, // a node process starts well within it, even on a machine under heavy load
         retry: { initialMs: 50, maxMs: 100, giveUpAfterMs: 60_000 },
       }),
     ],

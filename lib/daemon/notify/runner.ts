@@ -2,6 +2,8 @@ import { describeError } from '../../core/errors.js';
 import { createFileCache } from '../../engine/file-cache.js';
 import { readEnvFile } from '../../fs/env-file.js';
 import { createNotifier, type DeliveryOutcome, type Notifier, type OutboxDepth } from '../../notify/notifier.js';
+import { listOutbox } from '../../notify/outbox.js';
+import type { Paths } from '../../store/disk/paths.js';
 import { loadOrg } from '../../org/org-chart.js';
 import { toRateLimitMs } from '../../engine/alerts/sla.js';
 import type { OrgChart, Subscription } from '../../org/schema.js';
@@ -78,6 +80,7 @@ export async function startNotifyWiring(options: NotifyWiringOptions): Promise<N
   let running: Promise<void> | null = null;
   let again = false;
   let closed = false;
+  let checked = false; // the outbox was looked at for an event offered just before a crash
   const stopLive = async (why: string) => {
     const stopping = live;
     live = null;
@@ -93,7 +96,9 @@ export async function startNotifyWiring(options: NotifyWiringOptions): Promise<N
       live = create();
       live.start();
     }
-    cursor = await offerPast({ notifier: live, cursor, taskOf: options.taskOf, store });
+    const offered = live && !checked ? await offeredEventIds(paths) : undefined;
+    checked = live !== null;
+    cursor = await offerPast({ notifier: live, cursor, taskOf: options.taskOf, store, offered });
   };
   async function startAtEnd(): Promise<EventCursor> {
     const end = await cursorAtEnd(paths);
@@ -150,16 +155,18 @@ interface OfferInput {
   cursor: EventCursor;
   taskOf: (id: string) => IndexEntry | undefined;
   store: Store;
+  /** At the first read of a start: the events the outbox already holds, offered before a crash moved the cursor. */
+  offered?: ReadonlySet<string> | undefined;
 }
 
 /** Offers each event past the cursor; the cursor is saved after each that wrote to the outbox, and at the end. */
-async function offerPast({ notifier, cursor, taskOf, store }: OfferInput): Promise<EventCursor> {
+async function offerPast({ notifier, cursor, taskOf, store, offered }: OfferInput): Promise<EventCursor> {
   const { events, ends } = await readPastCursor(store.paths, cursor);
   const next: EventCursor = { days: { ...cursor.days } };
   for (const fed of notifier ? events : []) {
     const event: SvcEvent & { id: string } = { ...fed.event, id: fed.id };
     const task = fed.event.taskId ? toNotifyTask(taskOf(fed.event.taskId)) : undefined;
-    const written = await notifier!.offer(event, task);
+    const written = offered?.has(fed.id) ? 0 : await notifier!.offer(event, task);
     next.days[fed.day] = fed.end;
     if (written > 0) await saveCursor(store.paths, next);
   }
@@ -167,4 +174,14 @@ async function offerPast({ notifier, cursor, taskOf, store }: OfferInput): Promi
   Object.assign(next.days, ends);
   if (moved) await saveCursor(store.paths, next);
   return next;
+}
+
+/**
+ * The event ids of the deliveries in the outbox (pending and failed). The cursor is saved after each offer that
+ * wrote, so only the event offered last before a crash can be read again: one the outbox still holds is not
+ * offered twice (one delivered since is: a delivery is at least once, and keeps its event id).
+ */
+async function offeredEventIds(paths: Paths): Promise<Set<string>> {
+  const entries = [...(await listOutbox(paths)), ...(await listOutbox(paths, { failed: true }))];
+  return new Set(entries.flatMap((e) => e.notification.coalesced?.eventIds ?? [e.notification.event.id]));
 }

@@ -1,9 +1,9 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { statSync } from 'node:fs';
-import { loadCursor } from '../../../lib/daemon/notify/cursor.js';
+import { cursorAtEnd, loadCursor, saveCursor } from '../../../lib/daemon/notify/cursor.js';
 import { startNotifyWiring, type NotifyWiring } from '../../../lib/daemon/notify/runner.js';
-import { listOutbox } from '../../../lib/notify/outbox.js';
+import { listOutbox, writeEntry } from '../../../lib/notify/outbox.js';
 import { toIdDate } from '../../../lib/core/ids.js';
 import { createStore } from '../../../lib/store/commit/store.js';
 import type { EventInput } from '../../../lib/store/events/log.js';
@@ -92,6 +92,39 @@ test('without a subscription the cursor moves on: one added later is not sent th
   await store.events.record(new Date(), [cancelled('002')]);
   await receiver.waitFor(1);
   assert.equal(notified(), ['TASK-2026-11-29-002']);
+});
+
+test('an event the outbox already holds (offered, then a crash before the cursor moved) is not offered again', async () => {
+  const root = tempRoot();
+  withSubscription(root, true);
+  const store = createStore({ root });
+  await store.events.record(new Date(), [cancelled('000')]);
+  await saveCursor(store.paths, await cursorAtEnd(store.paths));
+  const day = toIdDate(new Date());
+  const offset = statSync(store.paths.eventFile(day)).size;
+  await store.events.record(new Date(), [cancelled('001')]);
+  const at = new Date().toISOString();
+  const deliveryId = '7d0f5a2e-0000-4000-8000-00000000c0de';
+  await writeEntry(store.paths, {
+    notification: {
+      deliveryId,
+      subscription: 'ops',
+      event: { id: `${day}:${offset}`, type: 'task.cancelled', at, taskId: 'TASK-2026-11-29-001', payload: {} },
+      why: 'A task was cancelled.',
+    },
+    createdAt: at,
+    attempts: 0,
+    nextAttemptAt: at,
+  });
+  await start(root);
+  await receiver.waitFor(1);
+  const size = statSync(store.paths.eventFile(day)).size;
+  await within(5000, async () => (await loadCursor(store.paths))?.days[day] === size, 'the cursor past the event');
+  await within(5000, async () => (await listOutbox(store.paths)).length === 0, 'the delivery done');
+  assert.equal(
+    receiver.requests.map((r) => r.headers['x-svc-delivery']),
+    [deliveryId],
+  );
 });
 
 test.run();

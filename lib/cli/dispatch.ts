@@ -57,6 +57,10 @@ const GROUPS: Record<string, Entry & { summary: string }> = {
     load: async () => (await import('./workspace.js')).registerWorkspace,
     store: true,
   },
+  notify: {
+    summary: 'The notifications of aof.notify: list the outbox, retry, send a test (svc notify --help)',
+    load: async () => (await import('./notify/command.js')).registerNotify,
+  },
   scheduler: {
     summary: 'One scheduler tick, or its plan (svc scheduler --help)',
     load: async () => (await import('./scheduler.js')).registerScheduler,

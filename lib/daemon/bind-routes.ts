@@ -3,6 +3,7 @@ import { listIndexed } from './socket/list-tasks.js';
 import { toLeaseOwners } from './socket/lease-owners.js';
 import { toLongPollBudgets } from './http/long-polls.js';
 import { metricsHandler } from './metrics/registry.js';
+import { notifyHandler } from './notify/route.js';
 import type { Clock } from '../core/time/clock.js';
 import type { Store } from '../store/commit/store.js';
 import type { TaskIndex } from '../store/index/tasks.js';
@@ -62,6 +63,7 @@ export function toRouteContext(handles: RouteHandles, limits: ServerLimits): Rou
       ...(state.scheduling
         ? { config: await state.scheduling.config(), pausedAgents: state.scheduling.pausedAgents() }
         : {}),
+      ...(state.notify ? { notify: state.notify.status() } : {}),
     }),
     isStopping: () => state.stopping,
     callerOf: createRunCallers({
@@ -90,6 +92,7 @@ export function toRouteContext(handles: RouteHandles, limits: ServerLimits): Rou
     },
     listTasks: (statuses, filter) => listIndexed({ index, store: handles.store }, statuses, filter),
     metrics: metricsHandler(() => state.metrics ?? undefined),
+    notify: notifyHandler(() => state.notify),
     scheduler: {
       tick: () => requireScheduling(state.scheduling).tick(),
       dryRun: () => requireScheduling(state.scheduling).dryRun(),

@@ -32,6 +32,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
     index: null,
     metrics: null,
     scheduling: null,
+    notify: null,
   };
   const signals = createSignals((err, name) =>
     parts.log?.error('signal.failed', { signal: name, message: describeError(err) }),

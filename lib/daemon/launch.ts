@@ -19,6 +19,7 @@ import { toLineLogger } from './instance/log.js';
 import { createMetrics, metricsHandler } from './metrics/registry.js';
 import { createRoutes } from './socket/routes.js';
 import { startScheduling } from './scheduling/start.js';
+import { startNotifyWiring } from './notify/runner.js';
 import { createLimitedServer, toServerLimits } from './http/limits.js';
 import { trackRequests } from './shutdown.js';
 import { createSpawnQueue } from './scheduling/spawn-queue.js';
@@ -102,6 +103,7 @@ export async function launch({
       pausedAgents: () => state.scheduling?.pausedAgents().length ?? 0,
       workspacesDir: paths.workspaces,
     },
+    notify: { depth: () => state.notify?.depth() ?? null },
   }));
   void index.loaded.then(
     () => {
@@ -177,6 +179,14 @@ export async function launch({
   log.info('daemon.started', { pid, version, socket: paths.socket, byStatus: index.counts() });
   await store.events.record(clock(), [{ type: 'daemon.started', actor: 'system', payload: { pid, version } }]);
   if (options.schedule !== false) {
+    state.notify = await startNotifyWiring({
+      store,
+      taskOf: (id) => index.get(id),
+      env: options.env ?? {},
+      log: toLineLogger(log, 'notify'),
+      webPort: () => web.port(),
+      onOutcome: (outcome) => metrics.notify.onOutcome(outcome),
+    });
     state.scheduling = await startScheduling({
       store,
       index,

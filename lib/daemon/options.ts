@@ -12,6 +12,7 @@ import type { DaemonLog } from './instance/log.js';
 import type { Metrics } from './metrics/registry.js';
 import type { HookName } from '../net/protocol/routes.js';
 import type { Scheduling } from './scheduling/scheduling.js';
+import type { NotifyWiring } from './notify/runner.js';
 import type { ServerLimits } from './http/limits.js';
 import type { SpawnQueue } from './scheduling/spawn-queue.js';
 import type { WebStarter } from './web-port.js';
@@ -108,4 +109,6 @@ export interface DaemonState {
   index: TaskIndex | null;
   metrics: Metrics | null;
   scheduling: Scheduling | null;
+  /** The notifications (docs/notifications.md), started with the scheduler. */
+  notify: NotifyWiring | null;
 }

@@ -56,6 +56,7 @@ export function createStop(handles: StopHandles): {
       log.info('daemon.stopping', { pid, inFlight: requests.count() });
       await handles.web.close(); // open boards reconnect to the next daemon
       await state.scheduling?.close();
+      await state.notify?.close();
       await handles.healer.close();
       handles.spawns.close();
       await requests.drained(handles.drainMs);

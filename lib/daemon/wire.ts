@@ -70,7 +70,7 @@ export interface WiredParts {
   healer: ReturnType<typeof createHealer>;
   changes: ChangeFeed;
   /** The parts that come up after the wiring (the index, the metrics, the scheduler): each null until it is up. */
-  state: Readonly<Pick<DaemonState, 'index' | 'metrics' | 'scheduling'>>;
+  state: Readonly<Pick<DaemonState, 'index' | 'metrics' | 'scheduling' | 'notify'>>;
 }
 
 /** The daemon's emitters; a listener that throws is reported to `onError`. */
@@ -114,7 +114,10 @@ export function toIndexSignals(signals: DaemonSignals, busy: () => boolean): Tas
  */
 export function wireDaemon(signals: DaemonSignals, parts: WiredParts): void {
   const { store, clock, log, events, healer, changes, state } = parts;
-  signals.store.on('recorded', (batch) => state.metrics?.counters.onEvents(batch));
+  signals.store.on('recorded', (batch) => {
+    state.metrics?.counters.onEvents(batch);
+    state.notify?.poke();
+  });
   signals.store.on('appendFailed', (err, pending) => {
     state.metrics?.counters.onAppendFailure();
     events.onError(err, pending);

@@ -4,6 +4,7 @@ import { healthUrl } from '../../net/protocol/routes.js';
 import type { ConfigReport, LeaseOwners } from '../../net/protocol/status.js';
 import { toPaths, type Paths } from '../../store/disk/paths.js';
 import { formatPausedLines } from '../output/agent-format.js';
+import { formatNotifyLines } from '../notify/status-lines.js';
 import type { Context } from '../frame/context.js';
 
 /**
@@ -124,6 +125,7 @@ function formatStatus(probe: DaemonProbe, paths: Paths): string[] {
       ...(s.leases ? formatLeases(s.leases) : []),
       ...(s.config ? formatConfig(s.config) : []),
       ...formatPausedLines(s.pausedAgents ?? []),
+      ...(s.notify ? formatNotifyLines(s.notify) : []),
     );
     if (s.web !== undefined)
       lines.push(

@@ -1,5 +1,6 @@
 import { startWatchdog } from '../../daemon/watchdog/watchdog.js';
-import { formatMs } from '../../daemon/watchdog/report.js';
+import { deliverCriticalReport } from '../../daemon/watchdog/alerting.js';
+import { formatMs, type RestartRecord } from '../../daemon/watchdog/report.js';
 import { restartDaemon } from '../../daemon/watchdog/restart.js';
 import { DAEMON_NODE_FLAGS, type ServiceOptions } from '../../daemon/service-file.js';
 import { loadOrg, toDaemonSettings } from '../../org/org-chart.js';
@@ -61,9 +62,36 @@ export async function runWatchdog(ctx: Context, options: WatchdogCommandOptions)
   process.once('SIGINT', stop);
   try {
     const outcome = await watchdog.done;
-    if (outcome.gaveUp) ctx.exitCode = 1;
+    if (outcome.gaveUp) {
+      ctx.exitCode = 1;
+      await alertOthers(ctx, { report: outcome.report, history: watchdog.stats().history, restartPolicy });
+    }
   } finally {
     process.off('SIGTERM', stop);
     process.off('SIGINT', stop);
   }
+}
+
+// --- internal ---
+
+/** Delivers the critical report to the subscriptions of `watchdog.critical` and says how it went. */
+async function alertOthers(
+  ctx: Context,
+  input: { report: string[]; history: RestartRecord[]; restartPolicy: { maxRestarts: number; windowMs: number } },
+): Promise<void> {
+  const paths = toPaths(ctx.root);
+  const result = await deliverCriticalReport({
+    paths,
+    report: input.report,
+    history: input.history,
+    maxRestarts: input.restartPolicy.maxRestarts,
+    windowMs: input.restartPolicy.windowMs,
+    env: ctx.io.env,
+    log: (line) => ctx.io.stderr(`${line}\n`),
+  });
+  if (result.offered === 0) return;
+  ctx.io.stderr(
+    `[AOF] Watchdog: the critical report was delivered to ${result.delivered} of ${result.offered} notification(s)` +
+      (result.left ? `; ${result.left} left in ${paths.data}/outbox/ for the daemon's next start.\n` : '.\n'),
+  );
 }

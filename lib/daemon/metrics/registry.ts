@@ -10,6 +10,7 @@ import { createMetricCounters, type MetricCounters } from './counters.js';
 import { registerGauges, type GaugeSource } from './gauges.js';
 import { createUsageCounters } from './usage.js';
 import { registerWorkGauges, type WorkGaugeSource } from './work.js';
+import { registerNotifyMetrics, type NotifyMetrics, type NotifyMetricSource } from './notify.js';
 
 /** The content type of `GET /metrics`: the Prometheus text format 0.0.4. */
 export const METRICS_CONTENT_TYPE = Registry.PROMETHEUS_CONTENT_TYPE;
@@ -17,6 +18,8 @@ export const METRICS_CONTENT_TYPE = Registry.PROMETHEUS_CONTENT_TYPE;
 /** A daemon's metrics (docs/metrics.md): a registry of its own, its counters, and the text of a scrape. */
 export interface Metrics {
   counters: MetricCounters;
+  /** The notifications' counters (docs/notifications.md). */
+  notify: NotifyMetrics;
   /** The Prometheus text of every metric now (gauges read at this instant). */
   render(): Promise<string>;
   /** The same as JSON: one object per metric family (`name`, `help`, `type`, `values` with `labels`). */
@@ -34,6 +37,8 @@ export interface MetricsOptions {
   work: WorkGaugeSource;
   /** The org chart in use, which bounds the agent and model labels of the usage counters (none: all `other`). */
   loadOrg?: () => Promise<OrgChart | null>;
+  /** The outbox the notification gauges read (none: always empty). */
+  notify?: NotifyMetricSource;
 }
 
 /**
@@ -55,9 +60,10 @@ export function createMetrics(options: MetricsOptions): Metrics {
   };
   registerGauges(registry, { ...options.source, clock: options.clock, readySince: counters.readySince });
   registerWorkGauges(registry, options.work);
+  const notify = registerNotifyMetrics(registry, options.notify ?? { depth: () => null });
   const shared = processRegistry(); // observing from the start: GC durations, event-loop delay
   const scraped = () => Registry.merge([shared, registry]);
-  return { counters, render: () => scraped().metrics(), renderJson: () => scraped().getMetricsAsJSON() };
+  return { counters, notify, render: () => scraped().metrics(), renderJson: () => scraped().getMetricsAsJSON() };
 }
 
 /**

@@ -70,6 +70,8 @@ export interface RouteContext extends InvokeContext {
   openWeb: (port: number | undefined) => Promise<WebAddress>;
   /** `svc scheduler run`: one tick now, or the plan of one without acting. */
   scheduler: { tick: () => Promise<unknown[]>; dryRun: () => Promise<unknown[]> };
+  /** `POST /v1/notify/<action>`: `svc notify retry` and `svc notify test` (docs/notifications.md). */
+  notify: Handler;
   /** `GET /metrics`: the Prometheus text of the daemon's metrics (docs/metrics.md). */
   metrics: Handler;
 }
@@ -119,6 +121,7 @@ export function createRoutes(ctx: RouteContext): (req: IncomingMessage, res: Ser
       ...(await ctx.openWeb(toWebPort(await readJson(req, WEB_EXAMPLE)))),
     } satisfies OkBody & WebAddress);
   });
+  on(ROUTES.notify, ctx.notify);
   on(ROUTES.schedulerPlan, async (_req, res) =>
     sendJson(res, 200, { ok: true, actions: await ctx.scheduler.dryRun() } satisfies SchedulerResponse),
   );

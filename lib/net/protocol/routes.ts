@@ -23,6 +23,9 @@ export const HOOK_NAMES = ['session-end', 'agent-end', 'before-compaction', 'mes
 /** One of `HOOK_NAMES`. */
 export type HookName = (typeof HOOK_NAMES)[number];
 
+/** What `POST /v1/notify/<action>` does: make deliveries due now, or send a sample (docs/notifications.md). */
+export const NOTIFY_ACTIONS = ['retry', 'test'] as const;
+
 /** The headers of the contract: the plugin's id, the agent run's session, a call's request id. */
 export const HEADERS = { plugin: 'x-svc-plugin', session: RUN_SESSION_HEADER, requestId: REQUEST_ID_HEADER } as const;
 
@@ -46,6 +49,7 @@ export const ROUTES = {
   schedulerTick: { method: 'POST', path: '/v1/scheduler/tick' },
   schedulerPlan: { method: 'GET', path: '/v1/scheduler/plan' },
   web: { method: 'POST', path: '/v1/web' },
+  notify: { method: 'POST', path: '/v1/notify/:action', choices: NOTIFY_ACTIONS },
 } as const satisfies Record<string, RouteSpec>;
 
 /** The name of a socket route (`ROUTES`). */
@@ -65,6 +69,11 @@ export function healthUrl(host: string, port: number): string {
 /** `POST /v1/event/<name>`. */
 export function eventPath(name: HookName): string {
   return `/v1/event/${encodeURIComponent(name)}`;
+}
+
+/** `POST /v1/notify/<action>`. */
+export function notifyPath(action: (typeof NOTIFY_ACTIONS)[number]): string {
+  return `/v1/notify/${action}`;
 }
 
 /** `POST /v1/spawns/<id>/result`. */

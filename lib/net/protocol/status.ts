@@ -22,6 +22,27 @@ export interface StatusBody {
   pausedAgents?: PausedAgent[];
   /** Where the web board listens (its URL without the token), or null while it is not open. */
   web?: { port: number; url: string } | null;
+  /** The notifications (with a scheduler): whether this daemon delivers any, and each subscription's state. */
+  notify?: NotifyStatus;
+}
+
+/** The notifications of `/status` (docs/notifications.md, "Metrics and status"). */
+export interface NotifyStatus {
+  /** A subscription is configured: this daemon reads its event log and delivers. */
+  delivering: boolean;
+  subscriptions: SubscriptionState[];
+}
+
+/** One subscription: its last outcome, failures in a row, whether a 410 disabled it, and its deliveries waiting. */
+export interface SubscriptionState {
+  id: string;
+  kind: 'webhook' | 'command';
+  lastOutcome: 'delivered' | 'retrying' | 'failed' | 'disabled' | null;
+  lastError: string | null;
+  consecutiveFailures: number;
+  disabled: boolean;
+  pending: number;
+  failed: number;
 }
 
 /** A plugin that holds (or held, within the grace) a long-poll. */

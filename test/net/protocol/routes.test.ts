@@ -46,7 +46,7 @@ const help = suite('net.protocol.describeRoutes');
 help('lists every route with its method, {parameters}, the hook names and the query keys', () => {
   assert.is(
     describeRoutes(),
-    'GET /healthz, GET /status, GET /metrics, POST /v1/tool/invoke, POST /v1/tool/batch, POST /v1/event/{session-end|agent-end|before-compaction|message-received}, GET /v1/spawns/wait, POST /v1/spawns/{id}/result, GET /v1/spawns/{id}/stop, GET /v1/tasks?status=&statuses=&tags=&project=&team=&priority=&parent=&since=&text=, GET /v1/tasks/changes?after=&waitMs=, POST /v1/scheduler/tick, GET /v1/scheduler/plan, POST /v1/web',
+    'GET /healthz, GET /status, GET /metrics, POST /v1/tool/invoke, POST /v1/tool/batch, POST /v1/event/{session-end|agent-end|before-compaction|message-received}, GET /v1/spawns/wait, POST /v1/spawns/{id}/result, GET /v1/spawns/{id}/stop, GET /v1/tasks?status=&statuses=&tags=&project=&team=&priority=&parent=&since=&text=, GET /v1/tasks/changes?after=&waitMs=, POST /v1/scheduler/tick, GET /v1/scheduler/plan, POST /v1/web, POST /v1/notify/{retry|test}',
   );
 });
 

@@ -5,6 +5,7 @@ import {
   describeRoutes,
   eventPath,
   HEADERS,
+  notifyPath,
   ROUTES,
   spawnResultPath,
   spawnStopPath,
@@ -39,6 +40,7 @@ const PROBES: Record<RouteName, { path: string; body?: unknown; headers?: Record
   schedulerTick: { path: ROUTES.schedulerTick.path },
   schedulerPlan: { path: ROUTES.schedulerPlan.path },
   web: { path: ROUTES.web.path, body: { port: -1 } },
+  notify: { path: notifyPath('test'), body: { subscription: 'no-such-subscription' } },
 };
 
 const served = suite('net.protocol: the daemon serves the contract');
@@ -73,7 +75,7 @@ served("a request that matches no route is answered with the contract's routes a
   const hint = (res.body as Err).error.hint ?? '';
   assert.is(hint, `Routes: ${describeRoutes()}.`);
   for (const route of Object.values(ROUTES)) {
-    const shown = `${route.method} ${route.path.replace(/:(\w+)/, (_match, name: string) => `{${name === 'name' ? ROUTES.event.choices.join('|') : name}}`)}`;
+    const shown = `${route.method} ${route.path.replace(/:(\w+)/, (_match, name: string) => `{${'choices' in route ? route.choices.join('|') : name}}`)}`;
     assert.ok(hint.includes(shown), `the hint lists ${shown}: ${hint}`);
   }
 });

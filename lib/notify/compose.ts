@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { toTerminalText } from '../core/text.js';
 import { describeBurst, describeEvent } from './describe.js';
 import { type Notification, type NotifyEvent, type NotifyTask, uuidFrom } from './notification.js';
@@ -33,7 +32,10 @@ export function toSafeTask(task: NotifyTask): NotifyTask {
   };
 }
 
-/** The notification of one event for one subscription (a new delivery id unless given). */
+/**
+ * The notification of one event for one subscription. Its delivery id, unless given, comes from the subscription and
+ * the event's id: the same event offered again (a crash before its reader moved on) is the same delivery.
+ */
 export function composeOne(offered: Offered, options: ComposeOptions): Notification {
   const { event } = offered;
   const task = offered.task ? toSafeTask(offered.task) : undefined;
@@ -41,7 +43,7 @@ export function composeOne(offered: Offered, options: ComposeOptions): Notificat
   const taskId = task?.id ?? event.taskId;
   const boardUrl = taskId ? options.boardUrl?.(taskId) : undefined;
   return {
-    deliveryId: options.deliveryId ?? randomUUID(),
+    deliveryId: options.deliveryId ?? uuidFrom(`${options.subscription}\n${event.id}`),
     subscription: options.subscription,
     event,
     ...(task ? { task } : {}),

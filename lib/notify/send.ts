@@ -26,7 +26,14 @@ export const RESPONSE_BYTES = 2048;
  * answer are read.
  */
 export async function postHttp(send: HttpSend): Promise<SendResult> {
-  const signal = AbortSignal.any([AbortSignal.timeout(send.timeoutMs), ...(send.signal ? [send.signal] : [])]);
+  // A controller of its own with a plain timer, not `AbortSignal.any([AbortSignal.timeout()])`: on Node 20 a
+  // combined signal can be collected before its timeout fires, and a hung receiver would then hold the attempt forever.
+  const controller = new AbortController();
+  const { signal } = controller;
+  const timer = setTimeout(() => controller.abort(), send.timeoutMs);
+  const stop = () => controller.abort();
+  if (send.signal?.aborted) stop();
+  else send.signal?.addEventListener('abort', stop, { once: true });
   try {
     const res = await fetch(send.url, {
       method: 'POST',
@@ -43,6 +50,9 @@ export async function postHttp(send: HttpSend): Promise<SendResult> {
   } catch (err) {
     if (signal.aborted && !send.signal?.aborted) return { ok: false, error: `no answer within ${send.timeoutMs} ms` };
     return { ok: false, error: describeCause(err) };
+  } finally {
+    clearTimeout(timer);
+    send.signal?.removeEventListener('abort', stop);
   }
 }
 

@@ -108,7 +108,7 @@ export function createStore(options: StoreOptions): Store {
       for (;;) {
         const id = await allocateId(paths, now);
         const task = parseTask(toNewTask({ id, status }, input, now), `new task ${id}`);
-        const created = await createTaskFile(paths, { task, body }, { lockWaitMs });
+        const created = await createTaskFile(paths, { task, body }, { lockWaitMs, fault: options.fault });
         if (!created) continue;
         const { title, priority, routing, createdBy } = task;
         await events.record(now, [

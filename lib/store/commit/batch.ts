@@ -27,7 +27,8 @@ export interface BatchWrite {
  * once (the fsyncs overlap in the thread pool), then each is renamed over its path (or, `exclusive`,
  * hard-linked to it and removed), then each directory written to is fsynced once for the batch.
  * Resolves only then, so a write is never answered before it is on disk: true when written, false
- * when an exclusive path was taken. On a network filesystem each write is made on its own
+ * when an exclusive path was taken. A batch does not wait for the one before it: their fsyncs of
+ * one directory are shared (`fsyncDir`). On a network filesystem each write is made on its own
  * (`replaceFileDurable`, `createExclusive`), as before.
  */
 export function writeBatched(write: BatchWrite): Promise<boolean> {
@@ -69,9 +70,9 @@ async function runBatch(batch: Entry[]): Promise<void> {
   let left = batch.length;
   const written = await Promise.all(
     batch.map(async (entry) => {
-      if (!(await writeTemp(entry))) return null;
-      if (--left > 0) entry.fault?.('batch.temp-written', entry.cause);
-      return entry;
+      const ok = await writeTemp(entry);
+      if (--left > 0 && ok) entry.fault?.('batch.temp-written', entry.cause);
+      return ok ? entry : null;
     }),
   );
   const live = written.filter((entry): entry is Entry => entry !== null);
@@ -100,7 +101,11 @@ async function writeTemp(entry: Entry): Promise<boolean> {
     // A replaced regular file keeps its mode; a new one gets 0o666 (less the umask).
     const existing = entry.exclusive ? undefined : lstatSync(entry.path, { bigint: true, throwIfNoEntry: false });
     const mode = existing?.isFile() ? Number(existing.mode) & 0o7777 : 0o666;
-    await writeTempDurable(entry.temp, entry.content, { target: entry.path, local: true, mode });
+    await writeTempDurable(entry.temp, entry.content, {
+      target: entry.path,
+      local: process.env.GC_ASYNC !== '1',
+      mode,
+    });
     return true;
   } catch (err) {
     entry.reject(err);

@@ -1,11 +1,13 @@
 import { chmodSync, lstatSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import type { SvcError } from '../../../lib/core/errors.js';
 import { dirSyncCount } from '../../../lib/fs/fsync-dir.js';
 import { writeBatched } from '../../../lib/store/commit/batch.js';
 import { createTaskFile } from '../../../lib/store/commit/create.js';
 import { createStore } from '../../../lib/store/commit/store.js';
 import { cleanRoots, tempRoot } from '../../helpers/root.js';
+import { fillDisk, mountTmpfs, unmountAll } from '../../helpers/tmpfs.js';
 
 const batch = suite('store.writeBatched');
 batch.after.each(cleanRoots);
@@ -104,7 +106,10 @@ batch('the fault points mark the steps of a batch: some temporaries, all, some r
 });
 
 const store = suite('store: changes through the batch');
-store.after.each(cleanRoots);
+store.after.each(() => {
+  unmountAll();
+  cleanRoots();
+});
 
 store('16 concurrent transitions into one directory make at most 2 directory fsyncs', async () => {
   const root = tempRoot();
@@ -138,6 +143,30 @@ store('creates of one id racing through the batch: one file, the others told the
     readdirSync(tasks.paths.statusDir('backlog')).filter((name) => name.includes(id)),
     [`${id}.md`],
   );
+});
+
+store('moves in one batch on a full disk each fail as no_space naming their target, leaving no temporary', async () => {
+  const root = mountTmpfs('2m');
+  const tasks = createStore({ root });
+  const ids: string[] = [];
+  for (let i = 0; i < 4; i++)
+    ids.push((await tasks.create({ title: `Full ${i}`, body: 'b'.repeat(9000), createdBy: 'test' })).task.id);
+  const free = fillDisk(root);
+  const moveAll = () =>
+    Promise.allSettled(
+      ids.map((id) => tasks.commit(id, (cur) => ({ task: cur.task, body: cur.body, status: 'ready' }), 'test')),
+    );
+  const failed = await moveAll();
+  failed.forEach((result, i) => {
+    assert.is(result.status, 'rejected');
+    const err = (result as PromiseRejectedResult).reason as SvcError;
+    assert.is(err.code, 'no_space');
+    assert.match(err.message, `tasks/ready/${ids[i]}.md`);
+  });
+  assert.equal(readdirSync(tasks.paths.statusDir('ready')), ['.gitkeep'], 'no temporary, no partial file');
+  free();
+  assert.ok((await moveAll()).every((result) => result.status === 'fulfilled'));
+  for (const id of ids) assert.is((await tasks.get(id)).status, 'ready');
 });
 
 batch.run();

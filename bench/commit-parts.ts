@@ -17,7 +17,7 @@ export interface Parts {
 /**
  * Times each step of a create and a transition alone, `ops` times, on `store`'s tree: the lock
  * (acquire and release), the id reservation, the locate (find the file, read and parse it), the
- * render (YAML out, read back to check), the durable write (temporary file, fsync, rename,
+ * render (the frontmatter writer, one pass), the durable write (temporary file, fsync, rename,
  * directory fsync), a directory fsync alone and the event append. Their sum beside a change's
  * time tells what is left (promise hops, the change function, the commit's own checks).
  */
@@ -54,7 +54,7 @@ export function partRows(runs: readonly Parts[], raw: number): Row[] {
     ['lock', 'lock acquire + release (mkdir, owner symlink; unlink, rmdir)'],
     ['reserve', 'id reservation of a create (exclusive empty file in tasks/.seq/)'],
     ['locate', 'locate of a transition (stat the 7 directories, read, parse)'],
-    ['render', 'render (YAML out, read back to check)'],
+    ['render', 'render (the frontmatter writer, one pass)'],
     ['write', 'durable write (temp, fsync, rename, dir fsync)'],
     ['dirFsync', 'directory fsync alone'],
     ['append', 'event append'],

@@ -11,6 +11,7 @@ import { toWriteError } from './write-error.js';
  * the file, so the next append does not continue a torn line. A full disk is `no_space` naming `path`.
  */
 export async function appendWhole(path: string, text: string): Promise<void> {
+  appends++;
   const bytes = Buffer.from(text, 'utf8');
   if (!isNetworkDir(dirname(path)) && appendLocal(path, bytes)) return;
   const handle = await open(path, 'a');
@@ -25,7 +26,14 @@ export async function appendWhole(path: string, text: string): Promise<void> {
   }
 }
 
+/** How many appends this process made since it started (tests count an event log's writes with it). */
+export function appendCount(): number {
+  return appends;
+}
+
 // --- internal ---
+
+let appends = 0;
 
 /**
  * `appendWhole` on a local disk: synchronous calls, each microseconds there (a thread-pool round

@@ -34,11 +34,12 @@ export async function writeNewFileSynced(
 
 /**
  * Writes `content` into the new temporary file `temp` and fsyncs it, before a rename or a link puts
- * it at `target`: on a local disk with `writeNewFileSynced`, on a network filesystem (`local` false)
- * with asynchronous calls, each of which waits on the server. Opened exclusively, never through a
+ * it at `target`: on a local disk with `writeNewFileSynced`, otherwise (`local` false: on a network
+ * filesystem, where each call waits on the server, or for one of many temporaries written at once)
+ * with asynchronous calls. Opened exclusively, never through a
  * symlink, with `mode` (default 0o666). A failure removes `temp` and is the write error of `target`
- * (a full disk: `no_space` naming it). The one temporary-file writer of `createExclusive` and
- * `replaceFileDurable`.
+ * (a full disk: `no_space` naming it). The one temporary-file writer of `createExclusive`,
+ * `replaceFileDurable` and the store's batches.
  */
 export async function writeTempDurable(
   temp: string,

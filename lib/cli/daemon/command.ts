@@ -141,7 +141,9 @@ export async function startDaemonProcess(ctx: Context): Promise<boolean> {
  * The fault-injection hook of svc's crash tests: `SVC_TEST_CRASH_AT=<step>[@<cause>][#<n>]` makes
  * the daemon SIGKILL itself the first (the n-th) time a dispatch reaches that step
  * (`dispatch.marked`, `commit.written@dispatch`, `commit.unlinked@dispatch`,
- * `commit.committed@dispatch`, `dispatch.leased`, `dispatch.handed`). Never set otherwise.
+ * `commit.committed@dispatch`, `dispatch.leased`, `dispatch.handed`), or a batch of writes
+ * reaches it (`batch.temp-written`, `batch.temps-written`, `batch.renamed`, `batch.synced`, see
+ * `writeBatched`). Never set otherwise.
  */
 function toFault(spec: string | undefined): ((point: string, detail?: string) => void) | undefined {
   if (!spec) return undefined;

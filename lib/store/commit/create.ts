@@ -1,8 +1,8 @@
 import type { Task } from '../../core/task.js';
-import { createExclusive } from '../../fs/atomic.js';
 import type { TaskLocker } from '../../fs/lock/tree-locks.js';
 import type { Paths } from '../disk/paths.js';
 import { renderTask, type StoredTask } from '../disk/task-file.js';
+import { writeBatched, type Fault } from './batch.js';
 import { findTaskFiles } from './copies.js';
 import { outsideLocker, toStored } from './protocol.js';
 
@@ -14,11 +14,13 @@ export interface CreateFileOptions {
   unseen?: boolean;
   /** How the task's lock is taken (the store's); a lock directory by default. */
   taskLock?: TaskLocker;
+  /** Fault injection for crash tests (see `commitTask`); the detail of a create's points is `create`. */
+  fault?: Fault;
 }
 
 /**
  * The one writer of a new task file: `tasks/<status>/<id>.md` created exclusively (never over
- * another file) under the task's lock. Returns the task as written, or null when the id is taken.
+ * another file) under the task's lock, in the batch of its event-loop turn (`writeBatched`). Returns the task as written, or null when the id is taken.
  * The file is not read back after the lock is released: the scheduler may move it at once (another host too).
  */
 export async function createTaskFile(
@@ -31,6 +33,7 @@ export async function createTaskFile(
   const lock = { what: task.id, ...(options.lockWaitMs !== undefined ? { waitMs: options.lockWaitMs } : {}) };
   return (options.taskLock ?? outsideLocker(paths))(paths.lockFile(task.id), lock, async () => {
     if (options.unseen && (await findTaskFiles(paths, task.id)).length > 0) return null;
-    return (await createExclusive(path, content)) ? toStored(path, task, { content, status: task.status }) : null;
+    const written = await writeBatched({ path, content, exclusive: true, fault: options.fault, cause: 'create' });
+    return written ? toStored(path, task, { content, status: task.status }) : null;
   });
 }

@@ -1,4 +1,4 @@
-import { lstatSync } from 'node:fs';
+import { lstatSync, unlinkSync } from 'node:fs';
 import { lstat, unlink } from 'node:fs/promises';
 import { dirname, relative } from 'node:path';
 import { isGone, SvcError } from '../../core/errors.js';
@@ -13,6 +13,7 @@ import { withLock } from '../../fs/lock/lock.js';
 import type { TaskLocker } from '../../fs/lock/tree-locks.js';
 import { isNetworkDir } from '../../fs/network-fs.js';
 import { parseChangedTask } from './changed-task.js';
+import { writeBatched, type Fault } from './batch.js';
 import { confirmCopies } from './confirm-copies.js';
 import type { EventInput, EventLog } from '../events/log.js';
 import type { Paths } from '../disk/paths.js';
@@ -53,8 +54,7 @@ export interface CommitOptions {
   whereIs?: ((id: string) => Status | undefined) | undefined;
 }
 
-/** A fault-injection hook (tests only): `point` names a step, `detail` the change's cause. */
-export type Fault = (point: string, detail?: string) => void;
+export type { Fault } from './batch.js';
 
 /** The outcome of a commit: the task before and after, and whether its status changed. */
 export interface CommitResult {
@@ -89,7 +89,8 @@ export async function commitTask(
       const content = renderTask(next, wanted.body);
       lock.assertHeld();
       if (!(await isUnchanged(current))) continue;
-      await replaceFileDurable(target, content);
+      // Written with the other changes of this event-loop turn, answered once their batch is on disk.
+      await writeBatched({ path: target, content, fault: options.fault, cause: wanted.cause });
       options.fault?.('commit.written', wanted.cause);
       if (target !== current.path) {
         if (!(await isUnchanged(current))) {
@@ -98,7 +99,8 @@ export async function commitTask(
         }
         // No directory fsync here: if a crash loses this unlink, the two copies are told apart by
         // `updatedAt` (the new one wins), by every reader and by reconcile.
-        await unlink(current.path);
+        if (isNetworkDir(dirname(current.path))) await unlink(current.path);
+        else unlinkSync(current.path); // no disk block waited on: synchronous, as the other such calls
         options.fault?.('commit.unlinked', wanted.cause);
       }
       events.push(...toEvents(current, wanted, options.actor));

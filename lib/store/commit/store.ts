@@ -128,7 +128,7 @@ export function createStore(options: StoreOptions): Store {
         const id = await allocate(now);
         // the one schema pass was the probe's: the real task differs in its id only, which the allocator made safe
         const task: Task = { ...probe, id };
-        const created = await createTaskFile(paths, { task, body }, { lockWaitMs, taskLock });
+        const created = await createTaskFile(paths, { task, body }, { lockWaitMs, taskLock, fault: options.fault });
         if (!created) continue;
         const { title, priority, routing, createdBy } = task;
         await events.record(now, [

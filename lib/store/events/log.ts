@@ -58,7 +58,9 @@ export interface EventLog {
 /**
  * The event log of a root for changes that already happened: an event that cannot be appended
  * (a full disk, an unwritable `data/events/`) never turns a committed change into a failed call.
- * The lines are kept in order and written before the next ones, or by `flush`.
+ * The lines are kept in order and written before the next ones, or by `flush`. The lines recorded
+ * in one event-loop turn, or while an append runs, are written by one append (a batch of changes
+ * answered together records theirs together); an append is not fsynced.
  */
 export function createEventLog(root: string, options: EventLogOptions = {}): EventLog {
   const maxPending = options.maxPending ?? 100_000;
@@ -86,36 +88,51 @@ export function createEventLog(root: string, options: EventLogOptions = {}): Eve
     mergeDue = true;
     return file;
   };
-  const write = (lines: DayLine[]) =>
-    serial(async () => {
-      const batch = pending.concat(lines);
-      let written = 0;
-      try {
-        for (const day of toDays(batch)) {
-          await appendToDay(root, day.date, day.text);
-          written += day.count;
-        }
-        pending = [];
-      } catch (err) {
-        const left = batch.slice(written);
-        if (options.spool) {
-          try {
-            const file = await toSpool(left);
-            pending = [];
-            options.onError?.(err, 0, file);
-            return false;
-          } catch {
-            // the spool cannot be written either: keep the lines in memory as without it
-          }
-        }
-        pending = left.slice(Math.max(0, left.length - maxPending));
-        dropped += left.length - pending.length;
-        options.onError?.(err, pending.length);
-        return false;
+  const append = async (lines: DayLine[]): Promise<boolean> => {
+    const batch = pending.concat(lines);
+    let written = 0;
+    try {
+      for (const day of toDays(batch)) {
+        await appendToDay(root, day.date, day.text);
+        written += day.count;
       }
-      if (mergeDue) await merge();
-      return true;
+      pending = [];
+    } catch (err) {
+      const left = batch.slice(written);
+      if (options.spool) {
+        try {
+          const file = await toSpool(left);
+          pending = [];
+          options.onError?.(err, 0, file);
+          return false;
+        } catch {
+          // the spool cannot be written either: keep the lines in memory as without it
+        }
+      }
+      pending = left.slice(Math.max(0, left.length - maxPending));
+      dropped += left.length - pending.length;
+      options.onError?.(err, pending.length);
+      return false;
+    }
+    if (mergeDue) await merge();
+    return true;
+  };
+  /** The lines recorded while an append runs or waits for its turn: they go in the next single append. */
+  let gathering: { lines: DayLine[]; done: Promise<boolean> } | null = null;
+  const write = (lines: readonly DayLine[]): Promise<boolean> => {
+    if (gathering) {
+      gathering.lines.push(...lines);
+      return gathering.done;
+    }
+    const group = { lines: [...lines], done: Promise.resolve(true) };
+    gathering = group;
+    group.done = serial(async () => {
+      await nextTurn(); // the changes answered in this event-loop turn (a batch) record theirs meanwhile
+      if (gathering === group) gathering = null;
+      return append(group.lines);
     });
+    return group.done;
+  };
   return {
     async record(now, events) {
       if (events.length === 0) return;
@@ -206,6 +223,10 @@ function toDays(lines: readonly DayLine[]): { date: string; text: string; count:
     } else out.push({ date, text: line, count: 1 });
   }
   return out;
+}
+
+function nextTurn(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
 }
 
 function toEvent(input: EventInput, timestamp: string): SvcEvent {

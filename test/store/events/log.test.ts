@@ -2,6 +2,8 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import { appendCount } from '../../../lib/fs/append.js';
+import { createStore } from '../../../lib/store/commit/store.js';
 import { createEventLog, readEvents } from '../../../lib/store/events/log.js';
 import { toPaths } from '../../../lib/store/disk/paths.js';
 import { cleanRoots, tempRoot } from '../../helpers/root.js';
@@ -52,6 +54,40 @@ log('drops the oldest lines past maxPending and counts them', async () => {
     (await readEvents(root)).map((e) => e.type),
     ['b', 'c'],
   );
+});
+
+log('the lines recorded in one event-loop turn go in one append, in the order recorded', async () => {
+  const root = tempRoot();
+  const events = createEventLog(root);
+  const now = new Date('2026-11-21T10:00:00.000Z');
+  await events.record(now, [{ type: 'first', actor: 't', payload: {} }]); // creates the directory
+  const before = appendCount();
+  await Promise.all(
+    Array.from({ length: 16 }, (_, i) =>
+      events.record(now, [
+        { type: `change-${i}`, actor: 't', payload: { part: 1 } },
+        { type: `change-${i}`, actor: 't', payload: { part: 2 } },
+      ]),
+    ),
+  );
+  assert.is(appendCount() - before, 1);
+  const lines = (await readEvents(root)).slice(1).map((e) => `${e.type}/${String(e.payload.part)}`);
+  assert.equal(lines, Array.from({ length: 16 }, (_, i) => [`change-${i}/1`, `change-${i}/2`]).flat());
+});
+
+log('16 changes committed at once append their events in one or two writes, each change once', async () => {
+  const root = tempRoot();
+  const store = createStore({ root });
+  const ids: string[] = [];
+  for (let i = 0; i < 16; i++) ids.push((await store.create({ title: `Moved ${i}`, createdBy: 'test' })).task.id);
+  const before = appendCount();
+  await Promise.all(
+    ids.map((id) => store.commit(id, (cur) => ({ task: cur.task, body: cur.body, status: 'ready' }), 'test')),
+  );
+  const appends = appendCount() - before;
+  assert.ok(appends >= 1 && appends <= 2, `${appends} appends`);
+  const moved = (await readEvents(root, { type: 'task.transitioned' })).map((e) => e.taskId);
+  assert.equal([...moved].sort(), [...ids].sort());
 });
 
 const read = suite('store.readEvents');

@@ -45,9 +45,12 @@ export function writeBatched(write: BatchWrite): Promise<boolean> {
 
 // --- internal ---
 
+/** A promise's resolver. */
+type Resolve<T> = (value: T) => void;
+
 interface Entry extends BatchWrite {
   temp: string;
-  resolve: (written: boolean) => void;
+  resolve: Resolve<boolean>;
   reject: (err: unknown) => void;
   taken?: boolean;
 }
@@ -70,7 +73,7 @@ async function runBatch(batch: Entry[]): Promise<void> {
   let left = batch.length;
   const written = await Promise.all(
     batch.map(async (entry) => {
-      const ok = await writeTemp(entry, batch.length === 1);
+      const ok = await writeTemp(entry, batch.length === 1 ? 'alone' : 'batched');
       if (--left > 0 && ok) entry.fault?.('batch.temp-written', entry.cause);
       return ok ? entry : null;
     }),
@@ -101,15 +104,16 @@ async function runBatch(batch: Entry[]): Promise<void> {
  * batch are opened and written in the thread pool, all at once, so that a slow inode create (0.7 ms
  * on some virtual disks) holds neither the others nor the event loop.
  */
-async function writeTemp(entry: Entry, alone: boolean): Promise<boolean> {
-  entry.temp = `${entry.path}.${process.pid}.${Math.random().toString(36).slice(2, 10)}.${entry.exclusive ? 'new' : 'tmp'}`;
+async function writeTemp(entry: Entry, company: 'alone' | 'batched'): Promise<boolean> {
+  const suffix = `${process.pid}.${Math.random().toString(36).slice(2, 10)}.${entry.exclusive ? 'new' : 'tmp'}`;
+  entry.temp = `${entry.path}.${suffix}`;
   try {
     // A replaced regular file keeps its mode; a new one gets 0o666 (less the umask).
     const existing = entry.exclusive ? undefined : lstatSync(entry.path, { bigint: true, throwIfNoEntry: false });
     const mode = existing?.isFile() ? Number(existing.mode) & 0o7777 : 0o666;
     await writeTempDurable(entry.temp, entry.content, {
       target: entry.path,
-      local: alone,
+      local: company === 'alone',
       mode,
     });
     return true;

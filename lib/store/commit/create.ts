@@ -20,7 +20,8 @@ export interface CreateFileOptions {
 
 /**
  * The one writer of a new task file: `tasks/<status>/<id>.md` created exclusively (never over
- * another file) under the task's lock, in the batch of its event-loop turn (`writeBatched`). Returns the task as written, or null when the id is taken.
+ * another file) under the task's lock, in the batch of its event-loop turn (`writeBatched`). Returns the
+ * task as written, or null when the id is taken.
  * The file is not read back after the lock is released: the scheduler may move it at once (another host too).
  */
 export async function createTaskFile(

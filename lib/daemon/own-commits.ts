@@ -9,8 +9,8 @@ import { isReadyWaiting, mayDispatch, toTickChange, type Ticks } from './ticks.j
 export interface OwnCommitsOptions {
   /** A commit or a create ended with this result (`before` absent for a create): the index takes it as it is. */
   onResult(after: StoredTask, before?: StoredTask): void;
-  /** No commit of `id` is in flight any more (after its result, or its failure). */
-  onSettled(id: string): void;
+  /** No commit of `id` is in flight any more (after its result, or its failure); null: a create ended. */
+  onSettled(id: string | null): void;
   /** `arg` is a task's full id (the index has it), so a commit needs no lookup to know which task it changes. */
   isKnownId(arg: string): boolean;
 }
@@ -19,7 +19,7 @@ export interface OwnCommitsOptions {
 export interface OwnCommits {
   /** The store every part of the daemon writes through. */
   store: Store;
-  /** A commit of `id` is under way in this process. */
+  /** A commit of `id` is under way in this process (or a create is, and `id` is no task the index knows). */
   inFlight(id: string): boolean;
   /** Runs `fn` once no commit of `id` is in flight (at once when none is). */
   whenSettled(id: string, fn: () => void): void;
@@ -33,6 +33,7 @@ export interface OwnCommits {
 export function trackCommits(store: Store, options: OwnCommitsOptions): OwnCommits {
   const running = new Map<string, number>(); // id -> commits in flight
   const waiting = new Map<string, (() => void)[]>();
+  let creating = 0; // creates in flight: their ids are known only once they end
   const settle = (id: string) => {
     const left = (running.get(id) ?? 1) - 1;
     if (left > 0) return void running.set(id, left);
@@ -45,9 +46,15 @@ export function trackCommits(store: Store, options: OwnCommitsOptions): OwnCommi
   const tracked: Store = {
     ...store,
     async create(input) {
-      const created = await store.create(input);
-      options.onResult(created);
-      return created;
+      creating++;
+      try {
+        const created = await store.create(input);
+        options.onResult(created);
+        return created;
+      } finally {
+        creating--;
+        options.onSettled(null);
+      }
     },
     async commit(arg, change, actor): Promise<CommitResult> {
       const id = options.isKnownId(arg) ? arg : await store.resolve(arg);
@@ -63,7 +70,7 @@ export function trackCommits(store: Store, options: OwnCommitsOptions): OwnCommi
   };
   return {
     store: tracked,
-    inFlight: (id) => running.has(id),
+    inFlight: (id) => running.has(id) || (creating > 0 && !options.isKnownId(id)),
     whenSettled(id, fn) {
       if (!running.has(id)) return fn();
       const fns = waiting.get(id);

@@ -3,10 +3,11 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { startOwnCommits } from '../../lib/daemon/own-commits.js';
 import { createTicks } from '../../lib/daemon/ticks.js';
-import { createStore } from '../../lib/store/commit/store.js';
+import { createStore, listTasks } from '../../lib/store/commit/store.js';
+import { STATUSES } from '../../lib/core/status.js';
 import { toPaths } from '../../lib/store/disk/paths.js';
 import { createTaskIndex, type TaskIndex } from '../../lib/store/index/tasks.js';
-import { gate, taskText } from '../helpers/daemon.js';
+import { call, closeDaemons, gate, startTestDaemon, taskText } from '../helpers/daemon.js';
 import { cleanRoots, tempRoot, within } from '../helpers/root.js';
 
 /** The daemon's store over a fresh root, with its healer and a real index wired as `launch` wires them. */
@@ -44,7 +45,10 @@ async function daemonStore() {
 }
 
 const commits = suite('daemon.startOwnCommits');
-commits.after.each(() => cleanRoots());
+commits.after.each(async () => {
+  await closeDaemons();
+  cleanRoots();
+});
 
 commits('the healer leaves an id whose commit is in flight alone, and looks at it again once it ends', async () => {
   const { own, index, healed, lines, rechecked, close } = await daemonStore();
@@ -102,5 +106,33 @@ commits('each result is in the index at once, and recorded as able to make a dis
   assert.ok(ticks.committedAsk([ready.task.id]), 'a create into ready can');
   await close();
 });
+
+commits(
+  'through the socket, 16 calls at once: a file made by hand meanwhile is seen, and the index is the disk',
+  async () => {
+    const root = tempRoot();
+    const daemon = await startTestDaemon(root, { schedule: false, rescanIntervalMs: 60_000 });
+    await daemon.index.watching;
+    const invoke = async (tool: string, params: object) =>
+      ((await call(root, 'POST', '/v1/tool/invoke', { tool, params })).body as { result: { taskId: string } }).result;
+    const hand = 'TASK-2026-01-01-777';
+    const lanes = Array.from({ length: 16 }, async (_, lane) => {
+      for (let i = 0; i < 6; i++) {
+        const { taskId } = await invoke('test_create', { title: `Lane ${lane} ${i}` });
+        if (lane === 0 && i === 2)
+          writeFileSync(toPaths(root).taskFile('backlog', hand), taskText(hand, 'backlog', 'Hand'));
+        await invoke('test_move', { taskId, status: i % 2 ? 'blocked' : 'ready' });
+      }
+    });
+    await Promise.all(lanes);
+    await within(3000, () => daemon.index.get(hand), 'the hand-made file in the index (the rescan is a minute away)');
+    const truth = (await listTasks(toPaths(root), STATUSES)).tasks.map((t) => `${t.task.id} ${t.status}`).sort();
+    const seen = [...daemon.index.summaries()].map((e) => `${e.id} ${e.status}`).sort();
+    assert.equal(seen, truth);
+    assert.is(truth.length, 97);
+    assert.not.ok(existsSync(toPaths(root).conflicts), 'no duplicate was repaired');
+    await closeDaemons();
+  },
+);
 
 commits.run();

@@ -87,15 +87,10 @@ export function createOrgState({ root, file, now, log }: OrgStateOptions): OrgSt
     }
     return chart;
   });
-  // The settings of the chart in use, made once per chart (callers only read them).
-  let settings: { of: OrgChart | null; value: DaemonSettings } = { of: chart, value: toDaemonSettings(chart) };
   return {
     get: () => cache.get(),
     current: () => chart,
-    settings() {
-      if (settings.of !== chart) settings = { of: chart, value: toDaemonSettings(chart) };
-      return settings.value;
-    },
+    settings: () => toDaemonSettings(chart),
     problem() {
       if (report.orgChart !== 'invalid' || chart) return null;
       const count = report.problemCount === 1 ? '1 problem' : `${report.problemCount} problems`;

@@ -54,6 +54,29 @@ export function isOwnEcho(state: IndexState, id: string): boolean {
   return stampOf(entry.path) === entry.stamp;
 }
 
+/**
+ * A watcher event of `id` may bring news: not while a commit of the id is in flight in this process (held until it
+ * ends: `heldNews`), nor when it only echoes the daemon's own write.
+ */
+export function isNews(state: IndexState, id: string): boolean {
+  if (state.options.inFlight?.(id)) {
+    state.deferred.add(id);
+    return false;
+  }
+  return !isOwnEcho(state, id);
+}
+
+/**
+ * The ids whose events were held for a commit of `id` that ended, and that bring news. Null: a create ended; its
+ * task is in the index now, so an id held that the index still lacks is no create of this process that ended (a
+ * file made by hand, or another create under way): it waits no longer.
+ */
+export function heldNews(state: IndexState, id: string | null): string[] {
+  const unheld = (d: string) => !state.entries.has(d) || !state.options.inFlight?.(d);
+  const held = id === null ? [...state.deferred].filter(unheld) : [id];
+  return held.filter((d) => state.deferred.delete(d) && !isOwnEcho(state, d));
+}
+
 /** Forgets the own writes older than `OWN_ECHO_MS`. */
 export function pruneOwn(state: IndexState): void {
   const now = Date.now();

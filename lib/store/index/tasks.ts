@@ -9,7 +9,7 @@ import type { IndexEntry } from './entry.js';
 import type { TaskIndexOptions } from './options.js';
 import { isDirty, loadFile, recordDir, relocate, statDir, syncDir } from './sync.js';
 import { entriesOf, fail, newIndexState, type IndexState } from './state.js';
-import { applyStored, isOwnEcho, isOwnFresh, pruneOwn } from './own-writes.js';
+import { applyStored, heldNews, isNews, isOwnFresh, pruneOwn } from './own-writes.js';
 import type { StoredTask } from '../disk/task-file.js';
 
 export type { IndexEntry } from './entry.js';
@@ -32,8 +32,11 @@ export interface TaskIndex {
   updateStale(ids: readonly string[]): Promise<void>;
   /** Sets a task's entry from the result of a commit of this process (the file it wrote), without reading it. */
   apply(stored: StoredTask): void;
-  /** No commit of `id` is in flight any more: its watcher events held meanwhile are looked at. */
-  settled(id: string): void;
+  /**
+   * No commit of `id` is in flight any more (null: a create ended): the watcher events held meanwhile of the ids no
+   * longer in flight are looked at.
+   */
+  settled(id: string | null): void;
   /** Re-syncs the active directories whose mtime moved: read-your-writes for other processes. */
   refresh(): Promise<void>;
   /** Re-syncs every directory; `full` stats every file, terminal ones included. */
@@ -78,8 +81,8 @@ export async function createTaskIndex(paths: Paths, options: TaskIndexOptions = 
       if (!applyStored(state, stored)) void work.update([stored.task.id]).catch((err: unknown) => fail(state, err));
     },
     settled(id) {
-      if (!state.deferred.delete(id) || isOwnEcho(state, id)) return;
-      void work.update([id]).catch((err: unknown) => fail(state, err));
+      const news = heldNews(state, id);
+      if (news.length) void work.update(news).catch((err: unknown) => fail(state, err));
     },
     refresh: () => work.track(refresh()),
     rescan: work.rescan,
@@ -162,18 +165,6 @@ function watchEvents(
       await watcher.close();
     },
   };
-}
-
-/**
- * A watcher event of `id` may bring news: not while a commit of the id is in flight in this process (held until it
- * ends, `settled`), nor when it only echoes the daemon's own write.
- */
-function isNews(state: IndexState, id: string): boolean {
-  if (state.options.inFlight?.(id)) {
-    state.deferred.add(id);
-    return false;
-  }
-  return !isOwnEcho(state, id);
 }
 
 function isActive(status: Status): boolean {

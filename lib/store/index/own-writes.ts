@@ -1,3 +1,4 @@
+import { isNetworkDir } from '../../fs/network-fs.js';
 import type { StoredTask } from '../disk/task-file.js';
 import { fromStored } from './entry.js';
 import { stampOf } from './file-stamps.js';
@@ -46,10 +47,11 @@ export function isOwnFresh(state: IndexState, id: string): boolean {
 
 /**
  * A watcher event of `id` only echoes the daemon's own write: the entry is that write, and the file at its path
- * still has the stamp written (a hand edit since, in place or by rename, has another).
+ * still has the stamp written (a hand edit since, in place or by rename, has another). Never on a network
+ * filesystem, whose stats may be cached and which the index reads as before.
  */
 export function isOwnEcho(state: IndexState, id: string): boolean {
-  if (!isOwnFresh(state, id)) return false;
+  if (!isOwnFresh(state, id) || isNetworkDir(state.paths.tasks)) return false;
   const entry = state.entries.get(id)!;
   return stampOf(entry.path) === entry.stamp;
 }

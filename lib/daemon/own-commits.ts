@@ -21,6 +21,8 @@ export interface OwnCommits {
   store: Store;
   /** A commit of `id` is under way in this process (or a create is, and `id` is no task the index knows). */
   inFlight(id: string): boolean;
+  /** A commit of `id` (not a create) is under way in this process. */
+  committing(id: string): boolean;
   /** Runs `fn` once no commit of `id` is in flight (at once when none is). */
   whenSettled(id: string, fn: () => void): void;
 }
@@ -71,6 +73,7 @@ export function trackCommits(store: Store, options: OwnCommitsOptions): OwnCommi
   return {
     store: tracked,
     inFlight: (id) => running.has(id) || (creating > 0 && !options.isKnownId(id)),
+    committing: (id) => running.has(id),
     whenSettled(id, fn) {
       if (!running.has(id)) return fn();
       const fns = waiting.get(id);
@@ -100,12 +103,18 @@ export function startOwnCommits(
     onSettled: (id) => state.index?.settled(id),
     isKnownId: (arg) => state.index?.get(arg) !== undefined,
   });
+  const rechecks = new Set<string>(); // ids to read again once their commit ends (one look, however many reports)
   const healer = createHealer(own.store, {
     log: options.log,
     onHealed: options.onHealed,
     defer: (id) => {
-      if (!own.inFlight(id)) return false;
-      own.whenSettled(id, () => void state.index?.update([id]).catch(() => undefined));
+      if (!own.committing(id)) return false;
+      if (rechecks.has(id)) return true;
+      rechecks.add(id);
+      own.whenSettled(id, () => {
+        rechecks.delete(id);
+        void state.index?.update([id]).catch(() => undefined);
+      });
       return true;
     },
   });

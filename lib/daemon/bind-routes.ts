@@ -6,6 +6,7 @@ import { metricsHandler } from './metrics/registry.js';
 import { notifyHandler } from './notify/route.js';
 import type { Clock } from '../core/time/clock.js';
 import type { Store } from '../store/commit/store.js';
+import type { OrgChart } from '../org/schema.js';
 import type { TaskIndex } from '../store/index/tasks.js';
 import type { ToolContext, ToolDef } from '../tools/registry.js';
 import type { RouteContext } from './socket/routes.js';
@@ -23,6 +24,8 @@ import { WEB_HOST, type WebPort } from './web-port.js';
 /** What the socket's routes read: built once at the start, never changed by them. */
 export interface RouteHandles {
   readonly tools: readonly ToolDef[];
+  /** The org chart the tools read: the file's, loaded again only when it changes. */
+  readonly org: () => Promise<OrgChart | null>;
   readonly spawnWaitMs: number;
   readonly store: Store;
   readonly index: TaskIndex;
@@ -44,12 +47,13 @@ export function toRouteContext(handles: RouteHandles, limits: ServerLimits): Rou
   const { clock, spawns, index, log, state, signals } = handles;
   // A change is in the index (read-your-writes) and told to the long-polls before it is answered.
   const committed = async (ids: readonly string[]) => {
-    await index.update(ids);
+    await index.updateStale(ids);
     return handles.changes.bump(ids);
   };
   const toolContext: ToolContext = {
     store: handles.store,
     index,
+    org: handles.org,
     handOn: (id) => state.scheduling?.handOn(id) ?? (() => undefined),
   };
   return {

@@ -5,15 +5,27 @@ import type { EventLog } from '../store/events/log.js';
 import type { Store } from '../store/commit/store.js';
 import type { DaemonLog } from './instance/log.js';
 
+/** What the healer logs to and tells, and the commits it leaves alone. */
+export interface HealerOptions {
+  log: (line: string) => void;
+  onHealed: (id: string) => void;
+  /**
+   * Takes a report of `id` when a commit of it is in flight in this process (two copies seen in the middle of the
+   * daemon's own move are no duplicate), to look at the id again once the commit ends; false when none is.
+   */
+  defer?: (id: string) => boolean;
+}
+
 /**
  * Repairs what the index reports, through the commit protocol: a file moved by hand gets its
  * frontmatter healed (the directory wins; `task.transitioned` by actor `filesystem`), and an id
  * found in two directories keeps its newer copy (the other goes to `data/conflicts/`). One repair
- * per id at a time. A repair that fails (its task locked by a writer that died before recording
- * itself in the lock, which counts as stale only after 10 s, say) is tried again after a growing
- * pause: the file may never change again, so no later report of the index would bring it back.
+ * per id at a time; none of an id whose commit is in flight in this process (`defer`). A repair that fails
+ * (its task locked by a writer that died before recording itself in the lock, which counts as stale only
+ * after 10 s, say) is tried again after a growing pause: the file may never change again, so no later report
+ * of the index would bring it back.
  */
-export function createHealer(store: Store, log: (line: string) => void, onHealed: (id: string) => void) {
+export function createHealer(store: Store, { log, onHealed, defer }: HealerOptions) {
   const pending = new Set<string>();
   const running = new Set<Promise<void>>();
   const failures = new Map<string, number>(); // ids whose last repair failed, and how many times in a row
@@ -49,7 +61,7 @@ export function createHealer(store: Store, log: (line: string) => void, onHealed
     }
   };
   const repair = (id: string, why: string): void => {
-    if (closed || pending.has(id)) return;
+    if (closed || pending.has(id) || defer?.(id)) return;
     clearTimeout(timers.get(id)); // a new report repairs now (the count of failures is kept)
     timers.delete(id);
     pending.add(id);

@@ -12,7 +12,6 @@ import { createChangeFeed } from './http/change-feed.js';
 import type { Daemon, DaemonOptions, DaemonState, Running } from './options.js';
 import { toRouteContext } from './bind-routes.js';
 import { createStop, watchInstance, type StopHandles } from './stop.js';
-import { createHealer } from './heal.js';
 import { startHealthPort } from './health-port.js';
 import { assertHealthy, listenPrivate, writePidFile } from './instance/lock.js';
 import { toLineLogger } from './instance/log.js';
@@ -25,6 +24,8 @@ import { trackRequests } from './shutdown.js';
 import { createSpawnQueue } from './scheduling/spawn-queue.js';
 import { createWebPort } from './web-port.js';
 import { toIndexSignals, wireDaemon, type DaemonSignals } from './wire.js';
+import { startOwnCommits } from './own-commits.js';
+import { createTicks } from './ticks.js';
 import { describeError } from '../core/errors.js';
 
 /** The holds of a daemon without a scheduler: none. */
@@ -47,7 +48,7 @@ export interface Launch {
  */
 export async function launch({
   paths,
-  store,
+  store: disk,
   options,
   clock,
   parts,
@@ -55,13 +56,15 @@ export async function launch({
   signals,
 }: Launch): Promise<{ daemon: Daemon; abandon(): Promise<void> }> {
   const { log } = parts;
-  const healer = createHealer(
-    store,
-    (line) => log.info('repair', { message: line }),
-    (id) => signals.healer.emit('healed', id),
-  );
+  const ticks = createTicks(() => state.scheduling?.schedule());
+  const { store, healer, inFlight } = startOwnCommits(disk, {
+    state,
+    ticks,
+    log: (line) => log.info('repair', { message: line }),
+    onHealed: (id) => signals.healer.emit('healed', id),
+  });
   const changes = createChangeFeed();
-  wireDaemon(signals, { store, clock, log, events: parts.events, healer, changes, state });
+  wireDaemon(signals, { store, clock, log, events: parts.events, healer, changes, state, ticks });
   const settings = toDaemonSettings(
     await loadOrg(paths.root).catch((err: unknown) => {
       log.warn('org.invalid', { message: describeError(err) });
@@ -71,6 +74,7 @@ export async function launch({
   const index = (state.index = await createTaskIndex(paths, {
     rescanIntervalMs: options.rescanIntervalMs ?? settings.rescanIntervalMs,
     watch: options.watch,
+    inFlight,
     ...toIndexSignals(signals, () => state.scheduling?.busy() ?? false),
   }));
   const spawns = createSpawnQueue({
@@ -117,6 +121,8 @@ export async function launch({
   const routeContext = toRouteContext(
     {
       tools: options.tools,
+      // The chart as the tools read it (an invalid one is their error), parsed once per version of the file.
+      org: createFileCache<OrgChart | null>(paths.orgChart, () => loadOrg(paths.root)).get,
       spawnWaitMs: options.spawnWaitMs ?? 25_000,
       store,
       index,

@@ -11,6 +11,7 @@ import type { DaemonLog } from './instance/log.js';
 import type { HookName } from '../net/protocol/routes.js';
 import type { DaemonState } from './options.js';
 import { describeError } from '../core/errors.js';
+import { isReadyWaiting, mayDispatch, type Ticks } from './ticks.js';
 
 /** The store's signals: the events of its commits. */
 export interface StoreSignals {
@@ -69,6 +70,8 @@ export interface WiredParts {
   events: EventRetry;
   healer: ReturnType<typeof createHealer>;
   changes: ChangeFeed;
+  /** The scheduler's ticks, one per turn of the event loop. */
+  ticks: Ticks;
   /** The parts that come up after the wiring (the index, the metrics, the scheduler): each null until it is up. */
   state: Readonly<Pick<DaemonState, 'index' | 'metrics' | 'scheduling' | 'notify'>>;
 }
@@ -110,10 +113,13 @@ export function toIndexSignals(signals: DaemonSignals, busy: () => boolean): Tas
  * Connects the daemon's parts, once, at its start, before the index loads (its initial load signals
  * invalid files and repairs). A task file landing in `tasks/ready/` (written by a tool, by hand, or
  * found by a rescan) is `index.changed` below: the scheduler is asked for a tick, which dispatches
- * it (lib/engine/scheduler.ts). A tool's commit is `socket.committed`: the same tick.
+ * it (lib/engine/scheduler.ts). A tool's commit is `socket.committed`: the same tick, unless each task it
+ * committed changed in a way that cannot make a dispatch (`mayDispatch`). Every request of one turn of the
+ * event loop makes one tick.
  */
 export function wireDaemon(signals: DaemonSignals, parts: WiredParts): void {
-  const { store, clock, log, events, healer, changes, state } = parts;
+  const { store, clock, log, events, healer, changes, state, ticks } = parts;
+  const readyWaiting = () => isReadyWaiting(state.index);
   signals.store.on('recorded', (batch) => {
     state.metrics?.counters.onEvents(batch);
     state.notify?.poke();
@@ -125,7 +131,7 @@ export function wireDaemon(signals: DaemonSignals, parts: WiredParts): void {
   signals.index.on('changed', (change) => {
     state.metrics?.counters.onChange(change);
     state.scheduling?.observe(change);
-    if (change.to === 'ready' || change.from === 'in-progress' || change.to === 'done') state.scheduling?.schedule();
+    if (mayDispatch(change, readyWaiting)) ticks.request();
   });
   signals.index.on('touched', (id) => changes.bump([id]));
   signals.index.on('invalid', (file) => void recordInvalid({ events: store.events, clock, log }, file));
@@ -135,6 +141,8 @@ export function wireDaemon(signals: DaemonSignals, parts: WiredParts): void {
   );
   signals.index.on('failed', (err) => log.error('index.error', { message: describeError(err) }));
   signals.healer.on('healed', (id) => void state.index?.update([id]));
-  signals.socket.on('committed', () => state.scheduling?.schedule());
+  signals.socket.on('committed', (ids) => {
+    if (ticks.committedAsk(ids)) ticks.request();
+  });
   signals.scheduler.on('handed', (taskId, adapter) => state.metrics?.counters.onHanded(taskId, adapter));
 }

@@ -1,4 +1,4 @@
-import { request, type IncomingHttpHeaders } from 'node:http';
+import { Agent, request, type ClientRequest, type IncomingHttpHeaders } from 'node:http';
 import { ERROR_STATUS, type ErrorCode, SvcError } from '../core/errors.js';
 import type { InvokeRequest, InvokeResponse } from './protocol/bodies.js';
 import { ROUTES } from './protocol/routes.js';
@@ -25,6 +25,8 @@ export interface SocketRequestOptions {
   timeoutMs?: number;
   /** Abandons the request (it then fails with the signal's reason). */
   signal?: AbortSignal;
+  /** Over a kept connection (`SocketClientOptions.keepAlive`), or one of its own; the client's choice by default. */
+  keepAlive?: boolean;
 }
 
 /**
@@ -42,10 +44,27 @@ export interface SocketClient {
   invoke(socketPath: string, call: InvokeRequest, options?: SocketRequestOptions): Promise<unknown>;
 }
 
+/** How a client holds its connections. */
+export interface SocketClientOptions {
+  /**
+   * Keep a connection open between requests and send the next over it (default false: a connection per request): a
+   * process making many calls (the plugin, the bench) does not connect per call. An idle connection holds no process
+   * open and is closed after `IDLE_KEEP_MS`, before the daemon would close it (its `keepAliveMs`, 5 s by default).
+   */
+  keepAlive?: boolean;
+}
+
+/** How long a client keeps an idle connection for its next request (the daemon keeps one 5 s). */
+export const IDLE_KEEP_MS = 4000;
+
 /** Builds the client that every caller of the daemon's socket uses, wording failures with `toUnreachable`. */
-export function createSocketClient(toUnreachable: ToUnreachable): SocketClient {
-  const send = (socketPath: string, call: SocketCall, options: SocketRequestOptions = {}) =>
-    sendRequest(socketPath, call, { ...options, toUnreachable });
+export function createSocketClient(toUnreachable: ToUnreachable, options: SocketClientOptions = {}): SocketClient {
+  let kept: Agent | undefined; // made at the first request over a kept connection
+  const send = (socketPath: string, call: SocketCall, opts: SocketRequestOptions = {}) => {
+    const keep = opts.keepAlive ?? options.keepAlive === true;
+    const agent = keep ? (kept ??= new Agent({ keepAlive: true, timeout: IDLE_KEEP_MS })) : false;
+    return sendRequest(socketPath, call, { ...opts, toUnreachable, agent });
+  };
   return {
     request: send,
     async invoke(socketPath, call, options) {
@@ -73,9 +92,9 @@ export function toAnswerError(status: number, body: unknown): SvcError {
 function sendRequest(
   socketPath: string,
   { method, path, body }: SocketCall,
-  options: SocketRequestOptions & { toUnreachable: ToUnreachable },
+  options: SocketRequestOptions & { toUnreachable: ToUnreachable; agent: Agent | false },
 ): Promise<SocketResponse> {
-  const { toUnreachable } = options;
+  const { toUnreachable, agent } = options;
   const payload =
     body === undefined ? undefined : typeof body === 'string' || Buffer.isBuffer(body) ? body : JSON.stringify(body);
   const headers: Record<string, string | number> = { ...options.headers };
@@ -83,30 +102,43 @@ function sendRequest(
     headers['content-type'] = 'application/json';
     headers['content-length'] = Buffer.byteLength(payload);
   }
-  return new Promise((resolve, reject) => {
-    const fail = (err: Error) => reject(toUnreachable(err, socketPath));
-    const req = request(
-      { socketPath, method, path, headers, agent: false, ...(options.signal ? { signal: options.signal } : {}) },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (chunk: Buffer) => chunks.push(chunk));
-        res.on('error', fail);
-        res.on('end', () =>
-          resolve({
-            status: res.statusCode ?? 0,
-            body: parseBody(Buffer.concat(chunks).toString('utf8')),
-            headers: res.headers,
-          }),
-        );
-      },
-    );
-    const timeoutMs = options.timeoutMs ?? 30_000;
-    req.setTimeout(timeoutMs, () =>
-      req.destroy(Object.assign(new Error(`no answer within ${timeoutMs} ms`), { code: 'ETIMEDOUT' })),
-    );
-    req.on('error', fail);
-    req.end(payload);
-  });
+  const once = (retry: boolean) =>
+    new Promise<SocketResponse>((resolve, reject) => {
+      let answered = false;
+      const fail = (err: Error) =>
+        // A read over a kept connection the daemon closed as it went out goes again. Never a write: the daemon may
+        // have taken it and died, and then its outcome is unknown (`ECONNRESET`), which the caller must be told.
+        retry && !answered && isClosedKept(req, err) ? resolve(once(false)) : reject(toUnreachable(err, socketPath));
+      const req = request(
+        { socketPath, method, path, headers, agent, ...(options.signal ? { signal: options.signal } : {}) },
+        (res) => {
+          answered = true;
+          const chunks: Buffer[] = [];
+          res.on('data', (chunk: Buffer) => chunks.push(chunk));
+          res.on('error', fail);
+          res.on('end', () =>
+            resolve({
+              status: res.statusCode ?? 0,
+              body: parseBody(Buffer.concat(chunks).toString('utf8')),
+              headers: res.headers,
+            }),
+          );
+        },
+      );
+      const timeoutMs = options.timeoutMs ?? 30_000;
+      req.setTimeout(timeoutMs, () =>
+        req.destroy(Object.assign(new Error(`no answer within ${timeoutMs} ms`), { code: 'ETIMEDOUT' })),
+      );
+      req.on('error', fail);
+      req.end(payload);
+    });
+  return once(method === 'GET' || method === 'HEAD');
+}
+
+/** A request sent over a kept connection failed because the other end had closed it. */
+function isClosedKept(req: ClientRequest, err: Error): boolean {
+  const code = (err as NodeJS.ErrnoException).code;
+  return req.reusedSocket && (code === 'ECONNRESET' || code === 'EPIPE');
 }
 
 function parseBody(text: string): unknown {

@@ -46,7 +46,16 @@ export function validateOrg(data: unknown, source: string, options: OrgCheckOpti
   return result.data;
 }
 
-/** The daemon settings (`aof.daemon`) with defaults; every default when there is no org chart. */
+/**
+ * The daemon settings (`aof.daemon`) with defaults; every default when there is no org chart. Made once per chart
+ * (a tick, a tool call, a run ask for them): callers read them, never change them.
+ */
 export function toDaemonSettings(org: OrgChart | null): DaemonSettings {
-  return structuredClone(org ? org.aof.daemon : DaemonSettingsSchema.parse({}));
+  if (!org) return (defaults ??= DaemonSettingsSchema.parse({}));
+  let settings = settingsOf.get(org);
+  if (!settings) settingsOf.set(org, (settings = structuredClone(org.aof.daemon)));
+  return settings;
 }
+
+let defaults: DaemonSettings | undefined;
+const settingsOf = new WeakMap<OrgChart, DaemonSettings>();

@@ -13,7 +13,8 @@ import {
 
 export type { SocketCall, SocketRequestOptions, SocketResponse };
 
-const client = createSocketClient(toUnreachable);
+// The gateway calls the daemon all day (spawn long-polls, tool calls, hooks): over kept connections.
+const client = createSocketClient(toUnreachable, { keepAlive: true });
 
 /**
  * One JSON request to the daemon over its Unix socket. A socket that is missing or refuses is

@@ -5,6 +5,7 @@ import type { Scheduling } from '../../lib/daemon/scheduling/scheduling.js';
 import type { IndexChange } from '../../lib/store/index/tasks.js';
 import { createEventRetry } from '../../lib/daemon/event-retry.js';
 import { createHealer } from '../../lib/daemon/heal.js';
+import { createTicks } from '../../lib/daemon/ticks.js';
 import { createChangeFeed } from '../../lib/daemon/http/change-feed.js';
 import { createLog } from '../../lib/daemon/instance/log.js';
 import { createSignals, toIndexSignals, wireDaemon, type DaemonSignals } from '../../lib/daemon/wire.js';
@@ -27,21 +28,21 @@ async function wired() {
     observe: (change: IndexChange) => asked.push(`observe ${change.id}`),
   } as unknown as Scheduling;
   const state: Pick<DaemonState, 'index' | 'metrics' | 'scheduling'> = { index: null, metrics: null, scheduling };
-  const healer = createHealer(
-    store,
-    () => undefined,
-    () => undefined,
-  );
+  const healer = createHealer(store, { log: () => undefined, onHealed: () => undefined });
   const changes = createChangeFeed();
   const events = createEventRetry({ events: store.events, log: () => log });
-  wireDaemon(signals, { store, clock: store.clock, log, events, healer, changes, state });
+  const ticks = createTicks(() => scheduling.schedule());
+  wireDaemon(signals, { store, clock: store.clock, log, events, healer, changes, state, ticks });
   const close = async () => {
     await healer.close();
     await events.close();
     return await log.close();
   };
-  return { signals, asked, changes, errors, logFile, close };
+  return { signals, asked, changes, errors, logFile, ticks, close };
 }
+
+/** The end of this turn of the event loop, when the ticks asked during it run. */
+const turnEnd = () => new Promise((resolve) => setImmediate(resolve));
 
 const wire = suite('daemon.wireDaemon');
 wire.after.each(() => cleanRoots());
@@ -63,6 +64,7 @@ wire(
     for (const [change, ticks] of TICKS) {
       asked.length = 0;
       signals.index.emit('changed', change);
+      await turnEnd();
       assert.equal(asked, ticks ? ['observe TASK-1', 'schedule'] : ['observe TASK-1'], JSON.stringify(change));
     }
     await close();
@@ -82,9 +84,46 @@ wire('the index options of a daemon emit its signals: a task touched bumps the c
 wire('a commit of the socket asks the scheduler for a tick', async () => {
   const { signals, asked, close } = await wired();
   signals.socket.emit('committed', ['TASK-1', 'TASK-2']);
+  assert.equal(asked, []);
+  await turnEnd();
   assert.equal(asked, ['schedule']);
   await close();
 });
+
+wire('a burst of 50 commits and index changes in one turn makes one tick, at the end of the turn', async () => {
+  const { signals, asked, close } = await wired();
+  for (let i = 0; i < 50; i++) {
+    signals.socket.emit('committed', [`TASK-${i}`]);
+    signals.index.emit('changed', { id: `TASK-${i}`, from: 'backlog', to: 'ready' });
+  }
+  await turnEnd();
+  assert.is(asked.filter((a) => a === 'schedule').length, 1);
+  signals.socket.emit('committed', ['TASK-50']);
+  await turnEnd();
+  assert.is(asked.filter((a) => a === 'schedule').length, 2, 'the next turn ticks again');
+  await close();
+});
+
+wire(
+  'a commit recorded as unable to dispatch asks no tick; one that may, or an id without a record, does',
+  async () => {
+    const { signals, asked, ticks, close } = await wired();
+    ticks.record('TASK-1', false);
+    signals.socket.emit('committed', ['TASK-1']);
+    await turnEnd();
+    assert.equal(asked, [], 'a create into backlog, a block: no tick');
+    ticks.record('TASK-1', false);
+    ticks.record('TASK-1', true);
+    signals.socket.emit('committed', ['TASK-1']);
+    await turnEnd();
+    assert.equal(asked, ['schedule'], 'two commits of one id in one call: either may dispatch');
+    asked.length = 0;
+    signals.socket.emit('committed', ['TASK-1']);
+    await turnEnd();
+    assert.equal(asked, ['schedule'], 'the record was read once: none left, so a tick');
+    await close();
+  },
+);
 
 wire(
   'a rescan that found files is logged; a listener that throws is reported with its signal and the others still run',
@@ -94,6 +133,7 @@ wire(
       throw new Error('boom');
     });
     signals.index.emit('changed', { id: 'TASK-1', to: 'ready' });
+    await turnEnd();
     assert.equal(asked, ['observe TASK-1', 'schedule']);
     assert.equal(errors, ['changed: boom']);
     signals.index.emit('rescanFound', { count: 2, full: false });

@@ -227,6 +227,21 @@ settings('merges the chart settings over the defaults', () => {
   assert.ok(daemon.watchdog.enabled);
 });
 
+settings('are made once per chart: a tick or a call asks again for the same object; another chart has its own', () => {
+  const chart = (maxConcurrentDispatches: number) =>
+    validateOrg(
+      { schemaVersion: 1, agents: [{ id: 'a', name: 'A' }], aof: { daemon: { maxConcurrentDispatches } } },
+      'chart',
+    );
+  const one = chart(5);
+  assert.is(toDaemonSettings(one), toDaemonSettings(one));
+  assert.is(toDaemonSettings(null), toDaemonSettings(null));
+  const other = chart(7);
+  assert.is.not(toDaemonSettings(other), toDaemonSettings(one));
+  assert.is(toDaemonSettings(other).maxConcurrentDispatches, 7);
+  assert.is(toDaemonSettings(one).maxConcurrentDispatches, 5);
+});
+
 load.run();
 validate.run();
 settings.run();

@@ -20,7 +20,8 @@ const client = createSocketClient(toUnavailable);
 
 /**
  * One HTTP request over the daemon's Unix socket. `call.body` is sent as JSON (a string or Buffer as is).
- * A missing or refusing socket is `unavailable` ("daemon not running").
+ * A missing or refusing socket is `unavailable` ("daemon not running"). A process making many calls passes
+ * `keepAlive: true`: its requests then share kept connections instead of one connection each.
  */
 export function requestDaemon(
   socketPath: string,

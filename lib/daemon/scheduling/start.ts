@@ -56,7 +56,7 @@ export async function startScheduling(options: SchedulingOptions): Promise<Sched
     store,
     org: org.current,
     log: options.log,
-    onCommitted: (ids) => index.update(ids),
+    onCommitted: (ids) => index.updateStale(ids),
     budgets: { ledger: spend.ledger, alert: options.alert },
   });
   const { command, standalone } = createAdapterSet({
@@ -97,7 +97,7 @@ export async function startScheduling(options: SchedulingOptions): Promise<Sched
     pluginAttached: () => spawns.attached().length > 0,
     log: options.log,
     alert: options.alert,
-    onCommitted: (ids) => index.update(ids),
+    onCommitted: (ids) => index.updateStale(ids),
     dryRun: () => org.settings().dryRun,
     orgProblem: org.problem,
     budgetHold: (chart, now) => toBudgetHold(spend.ledger, { org: chart, now }),
@@ -137,7 +137,7 @@ export async function startScheduling(options: SchedulingOptions): Promise<Sched
       scheduler.schedule();
       checks.scan();
     },
-    onCommitted: (ids) => index.update(ids),
+    onCommitted: (ids) => index.updateStale(ids),
     taskOf: (id) => {
       const entry = index.get(id);
       return entry && { status: entry.status, sessionId: entry.lease?.sessionId };

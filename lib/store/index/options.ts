@@ -34,6 +34,11 @@ export interface TaskIndexOptions {
   onRescanFound?: (found: { count: number; full: boolean }) => void;
   onError?: (err: unknown) => void;
   /**
+   * A commit of this id is under way in this process: its watcher events wait for the commit's end (`settled`), when
+   * the index has the commit's result.
+   */
+  inFlight?: (id: string) => boolean;
+  /**
    * Foreground work is under way (a tick, a dispatch): the background load of done and cancelled tasks pauses for it.
    */
   busy?: () => boolean;

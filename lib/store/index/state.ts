@@ -22,6 +22,10 @@ export interface IndexState {
   /** Bumped by every relocation of an id; a read applies only if no later one started. */
   gen: Map<string, number>;
   dirs: Map<Status, { mtimeNs: bigint; syncedAt: number }>;
+  /** Ids whose entry was set from the daemon's own commit: the stamp it wrote, and when (`own-writes.ts`). */
+  own: Map<string, { stamp: string; at: number }>;
+  /** Ids with watcher events that came while a commit of theirs was in flight: looked at once it ends. */
+  deferred: Set<string>;
   closed: boolean;
 }
 
@@ -36,6 +40,8 @@ export function newIndexState(paths: Paths, options: TaskIndexOptions): IndexSta
     invalid: new Map(),
     gen: new Map(),
     dirs: new Map(),
+    own: new Map(),
+    deferred: new Set(),
     closed: false,
   };
 }

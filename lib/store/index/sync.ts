@@ -151,7 +151,7 @@ const RACY_MS = { fine: 20, coarse: 2000 };
  * Sets the entry of an id; `quiet` for bulk loads, which are no change. A new `awaiting` of a blocked task is a change
  * from blocked to blocked.
  */
-function setEntry(state: IndexState, entry: IndexEntry, quiet = false): void {
+export function setEntry(state: IndexState, entry: IndexEntry, quiet = false): void {
   const before = state.entries.get(entry.id);
   if (before)
     entry.id = before.id; // one string per id, shared by the map, the sets and the entry
@@ -215,7 +215,7 @@ function call(state: IndexState, fn: () => void): void {
 }
 
 /** The later `updatedAt` wins, then the later file time (as in the store's `byNewest`). */
-function isNewer(a: IndexEntry, b: IndexEntry): boolean {
+export function isNewer(a: IndexEntry, b: IndexEntry): boolean {
   const byUpdated = Date.parse(a.updatedAt) - Date.parse(b.updatedAt);
   return byUpdated !== 0 ? byUpdated > 0 : a.mtimeMs > b.mtimeMs;
 }

@@ -9,6 +9,8 @@ import type { IndexEntry } from './entry.js';
 import type { TaskIndexOptions } from './options.js';
 import { isDirty, loadFile, recordDir, relocate, statDir, syncDir } from './sync.js';
 import { entriesOf, fail, newIndexState, type IndexState } from './state.js';
+import { applyStored, heldNews, isNews, isOwnFresh, pruneOwn } from './own-writes.js';
+import type { StoredTask } from '../disk/task-file.js';
 
 export type { IndexEntry } from './entry.js';
 export type { IndexChange, TaskIndexOptions } from './options.js';
@@ -26,6 +28,15 @@ export interface TaskIndex {
   invalid(): InvalidFile[];
   /** Re-reads these ids now (after a commit): read-your-writes for the daemon's own writes. */
   update(ids: readonly string[]): Promise<void>;
+  /** `update` of the ids whose entry is not a commit result just applied (`apply`): those are up to date. */
+  updateStale(ids: readonly string[]): Promise<void>;
+  /** Sets a task's entry from the result of a commit of this process (the file it wrote), without reading it. */
+  apply(stored: StoredTask): void;
+  /**
+   * No commit of `id` is in flight any more (null: a create ended): the watcher events held meanwhile of the ids no
+   * longer in flight are looked at.
+   */
+  settled(id: string | null): void;
   /** Re-syncs the active directories whose mtime moved: read-your-writes for other processes. */
   refresh(): Promise<void>;
   /** Re-syncs every directory; `full` stats every file, terminal ones included. */
@@ -53,6 +64,7 @@ export async function createTaskIndex(paths: Paths, options: TaskIndexOptions = 
   });
   const timer = setInterval(() => {
     watcher?.rearm(); // a status directory deleted and re-created (by git, say) is watched again
+    pruneOwn(state);
     void work.rescan().catch((err: unknown) => fail(state, err));
   }, options.rescanIntervalMs ?? 5000);
   timer.unref();
@@ -64,6 +76,14 @@ export async function createTaskIndex(paths: Paths, options: TaskIndexOptions = 
     counts: () => Object.fromEntries(STATUSES.map((s) => [s, state.byStatus[s].size])) as Record<Status, number>,
     invalid: () => [...state.invalid.values()].map(({ path, status, message }) => ({ path, status, message })),
     update: work.update,
+    updateStale: (ids) => work.update(ids.filter((id) => !isOwnFresh(state, id))),
+    apply(stored) {
+      if (!applyStored(state, stored)) void work.update([stored.task.id]).catch((err: unknown) => fail(state, err));
+    },
+    settled(id) {
+      const news = heldNews(state, id);
+      if (news.length) void work.update(news).catch((err: unknown) => fail(state, err));
+    },
     refresh: () => work.track(refresh()),
     rescan: work.rescan,
     async close() {
@@ -128,7 +148,7 @@ function watchEvents(
       pending.add(event.id);
       flush ??= setTimeout(() => {
         flush = undefined;
-        const ids = [...pending];
+        const ids = [...pending].filter((id) => isNews(state, id));
         pending.clear();
         void (ids.length > BURST ? rescan({ full: true }) : update(ids)).catch((err: unknown) => fail(state, err));
       }, 5);

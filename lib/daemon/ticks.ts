@@ -48,7 +48,7 @@ export interface Ticks {
   /** Asks for a tick: every request of one turn of the event loop makes one, at the end of that turn. */
   request(): void;
   /** Records whether a commit of `id` can make a dispatch (read, once, by `committedAsk`). */
-  record(id: string, may: boolean): void;
+  record(id: string, commit: { mayDispatch: boolean }): void;
   /** Whether the tool calls that committed these ids ask for a tick: an id without a record does. */
   committedAsk(ids: readonly string[]): boolean;
 }
@@ -69,7 +69,7 @@ export function createTicks(schedule: () => void): Ticks {
         schedule();
       });
     },
-    record(id, may) {
+    record(id, { mayDispatch: may }) {
       const before = records.get(id) ?? false; // two commits of one id in one call: either may dispatch
       records.delete(id);
       records.set(id, before || may);

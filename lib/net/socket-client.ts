@@ -102,13 +102,15 @@ function sendRequest(
     headers['content-type'] = 'application/json';
     headers['content-length'] = Buffer.byteLength(payload);
   }
-  const once = (retry: boolean) =>
+  const once = (closedKept: 'send-again' | 'fail') =>
     new Promise<SocketResponse>((resolve, reject) => {
       let answered = false;
       const fail = (err: Error) =>
         // A read over a kept connection the daemon closed as it went out goes again. Never a write: the daemon may
         // have taken it and died, and then its outcome is unknown (`ECONNRESET`), which the caller must be told.
-        retry && !answered && isClosedKept(req, err) ? resolve(once(false)) : reject(toUnreachable(err, socketPath));
+        closedKept === 'send-again' && !answered && isClosedKept(req, err)
+          ? resolve(once('fail'))
+          : reject(toUnreachable(err, socketPath));
       const req = request(
         { socketPath, method, path, headers, agent, ...(options.signal ? { signal: options.signal } : {}) },
         (res) => {
@@ -132,7 +134,7 @@ function sendRequest(
       req.on('error', fail);
       req.end(payload);
     });
-  return once(method === 'GET' || method === 'HEAD');
+  return once(method === 'GET' || method === 'HEAD' ? 'send-again' : 'fail');
 }
 
 /** A request sent over a kept connection failed because the other end had closed it. */

@@ -108,12 +108,12 @@ wire(
   'a commit recorded as unable to dispatch asks no tick; one that may, or an id without a record, does',
   async () => {
     const { signals, asked, ticks, close } = await wired();
-    ticks.record('TASK-1', false);
+    ticks.record('TASK-1', { mayDispatch: false });
     signals.socket.emit('committed', ['TASK-1']);
     await turnEnd();
     assert.equal(asked, [], 'a create into backlog, a block: no tick');
-    ticks.record('TASK-1', false);
-    ticks.record('TASK-1', true);
+    ticks.record('TASK-1', { mayDispatch: false });
+    ticks.record('TASK-1', { mayDispatch: true });
     signals.socket.emit('committed', ['TASK-1']);
     await turnEnd();
     assert.equal(asked, ['schedule'], 'two commits of one id in one call: either may dispatch');

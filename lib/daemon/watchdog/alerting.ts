@@ -3,6 +3,7 @@ import { systemClock } from '../../core/time/clock.js';
 import { readEnvFile } from '../../fs/env-file.js';
 import { createNotifier } from '../../notify/notifier.js';
 import { loadOrg } from '../../org/org-chart.js';
+import { WATCHDOG_CRITICAL } from '../../org/notify.js';
 import type { OfferedEvent } from '../../notify/notification.js';
 import type { Paths } from '../../store/disk/paths.js';
 import { toChartKey, toSubscriptions } from '../notify/subscriptions.js';
@@ -63,7 +64,7 @@ export async function deliverCriticalReport(options: CriticalAlertOptions): Prom
   const now = clock();
   const event: OfferedEvent = {
     id: `watchdog:${now.toISOString()}`,
-    type: 'watchdog.critical',
+    type: WATCHDOG_CRITICAL,
     timestamp: now.toISOString(),
     actor: 'watchdog',
     payload: {

@@ -55,11 +55,11 @@ export async function startCallDaemon(root: string, repo: string): Promise<CallD
   );
   const pid = child.pid!;
   const call = async (tool: string, params: object): Promise<void> => {
-    const { status, body } = await requestDaemon(paths.socket, {
-      method: 'POST',
-      path: '/v1/tool/invoke',
-      body: { tool, params },
-    });
+    const { status, body } = await requestDaemon(
+      paths.socket,
+      { method: 'POST', path: '/v1/tool/invoke', body: { tool, params } },
+      { keepAlive: true },
+    );
     if (status !== 200) throw new Error(`bench: ${tool} failed: ${JSON.stringify(body)}`);
   };
   const dirSyncs = async (): Promise<number> => {

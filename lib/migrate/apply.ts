@@ -50,7 +50,7 @@ export async function applyMigrations(paths: Paths, plan: MigrationPlan, options
   for (const planned of plan.files) {
     const path = join(paths.root, planned.file);
     const status = planned.file.split('/')[1] as PlannedFile['status'];
-    const lock = { what: planned.id, daemonLock: paths.instanceLock };
+    const lock = { what: planned.id, fence: true };
     const done = await withLock(paths.lockFile(planned.id), lock, async () => {
       const now = await planFile(path, { file: planned.file, id: planned.id, status }).catch(() => null);
       if (!now || !('after' in now) || !isSameStamp(now.stamp, planned.stamp)) return false;

@@ -1,6 +1,6 @@
 // A writer outside the daemon, in a process of its own: `node --import tsx outside-writer.ts <job> <root> ...`.
 // hold <id> <ms>: holds the task's lock directory that long; bump <id> <n>: n commits adding 1 to metadata.count;
-// create <n>: n creates; alloc-one|alloc-block <n> [<k>]: n ids one at a time or in blocks, printed (after k, waits to be killed).
+// daemon-bump <id> <n>: the same as a second daemon sharing the tree; create <n>: n creates; alloc-one|alloc-block <n> [<k>]: n ids one at a time or in blocks, printed (after k, waits to be killed).
 import { setTimeout as sleep } from 'node:timers/promises';
 import { withLock } from '../../lib/fs/lock/lock.js';
 import { allocateId, createBlockAllocator } from '../../lib/store/commit/allocate.js';
@@ -11,7 +11,7 @@ const store = createStore({ root });
 
 if (job === 'hold') {
   const { paths } = store;
-  await withLock(paths.lockFile(id), { what: id, waitMs: 5000, daemonLock: paths.instanceLock }, async () => {
+  await withLock(paths.lockFile(id), { what: id, waitMs: 5000, fence: true }, async () => {
     console.log('held');
     await sleep(Number(amount));
   });
@@ -30,6 +30,11 @@ if (job === 'hold') {
   console.log('done');
 } else if (job === 'bump') {
   for (let i = 0; i < Number(amount); i++) await store.commit(id, bump, 'outside');
+  console.log('done');
+} else if (job === 'daemon-bump') {
+  // a second daemon's store on the same tree (its own data/ elsewhere): it holds a tree of its own, it believes
+  const other = createStore({ root, treeHeld: () => true });
+  for (let i = 0; i < Number(amount); i++) await other.commit(id, bump, 'second daemon');
   console.log('done');
 }
 

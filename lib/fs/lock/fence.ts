@@ -1,15 +1,17 @@
-import { lstatSync, readlinkSync, rmSync, symlinkSync } from 'node:fs';
+import { lstatSync, lutimesSync, readlinkSync, symlinkSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { dirname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { SvcError } from '../../core/errors.js';
 import { isProcessAlive } from '../process.js';
+import { LOCK_STALE_MS } from './owner.js';
 
 /**
- * The mark a daemon puts beside its instance lock once it changes tasks under memory locks
- * (`fs/lock/tree-locks.ts`): `data/memory-locks`, a symlink naming `<host> <pid>`. It counts only while
- * the instance lock names the same owner (not inside the lock directory: a new entry there would
- * change the mtime proper-lockfile refreshes and checks).
+ * The mark of the one daemon that changes a tree's tasks under memory locks (`fs/lock/tree-locks.ts`):
+ * `tasks/.locks/memory-locks`, a symlink naming `<host> <pid>`, in the tree itself so that every writer of
+ * the tree sees it, also another daemon whose `data/` is elsewhere (several daemons may share one `tasks/`).
+ * Its owner refreshes its time every second; it counts while its process lives (on this host) and
+ * while it was refreshed within `LOCK_STALE_MS` (any host).
  */
 export const MEMORY_LOCKS_MARK = 'memory-locks';
 
@@ -18,27 +20,26 @@ export const FENCED_MARK = 'fenced';
 
 /**
  * Called by a writer that has just taken the lock directory `lockPath` of a task: when a live daemon
- * of this host changes the tree under memory locks (the mark in its instance lock `daemonLock`),
- * waits until the daemon has marked the lock fenced, that is until no change of the daemon that
- * began before the lock directory existed is still being written (every later one sees the
- * directory and waits for it). Without such a daemon, one `readlink` that finds nothing. A daemon
- * that does not mark it within `deadline` is `locked`.
+ * changes the tree under memory locks (its mark beside the lock), waits until the daemon has marked the
+ * lock fenced, that is until no change of the daemon that began before the lock directory existed is
+ * still being written (every later one sees the directory and waits for it). Without such a daemon,
+ * one `readlink` that finds nothing. A daemon that does not mark it within `deadline` is `locked`.
  */
 export async function waitForFence(
   lockPath: string,
-  { daemonLock, deadline, what }: { daemonLock: string; deadline: number; what: string },
+  { deadline, what }: { deadline: number; what: string },
 ): Promise<void> {
-  const owner = readMark(daemonLock);
+  const markPath = join(dirname(lockPath), MEMORY_LOCKS_MARK);
+  const owner = readMark(markPath);
   if (owner === null) return;
-  const mark = readlinkOrNull(join(dirname(daemonLock), MEMORY_LOCKS_MARK));
   for (let pause = 1; ; pause = Math.min(pause * 2, 20)) {
     if (lstatSync(join(lockPath, FENCED_MARK), { throwIfNoEntry: false })) return;
     // the daemon is gone, or let go of the tree: nothing of it in flight
-    if (!isProcessAlive(owner) || readlinkOrNull(join(daemonLock, 'owner')) !== mark) return;
+    if (readMark(markPath)?.text !== owner.text) return;
     if (Date.now() >= deadline)
       throw new SvcError(
         'locked',
-        `${what} is being changed by the daemon (pid ${owner}), which did not let go of it.`,
+        `${what} is being changed by the daemon (${owner.text}), which did not let go of it.`,
         {
           hint: 'The daemon may be busy or hung: retry in a moment; `svc daemon status` tells whether it answers.',
         },
@@ -56,25 +57,28 @@ export function markFenced(lockPath: string): void {
   }
 }
 
-/** Puts this process's mark beside its instance lock `daemonLock` (see `MEMORY_LOCKS_MARK`), replacing a dead one's. */
-export function markMemoryLocks(daemonLock: string): void {
-  const mark = join(dirname(daemonLock), MEMORY_LOCKS_MARK);
-  rmSync(mark, { force: true });
-  symlinkSync(`${hostname()} ${process.pid}`, mark);
+/** Refreshes this process's mark (its time), so that writers on every host count it; false when it is not ours. */
+export function refreshMemoryLocks(locksDir: string): boolean {
+  const markPath = join(locksDir, MEMORY_LOCKS_MARK);
+  if (readlinkOrNull(markPath) !== `${hostname()} ${process.pid}`) return false;
+  const now = new Date();
+  lutimesSync(markPath, now, now);
+  return true;
 }
 
-// --- internal ---
-
-/** The pid of the daemon whose mark is there and who holds the instance lock, when it is of this host; else null. */
-function readMark(daemonLock: string): number | null {
-  const text = readlinkOrNull(join(dirname(daemonLock), MEMORY_LOCKS_MARK));
-  if (text === null || readlinkOrNull(join(daemonLock, 'owner')) !== text) return null;
+/** The mark at `markPath` when it counts (not this process's own: a process never waits for itself); else null. */
+export function readMark(markPath: string): { text: string } | null {
+  const text = readlinkOrNull(markPath);
+  if (text === null) return null;
   const [host, pidText] = text.split(' ');
   const pid = Number(pidText);
-  return host === hostname() && Number.isSafeInteger(pid) && pid > 0 ? pid : null;
+  if (host === hostname() && (pid === process.pid || !Number.isSafeInteger(pid) || !isProcessAlive(pid))) return null;
+  const refreshed = lstatSync(markPath, { throwIfNoEntry: false })?.mtimeMs ?? 0;
+  return Date.now() - refreshed < LOCK_STALE_MS ? { text } : null;
 }
 
-function readlinkOrNull(path: string): string | null {
+/** A symlink's text, or null when there is none. */
+export function readlinkOrNull(path: string): string | null {
   try {
     return readlinkSync(path);
   } catch {

@@ -17,10 +17,10 @@ export interface LockOptions {
   /** How long to keep retrying a held lock before failing with `locked`; default about 2 s. */
   waitMs?: number;
   /**
-   * The instance lock of a daemon that may change the same tasks under memory locks: once the lock
-   * is taken, its changes in flight are waited for (`waitForFence`). Set for task locks only.
+   * A task's lock: once it is taken, the changes in flight of the daemon that changes the tree under
+   * memory locks, if one does, are waited for (`waitForFence`). Set for task locks only.
    */
-  daemonLock?: string;
+  fence?: boolean;
 }
 
 /** A held lock: `assertHeld()` throws when another process took it over meanwhile. */
@@ -54,9 +54,9 @@ export async function withLock<T>(
     },
   };
   try {
-    if (options.daemonLock && !isNetworkDir(dirname(lockPath))) {
+    if (options.fence) {
       const deadline = started + Math.max(options.waitMs ?? 2000, FENCE_WAIT_MIN_MS);
-      await waitForFence(lockPath, { daemonLock: options.daemonLock, deadline, what: options.what });
+      await waitForFence(lockPath, { deadline, what: options.what });
     }
     return await fn(held);
   } finally {

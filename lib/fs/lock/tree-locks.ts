@@ -1,8 +1,9 @@
-import { type FSWatcher, lstatSync, mkdirSync, readdirSync, watch } from 'node:fs';
+import { type FSWatcher, lstatSync, mkdirSync, readdirSync, rmSync, symlinkSync, watch } from 'node:fs';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { SvcError } from '../../core/errors.js';
 import { isNetworkDir } from '../network-fs.js';
-import { markFenced, markMemoryLocks } from './fence.js';
+import { MEMORY_LOCKS_MARK, markFenced, readlinkOrNull, readMark, refreshMemoryLocks } from './fence.js';
 import { type HeldLock, type LockOptions, withLock } from './lock.js';
 import { createMemoryLocks } from './memory.js';
 
@@ -13,8 +14,6 @@ export type TaskLocker = <T>(lockPath: string, options: LockOptions, fn: (lock: 
 export interface TreeLockPlace {
   /** `tasks/.locks`. */
   locksDir: string;
-  /** The daemon's instance lock (`data/daemon.pid.lock`), which gets the memory-locks mark. */
-  daemonLock: string;
   /** True while the daemon holds its instance lock (not lost). */
   held: () => boolean;
 }
@@ -35,7 +34,8 @@ export function createTreeLocks(place: TreeLockPlace): TaskLocker {
   const inFlight = new Map<string, number>(); // lock path -> changes under the memory lock alone
   const fences = new Map<string, (() => void)[]>(); // lock path -> marks waiting for those to end
   let watching: { watcher: FSWatcher; ino: number } | null = null;
-  let watchable: boolean | undefined; // unknown until the first change under the tree's lock
+  /** Whether this daemon changes the tree under memory locks: decided at its first change while it holds the tree. */
+  let mode: Promise<boolean> | undefined;
   const fence = (lockPath: string) => {
     if (!inFlight.get(lockPath)) return markFenced(lockPath);
     const waiting = fences.get(lockPath) ?? [];
@@ -53,17 +53,16 @@ export function createTreeLocks(place: TreeLockPlace): TaskLocker {
       watcher.on('error', () => watcher.close());
       watcher.unref();
       watching = { watcher, ino };
-      markMemoryLocks(place.daemonLock); // after the watch: a writer that sees the mark is always answered
-      for (const name of readdirSync(place.locksDir)) if (isTaskLock(name)) markFenced(join(place.locksDir, name));
     } catch {
       return false; // no watch (no inotify watch left, say): every change takes a lock directory
     }
     // `tasks/.locks` removed and made again: watched anew, so no writer there waits in vain
     const check = setInterval(() => {
+      // The mark taken over (this process stalled past its staleness): lock directories from now on.
+      if (!refreshMemoryLocks(place.locksDir)) return void stopWatching(check);
       if (lstatSync(place.locksDir, { throwIfNoEntry: false })?.ino === watching?.ino) return;
-      watching?.watcher.close();
-      clearInterval(check);
-      watchable = startWatching();
+      stopWatching(check);
+      mode = claimTree();
     }, WATCH_CHECK_MS);
     check.unref();
     return true;
@@ -74,16 +73,32 @@ export function createTreeLocks(place: TreeLockPlace): TaskLocker {
         throw new SvcError('locked', 'The daemon lost its instance lock while writing.', 'Retry the command.');
     },
   };
+  const stopWatching = (check: NodeJS.Timeout) => {
+    clearInterval(check);
+    watching?.watcher.close();
+    watching = null;
+    mode = Promise.resolve(false);
+  };
+  /** Watches `tasks/.locks`, then claims the mark (a writer that sees it is always answered); false: not ours. */
+  const claimTree = async (): Promise<boolean> => {
+    if (isNetworkDir(place.locksDir) || !startWatching()) return false;
+    if (!(await claimMemoryLocks(place.locksDir).catch(() => false))) {
+      watching?.watcher.close();
+      watching = null;
+      return false;
+    }
+    for (const name of readdirSync(place.locksDir)) if (isTaskLock(name)) markFenced(join(place.locksDir, name));
+    return true;
+  };
   return (lockPath, options, fn) => {
     const started = Date.now();
     return memory(lockPath, options, async () => {
       const held = place.held();
-      if (held && watchable === undefined) watchable = !isNetworkDir(place.locksDir) && startWatching();
-      if (!held || !watchable || lstatSync(lockPath, { throwIfNoEntry: false })) {
+      if (held) mode ??= claimTree();
+      if (!held || !(await mode) || lstatSync(lockPath, { throwIfNoEntry: false })) {
         const waitMs = options.waitMs === undefined ? undefined : Math.max(0, options.waitMs - (Date.now() - started));
-        // Not holding the tree (lost to another daemon): wait for that one's changes as a writer outside does.
-        const daemonLock = held ? undefined : place.daemonLock;
-        return withLock(lockPath, { what: options.what, ...(waitMs === undefined ? {} : { waitMs }), daemonLock }, fn);
+        // Not the tree's memory-lock daemon (another daemon is): wait for that one's changes as a writer outside does.
+        return withLock(lockPath, { what: options.what, ...(waitMs === undefined ? {} : { waitMs }), fence: true }, fn);
       }
       inFlight.set(lockPath, (inFlight.get(lockPath) ?? 0) + 1);
       try {
@@ -108,5 +123,24 @@ const WATCH_CHECK_MS = 1000;
 
 /** A task's lock directory (not a duty's, `duty.<name>.lock`, which the daemon takes as any writer). */
 function isTaskLock(name: string): boolean {
-  return name.endsWith('.lock') && !name.startsWith('duty.');
+  return name.endsWith('.lock') && !name.startsWith('duty.') && name !== `${MEMORY_LOCKS_MARK}.lock`;
+}
+
+/**
+ * Claims the tree's memory locks for this process (`MEMORY_LOCKS_MARK` in `locksDir`): true when the mark
+ * is now this process's, false when another live daemon holds it. A mark that no longer counts (its
+ * process gone, or not refreshed for `LOCK_STALE_MS`) is replaced under a lock of its own, so of two
+ * daemons replacing it at once one gets it.
+ */
+async function claimMemoryLocks(locksDir: string): Promise<boolean> {
+  const markPath = join(locksDir, MEMORY_LOCKS_MARK);
+  const mine = `${hostname()} ${process.pid}`;
+  return withLock(`${markPath}.lock`, { what: 'the memory locks mark', waitMs: 5000 }, async () => {
+    const text = readlinkOrNull(markPath);
+    if (text === mine) return true;
+    if (text !== null && readMark(markPath) !== null) return false;
+    rmSync(markPath, { force: true });
+    symlinkSync(mine, markPath);
+    return true;
+  });
 }

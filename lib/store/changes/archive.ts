@@ -82,7 +82,7 @@ export async function archiveTasks(
 async function archiveOne(store: Store, move: ArchiveMove, options: { actor: string }): Promise<void> {
   const { paths } = store;
   const now = store.clock();
-  const taskLock = { what: move.id, waitMs: 5000, daemonLock: paths.instanceLock };
+  const taskLock = { what: move.id, waitMs: 5000, fence: true };
   await withLock(paths.lockFile(move.id), taskLock, async (lock) => {
     const found = await findTaskFiles(paths, move.id);
     if (found.length !== 1)

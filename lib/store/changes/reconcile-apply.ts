@@ -75,7 +75,7 @@ interface How {
 async function applyAction(paths: Paths, action: ReconcileAction, how: How): Promise<boolean> {
   const { now } = how;
   const lock = <T>(id: string, fn: () => Promise<T>) =>
-    withLock(paths.lockFile(id), { what: id, waitMs: how.waitMs, daemonLock: paths.instanceLock }, fn);
+    withLock(paths.lockFile(id), { what: id, waitMs: how.waitMs, fence: true }, fn);
   switch (action.kind) {
     case 'missing':
       await initTree(paths);

@@ -201,7 +201,7 @@ export function toStored(
  * of that task in flight waited for when a daemon of this host changes tasks under memory locks.
  */
 export function outsideLocker(paths: Paths): TaskLocker {
-  return (lockPath, options, fn) => withLock(lockPath, { ...options, daemonLock: paths.instanceLock }, fn);
+  return (lockPath, options, fn) => withLock(lockPath, { ...options, fence: true }, fn);
 }
 
 // --- internal ---

@@ -95,7 +95,7 @@ export function createStore(options: StoreOptions): Store {
     ...(options.onRecordEvents ? { onRecord: options.onRecordEvents } : {}),
   });
   const taskLock = options.treeHeld
-    ? createTreeLocks({ locksDir: paths.locks, daemonLock: paths.instanceLock, held: options.treeHeld })
+    ? createTreeLocks({ locksDir: paths.locks, held: options.treeHeld })
     : outsideLocker(paths);
   const allocateInBlocks = options.treeHeld ? createBlockAllocator() : null;
   const allocate = (now: Date) =>

@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, watch } from 'node:fs';
+import { existsSync, mkdirSync, readlinkSync, watch } from 'node:fs';
+import { hostname } from 'node:os';
 import { setTimeout as delay } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { suite } from 'uvu';
@@ -72,6 +73,24 @@ locks('16 concurrent changes of one task in the daemon and 16 by a writer outsid
   assert.is(await writer.exited, 0, writer.stderr());
   assert.is((await daemon.store.get(task.id)).task.metadata.count, 32, 'no change lost');
 });
+
+locks(
+  'two daemons on one tree: one changes it under memory locks, the other waits for it as a writer outside',
+  async () => {
+    const root = tempRoot();
+    const daemon = await startTestDaemon(root);
+    const { task } = await daemon.store.create({ title: 'Shared', createdBy: 'test' });
+    await daemon.store.commit(task.id, bump, 'daemon'); // the first change claims the tree's mark
+    const mark = `${daemon.store.paths.locks}/memory-locks`;
+    assert.is(readlinkSync(mark), `${hostname()} ${process.pid}`);
+    const second = outside('daemon-bump', root, task.id, '16');
+    const results = await Promise.all(Array.from({ length: 16 }, () => daemon.store.commit(task.id, bump, 'daemon')));
+    assert.is(results.filter((result) => result.changed).length, 16);
+    assert.is(await second.exited, 0, second.stderr());
+    assert.is((await daemon.store.get(task.id)).task.metadata.count, 33, 'no change lost');
+    assert.is(readlinkSync(mark), `${hostname()} ${process.pid}`, "the mark is still the first daemon's");
+  },
+);
 
 locks('a lock directory held outside the daemon makes its change wait, then succeed', async () => {
   const root = tempRoot();
